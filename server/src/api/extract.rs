@@ -1,0 +1,137 @@
+//! Request extractors that answer bad input with the API's JSON errors
+//! instead of axum's plain-text rejections.
+
+use axum::Json;
+use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Multipart, Request};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::AppState;
+use crate::domain::accounts::AccountForm;
+use crate::error::AppError;
+use crate::media;
+
+/// Text fields of a form are short; this bounds what one may hold.
+const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;
+
+/// `Json<T>` with JSON error answers.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> AppError {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => {
+            AppError::unsupported_media_type("Expected a JSON body (Content-Type: application/json)")
+        }
+        JsonRejection::JsonSyntaxError(_) => AppError::bad_request("malformed_json", "The request body is not valid JSON"),
+        JsonRejection::JsonDataError(err) => {
+            AppError::bad_request("invalid_body", format!("The request body has the wrong shape: {}", err.body_text()))
+        }
+        other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => request_too_large(),
+        _ => AppError::bad_request("unreadable_body", "The request body could not be read"),
+    }
+}
+
+pub fn request_too_large() -> AppError {
+    AppError::too_large("request_too_large", "The request is too large")
+}
+
+fn multipart_error(err: MultipartError) -> AppError {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        request_too_large()
+    } else {
+        AppError::bad_request("malformed_multipart", "The form data could not be read")
+    }
+}
+
+fn multipart_rejection(rejection: MultipartRejection) -> AppError {
+    tracing::debug!(%rejection, "multipart rejected");
+    AppError::bad_request("malformed_multipart", "The form data could not be read")
+}
+
+/// Reads a field to its end, refusing more than `limit` bytes as soon as they arrive.
+async fn read_field(field: &mut Field<'_>, limit: usize, too_big: fn() -> AppError) -> Result<Vec<u8>, AppError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+        if bytes.len() + chunk.len() > limit {
+            return Err(too_big());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+fn field_too_long() -> AppError {
+    AppError::too_large("field_too_large", "A form field is too long")
+}
+
+/// The fields of a `user[...]` form, sent as multipart (the spec's client)
+/// or as `{"user": {...}}` JSON.
+pub struct UserForm(pub AccountForm);
+
+impl FromRequest<AppState> for UserForm {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, AppError> {
+        let content_type = req.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        if content_type.starts_with("multipart/form-data") {
+            let multipart = Multipart::from_request(req, state).await.map_err(multipart_rejection)?;
+            return read_user_multipart(multipart).await.map(UserForm);
+        }
+        #[derive(Deserialize)]
+        struct Envelope {
+            user: AccountForm,
+        }
+        if content_type.starts_with("application/json") {
+            let ApiJson(Envelope { user }) = ApiJson::from_request(req, state).await?;
+            return Ok(UserForm(user));
+        }
+        Err(AppError::unsupported_media_type("Send the form as multipart/form-data or as JSON"))
+    }
+}
+
+async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, AppError> {
+    let mut form = AccountForm::default();
+    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        let key = name.strip_prefix("user[").and_then(|n| n.strip_suffix(']')).unwrap_or(&name);
+        if key == "avatar" {
+            let bytes = read_field(&mut field, media::MAX_IMAGE_BYTES, media::too_large).await?;
+            // Browsers send an empty part when no file was chosen.
+            form.avatar = Some(bytes).filter(|b| !b.is_empty());
+            continue;
+        }
+        let slot = match key {
+            "first_name" => &mut form.first_name,
+            "last_name" => &mut form.last_name,
+            "email" => &mut form.email,
+            "phone_number" => &mut form.phone_number,
+            "country" => &mut form.country,
+            "password" => &mut form.password,
+            "password_confirmation" => &mut form.password_confirmation,
+            "username" => &mut form.username,
+            "location" => &mut form.location,
+            "business_name" => &mut form.business_name,
+            _ => continue,
+        };
+        let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        *slot = Some(text);
+    }
+    Ok(form)
+}

@@ -1,0 +1,124 @@
+//! The REST API under `/api/v1`: one module per area, merged here, with the
+//! OpenAPI document built from the same route table.
+
+pub mod accounts;
+pub mod admin;
+pub mod extract;
+pub mod health;
+
+use axum::Json;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use utoipa::openapi::OpenApi as OpenApiDoc;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::AppState;
+use crate::error::AppError;
+
+/// JSON bodies are small; routes that take files raise their own limit.
+const JSON_LIMIT: usize = 64 * 1024;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "MAVUNO API", description = "REST API of the MAVUNO platform. Errors always have the shape \
+        `{success: false, code, message, errors?, error_codes?}`."),
+    servers((url = "/api/v1")),
+    modifiers(&BearerAuth),
+    components(schemas(crate::error::ErrorBody)),
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut OpenApiDoc) {
+        openapi.info.license = None;
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
+}
+
+/// The route table and the OpenAPI document that describes it.
+pub fn router() -> (Router<AppState>, OpenApiDoc) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(health::routes())
+        .merge(accounts::routes())
+        .merge(admin::routes())
+        .split_for_parts()
+}
+
+/// `/api/v1` with its document at `/api/v1/openapi.json`, and JSON errors for
+/// anything that goes wrong under `/api`.
+pub fn routes() -> Router<AppState> {
+    let (api, doc) = router();
+    let doc = std::sync::Arc::new(doc);
+    let v1 = api
+        .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(JSON_LIMIT));
+    Router::new()
+        .nest("/api/v1", v1)
+        .route("/api", get(not_found))
+        .route("/api/{*rest}", axum::routing::any(not_found))
+        .layer(middleware::from_fn(json_errors))
+        .layer(middleware::from_fn(no_store))
+}
+
+pub async fn not_found() -> AppError {
+    AppError::not_found("not_found", "There is nothing at this address")
+}
+
+/// Turns the framework's own plain-text errors (405, 413, ...) into the API's JSON shape.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "This method is not allowed here"),
+        StatusCode::NOT_FOUND => ("not_found", "There is nothing at this address"),
+        StatusCode::PAYLOAD_TOO_LARGE => ("request_too_large", "The request is too large"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("unsupported_media_type", "This content type is not accepted here"),
+        s if s.is_server_error() => ("internal_error", "Something went wrong on our side. Please try again."),
+        _ => ("bad_request", "The request could not be understood"),
+    };
+    let (mut parts, _) = response.into_parts();
+    let mut fixed = AppError::client(status, code, message).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    *fixed.headers_mut() = parts.headers;
+    fixed
+}
+
+/// API answers are personal or fresh; the service worker and proxies must not keep them.
+async fn no_store(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_document_lists_every_endpoint() {
+        let (_, doc) = super::router();
+        let paths: Vec<&String> = doc.paths.paths.keys().collect();
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users"] {
+            assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
+        }
+    }
+}

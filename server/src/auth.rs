@@ -1,0 +1,240 @@
+//! Passwords (argon2id), tokens (HS256 JWTs backed by a `sessions` row so
+//! they can be revoked) and the extractors that guard handlers.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use crate::db::{sessions, users};
+use crate::db::users::UserRow;
+use crate::domain::user::Status;
+use crate::error::{ApiResult, AppError};
+use crate::{AppState, clock};
+
+const SECRET_FILE: &str = "jwt-secret";
+
+// ---- passwords ----
+
+pub fn hash_password(password: &str) -> ApiResult<String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(AppError::internal)
+}
+
+/// Checks `password` against `hash`; with no hash (unknown account) it checks
+/// against a fixed one, so both answers take the same time.
+pub fn verify_password(hash: Option<&str>, password: &str) -> bool {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    let dummy = DUMMY.get_or_init(|| hash_password("not a real password").unwrap_or_default());
+    let known = hash.is_some();
+    let Ok(parsed) = PasswordHash::new(hash.unwrap_or(dummy)) else { return false };
+    Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && known
+}
+
+/// Runs the CPU-heavy hashing off the async threads.
+pub async fn hash_password_async(password: String) -> ApiResult<String> {
+    tokio::task::spawn_blocking(move || hash_password(&password)).await?
+}
+
+pub async fn verify_password_async(hash: Option<String>, password: String) -> ApiResult<bool> {
+    Ok(tokio::task::spawn_blocking(move || verify_password(hash.as_deref(), &password)).await?)
+}
+
+// ---- tokens ----
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: String,
+    pub jti: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+pub struct TokenKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    ttl: Duration,
+}
+
+pub struct IssuedToken {
+    pub token: String,
+    pub jti: String,
+    pub expires_at: String,
+}
+
+impl TokenKeys {
+    /// Uses the configured secret, else the one in the data dir, creating it on first start.
+    pub fn load(data_dir: &Path, configured: Option<&str>, ttl: Duration) -> std::io::Result<TokenKeys> {
+        let secret = match configured {
+            Some(secret) => secret.to_owned(),
+            None => load_or_create_secret(&data_dir.join(SECRET_FILE))?,
+        };
+        Ok(TokenKeys {
+            encoding: EncodingKey::from_secret(secret.as_bytes()),
+            decoding: DecodingKey::from_secret(secret.as_bytes()),
+            ttl,
+        })
+    }
+
+    pub fn issue(&self, user_id: i64) -> ApiResult<IssuedToken> {
+        let now = OffsetDateTime::now_utc();
+        let expires = now + self.ttl;
+        let claims = Claims {
+            sub: user_id.to_string(),
+            jti: uuid::Uuid::new_v4().to_string(),
+            iat: now.unix_timestamp(),
+            exp: expires.unix_timestamp(),
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(AppError::internal)?;
+        Ok(IssuedToken { token, jti: claims.jti, expires_at: clock::format(expires) })
+    }
+
+    pub fn verify(&self, token: &str) -> ApiResult<Claims> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "sub"]);
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|err| match err.kind() {
+                ErrorKind::ExpiredSignature => {
+                    AppError::unauthorized("token_expired", "Your session has expired. Please sign in again.")
+                }
+                _ => invalid_token(),
+            })
+    }
+}
+
+fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
+    if let Ok(secret) = std::fs::read_to_string(path) {
+        if secret.trim().len() >= 32 {
+            return Ok(secret.trim().to_owned());
+        }
+    }
+    let mut bytes = [0u8; 32];
+    OsRng.try_fill_bytes(&mut bytes).map_err(std::io::Error::other)?;
+    let secret = hex::encode(bytes);
+    write_private(path, &secret)?;
+    Ok(secret)
+}
+
+#[cfg(unix)]
+fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path)?;
+    file.write_all(contents.as_bytes())
+}
+
+#[cfg(not(unix))]
+fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    std::fs::write(path, contents)
+}
+
+fn invalid_token() -> AppError {
+    AppError::unauthorized("invalid_token", "Your session is not valid. Please sign in again.")
+}
+
+/// Records a new session for `user_id` in the caller's transaction.
+pub fn start_session(conn: &rusqlite::Connection, keys: &TokenKeys, user_id: i64) -> ApiResult<String> {
+    let issued = keys.issue(user_id)?;
+    sessions::insert(conn, &issued.jti, user_id, &clock::now(), &issued.expires_at)?;
+    Ok(issued.token)
+}
+
+// ---- extractors ----
+
+/// A signed-in person with a live session. Rejects with 401 otherwise.
+pub struct AuthUser {
+    pub user: UserRow,
+    /// The token's id, so logout can revoke exactly this session.
+    pub jti: String,
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let header = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")).map(str::trim).filter(|t| !t.is_empty())
+        else {
+            return Err(AppError::unauthorized("missing_token", "Please sign in to continue."));
+        };
+        let claims = state.tokens.verify(token)?;
+        let jti = claims.jti;
+        let lookup_jti = jti.clone();
+        let user = state
+            .db
+            .read(move |conn| {
+                let Some(user_id) = sessions::live_user(conn, &lookup_jti, &clock::now())? else { return Ok(None) };
+                Ok(users::find(conn, user_id)?)
+            })
+            .await?;
+        let Some(user) = user.filter(|u| u.id.to_string() == claims.sub) else { return Err(invalid_token()) };
+        if user.status == Status::Inactive {
+            return Err(account_inactive());
+        }
+        Ok(AuthUser { user, jti })
+    }
+}
+
+pub fn account_inactive() -> AppError {
+    AppError::unauthorized("account_inactive", "This account is not active. Please contact the MAVUNO team.")
+}
+
+/// An admin or super admin; anyone else signed in gets 403.
+pub struct AdminUser(pub AuthUser);
+
+impl FromRequestParts<AppState> for AdminUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let auth = AuthUser::from_request_parts(parts, state).await?;
+        if !auth.user.role.is_admin() {
+            return Err(AppError::forbidden("forbidden", "You do not have permission to do this."));
+        }
+        Ok(AdminUser(auth))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_verify_only_against_their_own_hash() {
+        let hash = hash_password("secret123").unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password(Some(&hash), "secret123"));
+        assert!(!verify_password(Some(&hash), "secret124"));
+        assert!(!verify_password(None, "not a real password"), "no account never verifies");
+    }
+
+    #[test]
+    fn tokens_round_trip_and_reject_tampering() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = TokenKeys::load(dir.path(), None, Duration::from_secs(60)).unwrap();
+        let issued = keys.issue(7).unwrap();
+        let claims = keys.verify(&issued.token).unwrap();
+        assert_eq!((claims.sub.as_str(), claims.jti), ("7", issued.jti));
+        let mut forged = issued.token.clone();
+        forged.pop();
+        assert_eq!(keys.verify(&forged).unwrap_err().code(), "invalid_token");
+        // The secret persists, so tokens survive a restart.
+        let again = TokenKeys::load(dir.path(), None, Duration::from_secs(60)).unwrap();
+        assert!(again.verify(&issued.token).is_ok());
+    }
+}

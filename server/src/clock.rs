@@ -1,0 +1,17 @@
+//! Times are stored and sent as RFC 3339 UTC with whole seconds
+//! (`2026-11-21T08:30:00Z`), so they also sort correctly as text in SQLite.
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+pub fn format(at: OffsetDateTime) -> String {
+    at.to_offset(time::UtcOffset::UTC)
+        .replace_nanosecond(0)
+        .expect("zero nanoseconds is valid")
+        .format(&Rfc3339)
+        .expect("RFC 3339 formats every UTC time")
+}
+
+pub fn now() -> String {
+    format(OffsetDateTime::now_utc())
+}

@@ -1,0 +1,33 @@
+//! Server configuration. Built from the command line (flags, or `MAVUNO_*`
+//! environment variables) in main.rs, or directly by tests.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The only state: the SQLite file, uploaded media and the token secret live here.
+    pub data_dir: PathBuf,
+    /// The built PWA (`pwa/dist`); a small placeholder page is served when it is missing.
+    pub web_dir: Option<PathBuf>,
+    /// Secret for signing tokens; generated once into the data dir when not given.
+    pub jwt_secret: Option<String>,
+    /// How long a sign-in lasts. Long, because farmers go offline for days.
+    pub token_ttl: Duration,
+    /// Failed sign-ins allowed per account and per address within `login_window`.
+    pub login_max_failures: usize,
+    pub login_window: Duration,
+}
+
+impl Config {
+    pub fn new(data_dir: impl Into<PathBuf>) -> Config {
+        Config {
+            data_dir: data_dir.into(),
+            web_dir: None,
+            jwt_secret: None,
+            token_ttl: Duration::from_secs(30 * 24 * 3600),
+            login_max_failures: 10,
+            login_window: Duration::from_secs(15 * 60),
+        }
+    }
+}

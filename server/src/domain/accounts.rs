@@ -1,0 +1,492 @@
+//! Accounts: registration, sign-in, profile changes and erasure, with the
+//! validation of SPEC section 5 in its order and wording.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use rusqlite::Connection;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::phone;
+use super::user::{Country, Role, Status};
+use crate::auth::{self, AuthUser, TokenKeys};
+use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
+use crate::db::sessions;
+use crate::error::{ApiResult, AppError, FieldErrors};
+use crate::media::{AVATAR_SIZES, MediaStore};
+use crate::{AppState, clock};
+
+pub const MIN_PASSWORD_CHARS: usize = 6;
+/// Bounds the work a hostile client can make argon2 do.
+pub const MAX_PASSWORD_CHARS: usize = 128;
+const MAX_NAME_CHARS: usize = 100;
+const MAX_EMAIL_CHARS: usize = 254;
+const MAX_TEXT_CHARS: usize = 200;
+
+/// The `user[...]` fields a client may send, from multipart or JSON. Role,
+/// status and id are not among them, so they cannot be set this way.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AccountForm {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
+    /// One of DRC, BDI, RWA, UGA, TZA, KEN.
+    pub country: Option<String>,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub username: Option<String>,
+    pub location: Option<String>,
+    pub business_name: Option<String>,
+    /// The avatar's bytes (multipart only).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub avatar: Option<Vec<u8>>,
+}
+
+/// A trimmed, non-empty value, or `None`.
+fn present(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+fn chars(value: &str) -> usize {
+    value.chars().count()
+}
+
+pub fn normalise_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// An address with one `@`, something before it, and a dotted domain after it.
+pub fn looks_like_email(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else { return false };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && domain.split('.').all(|label| !label.is_empty())
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && chars(email) <= MAX_EMAIL_CHARS
+}
+
+fn check_password(errors: &mut FieldErrors, password: &str, confirmation: &str) {
+    if password != confirmation {
+        errors.add("password_confirmation", "passwords_do_not_match", "Passwords do not match");
+    }
+    let length = chars(password);
+    if length < MIN_PASSWORD_CHARS {
+        errors.add("password", "password_too_short", "Password must be at least 6 characters long");
+    } else if length > MAX_PASSWORD_CHARS {
+        errors.add("password", "password_too_long", "Password must be at most 128 characters long");
+    }
+}
+
+fn check_length(errors: &mut FieldErrors, field: &str, value: Option<&str>, max: usize) {
+    if value.is_some_and(|v| chars(v) > max) {
+        errors.add(field, "too_long", format!("{} is too long (at most {max} characters)", label(field)));
+    }
+}
+
+fn label(field: &str) -> &'static str {
+    match field {
+        "first_name" => "First name",
+        "last_name" => "Last name",
+        "phone_number" => "Phone number",
+        "location" => "Location",
+        "business_name" => "Business name",
+        _ => "This field",
+    }
+}
+
+fn check_email_format(errors: &mut FieldErrors, email: Option<&str>) {
+    if email.is_some_and(|e| !looks_like_email(e)) {
+        errors.add("email", "email_invalid", "Please enter a valid email address");
+    }
+}
+
+fn parse_country(errors: &mut FieldErrors, country: Option<&str>) -> Option<Country> {
+    let code = country?;
+    let parsed = Country::parse(&code.to_uppercase());
+    if parsed.is_none() {
+        errors.add("country", "country_invalid", "Please choose a country from the list");
+    }
+    parsed
+}
+
+/// E.164 when the number can be read for the country, else as typed.
+fn normalise_phone(phone: &str, country: Option<Country>) -> String {
+    country.and_then(|c| phone::to_e164(phone, c)).unwrap_or_else(|| phone.to_owned())
+}
+
+#[derive(Debug)]
+pub struct Registration {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone_number: String,
+    pub country: Country,
+    pub password: String,
+}
+
+/// SPEC section 5, in order: passwords match, password length, then the
+/// required fields, then the format of what was given.
+pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let password = form.password.clone().unwrap_or_default();
+    check_password(&mut errors, &password, form.password_confirmation.as_deref().unwrap_or_default());
+    let required = [
+        ("first_name", &form.first_name, "first_name_required", "First name is required"),
+        ("last_name", &form.last_name, "last_name_required", "Last name is required"),
+        ("email", &form.email, "email_required", "Email is required"),
+        ("phone_number", &form.phone_number, "phone_number_required", "Phone number is required"),
+        ("country", &form.country, "country_required", "Country is required"),
+    ];
+    for (field, value, code, message) in required {
+        if present(value).is_none() {
+            errors.add(field, code, message);
+        }
+    }
+    check_length(&mut errors, "first_name", present(&form.first_name), MAX_NAME_CHARS);
+    check_length(&mut errors, "last_name", present(&form.last_name), MAX_NAME_CHARS);
+    let email = present(&form.email).map(normalise_email);
+    check_email_format(&mut errors, email.as_deref());
+    check_length(&mut errors, "phone_number", present(&form.phone_number), 32);
+    let country = parse_country(&mut errors, present(&form.country));
+    match (errors.is_empty(), country, email) {
+        (true, Some(country), Some(email)) => Ok(Registration {
+            first_name: present(&form.first_name).unwrap_or_default().to_owned(),
+            last_name: present(&form.last_name).unwrap_or_default().to_owned(),
+            email,
+            phone_number: normalise_phone(present(&form.phone_number).unwrap_or_default(), Some(country)),
+            country,
+            password,
+        }),
+        _ => Err(errors),
+    }
+}
+
+fn email_taken() -> AppError {
+    AppError::invalid("email", "email_taken", "This email is already registered")
+}
+
+/// Everything needed to create an account, whoever creates it (sign-up, the
+/// `create-user` command, the demo content).
+pub struct NewAccount {
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub phone_number: Option<String>,
+    pub country: Option<Country>,
+    pub role: Role,
+    pub status: Status,
+    pub location: Option<String>,
+    pub avatar: Option<String>,
+}
+
+pub fn insert_account(conn: &Connection, account: &NewAccount) -> ApiResult<UserRow> {
+    let row = NewUser {
+        email: &account.email,
+        password_hash: &account.password_hash,
+        first_name: &account.first_name,
+        last_name: &account.last_name,
+        phone_number: account.phone_number.as_deref(),
+        country: account.country,
+        role: account.role,
+        status: account.status,
+        location: account.location.as_deref(),
+        avatar: account.avatar.as_deref(),
+    };
+    let Some(id) = users::insert(conn, &row, &clock::now())? else { return Err(email_taken()) };
+    users::find(conn, id)?.ok_or_else(|| AppError::internal("inserted user vanished"))
+}
+
+async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
+    match avatar {
+        Some(bytes) => Ok(Some(media.store_image(bytes, AVATAR_SIZES).await?)),
+        None => Ok(None),
+    }
+}
+
+/// Sign-up: a new buyer (role `user`, status `active`), signed in at once.
+pub async fn register(state: &AppState, form: AccountForm) -> ApiResult<(UserRow, String)> {
+    let registration = validate_registration(&form).map_err(AppError::Validation)?;
+    let email = registration.email.clone();
+    if state.db.read(move |conn| Ok(users::email_taken(conn, &email, None)?)).await? {
+        return Err(email_taken());
+    }
+    let avatar = store_avatar(&state.media, form.avatar).await?;
+    let account = NewAccount {
+        email: registration.email,
+        password_hash: auth::hash_password_async(registration.password).await?,
+        first_name: registration.first_name,
+        last_name: registration.last_name,
+        phone_number: Some(registration.phone_number),
+        country: Some(registration.country),
+        role: Role::User,
+        status: Status::Active,
+        location: None,
+        avatar,
+    };
+    let keys = state.tokens.clone();
+    state
+        .db
+        .write(move |tx| {
+            let user = insert_account(tx, &account)?;
+            let token = auth::start_session(tx, &keys, user.id)?;
+            Ok((user, token))
+        })
+        .await
+}
+
+pub fn invalid_credentials() -> AppError {
+    AppError::unauthorized("invalid_credentials", "Invalid email or password")
+}
+
+/// Sign-in. Unknown email and wrong password answer alike, and take the same time.
+pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) -> ApiResult<(UserRow, String)> {
+    let mut errors = FieldErrors::default();
+    if email.trim().is_empty() {
+        errors.add("email", "email_required", "Email is required");
+    }
+    if password.is_empty() {
+        errors.add("password", "password_required", "Password is required");
+    }
+    errors.finish()?;
+
+    let email = normalise_email(email);
+    let account_key = format!("email:{email}");
+    let address_key = format!("ip:{from}");
+    let keys = [account_key.as_str(), address_key.as_str()];
+    if let Err(wait_secs) = state.login_limiter.check(&keys) {
+        let minutes = wait_secs.div_ceil(60);
+        return Err(AppError::too_many_requests(
+            "too_many_attempts",
+            format!("Too many failed sign-in attempts. Please wait {minutes} minutes and try again."),
+            wait_secs,
+        ));
+    }
+    let lookup = email.clone();
+    let user = state.db.read(move |conn| Ok(users::find_by_email(conn, &lookup)?)).await?;
+    let hash = user.as_ref().map(|u| u.password_hash.clone());
+    let password = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
+    let verified = auth::verify_password_async(hash, password).await?;
+    let Some(user) = user.filter(|_| verified) else {
+        state.login_limiter.record_failure(&keys);
+        return Err(invalid_credentials());
+    };
+    state.login_limiter.clear(&account_key);
+    if user.status == Status::Inactive {
+        return Err(AppError::forbidden(
+            "account_inactive",
+            "This account is not active. Please contact the MAVUNO team.",
+        ));
+    }
+    let tokens: Arc<TokenKeys> = state.tokens.clone();
+    let user_id = user.id;
+    let token = state.db.write(move |tx| auth::start_session(tx, &tokens, user_id)).await?;
+    Ok((user, token))
+}
+
+pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    let jti = auth.jti.clone();
+    state.db.write(move |tx| Ok(sessions::delete(tx, &jti)?)).await
+}
+
+/// The checked changes of a profile edit, and the new password if one was given.
+struct ProfileEdit {
+    changes: ProfileChanges,
+    new_password: Option<String>,
+}
+
+/// Only non-empty fields change; a blank password keeps the current one.
+fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -> Result<ProfileEdit, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let new_password = present(&form.password).map(|_| form.password.clone().unwrap_or_default());
+    if let Some(password) = &new_password {
+        check_password(&mut errors, password, form.password_confirmation.as_deref().unwrap_or_default());
+    }
+    check_length(&mut errors, "first_name", present(&form.first_name), MAX_NAME_CHARS);
+    check_length(&mut errors, "last_name", present(&form.last_name), MAX_NAME_CHARS);
+    let email = present(&form.email).map(normalise_email);
+    check_email_format(&mut errors, email.as_deref());
+    check_length(&mut errors, "phone_number", present(&form.phone_number), 32);
+    let country = parse_country(&mut errors, present(&form.country));
+    let username = present(&form.username).map(str::to_owned);
+    if username.as_deref().is_some_and(|u| !valid_username(u)) {
+        errors.add(
+            "username",
+            "username_invalid",
+            "Username must be 3 to 30 letters, digits, dots or underscores",
+        );
+    }
+    check_length(&mut errors, "location", present(&form.location), MAX_TEXT_CHARS);
+    check_length(&mut errors, "business_name", present(&form.business_name), MAX_TEXT_CHARS);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let owned = |value: &Option<String>| present(value).map(str::to_owned);
+    Ok(ProfileEdit {
+        changes: ProfileChanges {
+            first_name: owned(&form.first_name),
+            last_name: owned(&form.last_name),
+            email,
+            phone_number: present(&form.phone_number).map(|p| normalise_phone(p, country.or(current_country))),
+            country,
+            username,
+            location: owned(&form.location),
+            business_name: owned(&form.business_name),
+            avatar: None,
+            password_hash: None,
+        },
+        new_password,
+    })
+}
+
+fn valid_username(username: &str) -> bool {
+    (3..=30).contains(&username.len())
+        && username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm) -> ApiResult<UserRow> {
+    let ProfileEdit { mut changes, new_password } =
+        validate_profile_edit(&form, auth.user.country).map_err(AppError::Validation)?;
+    let user_id = auth.user.id;
+    let (email, username) = (changes.email.clone(), changes.username.clone());
+    state
+        .db
+        .read(move |conn| {
+            let mut errors = FieldErrors::default();
+            if let Some(email) = &email {
+                if users::email_taken(conn, email, Some(user_id))? {
+                    errors.add("email", "email_taken", "This email is already registered");
+                }
+            }
+            if let Some(username) = &username {
+                if users::username_taken(conn, username, Some(user_id))? {
+                    errors.add("username", "username_taken", "This username is already taken");
+                }
+            }
+            errors.finish()
+        })
+        .await?;
+    changes.avatar = store_avatar(&state.media, form.avatar).await?;
+    if let Some(password) = new_password {
+        changes.password_hash = Some(auth::hash_password_async(password).await?);
+    }
+    let keep_session = auth.jti.clone();
+    state
+        .db
+        .write(move |tx| {
+            let password_changed = changes.password_hash.is_some();
+            match users::update_profile(tx, user_id, &changes, &clock::now()) {
+                Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
+                other => other?,
+            }
+            if password_changed {
+                // A new password signs out every other device.
+                sessions::delete_for_user(tx, user_id, Some(&keep_session))?;
+            }
+            users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))
+        })
+        .await
+}
+
+/// Erases the account (docs/accounts.md): its sessions end, its personal
+/// data is removed, and the row stays as an anonymous placeholder.
+pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    let user_id = auth.user.id;
+    state
+        .db
+        .write(move |tx| {
+            sessions::delete_for_user(tx, user_id, None)?;
+            users::erase(tx, user_id, &clock::now())?;
+            Ok(())
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(pairs: &[(&str, &str)]) -> AccountForm {
+        let map: serde_json::Map<String, serde_json::Value> =
+            pairs.iter().map(|(k, v)| ((*k).to_owned(), serde_json::Value::from(*v))).collect();
+        serde_json::from_value(serde_json::Value::Object(map)).unwrap()
+    }
+
+    fn codes(result: Result<Registration, FieldErrors>) -> Vec<&'static str> {
+        result.unwrap_err().codes()
+    }
+
+    #[test]
+    fn an_empty_form_fails_in_the_specs_order() {
+        assert_eq!(
+            codes(validate_registration(&form(&[("password", "abc"), ("password_confirmation", "abd")]))),
+            [
+                "passwords_do_not_match",
+                "password_too_short",
+                "first_name_required",
+                "last_name_required",
+                "email_required",
+                "phone_number_required",
+                "country_required"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_complete_form_is_cleaned_up() {
+        let ok = validate_registration(&form(&[
+            ("first_name", " Amani "),
+            ("last_name", "Bahati"),
+            ("email", " Amani@Example.COM "),
+            ("phone_number", "0991 234 567"),
+            ("country", "DRC"),
+            ("password", "secret1"),
+            ("password_confirmation", "secret1"),
+        ]))
+        .unwrap();
+        assert_eq!(ok.first_name, "Amani");
+        assert_eq!(ok.email, "amani@example.com");
+        assert_eq!(ok.phone_number, "+243991234567");
+        assert_eq!(ok.country, Country::Drc);
+    }
+
+    #[test]
+    fn formats_are_checked_after_presence() {
+        let result = validate_registration(&form(&[
+            ("first_name", "A"),
+            ("last_name", "B"),
+            ("email", "not-an-email"),
+            ("phone_number", "12"),
+            ("country", "FRA"),
+            ("password", "secret1"),
+            ("password_confirmation", "secret1"),
+        ]));
+        assert_eq!(codes(result), ["email_invalid", "country_invalid"]);
+    }
+
+    #[test]
+    fn email_shapes() {
+        assert!(looks_like_email("a@b.co"));
+        for bad in ["a@b", "@b.co", "a b@c.co", "a@@b.co", "a@b..co", "a@.co"] {
+            assert!(!looks_like_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn profile_edits_ignore_blanks_and_check_new_passwords() {
+        let edit = validate_profile_edit(&form(&[("first_name", "  "), ("last_name", "New")]), None).unwrap();
+        assert_eq!(edit.changes.first_name, None);
+        assert_eq!(edit.changes.last_name.as_deref(), Some("New"));
+        assert!(edit.new_password.is_none());
+        let errors = validate_profile_edit(&form(&[("password", "abc"), ("password_confirmation", "abd")]), None)
+            .err()
+            .unwrap();
+        assert_eq!(errors.codes(), ["passwords_do_not_match", "password_too_short"]);
+        let phone = validate_profile_edit(&form(&[("phone_number", "0712345678")]), Some(Country::Ken)).unwrap();
+        assert_eq!(phone.changes.phone_number.as_deref(), Some("+254712345678"));
+    }
+}

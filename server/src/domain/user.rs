@@ -1,0 +1,106 @@
+//! Types for what a user is: role, status, country.
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Generates `as_str`, `parse`, `ALL`, and the SQLite conversions for a
+/// string-backed enum, so the database stores the same words as the API.
+macro_rules! string_enum {
+    ($name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.as_str()))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                let text = value.as_str()?;
+                $name::parse(text).ok_or_else(|| FromSqlError::Other(format!("unknown {} {text:?}", stringify!($name)).into()))
+            }
+        }
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Farmer,
+    /// A buyer; the spec calls this role `user`.
+    User,
+    Admin,
+    SuperAdmin,
+    FieldAgent,
+}
+string_enum!(Role { Farmer => "farmer", User => "user", Admin => "admin", SuperAdmin => "super_admin", FieldAgent => "field_agent" });
+
+impl Role {
+    /// May call the `/admin` endpoints.
+    pub fn is_admin(self) -> bool {
+        matches!(self, Role::Admin | Role::SuperAdmin)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+string_enum!(Status { Active => "active", Inactive => "inactive", Pending => "pending" });
+
+/// The countries the platform serves (SPEC section 3), by the codes the client sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum Country {
+    #[serde(rename = "DRC")]
+    Drc,
+    #[serde(rename = "BDI")]
+    Bdi,
+    #[serde(rename = "RWA")]
+    Rwa,
+    #[serde(rename = "UGA")]
+    Uga,
+    #[serde(rename = "TZA")]
+    Tza,
+    #[serde(rename = "KEN")]
+    Ken,
+}
+string_enum!(Country { Drc => "DRC", Bdi => "BDI", Rwa => "RWA", Uga => "UGA", Tza => "TZA", Ken => "KEN" });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip() {
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.as_str()), Some(*role));
+            assert_eq!(serde_json::to_value(role).unwrap(), role.as_str());
+        }
+        for country in Country::ALL {
+            assert_eq!(serde_json::to_value(country).unwrap(), country.as_str());
+        }
+        assert_eq!(Role::parse("root"), None);
+        assert!(Role::SuperAdmin.is_admin() && Role::Admin.is_admin() && !Role::FieldAgent.is_admin());
+    }
+}

@@ -1,0 +1,236 @@
+//! The one error type of the API and its JSON shape
+//! (`{"success": false, "code", "message", "errors", "error_codes"}`).
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use utoipa::ToSchema;
+
+pub type ApiResult<T> = Result<T, AppError>;
+
+/// Validation failures, in the order the rules were checked (SPEC section 5),
+/// grouped by field. Serialised as JSON objects that keep that order.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FieldErrors(Vec<(String, Vec<FieldError>)>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl FieldErrors {
+    pub fn add(&mut self, field: &str, code: &'static str, message: impl Into<String>) {
+        let error = FieldError { code, message: message.into() };
+        match self.0.iter_mut().find(|(name, _)| name == field) {
+            Some((_, list)) => list.push(error),
+            None => self.0.push((field.to_owned(), vec![error])),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn has(&self, field: &str) -> bool {
+        self.0.iter().any(|(name, _)| name == field)
+    }
+
+    /// The first failure, the one a form shows on top.
+    pub fn first(&self) -> Option<&FieldError> {
+        self.0.first().and_then(|(_, list)| list.first())
+    }
+
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.0.iter().flat_map(|(_, list)| list.iter().map(|e| e.code)).collect()
+    }
+
+    /// `Ok(())` when nothing failed, so checks end with `errors.finish()?`.
+    pub fn finish(self) -> ApiResult<()> {
+        if self.is_empty() { Ok(()) } else { Err(AppError::Validation(self)) }
+    }
+}
+
+/// Serialises one projection of the errors (messages or codes) as an ordered map.
+struct FieldMap<'a>(&'a FieldErrors, fn(&FieldError) -> &str);
+
+fn message_of(error: &FieldError) -> &str {
+    &error.message
+}
+
+fn code_of(error: &FieldError) -> &str {
+    error.code
+}
+
+impl Serialize for FieldMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.0.len()))?;
+        for (field, list) in &self.0.0 {
+            let values: Vec<&str> = list.iter().map(self.1).collect();
+            map.serialize_entry(field, &values)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Anything the client can act on: the status, a stable code the PWA
+    /// translates, and an English sentence.
+    #[error("{status} {code}: {message}")]
+    Client {
+        status: StatusCode,
+        code: &'static str,
+        message: String,
+        retry_after_secs: Option<u64>,
+    },
+    #[error("validation failed")]
+    Validation(FieldErrors),
+    /// Our fault. Logged, never described to the client.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn client(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        AppError::Client { status, code, message: message.into(), retry_after_secs: None }
+    }
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::BAD_REQUEST, code, message)
+    }
+    pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::UNAUTHORIZED, code, message)
+    }
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::FORBIDDEN, code, message)
+    }
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::NOT_FOUND, code, message)
+    }
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::CONFLICT, code, message)
+    }
+    pub fn too_large(code: &'static str, message: impl Into<String>) -> Self {
+        Self::client(StatusCode::PAYLOAD_TOO_LARGE, code, message)
+    }
+    pub fn unsupported_media_type(message: impl Into<String>) -> Self {
+        Self::client(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", message)
+    }
+    pub fn too_many_requests(code: &'static str, message: impl Into<String>, retry_after_secs: u64) -> Self {
+        AppError::Client {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            code,
+            message: message.into(),
+            retry_after_secs: Some(retry_after_secs),
+        }
+    }
+    /// A single-field validation failure.
+    pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
+        let mut errors = FieldErrors::default();
+        errors.add(field, code, message);
+        AppError::Validation(errors)
+    }
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        AppError::Internal(cause.to_string())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::Client { status, .. } => *status,
+            AppError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Client { code, .. } => code,
+            AppError::Validation(_) => "validation_failed",
+            AppError::Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<rusqlite::Error> for AppError {
+    fn from(err: rusqlite::Error) -> Self {
+        AppError::internal(format!("database: {err}"))
+    }
+}
+
+impl From<tokio::task::JoinError> for AppError {
+    fn from(err: tokio::task::JoinError) -> Self {
+        AppError::internal(format!("blocking task: {err}"))
+    }
+}
+
+impl From<std::io::Error> for AppError {
+    fn from(err: std::io::Error) -> Self {
+        AppError::internal(format!("io: {err}"))
+    }
+}
+
+/// The JSON body of every error answer.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Always false.
+    pub success: bool,
+    /// Stable snake_case code; the PWA translates it.
+    pub code: String,
+    /// English sentence (the spec's wording where it gives one).
+    pub message: String,
+    /// Validation only: field → messages, in the order the rules were checked.
+    #[schema(value_type = Option<Object>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<serde_json::Value>,
+    /// Validation only: field → codes, parallel to `errors`.
+    #[schema(value_type = Option<Object>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_codes: Option<serde_json::Value>,
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let code = self.code();
+        let (message, errors, error_codes, retry_after) = match &self {
+            AppError::Client { message, retry_after_secs, .. } => (message.clone(), None, None, *retry_after_secs),
+            AppError::Validation(fields) => {
+                let message = fields.first().map(|e| e.message.clone()).unwrap_or_default();
+                let errors = serde_json::to_value(FieldMap(fields, message_of)).ok();
+                let codes = serde_json::to_value(FieldMap(fields, code_of)).ok();
+                (message, errors, codes, None)
+            }
+            AppError::Internal(cause) => {
+                tracing::error!(%cause, "internal error");
+                ("Something went wrong on our side. Please try again.".to_owned(), None, None, None)
+            }
+        };
+        let body = ErrorBody { success: false, code: code.to_owned(), message, errors, error_codes };
+        let mut response = (status, Json(body)).into_response();
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_errors_keep_the_order_they_were_found_in() {
+        let mut errors = FieldErrors::default();
+        errors.add("password", "passwords_do_not_match", "Passwords do not match");
+        errors.add("first_name", "first_name_required", "First name is required");
+        errors.add("password", "password_too_short", "Password must be at least 6 characters long");
+        let json = serde_json::to_string(&FieldMap(&errors, message_of)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"password":["Passwords do not match","Password must be at least 6 characters long"],"first_name":["First name is required"]}"#
+        );
+        assert_eq!(errors.first().unwrap().code, "passwords_do_not_match");
+    }
+}

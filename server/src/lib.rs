@@ -1,0 +1,89 @@
+//! The MAVUNO server: REST API, sync endpoint and PWA host in one binary.
+//!
+//! `AppState::open` prepares the data dir, `build_app` makes the router and
+//! `serve` runs it; tests use the same three on port 0.
+
+pub mod api;
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod demo;
+pub mod domain;
+pub mod error;
+pub mod media;
+pub mod middleware;
+pub mod rate_limit;
+pub mod web;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::response::IntoResponse;
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+
+pub use config::Config;
+
+use crate::auth::TokenKeys;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::media::MediaStore;
+use crate::rate_limit::LoginLimiter;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub tokens: Arc<TokenKeys>,
+    pub login_limiter: Arc<LoginLimiter>,
+    pub media: MediaStore,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot use data dir {dir}: {source}")]
+    DataDir { dir: String, source: std::io::Error },
+    #[error("cannot open the database: {0}")]
+    Database(#[from] rusqlite::Error),
+}
+
+impl AppState {
+    /// Creates the data dir if needed, opens and migrates the database, and loads the token secret.
+    pub fn open(config: Config) -> Result<AppState, StartError> {
+        let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
+        std::fs::create_dir_all(&config.data_dir).map_err(dir_error)?;
+        let db = Db::open(&config.data_dir)?;
+        let tokens = TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
+        let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
+        Ok(AppState {
+            login_limiter: Arc::new(LoginLimiter::new(config.login_max_failures, config.login_window)),
+            config: Arc::new(config),
+            db,
+            tokens: Arc::new(tokens),
+            media,
+        })
+    }
+}
+
+pub fn build_app(state: AppState) -> Router {
+    let web = web::routes(state.config.web_dir.as_deref(), state.media.dir());
+    Router::new()
+        .merge(api::routes())
+        .merge(web)
+        .layer(axum::middleware::from_fn(middleware::security_headers))
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(|_| AppError::internal("handler panicked").into_response()))
+        .layer(axum::middleware::from_fn(middleware::log_request))
+        .with_state(state)
+}
+
+/// Serves until `shutdown` resolves, then finishes the requests in flight.
+pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
+}

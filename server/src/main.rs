@@ -1,0 +1,184 @@
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use mavuno::domain::accounts::{self, NewAccount};
+use mavuno::domain::user::{Role, Status};
+use mavuno::{AppState, Config, auth, build_app, clock, db, demo, serve};
+
+/// MAVUNO: marketplace, training and farmer services that work offline.
+#[derive(Parser)]
+#[command(name = "mavuno", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server: API, sync and the web app.
+    Serve {
+        #[arg(long, env = "MAVUNO_ADDR", default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        /// The built web app; defaults to pwa/dist when it exists.
+        #[arg(long, env = "MAVUNO_WEB_DIR")]
+        web_dir: Option<PathBuf>,
+        /// Load the demo content (once; harmless on later starts).
+        #[arg(long, env = "MAVUNO_DEMO")]
+        demo: bool,
+        /// Token signing secret; generated into the data dir when not given.
+        #[arg(long, env = "MAVUNO_JWT_SECRET", hide_env_values = true)]
+        jwt_secret: Option<String>,
+    },
+    /// Create an account of any role (e.g. the first super admin).
+    CreateUser {
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        password: String,
+        /// farmer, user, admin, super_admin or field_agent
+        #[arg(long)]
+        role: String,
+        #[arg(long, default_value = "")]
+        first_name: String,
+        #[arg(long, default_value = "")]
+        last_name: String,
+    },
+    /// Write a consistent copy of the database while the server runs.
+    Backup {
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    tracing_subscriber::fmt().with_target(false).with_ansi(colour).init();
+    let result = match Cli::parse().command {
+        Command::Serve { addr, data_dir, web_dir, demo, jwt_secret } => {
+            let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
+            let config = Config { web_dir, jwt_secret, ..Config::new(data_dir) };
+            run_server(addr, config, demo).await
+        }
+        Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {
+            create_user(&data_dir, &email, &password, &role, first_name, last_name).await
+        }
+        Command::Backup { data_dir, out } => backup(&data_dir, &out),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mavuno: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result<(), String> {
+    let state = AppState::open(config).map_err(|e| e.to_string())?;
+    if load_demo && demo::seed(&state).await.map_err(|e| e.to_string())? {
+        tracing::info!("demo content loaded");
+    }
+    let purge_db = state.db.clone();
+    tokio::spawn(async move {
+        let mut hourly = tokio::time::interval(Duration::from_secs(3600));
+        loop {
+            hourly.tick().await;
+            let purged = purge_db.write(|tx| Ok(db::sessions::purge_expired(tx, &clock::now())?)).await;
+            if let Err(err) = purged {
+                tracing::warn!(%err, "could not purge expired sessions");
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    tracing::info!("MAVUNO listening on http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+    serve(listener, build_app(state), shutdown_signal()).await.map_err(|e| e.to_string())?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}
+
+async fn create_user(
+    data_dir: &Path,
+    email: &str,
+    password: &str,
+    role: &str,
+    first_name: String,
+    last_name: String,
+) -> Result<(), String> {
+    let Some(role) = Role::parse(role) else {
+        let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        return Err(format!("unknown role {role:?}; use one of {}", roles.join(", ")));
+    };
+    let email = accounts::normalise_email(email);
+    if !accounts::looks_like_email(&email) {
+        return Err(format!("{email:?} is not a valid email address"));
+    }
+    let length = password.chars().count();
+    if !(accounts::MIN_PASSWORD_CHARS..=accounts::MAX_PASSWORD_CHARS).contains(&length) {
+        return Err("the password must be 6 to 128 characters long".to_owned());
+    }
+    let state = AppState::open(Config::new(data_dir)).map_err(|e| e.to_string())?;
+    let account = NewAccount {
+        email: email.clone(),
+        password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,
+        first_name,
+        last_name,
+        phone_number: None,
+        country: None,
+        role,
+        status: Status::Active,
+        location: None,
+        avatar: None,
+    };
+    let user = state.db.write(move |tx| accounts::insert_account(tx, &account)).await.map_err(|err| {
+        if err.code() == "validation_failed" {
+            format!("a user with email {email} already exists")
+        } else {
+            err.to_string()
+        }
+    })?;
+    println!("created {} {} (id {})", user.role, user.email, user.id);
+    Ok(())
+}
+
+fn backup(data_dir: &Path, out: &Path) -> Result<(), String> {
+    if !data_dir.join(db::DB_FILE).is_file() {
+        return Err(format!("no database in {}", data_dir.display()));
+    }
+    db::backup(data_dir, out).map_err(|e| format!("backup failed: {e}"))?;
+    let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    println!("backed up {} to {} ({size} bytes)", data_dir.join(db::DB_FILE).display(), out.display());
+    Ok(())
+}
