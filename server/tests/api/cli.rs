@@ -1,0 +1,134 @@
+//! The `mavuno` binary itself: serve (flags from the environment, SIGTERM),
+//! create-user, backup and restore, demo content.
+
+use std::process::Stdio;
+
+use mavuno::demo;
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+use crate::helpers::*;
+
+fn mavuno() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mavuno"));
+    command.env_remove("MAVUNO_DATA_DIR").env_remove("MAVUNO_ADDR").env_remove("MAVUNO_DEMO");
+    command
+}
+
+#[tokio::test]
+async fn create_user_makes_any_role_and_refuses_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let args = ["create-user", "--data-dir", data, "--email", "Root@Example.com", "--password", "rootpass", "--role", "super_admin", "--first-name", "Neema"];
+    let first = mavuno().args(args).output().await.unwrap();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+
+    let again = mavuno().args(args).output().await.unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+
+    let bad_role = mavuno().args(["create-user", "--data-dir", data, "--email", "x@example.com", "--password", "rootpass", "--role", "king"]).output().await.unwrap();
+    assert!(!bad_role.status.success());
+    assert!(String::from_utf8_lossy(&bad_role.stderr).contains("super_admin"), "lists the roles");
+
+    let app = spawn_in(dir.path(), |_| {}).await;
+    let token = app.login_token("root@example.com", "rootpass").await;
+    let me: Value = app.me(&token).await.json().await.unwrap();
+    assert_eq!(me["user"]["role"], "super_admin");
+    assert_eq!(me["user"]["first_name"], "Neema");
+}
+
+#[tokio::test]
+async fn a_backup_taken_while_serving_restores_into_a_working_server() {
+    let live = tempfile::tempdir().unwrap();
+    let app = spawn_in(live.path(), |_| {}).await;
+    app.register("amani@example.com").await;
+    let backup = live.path().join("backup.db");
+    let output = mavuno()
+        .args(["backup", "--data-dir", live.path().to_str().unwrap(), "--out", backup.to_str().unwrap()])
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+
+    // Restore as docs/operations.md says: the backup becomes mavuno.db of a data dir.
+    let restored = tempfile::tempdir().unwrap();
+    std::fs::copy(&backup, restored.path().join(mavuno::db::DB_FILE)).unwrap();
+    std::fs::copy(live.path().join("jwt-secret"), restored.path().join("jwt-secret")).unwrap();
+    let app = spawn_in(restored.path(), |_| {}).await;
+    assert_eq!(app.login("amani@example.com", PASSWORD).await.status(), StatusCode::OK);
+
+    let missing = mavuno().args(["backup", "--data-dir", "/nonexistent", "--out", "/tmp/x.db"]).output().await.unwrap();
+    assert!(!missing.status.success());
+}
+
+#[tokio::test]
+async fn serve_reads_its_settings_from_the_environment_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = mavuno()
+        .arg("serve")
+        .env("MAVUNO_ADDR", "127.0.0.1:0")
+        .env("MAVUNO_DATA_DIR", dir.path())
+        .env("MAVUNO_DEMO", "true")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let origin = loop {
+        let line = lines.next_line().await.unwrap().expect("server printed its address");
+        if let Some(at) = line.find("listening on ") {
+            break line[at + "listening on ".len()..].trim().to_owned();
+        }
+    };
+    assert!(dir.path().join(mavuno::db::DB_FILE).is_file());
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let response = client
+        .post(format!("{origin}/api/v1/users/login"))
+        .json(&serde_json::json!({"user": {"email": "farmer@mavuno.demo", "password": demo::DEMO_PASSWORD}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "demo accounts were loaded");
+    let (log_tx, mut log_rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            let _ = log_tx.send(line);
+        }
+    });
+
+    let pid = child.id().unwrap().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().await.unwrap().success());
+    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait()).await.unwrap().unwrap();
+    assert!(status.success(), "graceful exit: {status:?}");
+    let mut logs = Vec::new();
+    while let Ok(line) = log_rx.try_recv() {
+        logs.push(line);
+    }
+    assert!(logs.iter().any(|l| l.contains("path=\"/api/v1/users/login\"") && l.contains("status=200")), "request log: {logs:?}");
+}
+
+#[tokio::test]
+async fn demo_content_has_every_role_and_loads_only_once() {
+    let app = spawn_app().await;
+    assert!(demo::seed(&app.state).await.unwrap());
+    for (email, role) in [
+        ("superadmin@mavuno.demo", "super_admin"),
+        ("admin@mavuno.demo", "admin"),
+        ("farmer@mavuno.demo", "farmer"),
+        ("buyer@mavuno.demo", "user"),
+        ("agent@mavuno.demo", "field_agent"),
+    ] {
+        let token = app.login_token(email, demo::DEMO_PASSWORD).await;
+        let me: Value = app.me(&token).await.json().await.unwrap();
+        assert_eq!(me["user"]["role"], role);
+    }
+    // An admin deletes a demo account; a restart with --demo does not bring it back.
+    let buyer = app.login_token("buyer@mavuno.demo", demo::DEMO_PASSWORD).await;
+    app.client.delete(app.api("/me/delete")).bearer_auth(&buyer).send().await.unwrap();
+    assert!(!demo::seed(&app.state).await.unwrap());
+    assert_eq!(app.login("buyer@mavuno.demo", demo::DEMO_PASSWORD).await.status(), StatusCode::UNAUTHORIZED);
+}

@@ -1,0 +1,173 @@
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use mavuno::domain::accounts::{NewAccount, insert_account};
+use mavuno::domain::user::{Country, Role, Status};
+use mavuno::{AppState, Config, auth, build_app, serve};
+use reqwest::multipart::{Form, Part};
+use reqwest::{Response, StatusCode};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+
+pub const PASSWORD: &str = "secret123";
+
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`
+    pub origin: String,
+    pub client: reqwest::Client,
+    pub state: AppState,
+    pub data_dir: PathBuf,
+    _dir: Option<TempDir>,
+    _shutdown: oneshot::Sender<()>,
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_with(|_| {}).await
+}
+
+/// Starts the app with a fresh data dir, after `adjust` has had its say on the config.
+pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = spawn_in(dir.path(), adjust).await;
+    app._dir = Some(dir);
+    app
+}
+
+/// Starts the app on an existing data dir (which the caller keeps alive).
+pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let mut config = Config::new(data_dir);
+    adjust(&mut config);
+    let state = AppState::open(config).expect("open state");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let (shutdown, stop) = oneshot::channel::<()>();
+    let app = build_app(state.clone());
+    tokio::spawn(serve(listener, app, async {
+        let _ = stop.await;
+    }));
+    TestApp {
+        origin,
+        client: reqwest::Client::builder().no_proxy().build().unwrap(),
+        state,
+        data_dir: data_dir.to_owned(),
+        _dir: None,
+        _shutdown: shutdown,
+    }
+}
+
+/// The multipart form the spec's client sends, with every field valid.
+pub fn registration(email: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("first_name", "Amani".to_owned()),
+        ("last_name", "Bahati".to_owned()),
+        ("email", email.to_owned()),
+        ("phone_number", "0991 234 567".to_owned()),
+        ("country", "DRC".to_owned()),
+        ("password", PASSWORD.to_owned()),
+        ("password_confirmation", PASSWORD.to_owned()),
+    ]
+}
+
+pub fn user_form(fields: &[(&str, String)]) -> Form {
+    fields.iter().fold(Form::new(), |form, (name, value)| form.text(format!("user[{name}]"), value.clone()))
+}
+
+pub fn image_part(bytes: Vec<u8>, file_name: &str, mime: &str) -> Part {
+    Part::bytes(bytes).file_name(file_name.to_owned()).mime_str(mime).unwrap()
+}
+
+/// A small PNG with some transparency.
+pub fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([(x % 255) as u8, (y % 255) as u8, 90, 200]));
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgba8(img).write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png).unwrap();
+    out
+}
+
+impl TestApp {
+    pub fn api(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.origin)
+    }
+
+    pub async fn post_form(&self, path: &str, form: Form) -> Response {
+        self.client.post(self.api(path)).multipart(form).send().await.unwrap()
+    }
+
+    /// Registers through the API; returns the token and the user.
+    pub async fn register(&self, email: &str) -> (String, Value) {
+        let response = self.post_form("/users", user_form(&registration(email))).await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        let body: Value = response.json().await.unwrap();
+        (body["data"]["token"].as_str().unwrap().to_owned(), body["data"]["user"].clone())
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.client
+            .post(self.api("/users/login"))
+            .json(&json!({"user": {"email": email, "password": password}}))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn login_token(&self, email: &str, password: &str) -> String {
+        let response = self.login(email, password).await;
+        assert_eq!(response.status(), StatusCode::OK, "login of {email}");
+        let body: Value = response.json().await.unwrap();
+        body["user"]["token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
+        let mut request = self.client.get(self.api(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub async fn me(&self, token: &str) -> Response {
+        self.get("/me", Some(token)).await
+    }
+
+    pub async fn update_me(&self, token: &str, form: Form) -> Response {
+        self.client.patch(self.api("/me/update")).bearer_auth(token).multipart(form).send().await.unwrap()
+    }
+
+    /// Makes an account of any role directly (the API only makes buyers) and signs it in.
+    pub async fn user_with_role(&self, email: &str, role: Role) -> String {
+        let account = NewAccount {
+            email: email.to_owned(),
+            password_hash: auth::hash_password(PASSWORD).unwrap(),
+            first_name: "Test".to_owned(),
+            last_name: role.as_str().to_owned(),
+            phone_number: None,
+            country: Some(Country::Drc),
+            role,
+            status: Status::Active,
+            location: None,
+            avatar: None,
+        };
+        self.state.db.write(move |tx| insert_account(tx, &account)).await.unwrap();
+        self.login_token(email, PASSWORD).await
+    }
+
+    pub fn sql(&self, sql: &str) {
+        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        conn.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+        conn.execute_batch(sql).unwrap();
+    }
+}
+
+/// Reads an error answer and checks its shape.
+pub async fn error_of(response: Response, status: StatusCode) -> Value {
+    assert_eq!(response.status(), status);
+    assert!(
+        response.headers()["content-type"].to_str().unwrap().starts_with("application/json"),
+        "errors are JSON"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["success"], false);
+    assert!(body["code"].is_string() && body["message"].is_string(), "{body}");
+    body
+}

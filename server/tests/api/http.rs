@@ -1,0 +1,154 @@
+//! What every client meets: health, the document, JSON errors for bad
+//! input, headers, and the web app served beside the API.
+
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn health_answers() {
+    let app = spawn_app().await;
+    let response = app.get("/health", None).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["protocol"], sync_protocol::PROTOCOL_VERSION);
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_routes() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/openapi.json", None).await.json().await.unwrap();
+    assert_eq!(doc["servers"][0]["url"], "/api/v1");
+    for (path, method) in [
+        ("/health", "get"),
+        ("/users", "post"),
+        ("/users/login", "post"),
+        ("/me", "get"),
+        ("/auth/logout", "post"),
+        ("/me/update", "patch"),
+        ("/me/delete", "delete"),
+        ("/admin/users", "get"),
+    ] {
+        assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
+    }
+    assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+#[tokio::test]
+async fn malformed_and_hostile_requests_get_json_4xx_answers() {
+    let app = spawn_app().await;
+    let login = app.api("/users/login");
+
+    let body = error_of(app.client.post(&login).body("{\"user\":").header("content-type", "application/json").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["code"], "malformed_json");
+
+    let body = error_of(app.client.post(&login).body("{\"user\": 5}").header("content-type", "application/json").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["code"], "invalid_body");
+
+    let body = error_of(app.client.post(&login).body("email=a").header("content-type", "text/plain").send().await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    assert_eq!(body["code"], "unsupported_media_type");
+
+    let register = app.api("/users");
+    error_of(app.client.post(&register).body("x").header("content-type", "text/plain").send().await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    let body = error_of(
+        app.client.post(&register).body("garbage").header("content-type", "multipart/form-data; boundary=zzz").send().await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert_eq!(body["code"], "malformed_multipart");
+    error_of(app.client.post(&register).body("garbage").header("content-type", "multipart/form-data").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+
+    let huge = format!("{{\"user\":{{\"email\":\"{}\",\"password\":\"x\"}}}}", "a".repeat(200_000));
+    let body = error_of(app.client.post(&login).body(huge).header("content-type", "application/json").send().await.unwrap(), StatusCode::PAYLOAD_TOO_LARGE).await;
+    assert_eq!(body["code"], "request_too_large");
+
+    let long_field = user_form(&[("first_name", "a".repeat(20_000))]);
+    error_of(app.post_form("/users", long_field).await, StatusCode::PAYLOAD_TOO_LARGE).await;
+
+    let body = error_of(app.client.delete(app.api("/health")).send().await.unwrap(), StatusCode::METHOD_NOT_ALLOWED).await;
+    assert_eq!(body["code"], "method_not_allowed");
+
+    for path in ["/api/v1/nothing/here", "/api/v2/users", "/api", "/api/v1"] {
+        let response = app.client.get(format!("{}{path}", app.origin)).send().await.unwrap();
+        let body = error_of(response, StatusCode::NOT_FOUND).await;
+        assert_eq!(body["code"], "not_found", "{path}");
+    }
+
+    let too_long_password = serde_json::json!({"user": {"email": "a@b.co", "password": "p".repeat(60_000)}});
+    error_of(app.client.post(&login).json(&too_long_password).send().await.unwrap(), StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers_and_no_cors() {
+    let app = spawn_app().await;
+    for url in [app.api("/health"), app.api("/nothing"), format!("{}/", app.origin), format!("{}/profile", app.origin)] {
+        let response = app.client.get(&url).header("origin", "https://evil.example").send().await.unwrap();
+        let headers = response.headers();
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"));
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["x-frame-options"], "DENY");
+        assert!(headers.contains_key("referrer-policy"));
+        assert!(!headers.contains_key("access-control-allow-origin"), "same-origin only: {url}");
+    }
+    let preflight = app
+        .client
+        .request(reqwest::Method::OPTIONS, app.api("/users/login"))
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert!(!preflight.headers().contains_key("access-control-allow-origin"));
+}
+
+#[tokio::test]
+async fn api_answers_are_not_cached_and_are_compressed_when_asked() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.api("/openapi.json")).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+}
+
+#[tokio::test]
+async fn without_a_web_build_a_placeholder_page_is_served() {
+    let app = spawn_app().await;
+    let response = app.client.get(format!("{}/marketplace", app.origin)).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.text().await.unwrap().contains("MAVUNO"));
+}
+
+#[tokio::test]
+async fn the_web_app_is_served_with_client_routes_and_cache_rules() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<!doctype html><title>app shell</title>").unwrap();
+    std::fs::write(web.path().join("sw.js"), "self.addEventListener('install', () => {});").unwrap();
+    std::fs::create_dir(web.path().join("assets")).unwrap();
+    std::fs::write(web.path().join("assets/app-3f9a.js"), "console.log('app');".repeat(100)).unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let get = |path: &str| app.client.get(format!("{}{path}", app.origin)).header("accept-encoding", "gzip").send();
+
+    for path in ["/", "/marketplace", "/product/12", "/dashboard"] {
+        let response = get(path).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    }
+    let asset = get("/assets/app-3f9a.js").await.unwrap();
+    assert_eq!(asset.status(), StatusCode::OK);
+    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(asset.headers()["content-encoding"], "gzip");
+    assert_eq!(get("/sw.js").await.unwrap().headers()["cache-control"], "no-cache");
+    assert_eq!(get("/assets/missing-1234.js").await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(get("/missing-icon.png").await.unwrap().status(), StatusCode::NOT_FOUND);
+    // Nothing outside the web and media folders can be reached.
+    let secret = std::fs::read_to_string(app.data_dir.join("jwt-secret")).unwrap();
+    for path in ["/media/..%2fjwt-secret", "/media/%2e%2e/jwt-secret", "/media/..%5cjwt-secret", "/..%2f..%2fetc/passwd"] {
+        let response = get(path).await.unwrap();
+        let body = response.text().await.unwrap();
+        assert!(!body.contains(&secret) && !body.contains("root:"), "{path} leaked a file");
+    }
+}

@@ -1,0 +1,9 @@
+//! The one integration-test binary: every test starts the real server on
+//! port 0 with a fresh data dir (see helpers.rs).
+
+mod accounts;
+mod admin;
+mod cli;
+mod helpers;
+mod http;
+mod sessions;
