@@ -44,12 +44,18 @@ pub fn verify_password(hash: Option<&str>, password: &str) -> bool {
     Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && known
 }
 
+/// Each argon2 run takes ~19 MiB and a core's worth of work for a moment;
+/// at most two at once keeps memory and CPU bounded under a flood of sign-ins.
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// Runs the CPU-heavy hashing off the async threads.
 pub async fn hash_password_async(password: String) -> ApiResult<String> {
+    let _permit = HASHING.acquire().await.map_err(AppError::internal)?;
     tokio::task::spawn_blocking(move || hash_password(&password)).await?
 }
 
 pub async fn verify_password_async(hash: Option<String>, password: String) -> ApiResult<bool> {
+    let _permit = HASHING.acquire().await.map_err(AppError::internal)?;
     Ok(tokio::task::spawn_blocking(move || verify_password(hash.as_deref(), &password)).await?)
 }
 
