@@ -201,6 +201,22 @@ pub fn account_inactive() -> AppError {
     AppError::unauthorized("account_inactive", "This account is not active. Please contact the MAVUNO team.")
 }
 
+/// The signed-in person when the request carries a valid token, else `None`.
+/// A bad or expired token is still refused (401), so the client learns its
+/// session ended instead of silently acting anonymously.
+pub struct MaybeAuthUser(pub Option<AuthUser>);
+
+impl FromRequestParts<AppState> for MaybeAuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if !parts.headers.contains_key(AUTHORIZATION) {
+            return Ok(MaybeAuthUser(None));
+        }
+        AuthUser::from_request_parts(parts, state).await.map(|auth| MaybeAuthUser(Some(auth)))
+    }
+}
+
 /// An admin or super admin; anyone else signed in gets 403.
 pub struct AdminUser(pub AuthUser);
 

@@ -17,6 +17,9 @@ pub struct Config {
     /// Failed sign-ins allowed per account and per address within `login_window`.
     pub login_max_failures: usize,
     pub login_window: Duration,
+    /// Contact messages allowed per address within `contact_window`.
+    pub contact_max_messages: usize,
+    pub contact_window: Duration,
 }
 
 impl Config {
@@ -28,6 +31,8 @@ impl Config {
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             login_max_failures: 10,
             login_window: Duration::from_secs(15 * 60),
+            contact_max_messages: 5,
+            contact_window: Duration::from_secs(60 * 60),
         }
     }
 }

@@ -32,14 +32,17 @@ use crate::auth::TokenKeys;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::media::MediaStore;
-use crate::rate_limit::LoginLimiter;
+use crate::rate_limit::Throttle;
 
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub tokens: Arc<TokenKeys>,
-    pub login_limiter: Arc<LoginLimiter>,
+    /// Failed sign-ins per account and per address.
+    pub login_throttle: Arc<Throttle>,
+    /// Contact messages per address.
+    pub contact_throttle: Arc<Throttle>,
     pub media: MediaStore,
 }
 
@@ -60,7 +63,8 @@ impl AppState {
         let tokens = TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
         let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
         Ok(AppState {
-            login_limiter: Arc::new(LoginLimiter::new(config.login_max_failures, config.login_window)),
+            login_throttle: Arc::new(Throttle::new(config.login_max_failures, config.login_window)),
+            contact_throttle: Arc::new(Throttle::new(config.contact_max_messages, config.contact_window)),
             config: Arc::new(config),
             db,
             tokens: Arc::new(tokens),

@@ -1,48 +1,49 @@
-//! Throttling of failed sign-ins, per account and per address, in memory.
+//! Throttling in memory: at most N events per key within a sliding window
+//! (failed sign-ins per account and per address, contact messages per address).
 //!
-//! Only failures count and a success clears the account's count, so the real
-//! owner is never locked out for longer than the window: once the oldest
-//! failure is older than the window, attempts are allowed again.
+//! For sign-in only failures count and a success clears the account's count,
+//! so the real owner is never locked out for longer than the window: once the
+//! oldest failure is older than the window, attempts are allowed again.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub struct LoginLimiter {
-    max_failures: usize,
+pub struct Throttle {
+    max_events: usize,
     window: Duration,
-    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+    events: Mutex<HashMap<String, VecDeque<Instant>>>,
 }
 
 /// Forget keys once the table is this large and they have gone quiet.
 const PRUNE_ABOVE: usize = 10_000;
 
-impl LoginLimiter {
-    pub fn new(max_failures: usize, window: Duration) -> Self {
-        LoginLimiter { max_failures, window, failures: Mutex::new(HashMap::new()) }
+impl Throttle {
+    pub fn new(max_events: usize, window: Duration) -> Self {
+        Throttle { max_events, window, events: Mutex::new(HashMap::new()) }
     }
 
     /// `Err(seconds to wait)` when any key has reached the limit.
     pub fn check(&self, keys: &[&str]) -> Result<(), u64> {
         let now = Instant::now();
-        let mut table = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = self.events.lock().unwrap_or_else(|p| p.into_inner());
         let mut wait = Duration::ZERO;
         for key in keys {
             let Some(times) = table.get_mut(*key) else { continue };
             while times.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
                 times.pop_front();
             }
-            if times.len() >= self.max_failures {
-                let oldest = times[times.len() - self.max_failures];
+            if times.len() >= self.max_events {
+                let oldest = times[times.len() - self.max_events];
                 wait = wait.max(self.window.saturating_sub(now.duration_since(oldest)));
             }
         }
         if wait.is_zero() { Ok(()) } else { Err(wait.as_secs().max(1)) }
     }
 
-    pub fn record_failure(&self, keys: &[&str]) {
+    pub fn record(&self, keys: &[&str]) {
         let now = Instant::now();
-        let mut table = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = self.events.lock().unwrap_or_else(|p| p.into_inner());
         if table.len() > PRUNE_ABOVE {
             let window = self.window;
             table.retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < window));
@@ -53,7 +54,7 @@ impl LoginLimiter {
     }
 
     pub fn clear(&self, key: &str) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+        self.events.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
     }
 }
 
@@ -63,10 +64,10 @@ mod tests {
 
     #[test]
     fn blocks_after_the_limit_and_frees_after_the_window() {
-        let limiter = LoginLimiter::new(3, Duration::from_millis(200));
+        let limiter = Throttle::new(3, Duration::from_millis(200));
         for _ in 0..3 {
             assert!(limiter.check(&["a"]).is_ok());
-            limiter.record_failure(&["a"]);
+            limiter.record(&["a"]);
         }
         assert!(limiter.check(&["a"]).is_err());
         assert!(limiter.check(&["b"]).is_ok(), "other keys are not affected");
@@ -76,8 +77,8 @@ mod tests {
 
     #[test]
     fn clearing_a_key_lets_it_in_again() {
-        let limiter = LoginLimiter::new(1, Duration::from_secs(60));
-        limiter.record_failure(&["a"]);
+        let limiter = Throttle::new(1, Duration::from_secs(60));
+        limiter.record(&["a"]);
         assert!(limiter.check(&["a"]).is_err());
         limiter.clear("a");
         assert!(limiter.check(&["a"]).is_ok());

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod contact;
 pub mod extract;
 pub mod health;
 
@@ -53,6 +54,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(health::routes())
         .merge(accounts::routes())
         .merge(admin::routes())
+        .merge(contact::routes())
         .split_for_parts()
 }
 
@@ -117,7 +119,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

@@ -3,6 +3,7 @@
 //! which runs closures on blocking threads with one writer connection (writes
 //! serialise in SQLite anyway) and a few reader connections.
 
+pub mod contact;
 pub mod meta;
 pub mod sessions;
 pub mod users;
@@ -18,7 +19,10 @@ use crate::error::{ApiResult, AppError};
 
 /// Numbered migrations, embedded in the binary and applied in order at
 /// start-up. `PRAGMA user_version` records how many have run.
-const MIGRATIONS: &[(&str, &str)] = &[("0001_accounts", include_str!("../../../migrations/0001_accounts.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_accounts", include_str!("../../../migrations/0001_accounts.sql")),
+    ("0002_contact_messages", include_str!("../../../migrations/0002_contact_messages.sql")),
+];
 
 const READERS: usize = 4;
 pub const DB_FILE: &str = "mavuno.db";

@@ -258,7 +258,7 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
     let account_key = format!("email:{email}");
     let address_key = format!("ip:{from}");
     let keys = [account_key.as_str(), address_key.as_str()];
-    if let Err(wait_secs) = state.login_limiter.check(&keys) {
+    if let Err(wait_secs) = state.login_throttle.check(&keys) {
         let minutes = wait_secs.div_ceil(60);
         return Err(AppError::too_many_requests(
             "too_many_attempts",
@@ -272,10 +272,10 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
     let password = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
     let verified = auth::verify_password_async(hash, password).await?;
     let Some(user) = user.filter(|_| verified) else {
-        state.login_limiter.record_failure(&keys);
+        state.login_throttle.record(&keys);
         return Err(invalid_credentials());
     };
-    state.login_limiter.clear(&account_key);
+    state.login_throttle.clear(&account_key);
     if user.status == Status::Inactive {
         return Err(AppError::forbidden(
             "account_inactive",

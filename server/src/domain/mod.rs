@@ -3,5 +3,6 @@
 //! functions, so each rule lives in one place.
 
 pub mod accounts;
+pub mod contact;
 pub mod phone;
 pub mod user;

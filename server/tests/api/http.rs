@@ -30,6 +30,8 @@ async fn the_openapi_document_describes_the_routes() {
         ("/me/update", "patch"),
         ("/me/delete", "delete"),
         ("/admin/users", "get"),
+        ("/contact", "post"),
+        ("/admin/contact_messages", "get"),
     ] {
         assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
     }

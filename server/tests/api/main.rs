@@ -4,6 +4,7 @@
 mod accounts;
 mod admin;
 mod cli;
+mod contact;
 mod helpers;
 mod http;
 mod sessions;

@@ -1,0 +1,87 @@
+//! The contact form, and the admins' view of what was sent.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::ApiJson;
+use crate::AppState;
+use crate::auth::{AdminUser, MaybeAuthUser};
+use crate::db::contact;
+use crate::domain::contact::{self as rules, ContactForm};
+use crate::error::{ApiResult, ErrorBody};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(send_message)).routes(routes!(list_messages))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ContactRequest {
+    contact: ContactForm,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SentResponse {
+    success: bool,
+    message: String,
+}
+
+/// Send a message to the team. Anyone may; a signed-in sender is remembered.
+#[utoipa::path(post, path = "/contact", tag = "contact", request_body = ContactRequest,
+    responses(
+        (status = 201, body = SentResponse),
+        (status = 422, description = "A field is missing or malformed", body = ErrorBody),
+        (status = 429, description = "Too many messages from this address", body = ErrorBody),
+    ))]
+async fn send_message(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    sender: MaybeAuthUser,
+    ApiJson(request): ApiJson<ContactRequest>,
+) -> ApiResult<(StatusCode, Json<SentResponse>)> {
+    rules::send(&state, request.contact, sender.0.map(|auth| auth.user.id), peer.ip()).await?;
+    Ok((StatusCode::CREATED, Json(SentResponse { success: true, message: "Message sent successfully!".to_owned() })))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ContactMessage {
+    id: i64,
+    name: String,
+    email: String,
+    subject: String,
+    message: String,
+    user_id: Option<i64>,
+    created_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ContactList {
+    success: bool,
+    data: Vec<ContactMessage>,
+}
+
+/// Messages sent through the contact form, newest first.
+#[utoipa::path(get, path = "/admin/contact_messages", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = ContactList), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn list_messages(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<ContactList>> {
+    let rows = state.db.read(|conn| Ok(contact::list(conn)?)).await?;
+    let data = rows
+        .into_iter()
+        .map(|r| ContactMessage {
+            id: r.id,
+            name: r.name,
+            email: r.email,
+            subject: r.subject,
+            message: r.message,
+            user_id: r.user_id,
+            created_at: r.created_at,
+        })
+        .collect();
+    Ok(Json(ContactList { success: true, data }))
+}
