@@ -1,0 +1,51 @@
+// axe-core on the screens a person meets first: no serious or critical problems.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { PHONE, launchBrowser, signIn, startServer } from './harness.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function audit(page) {
+  // The app's CSP forbids injected scripts; this context bypasses it for axe only.
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const language of ['en', 'fr']) {
+  test(`login, register, profile and dashboard have no serious accessibility problems (${language})`, async () => {
+    const context = await browser.newContext({ ...PHONE, bypassCSP: true });
+    const page = await context.newPage();
+    const problems = [];
+    for (const path of ['/login', '/register', '/', '/contact']) {
+      await page.goto(`${server.origin}${path}?lng=${language}`);
+      await page.locator('main h1').first().waitFor();
+      problems.push(...(await audit(page)).map((p) => `${path}: ${p}`));
+    }
+    await signIn(page, server.origin, 'buyer@mavuno.demo');
+    await page.goto(`${server.origin}/dashboard?lng=${language}`);
+    await page.locator('.dashboard-topbar h1').waitFor();
+    problems.push(...(await audit(page)).map((p) => `/dashboard: ${p}`));
+    await page.goto(`${server.origin}/profile?lng=${language}`);
+    await page.locator('.profile-view').waitFor();
+    problems.push(...(await audit(page)).map((p) => `/profile: ${p}`));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -1,0 +1,202 @@
+// A person's first steps, as they do them on a phone: sign up, sign in, the
+// dashboard, the profile, three languages, sign out; guards and errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PHONE, launchBrowser, signIn, startServer, uniqueEmail } from './harness.mjs';
+
+const avatarFile = fileURLToPath(new URL('../public/icons/icon-192.png', import.meta.url));
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('sign up, sign in, edit the profile, switch languages, sign out', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  const { origin } = server;
+  const email = uniqueEmail('amani');
+
+  await page.goto(`${origin}/register`);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Password must be at least 6 characters long' }).waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /First name is required/);
+  await page.getByLabel(/^Password/).fill('secret123');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
+
+  await page.getByLabel(/^First name/).fill('Amani');
+  await page.getByLabel(/^Last name/).fill('Bahati');
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Phone number/).fill('0991 234 567');
+  await page.getByLabel(/^Country/).selectOption('DRC');
+  await page.getByLabel(/^Password/).fill('secret123');
+  await page.getByLabel(/^Confirm password/).fill('secret123');
+  await page.locator('input[type=file]').setInputFiles(avatarFile);
+  await page.getByText('icon-192.png').waitFor();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Please accept the terms' }).waitFor();
+  assert.equal(await page.getByLabel(/^First name/).inputValue(), 'Amani', 'what was typed is kept');
+  await page.getByLabel(/I accept the terms/).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('Registration successful! Welcome to MAVUNO.').waitFor();
+  await page.getByRole('link', { name: 'Continue now' }).click();
+  await page.waitForURL(`${origin}/`);
+
+  // Sign out from the account menu, then sign in again.
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('link', { name: 'Log in' }).click();
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill('secret123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${origin}/dashboard`);
+  await page.getByRole('heading', { name: 'Welcome back, Amani' }).waitFor();
+  assert.equal(await page.locator('.site-header').count(), 0, 'no public header in the dashboard');
+
+  // The profile section: edit and save.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('heading', { name: 'Amani Bahati' }).waitFor();
+  assert.match(await page.locator('.profile-view').innerText(), /\+243991234567/);
+  assert.ok(await page.locator('.profile-head img.avatar').count(), 'the uploaded avatar is shown');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel(/^Last name/).fill('Bahati-Mushi');
+  await page.getByLabel(/^Location/).fill('Kabare, South Kivu');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Profile updated successfully!').waitFor();
+  await page.getByRole('heading', { name: 'Amani Bahati-Mushi' }).waitFor();
+  assert.match(await page.locator('.profile-view').innerText(), /Kabare, South Kivu/);
+
+  // French at once (the open section stays), and kept across a reload.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { level: 1, name: 'Profil' }).waitFor();
+  assert.match(await page.locator('.profile-view').innerText(), /Membre depuis/);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
+  await page.reload();
+  await page.getByRole('heading', { name: 'Bon retour, Amani' }).waitFor();
+
+  // Kiswahili, kept across a reload.
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await page.getByLabel('Langue').selectOption('sw');
+  await page.getByRole('heading', { name: 'Karibu tena, Amani' }).waitFor();
+  await page.reload();
+  await page.getByRole('heading', { name: 'Karibu tena, Amani' }).waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'sw');
+
+  // Sign out; the dashboard is closed again.
+  await page.getByRole('button', { name: 'Fungua menyu' }).click();
+  await page.getByRole('button', { name: 'Toka' }).click();
+  await page.waitForURL(`${origin}/`);
+  assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+  await page.goto(`${origin}/dashboard`);
+  await page.waitForURL(`${origin}/login`);
+  await context.close();
+});
+
+test('a guarded route sends a signed-out person to the login page', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  for (const path of ['/profile', '/dashboard', '/orders', '/checkout']) {
+    await page.goto(`${server.origin}${path}`);
+    await page.waitForURL(`${server.origin}/login`);
+  }
+  // replace-redirect: going back does not return to the guarded page.
+  await page.goBack();
+  assert.notEqual(new URL(page.url()).pathname, '/checkout');
+  await context.close();
+});
+
+test('a wrong password shows the error in the chosen language', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/login?lng=fr`);
+  await page.getByLabel(/^E-mail/).fill('farmer@mavuno.demo');
+  await page.getByLabel(/^Mot de passe/).fill('not-the-password');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.getByRole('alert').filter({ hasText: 'E-mail ou mot de passe incorrect' }).waitFor();
+  assert.equal(await page.getByLabel(/^E-mail/).inputValue(), 'farmer@mavuno.demo', 'the email is kept');
+  await context.close();
+});
+
+test('the mobile menu opens, navigates and closes at 360 px', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(server.origin);
+  const desktopNav = page.locator('.main-nav');
+  assert.equal(await desktopNav.isVisible(), false, 'the wide navigation is hidden on a phone');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.locator('#mobile-menu');
+  await menu.waitFor();
+  await menu.getByRole('link', { name: 'Programs' }).click();
+  await page.waitForURL(`${server.origin}/programs`);
+  await page.getByRole('heading', { name: 'Our programs' }).waitFor();
+  assert.equal(await menu.count(), 0, 'the menu closes after navigating');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no sideways scrolling (${width}px)`);
+  await context.close();
+});
+
+test('after one online visit the app opens with the network off', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(server.origin);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole('heading', { name: 'From your field to fair markets' }).waitFor();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.locator('#mobile-menu').getByRole('link', { name: 'About' }).click();
+  await page.getByRole('heading', { name: 'About MAVUNO' }).waitFor();
+  await page.goto(`${server.origin}/contact?lng=sw`);
+  await page.getByRole('heading', { name: 'Wasiliana nasi' }).first().waitFor();
+  await context.close();
+});
+
+test('a signed-in person stays signed in when the app opens offline', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, server.origin, 'farmer@mavuno.demo');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Welcome back, Amani' }).waitFor();
+  await context.close();
+});
+
+test('the contact form checks every field, keeps what was typed, then sends', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/contact?lng=en`);
+  await page.getByLabel(/^Name/).fill('Grace');
+  await page.getByLabel(/^Email/).fill('grace@example');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const alert = page.getByRole('alert');
+  await alert.filter({ hasText: 'Please enter a valid email address' }).waitFor();
+  assert.match(await alert.innerText(), /Subject is required/);
+  assert.equal(await page.getByLabel(/^Name/).inputValue(), 'Grace');
+  await page.getByLabel(/^Email/).fill('grace@example.com');
+  await page.getByLabel(/^Subject/).fill('Selling coffee');
+  await page.getByLabel(/^Message/).fill('How do I list my coffee beans?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Message sent successfully!').waitFor();
+  assert.equal(await page.getByLabel(/^Subject/).inputValue(), '', 'the form is cleared after sending');
+  await context.close();
+});

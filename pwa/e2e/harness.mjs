@@ -1,0 +1,79 @@
+// Starts the release server on a free port with a temporary data dir and the
+// demo content, and Debian's Chromium through playwright-core. Nothing is
+// downloaded: the browser is the system's.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DEMO_PASSWORD = 'mavuno-demo';
+export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+export async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
+  const child = spawn(
+    join(root, 'target/release/mavuno'),
+    ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--web-dir', join(root, 'pwa/dist'), '--demo'],
+    { stdio: ['ignore', 'pipe', 'inherit'], env },
+  );
+  // Never leave a server behind, even when the tests are interrupted.
+  const killServer = () => child.kill('SIGKILL');
+  process.once('exit', killServer);
+  const origin = await new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/listening on (http:\/\/[\d.:]+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    origin,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+    ],
+  });
+}
+
+let counter = 0;
+/** An email no other test uses. */
+export function uniqueEmail(prefix) {
+  counter += 1;
+  return `${prefix}.${Date.now()}.${counter}@example.com`;
+}
+
+export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
+  await page.goto(`${origin}/login?lng=en`);
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${origin}/dashboard`);
+}

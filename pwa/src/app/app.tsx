@@ -1,0 +1,21 @@
+import { Suspense } from 'react';
+import { RouterProvider } from 'react-router';
+import { Spinner } from '../components/spinner';
+import { ToastProvider } from '../components/toast';
+import { SessionProvider } from '../features/auth/session';
+import { createRouter } from './router';
+
+const router = createRouter();
+
+export function App() {
+  return (
+    // The outer Suspense waits for a lazily loaded catalogue (French, Kiswahili).
+    <Suspense fallback={<Spinner label="MAVUNO" />}>
+      <SessionProvider>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
+      </SessionProvider>
+    </Suspense>
+  );
+}

@@ -1,0 +1,15 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../components/spinner';
+import { useSession } from '../features/auth/session';
+import { paths } from './paths';
+
+/** Guarded routes: a spinner while the session loads, then the page or a replace-redirect to /login. */
+export function RequireAuth() {
+  const { user, status } = useSession();
+  const location = useLocation();
+  const { t } = useTranslation();
+  if (status === 'loading') return <Spinner label={t('common.loading_account')} />;
+  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}

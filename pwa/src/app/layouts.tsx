@@ -1,0 +1,31 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../components/spinner';
+import { Footer } from '../features/layout/footer';
+import { Header } from '../features/layout/header';
+import { isAppArea } from './paths';
+import { UpdatePrompt } from './update-prompt';
+
+/** Every page: scroll to top on each path change, and the update prompt. */
+export function RootLayout() {
+  const { pathname } = useLocation();
+  const { t } = useTranslation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  const publicPage = !isAppArea(pathname);
+  return (
+    <>
+      <a className="skip-link" href="#main">{t('common.skip_to_content')}</a>
+      {publicPage && <Header />}
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {publicPage && <Footer />}
+      <UpdatePrompt />
+    </>
+  );
+}

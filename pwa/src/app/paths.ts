@@ -1,0 +1,25 @@
+// Every route in one place (SPEC section 2).
+export const paths = {
+  home: '/',
+  marketplace: '/marketplace',
+  product: (id: string | number) => `/product/${id}`,
+  cart: '/cart',
+  login: '/login',
+  register: '/register',
+  training: '/training',
+  course: (id: string | number) => `/course/${id}`,
+  about: '/about',
+  programs: '/programs',
+  news: '/news',
+  article: (id: string | number) => `/news/${id}`,
+  contact: '/contact',
+  dashboard: '/dashboard',
+  checkout: '/checkout',
+  profile: '/profile',
+  orders: '/orders',
+} as const;
+
+/** Screens of the signed-in area show no public header or footer. */
+export function isAppArea(pathname: string): boolean {
+  return ['/dashboard', '/profile', '/orders', '/checkout'].some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}

@@ -1,0 +1,42 @@
+// The route table (SPEC section 2). Pages load lazily, so a first visit
+// downloads only what it shows.
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ComingSoon } from '../components/coming-soon';
+import { NotFoundPage } from '../features/pages/not-found-page';
+import { RequireAuth } from './guards';
+import { RootLayout } from './layouts';
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('../features/home/home-page')).HomePage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) },
+      { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/register-page')).RegisterPage }) },
+      { path: 'about', lazy: async () => ({ Component: (await import('../features/pages/about-page')).AboutPage }) },
+      { path: 'programs', lazy: async () => ({ Component: (await import('../features/pages/programs-page')).ProgramsPage }) },
+      { path: 'contact', lazy: async () => ({ Component: (await import('../features/pages/contact-page')).ContactPage }) },
+      { path: 'marketplace', element: <ComingSoon feature="marketplace" /> },
+      { path: 'product/:id', element: <ComingSoon feature="marketplace" /> },
+      { path: 'cart', element: <ComingSoon feature="cart" /> },
+      { path: 'training', element: <ComingSoon feature="training" /> },
+      { path: 'course/:id', element: <ComingSoon feature="training" /> },
+      { path: 'news', element: <ComingSoon feature="news" /> },
+      { path: 'news/:id', element: <ComingSoon feature="news" /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: 'dashboard', lazy: async () => ({ Component: (await import('../features/dashboard/dashboard-page')).DashboardPage }) },
+          { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }) },
+          { path: 'orders', element: <ComingSoon feature="orders" /> },
+          { path: 'checkout', element: <ComingSoon feature="checkout" /> },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

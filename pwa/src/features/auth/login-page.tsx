@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../app/paths';
+import { ErrorBox, TextField } from '../../components/form';
+import { problemMessages, type Problem } from '../../lib/error-text';
+import { useSession } from './session';
+import { validateLogin } from './validation';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { login } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [problem, setProblem] = useState<Problem>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const codes = validateLogin(email, password);
+    if (codes.length > 0) return setProblem({ codes });
+    setSubmitting(true);
+    setProblem(null);
+    try {
+      await login(email.trim(), password);
+      navigate(paths.dashboard, { replace: true });
+    } catch (error) {
+      setProblem({ error });
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="page narrow auth-page">
+      <h1>{t('auth.login_title')}</h1>
+      <p className="lead">{t('auth.login_intro')}</p>
+      <form onSubmit={submit} noValidate className="card form">
+        <ErrorBox messages={problemMessages(problem, t, 'auth.login_failed')} />
+        <TextField label={t('fields.email')} type="email" autoComplete="email" inputMode="email" required
+          value={email} onChange={(e) => setEmail(e.target.value)} />
+        <TextField label={t('fields.password')} type="password" autoComplete="current-password" required
+          value={password} onChange={(e) => setPassword(e.target.value)} />
+        <button type="submit" className="button wide" disabled={submitting}>
+          {submitting ? t('auth.signing_in') : t('auth.sign_in')}
+        </button>
+        <p className="form-footer">
+          {t('auth.no_account')} <Link to={paths.register}>{t('auth.create_account')}</Link>
+        </p>
+      </form>
+    </section>
+  );
+}

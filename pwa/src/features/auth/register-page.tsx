@@ -1,0 +1,152 @@
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../app/paths';
+import { Avatar } from '../../components/avatar';
+import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
+import { CheckIcon } from '../../components/icons';
+import { problemMessages, type Problem } from '../../lib/error-text';
+import { useObjectUrl } from '../../lib/use-object-url';
+import { useSession } from './session';
+import { COUNTRIES } from './types';
+import { checkImage, validateRegistration, type RegistrationValues } from './validation';
+
+/** SPEC section 9: after sign-up the person is taken home after 20 seconds. */
+export const REDIRECT_SECONDS = 20;
+
+const EMPTY: RegistrationValues = {
+  first_name: '',
+  last_name: '',
+  email: '',
+  phone_number: '',
+  country: '',
+  password: '',
+  password_confirmation: '',
+  terms: false,
+};
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const { register } = useSession();
+  const [values, setValues] = useState(EMPTY);
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const preview = useObjectUrl(avatar);
+  const [submitting, setSubmitting] = useState(false);
+  const [problem, setProblem] = useState<Problem>(null);
+  const [done, setDone] = useState(false);
+
+  const set = (field: keyof RegistrationValues) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    const target = event.target;
+    const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+  };
+
+  const pickAvatar = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0] ?? null;
+    const code = file && checkImage(file);
+    if (code) {
+      event.target.value = '';
+      return setProblem({ codes: [code] });
+    }
+    setProblem(null);
+    setAvatar(file);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const codes = validateRegistration(values);
+    if (codes.length > 0) return setProblem({ codes });
+    const form = new FormData();
+    for (const field of ['first_name', 'last_name', 'email', 'phone_number', 'country'] as const) {
+      form.append(`user[${field}]`, values[field].trim());
+    }
+    // Passwords are sent exactly as typed.
+    form.append('user[password]', values.password);
+    form.append('user[password_confirmation]', values.password_confirmation);
+    if (avatar) form.append('user[avatar]', avatar);
+    setSubmitting(true);
+    setProblem(null);
+    try {
+      await register(form);
+      setValues(EMPTY);
+      setAvatar(null);
+      setDone(true);
+    } catch (error) {
+      setProblem({ error });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (done) return <Registered />;
+
+  return (
+    <section className="page narrow auth-page">
+      <h1>{t('auth.register_title')}</h1>
+      <p className="lead">{t('auth.register_intro')}</p>
+      <form onSubmit={submit} noValidate className="card form">
+        <ErrorBox messages={problemMessages(problem, t, 'auth.register_failed')} />
+        <div className="field-row">
+          <TextField label={t('fields.first_name')} autoComplete="given-name" required value={values.first_name} onChange={set('first_name')} />
+          <TextField label={t('fields.last_name')} autoComplete="family-name" required value={values.last_name} onChange={set('last_name')} />
+        </div>
+        <TextField label={t('fields.email')} type="email" inputMode="email" autoComplete="email" required value={values.email} onChange={set('email')} />
+        <TextField label={t('fields.phone_number')} type="tel" inputMode="tel" autoComplete="tel" required value={values.phone_number} onChange={set('phone_number')} />
+        <SelectField label={t('fields.country')} required value={values.country} onChange={set('country')}>
+          <option value="">{t('fields.choose_country')}</option>
+          {COUNTRIES.map((code) => <option key={code} value={code}>{t(`countries.${code}`)}</option>)}
+        </SelectField>
+        <TextField label={t('fields.password')} type="password" autoComplete="new-password" required
+          hint={t('fields.password_hint')} value={values.password} onChange={set('password')} />
+        <TextField label={t('fields.password_confirmation')} type="password" autoComplete="new-password" required
+          value={values.password_confirmation} onChange={set('password_confirmation')} />
+        <div className="field avatar-field">
+          <Avatar url={preview} size={64} />
+          <div>
+            <ImagePicker label={t('fields.avatar_optional')} buttonLabel={t('fields.choose_picture')} fileName={avatar?.name ?? null} onChange={pickAvatar} />
+            {avatar && (
+              <button type="button" className="link-button" onClick={() => setAvatar(null)}>{t('common.remove')}</button>
+            )}
+          </div>
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" checked={values.terms} onChange={set('terms')} />
+          <span>{t('auth.accept_terms')}</span>
+        </label>
+        <button type="submit" className="button wide" disabled={submitting}>
+          {submitting ? t('auth.creating_account') : t('auth.create_account')}
+        </button>
+        <p className="form-footer">
+          {t('auth.have_account')} <Link to={paths.login}>{t('auth.sign_in')}</Link>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+function Registered() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [seconds, setSeconds] = useState(REDIRECT_SECONDS);
+  useEffect(() => {
+    if (seconds <= 0) {
+      navigate(paths.home);
+      return;
+    }
+    const timer = window.setTimeout(() => setSeconds((s) => s - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [seconds, navigate]);
+  return (
+    <section className="page narrow auth-page">
+      <div className="card success-panel" role="status">
+        <CheckIcon />
+        <h1>{t('auth.register_success')}</h1>
+        <p>{t('auth.redirect_notice', { seconds })}</p>
+        <div className="actions">
+          <Link to={paths.home} className="button">{t('auth.continue_now')}</Link>
+          <Link to={paths.dashboard} className="button secondary">{t('nav.dashboard')}</Link>
+        </div>
+      </div>
+    </section>
+  );
+}

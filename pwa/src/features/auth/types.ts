@@ -1,0 +1,26 @@
+export type Role = 'farmer' | 'user' | 'admin' | 'super_admin' | 'field_agent';
+export type AccountStatus = 'active' | 'inactive' | 'pending';
+export const COUNTRIES = ['DRC', 'BDI', 'RWA', 'UGA', 'TZA', 'KEN'] as const;
+export type Country = (typeof COUNTRIES)[number];
+
+export interface User {
+  id: number;
+  first_name: string;
+  last_name: string;
+  full_name: string;
+  email: string;
+  phone_number: string | null;
+  country: Country | null;
+  username: string | null;
+  role: Role;
+  status: AccountStatus;
+  location: string | null;
+  avatar_url: string | null;
+  business_profile: { name: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function displayName(user: Pick<User, 'full_name' | 'email'>): string {
+  return user.full_name.trim() || user.email;
+}

@@ -1,0 +1,58 @@
+// Client-side checks in SPEC section 5's order, with the server's codes, so
+// both sides say the same thing (translated under `errors.<code>`).
+
+export const MIN_PASSWORD = 6;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+export interface RegistrationValues {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string;
+  country: string;
+  password: string;
+  password_confirmation: string;
+  terms: boolean;
+}
+
+export function looksLikeEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@.]+(\.[^\s@.]+)*$/.test(email.trim());
+}
+
+export function checkPassword(password: string, confirmation: string): string[] {
+  const codes: string[] = [];
+  if (password !== confirmation) codes.push('passwords_do_not_match');
+  if ([...password].length < MIN_PASSWORD) codes.push('password_too_short');
+  return codes;
+}
+
+export function validateRegistration(values: RegistrationValues): string[] {
+  const codes = checkPassword(values.password, values.password_confirmation);
+  const required: [keyof RegistrationValues, string][] = [
+    ['first_name', 'first_name_required'],
+    ['last_name', 'last_name_required'],
+    ['email', 'email_required'],
+    ['phone_number', 'phone_number_required'],
+    ['country', 'country_required'],
+  ];
+  for (const [field, code] of required) {
+    if (!String(values[field]).trim()) codes.push(code);
+  }
+  if (values.email.trim() && !looksLikeEmail(values.email)) codes.push('email_invalid');
+  if (!values.terms) codes.push('terms_required');
+  return codes;
+}
+
+export function validateLogin(email: string, password: string): string[] {
+  const codes: string[] = [];
+  if (!email.trim()) codes.push('email_required');
+  if (!password) codes.push('password_required');
+  return codes;
+}
+
+/** An avatar must be an image of at most 5 MB; `null` when it is fine. */
+export function checkImage(file: File): string | null {
+  if (!file.type.startsWith('image/')) return 'image_invalid';
+  if (file.size > MAX_IMAGE_BYTES) return 'image_too_large';
+  return null;
+}

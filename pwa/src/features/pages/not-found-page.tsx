@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../app/paths';
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <section className="page narrow coming-soon">
+      <h1>{t('not_found.title')}</h1>
+      <p>{t('not_found.body')}</p>
+      <Link className="button" to={paths.home}>{t('common.back_home')}</Link>
+    </section>
+  );
+}

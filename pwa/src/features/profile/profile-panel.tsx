@@ -1,0 +1,267 @@
+// The signed-in person's profile (SPEC section 2, "Profile"): view, edit,
+// change password, delete, quick actions and sign out. Used on /profile and
+// as the dashboard's profile section.
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../app/paths';
+import { Avatar } from '../../components/avatar';
+import { ConfirmDialog } from '../../components/dialog';
+import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
+import { BookIcon, EditIcon, KeyIcon, LogoutIcon, ReceiptIcon, StoreIcon, TrashIcon } from '../../components/icons';
+import { useToast } from '../../components/toast';
+import { errorMessages, problemMessages, type Problem } from '../../lib/error-text';
+import { formatDate } from '../../lib/format';
+import { useObjectUrl } from '../../lib/use-object-url';
+import { useSession, useSignOut } from '../auth/session';
+import { COUNTRIES, displayName, type User } from '../auth/types';
+import { checkImage, checkPassword, looksLikeEmail } from '../auth/validation';
+import { deleteAccount, updateProfile } from './api';
+import { roleBadgeClass } from './labels';
+
+export function ProfilePanel() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const signOut = useSignOut();
+  const toast = useToast();
+  const [editing, setEditing] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  if (!user) return null;
+
+  const removeAccount = async () => {
+    setDeleting(true);
+    try {
+      await deleteAccount();
+      setConfirmDelete(false);
+      await signOut();
+    } catch (error) {
+      setConfirmDelete(false);
+      toast('error', errorMessages(error, t, 'profile.delete_failed').join(' '));
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <div className="profile">
+      {editing ? <ProfileForm user={user} onDone={() => setEditing(false)} /> : <ProfileView user={user} />}
+      {!editing && (
+        <div className="actions">
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            <EditIcon /> {t('profile.edit')}
+          </button>
+          <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
+            <TrashIcon /> {t('profile.delete')}
+          </button>
+        </div>
+      )}
+
+      <section className="card" aria-labelledby="quick-actions">
+        <h2 id="quick-actions">{t('profile.quick_actions')}</h2>
+        <div className="tiles">
+          <Link className="tile" to={paths.orders}><ReceiptIcon /> {t('nav.orders')}</Link>
+          <Link className="tile" to={paths.marketplace}><StoreIcon /> {t('nav.marketplace')}</Link>
+          <Link className="tile" to={paths.training}><BookIcon /> {t('nav.training')}</Link>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="account-actions">
+        <h2 id="account-actions">{t('profile.account_actions')}</h2>
+        {changingPassword ? (
+          <PasswordForm onDone={() => setChangingPassword(false)} />
+        ) : (
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={() => setChangingPassword(true)}>
+              <KeyIcon /> {t('profile.change_password')}
+            </button>
+            <button type="button" className="button secondary" onClick={() => void signOut()}>
+              <LogoutIcon /> {t('nav.logout')}
+            </button>
+          </div>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={confirmDelete}
+        title={t('profile.delete_title')}
+        confirmLabel={t('profile.delete_confirm')}
+        cancelLabel={t('common.cancel')}
+        danger
+        busy={deleting}
+        onConfirm={() => void removeAccount()}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>{t('profile.delete_warning')}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function ProfileView({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const missing = <span className="muted">{t('profile.not_provided')}</span>;
+  const rows: [string, ReactNode][] = [
+    ['fields.email', user.email],
+    ['fields.phone_number', user.phone_number || missing],
+    ['fields.country', user.country ? t(`countries.${user.country}`) : missing],
+    ['fields.username', user.username || missing],
+    ['fields.location', user.location || missing],
+    ['profile.status', <span className={`badge ${user.status === 'active' ? 'green' : 'grey'}`}>{t(`statuses.${user.status}`)}</span>],
+    ['profile.member_since', formatDate(user.created_at)],
+    ['profile.last_updated', formatDate(user.updated_at)],
+  ];
+  return (
+    <section className="card profile-view" aria-labelledby="profile-name">
+      <div className="profile-head">
+        <Avatar url={user.avatar_url} size={80} />
+        <div>
+          <h2 id="profile-name">{displayName(user)}</h2>
+          <p className="muted">{t(`account_types.${user.role}`)}</p>
+          <span className={roleBadgeClass(user.role)}>{t(`roles.${user.role}`)}</span>
+        </div>
+      </div>
+      <dl className="details">
+        {rows.map(([key, value]) => (
+          <div key={key}>
+            <dt>{t(key)}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+type EditableField = 'first_name' | 'last_name' | 'email' | 'phone_number' | 'country' | 'username' | 'location';
+
+function initialValues(user: User): Record<EditableField, string> {
+  return {
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    phone_number: user.phone_number ?? '',
+    country: user.country ?? '',
+    username: user.username ?? '',
+    location: user.location ?? '',
+  };
+}
+
+function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
+  const { t } = useTranslation();
+  const { updateUser } = useSession();
+  const toast = useToast();
+  const [values, setValues] = useState(() => initialValues(user));
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const preview = useObjectUrl(avatar);
+  const [problem, setProblem] = useState<Problem>(null);
+  const [saving, setSaving] = useState(false);
+
+  const set = (field: EditableField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const pickAvatar = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0] ?? null;
+    const code = file && checkImage(file);
+    if (code) {
+      event.target.value = '';
+      return setProblem({ codes: [code] });
+    }
+    setProblem(null);
+    setAvatar(file);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const codes: string[] = [];
+    if (!values.first_name.trim()) codes.push('first_name_required');
+    if (!values.last_name.trim()) codes.push('last_name_required');
+    if (!values.email.trim()) codes.push('email_required');
+    else if (!looksLikeEmail(values.email)) codes.push('email_invalid');
+    if (codes.length > 0) return setProblem({ codes });
+    setSaving(true);
+    setProblem(null);
+    try {
+      const updated = await updateProfile(values, avatar);
+      updateUser(updated);
+      toast('success', t('profile.updated'));
+      onDone();
+    } catch (error) {
+      setProblem({ error });
+      toast('error', errorMessages(error, t, 'profile.update_failed').join(' '));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="card form" onSubmit={submit} noValidate aria-labelledby="edit-profile">
+      <h2 id="edit-profile">{t('profile.edit_title')}</h2>
+      <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
+      <div className="field avatar-field">
+        <Avatar url={preview ?? user.avatar_url} size={64} />
+        <ImagePicker label={t('fields.avatar')} buttonLabel={t('fields.choose_picture')} fileName={avatar?.name ?? null} onChange={pickAvatar} />
+      </div>
+      <div className="field-row">
+        <TextField label={t('fields.first_name')} required autoComplete="given-name" value={values.first_name} onChange={set('first_name')} />
+        <TextField label={t('fields.last_name')} required autoComplete="family-name" value={values.last_name} onChange={set('last_name')} />
+      </div>
+      <TextField label={t('fields.email')} type="email" required autoComplete="email" value={values.email} onChange={set('email')} />
+      <TextField label={t('fields.phone_number')} type="tel" autoComplete="tel" value={values.phone_number} onChange={set('phone_number')} />
+      <SelectField label={t('fields.country')} value={values.country} onChange={set('country')}>
+        <option value="">{t('fields.choose_country')}</option>
+        {COUNTRIES.map((code) => <option key={code} value={code}>{t(`countries.${code}`)}</option>)}
+      </SelectField>
+      <TextField label={t('fields.username')} autoComplete="username" value={values.username} onChange={set('username')} />
+      <TextField label={t('fields.location')} value={values.location} onChange={set('location')} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={saving}>{saving ? t('common.saving') : t('profile.save')}</button>
+        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>{t('common.cancel')}</button>
+      </div>
+    </form>
+  );
+}
+
+function PasswordForm({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const { updateUser } = useSession();
+  const toast = useToast();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<Problem>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const codes = checkPassword(password, confirmation);
+    if (codes.length > 0) return setProblem({ codes });
+    setSaving(true);
+    setProblem(null);
+    try {
+      updateUser(await updateProfile({ password, password_confirmation: confirmation }, null));
+      toast('success', t('profile.password_changed'));
+      onDone();
+    } catch (error) {
+      setProblem({ error });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-labelledby="change-password">
+      <h3 id="change-password">{t('profile.change_password')}</h3>
+      <p className="muted">{t('profile.password_note')}</p>
+      <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
+      <TextField label={t('fields.new_password')} type="password" autoComplete="new-password" required
+        value={password} onChange={(e) => setPassword(e.target.value)} />
+      <TextField label={t('fields.password_confirmation')} type="password" autoComplete="new-password" required
+        value={confirmation} onChange={(e) => setConfirmation(e.target.value)} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={saving}>{saving ? t('common.saving') : t('profile.save_password')}</button>
+        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>{t('common.cancel')}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import i18next from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initOptions, toSupportedLanguage } from './i18n';
+
+describe('toSupportedLanguage', () => {
+  it.each([
+    ['fr', 'fr'],
+    ['fr-FR', 'fr'],
+    ['fr-CA', 'fr'],
+    ['sw', 'sw'],
+    ['sw-KE', 'sw'],
+    ['sw_TZ', 'sw'],
+    ['sw-CD', 'sw'],
+    ['en-CD', 'fr'],
+    ['ln-CD', 'fr'],
+    ['rn-BI', 'fr'],
+    ['nl-BE', 'fr'],
+    ['br-FR', 'fr'],
+    ['rw-RW', 'en'],
+    ['en-US', 'en'],
+    ['de', 'en'],
+    ['', 'en'],
+    [null, 'en'],
+  ])('%s → %s', (tag, expected) => {
+    expect(toSupportedLanguage(tag)).toBe(expected);
+  });
+});
+
+/** A fresh i18next with the app's options and the real browser detector. */
+async function detect(): Promise<string> {
+  const instance = i18next.createInstance();
+  await instance.use(LanguageDetector).init(initOptions());
+  return instance.language;
+}
+
+function browserLanguages(...languages: string[]) {
+  vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+  vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0]!);
+}
+
+describe('language detection (query, cookie, localStorage, sessionStorage, navigator, html tag)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+    window.history.replaceState({}, '', '/');
+    vi.restoreAllMocks();
+  });
+
+  it('the query wins over the stored choice, and is then stored', async () => {
+    localStorage.setItem('i18nextLng', 'fr');
+    window.history.replaceState({}, '', '/?lng=sw');
+    expect(await detect()).toBe('sw');
+    expect(localStorage.getItem('i18nextLng')).toBe('sw');
+  });
+
+  it('the stored choice wins over the browser language', async () => {
+    localStorage.setItem('i18nextLng', 'sw');
+    browserLanguages('fr-FR');
+    expect(await detect()).toBe('sw');
+  });
+
+  it('a browser set up for DR Congo gets French', async () => {
+    browserLanguages('en-CD');
+    expect(await detect()).toBe('fr');
+  });
+
+  it('an unsupported first browser language gives way to a supported later one', async () => {
+    browserLanguages('de-DE', 'sw-TZ');
+    expect(await detect()).toBe('sw');
+  });
+
+  it('anything else falls back to English', async () => {
+    browserLanguages('de-DE', 'rw-RW');
+    expect(await detect()).toBe('en');
+  });
+});

@@ -1,0 +1,84 @@
+// i18next with the browser language detector in the spec's order (query,
+// cookie, localStorage, sessionStorage, navigator, html tag), mapped onto
+// our three languages. English is bundled; French and Kiswahili are
+// separate chunks loaded when chosen (and precached by the service worker).
+import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import en from '../locales/en.json';
+
+export const LANGUAGES = ['en', 'fr', 'sw'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', sw: 'Kiswahili' };
+export const LANGUAGE_CACHE_KEY = 'i18nextLng';
+
+const FRENCH_REGIONS = ['cd', 'bi', 'be', 'fr'];
+
+/** fr* → French, sw* → Kiswahili, en* → English, a French-speaking region
+ * (CD, BI, BE, FR) → French; anything else is returned as it is, so that
+ * i18next passes over it to the person's next browser language. */
+export function toCandidate(tag: string): string {
+  const lower = tag.toLowerCase().replace(/_/g, '-');
+  const [language, ...rest] = lower.split('-');
+  if (language === 'fr' || language === 'sw') return language;
+  if (rest.some((part) => FRENCH_REGIONS.includes(part))) return 'fr';
+  if (language === 'en') return 'en';
+  return lower;
+}
+
+/** One of our languages for any tag: English when nothing else fits. */
+export function toSupportedLanguage(tag: string | null | undefined): Language {
+  const candidate = tag ? toCandidate(tag) : 'en';
+  return (LANGUAGES as readonly string[]).includes(candidate) ? (candidate as Language) : 'en';
+}
+
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: ResourceKey }>> = {
+  fr: () => import('../locales/fr.json'),
+  sw: () => import('../locales/sw.json'),
+};
+
+const lazyCatalogues: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    if (language === 'en') return callback(null, en);
+    const load = loaders[language as keyof typeof loaders];
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => callback(null, module.default),
+      (error: Error) => callback(error, null),
+    );
+  },
+};
+
+export function initOptions(): InitOptions {
+  return {
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
+    supportedLngs: [...LANGUAGES],
+    fallbackLng: 'en',
+    load: 'languageOnly',
+    interpolation: { escapeValue: false },
+    detection: {
+      order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
+      lookupQuerystring: 'lng',
+      lookupLocalStorage: LANGUAGE_CACHE_KEY,
+      caches: ['localStorage'],
+      convertDetectedLanguage: toCandidate,
+    },
+    react: { useSuspense: true },
+  };
+}
+
+export function setupI18n(): typeof i18n {
+  if (i18n.isInitialized) return i18n;
+  i18n.on('languageChanged', (language) => {
+    document.documentElement.lang = language;
+  });
+  void i18n.use(lazyCatalogues).use(LanguageDetector).use(initReactI18next).init(initOptions());
+  return i18n;
+}
+
+export function currentLanguage(): Language {
+  return toSupportedLanguage(i18n.resolvedLanguage ?? i18n.language);
+}

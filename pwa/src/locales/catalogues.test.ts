@@ -1,0 +1,72 @@
+// Every language has every key, no empty text, the same placeholders, every
+// literal key the code uses, and a translation for every error code the
+// server documents (docs/api.md).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import fr from './fr.json';
+import sw from './sw.json';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === 'string') out.set(prefix + key, value);
+    else for (const [k, v] of flatten(value, `${prefix}${key}.`)) out.set(k, v);
+  }
+  return out;
+}
+
+const catalogues = { en: flatten(en), fr: flatten(fr), sw: flatten(sw) };
+const placeholders = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+describe('translation catalogues', () => {
+  for (const language of ['fr', 'sw'] as const) {
+    it(`${language} has exactly the keys of en`, () => {
+      expect([...catalogues[language].keys()].sort()).toEqual([...catalogues.en.keys()].sort());
+    });
+
+    it(`${language} keeps the placeholders of en`, () => {
+      for (const [key, text] of catalogues.en) {
+        expect(placeholders(catalogues[language].get(key) ?? ''), key).toEqual(placeholders(text));
+      }
+    });
+  }
+
+  it('has no empty text', () => {
+    for (const [language, catalogue] of Object.entries(catalogues)) {
+      for (const [key, text] of catalogue) expect(text.trim(), `${language}:${key}`).not.toBe('');
+    }
+  });
+
+  it('has every literal key the code asks for', () => {
+    const root = join(__dirname, '..');
+    const missing: string[] = [];
+    for (const file of sourceFiles(root)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bt\('([a-z0-9_.]+)'/g)) {
+        if (!catalogues.en.has(match[1]!)) missing.push(`${file.slice(root.length)}: ${match[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('translates every error code the server documents', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/api.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Errors'), doc.indexOf('## Endpoints'));
+    const codes = new Set([...section.matchAll(/`([a-z]+(?:_[a-z]+)+|[a-z]+_?[a-z]*)`/g)].map((m) => m[1]!));
+    for (const word of ['code', 'message', 'errors', 'error_codes']) codes.delete(word);
+    expect(codes.size).toBeGreaterThan(20);
+    const missing = [...codes].filter((code) => !catalogues.en.has(`errors.${code}`));
+    expect(missing).toEqual([]);
+  });
+});
