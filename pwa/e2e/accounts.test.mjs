@@ -200,3 +200,18 @@ test('the contact form checks every field, keeps what was typed, then sends', as
   assert.equal(await page.getByLabel(/^Subject/).inputValue(), '', 'the form is cleared after sending');
   await context.close();
 });
+
+test('Chromium finds the app installable', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(server.origin);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  assert.deepEqual(installabilityErrors, []);
+  const manifest = await (await page.request.get(`${server.origin}/manifest.webmanifest`)).json();
+  assert.ok(manifest.icons.some((icon) => icon.purpose === 'maskable'));
+  await context.close();
+});

@@ -45,7 +45,7 @@ describe('guarded routes', () => {
     localStorage.setItem('token', 'stored');
     scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } } });
     renderAt('/dashboard');
-    expect(screen.getByRole('status')).toHaveTextContent('Loading your account...');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading dashboard...');
     expect(await screen.findByText('dashboard content')).toBeInTheDocument();
   });
 });

@@ -9,7 +9,10 @@ export function RequireAuth() {
   const { user, status } = useSession();
   const location = useLocation();
   const { t } = useTranslation();
-  if (status === 'loading') return <Spinner label={t('common.loading_account')} />;
+  if (status === 'loading') {
+    const label = location.pathname.startsWith(paths.dashboard) ? t('dashboard.loading') : t('common.loading_account');
+    return <Spinner label={label} />;
+  }
   if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
