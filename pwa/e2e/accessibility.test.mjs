@@ -1,21 +1,11 @@
 // axe-core on the screens a person meets first: no serious or critical problems.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
-import { PHONE, launchBrowser, signIn, startServer } from './harness.mjs';
+import { test } from 'node:test';
+import { PHONE, serverAndBrowser, signIn } from './harness.mjs';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function audit(page) {
   // The app's CSP forbids injected scripts; this context bypasses it for axe only.
@@ -30,19 +20,19 @@ async function audit(page) {
 
 for (const language of ['en', 'fr']) {
   test(`login, register, profile and dashboard have no serious accessibility problems (${language})`, async () => {
-    const context = await browser.newContext({ ...PHONE, bypassCSP: true });
+    const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
     const page = await context.newPage();
     const problems = [];
     for (const path of ['/login', '/register', '/', '/contact']) {
-      await page.goto(`${server.origin}${path}?lng=${language}`);
+      await page.goto(`${env.server.origin}${path}?lng=${language}`);
       await page.locator('main h1').first().waitFor();
       problems.push(...(await audit(page)).map((p) => `${path}: ${p}`));
     }
-    await signIn(page, server.origin, 'buyer@mavuno.demo');
-    await page.goto(`${server.origin}/dashboard?lng=${language}`);
+    await signIn(page, env.server.origin, 'buyer@mavuno.demo');
+    await page.goto(`${env.server.origin}/dashboard?lng=${language}`);
     await page.locator('.dashboard-topbar h1').waitFor();
     problems.push(...(await audit(page)).map((p) => `/dashboard: ${p}`));
-    await page.goto(`${server.origin}/profile?lng=${language}`);
+    await page.goto(`${env.server.origin}/profile?lng=${language}`);
     await page.locator('.profile-view').waitFor();
     problems.push(...(await audit(page)).map((p) => `/profile: ${p}`));
     assert.deepEqual(problems, []);

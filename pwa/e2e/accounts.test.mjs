@@ -1,27 +1,17 @@
 // A person's first steps, as they do them on a phone: sign up, sign in, the
 // dashboard, the profile, three languages, sign out; guards and errors.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PHONE, launchBrowser, signIn, startServer, uniqueEmail } from './harness.mjs';
+import { PHONE, controlledByServiceWorker, launchProfile, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
 
 const avatarFile = fileURLToPath(new URL('../public/icons/icon-192.png', import.meta.url));
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('sign up, sign in, edit the profile, switch languages, sign out', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  const { origin } = server;
+  const { origin } = env.server;
   const email = uniqueEmail('amani');
 
   await page.goto(`${origin}/register`);
@@ -104,11 +94,11 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
 });
 
 test('a guarded route sends a signed-out person to the login page', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   for (const path of ['/profile', '/dashboard', '/orders', '/checkout']) {
-    await page.goto(`${server.origin}${path}`);
-    await page.waitForURL(`${server.origin}/login`);
+    await page.goto(`${env.server.origin}${path}`);
+    await page.waitForURL(`${env.server.origin}/login`);
   }
   // replace-redirect: going back does not return to the guarded page.
   await page.goBack();
@@ -117,9 +107,9 @@ test('a guarded route sends a signed-out person to the login page', async () => 
 });
 
 test('a wrong password shows the error in the chosen language', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  await page.goto(`${server.origin}/login?lng=fr`);
+  await page.goto(`${env.server.origin}/login?lng=fr`);
   await page.getByLabel(/^E-mail/).fill('farmer@mavuno.demo');
   await page.getByLabel(/^Mot de passe/).fill('not-the-password');
   await page.getByRole('button', { name: 'Se connecter' }).click();
@@ -129,16 +119,16 @@ test('a wrong password shows the error in the chosen language', async () => {
 });
 
 test('the mobile menu opens, navigates and closes at 360 px', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  await page.goto(server.origin);
+  await page.goto(env.server.origin);
   const desktopNav = page.locator('.main-nav');
   assert.equal(await desktopNav.isVisible(), false, 'the wide navigation is hidden on a phone');
   await page.getByRole('button', { name: 'Open menu' }).click();
   const menu = page.locator('#mobile-menu');
   await menu.waitFor();
   await menu.getByRole('link', { name: 'Programs' }).click();
-  await page.waitForURL(`${server.origin}/programs`);
+  await page.waitForURL(`${env.server.origin}/programs`);
   await page.getByRole('heading', { name: 'Our programs' }).waitFor();
   assert.equal(await menu.count(), 0, 'the menu closes after navigating');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -147,34 +137,26 @@ test('the mobile menu opens, navigates and closes at 360 px', async () => {
 });
 
 test('after one online visit the app opens with the network off', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  await page.goto(server.origin);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.goto(env.server.origin);
+  await controlledByServiceWorker(page);
   await context.setOffline(true);
   await page.reload();
   await page.getByRole('heading', { name: 'From your field to fair markets' }).waitFor();
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.locator('#mobile-menu').getByRole('link', { name: 'About' }).click();
   await page.getByRole('heading', { name: 'About MAVUNO' }).waitFor();
-  await page.goto(`${server.origin}/contact?lng=sw`);
+  await page.goto(`${env.server.origin}/contact?lng=sw`);
   await page.getByRole('heading', { name: 'Wasiliana nasi' }).first().waitFor();
   await context.close();
 });
 
 test('a signed-in person stays signed in when the app opens offline', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  await signIn(page, server.origin, 'farmer@mavuno.demo');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await signIn(page, env.server.origin, 'farmer@mavuno.demo');
+  await controlledByServiceWorker(page);
   await context.setOffline(true);
   await page.reload();
   await page.getByRole('heading', { name: 'Welcome back, Amani' }).waitFor();
@@ -182,9 +164,9 @@ test('a signed-in person stays signed in when the app opens offline', async () =
 });
 
 test('the contact form checks every field, keeps what was typed, then sends', async () => {
-  const context = await browser.newContext(PHONE);
+  const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  await page.goto(`${server.origin}/contact?lng=en`);
+  await page.goto(`${env.server.origin}/contact?lng=en`);
   await page.getByLabel(/^Name/).fill('Grace');
   await page.getByLabel(/^Email/).fill('grace@example');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -202,16 +184,17 @@ test('the contact form checks every field, keeps what was typed, then sends', as
 });
 
 test('Chromium finds the app installable', async () => {
-  const context = await browser.newContext(PHONE);
+  const profile = await launchProfile(PHONE);
+  const { context } = profile;
   const page = await context.newPage();
-  await page.goto(server.origin);
+  await page.goto(env.server.origin);
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
   const cdp = await context.newCDPSession(page);
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
   assert.deepEqual(installabilityErrors, []);
-  const manifest = await (await page.request.get(`${server.origin}/manifest.webmanifest`)).json();
+  const manifest = await (await page.request.get(`${env.server.origin}/manifest.webmanifest`)).json();
   assert.ok(manifest.icons.some((icon) => icon.purpose === 'maskable'));
-  await context.close();
+  await profile.close();
 });

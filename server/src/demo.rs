@@ -5,7 +5,8 @@
 use crate::AppState;
 use crate::auth;
 use crate::db::meta;
-use crate::domain::accounts::{NewAccount, insert_account};
+use crate::db::users::NewUser;
+use crate::domain::accounts::insert_account;
 use crate::domain::user::{Country, Role, Status};
 use crate::error::ApiResult;
 
@@ -86,7 +87,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 return Ok(false);
             }
             for demo in ACCOUNTS {
-                let account = NewAccount {
+                let account = NewUser {
                     email: demo.email.to_owned(),
                     password_hash: password_hash.clone(),
                     first_name: demo.first_name.to_owned(),

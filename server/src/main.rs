@@ -4,7 +4,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use mavuno::domain::accounts::{self, NewAccount};
+use mavuno::db::users::NewUser;
+use mavuno::domain::accounts;
 use mavuno::domain::user::{Role, Status};
 use mavuno::{AppState, Config, auth, build_app, clock, db, demo, serve};
 
@@ -172,7 +173,7 @@ async fn create_user(
         return Err("the password must be 6 to 128 characters long".to_owned());
     }
     let state = AppState::open(Config::new(data_dir)).map_err(|e| e.to_string())?;
-    let account = NewAccount {
+    let account = NewUser {
         email: email.clone(),
         password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,
         first_name,

@@ -23,17 +23,21 @@ pub struct UserRow {
     pub updated_at: String,
 }
 
-pub struct NewUser<'a> {
-    pub email: &'a str,
-    pub password_hash: &'a str,
-    pub first_name: &'a str,
-    pub last_name: &'a str,
-    pub phone_number: Option<&'a str>,
+/// Everything needed to create an account, whoever creates it (sign-up, the
+/// `create-user` command, the demo content).
+pub struct NewUser {
+    /// Lower-case.
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub phone_number: Option<String>,
     pub country: Option<Country>,
     pub role: Role,
     pub status: Status,
-    pub location: Option<&'a str>,
-    pub avatar: Option<&'a str>,
+    pub location: Option<String>,
+    /// Content hash in the media store.
+    pub avatar: Option<String>,
 }
 
 /// Fields a person may change on their own profile; `None` keeps the current value.
@@ -75,7 +79,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
 }
 
 /// Inserts a user; `Ok(None)` when the email is already taken.
-pub fn insert(conn: &Connection, user: &NewUser<'_>, now: &str) -> rusqlite::Result<Option<i64>> {
+pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> rusqlite::Result<Option<i64>> {
     let inserted = conn.execute(
         "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, country, role, status,
                             location, avatar, created_at, updated_at)

@@ -23,6 +23,7 @@ pub const MAX_PASSWORD_CHARS: usize = 128;
 const MAX_NAME_CHARS: usize = 100;
 const MAX_EMAIL_CHARS: usize = 254;
 const MAX_TEXT_CHARS: usize = 200;
+const MAX_PHONE_CHARS: usize = 32;
 
 /// The `user[...]` fields a client may send, from multipart or JSON. Role,
 /// status and id are not among them, so they cannot be set this way.
@@ -118,6 +119,19 @@ fn normalise_phone(phone: &str, country: Option<Country>) -> String {
     country.and_then(|c| phone::to_e164(phone, c)).unwrap_or_else(|| phone.to_owned())
 }
 
+/// The checks of what was given, shared by sign-up and profile edits: name
+/// lengths, email shape, phone length, country code. Returns the normalised
+/// email and the country when they were given.
+fn check_formats(errors: &mut FieldErrors, form: &AccountForm) -> (Option<String>, Option<Country>) {
+    check_length(errors, "first_name", present(&form.first_name), MAX_NAME_CHARS);
+    check_length(errors, "last_name", present(&form.last_name), MAX_NAME_CHARS);
+    let email = present(&form.email).map(normalise_email);
+    check_email_format(errors, email.as_deref());
+    check_length(errors, "phone_number", present(&form.phone_number), MAX_PHONE_CHARS);
+    let country = parse_country(errors, present(&form.country));
+    (email, country)
+}
+
 #[derive(Debug)]
 pub struct Registration {
     pub first_name: String,
@@ -146,12 +160,7 @@ pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldEr
             errors.add(field, code, message);
         }
     }
-    check_length(&mut errors, "first_name", present(&form.first_name), MAX_NAME_CHARS);
-    check_length(&mut errors, "last_name", present(&form.last_name), MAX_NAME_CHARS);
-    let email = present(&form.email).map(normalise_email);
-    check_email_format(&mut errors, email.as_deref());
-    check_length(&mut errors, "phone_number", present(&form.phone_number), 32);
-    let country = parse_country(&mut errors, present(&form.country));
+    let (email, country) = check_formats(&mut errors, form);
     match (errors.is_empty(), country, email) {
         (true, Some(country), Some(email)) => Ok(Registration {
             first_name: present(&form.first_name).unwrap_or_default().to_owned(),
@@ -169,35 +178,8 @@ fn email_taken() -> AppError {
     AppError::invalid("email", "email_taken", "This email is already registered")
 }
 
-/// Everything needed to create an account, whoever creates it (sign-up, the
-/// `create-user` command, the demo content).
-pub struct NewAccount {
-    pub email: String,
-    pub password_hash: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub phone_number: Option<String>,
-    pub country: Option<Country>,
-    pub role: Role,
-    pub status: Status,
-    pub location: Option<String>,
-    pub avatar: Option<String>,
-}
-
-pub fn insert_account(conn: &Connection, account: &NewAccount) -> ApiResult<UserRow> {
-    let row = NewUser {
-        email: &account.email,
-        password_hash: &account.password_hash,
-        first_name: &account.first_name,
-        last_name: &account.last_name,
-        phone_number: account.phone_number.as_deref(),
-        country: account.country,
-        role: account.role,
-        status: account.status,
-        location: account.location.as_deref(),
-        avatar: account.avatar.as_deref(),
-    };
-    let Some(id) = users::insert(conn, &row, &clock::now())? else { return Err(email_taken()) };
+pub fn insert_account(conn: &Connection, account: &NewUser) -> ApiResult<UserRow> {
+    let Some(id) = users::insert(conn, account, &clock::now())? else { return Err(email_taken()) };
     users::find(conn, id)?.ok_or_else(|| AppError::internal("inserted user vanished"))
 }
 
@@ -216,7 +198,7 @@ pub async fn register(state: &AppState, form: AccountForm) -> ApiResult<(UserRow
         return Err(email_taken());
     }
     let avatar = store_avatar(&state.media, form.avatar).await?;
-    let account = NewAccount {
+    let account = NewUser {
         email: registration.email,
         password_hash: auth::hash_password_async(registration.password).await?,
         first_name: registration.first_name,
@@ -306,12 +288,7 @@ fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -
     if let Some(password) = &new_password {
         check_password(&mut errors, password, form.password_confirmation.as_deref().unwrap_or_default());
     }
-    check_length(&mut errors, "first_name", present(&form.first_name), MAX_NAME_CHARS);
-    check_length(&mut errors, "last_name", present(&form.last_name), MAX_NAME_CHARS);
-    let email = present(&form.email).map(normalise_email);
-    check_email_format(&mut errors, email.as_deref());
-    check_length(&mut errors, "phone_number", present(&form.phone_number), 32);
-    let country = parse_country(&mut errors, present(&form.country));
+    let (email, country) = check_formats(&mut errors, form);
     let username = present(&form.username).map(str::to_owned);
     if username.as_deref().is_some_and(|u| !valid_username(u)) {
         errors.add(

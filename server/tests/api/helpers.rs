@@ -1,7 +1,8 @@
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use mavuno::domain::accounts::{NewAccount, insert_account};
+use mavuno::db::users::NewUser;
+use mavuno::domain::accounts::insert_account;
 use mavuno::domain::user::{Country, Role, Status};
 use mavuno::{AppState, Config, auth, build_app, serve};
 use reqwest::multipart::{Form, Part};
@@ -136,7 +137,7 @@ impl TestApp {
 
     /// Makes an account of any role directly (the API only makes buyers) and signs it in.
     pub async fn user_with_role(&self, email: &str, role: Role) -> String {
-        let account = NewAccount {
+        let account = NewUser {
             email: email.to_owned(),
             password_hash: auth::hash_password(PASSWORD).unwrap(),
             first_name: "Test".to_owned(),

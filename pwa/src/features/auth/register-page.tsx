@@ -6,10 +6,10 @@ import { Avatar } from '../../components/avatar';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
 import { problemMessages, type Problem } from '../../lib/error-text';
-import { useObjectUrl } from '../../lib/use-object-url';
+import { useImagePick } from '../../lib/image-pick';
 import { useSession } from './session';
 import { COUNTRIES } from './types';
-import { checkImage, validateRegistration, type RegistrationValues } from './validation';
+import { validateRegistration, type RegistrationValues } from './validation';
 
 /** SPEC section 9: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
@@ -29,27 +29,15 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const { register } = useSession();
   const [values, setValues] = useState(EMPTY);
-  const [avatar, setAvatar] = useState<File | null>(null);
-  const preview = useObjectUrl(avatar);
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<Problem>(null);
+  const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [done, setDone] = useState(false);
 
   const set = (field: keyof RegistrationValues) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     const target = event.target;
     const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
     setValues((current) => ({ ...current, [field]: value }));
-  };
-
-  const pickAvatar = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    const code = file && checkImage(file);
-    if (code) {
-      event.target.value = '';
-      return setProblem({ codes: [code] });
-    }
-    setProblem(null);
-    setAvatar(file);
   };
 
   const submit = async (event: FormEvent) => {
@@ -63,13 +51,13 @@ export function RegisterPage() {
     // Passwords are sent exactly as typed.
     form.append('user[password]', values.password);
     form.append('user[password_confirmation]', values.password_confirmation);
-    if (avatar) form.append('user[avatar]', avatar);
+    if (avatar.file) form.append('user[avatar]', avatar.file);
     setSubmitting(true);
     setProblem(null);
     try {
       await register(form);
       setValues(EMPTY);
-      setAvatar(null);
+      avatar.clear();
       setDone(true);
     } catch (error) {
       setProblem({ error });
@@ -101,11 +89,11 @@ export function RegisterPage() {
         <TextField label={t('fields.password_confirmation')} type="password" autoComplete="new-password" required
           value={values.password_confirmation} onChange={set('password_confirmation')} />
         <div className="field avatar-field">
-          <Avatar url={preview} size={64} />
+          <Avatar url={avatar.preview} size={64} />
           <div>
-            <ImagePicker label={t('fields.avatar_optional')} buttonLabel={t('fields.choose_picture')} fileName={avatar?.name ?? null} onChange={pickAvatar} />
-            {avatar && (
-              <button type="button" className="link-button" onClick={() => setAvatar(null)}>{t('common.remove')}</button>
+            <ImagePicker label={t('fields.avatar_optional')} buttonLabel={t('fields.choose_picture')} fileName={avatar.file?.name ?? null} onChange={avatar.pick} />
+            {avatar.file && (
+              <button type="button" className="link-button" onClick={avatar.clear}>{t('common.remove')}</button>
             )}
           </div>
         </div>

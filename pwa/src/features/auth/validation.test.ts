@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkImage, validateLogin, validateRegistration, type RegistrationValues } from './validation';
+import { checkImage } from '../../lib/image-pick';
+import { validateLogin, validateRegistration, type RegistrationValues } from './validation';
 
 const complete: RegistrationValues = {
   first_name: 'Amani',

@@ -2,7 +2,6 @@
 // both sides say the same thing (translated under `errors.<code>`).
 
 export const MIN_PASSWORD = 6;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export interface RegistrationValues {
   first_name: string;
@@ -48,11 +47,4 @@ export function validateLogin(email: string, password: string): string[] {
   if (!email.trim()) codes.push('email_required');
   if (!password) codes.push('password_required');
   return codes;
-}
-
-/** An avatar must be an image of at most 5 MB; `null` when it is fine. */
-export function checkImage(file: File): string | null {
-  if (!file.type.startsWith('image/')) return 'image_invalid';
-  if (file.size > MAX_IMAGE_BYTES) return 'image_too_large';
-  return null;
 }

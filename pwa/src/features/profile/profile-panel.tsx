@@ -12,10 +12,10 @@ import { BookIcon, EditIcon, KeyIcon, LogoutIcon, ReceiptIcon, StoreIcon, TrashI
 import { useToast } from '../../components/toast';
 import { errorMessages, problemMessages, type Problem } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
-import { useObjectUrl } from '../../lib/use-object-url';
+import { useImagePick } from '../../lib/image-pick';
 import { useSession, useSignOut } from '../auth/session';
 import { COUNTRIES, displayName, type User } from '../auth/types';
-import { checkImage, checkPassword, looksLikeEmail } from '../auth/validation';
+import { checkPassword, looksLikeEmail } from '../auth/validation';
 import { deleteAccount, updateProfile } from './api';
 import { roleBadgeClass } from './labels';
 
@@ -153,24 +153,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const { updateUser } = useSession();
   const toast = useToast();
   const [values, setValues] = useState(() => initialValues(user));
-  const [avatar, setAvatar] = useState<File | null>(null);
-  const preview = useObjectUrl(avatar);
   const [problem, setProblem] = useState<Problem>(null);
+  const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [saving, setSaving] = useState(false);
 
   const set = (field: EditableField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
-
-  const pickAvatar = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    const code = file && checkImage(file);
-    if (code) {
-      event.target.value = '';
-      return setProblem({ codes: [code] });
-    }
-    setProblem(null);
-    setAvatar(file);
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -183,7 +171,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
     setSaving(true);
     setProblem(null);
     try {
-      const updated = await updateProfile(values, avatar);
+      const updated = await updateProfile(values, avatar.file);
       updateUser(updated);
       toast('success', t('profile.updated'));
       onDone();
@@ -200,8 +188,8 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
       <h2 id="edit-profile">{t('profile.edit_title')}</h2>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
       <div className="field avatar-field">
-        <Avatar url={preview ?? user.avatar_url} size={64} />
-        <ImagePicker label={t('fields.avatar')} buttonLabel={t('fields.choose_picture')} fileName={avatar?.name ?? null} onChange={pickAvatar} />
+        <Avatar url={avatar.preview ?? user.avatar_url} size={64} />
+        <ImagePicker label={t('fields.avatar')} buttonLabel={t('fields.choose_picture')} fileName={avatar.file?.name ?? null} onChange={avatar.pick} />
       </div>
       <div className="field-row">
         <TextField label={t('fields.first_name')} required autoComplete="given-name" value={values.first_name} onChange={set('first_name')} />
