@@ -19,6 +19,8 @@ const JPEG_QUALITY: u8 = 82;
 
 /// Avatars are shown small; one size is enough.
 pub const AVATAR_SIZES: &[u32] = &[320];
+/// Photos of products and farms: a thumbnail for lists and a display size.
+pub const PHOTO_SIZES: &[u32] = &[320, 1024];
 
 #[derive(Clone)]
 pub struct MediaStore {

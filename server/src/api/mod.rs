@@ -6,6 +6,7 @@ pub mod admin;
 pub mod contact;
 pub mod extract;
 pub mod health;
+pub mod uploads;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -55,6 +56,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(accounts::routes())
         .merge(admin::routes())
         .merge(contact::routes())
+        .merge(uploads::routes())
         .split_for_parts()
 }
 
@@ -119,7 +121,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

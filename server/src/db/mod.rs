@@ -6,6 +6,7 @@
 pub mod contact;
 pub mod meta;
 pub mod sessions;
+pub mod uploads;
 pub mod users;
 
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use crate::error::{ApiResult, AppError};
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_accounts", include_str!("../../../migrations/0001_accounts.sql")),
     ("0002_contact_messages", include_str!("../../../migrations/0002_contact_messages.sql")),
+    ("0003_uploads", include_str!("../../../migrations/0003_uploads.sql")),
 ];
 
 const READERS: usize = 4;

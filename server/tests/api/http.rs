@@ -32,6 +32,8 @@ async fn the_openapi_document_describes_the_routes() {
         ("/admin/users", "get"),
         ("/contact", "post"),
         ("/admin/contact_messages", "get"),
+        ("/uploads/{sha256}", "put"),
+        ("/uploads/{sha256}", "head"),
     ] {
         assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
     }

@@ -8,3 +8,4 @@ mod contact;
 mod helpers;
 mod http;
 mod sessions;
+mod uploads;

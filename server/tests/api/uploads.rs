@@ -1,0 +1,74 @@
+use reqwest::StatusCode;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::helpers::*;
+
+fn sha(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+#[tokio::test]
+async fn a_photo_is_stored_once_under_its_hash() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("farmer@example.com").await;
+    let photo = png(1600, 1200);
+    let hash = sha(&photo);
+    let url = app.api(&format!("/uploads/{hash}"));
+
+    let head = app.client.head(&url).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::NOT_FOUND, "not sent yet");
+
+    let first = app.client.put(&url).bearer_auth(&token).header("content-type", "image/png").body(photo.clone()).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let body: Value = first.json().await.unwrap();
+    assert_eq!(body["upload"]["sha256"], hash);
+    assert_eq!(body["upload"]["bytes"], photo.len());
+    for (key, width) in [("thumbnail_url", 320), ("display_url", 1024)] {
+        let image = app.client.get(format!("{}{}", app.origin, body["upload"][key].as_str().unwrap())).send().await.unwrap();
+        assert_eq!(image.status(), StatusCode::OK);
+        let decoded = image::load_from_memory(&image.bytes().await.unwrap()).unwrap();
+        assert_eq!(decoded.width(), width);
+    }
+
+    // A retry after a lost answer changes nothing.
+    let again = app.client.put(&url).bearer_auth(&token).body(photo.clone()).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["upload"], body["upload"]);
+    let head = app.client.head(&url).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    let count: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM uploads", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 1);
+}
+
+#[tokio::test]
+async fn damaged_foreign_or_oversized_bodies_are_refused() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("farmer@example.com").await;
+    let photo = png(100, 100);
+    let put = |hash: String, body: Vec<u8>| app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&token).body(body).send();
+
+    let mut damaged = photo.clone();
+    damaged[60] ^= 0xff;
+    let body = error_of(put(sha(&photo), damaged).await.unwrap(), StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"]["sha256"][0], "hash_mismatch");
+
+    let text = b"<script>alert(1)</script>".to_vec();
+    let body = error_of(put(sha(&text), text).await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    assert_eq!(body["message"], "Please select a valid image file");
+
+    let mut big = photo.clone();
+    big.resize(5 * 1024 * 1024 + 1, 0);
+    let body = error_of(put(sha(&big), big).await.unwrap(), StatusCode::PAYLOAD_TOO_LARGE).await;
+    assert_eq!(body["message"], "Image size should be less than 5MB");
+
+    let body = error_of(put("NOT-A-HASH".to_owned(), photo.clone()).await.unwrap(), StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["code"], "invalid_hash");
+
+    let anonymous = app.client.put(app.api(&format!("/uploads/{}", sha(&photo)))).body(photo.clone()).send().await.unwrap();
+    error_of(anonymous, StatusCode::UNAUTHORIZED).await;
+}
