@@ -6,6 +6,7 @@ pub mod admin;
 pub mod contact;
 pub mod extract;
 pub mod health;
+pub mod surveys;
 pub mod uploads;
 
 use axum::Json;
@@ -57,6 +58,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin::routes())
         .merge(contact::routes())
         .merge(uploads::routes())
+        .merge(surveys::routes())
         .split_for_parts()
 }
 
@@ -66,6 +68,7 @@ pub fn routes() -> Router<AppState> {
     let (api, doc) = router();
     let doc = std::sync::Arc::new(doc);
     let v1 = api
+        .merge(surveys::trailing_slash())
         .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(JSON_LIMIT));
@@ -121,7 +124,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

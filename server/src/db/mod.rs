@@ -6,6 +6,8 @@
 pub mod contact;
 pub mod meta;
 pub mod sessions;
+pub mod surveys;
+pub mod sync;
 pub mod uploads;
 pub mod users;
 
@@ -24,6 +26,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_accounts", include_str!("../../../migrations/0001_accounts.sql")),
     ("0002_contact_messages", include_str!("../../../migrations/0002_contact_messages.sql")),
     ("0003_uploads", include_str!("../../../migrations/0003_uploads.sql")),
+    ("0004_surveys", include_str!("../../../migrations/0004_surveys.sql")),
 ];
 
 const READERS: usize = 4;

@@ -12,7 +12,7 @@ use super::phone;
 use super::user::{Country, Role, Status};
 use crate::auth::{self, AuthUser, TokenKeys};
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
-use crate::db::sessions;
+use crate::db::{sessions, surveys, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::media::{AVATAR_SIZES, MediaStore};
 use crate::{AppState, clock};
@@ -376,8 +376,10 @@ pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> 
     state
         .db
         .write(move |tx| {
+            let now = clock::now();
             sessions::delete_for_user(tx, user_id, None)?;
-            users::erase(tx, user_id, &clock::now())?;
+            users::erase(tx, user_id, &now)?;
+            surveys::tombstone_drafts_of(tx, user_id, sync::next_version(tx)?, &now)?;
             Ok(())
         })
         .await

@@ -34,6 +34,10 @@ async fn the_openapi_document_describes_the_routes() {
         ("/admin/contact_messages", "get"),
         ("/uploads/{sha256}", "put"),
         ("/uploads/{sha256}", "head"),
+        ("/farmer/farmer_survey_forms", "get"),
+        ("/farmer/farmer_survey_forms", "post"),
+        ("/farmer/farmer_survey_forms/{id}", "patch"),
+        ("/farmer/farmer_survey_forms/{id}", "delete"),
     ] {
         assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
     }

@@ -8,4 +8,5 @@ mod contact;
 mod helpers;
 mod http;
 mod sessions;
+mod surveys;
 mod uploads;

@@ -1,0 +1,203 @@
+//! The `surveys` table (farmer applications).
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+
+use crate::domain::surveys::{Answers, SurveyStatus};
+
+/// Who an application belongs to, or who made it.
+#[derive(Debug, Clone)]
+pub struct Person {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct SurveyRow {
+    pub id: i64,
+    pub uid: String,
+    pub user_id: i64,
+    pub created_by: i64,
+    pub status: SurveyStatus,
+    pub active: bool,
+    pub admin_comment: Option<String>,
+    pub reviewed_at: Option<String>,
+    pub answers: Answers,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    pub deleted_at: Option<String>,
+    pub owner: Person,
+    pub creator: Person,
+}
+
+/// The answer columns, in the order of `answer_values` and `read_answers`.
+const ANSWER_COLUMNS: [&str; 23] = [
+    "land_size",
+    "work_type",
+    "cooperative_name",
+    "income_sources",
+    "seed_type",
+    "seed_source",
+    "fertilizers",
+    "field_preparation",
+    "farming_techniques",
+    "planting_season",
+    "higher_season",
+    "higher_season_reason",
+    "average_yield",
+    "challenges",
+    "selling_method",
+    "selling_challenges_explanation",
+    "improvements_production",
+    "improvements_selling",
+    "additional_comments",
+    "post_harvest_losses",
+    "loss_percentage",
+    "selling_challenges",
+    "mobile_interest",
+];
+
+fn answer_values(answers: &Answers) -> Vec<Value> {
+    let mut values: Vec<Value> = answers.texts().iter().map(|(_, text)| text.as_ref().map_or(Value::Null, |t| Value::Text(t.clone()))).collect();
+    values.extend([
+        Value::Integer(answers.post_harvest_losses.into()),
+        Value::Integer(answers.loss_percentage),
+        Value::Integer(answers.selling_challenges.into()),
+        Value::Integer(answers.mobile_interest.into()),
+    ]);
+    values
+}
+
+fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<Answers> {
+    let text = |i: usize| row.get::<_, Option<String>>(offset + i);
+    Ok(Answers {
+        land_size: text(0)?,
+        work_type: text(1)?,
+        cooperative_name: text(2)?,
+        income_sources: text(3)?,
+        seed_type: text(4)?,
+        seed_source: text(5)?,
+        fertilizers: text(6)?,
+        field_preparation: text(7)?,
+        farming_techniques: text(8)?,
+        planting_season: text(9)?,
+        higher_season: text(10)?,
+        higher_season_reason: text(11)?,
+        average_yield: text(12)?,
+        challenges: text(13)?,
+        selling_method: text(14)?,
+        selling_challenges_explanation: text(15)?,
+        improvements_production: text(16)?,
+        improvements_selling: text(17)?,
+        additional_comments: text(18)?,
+        post_harvest_losses: row.get(offset + 19)?,
+        loss_percentage: row.get(offset + 20)?,
+        selling_challenges: row.get(offset + 21)?,
+        mobile_interest: row.get(offset + 22)?,
+    })
+}
+
+fn select(filter: &str) -> String {
+    let answers = ANSWER_COLUMNS.map(|c| format!("s.{c}")).join(", ");
+    format!(
+        "SELECT s.id, s.uid, s.user_id, s.created_by, s.status, s.active, s.admin_comment, s.reviewed_at,
+                s.version, s.created_at, s.updated_at, s.deleted_at,
+                o.first_name, o.last_name, o.email, c.first_name, c.last_name, c.email, {answers}
+         FROM surveys s JOIN users o ON o.id = s.user_id JOIN users c ON c.id = s.created_by
+         WHERE {filter}"
+    )
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<SurveyRow> {
+    Ok(SurveyRow {
+        id: row.get(0)?,
+        uid: row.get(1)?,
+        user_id: row.get(2)?,
+        created_by: row.get(3)?,
+        status: row.get(4)?,
+        active: row.get(5)?,
+        admin_comment: row.get(6)?,
+        reviewed_at: row.get(7)?,
+        version: row.get(8)?,
+        created_at: row.get(9)?,
+        updated_at: row.get(10)?,
+        deleted_at: row.get(11)?,
+        owner: Person { first_name: row.get(12)?, last_name: row.get(13)?, email: row.get(14)? },
+        creator: Person { first_name: row.get(15)?, last_name: row.get(16)?, email: row.get(17)? },
+        answers: read_answers(row, 18)?,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn insert(
+    conn: &Connection,
+    uid: &str,
+    user_id: i64,
+    created_by: i64,
+    status: SurveyStatus,
+    answers: &Answers,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<i64> {
+    let columns = ANSWER_COLUMNS.join(", ");
+    let marks = vec!["?"; ANSWER_COLUMNS.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO surveys (uid, user_id, created_by, status, active, version, created_at, updated_at, {columns})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, {marks})"
+    );
+    let mut values = vec![
+        Value::Text(uid.to_owned()),
+        Value::Integer(user_id),
+        Value::Integer(created_by),
+        Value::Text(status.as_str().to_owned()),
+        Value::Integer((status == SurveyStatus::Approved).into()),
+        Value::Integer(version),
+        Value::Text(now.to_owned()),
+        Value::Text(now.to_owned()),
+    ];
+    values.extend(answer_values(answers));
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn update(conn: &Connection, id: i64, status: SurveyStatus, answers: &Answers, version: i64, now: &str) -> rusqlite::Result<()> {
+    let assignments = ANSWER_COLUMNS.map(|c| format!("{c} = ?")).join(", ");
+    let sql = format!("UPDATE surveys SET status = ?, version = ?, updated_at = ?, {assignments} WHERE id = ?");
+    let mut values = vec![Value::Text(status.as_str().to_owned()), Value::Integer(version), Value::Text(now.to_owned())];
+    values.extend(answer_values(answers));
+    values.push(Value::Integer(id));
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(())
+}
+
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE surveys SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?
+        .execute(params![id, now, version])?;
+    Ok(())
+}
+
+/// Tombstones every draft of a person (account erasure); returns how many.
+pub fn tombstone_drafts_of(conn: &Connection, user_id: i64, version: i64, now: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "UPDATE surveys SET deleted_at = ?2, updated_at = ?2, version = ?3
+         WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL",
+    )?
+    .execute(params![user_id, now, version])
+}
+
+/// Includes tombstones; callers decide what a deleted row means to them.
+pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<SurveyRow>> {
+    conn.prepare_cached(&select("s.id = ?1"))?.query_row([id], from_row).optional()
+}
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<SurveyRow>> {
+    conn.prepare_cached(&select("s.uid = ?1"))?.query_row([uid], from_row).optional()
+}
+
+/// A person's own applications, newest first.
+pub fn list_for_owner(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<SurveyRow>> {
+    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.id DESC", select("s.user_id = ?1 AND s.deleted_at IS NULL")))?;
+    stmt.query_map([user_id], from_row)?.collect()
+}
