@@ -43,6 +43,11 @@ impl FieldErrors {
         self.0.first().and_then(|(_, list)| list.first())
     }
 
+    /// field → codes, in order, as the `error_codes` of an error answer.
+    pub fn code_map(&self) -> serde_json::Value {
+        serde_json::to_value(FieldMap(self, code_of)).unwrap_or_default()
+    }
+
     pub fn codes(&self) -> Vec<&'static str> {
         self.0.iter().flat_map(|(_, list)| list.iter().map(|e| e.code)).collect()
     }

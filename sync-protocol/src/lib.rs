@@ -1,8 +1,198 @@
 //! Wire types of the MAVUNO sync protocol (ARCHITECTURE.md section 3).
 //!
-//! The push/pull types arrive with the sync engine; for now this crate holds
-//! the protocol version that both sides agree on, so the server can already
-//! report it from `/api/v1/health`.
+//! The PWA's TypeScript for these types, `pwa/src/lib/sync-protocol.ts`, is
+//! generated from them; a test fails when that file is stale. Regenerate it
+//! with `UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol`.
 
-/// Bumped whenever the wire format changes incompatibly.
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+/// Bumped whenever the wire format changes incompatibly. A server that cannot
+/// serve an older client answers `protocol_unsupported`; the PWA then asks
+/// the person to update while keeping its queue.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// `POST /api/v1/sync/push`: a client's queued changes, oldest first.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PushRequest {
+    pub protocol: u32,
+    /// One per browser profile, made by the client (a UUID).
+    pub client_id: String,
+    pub mutations: Vec<Mutation>,
+}
+
+/// One queued change.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Mutation {
+    /// Per client, 1, 2, 3... with no gaps, allocated with the local change.
+    #[ts(type = "number")]
+    pub mutation_id: u64,
+    /// What to do, e.g. `survey.create`, `survey.update`, `survey.delete`.
+    pub name: String,
+    /// The change itself; its shape depends on `name`.
+    #[ts(type = "Record<string, unknown>")]
+    pub args: Value,
+    /// The version of the record the person edited, for edits.
+    #[serde(default)]
+    #[ts(optional, type = "number")]
+    pub base: Option<i64>,
+    /// When the person made the change, by the phone's clock (RFC 3339).
+    #[serde(default)]
+    #[ts(optional)]
+    pub client_time: Option<String>,
+}
+
+/// `POST /api/v1/sync/push` answer. The server has committed every result it reports.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PushResponse {
+    /// The last mutation of this client the server has processed.
+    #[ts(type = "number")]
+    pub last_mutation_id: u64,
+    pub results: Vec<MutationResult>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultStatus {
+    /// Done as asked.
+    Applied,
+    /// Done, but some fields were changed elsewhere meanwhile; `conflicts` names them.
+    Merged,
+    /// Refused (`code`, `message`); the sequence still advances so the queue does not jam.
+    Rejected,
+    /// Not yet: e.g. a photo it uses has not arrived. Send it again later.
+    Retry,
+}
+
+/// What happened to one mutation. A replayed mutation gets its first result
+/// again, with `duplicate` set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MutationResult {
+    #[ts(type = "number")]
+    pub mutation_id: u64,
+    pub status: ResultStatus,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub duplicate: bool,
+    /// The record it touched, e.g. `survey` and its uid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub entity: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub id: Option<String>,
+    /// For `rejected`: the API's error code and sentence, and field errors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, string[]>")]
+    pub error_codes: Option<Value>,
+    /// For `merged`: the fields someone else changed too (the later change won).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub conflicts: Vec<String>,
+}
+
+/// `GET /api/v1/sync/pull?client_id=..&cursor=..&limit=..` answer.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PullResponse {
+    /// Ask for the next page (or the next pull) with this.
+    #[ts(type = "number")]
+    pub cursor: i64,
+    /// Drop queued mutations up to this one: their effects are in the changes.
+    #[ts(type = "number")]
+    pub last_mutation_id: u64,
+    pub changes: Vec<Change>,
+    pub has_more: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeOp {
+    Put,
+    /// Deleted, or no longer visible to this person.
+    Del,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Change {
+    /// e.g. `survey`.
+    pub entity: String,
+    /// The record's uid.
+    pub id: String,
+    pub op: ChangeOp,
+    /// The whole record, for `put`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub record: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ts_rs::Config;
+
+    const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/sync-protocol.ts");
+
+    fn typescript() -> String {
+        let cfg = Config::default();
+        let declarations = [
+            PushRequest::decl(&cfg),
+            Mutation::decl(&cfg),
+            PushResponse::decl(&cfg),
+            ResultStatus::decl(&cfg),
+            MutationResult::decl(&cfg),
+            PullResponse::decl(&cfg),
+            ChangeOp::decl(&cfg),
+            Change::decl(&cfg),
+        ];
+        let mut out = String::from(
+            "// Generated from sync-protocol/src/lib.rs by its tests; do not edit.\n\
+             // Regenerate: UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol\n\n",
+        );
+        out.push_str(&format!("export const PROTOCOL_VERSION = {PROTOCOL_VERSION};\n"));
+        for declaration in declarations {
+            out.push_str(&format!("\nexport {declaration}\n"));
+        }
+        out
+    }
+
+    #[test]
+    fn the_pwa_typescript_is_up_to_date() {
+        let expected = typescript();
+        if std::env::var_os("UPDATE_TS_BINDINGS").is_some() {
+            std::fs::write(BINDINGS, &expected).unwrap();
+        }
+        let committed = std::fs::read_to_string(BINDINGS).unwrap_or_default();
+        assert!(
+            committed == expected,
+            "pwa/src/lib/sync-protocol.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol"
+        );
+    }
+
+    #[test]
+    fn results_omit_what_they_do_not_need() {
+        let applied = MutationResult {
+            mutation_id: 3,
+            status: ResultStatus::Applied,
+            duplicate: false,
+            entity: Some("survey".into()),
+            id: Some("u".into()),
+            code: None,
+            message: None,
+            error_codes: None,
+            conflicts: vec![],
+        };
+        assert_eq!(
+            serde_json::to_value(&applied).unwrap(),
+            serde_json::json!({"mutation_id": 3, "status": "applied", "entity": "survey", "id": "u"})
+        );
+        let parsed: Mutation = serde_json::from_value(serde_json::json!({"mutation_id": 1, "name": "survey.delete", "args": {"uid": "u"}})).unwrap();
+        assert_eq!((parsed.base, parsed.client_time), (None, None));
+    }
+}

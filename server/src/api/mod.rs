@@ -7,6 +7,7 @@ pub mod contact;
 pub mod extract;
 pub mod health;
 pub mod surveys;
+pub mod sync;
 pub mod uploads;
 
 use axum::Json;
@@ -59,6 +60,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(contact::routes())
         .merge(uploads::routes())
         .merge(surveys::routes())
+        .merge(sync::routes())
         .split_for_parts()
 }
 
@@ -124,7 +126,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

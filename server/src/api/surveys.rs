@@ -15,7 +15,7 @@ use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::surveys::{self as rows, Person, SurveyRow};
-use crate::domain::surveys::{self, Answers, AnswersInput, SurveyStatus};
+use crate::domain::surveys::{self, Answers, AnswersInput, SurveyRef, SurveyStatus};
 use crate::error::{ApiResult, ErrorBody};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -161,7 +161,10 @@ async fn update_survey(
     ApiJson(request): ApiJson<SurveyRequest>,
 ) -> ApiResult<Json<SurveyResponse>> {
     let SurveyForm { status, answers, .. } = request.farmer_survey_form;
-    let row = state.db.write(move |tx| surveys::update(tx, &auth.user, id, &answers, status.as_deref())).await?;
+    let (row, _) = state
+        .db
+        .write(move |tx| surveys::update(tx, &auth.user, SurveyRef::Id(id), &answers, status.as_deref(), None))
+        .await?;
     Ok(Json(SurveyResponse { success: true, data: row.into() }))
 }
 
@@ -170,6 +173,6 @@ async fn update_survey(
     params(("id" = i64, Path)),
     responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn delete_survey(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64>) -> ApiResult<Json<Deleted>> {
-    state.db.write(move |tx| surveys::delete(tx, &auth.user, id)).await?;
+    state.db.write(move |tx| surveys::delete(tx, &auth.user, SurveyRef::Id(id))).await?;
     Ok(Json(Deleted { success: true }))
 }

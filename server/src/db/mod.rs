@@ -27,6 +27,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_contact_messages", include_str!("../../../migrations/0002_contact_messages.sql")),
     ("0003_uploads", include_str!("../../../migrations/0003_uploads.sql")),
     ("0004_surveys", include_str!("../../../migrations/0004_surveys.sql")),
+    ("0005_sync_clients", include_str!("../../../migrations/0005_sync_clients.sql")),
 ];
 
 const READERS: usize = 4;

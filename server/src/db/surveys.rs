@@ -1,9 +1,13 @@
 //! The `surveys` table (farmer applications).
 
+use std::collections::BTreeMap;
+
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::domain::surveys::{Answers, SurveyStatus};
+
+pub type FieldVersions = BTreeMap<String, i64>;
 
 /// Who an application belongs to, or who made it.
 #[derive(Debug, Clone)]
@@ -28,6 +32,8 @@ pub struct SurveyRow {
     pub created_at: String,
     pub updated_at: String,
     pub deleted_at: Option<String>,
+    /// field name → the version that last changed it (`status` included).
+    pub field_versions: FieldVersions,
     pub owner: Person,
     pub creator: Person,
 }
@@ -103,7 +109,7 @@ fn select(filter: &str) -> String {
     let answers = ANSWER_COLUMNS.map(|c| format!("s.{c}")).join(", ");
     format!(
         "SELECT s.id, s.uid, s.user_id, s.created_by, s.status, s.active, s.admin_comment, s.reviewed_at,
-                s.version, s.created_at, s.updated_at, s.deleted_at,
+                s.version, s.created_at, s.updated_at, s.deleted_at, s.field_versions,
                 o.first_name, o.last_name, o.email, c.first_name, c.last_name, c.email, {answers}
          FROM surveys s JOIN users o ON o.id = s.user_id JOIN users c ON c.id = s.created_by
          WHERE {filter}"
@@ -124,9 +130,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<SurveyRow> {
         created_at: row.get(9)?,
         updated_at: row.get(10)?,
         deleted_at: row.get(11)?,
-        owner: Person { first_name: row.get(12)?, last_name: row.get(13)?, email: row.get(14)? },
-        creator: Person { first_name: row.get(15)?, last_name: row.get(16)?, email: row.get(17)? },
-        answers: read_answers(row, 18)?,
+        field_versions: serde_json::from_str(&row.get::<_, String>(12)?).unwrap_or_default(),
+        owner: Person { first_name: row.get(13)?, last_name: row.get(14)?, email: row.get(15)? },
+        creator: Person { first_name: row.get(16)?, last_name: row.get(17)?, email: row.get(18)? },
+        answers: read_answers(row, 19)?,
     })
 }
 
@@ -138,14 +145,15 @@ pub fn insert(
     created_by: i64,
     status: SurveyStatus,
     answers: &Answers,
+    field_versions: &FieldVersions,
     version: i64,
     now: &str,
 ) -> rusqlite::Result<i64> {
     let columns = ANSWER_COLUMNS.join(", ");
     let marks = vec!["?"; ANSWER_COLUMNS.len()].join(", ");
     let sql = format!(
-        "INSERT INTO surveys (uid, user_id, created_by, status, active, version, created_at, updated_at, {columns})
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, {marks})"
+        "INSERT INTO surveys (uid, user_id, created_by, status, active, version, created_at, updated_at, field_versions, {columns})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, {marks})"
     );
     let mut values = vec![
         Value::Text(uid.to_owned()),
@@ -156,16 +164,34 @@ pub fn insert(
         Value::Integer(version),
         Value::Text(now.to_owned()),
         Value::Text(now.to_owned()),
+        Value::Text(versions_json(field_versions)),
     ];
     values.extend(answer_values(answers));
     conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
     Ok(conn.last_insert_rowid())
 }
 
-pub fn update(conn: &Connection, id: i64, status: SurveyStatus, answers: &Answers, version: i64, now: &str) -> rusqlite::Result<()> {
+fn versions_json(field_versions: &FieldVersions) -> String {
+    serde_json::to_string(field_versions).unwrap_or_else(|_| "{}".to_owned())
+}
+
+pub fn update(
+    conn: &Connection,
+    id: i64,
+    status: SurveyStatus,
+    answers: &Answers,
+    field_versions: &FieldVersions,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
     let assignments = ANSWER_COLUMNS.map(|c| format!("{c} = ?")).join(", ");
-    let sql = format!("UPDATE surveys SET status = ?, version = ?, updated_at = ?, {assignments} WHERE id = ?");
-    let mut values = vec![Value::Text(status.as_str().to_owned()), Value::Integer(version), Value::Text(now.to_owned())];
+    let sql = format!("UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?");
+    let mut values = vec![
+        Value::Text(status.as_str().to_owned()),
+        Value::Integer(version),
+        Value::Text(now.to_owned()),
+        Value::Text(versions_json(field_versions)),
+    ];
     values.extend(answer_values(answers));
     values.push(Value::Integer(id));
     conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
@@ -178,13 +204,29 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
     Ok(())
 }
 
-/// Tombstones every draft of a person (account erasure); returns how many.
-pub fn tombstone_drafts_of(conn: &Connection, user_id: i64, version: i64, now: &str) -> rusqlite::Result<usize> {
-    conn.prepare_cached(
-        "UPDATE surveys SET deleted_at = ?2, updated_at = ?2, version = ?3
-         WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL",
-    )?
-    .execute(params![user_id, now, version])
+/// The ids of a person's live drafts.
+pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM surveys WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL")?;
+    stmt.query_map([user_id], |row| row.get(0))?.collect()
+}
+
+/// What changed for a person after `after` (a version), oldest first, at most
+/// `limit` rows; tombstones only when `with_tombstones` (a first snapshot has
+/// nothing to delete).
+pub fn changes_for_owner(
+    conn: &Connection,
+    user_id: i64,
+    after: i64,
+    limit: usize,
+    with_tombstones: bool,
+) -> rusqlite::Result<Vec<SurveyRow>> {
+    let filter = if with_tombstones {
+        "s.user_id = ?1 AND s.version > ?2"
+    } else {
+        "s.user_id = ?1 AND s.version > ?2 AND s.deleted_at IS NULL"
+    };
+    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.version LIMIT ?3", select(filter)))?;
+    stmt.query_map(params![user_id, after, limit as i64], from_row)?.collect()
 }
 
 /// Includes tombstones; callers decide what a deleted row means to them.

@@ -1,10 +1,46 @@
 //! The global version counter (ARCHITECTURE.md section 3): every write to a
 //! syncable row takes the next number, so a pull can ask "what changed after N".
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension, params};
 
 /// Takes the next version; call inside the transaction that writes the row.
 pub fn next_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.prepare_cached("UPDATE sync_state SET version = version + 1 WHERE id = 1 RETURNING version")?
         .query_row([], |row| row.get(0))
+}
+
+
+/// A browser profile that pushes changes, and the last of its mutations processed.
+pub struct ClientRow {
+    pub user_id: i64,
+    pub last_mutation_id: i64,
+}
+
+pub fn client(conn: &Connection, client_id: &str) -> rusqlite::Result<Option<ClientRow>> {
+    conn.prepare_cached("SELECT user_id, last_mutation_id FROM sync_clients WHERE client_id = ?1")?
+        .query_row([client_id], |row| Ok(ClientRow { user_id: row.get(0)?, last_mutation_id: row.get(1)? }))
+        .optional()
+}
+
+pub fn create_client(conn: &Connection, client_id: &str, user_id: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sync_clients (client_id, user_id, last_mutation_id, created_at, updated_at) VALUES (?1, ?2, 0, ?3, ?3)",
+    )?
+    .execute(params![client_id, user_id, now])?;
+    Ok(())
+}
+
+/// Keeps a mutation's result and moves the client's sequence on, in the mutation's transaction.
+pub fn record_result(conn: &Connection, client_id: &str, mutation_id: i64, result: &str, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("INSERT INTO sync_results (client_id, mutation_id, result) VALUES (?1, ?2, ?3)")?
+        .execute(params![client_id, mutation_id, result])?;
+    conn.prepare_cached("UPDATE sync_clients SET last_mutation_id = ?2, updated_at = ?3 WHERE client_id = ?1")?
+        .execute(params![client_id, mutation_id, now])?;
+    Ok(())
+}
+
+pub fn stored_result(conn: &Connection, client_id: &str, mutation_id: i64) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT result FROM sync_results WHERE client_id = ?1 AND mutation_id = ?2")?
+        .query_row(params![client_id, mutation_id], |row| row.get(0))
+        .optional()
 }

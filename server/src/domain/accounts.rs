@@ -379,7 +379,10 @@ pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> 
             let now = clock::now();
             sessions::delete_for_user(tx, user_id, None)?;
             users::erase(tx, user_id, &now)?;
-            surveys::tombstone_drafts_of(tx, user_id, sync::next_version(tx)?, &now)?;
+            // Each tombstone takes its own version, so pull pages never split a version.
+            for id in surveys::draft_ids_of(tx, user_id)? {
+                surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;
+            }
             Ok(())
         })
         .await

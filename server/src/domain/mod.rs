@@ -43,4 +43,5 @@ pub mod accounts;
 pub mod contact;
 pub mod phone;
 pub mod surveys;
+pub mod sync;
 pub mod user;

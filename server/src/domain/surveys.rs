@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::surveys::{self as rows, SurveyRow};
+use crate::db::surveys::{self as rows, FieldVersions, SurveyRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError, FieldErrors};
@@ -167,6 +167,21 @@ pub struct AnswersInput {
 }
 
 impl AnswersInput {
+    /// The fields this input sets, so an edit knows what the person changed.
+    pub fn given_fields(&self) -> Vec<&'static str> {
+        let texts = Answers::default().texts().map(|(name, _)| name);
+        let mut fields: Vec<&'static str> =
+            texts.into_iter().zip(self.texts()).filter(|(_, value)| value.is_some()).map(|(name, _)| name).collect();
+        let others = [
+            ("post_harvest_losses", self.post_harvest_losses.is_some()),
+            ("loss_percentage", self.loss_percentage.is_some()),
+            ("selling_challenges", self.selling_challenges.is_some()),
+            ("mobile_interest", self.mobile_interest.is_some()),
+        ];
+        fields.extend(others.into_iter().filter(|(_, given)| *given).map(|(name, _)| name));
+        fields
+    }
+
     fn texts(&self) -> [&Option<String>; 19] {
         [
             &self.land_size,
@@ -363,6 +378,26 @@ pub fn apply(base: &Answers, input: &AnswersInput, strictness: Strictness) -> Re
     Ok(answers)
 }
 
+/// The fields whose values differ between two versions of the answers.
+fn changed_fields(old: &Answers, new: &Answers) -> Vec<&'static str> {
+    let mut fields: Vec<&'static str> =
+        old.texts().into_iter().zip(new.texts()).filter(|((_, a), (_, b))| a != b).map(|((name, _), _)| name).collect();
+    let others = [
+        ("post_harvest_losses", old.post_harvest_losses != new.post_harvest_losses),
+        ("loss_percentage", old.loss_percentage != new.loss_percentage),
+        ("selling_challenges", old.selling_challenges != new.selling_challenges),
+        ("mobile_interest", old.mobile_interest != new.mobile_interest),
+    ];
+    fields.extend(others.into_iter().filter(|(_, changed)| *changed).map(|(name, _)| name));
+    fields
+}
+
+fn stamp(versions: &mut FieldVersions, fields: &[&str], version: i64) {
+    for field in fields {
+        versions.insert((*field).to_owned(), version);
+    }
+}
+
 fn locked(status: SurveyStatus) -> AppError {
     AppError::conflict(
         "survey_locked",
@@ -428,34 +463,77 @@ pub fn create(
     let (status, strictness) = owner_transition(None, status)?;
     let answers = apply(&Answers::default(), input, strictness).map_err(AppError::Validation)?;
     let version = sync::next_version(conn)?;
-    let id = rows::insert(conn, &uid, owner.id, owner.id, status, &answers, version, &clock::now())?;
+    let mut versions = FieldVersions::new();
+    stamp(&mut versions, &changed_fields(&Answers::default(), &answers), version);
+    stamp(&mut versions, &["status"], version);
+    let id = rows::insert(conn, &uid, owner.id, owner.id, status, &answers, &versions, version, &clock::now())?;
     Ok((rows::find(conn, id)?.ok_or_else(not_found)?, true))
 }
 
+/// Which application: by its id (REST) or its uid (sync).
+#[derive(Debug, Clone, Copy)]
+pub enum SurveyRef<'a> {
+    Id(i64),
+    Uid(&'a str),
+}
+
 /// The owner edits, submits or re-submits an application (SPEC section 4).
-pub fn update(conn: &Connection, owner: &UserRow, id: i64, input: &AnswersInput, status: Option<&str>) -> ApiResult<SurveyRow> {
-    let survey = owned(conn, owner, id)?;
-    let (status, strictness) = owner_transition(Some(survey.status), status)?;
+///
+/// `base` is the version the person edited (an offline edit); the fields
+/// they changed that someone else changed after `base` are returned as
+/// conflicts. Their change wins (it arrived later); every field they did not
+/// touch keeps the other change.
+pub fn update(
+    conn: &Connection,
+    owner: &UserRow,
+    target: SurveyRef<'_>,
+    input: &AnswersInput,
+    status: Option<&str>,
+    base: Option<i64>,
+) -> ApiResult<(SurveyRow, Vec<String>)> {
+    let survey = owned(conn, owner, target)?;
+    let (new_status, strictness) = owner_transition(Some(survey.status), status)?;
     let answers = apply(&survey.answers, input, strictness).map_err(AppError::Validation)?;
+    let mut touched = input.given_fields();
+    if status.is_some() {
+        touched.push("status");
+    }
+    let conflicts: Vec<String> = match base {
+        Some(base) => touched
+            .iter()
+            .filter(|field| survey.field_versions.get(**field).is_some_and(|changed| *changed > base))
+            .map(|field| (*field).to_owned())
+            .collect(),
+        None => Vec::new(),
+    };
     let version = sync::next_version(conn)?;
-    rows::update(conn, id, status, &answers, version, &clock::now())?;
-    rows::find(conn, id)?.ok_or_else(not_found)
+    let mut versions = survey.field_versions.clone();
+    stamp(&mut versions, &changed_fields(&survey.answers, &answers), version);
+    if new_status != survey.status {
+        stamp(&mut versions, &["status"], version);
+    }
+    rows::update(conn, survey.id, new_status, &answers, &versions, version, &clock::now())?;
+    Ok((rows::find(conn, survey.id)?.ok_or_else(not_found)?, conflicts))
 }
 
 /// The owner deletes a draft or a rejected application; it leaves a tombstone for sync.
-pub fn delete(conn: &Connection, owner: &UserRow, id: i64) -> ApiResult<()> {
-    let survey = owned(conn, owner, id)?;
+pub fn delete(conn: &Connection, owner: &UserRow, target: SurveyRef<'_>) -> ApiResult<()> {
+    let survey = owned(conn, owner, target)?;
     if !survey.status.owner_may_change() {
         return Err(locked(survey.status));
     }
     let version = sync::next_version(conn)?;
-    rows::tombstone(conn, id, version, &clock::now())?;
+    rows::tombstone(conn, survey.id, version, &clock::now())?;
     Ok(())
 }
 
 /// Someone else's application is "not found", so ids reveal nothing.
-fn owned(conn: &Connection, owner: &UserRow, id: i64) -> ApiResult<SurveyRow> {
-    rows::find(conn, id)?.filter(|s| s.user_id == owner.id && s.deleted_at.is_none()).ok_or_else(not_found)
+fn owned(conn: &Connection, owner: &UserRow, target: SurveyRef<'_>) -> ApiResult<SurveyRow> {
+    let found = match target {
+        SurveyRef::Id(id) => rows::find(conn, id)?,
+        SurveyRef::Uid(uid) => rows::find_by_uid(conn, &uid.to_lowercase())?,
+    };
+    found.filter(|s| s.user_id == owner.id && s.deleted_at.is_none()).ok_or_else(not_found)
 }
 
 #[cfg(test)]

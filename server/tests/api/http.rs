@@ -38,6 +38,8 @@ async fn the_openapi_document_describes_the_routes() {
         ("/farmer/farmer_survey_forms", "post"),
         ("/farmer/farmer_survey_forms/{id}", "patch"),
         ("/farmer/farmer_survey_forms/{id}", "delete"),
+        ("/sync/push", "post"),
+        ("/sync/pull", "get"),
     ] {
         assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
     }

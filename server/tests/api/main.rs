@@ -9,4 +9,6 @@ mod helpers;
 mod http;
 mod sessions;
 mod surveys;
+mod sync;
+mod sync_property;
 mod uploads;

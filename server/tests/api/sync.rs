@@ -1,0 +1,204 @@
+//! The sync protocol through the real server (docs/sync.md).
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+pub const CLIENT_A: &str = "aaaaaaaa-0000-4000-8000-000000000001";
+pub const CLIENT_B: &str = "bbbbbbbb-0000-4000-8000-000000000002";
+
+pub fn uid(n: u32) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+pub fn mutation(id: u64, name: &str, args: Value, base: Option<i64>) -> Value {
+    let mut m = json!({"mutation_id": id, "name": name, "args": args});
+    if let Some(base) = base {
+        m["base"] = json!(base);
+    }
+    m
+}
+
+impl TestApp {
+    pub async fn push(&self, token: &str, client: &str, mutations: Vec<Value>) -> reqwest::Response {
+        let body = json!({"protocol": 1, "client_id": client, "mutations": mutations});
+        self.client.post(self.api("/sync/push")).bearer_auth(token).json(&body).send().await.unwrap()
+    }
+
+    pub async fn push_ok(&self, token: &str, client: &str, mutations: Vec<Value>) -> Value {
+        let response = self.push(token, client, mutations).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    pub async fn pull(&self, token: &str, client: &str, cursor: Option<i64>, limit: usize) -> Value {
+        let cursor = cursor.map(|c| format!("&cursor={c}")).unwrap_or_default();
+        let url = self.api(&format!("/sync/pull?client_id={client}&limit={limit}{cursor}"));
+        let response = self.client.get(url).bearer_auth(token).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    pub async fn survey_count(&self) -> i64 {
+        rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE))
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM surveys", [], |r| r.get(0))
+            .unwrap()
+    }
+}
+
+fn draft(n: u32) -> Value {
+    json!({"uid": uid(n), "status": "draft", "answers": {"land_size": "1-2 hectares"}})
+}
+
+#[tokio::test]
+async fn a_replayed_push_creates_nothing_new() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let batch = vec![mutation(1, "survey.create", draft(1), None)];
+    let first = app.push_ok(&token, CLIENT_A, batch.clone()).await;
+    assert_eq!(first["results"][0]["status"], "applied");
+    assert_eq!(first["last_mutation_id"], 1);
+    // The answer was lost; the phone sends the same batch again.
+    let again = app.push_ok(&token, CLIENT_A, batch).await;
+    assert_eq!(again["results"][0]["status"], "applied");
+    assert_eq!(again["results"][0]["duplicate"], true);
+    assert_eq!(app.survey_count().await, 1);
+    // A wiped phone resends it under a new client id: the uid keeps it single.
+    let wiped = app.push_ok(&token, CLIENT_B, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    assert_eq!(wiped["results"][0]["status"], "applied");
+    assert_eq!(app.survey_count().await, 1);
+}
+
+#[tokio::test]
+async fn a_gap_in_the_sequence_is_refused_before_anything_is_applied() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let response = app.push(&token, CLIENT_A, vec![mutation(3, "survey.create", draft(1), None)]).await;
+    let body = error_of(response, StatusCode::CONFLICT).await;
+    assert_eq!(body["code"], "mutation_gap");
+    let unordered = app.push(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None), mutation(3, "survey.create", draft(2), None)]).await;
+    error_of(unordered, StatusCode::BAD_REQUEST).await;
+    assert_eq!(app.survey_count().await, 0);
+}
+
+#[tokio::test]
+async fn a_rejected_mutation_advances_the_sequence_and_says_why() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let incomplete = json!({"uid": uid(1), "answers": {"land_size": "1-2 hectares"}});
+    let body = app
+        .push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", incomplete, None), mutation(2, "survey.create", draft(2), None), mutation(3, "bogus.thing", json!({}), None)])
+        .await;
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results[0]["status"], "rejected");
+    assert_eq!(results[0]["code"], "validation_failed");
+    assert_eq!(results[0]["error_codes"]["work_type"][0], "required");
+    assert_eq!(results[0]["id"], uid(1));
+    assert_eq!(results[1]["status"], "applied");
+    assert_eq!((results[2]["status"].as_str(), results[2]["code"].as_str()), (Some("rejected"), Some("unknown_mutation")));
+    assert_eq!(body["last_mutation_id"], 3);
+}
+
+#[tokio::test]
+async fn edits_of_different_fields_both_survive_and_the_same_field_reports_merged() {
+    let app = spawn_app().await;
+    let (phone, _) = app.register("amani@example.com").await;
+    let laptop = app.login_token("amani@example.com", PASSWORD).await;
+    app.push_ok(&phone, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let pulled = app.pull(&laptop, CLIENT_B, None, 100).await;
+    let base = pulled["changes"][0]["record"]["version"].as_i64().unwrap();
+
+    // Both devices edit offline on top of the same version.
+    let on_phone = json!({"uid": uid(1), "answers": {"work_type": "Alone", "challenges": "Pests"}});
+    let on_laptop = json!({"uid": uid(1), "answers": {"seed_type": "Mixed", "challenges": "Drought"}});
+    let a = app.push_ok(&phone, CLIENT_A, vec![mutation(2, "survey.update", on_phone, Some(base))]).await;
+    assert_eq!(a["results"][0]["status"], "applied");
+    let b = app.push_ok(&laptop, CLIENT_B, vec![mutation(1, "survey.update", on_laptop, Some(base))]).await;
+    assert_eq!(b["results"][0]["status"], "merged");
+    assert_eq!(b["results"][0]["conflicts"], json!(["challenges"]));
+
+    let record = &app.pull(&phone, CLIENT_A, None, 100).await["changes"][0]["record"];
+    assert_eq!(record["work_type"], "Alone", "the phone's field survives");
+    assert_eq!(record["seed_type"], "Mixed", "the laptop's field survives");
+    assert_eq!(record["challenges"], "Drought", "the later arrival wins the shared field");
+    assert_eq!(record["land_size"], "1-2 hectares");
+}
+
+#[tokio::test]
+async fn an_edit_arriving_after_approval_is_refused_and_loses_nothing() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    app.push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    app.sql(&format!("UPDATE surveys SET status = 'approved', active = 1 WHERE uid = '{}'", uid(1)));
+    let edit = json!({"uid": uid(1), "answers": {"challenges": "Late rains"}});
+    let body = app.push_ok(&token, CLIENT_A, vec![mutation(2, "survey.update", edit, Some(1))]).await;
+    assert_eq!(body["results"][0]["status"], "rejected");
+    assert_eq!(body["results"][0]["code"], "survey_locked");
+    let record = &app.pull(&token, CLIENT_A, None, 100).await["changes"][0]["record"];
+    assert_eq!(record["status"], "approved");
+    assert_eq!(record["land_size"], "1-2 hectares");
+    assert_eq!(record["challenges"], Value::Null);
+}
+
+#[tokio::test]
+async fn pull_comes_in_pages_and_reports_deletions() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let creates = (1..=5).map(|n| mutation(n as u64, "survey.create", draft(n), None)).collect();
+    app.push_ok(&token, CLIENT_A, creates).await;
+
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = app.pull(&token, CLIENT_A, cursor, 2).await;
+        assert!(page["changes"].as_array().unwrap().len() <= 2);
+        seen.extend(page["changes"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_owned()));
+        cursor = page["cursor"].as_i64();
+        assert_eq!(page["last_mutation_id"], 5);
+        if page["has_more"] == false {
+            break;
+        }
+    }
+    assert_eq!(seen, (1..=5).map(uid).collect::<Vec<_>>());
+
+    app.push_ok(&token, CLIENT_A, vec![mutation(6, "survey.delete", json!({"uid": uid(3)}), None)]).await;
+    let after = app.pull(&token, CLIENT_A, cursor, 100).await;
+    assert_eq!(after["changes"], json!([{"entity": "survey", "id": uid(3), "op": "del"}]));
+    let snapshot = app.pull(&token, CLIENT_A, None, 100).await;
+    assert_eq!(snapshot["changes"].as_array().unwrap().len(), 4, "a first snapshot has no tombstones");
+}
+
+#[tokio::test]
+async fn nobody_pulls_or_pushes_as_someone_else() {
+    let app = spawn_app().await;
+    let (amani, _) = app.register("amani@example.com").await;
+    let (grace, _) = app.register("grace@example.com").await;
+    app.push_ok(&amani, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let theirs = app.pull(&grace, CLIENT_B, None, 100).await;
+    assert_eq!(theirs["changes"], json!([]));
+    // Grace cannot use Amani's device id, nor touch her application by uid.
+    let body = error_of(app.push(&grace, CLIENT_A, vec![mutation(2, "survey.delete", json!({"uid": uid(1)}), None)]).await, StatusCode::CONFLICT).await;
+    assert_eq!(body["code"], "client_taken");
+    let body = app.push_ok(&grace, CLIENT_B, vec![mutation(1, "survey.delete", json!({"uid": uid(1)}), None)]).await;
+    assert_eq!(body["results"][0]["code"], "survey_not_found");
+    assert_eq!(app.survey_count().await, 1);
+}
+
+#[tokio::test]
+async fn old_apps_and_malformed_requests_are_told_so() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let old = json!({"protocol": 0, "client_id": CLIENT_A, "mutations": []});
+    let response = app.client.post(app.api("/sync/push")).bearer_auth(&token).json(&old).send().await.unwrap();
+    assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "protocol_unsupported");
+    let bad_id = json!({"protocol": 1, "client_id": "phone", "mutations": []});
+    let response = app.client.post(app.api("/sync/push")).bearer_auth(&token).json(&bad_id).send().await.unwrap();
+    assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "invalid_client_id");
+    let response = app.client.get(app.api("/sync/pull?cursor=abc")).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
+    let body = app.push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", json!({"answers": 5}), None)]).await;
+    assert_eq!(body["results"][0]["code"], "invalid_args");
+    error_of(app.client.get(app.api("/sync/pull")).send().await.unwrap(), StatusCode::UNAUTHORIZED).await;
+}
