@@ -32,6 +32,11 @@ for (const language of ['en', 'fr']) {
     await page.goto(`${env.server.origin}/dashboard?lng=${language}`);
     await page.locator('.dashboard-topbar h1').waitFor();
     problems.push(...(await audit(page)).map((p) => `/dashboard: ${p}`));
+    await page.locator('.dashboard-topbar button').first().click();
+    await page.locator('.sidebar nav button').nth(1).click();
+    await page.locator('.section-head .button').click();
+    await page.locator('.survey-form').waitFor();
+    problems.push(...(await audit(page)).map((p) => `/dashboard applications form: ${p}`));
     await page.goto(`${env.server.origin}/profile?lng=${language}`);
     await page.locator('.profile-view').waitFor();
     problems.push(...(await audit(page)).map((p) => `/profile: ${p}`));

@@ -4,6 +4,7 @@ import { Spinner } from '../components/spinner';
 import { ToastProvider } from '../components/toast';
 import { SessionProvider } from '../features/auth/session';
 import { createRouter } from './router';
+import { SyncProvider } from './sync-provider';
 
 const router = createRouter();
 
@@ -12,9 +13,11 @@ export function App() {
     // The outer Suspense waits for a lazily loaded catalogue (French, Kiswahili).
     <Suspense fallback={<Spinner label="MAVUNO" />}>
       <SessionProvider>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
+        <SyncProvider>
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
+        </SyncProvider>
       </SessionProvider>
     </Suspense>
   );

@@ -10,12 +10,16 @@ import { Logo } from '../../components/logo';
 import { useSession, useSignOut } from '../auth/session';
 import { displayName, type User } from '../auth/types';
 import { LanguagePicker } from '../layout/language-picker';
+import { useLocalDb } from '../../app/sync-provider';
+import { SyncStatus } from '../../components/sync-status';
+import { ApplicationsSection } from '../applications/applications-section';
 import { ProfilePanel } from '../profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 
 export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSession();
+  const db = useLocalDb();
   const signOut = useSignOut();
   const [active, setActive] = useState<SectionId>('home');
   const [navOpen, setNavOpen] = useState(false);
@@ -72,6 +76,7 @@ export function DashboardPage() {
             <MenuIcon />
           </button>
           <h1>{t(`dashboard.sections.${section.id}`)}</h1>
+          {db && <SyncStatus db={db} />}
         </header>
         <div className="dashboard-content" ref={contentRef} tabIndex={-1}>
           <SectionContent section={section} kind={kind} user={user} onOpen={open} />
@@ -83,7 +88,9 @@ export function DashboardPage() {
 
 function SectionContent({ section, kind, user, onOpen }: { section: Section; kind: DashboardKind; user: User; onOpen(id: SectionId): void }) {
   const { t } = useTranslation();
+  const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
+  if (section.id === 'applications' && !section.arrives && db) return <ApplicationsSection db={db} />;
   if (section.id === 'home') {
     return (
       <div className="dashboard-home">

@@ -11,7 +11,7 @@ export type SectionId =
   | 'home' | 'applications' | 'users' | 'blogs' | 'products' | 'orders' | 'analytics' | 'settings'
   | 'profile' | 'earnings' | 'training' | 'wishlist' | 'farmers';
 /** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
-export type Arrival = 'sync' | 'admin' | 'marketplace' | 'later';
+export type Arrival = 'admin' | 'marketplace' | 'later';
 
 export interface Section {
   id: SectionId;
@@ -65,7 +65,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
   ],
   customer: [
     home,
-    { id: 'applications', icon: ClipboardIcon, arrives: 'sync' },
+    { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
     { id: 'wishlist', icon: HeartIcon, arrives: 'later' },
     { id: 'training', icon: BookIcon, arrives: 'later' },

@@ -1,15 +1,19 @@
 // The public header (SPEC section 2): logo, main links, cart, the account
 // area, and a collapsible menu on phones. Under 768 px it slides away while
 // the person scrolls down and comes back when they scroll up.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../app/paths';
 import { Avatar } from '../../components/avatar';
 import { CartIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
+import { useLocalDb } from '../../app/sync-provider';
 import { useSession, useSignOut } from '../auth/session';
 import { displayName, type User } from '../auth/types';
+
+// Loaded with the sync engine, only for signed-in people.
+const SyncStatus = lazy(async () => ({ default: (await import('../../components/sync-status')).SyncStatus }));
 
 const MAIN_LINKS = [
   ['about', paths.about],
@@ -37,6 +41,7 @@ function useHideOnScroll(keepVisible: boolean): boolean {
 export function Header() {
   const { t } = useTranslation();
   const { user, status } = useSession();
+  const db = useLocalDb();
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -57,6 +62,11 @@ export function Header() {
           ))}
         </nav>
         <div className="header-actions">
+          {db && (
+            <Suspense fallback={null}>
+              <SyncStatus db={db} />
+            </Suspense>
+          )}
           <Link to={paths.cart} className="icon-button" aria-label={t('nav.cart')}>
             <CartIcon />
           </Link>

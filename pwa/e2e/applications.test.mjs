@@ -1,0 +1,117 @@
+// Farmer applications on a phone with no signal (issue: offline-first sync).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function openApplications(page) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await page.getByRole('heading', { name: 'Your applications' }).waitFor();
+}
+
+async function fillApplication(page) {
+  const choose = async (label, option) => page.getByLabel(label).selectOption(option);
+  await choose(/^How much land/, '1-2 hectares');
+  await choose(/^Who works on your farm/, 'With family');
+  await page.getByLabel(/^Cooperative name/).fill('Umoja wa Kabare');
+  await choose(/^Sources of income/, 'Farming only');
+  await choose(/^Type of seed/, 'Improved/hybrid');
+  await choose(/^Where you get your seed/, 'Local market');
+  await choose(/^Fertilizers you use/, 'Compost/manure');
+  await choose(/^How you prepare/, 'Hand tools (hoe)');
+  await page.getByLabel(/^Farming techniques/).fill('Mulching and intercropping beans with maize');
+  await choose(/^Main planting season/, 'Season A');
+  await choose(/^Season with the bigger harvest/, 'Season B');
+  await page.getByLabel(/^Why that season/).fill('More rain');
+  await choose(/^Average harvest/, '1-2 tons');
+  await page.getByLabel(/^Main challenges/).fill('Pests and late rains');
+  await page.getByLabel('I lose part of my harvest after harvesting').check();
+  await page.getByLabel(/^About what share is lost/).fill('30');
+  await choose(/^How you sell your harvest/, 'Sell at local market');
+  await page.getByLabel(/^What would help you produce more/).fill('Better seed');
+  await page.getByLabel(/^What would help you sell better/).fill('Selling as a group');
+}
+
+async function serverApplications(page, origin) {
+  return page.evaluate(async (url) => {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } });
+    return (await response.json()).data;
+  }, `${origin}/api/v1/farmer/farmer_survey_forms`);
+}
+
+test('an application filled offline survives a reload and syncs when the network returns', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'buyer@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openApplications(page);
+  await page.getByText('No applications yet').waitFor();
+
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'New application' }).first().click();
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  await page.getByText('Please answer the questions marked in red.').waitFor();
+  await fillApplication(page);
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  await page.getByRole('heading', { name: 'Application #1' }).waitFor();
+  await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+  await page.getByText('Offline · waiting to send: 1').waitFor();
+
+  // Closed and opened again with no signal: still there, still waiting.
+  await page.reload();
+  await openApplications(page);
+  await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+  assert.equal(await page.locator('.application-card .badge').innerText(), 'Pending');
+
+  await context.setOffline(false);
+  await page.getByText('Synced').waitFor();
+  assert.equal(await page.getByText('Saved on this phone, waiting to be sent').count(), 0);
+  const onServer = await serverApplications(page, origin);
+  assert.equal(onServer.length, 1);
+  assert.equal(onServer[0].status, 'pending');
+  assert.equal(onServer[0].loss_percentage, 30);
+
+  // The same person on another device sees it.
+  const other = await env.browser.newContext(PHONE);
+  const second = await other.newPage();
+  await signIn(second, origin, 'buyer@mavuno.demo');
+  await openApplications(second);
+  await second.getByRole('heading', { name: 'Application #1' }).waitFor();
+  await second.getByRole('button', { name: 'View details' }).click();
+  await second.getByText('Umoja wa Kabare').waitFor();
+  await other.close();
+  await context.close();
+});
+
+test('an application whose push answer was lost exists once on the server', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const phone = await context.newPage();
+  await signIn(phone, origin, 'buyer@mavuno.demo');
+  let lost = 0;
+  // The server receives and commits the first push, but its answer never reaches the phone.
+  await phone.route('**/api/v1/sync/push', async (route) => {
+    if (lost === 0) {
+      lost += 1;
+      await route.fetch();
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  const before = (await serverApplications(phone, origin)).length;
+  await openApplications(phone);
+  await phone.getByRole('button', { name: 'New application' }).first().click();
+  await fillApplication(phone);
+  await phone.getByRole('button', { name: 'Submit application' }).click();
+  await phone.getByText('Waiting to send: 1').waitFor();
+  assert.equal(lost, 1);
+  assert.equal((await serverApplications(phone, origin)).length, before + 1, 'the server already has it');
+  // The engine tries again by itself (after 5 s); the replay answers "duplicate".
+  await phone.getByRole('status').filter({ hasText: 'Synced' }).waitFor();
+  assert.equal((await serverApplications(phone, origin)).length, before + 1, 'sent twice, stored once');
+  await context.close();
+});

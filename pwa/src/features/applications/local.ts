@@ -1,0 +1,64 @@
+// Applications on this device: the local copy the screens read, and the
+// changes queued for the server (SPEC sections 2 and 4).
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { LocalDb, LocalRecord, OutboxEntry } from '../../lib/local-db';
+import { enqueue, type EntityHandler } from '../../lib/sync-engine';
+import type { Answers } from './fields';
+
+export type ApplicationStatus = 'draft' | 'pending' | 'approved' | 'rejected' | 're-submitted';
+
+export interface Application extends LocalRecord {
+  status: ApplicationStatus;
+  created_at?: string;
+  admin_comment?: string | null;
+}
+
+/** How applications are kept on the device; registered before the first sync (app/sync-bootstrap.ts). */
+export const surveyEntity: EntityHandler = {
+  table: (db) => db.surveys,
+  async apply(db, mutation) {
+    const uid = mutation.args.uid as string;
+    if (mutation.name === 'survey.delete') {
+      await db.surveys.delete(uid);
+      return;
+    }
+    const current = (await db.surveys.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'pending' };
+    const status = (mutation.args.status as string | undefined) ?? current.status;
+    await db.surveys.put({ ...current, ...(mutation.args.answers as object), status });
+  },
+};
+
+/** Saves an application: a create until the server has it, then edits on top of its version. */
+export async function saveApplication(db: LocalDb, uid: string, answers: Answers, status?: ApplicationStatus): Promise<void> {
+  const existing = await db.surveys.get(uid);
+  const queuedCreate = await db.outbox.where('uid').equals(uid).and((e) => e.name === 'survey.create' && e.state === 'queued').count();
+  const args = { uid, answers, ...(status ? { status } : {}) };
+  if (existing?.version === undefined && queuedCreate === 0) await enqueue(db, 'survey.create', { ...args, status: status ?? 'draft' });
+  else await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
+}
+
+export async function deleteApplication(db: LocalDb, uid: string): Promise<void> {
+  const existing = await db.surveys.get(uid);
+  if (existing?.version === undefined) {
+    // Never reached the server: forget it here, queue nothing.
+    await db.transaction('rw', db.surveys, db.outbox, async () => {
+      await db.surveys.delete(uid);
+      await db.outbox.where('uid').equals(uid).delete();
+    });
+    return;
+  }
+  await enqueue(db, 'survey.delete', { uid });
+}
+
+/** Newest first; `undefined` while loading. */
+export function useApplications(db: LocalDb): Application[] | undefined {
+  return useLiveQuery(async () => {
+    const all = (await db.surveys.toArray()) as Application[];
+    return all.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+  }, [db]);
+}
+
+/** The queue, for status badges and the queue panel. */
+export function useOutbox(db: LocalDb): OutboxEntry[] {
+  return useLiveQuery(() => db.outbox.orderBy('mutation_id').toArray(), [db]) ?? [];
+}

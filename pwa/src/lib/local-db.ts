@@ -1,0 +1,61 @@
+// All local persistence of the PWA, in one Dexie schema (ARCHITECTURE.md
+// section 4). One database per account, so people sharing a phone never see
+// each other's records or queued changes.
+import Dexie, { type EntityTable } from 'dexie';
+import type { Mutation, MutationResult } from './sync-protocol';
+
+/** A queued change. `rejected` ones stay until the person fixes or drops them. */
+export interface OutboxEntry extends Mutation {
+  state: 'queued' | 'rejected';
+  /** The record it touches (`args.uid`), to find a record's pending changes. */
+  uid: string;
+  result?: MutationResult;
+}
+
+/** A record as this device knows it: the server's copy with local changes on top. */
+export interface LocalRecord {
+  uid: string;
+  /** The server version this copy is based on; absent until the server has it. */
+  version?: number;
+  [field: string]: unknown;
+}
+
+export interface MetaEntry {
+  key: string;
+  value: unknown;
+}
+
+export class LocalDb extends Dexie {
+  outbox!: EntityTable<OutboxEntry, 'mutation_id'>;
+  surveys!: EntityTable<LocalRecord, 'uid'>;
+  meta!: EntityTable<MetaEntry, 'key'>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      outbox: 'mutation_id, state, uid',
+      surveys: 'uid',
+      meta: 'key',
+    });
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    return (await this.meta.get(key))?.value as T | undefined;
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    await this.meta.put({ key, value });
+  }
+}
+
+const open = new Map<number, LocalDb>();
+
+/** The local database of one account. */
+export function localDb(userId: number): LocalDb {
+  let db = open.get(userId);
+  if (!db) {
+    db = new LocalDb(`mavuno-${userId}`);
+    open.set(userId, db);
+  }
+  return db;
+}

@@ -1,0 +1,108 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LocalDb } from './local-db';
+import { applyPage, enqueue, registerEntity, syncNow } from './sync-engine';
+import type { Mutation } from './sync-protocol';
+
+// A minimal entity: records whose fields are the mutation's `answers`.
+registerEntity('note', {
+  table: (db) => db.surveys,
+  async apply(db, mutation: Mutation) {
+    const uid = mutation.args.uid as string;
+    if (mutation.name === 'note.delete') return void (await db.surveys.delete(uid));
+    const current = (await db.surveys.get(uid)) ?? { uid };
+    await db.surveys.put({ ...current, ...(mutation.args.answers as object) });
+  },
+});
+
+let db: LocalDb;
+let counter = 0;
+
+beforeEach(() => {
+  counter += 1;
+  db = new LocalDb(`test-${counter}`);
+  vi.stubGlobal('navigator', { onLine: false, locks: undefined, storage: undefined });
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  db.close();
+});
+
+function reply(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('outbox', () => {
+  it('queues a change and applies it locally in one go, numbering 1, 2, 3', async () => {
+    await enqueue(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
+    await enqueue(db, 'note.create', { uid: 'b', answers: { title: 'Maize' } });
+    const outbox = await db.outbox.toArray();
+    expect(outbox.map((e) => [e.mutation_id, e.name, e.uid, e.state])).toEqual([
+      [1, 'note.create', 'a', 'queued'],
+      [2, 'note.create', 'b', 'queued'],
+    ]);
+    expect(await db.surveys.get('a')).toMatchObject({ title: 'Beans' });
+  });
+
+  it('folds edits typed before sending into the queued change', async () => {
+    await enqueue(db, 'note.create', { uid: 'a', answers: { title: 'B' } });
+    await enqueue(db, 'note.update', { uid: 'a', answers: { title: 'Be' } });
+    await enqueue(db, 'note.update', { uid: 'a', answers: { body: 'x' } });
+    const outbox = await db.outbox.toArray();
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]!.args).toMatchObject({ answers: { title: 'Be', body: 'x' } });
+    await enqueue(db, 'note.delete', { uid: 'a' });
+    expect(await db.outbox.count()).toBe(2);
+  });
+});
+
+describe('push and pull', () => {
+  it('drops applied changes, keeps refused ones with the reason, and keeps everything on a network failure', async () => {
+    await enqueue(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
+    await enqueue(db, 'note.create', { uid: 'b', answers: {} });
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    await syncNow(db);
+    expect(await db.outbox.count()).toBe(2);
+
+    const fetch = vi.fn(async (url: string) => {
+      if (url.includes('/sync/push')) {
+        return reply(200, {
+          last_mutation_id: 2,
+          results: [
+            { mutation_id: 1, status: 'applied' },
+            { mutation_id: 2, status: 'rejected', code: 'validation_failed', message: 'Title is required' },
+          ],
+        });
+      }
+      return reply(200, { cursor: 9, last_mutation_id: 2, changes: [], has_more: false });
+    });
+    vi.stubGlobal('fetch', fetch);
+    await syncNow(db);
+    const outbox = await db.outbox.toArray();
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toMatchObject({ mutation_id: 2, state: 'rejected', result: { code: 'validation_failed' } });
+    expect(await db.getMeta('cursor')).toBe(9);
+    const body = JSON.parse((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
+    expect(body.mutations.map((m: Mutation) => m.mutation_id)).toEqual([1, 2]);
+  });
+
+  it('a pull page replaces records, deletes tombstones and rebases queued edits on top', async () => {
+    await db.surveys.bulkPut([{ uid: 'a', title: 'old' }, { uid: 'gone', title: 'x' }]);
+    await enqueue(db, 'note.update', { uid: 'a', answers: { body: 'typed offline' } });
+    await applyPage(db, {
+      cursor: 12,
+      last_mutation_id: 0,
+      has_more: false,
+      changes: [
+        { entity: 'note', id: 'a', op: 'put', record: { title: 'from server', version: 12 } },
+        { entity: 'note', id: 'gone', op: 'del' },
+      ],
+    });
+    expect(await db.surveys.get('a')).toMatchObject({ title: 'from server', body: 'typed offline', version: 12 });
+    expect(await db.surveys.get('gone')).toBeUndefined();
+    expect(await db.outbox.count()).toBe(1);
+    // Once the server says it has processed the change, it leaves the queue.
+    await applyPage(db, { cursor: 13, last_mutation_id: 1, has_more: false, changes: [] });
+    expect(await db.outbox.count()).toBe(0);
+  });
+});

@@ -1,0 +1,271 @@
+// The sync engine (ARCHITECTURE.md section 3, docs/sync.md). Writes go to the
+// outbox in the same transaction as the local change; a single-flight drain
+// (Web Locks) pushes them in order, then pulls what changed and rebases the
+// changes still queued on top of it. Triggers: start, `online`, becoming
+// visible, a new change, and a backoff timer after failures.
+import { api, ApiError } from './api';
+import type { LocalDb, LocalRecord, OutboxEntry } from './local-db';
+import { PROTOCOL_VERSION, type Mutation, type PullResponse, type PushResponse } from './sync-protocol';
+
+/** How a kind of record is kept locally: where it lives and how a queued change alters it. */
+export interface EntityHandler {
+  table(db: LocalDb): LocalDb['surveys'];
+  /** Applies a queued change to the local copy (also used to rebase after a pull). */
+  apply(db: LocalDb, mutation: Mutation): Promise<void>;
+}
+
+const handlers = new Map<string, EntityHandler>();
+
+export function registerEntity(entity: string, handler: EntityHandler): void {
+  handlers.set(entity, handler);
+}
+
+function handlerFor(name: string): EntityHandler {
+  const entity = name.split('.')[0] ?? '';
+  const handler = handlers.get(entity);
+  if (!handler) throw new Error(`no local handler for ${name}`);
+  return handler;
+}
+
+function uuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export { uuid as newUid };
+
+export async function clientId(db: LocalDb): Promise<string> {
+  let id = await db.getMeta<string>('client_id');
+  if (!id) {
+    id = uuid();
+    await db.setMeta('client_id', id);
+  }
+  return id;
+}
+
+/** Mutations being pushed right now: they must not be merged into. */
+const inFlight = new Set<number>();
+
+/**
+ * Queues a change and applies it locally, in one transaction. When the
+ * record's last queued change is of the same kind and not yet sent, the new
+ * fields are folded into it instead (a draft typed letter by letter queues
+ * one change, not hundreds).
+ */
+export async function enqueue(db: LocalDb, name: string, args: Record<string, unknown> & { uid: string }, base?: number): Promise<void> {
+  const handler = handlerFor(name);
+  await db.transaction('rw', [db.outbox, db.meta, db.surveys], async () => {
+    const pending = await db.outbox.where('uid').equals(args.uid).sortBy('mutation_id');
+    const last = pending.at(-1);
+    const mutation: Mutation = { mutation_id: 0, name, args, base, client_time: new Date().toISOString() };
+    if (last && last.state === 'queued' && !inFlight.has(last.mutation_id) && foldable(last.name, name)) {
+      const merged = mergeArgs(last.args, args);
+      await db.outbox.update(last.mutation_id, { args: merged, client_time: mutation.client_time });
+    } else {
+      const next = (await db.getMeta<number>('next_mutation_id')) ?? 1;
+      await db.setMeta('next_mutation_id', next + 1);
+      mutation.mutation_id = next;
+      await db.outbox.add({ ...mutation, state: 'queued', uid: args.uid });
+    }
+    // A new change for a record supersedes its refused ones: the person fixed them.
+    await db.outbox.where('uid').equals(args.uid).and((e) => e.state === 'rejected').delete();
+    await handler.apply(db, mutation);
+  });
+  notify();
+  void askToPersist(db);
+  void syncSoon(db);
+}
+
+/** Once something is queued, ask the browser not to evict our storage. */
+async function askToPersist(db: LocalDb): Promise<void> {
+  if (typeof navigator === 'undefined' || !navigator.storage?.persist || (await db.getMeta('persist_asked'))) return;
+  await db.setMeta('persist_asked', true);
+  await navigator.storage.persist().catch(() => false);
+}
+
+/** An edit folds into an unsent edit or create of the same record; a delete never folds. */
+function foldable(queued: string, next: string): boolean {
+  const [entity, action] = next.split('.');
+  return action === 'update' && (queued === `${entity}.update` || queued === `${entity}.create`);
+}
+
+function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown>): Record<string, unknown> {
+  const answers = { ...(older.answers as object | undefined), ...(newer.answers as object | undefined) };
+  return { ...older, ...newer, answers };
+}
+
+// ---- status, for the screens ----
+
+export interface EngineState {
+  syncing: boolean;
+  lastSyncedAt: number | null;
+  /** The last failure of a whole sync (network, server), translated by code. */
+  error: string | null;
+}
+
+let state: EngineState = { syncing: false, lastSyncedAt: null, error: null };
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+function setState(patch: Partial<EngineState>): void {
+  state = { ...state, ...patch };
+  notify();
+}
+
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function engineState(): EngineState {
+  return state;
+}
+
+// ---- the drain ----
+
+const BATCH = 50;
+let running: Promise<void> | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let failures = 0;
+
+/** Runs a sync now unless one is running; another tab holding the lock is enough. */
+export function syncNow(db: LocalDb): Promise<void> {
+  if (running) return running;
+  const work = async () => {
+    setState({ syncing: true });
+    try {
+      await push(db);
+      await pull(db);
+      failures = 0;
+      setState({ syncing: false, lastSyncedAt: Date.now(), error: null });
+    } catch (error) {
+      failures += 1;
+      setState({ syncing: false, error: error instanceof ApiError ? error.code : 'network_error' });
+      scheduleRetry(db);
+    }
+  };
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  running = (locks ? locks.request(`mavuno-sync-${db.name}`, { ifAvailable: true }, (lock) => (lock ? work() : undefined)) : work()).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+function syncSoon(db: LocalDb): Promise<void> {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return Promise.resolve();
+  return syncNow(db);
+}
+
+/** 5 s, 10 s, 20 s ... up to 5 minutes between tries after failures. */
+function scheduleRetry(db: LocalDb): void {
+  if (retryTimer) clearTimeout(retryTimer);
+  const delay = Math.min(5_000 * 2 ** (failures - 1), 300_000);
+  retryTimer = setTimeout(() => void syncSoon(db), delay);
+}
+
+async function push(db: LocalDb): Promise<void> {
+  const id = await clientId(db);
+  for (;;) {
+    const batch = (await db.outbox.where('state').equals('queued').sortBy('mutation_id')).slice(0, BATCH);
+    if (batch.length === 0) return;
+    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({ mutation_id, name, args, base, client_time }));
+    batch.forEach((m) => inFlight.add(m.mutation_id));
+    let response: PushResponse;
+    try {
+      response = await api<PushResponse>('/sync/push', { method: 'POST', json: { protocol: PROTOCOL_VERSION, client_id: id, mutations } });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'mutation_gap') {
+        await pull(db);
+        await renumber(db);
+        continue;
+      }
+      throw error;
+    } finally {
+      batch.forEach((m) => inFlight.delete(m.mutation_id));
+    }
+    let retry = false;
+    await db.transaction('rw', db.outbox, async () => {
+      for (const result of response.results) {
+        if (result.status === 'rejected') await db.outbox.update(result.mutation_id, { state: 'rejected', result });
+        else if (result.status === 'retry') retry = true;
+        else await db.outbox.delete(result.mutation_id);
+      }
+    });
+    notify();
+    if (retry) return;
+  }
+}
+
+/** After a gap, number the still-queued changes on from what the server has. */
+async function renumber(db: LocalDb): Promise<void> {
+  await db.transaction('rw', db.outbox, db.meta, async () => {
+    const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
+    const queued = await db.outbox.where('state').equals('queued').sortBy('mutation_id');
+    await db.outbox.bulkDelete(queued.map((e) => e.mutation_id));
+    let next = last + 1;
+    for (const entry of queued) await db.outbox.add({ ...entry, mutation_id: next++ });
+    await db.setMeta('next_mutation_id', next);
+  });
+}
+
+async function pull(db: LocalDb): Promise<void> {
+  const id = await clientId(db);
+  for (;;) {
+    const cursor = await db.getMeta<number>('cursor');
+    const query = `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}`;
+    const page = await api<PullResponse>(`/sync/pull?${query}`);
+    await applyPage(db, page);
+    if (!page.has_more) return;
+  }
+}
+
+/** Applies one page in one transaction, then re-applies the changes still queued. */
+export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.meta, db.surveys], async () => {
+    const touched = new Set<string>();
+    for (const change of page.changes) {
+      const handler = handlers.get(change.entity);
+      // Entities are registered before the first sync; one this app does not know
+      // is newer than the app, and the protocol version guards against that.
+      if (!handler) continue;
+      touched.add(change.id);
+      if (change.op === 'del') await handler.table(db).delete(change.id);
+      else await handler.table(db).put({ ...(change.record as LocalRecord), uid: change.id });
+    }
+    // Processed by the server: their effects are in what we just stored.
+    await db.outbox
+      .where('mutation_id')
+      .belowOrEqual(page.last_mutation_id)
+      .and((e: OutboxEntry) => e.state === 'queued')
+      .delete();
+    for (const entry of await db.outbox.where('state').equals('queued').sortBy('mutation_id')) {
+      if (touched.has(entry.uid)) await handlerFor(entry.name).apply(db, entry);
+    }
+    await db.setMeta('cursor', page.cursor);
+    await db.setMeta('server_last_mutation_id', page.last_mutation_id);
+  });
+  notify();
+}
+
+/** Starts syncing for an account: now, when back online, when shown again. */
+export function startSync(db: LocalDb): () => void {
+  const onOnline = () => void syncNow(db);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void syncSoon(db);
+  };
+  window.addEventListener('online', onOnline);
+  document.addEventListener('visibilitychange', onVisible);
+  void syncSoon(db);
+  return () => {
+    window.removeEventListener('online', onOnline);
+    document.removeEventListener('visibilitychange', onVisible);
+    if (retryTimer) clearTimeout(retryTimer);
+  };
+}
