@@ -59,6 +59,8 @@ test('an application filled offline survives a reload and syncs when the network
   await page.getByRole('heading', { name: 'Application #1' }).waitFor();
   await page.getByText('Saved on this phone, waiting to be sent').waitFor();
   await page.getByText('Offline · waiting to send: 1').waitFor();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `the sync status fits a 360 px screen (${width}px)`);
 
   // Closed and opened again with no signal: still there, still waiting.
   await page.reload();
