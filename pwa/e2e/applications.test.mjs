@@ -1,7 +1,7 @@
 // Farmer applications on a phone with no signal (issue: offline-first sync).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, controlledByServiceWorker, launchProfile, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -116,4 +116,35 @@ test('an application whose push answer was lost exists once on the server', asyn
   await phone.getByRole('status').filter({ hasText: 'Synced' }).waitFor();
   assert.equal((await serverApplications(phone, origin)).length, before + 1, 'sent twice, stored once');
   await context.close();
+});
+
+test('a draft saved offline survives closing and reopening the browser', async () => {
+  const { origin } = env.server;
+  let profile = await launchProfile(PHONE);
+  let page = await profile.context.newPage();
+  await signIn(page, origin, 'buyer@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openApplications(page);
+  await profile.context.setOffline(true);
+  await page.getByRole('button', { name: 'New application' }).first().click();
+  await page.getByLabel(/^How much land/).selectOption('More than 5 hectares');
+  await page.getByLabel(/^Main challenges/).fill('Written in the field, no signal');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Saved on this phone, waiting to be sent').first().waitFor();
+  await profile.close({ keep: true });
+
+  // Days later, still no signal: the phone opens the app again.
+  profile = await launchProfile(PHONE, profile.dir);
+  await profile.context.setOffline(true);
+  page = await profile.context.newPage();
+  await page.goto(`${origin}/dashboard`);
+  await openApplications(page);
+  const card = page.locator('.application-card').filter({ hasText: 'More than 5 hectares' });
+  await card.getByText('Saved on this phone, waiting to be sent').waitFor();
+
+  await profile.context.setOffline(false);
+  await card.getByText('Saved on this phone, waiting to be sent').waitFor({ state: 'detached' });
+  const onServer = await serverApplications(page, origin);
+  assert.ok(onServer.some((a) => a.challenges === 'Written in the field, no signal' && a.status === 'draft'));
+  await profile.close();
 });

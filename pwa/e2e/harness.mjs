@@ -59,15 +59,16 @@ export function launchBrowser() {
   return chromium.launch(LAUNCH);
 }
 
-/** A browser with a real (not incognito) profile in a temporary folder, as a phone has. */
-export async function launchProfile(options) {
-  const dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'));
+/** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
+export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
   const context = await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options });
   return {
     context,
-    async close() {
+    dir,
+    /** Closes the browser; the profile stays on disk when `keep` is set. */
+    async close({ keep = false } = {}) {
       await context.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -11,6 +11,8 @@ import { useSession, useSignOut } from '../auth/session';
 import { displayName, type User } from '../auth/types';
 import { LanguagePicker } from '../layout/language-picker';
 import { useLocalDb } from '../../app/sync-provider';
+import { ErrorBoundary } from '../../components/error-boundary';
+import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';
 import { ApplicationsSection } from '../applications/applications-section';
 import { ProfilePanel } from '../profile/profile-panel';
@@ -90,7 +92,15 @@ function SectionContent({ section, kind, user, onOpen }: { section: Section; kin
   const { t } = useTranslation();
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
-  if (section.id === 'applications' && !section.arrives && db) return <ApplicationsSection db={db} />;
+  if (section.id === 'applications' && !section.arrives) {
+    return db ? (
+      <ErrorBoundary>
+        <ApplicationsSection db={db} />
+      </ErrorBoundary>
+    ) : (
+      <Spinner label={t('common.loading')} />
+    );
+  }
   if (section.id === 'home') {
     return (
       <div className="dashboard-home">
