@@ -39,6 +39,12 @@ macro_rules! string_enum {
     };
 }
 
+/// A UUID in its usual text form (client-made ids: records, devices).
+pub fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() })
+}
+
 pub mod accounts;
 pub mod contact;
 pub mod phone;

@@ -437,9 +437,7 @@ fn not_found() -> AppError {
 
 /// A client-made id: a UUID in its usual text form.
 fn check_uid(uid: &str) -> ApiResult<()> {
-    let shape = uid.len() == 36
-        && uid.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() });
-    if shape { Ok(()) } else { Err(AppError::invalid("uid", "invalid_uid", "The application id must be a UUID")) }
+    if super::is_uuid(uid) { Ok(()) } else { Err(AppError::invalid("uid", "invalid_uid", "The application id must be a UUID")) }
 }
 
 /// The owner creates an application. A `uid` already used by the same owner

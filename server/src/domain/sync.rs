@@ -20,13 +20,8 @@ use crate::{AppState, clock};
 pub const MAX_PULL_LIMIT: usize = 500;
 pub const DEFAULT_PULL_LIMIT: usize = 100;
 
-fn is_uuid(text: &str) -> bool {
-    text.len() == 36
-        && text.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() })
-}
-
 pub fn check_client_id(client_id: &str) -> ApiResult<()> {
-    if is_uuid(client_id) { Ok(()) } else { Err(AppError::bad_request("invalid_client_id", "client_id must be a UUID")) }
+    if super::is_uuid(client_id) { Ok(()) } else { Err(AppError::bad_request("invalid_client_id", "client_id must be a UUID")) }
 }
 
 /// Checks the request as a whole before anything is applied: a refusal here
