@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::MessageResponse;
 use super::extract::{ApiJson, UserForm};
 use crate::AppState;
 use crate::auth::AuthUser;
@@ -185,18 +186,12 @@ async fn me(auth: AuthUser) -> Json<MeResponse> {
     Json(MeResponse { success: true, user: auth.user.into() })
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct MessageResponse {
-    success: bool,
-    message: String,
-}
-
 /// Sign out: this token stops working at once.
 #[utoipa::path(post, path = "/auth/logout", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = MessageResponse), (status = 401, body = ErrorBody)))]
 async fn logout(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MessageResponse>> {
     accounts::logout(&state, &auth).await?;
-    Ok(Json(MessageResponse { success: true, message: "Signed out".to_owned() }))
+    Ok(MessageResponse::new("Signed out"))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -233,5 +228,5 @@ async fn update_me(State(state): State<AppState>, auth: AuthUser, UserForm(form)
     responses((status = 200, body = MessageResponse), (status = 401, body = ErrorBody)))]
 async fn delete_me(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MessageResponse>> {
     accounts::delete_account(&state, &auth).await?;
-    Ok(Json(MessageResponse { success: true, message: "Account deleted".to_owned() }))
+    Ok(MessageResponse::new("Account deleted"))
 }

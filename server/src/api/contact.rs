@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::MessageResponse;
 use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::{AdminUser, MaybeAuthUser};
@@ -26,16 +27,10 @@ pub struct ContactRequest {
     contact: ContactForm,
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct SentResponse {
-    success: bool,
-    message: String,
-}
-
 /// Send a message to the team. Anyone may; a signed-in sender is remembered.
 #[utoipa::path(post, path = "/contact", tag = "contact", request_body = ContactRequest,
     responses(
-        (status = 201, body = SentResponse),
+        (status = 201, body = MessageResponse),
         (status = 422, description = "A field is missing or malformed", body = ErrorBody),
         (status = 429, description = "Too many messages from this address", body = ErrorBody),
     ))]
@@ -44,9 +39,9 @@ async fn send_message(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     sender: MaybeAuthUser,
     ApiJson(request): ApiJson<ContactRequest>,
-) -> ApiResult<(StatusCode, Json<SentResponse>)> {
+) -> ApiResult<(StatusCode, Json<MessageResponse>)> {
     rules::send(&state, request.contact, sender.0.map(|auth| auth.user.id), peer.ip()).await?;
-    Ok((StatusCode::CREATED, Json(SentResponse { success: true, message: "Message sent successfully!".to_owned() })))
+    Ok((StatusCode::CREATED, MessageResponse::new("Message sent successfully!")))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -82,6 +82,19 @@ pub fn routes() -> Router<AppState> {
         .layer(middleware::from_fn(no_store))
 }
 
+/// `{"success": true, "message": ...}`: the answer of actions with nothing else to say.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct MessageResponse {
+    success: bool,
+    message: String,
+}
+
+impl MessageResponse {
+    pub fn new(message: &str) -> Json<MessageResponse> {
+        Json(MessageResponse { success: true, message: message.to_owned() })
+    }
+}
+
 pub async fn not_found() -> AppError {
     AppError::not_found("not_found", "There is nothing at this address")
 }
