@@ -149,6 +149,15 @@ impl AppError {
         }
     }
 
+    /// The sentence a client would see for this error.
+    pub fn message(&self) -> String {
+        match self {
+            AppError::Client { message, .. } => message.clone(),
+            AppError::Validation(fields) => fields.first().map(|e| e.message.clone()).unwrap_or_default(),
+            AppError::Internal(_) => "Something went wrong on our side. Please try again.".to_owned(),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             AppError::Client { code, .. } => code,

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_surveys;
 pub mod contact;
 pub mod extract;
 pub mod health;
@@ -57,6 +58,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(health::routes())
         .merge(accounts::routes())
         .merge(admin::routes())
+        .merge(admin_surveys::routes())
         .merge(contact::routes())
         .merge(uploads::routes())
         .merge(surveys::routes())
@@ -139,7 +141,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

@@ -99,14 +99,14 @@ pub struct SurveyRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct SurveyList {
-    success: bool,
-    data: Vec<SurveyJson>,
+    pub success: bool,
+    pub data: Vec<SurveyJson>,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SurveyResponse {
-    success: bool,
-    data: SurveyJson,
+    pub success: bool,
+    pub data: SurveyJson,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -140,7 +140,7 @@ async fn create_survey(
     let SurveyForm { uid, status, answers } = request.farmer_survey_form;
     let (row, created) = state
         .db
-        .write(move |tx| surveys::create(tx, &auth.user, uid, &answers, status.as_deref()))
+        .write(move |tx| surveys::create(tx, &auth.user, auth.user.id, uid, &answers, status.as_deref()))
         .await?;
     let code = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((code, Json(SurveyResponse { success: true, data: row.into() })))

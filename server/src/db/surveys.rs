@@ -204,6 +204,32 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
     Ok(())
 }
 
+/// Every live application, newest first (the admin's list).
+pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<SurveyRow>> {
+    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.id DESC", select("s.deleted_at IS NULL")))?;
+    stmt.query_map([], from_row)?.collect()
+}
+
+/// Records an admin's decision.
+#[allow(clippy::too_many_arguments)]
+pub fn set_review(
+    conn: &Connection,
+    id: i64,
+    status: SurveyStatus,
+    comment: Option<&str>,
+    field_versions: &FieldVersions,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE surveys SET status = ?2, active = ?3, admin_comment = ?4, reviewed_at = ?5, field_versions = ?6,
+                            version = ?7, updated_at = ?5
+         WHERE id = ?1",
+    )?
+    .execute(params![id, status, status == SurveyStatus::Approved, comment, now, versions_json(field_versions), version])?;
+    Ok(())
+}
+
 /// The ids of a person's live drafts.
 pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT id FROM surveys WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL")?;

@@ -182,6 +182,14 @@ pub fn erase(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// An approved applicant who was a buyer becomes a farmer; other roles are kept.
+pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<bool> {
+    let changed = conn
+        .prepare_cached("UPDATE users SET role = 'farmer', updated_at = ?2 WHERE id = ?1 AND role = 'user' AND deleted_at IS NULL")?
+        .execute(params![id, now])?;
+    Ok(changed == 1)
+}
+
 pub fn list(conn: &Connection) -> rusqlite::Result<Vec<UserRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY id"))?;
     stmt.query_map([], from_row)?.collect()

@@ -440,11 +440,13 @@ fn check_uid(uid: &str) -> ApiResult<()> {
     if super::is_uuid(uid) { Ok(()) } else { Err(AppError::invalid("uid", "invalid_uid", "The application id must be a UUID")) }
 }
 
-/// The owner creates an application. A `uid` already used by the same owner
+/// Creates an application for `owner`, made by `created_by` (the owner, or an
+/// admin or agent on their behalf). A `uid` already used for the same owner
 /// answers the existing one, so a retried request never makes a second.
 pub fn create(
     conn: &Connection,
     owner: &UserRow,
+    created_by: i64,
     uid: Option<String>,
     input: &AnswersInput,
     status: Option<&str>,
@@ -464,8 +466,54 @@ pub fn create(
     let mut versions = FieldVersions::new();
     stamp(&mut versions, &changed_fields(&Answers::default(), &answers), version);
     stamp(&mut versions, &["status"], version);
-    let id = rows::insert(conn, &uid, owner.id, owner.id, status, &answers, &versions, version, &clock::now())?;
+    let id = rows::insert(conn, &uid, owner.id, created_by, status, &answers, &versions, version, &clock::now())?;
     Ok((rows::find(conn, id)?.ok_or_else(not_found)?, true))
+}
+
+/// An admin's decision on an application (SPEC section 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Approve,
+    Reject,
+}
+
+impl Decision {
+    /// The statuses an admin may send: the server's `approved` or the spec client's `active`.
+    pub fn parse(status: &str) -> Option<Decision> {
+        match status {
+            "approved" | "active" => Some(Decision::Approve),
+            "rejected" => Some(Decision::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// Approves or rejects an application that is pending or re-submitted;
+/// anything else is refused with the reason. Approval makes a buyer a farmer.
+pub fn review(conn: &Connection, id: i64, decision: Decision, comment: Option<&str>) -> ApiResult<SurveyRow> {
+    let survey = rows::find(conn, id)?.filter(|s| s.deleted_at.is_none()).ok_or_else(not_found)?;
+    if !matches!(survey.status, SurveyStatus::Pending | SurveyStatus::Resubmitted) {
+        return Err(AppError::conflict(
+            "not_reviewable",
+            format!("Only pending or re-submitted applications can be decided; this one is {}", survey.status),
+        ));
+    }
+    let (status, now) = match decision {
+        Decision::Approve => (SurveyStatus::Approved, clock::now()),
+        Decision::Reject => (SurveyStatus::Rejected, clock::now()),
+    };
+    let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+    if comment.is_some_and(|c| c.chars().count() > MAX_TEXT_CHARS) {
+        return Err(AppError::invalid("admin_comment", "too_long", "The comment is too long"));
+    }
+    let version = sync::next_version(conn)?;
+    let mut versions = survey.field_versions.clone();
+    stamp(&mut versions, &["status", "admin_comment"], version);
+    rows::set_review(conn, id, status, comment, &versions, version, &now)?;
+    if decision == Decision::Approve {
+        crate::db::users::promote_buyer_to_farmer(conn, survey.user_id, &now)?;
+    }
+    rows::find(conn, id)?.ok_or_else(not_found)
 }
 
 /// Which application: by its id (REST) or its uid (sync).

@@ -155,7 +155,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
     match mutation.name.as_str() {
         "survey.create" => {
             let SurveyArgs { uid, status, answers } = args(mutation)?;
-            surveys::create(tx, user, Some(uid), &answers, status.as_deref())?;
+            surveys::create(tx, user, user.id, Some(uid), &answers, status.as_deref())?;
             Ok(outcome(mutation, ResultStatus::Applied))
         }
         "survey.update" => {

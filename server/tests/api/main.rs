@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod admin_surveys;
 mod cli;
 mod contact;
 mod helpers;
