@@ -10,11 +10,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use super::surveys::{SurveyJson, SurveyList, SurveyResponse};
+use super::surveys::{SurveyForm, SurveyJson, SurveyList, SurveyResponse};
 use crate::AppState;
 use crate::auth::AdminUser;
 use crate::db::{surveys as rows, users};
-use crate::domain::surveys::{self, AnswersInput, Decision};
+use crate::domain::surveys::{self, Decision};
 use crate::error::{ApiResult, AppError, ErrorBody};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -120,12 +120,9 @@ pub struct CreateForUser {
     /// The applicant.
     #[serde(default)]
     user_id: Option<i64>,
-    #[serde(default)]
-    uid: Option<String>,
-    #[serde(default)]
-    status: Option<String>,
+    /// The same form the owner sends.
     #[serde(flatten)]
-    answers: AnswersInput,
+    form: SurveyForm,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -141,7 +138,7 @@ async fn create_for_user(
     AdminUser(admin): AdminUser,
     ApiJson(request): ApiJson<CreateForUserRequest>,
 ) -> ApiResult<(StatusCode, Json<SurveyResponse>)> {
-    let CreateForUser { user_id, uid, status, answers } = request.farmer_survey_form;
+    let CreateForUser { user_id, form: SurveyForm { uid, status, answers } } = request.farmer_survey_form;
     let Some(user_id) = user_id else { return Err(AppError::invalid("user_id", "user_required", "Please select a user")) };
     let admin_id = admin.user.id;
     let (row, created) = state

@@ -84,12 +84,12 @@ impl From<SurveyRow> for SurveyJson {
 pub struct SurveyForm {
     /// Optional on create: a client-made UUID that makes retries safe.
     #[serde(default)]
-    uid: Option<String>,
+    pub uid: Option<String>,
     /// `draft` to save, `pending` to submit (the default for a new one), `re-submitted` after a rejection.
     #[serde(default)]
-    status: Option<String>,
+    pub status: Option<String>,
     #[serde(flatten)]
-    answers: AnswersInput,
+    pub answers: AnswersInput,
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -38,35 +38,19 @@ pub struct SurveyRow {
     pub creator: Person,
 }
 
-/// The answer columns, in the order of `answer_values` and `read_answers`.
-const ANSWER_COLUMNS: [&str; 23] = [
-    "land_size",
-    "work_type",
-    "cooperative_name",
-    "income_sources",
-    "seed_type",
-    "seed_source",
-    "fertilizers",
-    "field_preparation",
-    "farming_techniques",
-    "planting_season",
-    "higher_season",
-    "higher_season_reason",
-    "average_yield",
-    "challenges",
-    "selling_method",
-    "selling_challenges_explanation",
-    "improvements_production",
-    "improvements_selling",
-    "additional_comments",
-    "post_harvest_losses",
-    "loss_percentage",
-    "selling_challenges",
-    "mobile_interest",
-];
+/// The flag and number answers, stored after the text answers.
+const OTHER_ANSWERS: [&str; 4] = ["post_harvest_losses", "loss_percentage", "selling_challenges", "mobile_interest"];
+
+/// The answer columns, in the order of `answer_values` and `read_answers`:
+/// the text answers as `Answers::texts` lists them, then the others.
+fn answer_columns() -> Vec<&'static str> {
+    let texts = Answers::default().texts().map(|(name, _)| name);
+    texts.into_iter().chain(OTHER_ANSWERS).collect()
+}
 
 fn answer_values(answers: &Answers) -> Vec<Value> {
     let mut values: Vec<Value> = answers.texts().iter().map(|(_, text)| text.as_ref().map_or(Value::Null, |t| Value::Text(t.clone()))).collect();
+    // In the order of OTHER_ANSWERS.
     values.extend([
         Value::Integer(answers.post_harvest_losses.into()),
         Value::Integer(answers.loss_percentage),
@@ -106,7 +90,7 @@ fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<Answers> {
 }
 
 fn select(filter: &str) -> String {
-    let answers = ANSWER_COLUMNS.map(|c| format!("s.{c}")).join(", ");
+    let answers = answer_columns().iter().map(|c| format!("s.{c}")).collect::<Vec<_>>().join(", ");
     format!(
         "SELECT s.id, s.uid, s.user_id, s.created_by, s.status, s.active, s.admin_comment, s.reviewed_at,
                 s.version, s.created_at, s.updated_at, s.deleted_at, s.field_versions,
@@ -149,8 +133,9 @@ pub fn insert(
     version: i64,
     now: &str,
 ) -> rusqlite::Result<i64> {
-    let columns = ANSWER_COLUMNS.join(", ");
-    let marks = vec!["?"; ANSWER_COLUMNS.len()].join(", ");
+    let columns = answer_columns();
+    let marks = vec!["?"; columns.len()].join(", ");
+    let columns = columns.join(", ");
     let sql = format!(
         "INSERT INTO surveys (uid, user_id, created_by, status, active, version, created_at, updated_at, field_versions, {columns})
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, {marks})"
@@ -184,7 +169,7 @@ pub fn update(
     version: i64,
     now: &str,
 ) -> rusqlite::Result<()> {
-    let assignments = ANSWER_COLUMNS.map(|c| format!("{c} = ?")).join(", ");
+    let assignments = answer_columns().iter().map(|c| format!("{c} = ?")).collect::<Vec<_>>().join(", ");
     let sql = format!("UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?");
     let mut values = vec![
         Value::Text(status.as_str().to_owned()),
