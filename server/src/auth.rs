@@ -232,6 +232,21 @@ impl FromRequestParts<AppState> for AdminUser {
     }
 }
 
+/// A field agent, admin or super admin: someone who fills applications for other people.
+pub struct AgentUser(pub AuthUser);
+
+impl FromRequestParts<AppState> for AgentUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let auth = AuthUser::from_request_parts(parts, state).await?;
+        if !auth.user.role.surveys_others() {
+            return Err(AppError::forbidden("forbidden", "You do not have permission to do this."));
+        }
+        Ok(AgentUser(auth))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,11 @@ pub struct Config {
     /// Contact messages allowed per address within `contact_window`.
     pub contact_max_messages: usize,
     pub contact_window: Duration,
+    /// Where email goes, e.g. `smtp://user:pass@mail.example.org:587?tls=required`
+    /// or `smtps://...`; without it, messages are written to the log.
+    pub smtp_url: Option<String>,
+    /// The sender of every message.
+    pub mail_from: String,
 }
 
 impl Config {
@@ -33,6 +38,8 @@ impl Config {
             login_window: Duration::from_secs(15 * 60),
             contact_max_messages: 5,
             contact_window: Duration::from_secs(60 * 60),
+            smtp_url: None,
+            mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
         }
     }
 }

@@ -7,10 +7,13 @@ pub mod api;
 pub mod auth;
 pub mod clock;
 pub mod config;
+pub mod csv;
 pub mod db;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod labels;
+pub mod mailer;
 pub mod media;
 pub mod middleware;
 pub mod rate_limit;
@@ -44,6 +47,7 @@ pub struct AppState {
     /// Contact messages per address.
     pub contact_throttle: Arc<Throttle>,
     pub media: MediaStore,
+    pub mailer: mailer::Mailer,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +73,7 @@ impl AppState {
             db,
             tokens: Arc::new(tokens),
             media,
+            mailer: mailer::Mailer::default(),
         })
     }
 }

@@ -34,6 +34,13 @@ enum Command {
         /// Token signing secret; generated into the data dir when not given.
         #[arg(long, env = "MAVUNO_JWT_SECRET", hide_env_values = true)]
         jwt_secret: Option<String>,
+        /// SMTP server for the email outbox, e.g. smtp://user:pass@host:587?tls=required or smtps://user:pass@host;
+        /// without it, messages are written to the log.
+        #[arg(long, env = "MAVUNO_SMTP_URL", hide_env_values = true)]
+        smtp_url: Option<String>,
+        /// Sender address of every email.
+        #[arg(long, env = "MAVUNO_MAIL_FROM", default_value = "MAVUNO <no-reply@mavuno.africa>")]
+        mail_from: String,
     },
     /// Create an account of any role (e.g. the first super admin).
     CreateUser {
@@ -87,9 +94,9 @@ async fn run() -> ExitCode {
     let colour = std::io::IsTerminal::is_terminal(&std::io::stdout());
     tracing_subscriber::fmt().with_target(false).with_ansi(colour).init();
     let result = match Cli::parse().command {
-        Command::Serve { addr, data_dir, web_dir, demo, jwt_secret } => {
+        Command::Serve { addr, data_dir, web_dir, demo, jwt_secret, smtp_url, mail_from } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
-            let config = Config { web_dir, jwt_secret, ..Config::new(data_dir) };
+            let config = Config { web_dir, jwt_secret, smtp_url, mail_from, ..Config::new(data_dir) };
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {
@@ -111,6 +118,7 @@ async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result
     if load_demo && demo::seed(&state).await.map_err(|e| e.to_string())? {
         tracing::info!("demo content loaded");
     }
+    mavuno::mailer::spawn(&state)?;
     let purge_db = state.db.clone();
     tokio::spawn(async move {
         let mut hourly = tokio::time::interval(Duration::from_secs(3600));

@@ -2,34 +2,168 @@
 //! `GET/POST /admin/surveys`, `PATCH /admin/surveys/{id}`, and a bulk decision.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
+use axum::response::IntoResponse;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use super::surveys::{SurveyForm, SurveyJson, SurveyList, SurveyResponse};
+use super::admin::csv_download;
+use super::surveys::{SurveyForm, SurveyJson, SurveyResponse};
 use crate::AppState;
 use crate::auth::AdminUser;
-use crate::db::{surveys as rows, users};
-use crate::domain::surveys::{self, Decision};
+use crate::clock;
+use crate::csv::Csv;
+use crate::db::surveys::{self as rows, AdminFilter};
+use crate::db::users;
+use crate::domain::surveys::{self, Decision, SurveyStatus};
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::labels::Lang;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_all, create_for_user))
+        .routes(routes!(list_page, create_for_user))
+        .routes(routes!(export))
         .routes(routes!(decide))
         .routes(routes!(decide_many))
 }
 
-/// Every application, newest first, with applicant and creator.
-#[utoipa::path(get, path = "/admin/surveys", tag = "admin", security(("bearer" = [])),
-    responses((status = 200, body = SurveyList), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn list_all(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<SurveyList>> {
-    let rows = state.db.read(|conn| Ok(rows::list_all(conn)?)).await?;
-    Ok(Json(SurveyList { success: true, data: rows.into_iter().map(SurveyJson::from).collect() }))
+const DEFAULT_PER_PAGE: i64 = 50;
+const MAX_PER_PAGE: i64 = 200;
+
+/// Filters of the admin's list; all optional. Drafts are never listed.
+#[derive(Deserialize, IntoParams)]
+pub struct SurveyQuery {
+    /// Part of the applicant's first or last name or email, the work type or the cooperative name.
+    q: Option<String>,
+    /// pending, approved (or active), rejected or re-submitted.
+    status: Option<String>,
+    /// Only applications created at or after this instant (RFC 3339); the
+    /// screen sends the start of today, or 7 or 30 days ago, in the admin's time zone.
+    from: Option<String>,
+    /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
+    page: Option<i64>,
+    per_page: Option<i64>,
+    /// Language of an export's labels: en, fr or sw.
+    lang: Option<String>,
+}
+
+impl SurveyQuery {
+    fn filter(&self) -> ApiResult<AdminFilter> {
+        let status = match self.status.as_deref().filter(|s| !s.is_empty() && *s != "all") {
+            None => None,
+            Some("active") => Some(SurveyStatus::Approved),
+            Some(text) => Some(
+                SurveyStatus::parse(text)
+                    .filter(|s| *s != SurveyStatus::Draft)
+                    .ok_or_else(|| AppError::invalid("status", "invalid_filter", format!("Unknown status {text:?}")))?,
+            ),
+        };
+        let created_from = match self.from.as_deref().filter(|s| !s.is_empty()) {
+            None => None,
+            Some(text) => Some(
+                time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+                    .map(clock::format)
+                    .map_err(|_| AppError::invalid("from", "invalid_filter", "The start date must be an RFC 3339 time"))?,
+            ),
+        };
+        Ok(AdminFilter { search: self.q.clone(), status, created_from })
+    }
+}
+
+/// Sent applications per status, for the stat cards (over all, not the filter).
+#[derive(Serialize, ToSchema)]
+pub struct SurveyStats {
+    total: i64,
+    pending: i64,
+    approved: i64,
+    rejected: i64,
+    #[serde(rename = "re-submitted")]
+    resubmitted: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SurveyPage {
+    success: bool,
+    /// This page, newest first, with applicant and creator.
+    data: Vec<SurveyJson>,
+    /// How many match the filters.
+    total: i64,
+    page: i64,
+    per_page: i64,
+    stats: SurveyStats,
+}
+
+/// The applications matching the filters, a page at a time, newest first.
+#[utoipa::path(get, path = "/admin/surveys", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
+    responses((status = 200, body = SurveyPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn list_page(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<SurveyQuery>) -> ApiResult<Json<SurveyPage>> {
+    let filter = query.filter()?;
+    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).max(1);
+    let (rows, total, counts) = state
+        .db
+        .read(move |conn| {
+            let tx = conn.unchecked_transaction()?;
+            let rows = rows::search(&tx, &filter, Some((per_page, (page - 1).saturating_mul(per_page))))?;
+            Ok((rows, rows::count(&tx, &filter)?, rows::count_by_status(&tx)?))
+        })
+        .await?;
+    let count = |status| counts.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n);
+    let stats = SurveyStats {
+        total: counts.iter().map(|(_, n)| n).sum(),
+        pending: count(SurveyStatus::Pending),
+        approved: count(SurveyStatus::Approved),
+        rejected: count(SurveyStatus::Rejected),
+        resubmitted: count(SurveyStatus::Resubmitted),
+    };
+    Ok(Json(SurveyPage { success: true, data: rows.into_iter().map(SurveyJson::from).collect(), total, page, per_page, stats }))
+}
+
+/// Every application matching the filters as `applications_{date}.csv`:
+/// every field, labels and choices in `lang`.
+#[utoipa::path(get, path = "/admin/surveys/export", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
+    responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_applications: nothing to export", body = ErrorBody)))]
+async fn export(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<SurveyQuery>) -> ApiResult<impl IntoResponse> {
+    let filter = query.filter()?;
+    let lang = Lang::parse(query.lang.as_deref());
+    let rows = state.db.read(move |conn| Ok(rows::search(conn, &filter, None)?)).await?;
+    if rows.is_empty() {
+        return Err(AppError::not_found("no_applications", "No applications found matching your criteria."));
+    }
+    let mut csv = Csv::new();
+    let mut header: Vec<String> = ["admin.columns.id", "admin.columns.applicant", "fields.email", "admin.columns.created_by", "admin.columns.status",
+        "admin.columns.submitted", "admin.columns.reviewed_at", "admin.columns.admin_comment"]
+        .iter()
+        .map(|key| lang.text(key))
+        .collect();
+    let empty = surveys::Answers::default();
+    header.extend(empty.cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))));
+    csv.row(header);
+    for row in rows {
+        let mut line = vec![
+            row.id.to_string(),
+            format!("{} {}", row.owner.first_name, row.owner.last_name).trim().to_owned(),
+            row.owner.email.clone(),
+            format!("{} {} <{}>", row.creator.first_name, row.creator.last_name, row.creator.email).trim().to_owned(),
+            lang.text(&format!("survey.status.{}", row.status)),
+            row.created_at.clone(),
+            row.reviewed_at.clone().unwrap_or_default(),
+            row.admin_comment.clone().unwrap_or_default(),
+        ];
+        line.extend(row.answers.cells().into_iter().map(|(field, cell)| match cell {
+            surveys::Cell::Text(None) => String::new(),
+            surveys::Cell::Text(Some(text)) if surveys::options(field).is_some() => lang.option(field, text),
+            surveys::Cell::Text(Some(text)) => text.clone(),
+            surveys::Cell::Bool(yes) => lang.text(if yes { "survey.yes" } else { "survey.no" }),
+            surveys::Cell::Number(n) => n.to_string(),
+        }));
+        csv.row(line);
+    }
+    Ok(csv_download("applications", csv))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -38,6 +172,9 @@ pub struct ReviewForm {
     status: String,
     #[serde(default)]
     admin_comment: Option<String>,
+    /// Email the applicant about the decision (written to the outbox with it).
+    #[serde(default)]
+    notify: bool,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -65,7 +202,20 @@ async fn decide(
 ) -> ApiResult<Json<SurveyResponse>> {
     let form = request.farmer_survey_form;
     let decision = decision(&form.status)?;
-    let row = state.db.write(move |tx| surveys::review(tx, id, decision, form.admin_comment.as_deref())).await?;
+    let notify = form.notify;
+    let row = state
+        .db
+        .write(move |tx| {
+            let row = surveys::review(tx, id, decision, form.admin_comment.as_deref())?;
+            if notify {
+                surveys::notify_decision(tx, &row)?;
+            }
+            Ok(row)
+        })
+        .await?;
+    if notify {
+        state.mailer.wake();
+    }
     Ok(Json(SurveyResponse { success: true, data: row.into() }))
 }
 
@@ -75,6 +225,9 @@ pub struct BulkRequest {
     status: String,
     #[serde(default)]
     admin_comment: Option<String>,
+    /// Email each applicant whose application was decided.
+    #[serde(default)]
+    notify: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -105,12 +258,25 @@ async fn decide_many(State(state): State<AppState>, _admin: AdminUser, ApiJson(r
     let mut results = Vec::with_capacity(request.ids.len());
     for id in request.ids {
         let comment = request.admin_comment.clone();
-        let outcome = state.db.write(move |tx| surveys::review(tx, id, decision, comment.as_deref())).await;
+        let notify = request.notify;
+        let outcome = state
+            .db
+            .write(move |tx| {
+                let row = surveys::review(tx, id, decision, comment.as_deref())?;
+                if notify {
+                    surveys::notify_decision(tx, &row)?;
+                }
+                Ok(row)
+            })
+            .await;
         results.push(match outcome {
             Ok(_) => BulkResult { id, success: true, code: None, message: None },
             Err(AppError::Internal(cause)) => return Err(AppError::Internal(cause)),
             Err(refusal) => BulkResult { id, success: false, code: Some(refusal.code().to_owned()), message: Some(refusal.message()) },
         });
+    }
+    if request.notify {
+        state.mailer.wake();
     }
     Ok(Json(BulkResponse { success: true, results }))
 }

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod admin_surveys;
+pub mod agent;
 pub mod contact;
 pub mod extract;
 pub mod health;
@@ -59,6 +60,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(accounts::routes())
         .merge(admin::routes())
         .merge(admin_surveys::routes())
+        .merge(agent::routes())
         .merge(contact::routes())
         .merge(uploads::routes())
         .merge(surveys::routes())
@@ -141,7 +143,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk", "/admin/surveys/export", "/admin/users/{id}", "/admin/users/stats", "/admin/users/export", "/agent/people"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

@@ -48,6 +48,8 @@ pub struct SurveyJson {
     id: i64,
     /// Made by the client that created it; the same on every device.
     uid: String,
+    /// The applicant's account.
+    user_id: i64,
     user: PersonJson,
     created_by: PersonJson,
     status: SurveyStatus,
@@ -66,6 +68,7 @@ impl From<SurveyRow> for SurveyJson {
         SurveyJson {
             id: row.id,
             uid: row.uid,
+            user_id: row.user_id,
             user: row.owner.into(),
             created_by: row.creator.into(),
             status: row.status,
@@ -119,7 +122,7 @@ pub struct Deleted {
     responses((status = 200, body = SurveyList), (status = 401, body = ErrorBody)))]
 async fn list_surveys(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<SurveyList>> {
     let user_id = auth.user.id;
-    let rows = state.db.read(move |conn| Ok(rows::list_for_owner(conn, user_id)?)).await?;
+    let rows = state.db.read(move |conn| Ok(rows::list_visible_to(conn, user_id)?)).await?;
     Ok(Json(SurveyList { success: true, data: rows.into_iter().map(SurveyJson::from).collect() }))
 }
 

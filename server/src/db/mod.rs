@@ -6,9 +6,11 @@
 pub mod contact;
 pub mod meta;
 pub mod sessions;
+pub mod outbox;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
+pub mod user_changes;
 pub mod users;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +30,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_uploads", include_str!("../../../migrations/0003_uploads.sql")),
     ("0004_surveys", include_str!("../../../migrations/0004_surveys.sql")),
     ("0005_sync_clients", include_str!("../../../migrations/0005_sync_clients.sql")),
+    ("0006_admin", include_str!("../../../migrations/0006_admin.sql")),
 ];
 
 const READERS: usize = 4;
@@ -46,6 +49,20 @@ struct Pool {
 }
 
 /// Opens a connection with the settings every connection shares.
+/// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
+pub fn like_pattern(text: &str) -> String {
+    let mut pattern = String::with_capacity(text.len() + 2);
+    pattern.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
 pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(5))?;

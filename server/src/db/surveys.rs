@@ -189,12 +189,6 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
     Ok(())
 }
 
-/// Every live application, newest first (the admin's list).
-pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<SurveyRow>> {
-    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.id DESC", select("s.deleted_at IS NULL")))?;
-    stmt.query_map([], from_row)?.collect()
-}
-
 /// Records an admin's decision.
 #[allow(clippy::too_many_arguments)]
 pub fn set_review(
@@ -221,10 +215,10 @@ pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64
     stmt.query_map([user_id], |row| row.get(0))?.collect()
 }
 
-/// What changed for a person after `after` (a version), oldest first, at most
-/// `limit` rows; tombstones only when `with_tombstones` (a first snapshot has
-/// nothing to delete).
-pub fn changes_for_owner(
+/// What changed after `after` (a version) in the applications a person
+/// applied with or filled for someone, oldest first, at most `limit` rows;
+/// tombstones only when `with_tombstones` (a first snapshot has nothing to delete).
+pub fn changes_visible_to(
     conn: &Connection,
     user_id: i64,
     after: i64,
@@ -232,9 +226,9 @@ pub fn changes_for_owner(
     with_tombstones: bool,
 ) -> rusqlite::Result<Vec<SurveyRow>> {
     let filter = if with_tombstones {
-        "s.user_id = ?1 AND s.version > ?2"
+        "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2"
     } else {
-        "s.user_id = ?1 AND s.version > ?2 AND s.deleted_at IS NULL"
+        "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2 AND s.deleted_at IS NULL"
     };
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.version LIMIT ?3", select(filter)))?;
     stmt.query_map(params![user_id, after, limit as i64], from_row)?.collect()
@@ -249,8 +243,71 @@ pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<Surv
     conn.prepare_cached(&select("s.uid = ?1"))?.query_row([uid], from_row).optional()
 }
 
-/// A person's own applications, newest first.
-pub fn list_for_owner(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<SurveyRow>> {
-    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.id DESC", select("s.user_id = ?1 AND s.deleted_at IS NULL")))?;
+/// The applications a person applied with or filled for someone, newest first.
+pub fn list_visible_to(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<SurveyRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{} ORDER BY s.id DESC",
+        select("(s.user_id = ?1 OR s.created_by = ?1) AND s.deleted_at IS NULL")
+    ))?;
     stmt.query_map([user_id], from_row)?.collect()
+}
+
+/// What the admin's list is narrowed to (SPEC section 9: the search covers
+/// the applicant's names and email, the work type and the cooperative).
+#[derive(Debug, Default, Clone)]
+pub struct AdminFilter {
+    pub search: Option<String>,
+    pub status: Option<SurveyStatus>,
+    /// Created at or after this instant (RFC 3339, UTC).
+    pub created_from: Option<String>,
+}
+
+impl AdminFilter {
+    /// Drafts are their author's until sent, so the admin never sees them.
+    fn sql(&self) -> (String, Vec<Value>) {
+        let mut sql = String::from("s.deleted_at IS NULL AND s.status <> 'draft'");
+        let mut values = Vec::new();
+        if let Some(search) = self.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            sql.push_str(
+                " AND (o.first_name LIKE ?1 ESCAPE '\\' OR o.last_name LIKE ?1 ESCAPE '\\' OR o.email LIKE ?1 ESCAPE '\\'
+                       OR (o.first_name || ' ' || o.last_name) LIKE ?1 ESCAPE '\\'
+                       OR s.work_type LIKE ?1 ESCAPE '\\' OR s.cooperative_name LIKE ?1 ESCAPE '\\')",
+            );
+            values.push(Value::Text(super::like_pattern(search)));
+        }
+        if let Some(status) = self.status {
+            values.push(Value::Text(status.to_string()));
+            sql.push_str(&format!(" AND s.status = ?{}", values.len()));
+        }
+        if let Some(from) = &self.created_from {
+            values.push(Value::Text(from.clone()));
+            sql.push_str(&format!(" AND s.created_at >= ?{}", values.len()));
+        }
+        (sql, values)
+    }
+}
+
+/// One page of the admin's list, newest first; `limit` None gives every match.
+pub fn search(conn: &Connection, filter: &AdminFilter, limit: Option<(i64, i64)>) -> rusqlite::Result<Vec<SurveyRow>> {
+    let (filter, mut values) = filter.sql();
+    let mut sql = format!("{} ORDER BY s.created_at DESC, s.id DESC", select(&filter));
+    if let Some((limit, offset)) = limit {
+        sql.push_str(&format!(" LIMIT ?{} OFFSET ?{}", values.len() + 1, values.len() + 2));
+        values.extend([Value::Integer(limit), Value::Integer(offset)]);
+    }
+    conn.prepare_cached(&sql)?.query_map(params_from_iter(values), from_row)?.collect()
+}
+
+pub fn count(conn: &Connection, filter: &AdminFilter) -> rusqlite::Result<i64> {
+    let (filter, values) = filter.sql();
+    let sql = format!("SELECT COUNT(*) FROM surveys s JOIN users o ON o.id = s.user_id WHERE {filter}");
+    conn.prepare_cached(&sql)?.query_row(params_from_iter(values), |row| row.get(0))
+}
+
+/// How many sent applications there are in each status (drafts left out).
+pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(SurveyStatus, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT status, COUNT(*) FROM surveys WHERE deleted_at IS NULL AND status <> 'draft' GROUP BY status",
+    )?;
+    stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?.collect()
 }

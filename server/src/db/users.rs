@@ -190,7 +190,66 @@ pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> rusqlit
     Ok(changed == 1)
 }
 
-pub fn list(conn: &Connection) -> rusqlite::Result<Vec<UserRow>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY id"))?;
+/// What the admin's people list is narrowed to (SPEC section 9: the search
+/// covers names, email, username and phone number).
+#[derive(Debug, Default, Clone)]
+pub struct UserFilter {
+    pub search: Option<String>,
+    pub role: Option<Role>,
+    pub status: Option<Status>,
+    pub country: Option<Country>,
+}
+
+/// Every live account matching `filter`, oldest first.
+pub fn search(conn: &Connection, filter: &UserFilter) -> rusqlite::Result<Vec<UserRow>> {
+    let mut sql = format!("SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL");
+    let mut values: Vec<rusqlite::types::Value> = Vec::new();
+    if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        sql.push_str(
+            " AND (first_name LIKE ?1 ESCAPE '\\' OR last_name LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
+                   OR (first_name || ' ' || last_name) LIKE ?1 ESCAPE '\\'
+                   OR username LIKE ?1 ESCAPE '\\' OR phone_number LIKE ?1 ESCAPE '\\')",
+        );
+        values.push(super::like_pattern(search).into());
+    }
+    for (column, value) in [
+        ("role", filter.role.map(|r| r.as_str())),
+        ("status", filter.status.map(|s| s.as_str())),
+        ("country", filter.country.map(|c| c.as_str())),
+    ] {
+        if let Some(value) = value {
+            values.push(value.to_owned().into());
+            sql.push_str(&format!(" AND {column} = ?{}", values.len()));
+        }
+    }
+    sql.push_str(" ORDER BY id");
+    conn.prepare_cached(&sql)?.query_map(rusqlite::params_from_iter(values), from_row)?.collect()
+}
+
+/// How many live accounts have each role and each status.
+pub fn count_by(conn: &Connection, column: &str) -> rusqlite::Result<Vec<(String, i64)>> {
+    debug_assert!(matches!(column, "role" | "status"));
+    let mut stmt = conn.prepare_cached(&format!("SELECT {column}, COUNT(*) FROM users WHERE deleted_at IS NULL GROUP BY {column}"))?;
+    stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?.collect()
+}
+
+/// Active super admins: the platform must keep at least one.
+pub fn active_super_admins(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT COUNT(*) FROM users WHERE role = 'super_admin' AND status = 'active' AND deleted_at IS NULL")?
+        .query_row([], |row| row.get(0))
+}
+
+pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Status, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE users SET role = ?2, status = ?3, updated_at = ?4 WHERE id = ?1")?
+        .execute(params![id, role, status, now])?;
+    Ok(())
+}
+
+/// The people a field agent may fill an application for: active buyers and farmers.
+pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<UserRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL AND status = 'active' AND role IN ('user', 'farmer')
+         ORDER BY first_name, last_name, id"
+    ))?;
     stmt.query_map([], from_row)?.collect()
 }

@@ -47,6 +47,7 @@ pub fn is_uuid(text: &str) -> bool {
 
 pub mod accounts;
 pub mod contact;
+pub mod people;
 pub mod phone;
 pub mod surveys;
 pub mod sync;

@@ -12,6 +12,7 @@ use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::clock;
+use crate::labels::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub enum SurveyStatus {
@@ -73,7 +74,45 @@ pub struct Answers {
     pub additional_comments: Option<String>,
 }
 
+/// One answer as an export shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    Text(&'a Option<String>),
+    Bool(bool),
+    Number(i64),
+}
+
 impl Answers {
+    /// Every answer with its name, in the form's order (SPEC section 3).
+    pub fn cells(&self) -> [(&'static str, Cell<'_>); 23] {
+        use Cell::{Bool, Number, Text};
+        [
+            ("land_size", Text(&self.land_size)),
+            ("work_type", Text(&self.work_type)),
+            ("cooperative_name", Text(&self.cooperative_name)),
+            ("income_sources", Text(&self.income_sources)),
+            ("seed_type", Text(&self.seed_type)),
+            ("seed_source", Text(&self.seed_source)),
+            ("fertilizers", Text(&self.fertilizers)),
+            ("field_preparation", Text(&self.field_preparation)),
+            ("farming_techniques", Text(&self.farming_techniques)),
+            ("planting_season", Text(&self.planting_season)),
+            ("higher_season", Text(&self.higher_season)),
+            ("higher_season_reason", Text(&self.higher_season_reason)),
+            ("average_yield", Text(&self.average_yield)),
+            ("challenges", Text(&self.challenges)),
+            ("post_harvest_losses", Bool(self.post_harvest_losses)),
+            ("loss_percentage", Number(self.loss_percentage)),
+            ("selling_method", Text(&self.selling_method)),
+            ("selling_challenges", Bool(self.selling_challenges)),
+            ("selling_challenges_explanation", Text(&self.selling_challenges_explanation)),
+            ("mobile_interest", Bool(self.mobile_interest)),
+            ("improvements_production", Text(&self.improvements_production)),
+            ("improvements_selling", Text(&self.improvements_selling)),
+            ("additional_comments", Text(&self.additional_comments)),
+        ]
+    }
+
     /// The text answers with their names, in the spec's order.
     pub fn texts(&self) -> [(&'static str, &Option<String>); 19] {
         [
@@ -454,7 +493,7 @@ pub fn create(
     let uid = uid.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()).to_lowercase();
     check_uid(&uid)?;
     if let Some(existing) = rows::find_by_uid(conn, &uid)? {
-        return if existing.user_id == owner.id && existing.deleted_at.is_none() {
+        return if existing.user_id == owner.id && existing.created_by == created_by && existing.deleted_at.is_none() {
             Ok((existing, false))
         } else {
             Err(AppError::conflict("uid_taken", "This application id is already in use"))
@@ -516,6 +555,26 @@ pub fn review(conn: &Connection, id: i64, decision: Decision, comment: Option<&s
     rows::find(conn, id)?.ok_or_else(not_found)
 }
 
+/// Writes the applicant an email about the decision on `survey`, in the
+/// language of their country; the mailer sends it after the commit.
+pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
+    let Some(applicant) = crate::db::users::find(conn, survey.user_id)? else { return Ok(()) };
+    let lang = Lang::for_country(applicant.country);
+    let outcome = if survey.status == SurveyStatus::Approved { "approved" } else { "rejected" };
+    let name = if applicant.first_name.is_empty() { applicant.email.clone() } else { applicant.first_name.clone() };
+    let number = survey.id.to_string();
+    let mut body = lang.format(&format!("email.decision.body_{outcome}"), &[("name", &name), ("number", &number)]);
+    if let Some(comment) = &survey.admin_comment {
+        body.push_str("\n\n");
+        body.push_str(&lang.format("email.decision.comment", &[("comment", comment)]));
+    }
+    body.push_str("\n\n");
+    body.push_str(&lang.text("email.signature"));
+    let subject = lang.format(&format!("email.decision.subject_{outcome}"), &[("number", &number)]);
+    crate::db::outbox::enqueue(conn, &applicant.email, &subject, &body, &clock::now())?;
+    Ok(())
+}
+
 /// Which application: by its id (REST) or its uid (sync).
 #[derive(Debug, Clone, Copy)]
 pub enum SurveyRef<'a> {
@@ -573,13 +632,25 @@ pub fn delete(conn: &Connection, owner: &UserRow, target: SurveyRef<'_>) -> ApiR
     Ok(())
 }
 
-/// Someone else's application is "not found", so ids reveal nothing.
-fn owned(conn: &Connection, owner: &UserRow, target: SurveyRef<'_>) -> ApiResult<SurveyRow> {
+/// An application is its applicant's and its author's (a field agent or
+/// admin who filled it for them); to anyone else it is "not found", so ids
+/// reveal nothing.
+fn owned(conn: &Connection, actor: &UserRow, target: SurveyRef<'_>) -> ApiResult<SurveyRow> {
     let found = match target {
         SurveyRef::Id(id) => rows::find(conn, id)?,
         SurveyRef::Uid(uid) => rows::find_by_uid(conn, &uid.to_lowercase())?,
     };
-    found.filter(|s| s.user_id == owner.id && s.deleted_at.is_none()).ok_or_else(not_found)
+    found.filter(|s| (s.user_id == actor.id || s.created_by == actor.id) && s.deleted_at.is_none()).ok_or_else(not_found)
+}
+
+/// The person a field agent or admin fills an application for: an active buyer or farmer.
+pub fn applicant_for(conn: &Connection, actor: &UserRow, user_id: i64) -> ApiResult<UserRow> {
+    if !actor.role.surveys_others() {
+        return Err(AppError::forbidden("forbidden", "You can only fill in your own applications"));
+    }
+    crate::db::users::find(conn, user_id)?
+        .filter(|person| person.role.may_be_surveyed() && person.status == crate::domain::user::Status::Active)
+        .ok_or_else(|| AppError::invalid("user_id", "user_required", "Please select a user"))
 }
 
 #[cfg(test)]

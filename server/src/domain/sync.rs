@@ -144,6 +144,9 @@ struct SurveyArgs {
     status: Option<String>,
     #[serde(default)]
     answers: AnswersInput,
+    /// The applicant, when a field agent or admin fills the form for them.
+    #[serde(default)]
+    user_id: Option<i64>,
 }
 
 fn args<T: for<'de> Deserialize<'de>>(mutation: &Mutation) -> ApiResult<T> {
@@ -154,12 +157,16 @@ fn args<T: for<'de> Deserialize<'de>>(mutation: &Mutation) -> ApiResult<T> {
 fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<MutationResult> {
     match mutation.name.as_str() {
         "survey.create" => {
-            let SurveyArgs { uid, status, answers } = args(mutation)?;
-            surveys::create(tx, user, user.id, Some(uid), &answers, status.as_deref())?;
+            let SurveyArgs { uid, status, answers, user_id } = args(mutation)?;
+            let owner = match user_id {
+                Some(id) if id != user.id => surveys::applicant_for(tx, user, id)?,
+                _ => user.clone(),
+            };
+            surveys::create(tx, &owner, user.id, Some(uid), &answers, status.as_deref())?;
             Ok(outcome(mutation, ResultStatus::Applied))
         }
         "survey.update" => {
-            let SurveyArgs { uid, status, answers } = args(mutation)?;
+            let SurveyArgs { uid, status, answers, .. } = args(mutation)?;
             let (_, conflicts) = surveys::update(tx, user, SurveyRef::Uid(&uid), &answers, status.as_deref(), mutation.base)?;
             let mut result = outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
             result.conflicts = conflicts;
@@ -194,7 +201,7 @@ pub async fn pull(state: &AppState, user: &UserRow, client_id: Option<String>, c
         .read(move |conn| {
             let tx = conn.unchecked_transaction()?;
             let after = cursor.unwrap_or(0);
-            let mut rows = db::surveys::changes_for_owner(&tx, user_id, after, limit + 1, cursor.is_some())?;
+            let mut rows = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, cursor.is_some())?;
             let has_more = rows.len() > limit;
             rows.truncate(limit);
             let last_mutation_id = match client_id {

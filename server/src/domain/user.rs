@@ -21,6 +21,16 @@ impl Role {
     pub fn is_admin(self) -> bool {
         matches!(self, Role::Admin | Role::SuperAdmin)
     }
+
+    /// May fill farmer applications on other people's behalf.
+    pub fn surveys_others(self) -> bool {
+        matches!(self, Role::FieldAgent | Role::Admin | Role::SuperAdmin)
+    }
+
+    /// May have an application filled on their behalf (buyers and farmers).
+    pub fn may_be_surveyed(self) -> bool {
+        matches!(self, Role::User | Role::Farmer)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 use crate::sync::CLIENT_A;
 
-fn complete() -> Value {
+pub fn complete() -> Value {
     json!({
         "land_size": "1-2 hectares", "work_type": "With family", "income_sources": "Farming only",
         "seed_type": "Improved/hybrid", "seed_source": "Local market", "fertilizers": "Compost/manure",
@@ -17,7 +17,7 @@ fn complete() -> Value {
 }
 
 impl TestApp {
-    async fn call(&self, method: Method, path: &str, token: &str, body: Option<Value>) -> reqwest::Response {
+    pub async fn call(&self, method: Method, path: &str, token: &str, body: Option<Value>) -> reqwest::Response {
         let mut request = self.client.request(method, self.api(path)).bearer_auth(token);
         if let Some(body) = body {
             request = request.json(&body);
@@ -26,7 +26,7 @@ impl TestApp {
     }
 
     /// A buyer's submitted application; returns its id.
-    async fn submitted(&self, token: &str, status: Option<&str>) -> Value {
+    pub async fn submitted(&self, token: &str, status: Option<&str>) -> Value {
         let mut form = complete();
         if let Some(status) = status {
             form["status"] = json!(status);
@@ -137,4 +137,179 @@ async fn buyers_farmers_and_agents_cannot_review() {
         error_of(app.call(Method::PATCH, &format!("/admin/surveys/{id}"), token, Some(decide("approved", ""))).await, StatusCode::FORBIDDEN).await;
         error_of(app.call(Method::POST, "/admin/surveys/bulk", token, Some(json!({"ids": [id], "status": "approved"}))).await, StatusCode::FORBIDDEN).await;
     }
+}
+
+#[tokio::test]
+async fn the_admin_list_filters_pages_and_counts() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let (amani, _) = app.register("amani@example.com").await;
+    let (grace, _) = app.register("grace@example.com").await;
+    for _ in 0..3 {
+        app.submitted(&amani, None).await;
+    }
+    let rejected = app.submitted(&grace, None).await;
+    app.submitted(&grace, Some("draft")).await;
+    app.call(Method::PATCH, &format!("/admin/surveys/{rejected}"), &admin, Some(decide("rejected", ""))).await;
+    app.sql("UPDATE surveys SET cooperative_name = 'Umoja 50%', created_at = '2020-01-01T00:00:00Z' WHERE id = (SELECT MIN(id) FROM surveys)");
+
+    let all: Value = app.call(Method::GET, "/admin/surveys?per_page=2", &admin, None).await.json().await.unwrap();
+    assert_eq!((all["total"].as_i64(), all["data"].as_array().unwrap().len(), all["per_page"].as_i64()), (Some(4), 2, Some(2)), "drafts are not listed");
+    assert_eq!(all["stats"], json!({"total": 4, "pending": 3, "approved": 0, "rejected": 1, "re-submitted": 0}));
+    let second: Value = app.call(Method::GET, "/admin/surveys?per_page=2&page=2", &admin, None).await.json().await.unwrap();
+    assert_eq!(second["data"][1]["cooperative_name"], "Umoja 50%", "oldest last");
+
+    let count = |query: &'static str| {
+        let app = &app;
+        let admin = admin.clone();
+        async move { app.call(Method::GET, &format!("/admin/surveys?{query}"), &admin, None).await.json::<Value>().await.unwrap()["total"].as_i64().unwrap() }
+    };
+    assert_eq!(count("q=GRACE").await, 1, "case-insensitive email search");
+    assert_eq!(count("q=umoja%2050%25").await, 1);
+    assert_eq!(count("q=with%20family").await, 4, "work type");
+    assert_eq!(count("status=rejected").await, 1);
+    assert_eq!(count("status=active").await, 0);
+    assert_eq!(count("from=2025-01-01T00:00:00.000Z").await, 3);
+    assert_eq!(count("from=2025-01-01T02:00:00%2B02:00&status=pending").await, 2);
+    let bad = error_of(app.call(Method::GET, "/admin/surveys?from=yesterday", &admin, None).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(bad["error_codes"]["from"][0], "invalid_filter");
+    error_of(app.call(Method::GET, "/admin/surveys?status=draft", &admin, None).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+}
+
+#[tokio::test]
+async fn the_export_has_every_field_in_the_admins_language_and_neutralises_formulas() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    let mut form = complete();
+    form["cooperative_name"] = json!("=cmd|'/C calc'!A0");
+    form["challenges"] = json!("Pests, \"rain\"\nand roads");
+    form["post_harvest_losses"] = json!(true);
+    form["loss_percentage"] = json!(20);
+    app.call(Method::POST, "/farmer/farmer_survey_forms", &buyer, Some(json!({"farmer_survey_form": form}))).await;
+
+    let export = app.call(Method::GET, "/admin/surveys/export?lang=sw", &admin, None).await;
+    assert_eq!(export.status(), StatusCode::OK);
+    assert!(export.headers()["content-disposition"].to_str().unwrap().contains("filename=\"applications_20"));
+    let text = export.text().await.unwrap();
+    let mut rows = text.trim_start_matches('\u{feff}').split("\r\n");
+    let header = rows.next().unwrap();
+    assert_eq!(header.split(',').count(), 8 + 23, "{header}");
+    let sw: Value = serde_json::from_str(include_str!("../../../pwa/src/locales/sw.json")).unwrap();
+    assert!(header.contains(sw["survey"]["fields"]["land_size"].as_str().unwrap()), "{header}");
+    let row = rows.next().unwrap();
+    assert!(row.contains("\"'=cmd|'/C calc'!A0\""), "{row}");
+    assert!(row.contains("\"Pests, \"\"rain\"\"\nand roads\""), "{row}");
+    assert!(row.contains(sw["options"]["land_size"]["1_2_hectares"].as_str().unwrap()), "choices are translated: {row}");
+    assert!(row.contains(&format!(",{},20,", sw["survey"]["yes"].as_str().unwrap())), "{row}");
+    assert!(row.contains(sw["survey"]["status"]["pending"].as_str().unwrap()));
+
+    let none = error_of(app.call(Method::GET, "/admin/surveys/export?status=approved", &admin, None).await, StatusCode::NOT_FOUND).await;
+    assert_eq!(none["code"], "no_applications");
+}
+
+/// A one-connection-at-a-time SMTP server that hands each message's DATA to the test.
+async fn fake_smtp() -> (String, tokio::sync::mpsc::UnboundedReceiver<String>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("smtp://{}", listener.local_addr().unwrap());
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (read, mut write) = stream.into_split();
+            let mut lines = BufReader::new(read).lines();
+            write.write_all(b"220 fake ESMTP\r\n").await.unwrap();
+            let mut data: Option<String> = None;
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(message) = data.as_mut() {
+                    if line == "." {
+                        sender.send(data.take().unwrap()).unwrap();
+                        write.write_all(b"250 queued\r\n").await.unwrap();
+                    } else {
+                        message.push_str(&line);
+                        message.push('\n');
+                    }
+                    continue;
+                }
+                let reply: &[u8] = match line.get(..4).unwrap_or("").to_ascii_uppercase().as_str() {
+                    "EHLO" => b"250-fake\r\n250 8BITMIME\r\n",
+                    "DATA" => {
+                        data = Some(String::new());
+                        b"354 go on\r\n"
+                    }
+                    "QUIT" => b"221 bye\r\n",
+                    _ => b"250 ok\r\n",
+                };
+                write.write_all(reply).await.unwrap();
+            }
+        }
+    });
+    (url, receiver)
+}
+
+#[tokio::test]
+async fn a_notified_decision_is_emailed_in_the_applicants_language() {
+    let (url, mut inbox) = fake_smtp().await;
+    let app = spawn_with(|config| config.smtp_url = Some(url)).await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    app.sql("UPDATE users SET country = 'DRC' WHERE email = 'amani@example.com'");
+    let quiet = app.submitted(&buyer, None).await;
+    let loud = app.submitted(&buyer, None).await;
+    app.call(Method::PATCH, &format!("/admin/surveys/{quiet}"), &admin, Some(decide("rejected", ""))).await;
+    let mut body = decide("approved", "Karibu!");
+    body["farmer_survey_form"]["notify"] = json!(true);
+    app.call(Method::PATCH, &format!("/admin/surveys/{loud}"), &admin, Some(body)).await;
+
+    let raw = tokio::time::timeout(std::time::Duration::from_secs(10), inbox.recv()).await.expect("an email arrives").unwrap();
+    assert!(raw.contains("To: amani@example.com") && raw.contains("Content-Transfer-Encoding: quoted-printable"), "{raw}");
+    let message = quoted_printable(&raw);
+    assert!(message.contains(&format!("n° {loud} a été approuvée")), "{message}");
+    assert!(message.contains("Karibu!"), "the comment is in the message: {message}");
+    let fr: Value = serde_json::from_str(include_str!("../../../pwa/src/locales/fr.json")).unwrap();
+    let expected = fr["email"]["signature"].as_str().unwrap();
+    assert!(message.contains(expected), "written in French for Congo: {message}");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(inbox.try_recv().is_err(), "the decision without notify sends nothing");
+}
+
+/// Enough of RFC 2045 quoted-printable for the test to read a message body.
+fn quoted_printable(raw: &str) -> String {
+    let joined = raw.replace("=\n", "");
+    let mut bytes = Vec::new();
+    let mut rest = joined.as_bytes();
+    while let Some((&first, tail)) = rest.split_first() {
+        match (first, tail.get(..2).and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok())) {
+            (b'=', Some(byte)) => {
+                bytes.push(byte);
+                rest = &tail[2..];
+            }
+            _ => {
+                bytes.push(first);
+                rest = tail;
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap()
+}
+
+#[tokio::test]
+async fn without_smtp_a_notification_is_logged_and_marked_so() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    let (a, b) = (app.submitted(&buyer, None).await, app.submitted(&buyer, None).await);
+    let answer = app.call(Method::POST, "/admin/surveys/bulk", &admin, Some(json!({"ids": [a, b], "status": "rejected", "notify": true}))).await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    let db = app.data_dir.join(mavuno::db::DB_FILE);
+    let mut logged = 0;
+    for _ in 0..50 {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        logged = conn.query_row("SELECT COUNT(*) FROM email_outbox WHERE delivery = 'logged' AND sent_at IS NOT NULL AND to_email = 'amani@example.com'", [], |r| r.get::<_, i64>(0)).unwrap();
+        if logged == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(logged, 2);
 }

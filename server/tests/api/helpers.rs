@@ -43,6 +43,7 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let origin = format!("http://{}", listener.local_addr().unwrap());
     let (shutdown, stop) = oneshot::channel::<()>();
+    mavuno::mailer::spawn(&state).expect("mailer");
     let app = build_app(state.clone());
     tokio::spawn(serve(listener, app, async {
         let _ = stop.await;

@@ -4,6 +4,7 @@
 mod accounts;
 mod admin;
 mod admin_surveys;
+mod agents;
 mod cli;
 mod contact;
 mod helpers;

@@ -1,0 +1,62 @@
+//! Field agents (issue 5): the people they can fill applications for. The
+//! applications themselves go through sync (`survey.create` with `user_id`).
+
+use axum::Json;
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::AppState;
+use crate::auth::AgentUser;
+use crate::db::users::{self, UserRow};
+use crate::domain::user::{Country, Role};
+use crate::error::{ApiResult, ErrorBody};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(people))
+}
+
+/// What an agent needs to find and recognise a person in the field.
+#[derive(Serialize, ToSchema)]
+pub struct PersonCard {
+    id: i64,
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone_number: Option<String>,
+    country: Option<Country>,
+    location: Option<String>,
+    role: Role,
+}
+
+impl From<UserRow> for PersonCard {
+    fn from(u: UserRow) -> Self {
+        PersonCard {
+            id: u.id,
+            first_name: u.first_name,
+            last_name: u.last_name,
+            email: u.email,
+            phone_number: u.phone_number,
+            country: u.country,
+            location: u.location,
+            role: u.role,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PeopleList {
+    success: bool,
+    data: Vec<PersonCard>,
+}
+
+/// Active buyers and farmers, by name: the people a field agent (or admin)
+/// can fill an application for. The PWA keeps a copy for offline visits.
+#[utoipa::path(get, path = "/agent/people", tag = "agent", security(("bearer" = [])),
+    responses((status = 200, body = PeopleList), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn people(State(state): State<AppState>, _agent: AgentUser) -> ApiResult<Json<PeopleList>> {
+    let rows = state.db.read(|conn| Ok(users::surveyable(conn)?)).await?;
+    Ok(Json(PeopleList { success: true, data: rows.into_iter().map(PersonCard::from).collect() }))
+}

@@ -1,0 +1,46 @@
+//! The `email_outbox` table: messages written with what they announce and
+//! sent afterwards by the mailer.
+
+use rusqlite::{Connection, params};
+
+#[derive(Debug, Clone)]
+pub struct Email {
+    pub id: i64,
+    pub to_email: String,
+    pub subject: String,
+    pub body: String,
+    pub attempts: i64,
+}
+
+pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+    )?
+    .execute(params![to_email, subject, body, now])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Unsent messages whose next attempt is due, oldest first.
+pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Email>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, to_email, subject, body, attempts FROM email_outbox
+         WHERE sent_at IS NULL AND next_try_at <= ?1 ORDER BY id LIMIT ?2",
+    )?;
+    stmt.query_map(params![now, limit], |row| {
+        Ok(Email { id: row.get(0)?, to_email: row.get(1)?, subject: row.get(2)?, body: row.get(3)?, attempts: row.get(4)? })
+    })?
+    .collect()
+}
+
+/// `delivery` is `smtp` or `logged`.
+pub fn mark_sent(conn: &Connection, id: i64, delivery: &str, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE email_outbox SET sent_at = ?2, delivery = ?3, attempts = attempts + 1 WHERE id = ?1")?
+        .execute(params![id, now, delivery])?;
+    Ok(())
+}
+
+pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE email_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3 WHERE id = ?1")?
+        .execute(params![id, error, next_try_at])?;
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! Words the server writes for people (CSV headers and values, emails), taken
+//! from the PWA's own catalogues so that a label reads the same on screen, in
+//! an export and in a message, and no language can fall behind.
+
+use std::sync::LazyLock;
+
+use serde_json::Value;
+
+use crate::domain::user::Country;
+
+/// The PWA's languages; the first is the fallback.
+pub const LANGUAGES: [&str; 3] = ["en", "fr", "sw"];
+
+static CATALOGUES: LazyLock<[Value; 3]> = LazyLock::new(|| {
+    let parse = |text: &str| serde_json::from_str(text).expect("the PWA catalogues are valid JSON");
+    [
+        parse(include_str!("../../pwa/src/locales/en.json")),
+        parse(include_str!("../../pwa/src/locales/fr.json")),
+        parse(include_str!("../../pwa/src/locales/sw.json")),
+    ]
+});
+
+/// A catalogue's language, by a code such as `fr` or `fr-CD`; English otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lang(usize);
+
+impl Lang {
+    pub const EN: Lang = Lang(0);
+
+    pub fn parse(code: Option<&str>) -> Lang {
+        let base = code.unwrap_or("").split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        Lang(LANGUAGES.iter().position(|l| *l == base).unwrap_or(0))
+    }
+
+    /// The language to write to someone in when all we know is their country
+    /// (the PWA's detector makes the same guess for Congo and Burundi).
+    pub fn for_country(country: Option<Country>) -> Lang {
+        match country {
+            Some(Country::Drc | Country::Bdi) => Lang(1),
+            Some(Country::Tza | Country::Ken) => Lang(2),
+            _ => Lang::EN,
+        }
+    }
+
+    /// The text at a dotted key, in this language or else in English; the key itself when missing.
+    pub fn text(self, key: &str) -> String {
+        self.lookup(key).or_else(|| Lang::EN.lookup(key)).unwrap_or_else(|| key.to_owned())
+    }
+
+    /// The text at `key` with `{{name}}` placeholders filled in.
+    pub fn format(self, key: &str, values: &[(&str, &str)]) -> String {
+        values.iter().fold(self.text(key), |text, (name, value)| text.replace(&format!("{{{{{name}}}}}"), value))
+    }
+
+    /// The label of a stored choice (`options.<field>.<slug>`), or the choice itself.
+    pub fn option(self, field: &str, value: &str) -> String {
+        let key = format!("options.{field}.{}", slug(value));
+        self.lookup(&key).or_else(|| Lang::EN.lookup(&key)).unwrap_or_else(|| value.to_owned())
+    }
+
+    fn lookup(self, key: &str) -> Option<String> {
+        let mut node = &CATALOGUES[self.0];
+        for part in key.split('.') {
+            node = node.get(part)?;
+        }
+        node.as_str().map(str::to_owned)
+    }
+}
+
+/// The PWA's `slug()` (features/applications/fields.ts): lower case, runs of
+/// anything but letters and digits become one `_`, none at the ends.
+pub fn slug(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_come_from_the_pwa_catalogues_with_english_as_fallback() {
+        assert_eq!(Lang::parse(Some("fr-CD")).text("roles.user"), "Acheteur");
+        assert_eq!(Lang::parse(Some("de")), Lang::EN);
+        assert_eq!(Lang::EN.text("no.such.key"), "no.such.key");
+        assert_eq!(Lang::EN.option("land_size", "1-2 hectares"), "1–2 hectares");
+        assert_eq!(Lang::EN.option("land_size", "Something typed"), "Something typed");
+        assert_eq!(slug("Hand tools (hoe)"), "hand_tools_hoe");
+        assert_eq!(slug("Local/traditional"), "local_traditional");
+    }
+}

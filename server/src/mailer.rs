@@ -1,0 +1,114 @@
+//! Sends the email outbox. Messages are written to `email_outbox` in the same
+//! transaction as what they announce; this task sends them by SMTP when
+//! `MAVUNO_SMTP_URL` is set and otherwise writes them to the log, so nothing
+//! is lost when mail is not configured (docs/operations.md).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::message::{Mailbox, Message, header::ContentType};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use time::OffsetDateTime;
+use tokio::sync::Notify;
+
+use crate::AppState;
+use crate::clock;
+use crate::db::outbox::{self, Email};
+
+/// Wakes the sender after a transaction wrote to the outbox.
+#[derive(Clone, Default)]
+pub struct Mailer {
+    wake: Arc<Notify>,
+}
+
+impl Mailer {
+    /// Call after the transaction that enqueued a message has committed.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+/// How often the outbox is looked at when nobody wakes the sender (retries).
+const POLL: Duration = Duration::from_secs(30);
+const BATCH: i64 = 20;
+
+enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>, Mailbox),
+    Log,
+}
+
+/// Starts the sender; it runs as long as the runtime does.
+pub fn spawn(state: &AppState) -> Result<(), String> {
+    let transport = match &state.config.smtp_url {
+        Some(url) => {
+            let smtp = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                .map_err(|e| format!("MAVUNO_SMTP_URL cannot be used: {e}"))?
+                .timeout(Some(Duration::from_secs(20)))
+                .build();
+            let from = state.config.mail_from.parse::<Mailbox>().map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
+            Transport::Smtp(smtp, from)
+        }
+        None => Transport::Log,
+    };
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            if let Err(err) = send_due(&state, &transport).await {
+                tracing::warn!(%err, "could not read the email outbox");
+            }
+            let _ = tokio::time::timeout(POLL, state.mailer.wake.notified()).await;
+        }
+    });
+    Ok(())
+}
+
+async fn send_due(state: &AppState, transport: &Transport) -> Result<(), crate::error::AppError> {
+    loop {
+        let due = state.db.read(|conn| Ok(outbox::due(conn, &clock::now(), BATCH)?)).await?;
+        if due.is_empty() {
+            return Ok(());
+        }
+        for email in due {
+            let outcome = deliver(transport, &email).await;
+            state
+                .db
+                .write(move |tx| {
+                    match outcome {
+                        Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,
+                        Err(error) => {
+                            tracing::warn!(id = email.id, %error, "email not sent; will retry");
+                            outbox::mark_failed(tx, email.id, &error, &retry_at(email.attempts))?
+                        }
+                    }
+                    Ok(())
+                })
+                .await?;
+        }
+    }
+}
+
+async fn deliver(transport: &Transport, email: &Email) -> Result<&'static str, String> {
+    match transport {
+        Transport::Log => {
+            tracing::info!(to = %email.to_email, subject = %email.subject, body = %email.body, "email (no SMTP configured)");
+            Ok("logged")
+        }
+        Transport::Smtp(smtp, from) => {
+            let to = email.to_email.parse::<Mailbox>().map_err(|e| format!("bad address: {e}"))?;
+            let message = Message::builder()
+                .from(from.clone())
+                .to(to)
+                .subject(&email.subject)
+                .header(ContentType::TEXT_PLAIN)
+                .body(email.body.clone())
+                .map_err(|e| e.to_string())?;
+            smtp.send(message).await.map(|_| "smtp").map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// 1, 2, 4 ... minutes after each failure, at most six hours apart.
+fn retry_at(attempts: i64) -> String {
+    let minutes = 1i64 << attempts.clamp(0, 9);
+    clock::format(OffsetDateTime::now_utc() + time::Duration::minutes(minutes.min(360)))
+}
