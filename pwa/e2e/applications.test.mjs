@@ -1,7 +1,7 @@
 // Farmer applications on a phone with no signal (issue: offline-first sync).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, launchProfile, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, controlledByServiceWorker, fillApplication, launchProfile, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -9,29 +9,6 @@ async function openApplications(page) {
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
   await page.getByRole('heading', { name: 'Your applications' }).waitFor();
-}
-
-async function fillApplication(page) {
-  const choose = async (label, option) => page.getByLabel(label).selectOption(option);
-  await choose(/^How much land/, '1-2 hectares');
-  await choose(/^Who works on your farm/, 'With family');
-  await page.getByLabel(/^Cooperative name/).fill('Umoja wa Kabare');
-  await choose(/^Sources of income/, 'Farming only');
-  await choose(/^Type of seed/, 'Improved/hybrid');
-  await choose(/^Where you get your seed/, 'Local market');
-  await choose(/^Fertilizers you use/, 'Compost/manure');
-  await choose(/^How you prepare/, 'Hand tools (hoe)');
-  await page.getByLabel(/^Farming techniques/).fill('Mulching and intercropping beans with maize');
-  await choose(/^Main planting season/, 'Season A');
-  await choose(/^Season with the bigger harvest/, 'Season B');
-  await page.getByLabel(/^Why that season/).fill('More rain');
-  await choose(/^Average harvest/, '1-2 tons');
-  await page.getByLabel(/^Main challenges/).fill('Pests and late rains');
-  await page.getByLabel('I lose part of my harvest after harvesting').check();
-  await page.getByLabel(/^About what share is lost/).fill('30');
-  await choose(/^How you sell your harvest/, 'Sell at local market');
-  await page.getByLabel(/^What would help you produce more/).fill('Better seed');
-  await page.getByLabel(/^What would help you sell better/).fill('Selling as a group');
 }
 
 async function serverApplications(page, origin) {

@@ -33,7 +33,7 @@ const POLL: Duration = Duration::from_secs(30);
 const BATCH: i64 = 20;
 
 enum Transport {
-    Smtp(AsyncSmtpTransport<Tokio1Executor>, Mailbox),
+    Smtp(Box<AsyncSmtpTransport<Tokio1Executor>>, Mailbox),
     Log,
 }
 
@@ -46,7 +46,7 @@ pub fn spawn(state: &AppState) -> Result<(), String> {
                 .timeout(Some(Duration::from_secs(20)))
                 .build();
             let from = state.config.mail_from.parse::<Mailbox>().map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
-            Transport::Smtp(smtp, from)
+            Transport::Smtp(Box::new(smtp), from)
         }
         None => Transport::Log,
     };

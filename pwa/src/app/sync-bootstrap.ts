@@ -1,13 +1,31 @@
 // Everything a signed-in device needs to sync, loaded only once someone signs
 // in (Dexie stays off a visitor's first visit). Entity handlers are registered
 // here, before the first pull, so no change arrives for an unknown entity.
+import { liveQuery } from 'dexie';
 import { surveyEntity } from '../features/applications/local';
 import { localDb, type LocalDb } from '../lib/local-db';
 import { registerEntity, startSync } from '../lib/sync-engine';
 
 registerEntity('survey', surveyEntity);
 
-export function boot(userId: number): { db: LocalDb; stop: () => void } {
+/**
+ * Starts syncing an account. `onApproved` is called when one of the person's
+ * own applications is (or becomes) approved: the server made them a farmer,
+ * so the session should load their new role.
+ */
+export function boot(userId: number, onApproved: () => void): { db: LocalDb; stop: () => void } {
   const db = localDb(userId);
-  return { db, stop: startSync(db) };
+  const stopSync = startSync(db);
+  const approved = liveQuery(() => db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count()).subscribe({
+    next: (count) => {
+      if (count > 0) onApproved();
+    },
+  });
+  return {
+    db,
+    stop: () => {
+      approved.unsubscribe();
+      stopSync();
+    },
+  };
 }

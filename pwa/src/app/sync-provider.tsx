@@ -1,13 +1,14 @@
 // Opens the signed-in account's local database and keeps it syncing.
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useSession } from '../features/auth/session';
+import { fetchMe, useSession } from '../features/auth/session';
 import type { LocalDb } from '../lib/local-db';
 
 const LocalDbContext = createContext<LocalDb | null>(null);
 
 export function SyncProvider({ children }: { children: ReactNode }) {
-  const { user } = useSession();
+  const { user, updateUser } = useSession();
   const userId = user?.id;
+  const isBuyer = user?.role === 'user';
   const [db, setDb] = useState<LocalDb | null>(null);
   useEffect(() => {
     if (userId === undefined) {
@@ -16,9 +17,13 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     }
     let stop: (() => void) | undefined;
     let cancelled = false;
+    // An approved application made a buyer a farmer: load the new role (and dashboard).
+    const onApproved = () => {
+      if (isBuyer) void fetchMe().then((me) => !cancelled && updateUser(me), () => undefined);
+    };
     void import('./sync-bootstrap').then(({ boot }) => {
       if (cancelled) return;
-      const started = boot(userId);
+      const started = boot(userId, onApproved);
       stop = started.stop;
       setDb(started.db);
     });
@@ -26,7 +31,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       cancelled = true;
       stop?.();
     };
-  }, [userId]);
+  }, [userId, isBuyer, updateUser]);
   return <LocalDbContext.Provider value={db}>{children}</LocalDbContext.Provider>;
 }
 

@@ -52,3 +52,5 @@ export const AlertIcon = () => <Icon><circle cx="12" cy="12" r="10" /><path d="M
 export const EditIcon = () => <Icon><path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" /></Icon>;
 export const TrashIcon = () => <Icon><path d="M3 6h18M8 6V4h8v2M6 6l1 15h10l1-15" /></Icon>;
 export const KeyIcon = () => <Icon><circle cx="7.5" cy="15.5" r="4.5" /><path d="M10.7 12.3L21 2M17 6l3 3M14 9l2 2" /></Icon>;
+export const DownloadIcon = () => <Icon><path d="M12 3v12M7 10l5 5 5-5M4 21h16" /></Icon>;
+export const RefreshIcon = () => <Icon><path d="M21 12a9 9 0 1 1-2.6-6.4M21 3v6h-6" /></Icon>;

@@ -60,6 +60,32 @@ interface ErrorBody {
   error_codes?: Record<string, string[]>;
 }
 
+/** Saves a file the server makes (a CSV export) under the name it gives. */
+export async function download(path: string): Promise<void> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, { headers });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Network error');
+  }
+  if (!response.ok) {
+    const error = ((await response.json().catch(() => null)) ?? {}) as ErrorBody;
+    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? response.statusText);
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'export.csv';
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();

@@ -2,9 +2,16 @@
 // the marketplace needs them).
 import { currentLanguage } from './i18n';
 
-export function formatDate(iso: string | null | undefined, style: 'short' | 'long' = 'long'): string {
+const STYLES: Record<'short' | 'long' | 'time', Intl.DateTimeFormatOptions> = {
+  long: { dateStyle: 'long' },
+  short: { dateStyle: 'medium' },
+  time: { dateStyle: 'medium', timeStyle: 'short' },
+};
+
+/** `time` adds the hour: for things that change within a day. */
+export function formatDate(iso: string | null | undefined, style: 'short' | 'long' | 'time' = 'long'): string {
   if (!iso) return '';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(currentLanguage(), style === 'long' ? { dateStyle: 'long' } : { dateStyle: 'medium' }).format(date);
+  return new Intl.DateTimeFormat(currentLanguage(), STYLES[style]).format(date);
 }

@@ -20,6 +20,17 @@ export interface LocalRecord {
   [field: string]: unknown;
 }
 
+export interface LocalPerson {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string | null;
+  country: string | null;
+  location: string | null;
+  role: string;
+}
+
 export interface MetaEntry {
   key: string;
   value: unknown;
@@ -29,6 +40,8 @@ export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxEntry, 'mutation_id'>;
   surveys!: EntityTable<LocalRecord, 'uid'>;
   meta!: EntityTable<MetaEntry, 'key'>;
+  /** A field agent's copy of the people they can visit (GET /agent/people). */
+  people!: EntityTable<LocalPerson, 'id'>;
 
   constructor(name: string) {
     super(name);
@@ -37,6 +50,7 @@ export class LocalDb extends Dexie {
       surveys: 'uid',
       meta: 'key',
     });
+    this.version(2).stores({ people: 'id' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -62,5 +62,5 @@ pub fn change(conn: &Connection, actor: &UserRow, target_id: i64, changes: Chang
     if role != target.role || status != target.status {
         users::set_role_and_status(conn, target.id, role, status, &now)?;
     }
-    Ok(users::find(conn, target.id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))?)
+    users::find(conn, target.id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))
 }

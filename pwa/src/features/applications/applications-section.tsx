@@ -10,8 +10,9 @@ import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { newUid } from '../../lib/sync-engine';
-import { FIELDS, optionLabel, toAnswers, validateSubmission, type Answers, type FieldDef } from './fields';
+import { FIELDS, answerText, applies, optionLabel, toAnswers, validateSubmission, type Answers, type FieldDef } from './fields';
 import { deleteApplication, saveApplication, useApplications, useOutbox, type Application, type ApplicationStatus } from './local';
+import { personName, useSavedPeople } from '../agent/people';
 
 type View = { mode: 'list' } | { mode: 'form'; uid: string; isNew: boolean } | { mode: 'details'; uid: string };
 
@@ -31,9 +32,15 @@ export function StatusBadge({ status }: { status: ApplicationStatus }) {
   return <span className={BADGE[status]}>{t(`survey.status.${status}`)}</span>;
 }
 
-export function ApplicationsSection({ db }: { db: LocalDb }) {
+/** A field agent's view: applications they filled for others; new ones start from a person. */
+export interface AgentMode {
+  onNew(): void;
+}
+
+export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentMode }) {
   const { t } = useTranslation();
   const applications = useApplications(db);
+  const saved = useSavedPeople(db);
   const outbox = useOutbox(db);
   const [view, setView] = useState<View>({ mode: 'list' });
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -41,6 +48,13 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
   if (!applications) return <Spinner label={t('common.loading')} />;
   const current = view.mode === 'list' ? undefined : applications.find((a) => a.uid === view.uid);
   const entriesFor = (uid: string) => outbox.filter((e) => e.uid === uid);
+  const applicantOf = (a: Application): string | undefined => {
+    if (!agent) return undefined;
+    if (a.user) return personName(a.user);
+    const person = saved?.people.find((p) => p.id === a.user_id);
+    return person ? personName(person) : undefined;
+  };
+  const startNew = agent ? agent.onNew : () => setView({ mode: 'form', uid: newUid(), isNew: true });
 
   if (view.mode === 'form') {
     return (
@@ -49,6 +63,7 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
         uid={view.uid}
         existing={current}
         refused={entriesFor(view.uid).find((e) => e.state === 'rejected')}
+        person={agent && current?.user_id !== undefined ? { id: current.user_id, name: applicantOf(current) ?? '' } : undefined}
         onDone={() => setView({ mode: 'list' })}
       />
     );
@@ -60,8 +75,8 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
   return (
     <div className="applications">
       <div className="section-head">
-        <h2>{t('survey.your_applications')}</h2>
-        <button type="button" className="button" onClick={() => setView({ mode: 'form', uid: newUid(), isNew: true })}>
+        <h2>{t(agent ? 'agent.your_applications' : 'survey.your_applications')}</h2>
+        <button type="button" className="button" onClick={startNew}>
           <ClipboardIcon /> {t('survey.new')}
         </button>
       </div>
@@ -69,8 +84,8 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
         <section className="card coming-soon">
           <ClipboardIcon />
           <h3>{t('survey.empty_title')}</h3>
-          <p>{t('survey.empty_body')}</p>
-          <button type="button" className="button" onClick={() => setView({ mode: 'form', uid: newUid(), isNew: true })}>{t('survey.create_first')}</button>
+          <p>{t(agent ? 'agent.empty_applications' : 'survey.empty_body')}</p>
+          <button type="button" className="button" onClick={startNew}>{t('survey.create_first')}</button>
         </section>
       ) : (
         <ul className="application-list">
@@ -79,6 +94,7 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
               key={application.uid}
               application={application}
               number={applications.length - index}
+              applicant={applicantOf(application)}
               entries={entriesFor(application.uid)}
               onView={() => setView({ mode: 'details', uid: application.uid })}
               onEdit={() => setView({ mode: 'form', uid: application.uid, isNew: false })}
@@ -108,6 +124,8 @@ export function ApplicationsSection({ db }: { db: LocalDb }) {
 function ApplicationCard(props: {
   application: Application;
   number: number;
+  /** Whose application, when an agent filled it. */
+  applicant?: string;
   entries: OutboxEntry[];
   onView(): void;
   onEdit(): void;
@@ -125,6 +143,7 @@ function ApplicationCard(props: {
         <h3>{t('survey.number', { number: props.number })}</h3>
         <StatusBadge status={a.status} />
       </div>
+      {props.applicant && <p className="applicant">{t('agent.for_person', { name: props.applicant })}</p>}
       {waiting && <p className="sync-note wait"><ClockIcon /> {t('survey.waiting')}</p>}
       {refused && (
         <p className="sync-note bad" role="alert">
@@ -154,7 +173,7 @@ function ApplicationCard(props: {
   );
 }
 
-function initialValues(existing: Application | undefined): Answers {
+export function initialValues(existing: Record<string, unknown> | undefined): Answers {
   const values: Answers = {};
   for (const field of FIELDS) {
     const value = existing?.[field.name];
@@ -165,9 +184,18 @@ function initialValues(existing: Application | undefined): Answers {
   return values;
 }
 
-function ApplicationForm(props: { db: LocalDb; uid: string; existing: Application | undefined; refused: OutboxEntry | undefined; onDone(): void }) {
+export function ApplicationForm(props: {
+  db: LocalDb;
+  uid: string;
+  existing: Application | undefined;
+  refused: OutboxEntry | undefined;
+  /** The person a field agent fills it for. */
+  person?: { id: number; name: string };
+  onDone(): void;
+}) {
   const { t } = useTranslation();
   const { db, uid, existing, refused } = props;
+  const forUserId = props.person?.id;
   const [values, setValues] = useState<Answers>(() => initialValues(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [savedAt, setSavedAt] = useState<number | null>(null);
@@ -179,10 +207,10 @@ function ApplicationForm(props: { db: LocalDb; uid: string; existing: Applicatio
   useEffect(() => {
     if (!dirty.current || !isDraft) return;
     const timer = window.setTimeout(() => {
-      void saveApplication(db, uid, toAnswers(values), 'draft').then(() => setSavedAt(Date.now()));
+      void saveApplication(db, uid, toAnswers(values), 'draft', forUserId).then(() => setSavedAt(Date.now()));
     }, AUTOSAVE_MS);
     return () => window.clearTimeout(timer);
-  }, [values, isDraft, db, uid]);
+  }, [values, isDraft, db, uid, forUserId]);
 
   const set = (name: string) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
     const target = event.target;
@@ -197,12 +225,12 @@ function ApplicationForm(props: { db: LocalDb; uid: string; existing: Applicatio
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const next: ApplicationStatus = status === 'rejected' ? 're-submitted' : 'pending';
-    await saveApplication(db, uid, toAnswers(values), next);
+    await saveApplication(db, uid, toAnswers(values), next, forUserId);
     props.onDone();
   };
 
   const saveOnly = async () => {
-    await saveApplication(db, uid, toAnswers(values), isDraft ? 'draft' : undefined);
+    await saveApplication(db, uid, toAnswers(values), isDraft ? 'draft' : undefined, forUserId);
     props.onDone();
   };
 
@@ -214,6 +242,7 @@ function ApplicationForm(props: { db: LocalDb; uid: string; existing: Applicatio
   return (
     <form className="card form survey-form" onSubmit={submit} noValidate aria-labelledby="survey-form-title">
       <h2 id="survey-form-title">{status === 'rejected' ? t('survey.resubmit_title') : existing ? t('survey.edit_title') : t('survey.new_title')}</h2>
+      {props.person && <p className="applicant">{t('agent.form_for', { name: props.person.name })}</p>}
       {refused && (
         <ErrorBox
           messages={[
@@ -237,7 +266,7 @@ function ApplicationForm(props: { db: LocalDb; uid: string; existing: Applicatio
   );
 }
 
-function Field({ field, value, problem, onChange }: {
+export function Field({ field, value, problem, onChange }: {
   field: FieldDef;
   value: string | number | boolean;
   problem: string | undefined;
@@ -279,13 +308,6 @@ function Field({ field, value, problem, onChange }: {
 
 function ApplicationDetails({ application, onBack }: { application: Application; onBack(): void }) {
   const { t } = useTranslation();
-  const show = (field: FieldDef) => {
-    const value = application[field.name];
-    if (field.kind === 'checkbox') return value === true ? t('survey.yes') : t('survey.no');
-    if (field.kind === 'percent') return `${typeof value === 'number' ? value : 0} %`;
-    if (typeof value !== 'string' || !value) return t('profile.not_provided');
-    return field.kind === 'select' ? optionLabel(t, field.name, value) : value;
-  };
   return (
     <section className="card" aria-labelledby="survey-details-title">
       <div className="application-head">
@@ -294,10 +316,10 @@ function ApplicationDetails({ application, onBack }: { application: Application;
       </div>
       {application.admin_comment && <p className="admin-comment"><strong>{t('survey.admin_comment')}:</strong> {application.admin_comment}</p>}
       <dl className="details">
-        {FIELDS.filter((f) => !f.dependsOn || application[f.dependsOn] === true).map((field) => (
+        {FIELDS.filter((f) => applies(f, application)).map((field) => (
           <div key={field.name}>
             <dt>{t(`survey.fields.${field.name}`)}</dt>
-            <dd>{show(field)}</dd>
+            <dd>{answerText(t, field, application[field.name])}</dd>
           </div>
         ))}
       </dl>

@@ -45,6 +45,29 @@ export const FIELDS: readonly FieldDef[] = [
 
 export type Answers = Record<string, string | boolean | number | null>;
 
+/** The admin's detail view groups the questions as SPEC section 2 names them. */
+export const FIELD_GROUPS = {
+  basic: ['land_size', 'work_type', 'cooperative_name', 'income_sources'],
+  practices: ['seed_type', 'seed_source', 'fertilizers', 'field_preparation'],
+  seasons: ['farming_techniques', 'planting_season', 'higher_season', 'higher_season_reason'],
+  production: ['average_yield', 'challenges', 'post_harvest_losses', 'loss_percentage'],
+  selling: ['selling_method', 'selling_challenges', 'selling_challenges_explanation', 'mobile_interest'],
+  improvements: ['improvements_production', 'improvements_selling', 'additional_comments'],
+} as const;
+
+/** An answer as a person reads it: translated choice, yes/no, percentage, or "not provided". */
+export function answerText(t: TFunction, field: FieldDef, value: unknown): string {
+  if (field.kind === 'checkbox') return value === true ? t('survey.yes') : t('survey.no');
+  if (field.kind === 'percent') return `${typeof value === 'number' ? value : 0} %`;
+  if (typeof value !== 'string' || !value) return t('profile.not_provided');
+  return field.kind === 'select' ? optionLabel(t, field.name, value) : value;
+}
+
+/** Whether a question applies (a conditional one only when its checkbox is ticked). */
+export function applies(field: FieldDef, answers: Record<string, unknown>): boolean {
+  return !field.dependsOn || answers[field.dependsOn] === true;
+}
+
 export function slug(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }

@@ -11,6 +11,9 @@ export interface Application extends LocalRecord {
   status: ApplicationStatus;
   created_at?: string;
   admin_comment?: string | null;
+  /** The applicant; someone else when a field agent filled it for them. */
+  user_id?: number;
+  user?: { first_name: string; last_name: string; email: string };
 }
 
 /** How applications are kept on the device; registered before the first sync (app/sync-bootstrap.ts). */
@@ -24,17 +27,22 @@ export const surveyEntity: EntityHandler = {
     }
     const current = (await db.surveys.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'pending' };
     const status = (mutation.args.status as string | undefined) ?? current.status;
-    await db.surveys.put({ ...current, ...(mutation.args.answers as object), status });
+    const applicant = typeof mutation.args.user_id === 'number' ? { user_id: mutation.args.user_id } : {};
+    await db.surveys.put({ ...current, ...(mutation.args.answers as object), ...applicant, status });
   },
 };
 
-/** Saves an application: a create until the server has it, then edits on top of its version. */
-export async function saveApplication(db: LocalDb, uid: string, answers: Answers, status?: ApplicationStatus): Promise<void> {
+/** Saves an application: a create until the server has it, then edits on top
+ * of its version. `forUserId`: the person a field agent fills it for. */
+export async function saveApplication(db: LocalDb, uid: string, answers: Answers, status?: ApplicationStatus, forUserId?: number): Promise<void> {
   const existing = await db.surveys.get(uid);
   const queuedCreate = await db.outbox.where('uid').equals(uid).and((e) => e.name === 'survey.create' && e.state === 'queued').count();
   const args = { uid, answers, ...(status ? { status } : {}) };
-  if (existing?.version === undefined && queuedCreate === 0) await enqueue(db, 'survey.create', { ...args, status: status ?? 'draft' });
-  else await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
+  if (existing?.version === undefined && queuedCreate === 0) {
+    await enqueue(db, 'survey.create', { ...args, status: status ?? 'draft', ...(forUserId === undefined ? {} : { user_id: forUserId }) });
+  } else {
+    await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
+  }
 }
 
 export async function deleteApplication(db: LocalDb, uid: string): Promise<void> {

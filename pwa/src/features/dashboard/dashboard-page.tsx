@@ -1,6 +1,6 @@
 // The dashboard shell (SPEC section 2): a side navigation, fixed on wide
 // screens and sliding over on narrow ones; sections switch in place.
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../app/paths';
@@ -15,8 +15,13 @@ import { ErrorBoundary } from '../../components/error-boundary';
 import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';
 import { ApplicationsSection } from '../applications/applications-section';
+import { FarmersSection } from '../agent/farmers-section';
 import { ProfilePanel } from '../profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
+
+// Admin screens are only downloaded by admins.
+const AdminApplications = lazy(() => import('../admin/admin-applications').then((m) => ({ default: m.AdminApplications })));
+const AdminUsers = lazy(() => import('../admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -92,13 +97,27 @@ function SectionContent({ section, kind, user, onOpen }: { section: Section; kin
   const { t } = useTranslation();
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
-  if (section.id === 'applications' && !section.arrives) {
-    return db ? (
+  const loading = <Spinner label={t('common.loading')} />;
+  if (kind === 'admin' && (section.id === 'applications' || section.id === 'users')) {
+    const Screen = section.id === 'applications' ? AdminApplications : AdminUsers;
+    return (
       <ErrorBoundary>
-        <ApplicationsSection db={db} />
+        <Suspense fallback={loading}>
+          <Screen />
+        </Suspense>
       </ErrorBoundary>
-    ) : (
-      <Spinner label={t('common.loading')} />
+    );
+  }
+  if (section.id === 'farmers' || section.id === 'applications') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        {section.id === 'farmers' ? (
+          <FarmersSection db={db} />
+        ) : (
+          <ApplicationsSection db={db} agent={kind === 'agent' ? { onNew: () => onOpen('farmers') } : undefined} />
+        )}
+      </ErrorBoundary>
     );
   }
   if (section.id === 'home') {

@@ -11,7 +11,7 @@ export type SectionId =
   | 'home' | 'applications' | 'users' | 'blogs' | 'products' | 'orders' | 'analytics' | 'settings'
   | 'profile' | 'earnings' | 'training' | 'wishlist' | 'farmers';
 /** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
-export type Arrival = 'admin' | 'marketplace' | 'later';
+export type Arrival = 'marketplace' | 'later';
 
 export interface Section {
   id: SectionId;
@@ -40,8 +40,8 @@ const profile: Section = { id: 'profile', icon: UserIcon };
 export const SECTIONS: Record<DashboardKind, Section[]> = {
   admin: [
     home,
-    { id: 'applications', icon: ClipboardIcon, arrives: 'admin' },
-    { id: 'users', icon: UsersIcon, arrives: 'admin' },
+    { id: 'applications', icon: ClipboardIcon },
+    { id: 'users', icon: UsersIcon },
     { id: 'blogs', icon: NewsIcon, arrives: 'later' },
     { id: 'products', icon: BoxIcon, arrives: 'later' },
     { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
@@ -52,6 +52,8 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
   farmer: [
     home,
     { id: 'products', icon: BoxIcon, arrives: 'marketplace' },
+    // The application that made them a farmer, with the reviewer's comment.
+    { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
     { id: 'earnings', icon: WalletIcon, arrives: 'later' },
     { id: 'training', icon: BookIcon, arrives: 'later' },
@@ -59,8 +61,8 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
   ],
   agent: [
     home,
-    { id: 'farmers', icon: UsersIcon, arrives: 'admin' },
-    { id: 'applications', icon: ClipboardIcon, arrives: 'admin' },
+    { id: 'farmers', icon: UsersIcon },
+    { id: 'applications', icon: ClipboardIcon },
     profile,
   ],
   customer: [

@@ -1,0 +1,59 @@
+// A field agent visits farmers with no signal and fills their applications
+// (issue: admin review, user management, field agents).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, controlledByServiceWorker, fillApplication, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function openSection(page, name) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name }).click();
+}
+
+test('an agent fills an application offline for a farmer and it arrives after reconnecting', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openSection(page, 'Farmers');
+  await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
+
+  // In the field: no signal, and the app is opened again from scratch.
+  await context.setOffline(true);
+  await page.reload();
+  await openSection(page, 'Farmers');
+  await page.getByLabel('Search').fill('rusizi');
+  const card = page.locator('.person-card', { hasText: 'Grace Uwimana' });
+  await card.waitFor();
+  assert.equal(await page.locator('.person-card').count(), 1, 'the saved list filters by place');
+  await card.getByRole('button', { name: 'New application' }).click();
+  await page.getByText('Application for Grace Uwimana').waitFor();
+  await fillApplication(page);
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  await page.getByText('Offline · waiting to send: 1').waitFor();
+
+  await openSection(page, 'Applications');
+  const application = page.locator('.application-card', { hasText: 'For Grace Uwimana' });
+  await application.getByText('Saved on this phone, waiting to be sent').waitFor();
+
+  await context.setOffline(false);
+  await page.getByText('Synced').waitFor();
+  await application.getByText('Saved on this phone, waiting to be sent').waitFor({ state: 'detached' });
+  const mine = await page.evaluate(async (url) => {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } });
+    return (await response.json()).data;
+  }, `${origin}/api/v1/farmer/farmer_survey_forms`);
+  const filled = mine.filter((a) => a.user.email === 'buyer@mavuno.demo');
+  assert.equal(filled.length, 1, 'sent once');
+  assert.equal(filled[0].created_by.email, 'agent@mavuno.demo');
+  assert.equal(filled[0].status, 'pending');
+  assert.equal(filled[0].cooperative_name, 'Umoja wa Kabare');
+
+  // Grace sees the application made for her on her own phone.
+  const grace = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(grace, origin, 'buyer@mavuno.demo');
+  await openSection(grace, 'Applications');
+  await grace.locator('.application-card .badge', { hasText: 'Pending' }).waitFor();
+});

@@ -1,0 +1,234 @@
+// The admin's Users screen (SPEC section 2, "Admin Users"): counts, filters,
+// the table, a person's details with their role and status history, and
+// the changes the signed-in admin is allowed to make (the server decides).
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../components/dialog';
+import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { DownloadIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
+import { useToast } from '../../components/toast';
+import { download } from '../../lib/api';
+import { errorMessages } from '../../lib/error-text';
+import { formatDate } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
+import { COUNTRIES, displayName, type AccountStatus, type Role, type User } from '../auth/types';
+import { StatCard } from './admin-applications';
+import { changeUser, fetchUserDetails, fetchUserStats, fetchUsers, userQuery, type UserDetails, type UserFilters, type UserStats } from './api';
+import { useDebounced } from './use-debounced';
+
+const ROLES: Role[] = ['farmer', 'user', 'field_agent', 'admin', 'super_admin'];
+const STATUSES: AccountStatus[] = ['active', 'inactive', 'pending'];
+const ROLE_BADGE: Record<Role, string> = { admin: 'red', super_admin: 'purple', farmer: 'green', user: 'grey', field_agent: 'blue' };
+const STATUS_BADGE: Record<AccountStatus, string> = { active: 'green', inactive: 'red', pending: 'yellow' };
+
+export function AdminUsers() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [filters, setFilters] = useState<UserFilters>({ q: '', role: '', status: '', country: '' });
+  const query = useDebounced(filters.q);
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [stats, setStats] = useState<UserStats | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const [list, counts] = await Promise.all([fetchUsers({ ...filters, q: query }), fetchUserStats()]);
+      setUsers(list);
+      setStats(counts);
+      setError(null);
+    } catch (caught) {
+      setError(caught);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query, filters.role, filters.status, filters.country]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const setFilter = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) => setFilters((current) => ({ ...current, [key]: value }));
+
+  const exportCsv = async () => {
+    if (users?.length === 0) {
+      toast('error', t('errors.no_users'));
+      return;
+    }
+    setExporting(true);
+    try {
+      await download(`/admin/users/export?${userQuery({ ...filters, q: query }, { lang: currentLanguage() })}`);
+    } catch (caught) {
+      toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  if (error && !users) {
+    return (
+      <section className="card coming-soon" role="alert">
+        <h2>{t('admin.users.load_failed')}</h2>
+        <p>{errorMessages(error, t, 'admin.users.load_failed')[0]}</p>
+        <button type="button" className="button" onClick={() => void load()}>{t('common.try_again')}</button>
+      </section>
+    );
+  }
+  if (!users || !stats) return <Spinner label={t('common.loading')} />;
+
+  return (
+    <div className="admin-screen">
+      <div className="stat-cards">
+        <StatCard label={t('admin.users.farmers')} value={stats.by_role.farmer} />
+        <StatCard label={t('admin.users.admins')} value={stats.by_role.admin} />
+        <StatCard label={t('admin.users.super_admins')} value={stats.by_role.super_admin} />
+        <StatCard label={t('admin.users.others')} value={stats.by_role.user + stats.by_role.field_agent} />
+      </div>
+      <div className="card filters">
+        <TextField label={t('admin.search')} type="search" placeholder={t('admin.users.search_placeholder')} value={filters.q}
+          onChange={(e) => setFilter('q', e.target.value)} />
+        <SelectField label={t('admin.columns.role')} value={filters.role} onChange={(e) => setFilter('role', e.target.value as UserFilters['role'])}>
+          <option value="">{t('admin.users.all_roles')}</option>
+          {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`)}</option>)}
+        </SelectField>
+        <SelectField label={t('admin.columns.status')} value={filters.status} onChange={(e) => setFilter('status', e.target.value as UserFilters['status'])}>
+          <option value="">{t('admin.all_statuses')}</option>
+          {STATUSES.map((s) => <option key={s} value={s}>{t(`statuses.${s}`)}</option>)}
+        </SelectField>
+        <SelectField label={t('fields.country')} value={filters.country} onChange={(e) => setFilter('country', e.target.value)}>
+          <option value="">{t('admin.users.all_countries')}</option>
+          {COUNTRIES.map((c) => <option key={c} value={c}>{t(`countries.${c}`)}</option>)}
+        </SelectField>
+        <div className="filter-actions">
+          <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
+            <DownloadIcon /> {exporting ? t('admin.exporting') : t('admin.export')}
+          </button>
+        </div>
+      </div>
+      {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.load_failed')} />}
+      {users.length === 0 ? (
+        <p className="card empty-note">{t('admin.users.empty')}</p>
+      ) : (
+        <div className="table-wrap card">
+          <table className="data-table stacked">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.columns.name')}</th>
+                <th scope="col">{t('admin.columns.role')}</th>
+                <th scope="col">{t('admin.columns.status')}</th>
+                <th scope="col">{t('fields.country')}</th>
+                <th scope="col">{t('admin.columns.joined')}</th>
+                <th scope="col">{t('admin.columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td><strong>{displayName(u)}</strong><br /><span className="muted">{u.email}</span></td>
+                  <td><span className={`badge ${ROLE_BADGE[u.role]}`}>{t(`roles.${u.role}`)}</span></td>
+                  <td><span className={`badge ${STATUS_BADGE[u.status]}`}>{t(`statuses.${u.status}`)}</span></td>
+                  <td data-label={t('fields.country')}>{u.country ? t(`countries.${u.country}`) : ''}</td>
+                  <td data-label={t('admin.columns.joined')}>{formatDate(u.created_at, 'short')}</td>
+                  <td><button type="button" className="button secondary small" onClick={() => setOpenId(u.id)}>{t('admin.view')}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="muted">{t('admin.showing', { from: users.length ? 1 : 0, to: users.length, total: users.length })}</p>
+      {openId !== null && <UserModal id={openId} onClose={() => setOpenId(null)} onChanged={() => void load()} />}
+    </div>
+  );
+}
+
+function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; onChanged(): void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [details, setDetails] = useState<UserDetails | null>(null);
+  const [role, setRole] = useState<Role>('user');
+  const [status, setStatus] = useState<AccountStatus>('active');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const show = (answer: UserDetails) => {
+    setDetails(answer);
+    setRole(answer.data.role);
+    setStatus(answer.data.status);
+  };
+
+  useEffect(() => {
+    fetchUserDetails(id).then(show, setError);
+  }, [id]);
+
+  const save = async () => {
+    if (!details) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const changes = { ...(role !== details.data.role ? { role } : {}), ...(status !== details.data.status ? { status } : {}) };
+      show(await changeUser(id, changes));
+      toast('success', t('admin.users.saved'));
+      onChanged();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const user = details?.data;
+  const changed = user && (role !== user.role || status !== user.status);
+  const may = details?.can_change;
+  return (
+    <Modal title={user ? displayName(user) : t('common.loading')} closeLabel={t('admin.close')} onClose={onClose}
+      actions={may && (may.role || may.status) ? (
+        <button type="button" className="button" onClick={() => void save()} disabled={busy || !changed}>{busy ? t('common.saving') : t('admin.users.save')}</button>
+      ) : undefined}>
+      {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.save_failed')} />}
+      {!user ? (
+        error === null && <Spinner label={t('common.loading')} />
+      ) : (
+        <>
+          <dl className="details compact">
+            <div><dt>{t('fields.email')}</dt><dd>{user.email}</dd></div>
+            <div><dt>{t('fields.phone_number')}</dt><dd>{user.phone_number ?? t('profile.not_provided')}</dd></div>
+            <div><dt>{t('fields.country')}</dt><dd>{user.country ? t(`countries.${user.country}`) : t('profile.not_provided')}</dd></div>
+            <div><dt>{t('fields.username')}</dt><dd>{user.username ?? t('profile.not_provided')}</dd></div>
+            <div><dt>{t('fields.location')}</dt><dd>{user.location ?? t('profile.not_provided')}</dd></div>
+            <div><dt>{t('profile.member_since')}</dt><dd>{formatDate(user.created_at)}</dd></div>
+          </dl>
+          <section className="detail-group">
+            <h3>{t('admin.users.manage')}</h3>
+            <SelectField label={t('admin.columns.role')} value={role} disabled={!may?.role} onChange={(e) => setRole(e.target.value as Role)}>
+              {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`)}</option>)}
+            </SelectField>
+            {!may?.role && <p className="hint">{t('admin.users.role_locked')}</p>}
+            <SelectField label={t('admin.columns.status')} value={status} disabled={!may?.status} onChange={(e) => setStatus(e.target.value as AccountStatus)}>
+              {STATUSES.map((s) => <option key={s} value={s}>{t(`statuses.${s}`)}</option>)}
+            </SelectField>
+          </section>
+          <section className="detail-group">
+            <h3>{t('admin.users.history')}</h3>
+            {details.changes.length === 0 ? (
+              <p className="muted">{t('admin.users.no_history')}</p>
+            ) : (
+              <ul className="history">
+                {details.changes.map((c, index) => {
+                  const word = (value: string) => t(c.field === 'role' ? `roles.${value}` : `statuses.${value}`);
+                  return (
+                    <li key={index}>
+                      {t(c.field === 'role' ? 'admin.users.change_role' : 'admin.users.change_status', { who: c.by.name, from: word(c.from), to: word(c.to) })}
+                      {' · '}<time dateTime={c.at}>{formatDate(c.at, 'time')}</time>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </Modal>
+  );
+}
