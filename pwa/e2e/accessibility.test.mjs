@@ -44,3 +44,35 @@ for (const language of ['en', 'fr']) {
     await context.close();
   });
 }
+
+test('the admin and field agent screens have no serious accessibility problems', async () => {
+  const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  const section = async (name) => {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation').getByRole('button', { name }).click();
+  };
+  await signIn(page, env.server.origin, 'superadmin@mavuno.demo');
+  await section('Applications');
+  await page.locator('.data-table').waitFor();
+  problems.push(...(await audit(page)).map((p) => `admin applications: ${p}`));
+  await page.getByRole('button', { name: 'Review' }).first().click();
+  await page.getByRole('dialog').waitFor();
+  problems.push(...(await audit(page)).map((p) => `decision dialog: ${p}`));
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await section('Users');
+  await page.locator('.data-table').waitFor();
+  await page.getByRole('button', { name: 'View' }).first().click();
+  await page.getByRole('dialog').getByText('Changes to role and status').waitFor();
+  problems.push(...(await audit(page)).map((p) => `admin user details: ${p}`));
+
+  const agent = await context.newPage();
+  await signIn(agent, env.server.origin, 'agent@mavuno.demo');
+  await agent.getByRole('button', { name: 'Open menu' }).click();
+  await agent.getByRole('navigation').getByRole('button', { name: 'Farmers' }).click();
+  await agent.locator('.person-card').first().waitFor();
+  problems.push(...(await audit(agent)).map((p) => `agent farmers: ${p}`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -108,7 +108,7 @@ async fn list_page(State(state): State<AppState>, _admin: AdminUser, Query(query
         .db
         .read(move |conn| {
             let tx = conn.unchecked_transaction()?;
-            let rows = rows::search(&tx, &filter, Some((per_page, (page - 1).saturating_mul(per_page))))?;
+            let rows = rows::search(&tx, &filter, per_page, (page - 1).saturating_mul(per_page))?;
             Ok((rows, rows::count(&tx, &filter)?, rows::count_by_status(&tx)?))
         })
         .await?;
@@ -130,40 +130,50 @@ async fn list_page(State(state): State<AppState>, _admin: AdminUser, Query(query
 async fn export(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<SurveyQuery>) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
     let lang = Lang::parse(query.lang.as_deref());
-    let rows = state.db.read(move |conn| Ok(rows::search(conn, &filter, None)?)).await?;
-    if rows.is_empty() {
-        return Err(AppError::not_found("no_applications", "No applications found matching your criteria."));
-    }
-    let mut csv = Csv::new();
+    let csv = state
+        .db
+        .read(move |conn| {
+            let mut csv = Csv::new();
+            csv.row(export_header(lang));
+            let count = rows::for_each_match(conn, &filter, |row| csv.row(export_line(lang, &row)))?;
+            if count == 0 {
+                return Err(AppError::not_found("no_applications", "No applications found matching your criteria."));
+            }
+            Ok(csv)
+        })
+        .await?;
+    Ok(csv_download("applications", csv))
+}
+
+fn export_header(lang: Lang) -> Vec<String> {
     let mut header: Vec<String> = ["admin.columns.id", "admin.columns.applicant", "fields.email", "admin.columns.created_by", "admin.columns.status",
         "admin.columns.submitted", "admin.columns.reviewed_at", "admin.columns.admin_comment"]
         .iter()
         .map(|key| lang.text(key))
         .collect();
-    let empty = surveys::Answers::default();
-    header.extend(empty.cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))));
-    csv.row(header);
-    for row in rows {
-        let mut line = vec![
-            row.id.to_string(),
-            format!("{} {}", row.owner.first_name, row.owner.last_name).trim().to_owned(),
-            row.owner.email.clone(),
-            format!("{} {} <{}>", row.creator.first_name, row.creator.last_name, row.creator.email).trim().to_owned(),
-            lang.text(&format!("survey.status.{}", row.status)),
-            row.created_at.clone(),
-            row.reviewed_at.clone().unwrap_or_default(),
-            row.admin_comment.clone().unwrap_or_default(),
-        ];
-        line.extend(row.answers.cells().into_iter().map(|(field, cell)| match cell {
-            surveys::Cell::Text(None) => String::new(),
-            surveys::Cell::Text(Some(text)) if surveys::options(field).is_some() => lang.option(field, text),
-            surveys::Cell::Text(Some(text)) => text.clone(),
-            surveys::Cell::Bool(yes) => lang.text(if yes { "survey.yes" } else { "survey.no" }),
-            surveys::Cell::Number(n) => n.to_string(),
-        }));
-        csv.row(line);
-    }
-    Ok(csv_download("applications", csv))
+    header.extend(surveys::Answers::default().cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))));
+    header
+}
+
+fn export_line(lang: Lang, row: &rows::SurveyRow) -> Vec<String> {
+    let mut line = vec![
+        row.id.to_string(),
+        format!("{} {}", row.owner.first_name, row.owner.last_name).trim().to_owned(),
+        row.owner.email.clone(),
+        format!("{} {} <{}>", row.creator.first_name, row.creator.last_name, row.creator.email).trim().to_owned(),
+        lang.text(&format!("survey.status.{}", row.status)),
+        row.created_at.clone(),
+        row.reviewed_at.clone().unwrap_or_default(),
+        row.admin_comment.clone().unwrap_or_default(),
+    ];
+    line.extend(row.answers.cells().into_iter().map(|(field, cell)| match cell {
+        surveys::Cell::Text(None) => String::new(),
+        surveys::Cell::Text(Some(text)) if surveys::options(field).is_some() => lang.option(field, text),
+        surveys::Cell::Text(Some(text)) => text.clone(),
+        surveys::Cell::Bool(yes) => lang.text(if yes { "survey.yes" } else { "survey.no" }),
+        surveys::Cell::Number(n) => n.to_string(),
+    }));
+    line
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -287,15 +287,27 @@ impl AdminFilter {
     }
 }
 
-/// One page of the admin's list, newest first; `limit` None gives every match.
-pub fn search(conn: &Connection, filter: &AdminFilter, limit: Option<(i64, i64)>) -> rusqlite::Result<Vec<SurveyRow>> {
+const NEWEST_FIRST: &str = "ORDER BY s.created_at DESC, s.id DESC";
+
+/// One page of the admin's list, newest first.
+pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) -> rusqlite::Result<Vec<SurveyRow>> {
     let (filter, mut values) = filter.sql();
-    let mut sql = format!("{} ORDER BY s.created_at DESC, s.id DESC", select(&filter));
-    if let Some((limit, offset)) = limit {
-        sql.push_str(&format!(" LIMIT ?{} OFFSET ?{}", values.len() + 1, values.len() + 2));
-        values.extend([Value::Integer(limit), Value::Integer(offset)]);
-    }
+    let sql = format!("{} {NEWEST_FIRST} LIMIT ?{} OFFSET ?{}", select(&filter), values.len() + 1, values.len() + 2);
+    values.extend([Value::Integer(limit), Value::Integer(offset)]);
     conn.prepare_cached(&sql)?.query_map(params_from_iter(values), from_row)?.collect()
+}
+
+/// Calls `each` with every match, newest first, without holding them all (exports).
+pub fn for_each_match(conn: &Connection, filter: &AdminFilter, mut each: impl FnMut(SurveyRow)) -> rusqlite::Result<usize> {
+    let (filter, values) = filter.sql();
+    let mut stmt = conn.prepare_cached(&format!("{} {NEWEST_FIRST}", select(&filter)))?;
+    let mut rows = stmt.query(params_from_iter(values))?;
+    let mut count = 0;
+    while let Some(row) = rows.next()? {
+        each(from_row(row)?);
+        count += 1;
+    }
+    Ok(count)
 }
 
 pub fn count(conn: &Connection, filter: &AdminFilter) -> rusqlite::Result<i64> {

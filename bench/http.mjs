@@ -1,0 +1,69 @@
+// What the benchmarks share: an HTTP client that counts bytes on the wire
+// (compressed, as a phone would receive them) and a realistic application.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+/** One request; counts the bytes sent and received (body as sent, compressed if the server compressed it). */
+export function client(origin) {
+  return (method, path, { token, body } = {}) => request(origin, method, path, { token, body });
+}
+
+function request(origin, method, path, { token, body } = {}) {
+  const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${origin}/api/v1${path}`, {
+      method,
+      headers: {
+        'Accept-Encoding': 'br, gzip',
+        ...(data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {}),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', async () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = res.headers['content-encoding'];
+        const zlib = await import('node:zlib');
+        const text = encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'gzip' ? zlib.gunzipSync(raw) : raw;
+        const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
+        resolve({
+          status: res.statusCode,
+          json: isJson ? JSON.parse(text.toString()) : null,
+          text: text.toString(),
+          sent: data?.length ?? 0,
+          received: raw.length,
+        });
+      });
+    });
+    req.on('error', reject);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+/** A complete application; `n` makes its cooperative name differ. */
+export function application(n) {
+  return {
+    uid: randomUUID(),
+    status: 'pending',
+    answers: {
+      land_size: '1-2 hectares', work_type: 'With family', cooperative_name: `Umoja ${n}`, income_sources: 'Farming only',
+      seed_type: 'Improved/hybrid', seed_source: 'Local market', fertilizers: 'Compost/manure', field_preparation: 'Hand tools (hoe)',
+      farming_techniques: 'Mulching, intercropping beans with maize, crop rotation', planting_season: 'Season A', higher_season: 'Season B',
+      higher_season_reason: 'The long rains come in season B', average_yield: '1-2 tons', challenges: 'Pests, late rains and poor roads to market',
+      post_harvest_losses: true, loss_percentage: 20, selling_method: 'Sell at local market', selling_challenges: true,
+      selling_challenges_explanation: 'Traders pay low prices at harvest time', mobile_interest: true,
+      improvements_production: 'Better seed and training', improvements_selling: 'Selling together as a cooperative',
+    },
+  };
+}
+
+/** Signs up a buyer and returns their token. */
+export async function register(request, email, firstName = 'Bench') {
+  const registered = await request('POST', '/users', {
+    body: { user: { first_name: firstName, last_name: 'Farmer', email, phone_number: '0991234567', country: 'DRC', password: 'bench-pass', password_confirmation: 'bench-pass' } },
+  });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.json)}`);
+  return registered.json.data.token;
+}
