@@ -45,19 +45,19 @@ export function AdminApplications() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [exporting, setExporting] = useState(false);
 
+  const { status, period } = filters;
+  // The search box reaches the server through `query`, once typing pauses.
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      setResult(await fetchApplications({ ...filters, q: query }, page));
+      setResult(await fetchApplications({ q: query, status, period }, page));
       setError(null);
     } catch (caught) {
       setError(caught);
     } finally {
       setLoading(false);
     }
-    // `filters.q` reaches the server through `query`, once typing pauses.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query, filters.status, filters.period, page]);
+  }, [query, status, period, page]);
 
   useEffect(() => {
     void load();
@@ -72,7 +72,7 @@ export function AdminApplications() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      await download(`/admin/surveys/export?${applicationQuery({ ...filters, q: query }, { lang: currentLanguage() })}`);
+      await download(`/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`);
     } catch (caught) {
       toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
     } finally {

@@ -33,17 +33,17 @@ export function AdminUsers() {
   const [openId, setOpenId] = useState<number | null>(null);
   const [exporting, setExporting] = useState(false);
 
+  const { role, status, country } = filters;
   const load = useCallback(async () => {
     try {
-      const [list, counts] = await Promise.all([fetchUsers({ ...filters, q: query }), fetchUserStats()]);
+      const [list, counts] = await Promise.all([fetchUsers({ q: query, role, status, country }), fetchUserStats()]);
       setUsers(list);
       setStats(counts);
       setError(null);
     } catch (caught) {
       setError(caught);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query, filters.role, filters.status, filters.country]);
+  }, [query, role, status, country]);
 
   useEffect(() => {
     void load();
@@ -58,7 +58,7 @@ export function AdminUsers() {
     }
     setExporting(true);
     try {
-      await download(`/admin/users/export?${userQuery({ ...filters, q: query }, { lang: currentLanguage() })}`);
+      await download(`/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`);
     } catch (caught) {
       toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
     } finally {

@@ -1,6 +1,6 @@
 // The field agent's Farmers section: the people they can visit, saved on the
 // phone, and a new application for one of them that works with no signal.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ClipboardIcon, RefreshIcon } from '../../components/icons';
@@ -21,7 +21,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
   const [failed, setFailed] = useState(false);
   const [filling, setFilling] = useState<{ person: LocalPerson; uid: string } | null>(null);
 
-  const refresh = async () => {
+  const refresh = useCallback(async () => {
     setRefreshing(true);
     try {
       await refreshPeople(db);
@@ -31,13 +31,12 @@ export function FarmersSection({ db }: { db: LocalDb }) {
     } finally {
       setRefreshing(false);
     }
-  };
+  }, [db]);
 
+  // Once per visit to the section, when there is a signal.
   useEffect(() => {
     void refresh();
-    // Once per visit to the section.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [db]);
+  }, [refresh]);
 
   if (filling) {
     return (
