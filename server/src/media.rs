@@ -27,6 +27,11 @@ pub struct MediaStore {
     dir: PathBuf,
 }
 
+/// A lower-case hex SHA-256: how photos and avatars are named.
+pub fn is_hash(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 pub fn too_large() -> AppError {
     AppError::too_large("image_too_large", "Image size should be less than 5MB")
 }

@@ -135,3 +135,87 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
     }
     Ok(form)
 }
+
+/// A `product[...]` form (SPEC section 7): multipart with repeated
+/// `product[images][]` files, or `{"product": {...}}` JSON whose `images`
+/// name photos already sent to `/uploads`.
+pub struct ProductForm {
+    pub uid: Option<String>,
+    pub input: crate::domain::products::ListingInput,
+    /// Photo files sent with a multipart form, not yet checked.
+    pub files: Vec<Vec<u8>>,
+}
+
+impl FromRequest<AppState> for ProductForm {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, AppError> {
+        let content_type = req.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        if content_type.starts_with("multipart/form-data") {
+            let multipart = Multipart::from_request(req, state).await.map_err(multipart_rejection)?;
+            return read_product_multipart(multipart).await;
+        }
+        #[derive(Deserialize)]
+        struct Body {
+            #[serde(default)]
+            uid: Option<String>,
+            #[serde(flatten)]
+            input: crate::domain::products::ListingInput,
+        }
+        #[derive(Deserialize)]
+        struct Envelope {
+            product: Body,
+        }
+        if content_type.starts_with("application/json") {
+            let ApiJson(Envelope { product }) = ApiJson::from_request(req, state).await?;
+            return Ok(ProductForm { uid: product.uid, input: product.input, files: Vec::new() });
+        }
+        Err(AppError::unsupported_media_type("Send the form as multipart/form-data or as JSON"))
+    }
+}
+
+async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm, AppError> {
+    use serde_json::{Map, Value};
+    let mut fields = Map::new();
+    let mut uid = None;
+    let mut files = Vec::new();
+    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        // product[title] → title; product[images][] → images[]
+        let inner = name.strip_prefix("product[").unwrap_or(&name);
+        let key = match inner.strip_suffix("][]") {
+            Some(list) => format!("{list}[]"),
+            None => inner.strip_suffix(']').unwrap_or(inner).to_owned(),
+        };
+        if key == "images[]" || key == "images" {
+            if field.file_name().is_some() || field.content_type().is_some_and(|t| t.starts_with("image/")) {
+                let bytes = read_field(&mut field, media::MAX_IMAGE_BYTES, media::too_large).await?;
+                if !bytes.is_empty() {
+                    if files.len() == crate::domain::products::MAX_IMAGES {
+                        return Err(AppError::invalid("images", "too_many_images", "At most 6 photos"));
+                    }
+                    files.push(bytes);
+                }
+                continue;
+            }
+        }
+        let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
+        let text = String::from_utf8(bytes).map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        match key.strip_suffix("[]") {
+            // Repeated fields (certifications, tags, images by hash) make a list.
+            Some(list) => {
+                let entry = fields.entry(list.to_owned()).or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(items) = entry {
+                    items.push(Value::String(text));
+                }
+            }
+            None if key == "uid" => uid = Some(text),
+            None => {
+                fields.insert(key, Value::String(text));
+            }
+        }
+    }
+    let input = serde_json::from_value(Value::Object(fields))
+        .map_err(|err| AppError::bad_request("invalid_body", format!("The form has the wrong shape: {err}")))?;
+    Ok(ProductForm { uid, input, files })
+}

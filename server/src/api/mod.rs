@@ -8,6 +8,7 @@ pub mod agent;
 pub mod contact;
 pub mod extract;
 pub mod health;
+pub mod products;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
@@ -63,6 +64,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(agent::routes())
         .merge(contact::routes())
         .merge(uploads::routes())
+        .merge(products::routes())
         .merge(surveys::routes())
         .merge(sync::routes())
         .split_for_parts()
@@ -143,7 +145,7 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk", "/admin/surveys/export", "/admin/users/{id}", "/admin/users/stats", "/admin/users/export", "/agent/people"] {
+        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk", "/admin/surveys/export", "/admin/users/{id}", "/admin/users/stats", "/admin/users/export", "/agent/people", "/products", "/products/{id}", "/farmer/products", "/farmer/products/{id}"] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

@@ -9,10 +9,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
+use super::products::ProductJson;
 use super::surveys::SurveyJson;
 use crate::AppState;
-use crate::auth::AuthUser;
-use crate::domain::sync::{self, DEFAULT_PULL_LIMIT};
+use crate::auth::{AuthUser, MaybeAuthUser};
+use crate::domain::sync::{self, Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
 
 /// A push carries a batch of queued changes; a survey is ~2 KB.
@@ -58,24 +59,33 @@ struct PullQuery {
     limit: Option<usize>,
 }
 
-/// What changed for the signed-in person since `cursor`, page by page.
-#[utoipa::path(get, path = "/sync/pull", tag = "sync", security(("bearer" = [])), params(PullQuery),
+/// What changed since `cursor`, page by page: the public catalogue for
+/// anyone, and with a token also the person's own records.
+#[utoipa::path(get, path = "/sync/pull", tag = "sync", security((), ("bearer" = [])), params(PullQuery),
     responses((status = 200, body = Object), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn pull(State(state): State<AppState>, auth: AuthUser, query: Result<Query<PullQuery>, axum::extract::rejection::QueryRejection>) -> ApiResult<Json<PullResponse>> {
+async fn pull(State(state): State<AppState>, auth: MaybeAuthUser, query: Result<Query<PullQuery>, axum::extract::rejection::QueryRejection>) -> ApiResult<Json<PullResponse>> {
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
-    let page = sync::pull(&state, &auth.user, query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT)).await?;
-    let changes = page
-        .surveys
-        .into_iter()
-        .map(|row| {
-            if row.deleted_at.is_some() {
-                Change { entity: "survey".into(), id: row.uid, op: ChangeOp::Del, record: None }
-            } else {
-                let id = row.uid.clone();
-                let record = serde_json::to_value(SurveyJson::from(row)).ok();
-                Change { entity: "survey".into(), id, op: ChangeOp::Put, record }
-            }
-        })
-        .collect();
+    let viewer = auth.0.map(|a| a.user);
+    let page = sync::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT)).await?;
+    let viewer_id = viewer.map(|v| v.id);
+    let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id)).collect();
     Ok(Json(PullResponse { cursor: page.cursor, last_mutation_id: page.last_mutation_id as u64, changes, has_more: page.has_more }))
+}
+
+/// A changed row as the viewer may see it: a product off sale (or deleted)
+/// is a deletion, except that its farmer still sees it until it is deleted.
+fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
+    let (entity, id, record) = match changed {
+        Changed::Survey(row) => {
+            let visible = row.deleted_at.is_none();
+            ("survey", row.uid.clone(), visible.then(|| serde_json::to_value(SurveyJson::from(row)).ok()).flatten())
+        }
+        Changed::Product(row) => {
+            let own = viewer_id == Some(row.farmer_id) && row.deleted_at.is_none();
+            let visible = row.is_listed() || own;
+            ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(row)).ok()).flatten())
+        }
+    };
+    let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };
+    Change { entity: entity.into(), id, op, record }
 }

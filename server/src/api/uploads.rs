@@ -45,8 +45,7 @@ pub struct UploadResponse {
 }
 
 fn check_hash(sha256: &str) -> ApiResult<()> {
-    let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    if valid { Ok(()) } else { Err(AppError::bad_request("invalid_hash", "The address must be a lower-case hex SHA-256")) }
+    if crate::media::is_hash(sha256) { Ok(()) } else { Err(AppError::bad_request("invalid_hash", "The address must be a lower-case hex SHA-256")) }
 }
 
 fn response(row: uploads::UploadRow) -> UploadResponse {

@@ -7,6 +7,7 @@ pub mod contact;
 pub mod meta;
 pub mod sessions;
 pub mod outbox;
+pub mod products;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
@@ -31,6 +32,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0004_surveys", include_str!("../../../migrations/0004_surveys.sql")),
     ("0005_sync_clients", include_str!("../../../migrations/0005_sync_clients.sql")),
     ("0006_admin", include_str!("../../../migrations/0006_admin.sql")),
+    ("0007_products", include_str!("../../../migrations/0007_products.sql")),
 ];
 
 const READERS: usize = 4;

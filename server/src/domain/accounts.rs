@@ -360,6 +360,8 @@ pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm
                 Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
                 other => other?,
             }
+            // The marketplace shows the farmer's name and place with their products.
+            crate::db::products::touch_farmer(tx, user_id)?;
             if password_changed {
                 // A new password signs out every other device.
                 sessions::delete_for_user(tx, user_id, Some(&keep_session))?;
@@ -379,6 +381,7 @@ pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> 
             let now = clock::now();
             sessions::delete_for_user(tx, user_id, None)?;
             users::erase(tx, user_id, &now)?;
+            crate::db::products::touch_farmer(tx, user_id)?;
             // Each tombstone takes its own version, so pull pages never split a version.
             for id in surveys::draft_ids_of(tx, user_id)? {
                 surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;

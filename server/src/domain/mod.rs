@@ -45,10 +45,25 @@ pub fn is_uuid(text: &str) -> bool {
         && text.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() })
 }
 
+/// Per-field versions (docs/sync.md): records which version last changed each field.
+pub fn stamp(versions: &mut crate::db::surveys::FieldVersions, fields: &[&str], version: i64) {
+    for field in fields {
+        versions.insert((*field).to_owned(), version);
+    }
+}
+
+/// The fields an edit based on version `base` touches that someone else
+/// changed after `base`: the edit wins them, and says so.
+pub fn conflicts(versions: &crate::db::surveys::FieldVersions, touched: &[&str], base: Option<i64>) -> Vec<String> {
+    let Some(base) = base else { return Vec::new() };
+    touched.iter().filter(|field| versions.get(**field).is_some_and(|changed| *changed > base)).map(|field| (*field).to_owned()).collect()
+}
+
 pub mod accounts;
 pub mod contact;
 pub mod people;
 pub mod phone;
+pub mod products;
 pub mod surveys;
 pub mod sync;
 pub mod user;

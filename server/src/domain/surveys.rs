@@ -7,6 +7,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::stamp;
 use crate::db::surveys::{self as rows, FieldVersions, SurveyRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
@@ -431,11 +432,6 @@ fn changed_fields(old: &Answers, new: &Answers) -> Vec<&'static str> {
     fields
 }
 
-fn stamp(versions: &mut FieldVersions, fields: &[&str], version: i64) {
-    for field in fields {
-        versions.insert((*field).to_owned(), version);
-    }
-}
 
 fn locked(status: SurveyStatus) -> AppError {
     AppError::conflict(
@@ -551,6 +547,8 @@ pub fn review(conn: &Connection, id: i64, decision: Decision, comment: Option<&s
     rows::set_review(conn, id, status, comment, &versions, version, &now)?;
     if decision == Decision::Approve {
         crate::db::users::promote_buyer_to_farmer(conn, survey.user_id, &now)?;
+        // Their products now say "Verified Seller".
+        crate::db::products::touch_farmer(conn, survey.user_id)?;
     }
     rows::find(conn, id)?.ok_or_else(not_found)
 }
@@ -603,14 +601,7 @@ pub fn update(
     if status.is_some() {
         touched.push("status");
     }
-    let conflicts: Vec<String> = match base {
-        Some(base) => touched
-            .iter()
-            .filter(|field| survey.field_versions.get(**field).is_some_and(|changed| *changed > base))
-            .map(|field| (*field).to_owned())
-            .collect(),
-        None => Vec::new(),
-    };
+    let conflicts = super::conflicts(&survey.field_versions, &touched, base);
     let version = sync::next_version(conn)?;
     let mut versions = survey.field_versions.clone();
     stamp(&mut versions, &changed_fields(&survey.answers, &answers), version);

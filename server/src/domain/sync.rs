@@ -2,14 +2,18 @@
 //! mutations are processed in order, each in its own transaction, through
 //! the same domain functions as the REST API; their results are stored with
 //! the client's sequence so a replay answers the same; a refusal still moves
-//! the sequence on, so one bad change never blocks the queue behind it.
+//! the sequence on, so one bad change never blocks the queue behind it. A
+//! change that names a photo that has not arrived is answered `retry`: it is
+//! not recorded, and the rest of the push waits behind it.
 
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 use sync_protocol::{Mutation, MutationResult, PROTOCOL_VERSION, PushRequest, PushResponse, ResultStatus};
 
+use super::products::{self, ListingInput, ProductRef};
 use super::surveys::{self, AnswersInput, SurveyRef};
+use crate::db::products::ProductRow;
 use crate::db::surveys::SurveyRow;
 use crate::db::users::UserRow;
 use crate::db::{self, sync};
@@ -76,7 +80,11 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
         let client_id = client_id.clone();
         let user = user.clone();
         let result = state.db.write(move |tx| process(tx, &client_id, &user, &mutation)).await?;
+        let retry = result.status == ResultStatus::Retry;
         results.push(result);
+        if retry {
+            break;
+        }
     }
     let lookup = client_id.clone();
     let last_mutation_id = state
@@ -102,6 +110,12 @@ fn process(tx: &Connection, client_id: &str, user: &UserRow, mutation: &Mutation
     let result = match apply(tx, user, mutation) {
         Ok(result) => result,
         Err(AppError::Internal(cause)) => return Err(AppError::Internal(cause)),
+        Err(refusal) if refusal.code() == "photo_missing" => {
+            // Not recorded: the same mutation id is sent again once the photos are up.
+            let mut result = rejected(mutation, refusal);
+            result.status = ResultStatus::Retry;
+            return Ok(result);
+        }
         Err(refusal) => rejected(mutation, refusal),
     };
     let text = serde_json::to_string(&result).map_err(AppError::internal)?;
@@ -149,6 +163,20 @@ struct SurveyArgs {
     user_id: Option<i64>,
 }
 
+#[derive(Deserialize)]
+struct ProductArgs {
+    uid: String,
+    #[serde(default)]
+    fields: ListingInput,
+}
+
+/// A change of stock by `delta` units, so sales and harvests add up.
+#[derive(Deserialize)]
+struct StockArgs {
+    uid: String,
+    delta: i64,
+}
+
 fn args<T: for<'de> Deserialize<'de>>(mutation: &Mutation) -> ApiResult<T> {
     serde_json::from_value(mutation.args.clone())
         .map_err(|err| AppError::bad_request("invalid_args", format!("The change could not be read: {err}")))
@@ -172,6 +200,28 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             result.conflicts = conflicts;
             Ok(result)
         }
+        "product.create" => {
+            let ProductArgs { uid, fields } = args(mutation)?;
+            products::create(tx, user, Some(uid), &fields)?;
+            Ok(outcome(mutation, ResultStatus::Applied))
+        }
+        "product.update" => {
+            let ProductArgs { uid, fields } = args(mutation)?;
+            let (_, conflicts) = products::update(tx, user, ProductRef::Uid(&uid), &fields, mutation.base)?;
+            let mut result = outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
+            result.conflicts = conflicts;
+            Ok(result)
+        }
+        "product.adjust_stock" => {
+            let StockArgs { uid, delta } = args(mutation)?;
+            products::adjust_stock(tx, user, ProductRef::Uid(&uid), delta)?;
+            Ok(outcome(mutation, ResultStatus::Applied))
+        }
+        "product.delete" => {
+            let ProductArgs { uid, .. } = args(mutation)?;
+            products::delete(tx, user, ProductRef::Uid(&uid))?;
+            Ok(outcome(mutation, ResultStatus::Applied))
+        }
         "survey.delete" => {
             let SurveyArgs { uid, .. } = args(mutation)?;
             surveys::delete(tx, user, SurveyRef::Uid(&uid))?;
@@ -181,35 +231,59 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
     }
 }
 
-/// One page of what changed for a person after `cursor` (a first snapshot
-/// when there is none), read in one snapshot with their client's sequence.
+/// A changed record, as a pull sends it.
+pub enum Changed {
+    Survey(SurveyRow),
+    Product(ProductRow),
+}
+
+impl Changed {
+    fn version(&self) -> i64 {
+        match self {
+            Changed::Survey(row) => row.version,
+            Changed::Product(row) => row.version,
+        }
+    }
+}
+
+/// One page of what changed after `cursor` (a first snapshot when there is
+/// none): the catalogue for everyone, and a signed-in person's own records,
+/// read in one snapshot with their client's sequence.
 pub struct PullPage {
     pub cursor: i64,
     pub last_mutation_id: i64,
-    pub surveys: Vec<SurveyRow>,
+    pub changes: Vec<Changed>,
     pub has_more: bool,
 }
 
-pub async fn pull(state: &AppState, user: &UserRow, client_id: Option<String>, cursor: Option<i64>, limit: usize) -> ApiResult<PullPage> {
+pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<String>, cursor: Option<i64>, limit: usize) -> ApiResult<PullPage> {
     if let Some(client_id) = &client_id {
         check_client_id(client_id)?;
     }
     let limit = limit.clamp(1, MAX_PULL_LIMIT);
-    let user_id = user.id;
+    let viewer_id = viewer.map(|v| v.id);
     state
         .db
         .read(move |conn| {
             let tx = conn.unchecked_transaction()?;
             let after = cursor.unwrap_or(0);
-            let mut rows = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, cursor.is_some())?;
-            let has_more = rows.len() > limit;
-            rows.truncate(limit);
-            let last_mutation_id = match client_id {
-                Some(id) => sync::client(&tx, &id.to_lowercase())?.filter(|c| c.user_id == user_id).map_or(0, |c| c.last_mutation_id),
-                None => 0,
+            let snapshot = cursor.is_none();
+            // Each list holds its own first `limit + 1`, so the merged first `limit` are exact.
+            let mut changes: Vec<Changed> =
+                db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?.into_iter().map(Changed::Product).collect();
+            if let Some(user_id) = viewer_id {
+                let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
+                changes.extend(surveys.into_iter().map(Changed::Survey));
+            }
+            changes.sort_by_key(Changed::version);
+            let has_more = changes.len() > limit;
+            changes.truncate(limit);
+            let last_mutation_id = match (client_id, viewer_id) {
+                (Some(id), Some(user_id)) => sync::client(&tx, &id.to_lowercase())?.filter(|c| c.user_id == user_id).map_or(0, |c| c.last_mutation_id),
+                _ => 0,
             };
-            let cursor = rows.last().map_or(after, |row| row.version);
-            Ok(PullPage { cursor, last_mutation_id, surveys: rows, has_more })
+            let cursor = changes.last().map_or(after, Changed::version);
+            Ok(PullPage { cursor, last_mutation_id, changes, has_more })
         })
         .await
 }

@@ -1,0 +1,321 @@
+//! Products: the farmer's own (`/farmer/products`, SPEC section 7) and the
+//! public catalogue (`/products`, beyond the spec's calls: its marketplace
+//! was sample data).
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::MessageResponse;
+use super::extract::ProductForm;
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
+use crate::db::uploads;
+use crate::domain::products::{self, Category, ProductRef, ProductStatus, Unit};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::media::{self, MediaStore};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(catalogue))
+        .routes(routes!(product))
+        .routes(routes!(own_products, create_product))
+        .routes(routes!(update_product, delete_product))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ImageJson {
+    /// 1024 px, for the detail page.
+    url: String,
+    /// 320 px, for cards and lists.
+    thumbnail_url: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ShippingJson {
+    available: bool,
+    /// USD.
+    cost: f64,
+    estimated_days: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FarmerJson {
+    id: i64,
+    name: String,
+    location: Option<String>,
+    rating: f64,
+    /// Their farmer application was approved.
+    verified: bool,
+}
+
+/// A product, in the fields of both readings of SPEC section 3.
+#[derive(Serialize, ToSchema)]
+pub struct ProductJson {
+    id: i64,
+    /// Made by the client that listed it; the same on every device.
+    uid: String,
+    title: String,
+    description: String,
+    category: Category,
+    unit: Unit,
+    /// Units in stock.
+    quantity: i64,
+    /// The original price (USD), struck through when it differs from `current_price`.
+    price: f64,
+    /// The price buyers pay (USD).
+    current_price: f64,
+    currency: &'static str,
+    status: ProductStatus,
+    image_urls: Vec<ImageJson>,
+    /// The photos' hashes, for edits.
+    images: Vec<String>,
+    harvest_date: Option<String>,
+    expiry_date: Option<String>,
+    certifications: Vec<String>,
+    tags: Vec<String>,
+    shipping: ShippingJson,
+    min_order: f64,
+    max_order: Option<f64>,
+    rating: f64,
+    reviews: i64,
+    farmer: FarmerJson,
+    /// At or under `products::LOW_STOCK` units.
+    low_stock: bool,
+    version: i64,
+    created_at: String,
+    updated_at: String,
+}
+
+fn dollars(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+impl From<ProductRow> for ProductJson {
+    fn from(row: ProductRow) -> Self {
+        let l = row.listing;
+        ProductJson {
+            id: row.id,
+            uid: row.uid,
+            image_urls: l
+                .images
+                .iter()
+                .map(|hash| ImageJson { url: MediaStore::url(hash, media::PHOTO_SIZES[1]), thumbnail_url: MediaStore::url(hash, media::PHOTO_SIZES[0]) })
+                .collect(),
+            low_stock: l.quantity <= products::LOW_STOCK,
+            title: l.title,
+            description: l.description,
+            category: l.category,
+            unit: l.unit,
+            quantity: l.quantity,
+            price: dollars(l.price),
+            current_price: dollars(l.current_price),
+            currency: "USD",
+            status: l.status,
+            images: l.images,
+            harvest_date: l.harvest_date,
+            expiry_date: l.expiry_date,
+            certifications: l.certifications,
+            tags: l.tags,
+            shipping: ShippingJson { available: l.shipping_available, cost: dollars(l.shipping_cost), estimated_days: l.shipping_days },
+            min_order: l.min_order,
+            max_order: l.max_order,
+            rating: row.rating,
+            reviews: row.review_count,
+            farmer: FarmerJson {
+                id: row.farmer_id,
+                name: row.farmer.name,
+                location: row.farmer.location,
+                rating: (row.farmer.rating * 10.0).round() / 10.0,
+                verified: row.farmer.verified,
+            },
+            version: row.version,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+const DEFAULT_PER_PAGE: i64 = 24;
+const MAX_PER_PAGE: i64 = 100;
+
+#[derive(Deserialize, IntoParams)]
+pub struct CatalogueQuery {
+    /// Words found in the name, description or farmer's name (case and accents ignored).
+    q: Option<String>,
+    /// vegetables, fruits, grains, dairy, beverages or herbs.
+    category: Option<String>,
+    /// under_10, 10_to_50 or over_50 (USD, on the current price).
+    price: Option<String>,
+    /// newest (default), name, price_asc, price_desc or rating.
+    sort: Option<String>,
+    page: Option<i64>,
+    /// 24 unless given; at most 100.
+    per_page: Option<i64>,
+}
+
+fn bad_filter(field: &str, text: &str) -> AppError {
+    AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))
+}
+
+impl CatalogueQuery {
+    fn filter(&self) -> ApiResult<CatalogueFilter> {
+        let given = |value: &Option<String>| value.clone().filter(|v| !v.is_empty() && v != "all");
+        let category = given(&self.category).map(|c| Category::parse(&c).ok_or_else(|| bad_filter("category", &c))).transpose()?;
+        let price = given(&self.price)
+            .map(|p| match p.as_str() {
+                "under_10" => Ok(PriceBucket::Under10),
+                "10_to_50" => Ok(PriceBucket::From10To50),
+                "over_50" => Ok(PriceBucket::Over50),
+                _ => Err(bad_filter("price", &p)),
+            })
+            .transpose()?;
+        let sort = match given(&self.sort).as_deref() {
+            None | Some("newest") => Sort::Newest,
+            Some("name") => Sort::Name,
+            Some("price_asc") => Sort::PriceUp,
+            Some("price_desc") => Sort::PriceDown,
+            Some("rating") => Sort::Rating,
+            Some(other) => return Err(bad_filter("sort", other)),
+        };
+        Ok(CatalogueFilter { search: given(&self.q), category, price, sort })
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CataloguePage {
+    success: bool,
+    data: Vec<ProductJson>,
+    /// How many products match in all.
+    total: i64,
+    page: i64,
+    per_page: i64,
+}
+
+/// Products on sale (active, from active farmers), filtered, sorted and paged.
+#[utoipa::path(get, path = "/products", tag = "products", params(CatalogueQuery),
+    responses((status = 200, body = CataloguePage), (status = 422, body = ErrorBody)))]
+async fn catalogue(State(state): State<AppState>, Query(query): Query<CatalogueQuery>) -> ApiResult<Json<CataloguePage>> {
+    let filter = query.filter()?;
+    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).clamp(1, 100_000);
+    let (rows, total) = state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+    Ok(Json(CataloguePage { success: true, data: rows.into_iter().map(ProductJson::from).collect(), total, page, per_page }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProductResponse {
+    success: bool,
+    data: ProductJson,
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("product_not_found", "Product not found")
+}
+
+/// One product on sale.
+#[utoipa::path(get, path = "/products/{id}", tag = "products", params(("id" = i64, Path)),
+    responses((status = 200, body = ProductResponse), (status = 404, description = "product_not_found", body = ErrorBody)))]
+async fn product(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<ProductResponse>> {
+    let row = state.db.read(move |conn| rows::find_listed(conn, id)?.ok_or_else(not_found)).await?;
+    Ok(Json(ProductResponse { success: true, data: row.into() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OwnProducts {
+    success: bool,
+    data: Vec<ProductJson>,
+    /// A product is "low stock" at this many units or fewer.
+    low_stock_threshold: i64,
+}
+
+/// The signed-in farmer's products, active or not, newest first.
+#[utoipa::path(get, path = "/farmer/products", tag = "products", security(("bearer" = [])),
+    responses((status = 200, body = OwnProducts), (status = 401, body = ErrorBody)))]
+async fn own_products(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OwnProducts>> {
+    let id = auth.user.id;
+    let rows = state.db.read(move |conn| Ok(rows::list_for_farmer(conn, id)?)).await?;
+    Ok(Json(OwnProducts { success: true, data: rows.into_iter().map(ProductJson::from).collect(), low_stock_threshold: products::LOW_STOCK }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProductSaved {
+    success: bool,
+    product: ProductJson,
+}
+
+/// Stores a form's photo files (checked and re-encoded) and records them as
+/// uploads; returns their hashes.
+async fn store_files(state: &AppState, uploader: i64, files: Vec<Vec<u8>>) -> ApiResult<Vec<String>> {
+    let mut hashes = Vec::with_capacity(files.len());
+    for bytes in files {
+        let size = bytes.len() as i64;
+        let hash = state.media.store_image(bytes, media::PHOTO_SIZES).await?;
+        let recorded = hash.clone();
+        state.db.write(move |tx| Ok(uploads::insert(tx, &recorded, uploader, size, &crate::clock::now())?)).await?;
+        hashes.push(hash);
+    }
+    Ok(hashes)
+}
+
+fn check_farmer(auth: &AuthUser) -> ApiResult<()> {
+    if auth.user.role == crate::domain::user::Role::Farmer {
+        Ok(())
+    } else {
+        Err(AppError::forbidden("farmers_only", "Only farmers can list products"))
+    }
+}
+
+/// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
+#[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),
+    request_body(content = products::ListingInput, description = "`{\"product\": {...}}` or multipart `product[field]`"),
+    responses(
+        (status = 201, body = ProductSaved), (status = 200, description = "the same uid again", body = ProductSaved),
+        (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
+    ))]
+async fn create_product(State(state): State<AppState>, auth: AuthUser, form: ProductForm) -> ApiResult<(StatusCode, Json<ProductSaved>)> {
+    check_farmer(&auth)?;
+    let ProductForm { uid, mut input, files } = form;
+    if !files.is_empty() {
+        let mut hashes = input.images.take().unwrap_or_default();
+        hashes.extend(store_files(&state, auth.user.id, files).await?);
+        input.images = Some(hashes);
+    }
+    let farmer = auth.user;
+    let (row, created) = state.db.write(move |tx| products::create(tx, &farmer, uid, &input)).await?;
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(ProductSaved { success: true, product: row.into() })))
+}
+
+/// Edit one's product; photo files in a multipart form are added to its photos.
+#[utoipa::path(patch, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
+    request_body(content = products::ListingInput, description = "only the fields to change"),
+    responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn update_product(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64>, form: ProductForm) -> ApiResult<Json<ProductSaved>> {
+    let ProductForm { mut input, files, .. } = form;
+    if !files.is_empty() {
+        let farmer_id = auth.user.id;
+        let current = state.db.read(move |conn| Ok(rows::find(conn, id)?.filter(|p| p.farmer_id == farmer_id && p.deleted_at.is_none()))).await?;
+        let current = current.ok_or_else(not_found)?;
+        let mut hashes = input.images.take().unwrap_or(current.listing.images);
+        hashes.extend(store_files(&state, farmer_id, files).await?);
+        input.images = Some(hashes);
+    }
+    let farmer = auth.user;
+    let (row, _) = state.db.write(move |tx| products::update(tx, &farmer, ProductRef::Id(id), &input, None)).await?;
+    Ok(Json(ProductSaved { success: true, product: row.into() }))
+}
+
+/// Remove one's product from sale and from one's list.
+#[utoipa::path(delete, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
+    responses((status = 200, body = MessageResponse), (status = 404, body = ErrorBody)))]
+async fn delete_product(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64>) -> ApiResult<Json<MessageResponse>> {
+    let farmer = auth.user;
+    state.db.write(move |tx| products::delete(tx, &farmer, ProductRef::Id(id))).await?;
+    Ok(MessageResponse::new("Product deleted"))
+}

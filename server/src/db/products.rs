@@ -1,0 +1,318 @@
+//! The `products` table: farmers' listings and the public catalogue.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+
+use crate::db::surveys::FieldVersions;
+use crate::domain::products::{Category, Listing, fold};
+use crate::domain::user::{Role, Status};
+
+/// The farmer as the marketplace shows them.
+#[derive(Debug, Clone)]
+pub struct FarmerCard {
+    pub name: String,
+    pub location: Option<String>,
+    pub status: Status,
+    pub role: Role,
+    /// Their farmer application was approved.
+    pub verified: bool,
+    /// The mean rating of their reviewed products, 0 when none.
+    pub rating: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProductRow {
+    pub id: i64,
+    pub uid: String,
+    pub farmer_id: i64,
+    pub listing: Listing,
+    pub rating: f64,
+    pub review_count: i64,
+    pub version: i64,
+    pub field_versions: FieldVersions,
+    pub created_at: String,
+    pub updated_at: String,
+    pub deleted_at: Option<String>,
+    pub farmer: FarmerCard,
+}
+
+impl ProductRow {
+    /// On sale: not deleted, active, from an active farmer.
+    pub fn is_listed(&self) -> bool {
+        self.deleted_at.is_none()
+            && self.listing.status == crate::domain::products::ProductStatus::Active
+            && self.farmer.status == Status::Active
+            && self.farmer.role == Role::Farmer
+    }
+}
+
+const LISTED: &str = "p.deleted_at IS NULL AND p.status = 'active' AND f.status = 'active' AND f.role = 'farmer' AND f.deleted_at IS NULL";
+
+fn select(filter: &str) -> String {
+    format!(
+        "SELECT p.id, p.uid, p.farmer_id, p.title, p.description, p.category, p.unit, p.quantity, p.price_cents,
+                p.current_price_cents, p.status, p.harvest_date, p.expiry_date, p.certifications, p.tags,
+                p.shipping_available, p.shipping_cost_cents, p.shipping_days, p.min_order, p.max_order, p.images,
+                p.rating, p.review_count, p.version, p.field_versions, p.created_at, p.updated_at, p.deleted_at,
+                trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
+                EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
+                COALESCE((SELECT AVG(r.rating) FROM products r WHERE r.farmer_id = f.id AND r.review_count > 0 AND r.deleted_at IS NULL), 0)
+         FROM products p JOIN users f ON f.id = p.farmer_id
+         WHERE {filter}"
+    )
+}
+
+fn json_list(text: String) -> Vec<String> {
+    serde_json::from_str(&text).unwrap_or_default()
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
+    Ok(ProductRow {
+        id: row.get(0)?,
+        uid: row.get(1)?,
+        farmer_id: row.get(2)?,
+        listing: Listing {
+            title: row.get(3)?,
+            description: row.get(4)?,
+            category: row.get(5)?,
+            unit: row.get(6)?,
+            quantity: row.get(7)?,
+            price: row.get(8)?,
+            current_price: row.get(9)?,
+            status: row.get(10)?,
+            harvest_date: row.get(11)?,
+            expiry_date: row.get(12)?,
+            certifications: json_list(row.get(13)?),
+            tags: json_list(row.get(14)?),
+            shipping_available: row.get(15)?,
+            shipping_cost: row.get(16)?,
+            shipping_days: row.get(17)?,
+            min_order: row.get(18)?,
+            max_order: row.get(19)?,
+            images: json_list(row.get(20)?),
+        },
+        rating: row.get(21)?,
+        review_count: row.get(22)?,
+        version: row.get(23)?,
+        field_versions: serde_json::from_str(&row.get::<_, String>(24)?).unwrap_or_default(),
+        created_at: row.get(25)?,
+        updated_at: row.get(26)?,
+        deleted_at: row.get(27)?,
+        farmer: FarmerCard {
+            name: row.get(28)?,
+            location: row.get(29)?,
+            status: row.get(30)?,
+            role: row.get(31)?,
+            verified: row.get(32)?,
+            rating: row.get(33)?,
+        },
+    })
+}
+
+fn search_text(listing: &Listing, farmer_name: &str) -> String {
+    fold(&format!("{} {} {}", listing.title, listing.description, farmer_name))
+}
+
+fn farmer_name(conn: &Connection, farmer_id: i64) -> rusqlite::Result<String> {
+    conn.prepare_cached("SELECT trim(first_name || ' ' || last_name) FROM users WHERE id = ?1")?.query_row([farmer_id], |r| r.get(0))
+}
+
+fn listing_values(listing: &Listing) -> Vec<Value> {
+    let list = |items: &[String]| Value::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".into()));
+    vec![
+        listing.title.clone().into(),
+        listing.description.clone().into(),
+        listing.category.as_str().to_owned().into(),
+        listing.unit.as_str().to_owned().into(),
+        listing.quantity.into(),
+        listing.price.into(),
+        listing.current_price.into(),
+        listing.status.as_str().to_owned().into(),
+        listing.harvest_date.clone().map_or(Value::Null, Value::Text),
+        listing.expiry_date.clone().map_or(Value::Null, Value::Text),
+        list(&listing.certifications),
+        list(&listing.tags),
+        Value::Integer(listing.shipping_available.into()),
+        listing.shipping_cost.into(),
+        listing.shipping_days.clone().map_or(Value::Null, Value::Text),
+        listing.min_order.into(),
+        listing.max_order.map_or(Value::Null, Value::Real),
+        list(&listing.images),
+    ]
+}
+
+const LISTING_COLUMNS: [&str; 18] = [
+    "title", "description", "category", "unit", "quantity", "price_cents", "current_price_cents", "status", "harvest_date",
+    "expiry_date", "certifications", "tags", "shipping_available", "shipping_cost_cents", "shipping_days", "min_order", "max_order", "images",
+];
+
+#[allow(clippy::too_many_arguments)]
+pub fn insert(conn: &Connection, uid: &str, farmer_id: i64, listing: &Listing, versions: &FieldVersions, version: i64, now: &str) -> rusqlite::Result<i64> {
+    let columns = LISTING_COLUMNS.join(", ");
+    let marks = (1..=LISTING_COLUMNS.len() + 6).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "INSERT INTO products ({columns}, uid, farmer_id, search_text, version, field_versions, created_at, updated_at)
+         VALUES ({marks}, ?{})",
+        LISTING_COLUMNS.len() + 6
+    );
+    let mut values = listing_values(listing);
+    values.extend([
+        Value::Text(uid.to_owned()),
+        Value::Integer(farmer_id),
+        Value::Text(search_text(listing, &farmer_name(conn, farmer_id)?)),
+        Value::Integer(version),
+        Value::Text(serde_json::to_string(versions).unwrap_or_else(|_| "{}".into())),
+        Value::Text(now.to_owned()),
+    ]);
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn update(conn: &Connection, id: i64, listing: &Listing, versions: &FieldVersions, version: i64, now: &str) -> rusqlite::Result<()> {
+    let sets = LISTING_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
+    let n = LISTING_COLUMNS.len();
+    let sql = format!(
+        "UPDATE products SET {sets}, search_text = ?{}, version = ?{}, field_versions = ?{}, updated_at = ?{} WHERE id = ?{}",
+        n + 1, n + 2, n + 3, n + 4, n + 5
+    );
+    let farmer_id: i64 = conn.prepare_cached("SELECT farmer_id FROM products WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let mut values = listing_values(listing);
+    values.extend([
+        Value::Text(search_text(listing, &farmer_name(conn, farmer_id)?)),
+        Value::Integer(version),
+        Value::Text(serde_json::to_string(versions).unwrap_or_else(|_| "{}".into())),
+        Value::Text(now.to_owned()),
+        Value::Integer(id),
+    ]);
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(())
+}
+
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE products SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?.execute(params![id, now, version])?;
+    Ok(())
+}
+
+/// A farmer's name, status, role or verification changed: their products
+/// take new versions (so every phone re-pulls them, or drops them) and their
+/// search text follows the new name. Each takes its own version, so pull
+/// pages never split one.
+pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
+    let name = farmer_name(conn, farmer_id)?;
+    let mut stmt = conn.prepare_cached("SELECT id, title, description FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL")?;
+    let products: Vec<(i64, String, String)> = stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?;
+    for (id, title, description) in products {
+        let version = super::sync::next_version(conn)?;
+        conn.prepare_cached("UPDATE products SET search_text = ?2, version = ?3 WHERE id = ?1")?
+            .execute(params![id, fold(&format!("{title} {description} {name}")), version])?;
+    }
+    Ok(())
+}
+
+/// Includes tombstones; callers decide what a deleted row means to them.
+pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<ProductRow>> {
+    conn.prepare_cached(&select("p.id = ?1"))?.query_row([id], from_row).optional()
+}
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<ProductRow>> {
+    conn.prepare_cached(&select("p.uid = ?1"))?.query_row([uid], from_row).optional()
+}
+
+/// A listed product by id, for the public detail page.
+pub fn find_listed(conn: &Connection, id: i64) -> rusqlite::Result<Option<ProductRow>> {
+    conn.prepare_cached(&select(&format!("p.id = ?1 AND {LISTED}")))?.query_row([id], from_row).optional()
+}
+
+/// A farmer's own products (active or not), newest first.
+pub fn list_for_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<ProductRow>> {
+    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.id DESC", select("p.farmer_id = ?1 AND p.deleted_at IS NULL")))?;
+    stmt.query_map([farmer_id], from_row)?.collect()
+}
+
+/// SPEC section 9's price buckets, on the marketplace price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriceBucket {
+    Under10,
+    From10To50,
+    Over50,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    /// Newest first: the order when nothing is chosen.
+    #[default]
+    Newest,
+    Name,
+    PriceUp,
+    PriceDown,
+    Rating,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CatalogueFilter {
+    pub search: Option<String>,
+    pub category: Option<Category>,
+    pub price: Option<PriceBucket>,
+    pub sort: Sort,
+}
+
+impl CatalogueFilter {
+    fn sql(&self) -> (String, Vec<Value>) {
+        let mut sql = String::from(LISTED);
+        let mut values: Vec<Value> = Vec::new();
+        if let Some(search) = self.search.as_deref().map(fold) {
+            for word in search.split_whitespace() {
+                values.push(Value::Text(super::like_pattern(word)));
+                sql.push_str(&format!(" AND p.search_text LIKE ?{} ESCAPE '\\'", values.len()));
+            }
+        }
+        if let Some(category) = self.category {
+            values.push(Value::Text(category.as_str().to_owned()));
+            sql.push_str(&format!(" AND p.category = ?{}", values.len()));
+        }
+        sql.push_str(match self.price {
+            None => "",
+            Some(PriceBucket::Under10) => " AND p.current_price_cents < 1000",
+            Some(PriceBucket::From10To50) => " AND p.current_price_cents BETWEEN 1000 AND 5000",
+            Some(PriceBucket::Over50) => " AND p.current_price_cents > 5000",
+        });
+        (sql, values)
+    }
+
+    fn order(&self) -> &'static str {
+        match self.sort {
+            Sort::Newest => "p.id DESC",
+            Sort::Name => "p.title COLLATE NOCASE, p.id",
+            Sort::PriceUp => "p.current_price_cents, p.id",
+            Sort::PriceDown => "p.current_price_cents DESC, p.id",
+            Sort::Rating => "p.rating DESC, p.review_count DESC, p.id",
+        }
+    }
+}
+
+/// One page of the catalogue and how many products match in all.
+pub fn catalogue(conn: &Connection, filter: &CatalogueFilter, limit: i64, offset: i64) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
+    let (sql, mut values) = filter.sql();
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM products p JOIN users f ON f.id = p.farmer_id WHERE {sql}"))?
+        .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
+    let page = format!("{} ORDER BY {} LIMIT ?{} OFFSET ?{}", select(&sql), filter.order(), values.len() + 1, values.len() + 2);
+    values.extend([Value::Integer(limit), Value::Integer(offset)]);
+    let rows = conn.prepare_cached(&page)?.query_map(params_from_iter(values), from_row)?.collect::<Result<_, _>>()?;
+    Ok((rows, total))
+}
+
+/// Products changed after `after`, oldest change first, at most `limit`:
+/// every product, listed or not (the caller sends what a viewer may not see as
+/// a deletion). A first snapshot (`snapshot`) leaves out what is not listed
+/// unless it is `owner`'s.
+pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool, owner: Option<i64>) -> rusqlite::Result<Vec<ProductRow>> {
+    let filter = if snapshot { format!("p.version > ?1 AND (({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))") } else { "p.version > ?1".to_owned() };
+    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.version LIMIT ?2", select(&filter)))?;
+    let rows = if snapshot {
+        stmt.query_map(params![after, limit as i64, owner], from_row)?.collect()
+    } else {
+        stmt.query_map(params![after, limit as i64], from_row)?.collect()
+    };
+    rows
+}

@@ -1,0 +1,219 @@
+//! Farmers' products and the public catalogue (issue 6).
+
+use mavuno::domain::user::Role;
+use reqwest::multipart::Form;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::helpers::*;
+use crate::sync::{CLIENT_A, CLIENT_B, mutation, uid};
+
+fn tomatoes() -> Value {
+    json!({"title": "Tomatoes", "description": "Ripe red tomatoes from Kabare", "quantity": 50, "price": "3.00", "current_price": 2.5,
+           "category": "vegetables", "unit": "kg", "certifications": ["organic"]})
+}
+
+impl TestApp {
+    async fn list_product(&self, token: &str, product: Value) -> Value {
+        let response = self.call(Method::POST, "/farmer/products", token, Some(json!({"product": product}))).await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        response.json::<Value>().await.unwrap()["product"].clone()
+    }
+
+    async fn catalogue(&self, query: &str) -> Value {
+        self.get(&format!("/products?{query}"), None).await.json().await.unwrap()
+    }
+
+    async fn titles(&self, query: &str) -> Vec<String> {
+        self.catalogue(query).await["data"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect()
+    }
+}
+
+#[tokio::test]
+async fn a_farmer_lists_edits_and_deletes_a_product_with_photos() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let form = Form::new()
+        .text("product[title]", "Avocados")
+        .text("product[description]", "Creamy Hass avocados")
+        .text("product[quantity]", "30")
+        .text("product[price]", "1.50")
+        .text("product[current_price]", "1.20")
+        .text("product[category]", "fruits")
+        .text("product[unit]", "piece")
+        .part("product[images][]", image_part(png(800, 600), "a.png", "image/png"))
+        .part("product[images][]", image_part(png(400, 400), "b.png", "image/png"));
+    let response = app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let product = response.json::<Value>().await.unwrap()["product"].clone();
+    assert_eq!((product["price"].as_f64(), product["current_price"].as_f64(), product["currency"].as_str()), (Some(1.5), Some(1.2), Some("USD")));
+    let images = product["image_urls"].as_array().unwrap();
+    assert_eq!(images.len(), 2);
+    let thumbnail = app.client.get(format!("{}{}", app.origin, images[0]["thumbnail_url"].as_str().unwrap())).send().await.unwrap();
+    assert_eq!(thumbnail.status(), StatusCode::OK);
+    assert_eq!(thumbnail.headers()["content-type"], "image/jpeg");
+
+    let id = product["id"].as_i64().unwrap();
+    let path = format!("/farmer/products/{id}");
+    let edited: Value = app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "0.99", "status": "inactive"}}))).await.json().await.unwrap();
+    assert_eq!((edited["product"]["current_price"].as_f64(), edited["product"]["status"].as_str()), (Some(0.99), Some("inactive")));
+    assert_eq!(edited["product"]["title"], "Avocados", "what is not sent is kept");
+    assert!(app.titles("").await.is_empty(), "an inactive product is not on sale");
+    let mine: Value = app.call(Method::GET, "/farmer/products", &farmer, None).await.json().await.unwrap();
+    assert_eq!((mine["data"].as_array().unwrap().len(), mine["low_stock_threshold"].as_i64()), (1, Some(10)));
+
+    assert_eq!(app.call(Method::DELETE, &path, &farmer, None).await.status(), StatusCode::OK);
+    let mine: Value = app.call(Method::GET, "/farmer/products", &farmer, None).await.json().await.unwrap();
+    assert!(mine["data"].as_array().unwrap().is_empty());
+    error_of(app.call(Method::DELETE, &path, &farmer, None).await, StatusCode::NOT_FOUND).await;
+}
+
+#[tokio::test]
+async fn only_farmers_list_and_only_on_their_own_products() {
+    let app = spawn_app().await;
+    let amani = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let other = app.user_with_role("other@example.com", Role::Farmer).await;
+    let (buyer, _) = app.register("buyer@example.com").await;
+    let product = app.list_product(&amani, tomatoes()).await;
+    let path = format!("/farmer/products/{}", product["id"]);
+
+    let refused = error_of(app.call(Method::POST, "/farmer/products", &buyer, Some(json!({"product": tomatoes()}))).await, StatusCode::FORBIDDEN).await;
+    assert_eq!(refused["code"], "farmers_only");
+    for token in [&other, &buyer] {
+        error_of(app.call(Method::PATCH, &path, token, Some(json!({"product": {"price": 0}}))).await, StatusCode::NOT_FOUND).await;
+        error_of(app.call(Method::DELETE, &path, token, None).await, StatusCode::NOT_FOUND).await;
+    }
+    let theirs: Value = app.call(Method::GET, "/farmer/products", &other, None).await.json().await.unwrap();
+    assert!(theirs["data"].as_array().unwrap().is_empty());
+    error_of(app.get("/farmer/products", None).await, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn the_form_is_checked_in_the_specs_order_and_words() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let body = error_of(app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": {}}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let order: Vec<&str> = body["error_codes"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(order, ["title", "description", "quantity", "price", "current_price"]);
+    assert_eq!(body["message"], "Title is required");
+
+    let mut bad = tomatoes();
+    bad["price"] = json!("2.505");
+    bad["quantity"] = json!(1.5);
+    bad["category"] = json!("spices");
+    let body = error_of(app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": bad}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"], json!({"quantity": ["quantity_invalid"], "price": ["price_invalid"], "category": ["invalid_option"]}));
+
+    let text = Form::new()
+        .text("product[title]", "x").text("product[description]", "y").text("product[quantity]", "1")
+        .text("product[price]", "1").text("product[current_price]", "1")
+        .part("product[images][]", image_part(b"not an image at all".to_vec(), "a.png", "image/png"));
+    let response = app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(text).send().await.unwrap();
+    error_of(response, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    let mine: Value = app.call(Method::GET, "/farmer/products", &farmer, None).await.json().await.unwrap();
+    assert!(mine["data"].as_array().unwrap().is_empty(), "nothing half-made");
+}
+
+#[tokio::test]
+async fn the_catalogue_searches_filters_sorts_and_pages_products_on_sale() {
+    let app = spawn_app().await;
+    let amani = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let bahati = app.user_with_role("bahati@example.com", Role::Farmer).await;
+    app.sql("UPDATE users SET first_name = 'Bahati', last_name = 'Mugisho' WHERE email = 'bahati@example.com'");
+    for (title, price, category, token) in [
+        ("Café arabica", "12.00", "beverages", &amani),
+        ("Sweet corn", "0.80", "grains", &amani),
+        ("Mangoes", "55.00", "fruits", &bahati),
+        ("Green beans", "9.99", "vegetables", &bahati),
+    ] {
+        let mut product = tomatoes();
+        product["title"] = json!(title);
+        product["current_price"] = json!(price);
+        product["category"] = json!(category);
+        app.list_product(token, product).await;
+    }
+    let hidden = app.user_with_role("hidden@example.com", Role::Farmer).await;
+    app.list_product(&hidden, tomatoes()).await;
+    app.sql("UPDATE users SET status = 'inactive' WHERE email = 'hidden@example.com'");
+
+    assert_eq!(app.titles("q=CAFE").await, ["Café arabica"], "case and accents ignored");
+    assert_eq!(app.titles("q=mugisho&sort=name").await, ["Green beans", "Mangoes"], "by farmer name");
+    assert_eq!(app.titles("category=grains").await, ["Sweet corn"]);
+    assert_eq!(app.titles("price=under_10&sort=price_asc").await, ["Sweet corn", "Green beans"]);
+    assert_eq!(app.titles("price=10_to_50").await, ["Café arabica"]);
+    assert_eq!(app.titles("price=over_50").await, ["Mangoes"]);
+    assert_eq!(app.titles("sort=price_desc").await, ["Mangoes", "Café arabica", "Green beans", "Sweet corn"], "the inactive farmer's tomatoes are not for sale");
+    let page = app.catalogue("sort=name&per_page=3&page=2").await;
+    assert_eq!((page["total"].as_i64(), page["data"][0]["title"].as_str()), (Some(4), Some("Sweet corn")));
+    assert_eq!(page["data"][0]["farmer"]["name"], "Test farmer");
+    let bad = error_of(app.get("/products?category=spices", None).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(bad["error_codes"]["category"][0], "invalid_filter");
+
+    let id = page["data"][0]["id"].as_i64().unwrap();
+    let one: Value = app.get(&format!("/products/{id}"), None).await.json().await.unwrap();
+    assert_eq!(one["data"]["title"], "Sweet corn");
+    let hidden_id: i64 = app.catalogue("").await["data"].as_array().unwrap().len() as i64 + 1;
+    let missing = error_of(app.get(&format!("/products/{hidden_id}"), None).await, StatusCode::NOT_FOUND).await;
+    assert_eq!(missing["message"], "Product not found");
+}
+
+fn sha(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+#[tokio::test]
+async fn offline_product_changes_merge_and_wait_for_their_photos() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let photo = png(300, 200);
+    let hash = sha(&photo);
+    let mut fields = tomatoes();
+    fields["images"] = json!([hash]);
+    let create = mutation(1, "product.create", json!({"uid": uid(1), "fields": fields}), None);
+
+    // The photo has not arrived: the change waits, nothing is recorded.
+    let early = app.push_ok(&farmer, CLIENT_A, vec![create.clone()]).await;
+    assert_eq!((early["results"][0]["status"].as_str(), early["results"][0]["code"].as_str()), (Some("retry"), Some("photo_missing")));
+    assert_eq!(early["last_mutation_id"], 0);
+    for expected in [StatusCode::CREATED, StatusCode::OK] {
+        let put = app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&farmer).body(photo.clone()).send().await.unwrap();
+        assert_eq!(put.status(), expected, "a photo sent twice is stored once");
+    }
+    let applied = app.push_ok(&farmer, CLIENT_A, vec![create]).await;
+    assert_eq!(applied["results"][0]["status"], "applied");
+
+    // Phone A edits the price offline from version v; meanwhile phone B sells 5 and harvests 20.
+    let pulled = app.pull(&farmer, CLIENT_A, None, 100).await;
+    let base = pulled["changes"][0]["record"]["version"].as_i64().unwrap();
+    let stock = |id, delta| mutation(id, "product.adjust_stock", json!({"uid": uid(1), "delta": delta}), None);
+    app.push_ok(&farmer, CLIENT_B, vec![stock(1, -5), stock(2, 20)]).await;
+    let price = mutation(2, "product.update", json!({"uid": uid(1), "fields": {"current_price": "2.20"}}), Some(base));
+    let merged = app.push_ok(&farmer, CLIENT_A, vec![price]).await;
+    assert_eq!(merged["results"][0]["status"], "applied", "different fields: no conflict");
+    let catalogue = app.catalogue("").await;
+    assert_eq!((catalogue["data"][0]["current_price"].as_f64(), catalogue["data"][0]["quantity"].as_i64()), (Some(2.2), Some(65)));
+
+    let oversold = app.push_ok(&farmer, CLIENT_B, vec![stock(3, -100)]).await;
+    assert_eq!(oversold["results"][0]["error_codes"]["quantity"][0], "stock_out_of_range");
+}
+
+#[tokio::test]
+async fn the_catalogue_reaches_every_phone_and_leaves_it_when_off_sale() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let (buyer, _) = app.register("buyer@example.com").await;
+    let product = app.list_product(&farmer, tomatoes()).await;
+    let anonymous: Value = app.client.get(app.api("/sync/pull")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(anonymous["changes"][0]["record"]["title"], "Tomatoes");
+    let cursor = app.pull(&buyer, CLIENT_B, None, 100).await["cursor"].as_i64().unwrap();
+
+    let path = format!("/farmer/products/{}", product["id"]);
+    app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"status": "inactive"}}))).await;
+    let buyers = app.pull(&buyer, CLIENT_B, Some(cursor), 100).await;
+    assert_eq!((buyers["changes"][0]["entity"].as_str(), buyers["changes"][0]["op"].as_str()), (Some("product"), Some("del")));
+    let farmers = app.pull(&farmer, CLIENT_A, Some(cursor), 100).await;
+    assert_eq!(farmers["changes"][0]["op"], "put", "the farmer still sees their inactive product");
+    let snapshot = app.pull(&buyer, "dddddddd-0000-4000-8000-000000000004", None, 100).await;
+    assert!(snapshot["changes"].as_array().unwrap().is_empty());
+}
