@@ -4,7 +4,10 @@
 
 use crate::AppState;
 use crate::auth;
-use crate::db::{meta, users};
+use crate::db::{meta, uploads, users};
+use crate::demo_pictures::{self, Produce};
+use crate::domain::products::{self, ListingInput};
+use crate::media;
 use crate::db::users::NewUser;
 use crate::domain::accounts::insert_account;
 use crate::domain::user::{Country, Role, Status};
@@ -98,6 +101,105 @@ const ACCOUNTS: &[DemoAccount] = &[
         phone_number: "+250780000008",
         location: "Nyamasheke",
     },
+    DemoAccount {
+        email: "esther@mavuno.demo",
+        first_name: "Esther",
+        last_name: "Nabintu",
+        role: Role::Farmer,
+        country: Country::Drc,
+        phone_number: "+243990000009",
+        location: "Kalehe, South Kivu",
+    },
+    DemoAccount {
+        email: "habimana@mavuno.demo",
+        first_name: "Jean-Claude",
+        last_name: "Habimana",
+        role: Role::Farmer,
+        country: Country::Rwa,
+        phone_number: "+250780000010",
+        location: "Rusizi",
+    },
+];
+
+/// The spec's six products, from the demo farmers.
+struct DemoProduct {
+    farmer: &'static str,
+    picture: Produce,
+    /// The listing as the farmer's form sends it.
+    fields: fn() -> serde_json::Value,
+    /// Days before today it was harvested, days after today it expires.
+    harvested: i64,
+    keeps: i64,
+    rating: f64,
+    reviews: i64,
+}
+
+const PRODUCTS: &[DemoProduct] = &[
+    DemoProduct {
+        farmer: "farmer@mavuno.demo",
+        picture: Produce::Tomatoes,
+        fields: || serde_json::json!({
+            "title": "Fresh tomatoes", "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
+            "category": "vegetables", "unit": "kg", "quantity": 120, "price": "1.50", "current_price": "1.20",
+            "certifications": ["organic"], "tags": ["fresh", "kabare"], "shipping_cost": "5.00", "shipping_days": "1-2",
+            "min_order": 1, "max_order": 50,
+        }),
+        harvested: 3, keeps: 12, rating: 4.6, reviews: 32,
+    },
+    DemoProduct {
+        farmer: "esther@mavuno.demo",
+        picture: Produce::CoffeeBeans,
+        fields: || serde_json::json!({
+            "title": "Arabica coffee beans", "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
+            "category": "beverages", "unit": "kg", "quantity": 80, "price": "12.00", "current_price": "10.50",
+            "certifications": ["organic", "fair-trade"], "tags": ["arabica", "lake kivu"], "shipping_cost": "8.00", "shipping_days": "2-3",
+            "min_order": 0.5, "max_order": 20,
+        }),
+        harvested: 60, keeps: 300, rating: 4.9, reviews: 58,
+    },
+    DemoProduct {
+        farmer: "farmer@mavuno.demo",
+        picture: Produce::SweetCorn,
+        fields: || serde_json::json!({
+            "title": "Sweet corn", "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
+            "category": "grains", "unit": "kg", "quantity": 300, "price": "0.80", "current_price": "0.80",
+            "tags": ["maize"], "shipping_cost": "4.00", "shipping_days": "1-2", "min_order": 5, "max_order": 100,
+        }),
+        harvested: 2, keeps: 10, rating: 4.3, reviews: 17,
+    },
+    DemoProduct {
+        farmer: "habimana@mavuno.demo",
+        picture: Produce::Avocados,
+        fields: || serde_json::json!({
+            "title": "Avocados", "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
+            "category": "fruits", "unit": "piece", "quantity": 200, "price": "0.50", "current_price": "0.40",
+            "certifications": ["organic"], "tags": ["hass"], "shipping_cost": "6.00", "shipping_days": "2-3",
+            "min_order": 5, "max_order": 100,
+        }),
+        harvested: 4, keeps: 14, rating: 4.7, reviews: 41,
+    },
+    DemoProduct {
+        farmer: "habimana@mavuno.demo",
+        picture: Produce::GreenBeans,
+        fields: || serde_json::json!({
+            "title": "Green beans", "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
+            "category": "vegetables", "unit": "kg", "quantity": 60, "price": "2.00", "current_price": "1.80",
+            "certifications": ["rainforest-alliance"], "tags": ["fresh"], "shipping_cost": "5.00", "shipping_days": "1-2",
+            "min_order": 1, "max_order": 30,
+        }),
+        harvested: 1, keeps: 7, rating: 4.4, reviews: 12,
+    },
+    DemoProduct {
+        farmer: "esther@mavuno.demo",
+        picture: Produce::Mangoes,
+        fields: || serde_json::json!({
+            "title": "Mangoes", "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
+            "category": "fruits", "unit": "piece", "quantity": 8, "price": "0.70", "current_price": "0.60",
+            "certifications": ["organic"], "tags": ["sweet"], "shipping_cost": "6.00", "shipping_days": "2-3",
+            "min_order": 2, "max_order": 8,
+        }),
+        harvested: 5, keeps: 9, rating: 4.8, reviews: 27,
+    },
 ];
 
 /// Applications waiting for an admin: (applicant, who filled it, answers).
@@ -136,6 +238,32 @@ fn applications() -> [(&'static str, &'static str, serde_json::Value); 3] {
     ]
 }
 
+/// The demo farmers' approved applications (so they show as verified) and their products.
+fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> ApiResult<()> {
+    let today = time::OffsetDateTime::now_utc().date();
+    let now = crate::clock::now();
+    for (product, photos) in PRODUCTS.iter().zip(pictures) {
+        let Some(farmer) = users::find_by_email(tx, product.farmer)? else { continue };
+        if !crate::db::surveys::has_approved(tx, farmer.id)? {
+            let input: AnswersInput = serde_json::from_value(applications()[1].2.clone()).map_err(AppError::internal)?;
+            let (survey, _) = surveys::create(tx, &farmer, farmer.id, None, &input, Some("pending"))?;
+            surveys::review(tx, survey.id, surveys::Decision::Approve, Some("Visited by our field team. Welcome to MAVUNO!"))?;
+        }
+        for (hash, size) in photos {
+            uploads::insert(tx, hash, farmer.id, *size, &now)?;
+        }
+        let mut fields = (product.fields)();
+        let day = |offset: i64| (today + time::Duration::days(offset)).to_string();
+        fields["harvest_date"] = day(-product.harvested).into();
+        fields["expiry_date"] = day(product.keeps).into();
+        fields["images"] = photos.iter().map(|(hash, _)| hash.clone()).collect::<Vec<_>>().into();
+        let input: ListingInput = serde_json::from_value(fields).map_err(AppError::internal)?;
+        let (row, _) = products::create(tx, &farmer, None, &input)?;
+        crate::db::products::set_rating(tx, row.id, product.rating, product.reviews)?;
+    }
+    Ok(())
+}
+
 /// Loads the demo content unless this database already had it. Returns
 /// whether anything was loaded.
 pub async fn seed(state: &AppState) -> ApiResult<bool> {
@@ -143,6 +271,17 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
         return Ok(false);
     }
     let password_hash = auth::hash_password_async(DEMO_PASSWORD.to_owned()).await?;
+    // Three drawn pictures per product, stored like uploaded photos.
+    let mut pictures = Vec::with_capacity(PRODUCTS.len());
+    for product in PRODUCTS {
+        let mut hashes = Vec::new();
+        for variant in 0..3 {
+            let bytes = demo_pictures::picture(product.picture, variant);
+            let size = bytes.len() as i64;
+            hashes.push((state.media.store_image(bytes, media::PHOTO_SIZES).await?, size));
+        }
+        pictures.push(hashes);
+    }
     state
         .db
         .write(move |tx| {
@@ -176,6 +315,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 let input: AnswersInput = serde_json::from_value(answers).map_err(AppError::internal)?;
                 surveys::create(tx, &owner, author.id, None, &input, Some("pending"))?;
             }
+            seed_products(tx, &pictures)?;
             meta::set(tx, SEEDED_KEY, &crate::clock::now())?;
             Ok(true)
         })

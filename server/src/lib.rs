@@ -10,6 +10,7 @@ pub mod config;
 pub mod csv;
 pub mod db;
 pub mod demo;
+pub mod demo_pictures;
 pub mod domain;
 pub mod error;
 pub mod labels;

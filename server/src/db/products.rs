@@ -209,6 +209,12 @@ pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Ratings come from reviews, which are not built yet; the demo sets them.
+pub fn set_rating(conn: &Connection, id: i64, rating: f64, count: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE products SET rating = ?2, review_count = ?3 WHERE id = ?1")?.execute(params![id, rating, count])?;
+    Ok(())
+}
+
 /// Includes tombstones; callers decide what a deleted row means to them.
 pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<ProductRow>> {
     conn.prepare_cached(&select("p.id = ?1"))?.query_row([id], from_row).optional()

@@ -323,3 +323,9 @@ pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(SurveyStatus,
     )?;
     stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?.collect()
 }
+
+/// Whether a person has an approved application (a "verified" farmer).
+pub fn has_approved(conn: &Connection, user_id: i64) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM surveys WHERE user_id = ?1 AND status = 'approved' AND deleted_at IS NULL)")?
+        .query_row([user_id], |r| r.get(0))
+}

@@ -1,0 +1,97 @@
+//! Pictures for the demo products, drawn here (nothing is fetched): a crate
+//! of produce seen from above, in the produce's colours, three arrangements
+//! per product for the gallery.
+
+use image::{Rgb, RgbImage};
+
+const WIDTH: u32 = 640;
+const HEIGHT: u32 = 480;
+
+/// What a picture shows.
+#[derive(Debug, Clone, Copy)]
+pub enum Produce {
+    Tomatoes,
+    CoffeeBeans,
+    SweetCorn,
+    Avocados,
+    GreenBeans,
+    Mangoes,
+}
+
+/// A small deterministic generator, so the demo looks the same on every start.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as f32) / (u32::MAX >> 1) as f32
+    }
+}
+
+fn shade(colour: [u8; 3], factor: f32) -> Rgb<u8> {
+    Rgb(colour.map(|c| (c as f32 * factor).clamp(0.0, 255.0) as u8))
+}
+
+/// An ellipse rotated by `angle`, lit from the top left.
+fn blob(img: &mut RgbImage, (cx, cy): (f32, f32), (rx, ry): (f32, f32), angle: f32, colour: [u8; 3]) {
+    let (sin, cos) = angle.sin_cos();
+    let reach = rx.max(ry);
+    let (x0, x1) = ((cx - reach).max(0.0) as u32, ((cx + reach) as u32).min(WIDTH - 1));
+    let (y0, y1) = ((cy - reach).max(0.0) as u32, ((cy + reach) as u32).min(HEIGHT - 1));
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+            let (u, v) = ((dx * cos + dy * sin) / rx, (-dx * sin + dy * cos) / ry);
+            let d = u * u + v * v;
+            if d <= 1.0 {
+                let light = 1.15 - 0.35 * d - 0.2 * (u + v) * 0.5;
+                img.put_pixel(x, y, shade(colour, light));
+            }
+        }
+    }
+}
+
+/// A PNG of `produce`; `variant` 0, 1 or 2 changes the arrangement.
+pub fn picture(produce: Produce, variant: u64) -> Vec<u8> {
+    let mut rng = Lcg(variant * 7919 + produce as u64 * 104729 + 1);
+    // A wooden crate: warm planks.
+    let mut img = RgbImage::from_fn(WIDTH, HEIGHT, |_, y| {
+        let plank = (y / 60) % 2;
+        let grain = ((y % 60) as f32 / 60.0) * 0.08;
+        shade(if plank == 0 { [176, 132, 86] } else { [160, 118, 76] }, 1.0 - grain)
+    });
+    let (count, size, colours): (usize, (f32, f32), &[[u8; 3]]) = match produce {
+        Produce::Tomatoes => (14, (48.0, 44.0), &[[214, 40, 40], [190, 30, 35], [225, 70, 45]]),
+        Produce::CoffeeBeans => (90, (16.0, 11.0), &[[92, 54, 32], [74, 42, 24], [110, 66, 38]]),
+        Produce::SweetCorn => (6, (120.0, 34.0), &[[240, 200, 60], [230, 185, 45]]),
+        Produce::Avocados => (10, (58.0, 42.0), &[[60, 90, 40], [48, 74, 32], [80, 110, 50]]),
+        Produce::GreenBeans => (28, (90.0, 7.0), &[[88, 160, 60], [70, 140, 48], [100, 175, 70]]),
+        Produce::Mangoes => (9, (62.0, 44.0), &[[245, 170, 40], [235, 130, 40], [200, 190, 60]]),
+    };
+    for i in 0..count {
+        let colour = colours[i % colours.len()];
+        let cx = 40.0 + rng.next() * (WIDTH as f32 - 80.0);
+        let cy = 40.0 + rng.next() * (HEIGHT as f32 - 80.0);
+        let angle = rng.next() * std::f32::consts::PI;
+        let scale = 0.85 + rng.next() * 0.3;
+        blob(&mut img, (cx, cy), (size.0 * scale, size.1 * scale), angle, colour);
+        match produce {
+            // A green calyx on each tomato, a stone's shadow on each avocado, a line on each bean.
+            Produce::Tomatoes => blob(&mut img, (cx - 6.0, cy - 10.0), (10.0, 5.0), angle, [40, 110, 40]),
+            Produce::Avocados => blob(&mut img, (cx + 8.0, cy + 4.0), (14.0, 12.0), 0.0, [120, 150, 60]),
+            Produce::CoffeeBeans => blob(&mut img, (cx, cy), (size.0 * scale * 0.8, 1.5), angle, [50, 28, 16]),
+            Produce::SweetCorn => {
+                for k in -4..=4 {
+                    let (s, c) = angle.sin_cos();
+                    blob(&mut img, (cx + c * k as f32 * 24.0, cy + s * k as f32 * 24.0), (9.0, 14.0), angle, [250, 215, 80]);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .expect("a PNG encodes into memory");
+    out
+}
