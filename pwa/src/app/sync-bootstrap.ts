@@ -3,19 +3,22 @@
 // here, before the first pull, so no change arrives for an unknown entity.
 import { liveQuery } from 'dexie';
 import { surveyEntity } from '../features/applications/local';
+import { productEntity } from '../features/products/local';
 import { localDb, type LocalDb } from '../lib/local-db';
 import { registerEntity, startSync } from '../lib/sync-engine';
 
 registerEntity('survey', surveyEntity);
+registerEntity('product', productEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's
  * own applications is (or becomes) approved: the server made them a farmer,
  * so the session should load their new role.
  */
-export function boot(userId: number, onApproved: () => void): { db: LocalDb; stop: () => void } {
+export function boot(userId: number | 'guest', onApproved: () => void): { db: LocalDb; stop: () => void } {
   const db = localDb(userId);
   const stopSync = startSync(db);
+  if (userId === 'guest') return { db, stop: stopSync };
   const approved = liveQuery(() => db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count()).subscribe({
     next: (count) => {
       if (count > 0) onApproved();

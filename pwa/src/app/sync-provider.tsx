@@ -1,17 +1,25 @@
-// Opens the signed-in account's local database and keeps it syncing.
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+// Opens the local database and keeps it syncing: the signed-in account's, or,
+// for a visitor on a catalogue page, a guest one holding the public catalogue.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { fetchMe, useSession } from '../features/auth/session';
 import type { LocalDb } from '../lib/local-db';
 
-const LocalDbContext = createContext<LocalDb | null>(null);
+interface LocalDbValue {
+  db: LocalDb | null;
+  /** A visitor opened a page that reads the catalogue: open the guest database. */
+  wantCatalogue(): void;
+}
+
+const LocalDbContext = createContext<LocalDbValue>({ db: null, wantCatalogue: () => undefined });
 
 export function SyncProvider({ children }: { children: ReactNode }) {
-  const { user, updateUser } = useSession();
-  const userId = user?.id;
+  const { user, status, updateUser } = useSession();
+  const [catalogueWanted, setCatalogueWanted] = useState(false);
+  const key = user ? user.id : status === 'ready' && catalogueWanted ? 'guest' : undefined;
   const isBuyer = user?.role === 'user';
   const [db, setDb] = useState<LocalDb | null>(null);
   useEffect(() => {
-    if (userId === undefined) {
+    if (key === undefined) {
       setDb(null);
       return;
     }
@@ -23,7 +31,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     };
     void import('./sync-bootstrap').then(({ boot }) => {
       if (cancelled) return;
-      const started = boot(userId, onApproved);
+      const started = boot(key, onApproved);
       stop = started.stop;
       setDb(started.db);
     });
@@ -31,11 +39,23 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       cancelled = true;
       stop?.();
     };
-  }, [userId, isBuyer, updateUser]);
-  return <LocalDbContext.Provider value={db}>{children}</LocalDbContext.Provider>;
+  }, [key, isBuyer, updateUser]);
+  const wantCatalogue = useCallback(() => setCatalogueWanted(true), []);
+  const value = useMemo(() => ({ db, wantCatalogue }), [db, wantCatalogue]);
+  return <LocalDbContext.Provider value={value}>{children}</LocalDbContext.Provider>;
 }
 
 /** The signed-in account's local database, or null when signed out (or still opening). */
 export function useLocalDb(): LocalDb | null {
-  return useContext(LocalDbContext);
+  const { db } = useContext(LocalDbContext);
+  return db?.name.endsWith('-guest') ? null : db;
+}
+
+/** The database that holds the catalogue, for anyone (a visitor's is opened on first use). */
+export function useCatalogueDb(): LocalDb | null {
+  const { db, wantCatalogue } = useContext(LocalDbContext);
+  useEffect(() => {
+    wantCatalogue();
+  }, [wantCatalogue]);
+  return db;
 }

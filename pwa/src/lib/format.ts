@@ -15,3 +15,16 @@ export function formatDate(iso: string | null | undefined, style: 'short' | 'lon
   if (Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(currentLanguage(), STYLES[style]).format(date);
 }
+
+/** US dollars (the platform's currency, SPEC section 9) in the person's language. */
+export function formatMoney(amount: number): string {
+  return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD' }).format(amount);
+}
+
+/** A calendar date (YYYY-MM-DD) in the person's language, without time-zone shifts. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '';
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return '';
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
+}

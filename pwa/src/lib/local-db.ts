@@ -42,6 +42,8 @@ export class LocalDb extends Dexie {
   meta!: EntityTable<MetaEntry, 'key'>;
   /** A field agent's copy of the people they can visit (GET /agent/people). */
   people!: EntityTable<LocalPerson, 'id'>;
+  /** The catalogue (products on sale) and a farmer's own products, by `uid`. */
+  products!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -51,6 +53,7 @@ export class LocalDb extends Dexie {
       meta: 'key',
     });
     this.version(2).stores({ people: 'id' });
+    this.version(3).stores({ products: 'uid, id' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {
@@ -62,10 +65,10 @@ export class LocalDb extends Dexie {
   }
 }
 
-const open = new Map<number, LocalDb>();
+const open = new Map<number | 'guest', LocalDb>();
 
-/** The local database of one account. */
-export function localDb(userId: number): LocalDb {
+/** The local database of one account, or of a visitor (`guest`: the public catalogue only). */
+export function localDb(userId: number | 'guest'): LocalDb {
   let db = open.get(userId);
   if (!db) {
     db = new LocalDb(`mavuno-${userId}`);

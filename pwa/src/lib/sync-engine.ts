@@ -20,6 +20,11 @@ export function registerEntity(entity: string, handler: EntityHandler): void {
   handlers.set(entity, handler);
 }
 
+/** The tables a sync transaction touches: the queue, its bookkeeping and every entity's records. */
+function syncedTables(db: LocalDb) {
+  return [db.outbox, db.meta, ...new Set([...handlers.values()].map((h) => h.table(db)))];
+}
+
 function handlerFor(name: string): EntityHandler {
   const entity = name.split('.')[0] ?? '';
   const handler = handlers.get(entity);
@@ -58,7 +63,7 @@ const inFlight = new Set<number>();
  */
 export async function enqueue(db: LocalDb, name: string, args: Record<string, unknown> & { uid: string }, base?: number): Promise<void> {
   const handler = handlerFor(name);
-  await db.transaction('rw', [db.outbox, db.meta, db.surveys], async () => {
+  await db.transaction('rw', syncedTables(db), async () => {
     const pending = await db.outbox.where('uid').equals(args.uid).sortBy('mutation_id');
     const last = pending.at(-1);
     const mutation: Mutation = { mutation_id: 0, name, args, base, client_time: new Date().toISOString() };
@@ -228,7 +233,7 @@ async function pull(db: LocalDb): Promise<void> {
 
 /** Applies one page in one transaction, then re-applies the changes still queued. */
 export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.meta, db.surveys], async () => {
+  await db.transaction('rw', syncedTables(db), async () => {
     const touched = new Set<string>();
     for (const change of page.changes) {
       const handler = handlers.get(change.entity);

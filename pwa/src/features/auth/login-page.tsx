@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../app/paths';
 import { ErrorBox, TextField } from '../../components/form';
@@ -11,6 +11,8 @@ export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useSession();
   const navigate = useNavigate();
+  // The cart sends people here to sign in before checkout, and gets them back.
+  const from = (useLocation().state as { from?: string } | null)?.from;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
@@ -24,7 +26,7 @@ export function LoginPage() {
     setProblem(null);
     try {
       await login(email.trim(), password);
-      navigate(paths.dashboard, { replace: true });
+      navigate(from === paths.cart ? paths.cart : paths.dashboard, { replace: true });
     } catch (error) {
       setProblem({ error });
       setSubmitting(false);

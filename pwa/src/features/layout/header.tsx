@@ -10,6 +10,7 @@ import { CartIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icon
 import { Logo } from '../../components/logo';
 import { useLocalDb } from '../../app/sync-provider';
 import { useSession, useSignOut } from '../auth/session';
+import { itemCount, useCart } from '../cart/cart';
 import { displayName, type User } from '../auth/types';
 
 // Loaded with the sync engine, only for signed-in people.
@@ -40,6 +41,7 @@ function useHideOnScroll(keepVisible: boolean): boolean {
 
 export function Header() {
   const { t } = useTranslation();
+  const count = itemCount(useCart());
   const { user, status } = useSession();
   const db = useLocalDb();
   const signOut = useSignOut();
@@ -67,8 +69,9 @@ export function Header() {
               <SyncStatus db={db} />
             </Suspense>
           )}
-          <Link to={paths.cart} className="icon-button" aria-label={t('nav.cart')}>
+          <Link to={paths.cart} className="icon-button cart-link" aria-label={count > 0 ? t('nav.cart_count', { count }) : t('nav.cart')}>
             <CartIcon />
+            {count > 0 && <span className="cart-badge" aria-hidden="true">{count}</span>}
           </Link>
           {user && <UserMenu user={user} onSignOut={signOut} />}
           {!user && status === 'ready' && (
