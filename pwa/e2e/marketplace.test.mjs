@@ -1,0 +1,79 @@
+// Buyers browse the marketplace, offline too, and fill a cart (issue: a real marketplace).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+test('a buyer finds a product by search and category, adds 2 to the cart, and the cart survives a reload', async () => {
+  const { origin } = env.server;
+  const page = await (await env.browser.newContext(PHONE)).newPage();
+  await page.goto(`${origin}/marketplace?lng=en`);
+  await page.getByText('Showing 6 of 6 products').waitFor();
+  await page.getByLabel('Search products').fill('cafe kivu');
+  await page.getByText('Showing 0 of 6 products').waitFor();
+  await page.getByLabel('Search products').fill('arabica nabintu');
+  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByLabel('Search products').fill('');
+  await page.getByRole('button', { name: 'Fruits' }).click();
+  await page.getByText('Showing 2 of 6 products').waitFor();
+  await page.getByLabel('Sort by').selectOption('price_desc');
+  const titles = await page.locator('.product-card h2').allInnerTexts();
+  assert.deepEqual(titles, ['Mangoes', 'Avocados']);
+  await page.getByRole('button', { name: 'Herbs & Spices' }).click();
+  await page.getByText('No products found').waitFor();
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await page.getByText('Showing 6 of 6 products').waitFor();
+
+  await page.getByRole('link', { name: 'Fresh tomatoes' }).click();
+  await page.getByRole('heading', { name: 'Fresh tomatoes' }).waitFor();
+  await page.getByText('Verified Seller').waitFor();
+  await page.getByRole('button', { name: 'One more' }).click();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+
+  await page.reload();
+  await page.getByRole('link', { name: 'Cart, 2 items' }).click();
+  const line = page.locator('.cart-line', { hasText: 'Fresh tomatoes' });
+  await line.getByText('$2.40').waitFor();
+  assert.equal(await page.locator('.cart-summary').getByText('$7.40').count(), 1, 'subtotal 2.40 + one parcel from the farmer at 5.00');
+  await page.getByRole('button', { name: 'Login to Checkout' }).click();
+  await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
+  await page.getByLabel(/^Password/).fill('mavuno-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${origin}/cart`);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).waitFor();
+});
+
+test('with the network off the marketplace still lists, filters and shows cached pictures', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${origin}/marketplace?lng=en`);
+  await controlledByServiceWorker(page);
+  await page.getByText('Showing 6 of 6 products').waitFor();
+  // Scroll through so every card's picture is fetched (and cached) once.
+  for (const card of await page.locator('.product-card img').all()) await card.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => [...document.querySelectorAll('.product-card img')].every((img) => img.complete && img.naturalWidth > 0));
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByText('Showing 6 of 6 products').waitFor();
+  await page.getByLabel('Search products').fill('beans');
+  await page.getByText('Showing 2 of 6 products').waitFor();
+  const picture = page.locator('.product-card img').first();
+  await picture.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const img = document.querySelector('.product-card img');
+    return img && img.complete && img.naturalWidth > 0;
+  });
+  await page.getByRole('link', { name: 'Green beans' }).click();
+  await page.getByRole('heading', { name: 'Green beans' }).waitFor();
+  await page.goBack();
+
+  // Saving data: no pictures until asked.
+  await page.getByLabel(/^Save data/).check();
+  assert.equal(await page.locator('.product-card img').count(), 0);
+  await page.getByRole('button', { name: 'Show picture' }).first().click();
+  assert.equal(await page.locator('.product-card img').count(), 1);
+});
