@@ -31,6 +31,13 @@ export interface LocalPerson {
   role: string;
 }
 
+export interface LocalPhoto {
+  /** SHA-256 of the bytes: the upload address and the name the server keeps. */
+  hash: string;
+  blob: Blob;
+  uploaded: boolean;
+}
+
 export interface MetaEntry {
   key: string;
   value: unknown;
@@ -44,6 +51,8 @@ export class LocalDb extends Dexie {
   people!: EntityTable<LocalPerson, 'id'>;
   /** The catalogue (products on sale) and a farmer's own products, by `uid`. */
   products!: EntityTable<LocalRecord, 'uid'>;
+  /** Photos taken on this phone, resized, kept until the server has them. */
+  photos!: EntityTable<LocalPhoto, 'hash'>;
 
   constructor(name: string) {
     super(name);
@@ -54,6 +63,7 @@ export class LocalDb extends Dexie {
     });
     this.version(2).stores({ people: 'id' });
     this.version(3).stores({ products: 'uid, id' });
+    this.version(4).stores({ photos: 'hash' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

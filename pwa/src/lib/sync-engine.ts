@@ -12,6 +12,8 @@ export interface EntityHandler {
   table(db: LocalDb): LocalDb['surveys'];
   /** Applies a queued change to the local copy (also used to rebase after a pull). */
   apply(db: LocalDb, mutation: Mutation): Promise<void>;
+  /** Sends what a change needs before the change itself (its photos); throws to try later. */
+  beforePush?(db: LocalDb, mutation: Mutation): Promise<void>;
 }
 
 const handlers = new Map<string, EntityHandler>();
@@ -99,8 +101,12 @@ function foldable(queued: string, next: string): boolean {
 }
 
 function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown>): Record<string, unknown> {
-  const answers = { ...(older.answers as object | undefined), ...(newer.answers as object | undefined) };
-  return { ...older, ...newer, answers };
+  const merged = { ...older, ...newer };
+  // Field maps (a survey's `answers`, a product's `fields`) merge key by key.
+  for (const key of ['answers', 'fields']) {
+    if (older[key] !== undefined || newer[key] !== undefined) merged[key] = { ...(older[key] as object | undefined), ...(newer[key] as object | undefined) };
+  }
+  return merged;
 }
 
 // ---- status, for the screens ----
@@ -181,6 +187,7 @@ async function push(db: LocalDb): Promise<void> {
     const batch = (await db.outbox.where('state').equals('queued').sortBy('mutation_id')).slice(0, BATCH);
     if (batch.length === 0) return;
     const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({ mutation_id, name, args, base, client_time }));
+    for (const mutation of mutations) await handlerFor(mutation.name).beforePush?.(db, mutation);
     batch.forEach((m) => inFlight.add(m.mutation_id));
     let response: PushResponse;
     try {

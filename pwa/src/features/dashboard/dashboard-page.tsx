@@ -16,6 +16,7 @@ import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';
 import { ApplicationsSection } from '../applications/applications-section';
 import { FarmersSection } from '../agent/farmers-section';
+import { ProductsSection } from '../products/products-section';
 import { ProfilePanel } from '../profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 
@@ -105,6 +106,14 @@ function SectionContent({ section, kind, user, onOpen }: { section: Section; kin
         <Suspense fallback={loading}>
           <Screen />
         </Suspense>
+      </ErrorBoundary>
+    );
+  }
+  if (kind === 'farmer' && section.id === 'products') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <ProductsSection db={db} farmerId={user.id} />
       </ErrorBoundary>
     );
   }

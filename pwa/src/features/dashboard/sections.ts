@@ -11,7 +11,7 @@ export type SectionId =
   | 'home' | 'applications' | 'users' | 'blogs' | 'products' | 'orders' | 'analytics' | 'settings'
   | 'profile' | 'earnings' | 'training' | 'wishlist' | 'farmers';
 /** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
-export type Arrival = 'marketplace' | 'later';
+export type Arrival = 'later';
 
 export interface Section {
   id: SectionId;
@@ -51,7 +51,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
   ],
   farmer: [
     home,
-    { id: 'products', icon: BoxIcon, arrives: 'marketplace' },
+    { id: 'products', icon: BoxIcon },
     // The application that made them a farmer, with the reviewer's comment.
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon, arrives: 'later' },

@@ -1,0 +1,95 @@
+// Farmers list products from their phones, offline, with photos; buyers see
+// them after sync (issue: a real marketplace).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+/** A photo as a phone's camera would give it: drawn in the page, returned as PNG bytes. */
+async function cameraPhoto(page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1600;
+    canvas.height = 1200;
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#f3e6c8';
+    g.fillRect(0, 0, 1600, 1200);
+    g.fillStyle = '#c9a96e';
+    for (let i = 0; i < 40; i++) g.fillRect((i * 97) % 1500, (i * 53) % 1100, 90, 60);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name: 'cassava.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+async function openProducts(page) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Products' }).click();
+  await page.getByRole('heading', { name: 'Your products' }).waitFor();
+}
+
+/** The signal drops and comes back: the phone syncs. */
+async function reconnect(context) {
+  await context.setOffline(true);
+  await context.setOffline(false);
+}
+
+test('a farmer lists a product with a photo offline; a buyer finds it, then sees a price changed offline', async () => {
+  const { origin } = env.server;
+  const farmerContext = await env.browser.newContext(PHONE);
+  const farmer = await farmerContext.newPage();
+  await signIn(farmer, origin, 'farmer@mavuno.demo');
+  await controlledByServiceWorker(farmer);
+  await openProducts(farmer);
+  await farmer.locator('.product-row', { hasText: 'Fresh tomatoes' }).waitFor();
+
+  await farmerContext.setOffline(true);
+  await farmer.getByRole('button', { name: 'New product' }).click();
+  await farmer.getByRole('button', { name: 'Save product' }).click();
+  await farmer.getByText('Please answer the questions marked in red.').waitFor();
+  await farmer.getByLabel(/^Product name/).fill('Cassava flour');
+  await farmer.getByLabel(/^Description/).fill('Sun-dried cassava flour, milled in Kabare');
+  await farmer.getByLabel('Category').selectOption('grains');
+  await farmer.getByLabel(/^Quantity in stock/).fill('40');
+  await farmer.getByLabel(/^Original price/).fill('2.00');
+  await farmer.getByLabel(/^Current price/).fill('1.75');
+  await farmer.getByLabel('Photos').setInputFiles(await cameraPhoto(farmer));
+  await farmer.locator('.photo-strip img').waitFor();
+  await farmer.getByRole('button', { name: 'Save product' }).click();
+  const row = farmer.locator('.product-row', { hasText: 'Cassava flour' });
+  await row.getByText('Saved on this phone, waiting to be sent').waitFor();
+
+  await farmerContext.setOffline(false);
+  await farmer.getByText('Synced').waitFor();
+  await row.getByText('Saved on this phone, waiting to be sent').waitFor({ state: 'detached' });
+
+  const buyerContext = await env.browser.newContext(PHONE);
+  const buyer = await buyerContext.newPage();
+  await buyer.goto(`${origin}/marketplace?lng=en`);
+  await buyer.getByText('Showing 7 of 7 products').waitFor();
+  await buyer.getByRole('button', { name: 'Grains' }).click();
+  await buyer.getByLabel('Search products').fill('cassava');
+  const card = buyer.locator('.product-card', { hasText: 'Cassava flour' });
+  await card.getByText('$1.75').waitFor();
+  await buyer.waitForFunction(() => {
+    const img = document.querySelector('.product-card img');
+    return img && img.complete && img.naturalWidth === 320 && img.src.includes('/media/');
+  });
+
+  // The price changes on the farmer's phone with no signal; the buyer sees it after both sync.
+  await farmerContext.setOffline(true);
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await farmer.getByLabel(/^Current price/).fill('1.50');
+  await farmer.getByLabel(/^Quantity in stock/).fill('55');
+  await farmer.getByRole('button', { name: 'Save product' }).click();
+  await row.getByText('Saved on this phone, waiting to be sent').waitFor();
+  await farmerContext.setOffline(false);
+  await row.getByText('Saved on this phone, waiting to be sent').waitFor({ state: 'detached' });
+
+  await reconnect(buyerContext);
+  await card.getByText('$1.50').waitFor();
+  await card.getByText('55 kg in stock').waitFor();
+  const onServer = await (await fetch(`${origin}/api/v1/products?q=cassava`)).json();
+  assert.equal(onServer.total, 1, 'listed once, even though it was sent from an offline queue');
+  assert.equal(onServer.data[0].image_urls.length, 1);
+});
