@@ -24,10 +24,10 @@ test('an agent fills an application offline for a farmer and it arrives after re
   await context.setOffline(true);
   await page.reload();
   await openSection(page, 'Farmers');
-  await page.getByLabel('Search').fill('rusizi');
+  await page.getByLabel('Search').fill('grace rusizi');
   const card = page.locator('.person-card', { hasText: 'Grace Uwimana' });
   await card.waitFor();
-  assert.equal(await page.locator('.person-card').count(), 1, 'the saved list filters by place');
+  assert.equal(await page.locator('.person-card').count(), 1, 'the saved list filters by name and place');
   await card.getByRole('button', { name: 'New application' }).click();
   await page.getByText('Application for Grace Uwimana').waitFor();
   await fillApplication(page);

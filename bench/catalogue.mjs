@@ -1,0 +1,82 @@
+// Catalogue reads under load: 10,000 products, 200 concurrent connections.
+// Prints throughput, latency percentiles and the server's RSS, for the
+// first page, a search and a filtered sort. Seeds through the farmer API
+// (JSON, no photos), so use a throw-away data dir:
+//
+//   target/release/mavuno serve --demo --data-dir /tmp/bench-catalogue &
+//   node bench/catalogue.mjs [origin] [pid of the server]
+//
+// The load generator runs on the same machine as the server, so on 2 cores
+// the figures are a floor, not a ceiling.
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { client } from './http.mjs';
+
+const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
+const pid = process.argv[3];
+const request = client(origin);
+const PRODUCTS = 10_000;
+const CONNECTIONS = 200;
+const REQUESTS = 10_000;
+
+const rss = () => (pid ? `${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(0)} MB` : 'unknown (pass the pid)');
+
+const login = await request('POST', '/users/login', { body: { user: { email: 'farmer@mavuno.demo', password: 'mavuno-demo' } } });
+if (login.status !== 200) throw new Error('start the server with --demo: the bench lists products as the demo farmer');
+const token = login.json.user.token;
+const words = ['Tomatoes', 'Beans', 'Maize', 'Cassava', 'Coffee', 'Bananas', 'Avocados', 'Onions', 'Sorghum', 'Honey'];
+const categories = ['vegetables', 'fruits', 'grains', 'dairy', 'beverages', 'herbs'];
+const seeding = performance.now();
+for (let start = 0; start < PRODUCTS; start += 50) {
+  await Promise.all(Array.from({ length: 50 }, (_, k) => {
+    const n = start + k;
+    return request('POST', '/farmer/products', { token, body: { product: {
+      title: `${words[n % words.length]} lot ${n}`, description: `Harvest lot ${n} from South Kivu, sorted and packed by the cooperative.`,
+      quantity: 10 + (n % 500), price: ((n % 9000) / 100 + 1).toFixed(2), current_price: ((n % 9000) / 100 + 0.5).toFixed(2),
+      category: categories[n % categories.length], unit: n % 3 ? 'kg' : 'piece',
+    } } });
+  }));
+}
+console.log(`seeded ${PRODUCTS} products in ${((performance.now() - seeding) / 1000).toFixed(1)} s; server RSS ${rss()}`);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+function get(path) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http.get(`${origin}/api/v1${path}`, { agent, headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => { bytes += c.length; });
+      res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`))));
+    }).on('error', reject);
+  });
+}
+
+async function load(label, path) {
+  const times = [];
+  let bytes = 0;
+  let next = 0;
+  let peak = 0;
+  const started = performance.now();
+  const sampler = setInterval(() => {
+    if (pid) peak = Math.max(peak, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]));
+  }, 100);
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (next < REQUESTS) {
+      next += 1;
+      const r = await get(path);
+      times.push(r.ms);
+      bytes = r.bytes;
+    }
+  }));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const p = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  console.log(`${label}: ${(REQUESTS / seconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, ${(bytes / 1024).toFixed(1)} KB a response; peak RSS ${pid ? `${(peak / 1024).toFixed(0)} MB` : 'unknown'}`);
+}
+
+await get('/products');
+await load('first page (24, newest)', '/products');
+await load('search "cassava lot 12"', `/products?q=${encodeURIComponent('cassava lot 12')}`);
+await load('fruits under $10 by price', '/products?category=fruits&price=under_10&sort=price_asc');
+console.log(`server RSS after: ${rss()}`);
