@@ -35,3 +35,12 @@ CREATE TABLE products (
 CREATE INDEX products_farmer ON products (farmer_id);
 CREATE INDEX products_version ON products (version);
 CREATE INDEX products_listed ON products (status, category, current_price_cents) WHERE deleted_at IS NULL;
+CREATE INDEX products_newest ON products (status, id) WHERE deleted_at IS NULL;
+
+-- A farmer's rating (the mean of their reviewed products), kept up to date
+-- when a product's rating changes or it is deleted, so that listing a page
+-- does not average a farmer's whole catalogue for every row.
+CREATE TABLE farmer_ratings (
+    farmer_id INTEGER PRIMARY KEY REFERENCES users (id),
+    rating    REAL NOT NULL
+);

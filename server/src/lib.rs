@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod cache;
 pub mod clock;
 pub mod config;
 pub mod csv;
@@ -49,6 +50,8 @@ pub struct AppState {
     pub contact_throttle: Arc<Throttle>,
     pub media: MediaStore,
     pub mailer: mailer::Mailer,
+    /// Catalogue pages, the same for everyone until a product changes.
+    pub catalogue_cache: Arc<cache::VersionedCache>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +78,7 @@ impl AppState {
             tokens: Arc::new(tokens),
             media,
             mailer: mailer::Mailer::default(),
+            catalogue_cache: Arc::new(cache::VersionedCache::new(512)),
         })
     }
 }

@@ -4,7 +4,9 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -14,8 +16,9 @@ use super::MessageResponse;
 use super::extract::ProductForm;
 use crate::AppState;
 use crate::auth::AuthUser;
+use crate::cache::Cached;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
-use crate::db::uploads;
+use crate::db::{sync, uploads};
 use crate::domain::products::{self, Category, ProductRef, ProductStatus, Unit};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
@@ -200,12 +203,43 @@ pub struct CataloguePage {
 /// Products on sale (active, from active farmers), filtered, sorted and paged.
 #[utoipa::path(get, path = "/products", tag = "products", params(CatalogueQuery),
     responses((status = 200, body = CataloguePage), (status = 422, body = ErrorBody)))]
-async fn catalogue(State(state): State<AppState>, Query(query): Query<CatalogueQuery>) -> ApiResult<Json<CataloguePage>> {
+async fn catalogue(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<CatalogueQuery>) -> ApiResult<Response> {
     let filter = query.filter()?;
     let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
     let page = query.page.unwrap_or(1).clamp(1, 100_000);
-    let (rows, total) = state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
-    Ok(Json(CataloguePage { success: true, data: rows.into_iter().map(ProductJson::from).collect(), total, page, per_page }))
+    // The same page for everyone until something changes: answered from memory meanwhile.
+    let key = format!("{filter:?}|{page}|{per_page}");
+    let version = state.db.read(|conn| Ok(sync::current_version(conn)?)).await?;
+    let brotli = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
+    let cached = match state.catalogue_cache.get(&key, version) {
+        Some(cached) => cached,
+        None => {
+            // One page is made at a time: a burst of the same request waits for
+            // the first instead of running the query and the compression 200 times.
+            let _making = state.catalogue_cache.making.lock().await;
+            if let Some(cached) = state.catalogue_cache.get(&key, version) {
+                return Ok(cached_json(cached, brotli));
+            }
+            let (rows, total) = state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+            let answer = CataloguePage { success: true, data: rows.into_iter().map(ProductJson::from).collect(), total, page, per_page };
+            let json = serde_json::to_vec(&answer).map_err(AppError::internal)?;
+            let cached = tokio::task::spawn_blocking(move || Cached::new(json)).await.map_err(AppError::internal)?;
+            state.catalogue_cache.put(key, version, cached.clone());
+            cached
+        }
+    };
+    Ok(cached_json(cached, brotli))
+}
+
+/// A cached answer, already compressed when the client takes brotli (the
+/// compression layer leaves answers with a Content-Encoding alone).
+fn cached_json(cached: Cached, brotli: bool) -> Response {
+    let vary = (header::VARY, "accept-encoding");
+    if brotli {
+        ([(header::CONTENT_TYPE, "application/json"), (header::CONTENT_ENCODING, "br"), vary], Bytes::from_owner(cached.brotli)).into_response()
+    } else {
+        ([(header::CONTENT_TYPE, "application/json"), vary], Bytes::from_owner(cached.json)).into_response()
+    }
 }
 
 #[derive(Serialize, ToSchema)]

@@ -56,7 +56,7 @@ fn select(filter: &str) -> String {
                 p.rating, p.review_count, p.version, p.field_versions, p.created_at, p.updated_at, p.deleted_at,
                 trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
-                COALESCE((SELECT AVG(r.rating) FROM products r WHERE r.farmer_id = f.id AND r.review_count > 0 AND r.deleted_at IS NULL), 0)
+                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0)
          FROM products p JOIN users f ON f.id = p.farmer_id
          WHERE {filter}"
     )
@@ -190,7 +190,7 @@ pub fn update(conn: &Connection, id: i64, listing: &Listing, versions: &FieldVer
 
 pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE products SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?.execute(params![id, now, version])?;
-    Ok(())
+    refresh_farmer_rating(conn, id)
 }
 
 /// A farmer's name, status, role or verification changed: their products
@@ -212,6 +212,18 @@ pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
 /// Ratings come from reviews, which are not built yet; the demo sets them.
 pub fn set_rating(conn: &Connection, id: i64, rating: f64, count: i64) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE products SET rating = ?2, review_count = ?3 WHERE id = ?1")?.execute(params![id, rating, count])?;
+    refresh_farmer_rating(conn, id)
+}
+
+/// Recomputes the rating of the farmer of product `id` from their reviewed products.
+fn refresh_farmer_rating(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO farmer_ratings (farmer_id, rating)
+         SELECT p.farmer_id, COALESCE((SELECT AVG(r.rating) FROM products r
+                                       WHERE r.farmer_id = p.farmer_id AND r.review_count > 0 AND r.deleted_at IS NULL), 0)
+         FROM products p WHERE p.id = ?1",
+    )?
+    .execute([id])?;
     Ok(())
 }
 

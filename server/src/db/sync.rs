@@ -9,6 +9,11 @@ pub fn next_version(conn: &Connection) -> rusqlite::Result<i64> {
         .query_row([], |row| row.get(0))
 }
 
+/// The last version given out: it changes whenever any synced row does.
+pub fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT version FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
+}
+
 
 /// A browser profile that pushes changes, and the last of its mutations processed.
 pub struct ClientRow {

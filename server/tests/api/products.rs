@@ -217,3 +217,21 @@ async fn the_catalogue_reaches_every_phone_and_leaves_it_when_off_sale() {
     let snapshot = app.pull(&buyer, "dddddddd-0000-4000-8000-000000000004", None, 100).await;
     assert!(snapshot["changes"].as_array().unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn catalogue_pages_are_kept_until_a_product_changes() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let product = app.list_product(&farmer, tomatoes()).await;
+    assert_eq!(app.catalogue("").await["data"][0]["current_price"], 2.5);
+    let compressed = app.client.get(app.api("/products")).header("Accept-Encoding", "br").send().await.unwrap();
+    assert_eq!((compressed.headers()["content-encoding"].to_str().unwrap(), compressed.headers()["vary"].to_str().unwrap()), ("br", "accept-encoding"));
+
+    let path = format!("/farmer/products/{}", product["id"]);
+    app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "1.99"}}))).await;
+    assert_eq!(app.catalogue("").await["data"][0]["current_price"], 1.99, "a change makes the kept page stale");
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let me: Value = app.me(&farmer).await.json().await.unwrap();
+    app.call(Method::PATCH, &format!("/admin/users/{}", me["user"]["id"]), &admin, Some(json!({"user": {"status": "inactive"}}))).await;
+    assert_eq!(app.catalogue("").await["total"], 0, "a deactivated farmer's products leave at once");
+}
