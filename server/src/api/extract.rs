@@ -187,17 +187,16 @@ async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm,
             Some(list) => format!("{list}[]"),
             None => inner.strip_suffix(']').unwrap_or(inner).to_owned(),
         };
-        if key == "images[]" || key == "images" {
-            if field.file_name().is_some() || field.content_type().is_some_and(|t| t.starts_with("image/")) {
-                let bytes = read_field(&mut field, media::MAX_IMAGE_BYTES, media::too_large).await?;
-                if !bytes.is_empty() {
-                    if files.len() == crate::domain::products::MAX_IMAGES {
-                        return Err(AppError::invalid("images", "too_many_images", "At most 6 photos"));
-                    }
-                    files.push(bytes);
+        let is_file = field.file_name().is_some() || field.content_type().is_some_and(|t| t.starts_with("image/"));
+        if (key == "images[]" || key == "images") && is_file {
+            let bytes = read_field(&mut field, media::MAX_IMAGE_BYTES, media::too_large).await?;
+            if !bytes.is_empty() {
+                if files.len() == crate::domain::products::MAX_IMAGES {
+                    return Err(AppError::invalid("images", "too_many_images", "At most 6 photos"));
                 }
-                continue;
+                files.push(bytes);
             }
+            continue;
         }
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
         let text = String::from_utf8(bytes).map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;

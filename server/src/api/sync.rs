@@ -78,12 +78,12 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
     let (entity, id, record) = match changed {
         Changed::Survey(row) => {
             let visible = row.deleted_at.is_none();
-            ("survey", row.uid.clone(), visible.then(|| serde_json::to_value(SurveyJson::from(row)).ok()).flatten())
+            ("survey", row.uid.clone(), visible.then(|| serde_json::to_value(SurveyJson::from(*row)).ok()).flatten())
         }
         Changed::Product(row) => {
             let own = viewer_id == Some(row.farmer_id) && row.deleted_at.is_none();
             let visible = row.is_listed() || own;
-            ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(row)).ok()).flatten())
+            ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(*row)).ok()).flatten())
         }
     };
     let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };

@@ -327,10 +327,9 @@ pub fn catalogue(conn: &Connection, filter: &CatalogueFilter, limit: i64, offset
 pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool, owner: Option<i64>) -> rusqlite::Result<Vec<ProductRow>> {
     let filter = if snapshot { format!("p.version > ?1 AND (({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))") } else { "p.version > ?1".to_owned() };
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.version LIMIT ?2", select(&filter)))?;
-    let rows = if snapshot {
+    if snapshot {
         stmt.query_map(params![after, limit as i64, owner], from_row)?.collect()
     } else {
         stmt.query_map(params![after, limit as i64], from_row)?.collect()
-    };
-    rows
+    }
 }

@@ -233,8 +233,8 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
 
 /// A changed record, as a pull sends it.
 pub enum Changed {
-    Survey(SurveyRow),
-    Product(ProductRow),
+    Survey(Box<SurveyRow>),
+    Product(Box<ProductRow>),
 }
 
 impl Changed {
@@ -270,10 +270,10 @@ pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<
             let snapshot = cursor.is_none();
             // Each list holds its own first `limit + 1`, so the merged first `limit` are exact.
             let mut changes: Vec<Changed> =
-                db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?.into_iter().map(Changed::Product).collect();
+                db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?.into_iter().map(|row| Changed::Product(Box::new(row))).collect();
             if let Some(user_id) = viewer_id {
                 let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
-                changes.extend(surveys.into_iter().map(Changed::Survey));
+                changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
             }
             changes.sort_by_key(Changed::version);
             let has_more = changes.len() > limit;
