@@ -19,15 +19,16 @@ const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 await cdp.send('Network.enable');
 const requests = new Map();
-const totals = { page: {}, worker: {} };
-let phase = 'page';
+const totals = {};
+const files = [];
 cdp.on('Network.responseReceived', ({ requestId, response, type }) => requests.set(requestId, { url: response.url, type, fromWorker: response.fromServiceWorker }));
 cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
   const r = requests.get(requestId);
   if (!r || r.fromWorker) return;
   const path = new URL(r.url).pathname;
-  const kind = path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? 'catalogue (API)' : 'app (HTML, JS, CSS, fonts, icons)';
-  totals[phase][kind] = (totals[phase][kind] ?? 0) + encodedDataLength;
+  const kind = path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? 'catalogue (API)' : 'app (HTML, JS, CSS, icons)';
+  totals[kind] = (totals[kind] ?? 0) + encodedDataLength;
+  if (kind.startsWith('app')) files.push([path, encodedDataLength]);
 });
 
 const started = performance.now();
@@ -35,14 +36,21 @@ await page.goto(`${origin}/marketplace?lng=en`);
 await page.getByText(/^Showing \d+ of \d+ products$/).waitFor();
 await page.waitForFunction(() => [...document.querySelectorAll('.product-card img')].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete));
 const shownMs = performance.now() - started;
-phase = 'worker';
-await page.evaluate(() => navigator.serviceWorker.ready);
-await page.waitForTimeout(3000);
 await browser.close();
+
+// What the service worker then downloads in the background (its precache list), compressed.
+const sw = await (await fetch(`${origin}/sw.js`)).text();
+const precached = [...sw.matchAll(/url:"([^"]+)"/g)].map((m) => `/${m[1].replace(/^\//, '')}`);
+let precacheBytes = 0;
+for (const path of precached) {
+  const response = await fetch(origin + path, { headers: { 'Accept-Encoding': 'br' } });
+  precacheBytes += Number(response.headers.get('content-length') ?? (await response.arrayBuffer()).byteLength);
+}
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 console.log(`first visit to /marketplace, until the first cards and their pictures show (${shownMs.toFixed(0)} ms here):`);
-for (const [kind, bytes] of Object.entries(totals.page)) console.log(`  ${kind}: ${kb(bytes)}`);
-console.log(`  total: ${kb(sum(totals.page))}`);
-console.log(`then the service worker, in the background, for offline use: ${kb(sum(totals.worker))}`);
+for (const [kind, bytes] of Object.entries(totals)) console.log(`  ${kind}: ${kb(bytes)}`);
+for (const [path, bytes] of files.sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`      ${kb(bytes).padStart(9)}  ${path}`);
+console.log(`  total: ${kb(sum(totals))}`);
+console.log(`then the service worker, in the background, for offline use: ${precached.length} files, ${kb(precacheBytes)}`);

@@ -76,3 +76,32 @@ test('the admin and field agent screens have no serious accessibility problems',
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the marketplace, a product, the cart and the farmer product form have no serious accessibility problems', async () => {
+  const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  for (const language of ['en', 'sw']) {
+    await page.goto(`${env.server.origin}/marketplace?lng=${language}`);
+    await page.locator('.product-card').first().waitFor();
+    problems.push(...(await audit(page)).map((p) => `/marketplace (${language}): ${p}`));
+  }
+  await page.locator('.product-card h2 a').first().click();
+  await page.locator('.product-page h1').waitFor();
+  problems.push(...(await audit(page)).map((p) => `/product: ${p}`));
+  await page.locator('.product-info .actions .button').first().click();
+  await page.goto(`${env.server.origin}/cart`);
+  await page.locator('.cart-line').first().waitFor();
+  problems.push(...(await audit(page)).map((p) => `/cart: ${p}`));
+
+  await signIn(page, env.server.origin, 'farmer@mavuno.demo');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Products' }).click();
+  await page.locator('.product-row').first().waitFor();
+  problems.push(...(await audit(page)).map((p) => `farmer products: ${p}`));
+  await page.getByRole('button', { name: 'New product' }).click();
+  await page.locator('.product-form').waitFor();
+  problems.push(...(await audit(page)).map((p) => `product form: ${p}`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

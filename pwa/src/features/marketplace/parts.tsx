@@ -40,7 +40,7 @@ export function Stars({ rating, reviews }: { rating: number; reviews: number }) 
   const { t } = useTranslation();
   const full = Math.round(rating);
   return (
-    <span className="stars" aria-label={t('market.rating', { rating: rating.toFixed(1), count: reviews })}>
+    <span className="stars" role="img" aria-label={t('market.rating', { rating: rating.toFixed(1), count: reviews })}>
       <span aria-hidden="true">{'★'.repeat(full)}{'☆'.repeat(5 - full)}</span>
       <span className="muted" aria-hidden="true"> {rating.toFixed(1)} ({reviews})</span>
     </span>
