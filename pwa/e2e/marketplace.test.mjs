@@ -77,3 +77,23 @@ test('with the network off the marketplace still lists, filters and shows cached
   await page.getByRole('button', { name: 'Show picture' }).first().click();
   assert.equal(await page.locator('.product-card img').count(), 1);
 });
+
+test('a favourite marked while signed in follows the buyer to another phone', async () => {
+  const { origin } = env.server;
+  const openMangoes = async (page) => {
+    await page.goto(`${origin}/marketplace?lng=en`);
+    await page.getByRole('link', { name: 'Mangoes' }).click();
+    await page.getByRole('heading', { name: 'Mangoes' }).waitFor();
+  };
+  const phone = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(phone, origin, 'furaha@mavuno.demo');
+  await openMangoes(phone);
+  await phone.getByRole('button', { name: 'Add to favourites' }).click();
+  await phone.getByRole('button', { name: 'Remove from favourites' }).waitFor();
+  await phone.getByText('Synced').waitFor();
+
+  const other = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(other, origin, 'furaha@mavuno.demo');
+  await openMangoes(other);
+  await other.getByRole('button', { name: 'Remove from favourites' }).waitFor();
+});

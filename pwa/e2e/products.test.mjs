@@ -76,6 +76,16 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
     return img && img.complete && img.naturalWidth === 320 && img.src.includes('/media/');
   });
 
+  await card.getByRole('link', { name: 'Cassava flour' }).click();
+  await buyer.getByRole('heading', { name: 'Cassava flour' }).waitFor();
+  await buyer.getByRole('button', { name: 'One more' }).click();
+  await buyer.getByRole('button', { name: 'Add to Cart' }).click();
+  await buyer.getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+  await buyer.reload();
+  await buyer.getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+  await buyer.getByRole('link', { name: 'Marketplace' }).first().click();
+  await buyer.getByLabel('Search products').fill('cassava');
+
   // The price changes on the farmer's phone with no signal; the buyer sees it after both sync.
   await farmerContext.setOffline(true);
   await row.getByRole('button', { name: 'Edit' }).click();

@@ -3,12 +3,14 @@
 // here, before the first pull, so no change arrives for an unknown entity.
 import { liveQuery } from 'dexie';
 import { surveyEntity } from '../features/applications/local';
+import { adoptLocalFavourites, favouriteEntity } from '../features/marketplace/favourites';
 import { productEntity } from '../features/products/local';
 import { localDb, type LocalDb } from '../lib/local-db';
 import { registerEntity, startSync } from '../lib/sync-engine';
 
 registerEntity('survey', surveyEntity);
 registerEntity('product', productEntity);
+registerEntity('favourite', favouriteEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's
@@ -19,6 +21,7 @@ export function boot(userId: number | 'guest', onApproved: () => void): { db: Lo
   const db = localDb(userId);
   const stopSync = startSync(db);
   if (userId === 'guest') return { db, stop: stopSync };
+  void adoptLocalFavourites(db);
   const approved = liveQuery(() => db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count()).subscribe({
     next: (count) => {
       if (count > 0) onApproved();

@@ -53,6 +53,8 @@ export class LocalDb extends Dexie {
   products!: EntityTable<LocalRecord, 'uid'>;
   /** Photos taken on this phone, resized, kept until the server has them. */
   photos!: EntityTable<LocalPhoto, 'hash'>;
+  /** The person's favourite products, by product `uid` (synced). */
+  favourites!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -64,6 +66,7 @@ export class LocalDb extends Dexie {
     this.version(2).stores({ people: 'id' });
     this.version(3).stores({ products: 'uid, id' });
     this.version(4).stores({ photos: 'hash' });
+    this.version(5).stores({ favourites: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

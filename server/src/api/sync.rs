@@ -85,6 +85,10 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             let visible = row.is_listed() || own;
             ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(*row)).ok()).flatten())
         }
+        Changed::Favourite(row) => {
+            let record = row.deleted_at.is_none().then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
+            ("favourite", row.product_uid, record)
+        }
     };
     let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };
     Change { entity: entity.into(), id, op, record }

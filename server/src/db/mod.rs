@@ -4,6 +4,7 @@
 //! serialise in SQLite anyway) and a few reader connections.
 
 pub mod contact;
+pub mod favourites;
 pub mod meta;
 pub mod sessions;
 pub mod outbox;
@@ -33,6 +34,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0005_sync_clients", include_str!("../../../migrations/0005_sync_clients.sql")),
     ("0006_admin", include_str!("../../../migrations/0006_admin.sql")),
     ("0007_products", include_str!("../../../migrations/0007_products.sql")),
+    ("0008_favourites", include_str!("../../../migrations/0008_favourites.sql")),
 ];
 
 const READERS: usize = 4;

@@ -13,6 +13,7 @@ use sync_protocol::{Mutation, MutationResult, PROTOCOL_VERSION, PushRequest, Pus
 
 use super::products::{self, ListingInput, ProductRef};
 use super::surveys::{self, AnswersInput, SurveyRef};
+use crate::db::favourites::FavouriteRow;
 use crate::db::products::ProductRow;
 use crate::db::surveys::SurveyRow;
 use crate::db::users::UserRow;
@@ -170,6 +171,13 @@ struct ProductArgs {
     fields: ListingInput,
 }
 
+/// Marks (`on`) or unmarks a product, by its uid, as a favourite.
+#[derive(Deserialize)]
+struct FavouriteArgs {
+    uid: String,
+    on: bool,
+}
+
 /// A change of stock by `delta` units, so sales and harvests add up.
 #[derive(Deserialize)]
 struct StockArgs {
@@ -222,6 +230,17 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             products::delete(tx, user, ProductRef::Uid(&uid))?;
             Ok(outcome(mutation, ResultStatus::Applied))
         }
+        "favourite.set" => {
+            let FavouriteArgs { uid, on } = args(mutation)?;
+            let uid = uid.to_lowercase();
+            if db::products::find_by_uid(tx, &uid)?.is_none() {
+                return Err(AppError::not_found("product_not_found", "Product not found"));
+            }
+            if db::favourites::is_set(tx, user.id, &uid)? != Some(on) {
+                db::favourites::set(tx, user.id, &uid, on, sync::next_version(tx)?, &clock::now())?;
+            }
+            Ok(outcome(mutation, ResultStatus::Applied))
+        }
         "survey.delete" => {
             let SurveyArgs { uid, .. } = args(mutation)?;
             surveys::delete(tx, user, SurveyRef::Uid(&uid))?;
@@ -235,6 +254,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
 pub enum Changed {
     Survey(Box<SurveyRow>),
     Product(Box<ProductRow>),
+    Favourite(FavouriteRow),
 }
 
 impl Changed {
@@ -242,6 +262,7 @@ impl Changed {
         match self {
             Changed::Survey(row) => row.version,
             Changed::Product(row) => row.version,
+            Changed::Favourite(row) => row.version,
         }
     }
 }
@@ -274,6 +295,8 @@ pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<
             if let Some(user_id) = viewer_id {
                 let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
                 changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
+                let favourites = db::favourites::changes_of(&tx, user_id, after, limit + 1, !snapshot)?;
+                changes.extend(favourites.into_iter().map(Changed::Favourite));
             }
             changes.sort_by_key(Changed::version);
             let has_more = changes.len() > limit;

@@ -235,3 +235,30 @@ async fn catalogue_pages_are_kept_until_a_product_changes() {
     app.call(Method::PATCH, &format!("/admin/users/{}", me["user"]["id"]), &admin, Some(json!({"user": {"status": "inactive"}}))).await;
     assert_eq!(app.catalogue("").await["total"], 0, "a deactivated farmer's products leave at once");
 }
+
+#[tokio::test]
+async fn favourites_follow_the_person_to_their_other_phone() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let product = app.list_product(&farmer, tomatoes()).await;
+    let product_uid = product["uid"].as_str().unwrap().to_owned();
+    let (buyer, _) = app.register("buyer@example.com").await;
+    let favourite = |id, on| mutation(id, "favourite.set", json!({"uid": product_uid.clone(), "on": on}), None);
+
+    let set = app.push_ok(&buyer, CLIENT_A, vec![favourite(1, true), favourite(2, true)]).await;
+    assert_eq!(set["results"][1]["status"], "applied", "marking twice is harmless");
+    let other_phone = app.pull(&buyer, CLIENT_B, None, 100).await;
+    let favourites: Vec<&Value> = other_phone["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "favourite").collect();
+    assert_eq!(favourites.len(), 1);
+    assert_eq!(favourites[0]["id"], product_uid.as_str());
+    let cursor = other_phone["cursor"].as_i64();
+
+    app.push_ok(&buyer, CLIENT_A, vec![favourite(3, false)]).await;
+    let after = app.pull(&buyer, CLIENT_B, cursor, 100).await;
+    assert_eq!((after["changes"][0]["entity"].as_str(), after["changes"][0]["op"].as_str()), (Some("favourite"), Some("del")));
+    let farmers = app.pull(&farmer, "eeeeeeee-0000-4000-8000-000000000005", None, 100).await;
+    assert!(farmers["changes"].as_array().unwrap().iter().all(|c| c["entity"] != "favourite"), "favourites are the person's own");
+
+    let unknown = app.push_ok(&buyer, CLIENT_A, vec![mutation(4, "favourite.set", json!({"uid": uid(99), "on": true}), None)]).await;
+    assert_eq!(unknown["results"][0]["code"], "product_not_found");
+}

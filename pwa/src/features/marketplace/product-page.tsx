@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../app/paths';
-import { useCatalogueDb } from '../../app/sync-provider';
+import { useCatalogueDb, useLocalDb } from '../../app/sync-provider';
 import { CartIcon, HeartIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
@@ -11,28 +11,8 @@ import { formatDay, formatMoney } from '../../lib/format';
 import { addToCart } from '../cart/cart';
 import type { Product } from '../products/local';
 import { useProduct } from './catalogue';
+import { useFavourite } from './favourites';
 import { Price, ProductImage, Stars, useDataSaver } from './parts';
-
-const FAVOURITES_KEY = 'mavuno.favourites';
-
-function useFavourite(id: number): [boolean, () => void] {
-  const read = () => {
-    try {
-      return new Set<number>(JSON.parse(localStorage.getItem(FAVOURITES_KEY) ?? '[]') as number[]);
-    } catch {
-      return new Set<number>();
-    }
-  };
-  const [on, setOn] = useState(() => read().has(id));
-  const toggle = () => {
-    const all = read();
-    if (all.has(id)) all.delete(id);
-    else all.add(id);
-    localStorage.setItem(FAVOURITES_KEY, JSON.stringify([...all]));
-    setOn(all.has(id));
-  };
-  return [on, toggle];
-}
 
 /** The quantities a buyer may order: from the minimum order to the stock (and the maximum order). */
 export function orderRange(p: Pick<Product, 'min_order' | 'max_order' | 'quantity'>): [number, number] {
@@ -64,7 +44,7 @@ function ProductDetails({ product: p }: { product: Product }) {
   const navigate = useNavigate();
   const [saveData] = useDataSaver();
   const [picture, setPicture] = useState(0);
-  const [favourite, toggleFavourite] = useFavourite(p.id!);
+  const [favourite, toggleFavourite] = useFavourite(useLocalDb(), p.uid);
   const [low, high] = orderRange(p);
   const [quantity, setQuantity] = useState(low);
   const canOrder = high >= low;
