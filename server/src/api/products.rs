@@ -297,14 +297,6 @@ async fn store_files(state: &AppState, uploader: i64, files: Vec<Vec<u8>>) -> Ap
     Ok(hashes)
 }
 
-fn check_farmer(auth: &AuthUser) -> ApiResult<()> {
-    if auth.user.role == crate::domain::user::Role::Farmer {
-        Ok(())
-    } else {
-        Err(AppError::forbidden("farmers_only", "Only farmers can list products"))
-    }
-}
-
 /// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
 #[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),
     request_body(content = products::ListingInput, description = "`{\"product\": {...}}` or multipart `product[field]`"),
@@ -313,7 +305,8 @@ fn check_farmer(auth: &AuthUser) -> ApiResult<()> {
         (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
     ))]
 async fn create_product(State(state): State<AppState>, auth: AuthUser, form: ProductForm) -> ApiResult<(StatusCode, Json<ProductSaved>)> {
-    check_farmer(&auth)?;
+    // Before any photo is stored: a buyer's files are not kept.
+    products::check_farmer(&auth.user)?;
     let ProductForm { uid, mut input, files } = form;
     if !files.is_empty() {
         let mut hashes = input.images.take().unwrap_or_default();

@@ -360,7 +360,7 @@ fn not_found() -> AppError {
 }
 
 /// Only farmers list products.
-fn check_farmer(actor: &UserRow) -> ApiResult<()> {
+pub fn check_farmer(actor: &UserRow) -> ApiResult<()> {
     if actor.role == Role::Farmer {
         Ok(())
     } else {
