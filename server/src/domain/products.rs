@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::surveys::Loose;
+use super::surveys::{Loose, loose_bool};
 use super::{conflicts, stamp};
 use crate::clock;
 use crate::db::products::{self as rows, ProductRow};
@@ -189,18 +189,6 @@ fn parse_amount(value: &Loose) -> Option<f64> {
     .filter(|n| n.is_finite() && *n > 0.0 && *n <= MAX_QUANTITY as f64)
 }
 
-fn parse_bool(value: &Loose) -> Option<bool> {
-    match value {
-        Loose::Bool(b) => Some(*b),
-        Loose::Number(n) => Some(*n != 0.0),
-        Loose::Text(t) => match t.trim().to_ascii_lowercase().as_str() {
-            "true" | "1" | "on" | "yes" => Some(true),
-            "false" | "0" | "off" | "no" | "" => Some(false),
-            _ => None,
-        },
-    }
-}
-
 fn is_date(text: &str) -> bool {
     time::Date::parse(text, &time::macros::format_description!("[year]-[month]-[day]")).is_ok()
 }
@@ -305,7 +293,7 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
         next.tags = tags;
     }
     if let Some(value) = &input.shipping_available {
-        match parse_bool(value) {
+        match loose_bool(value) {
             Some(b) => next.shipping_available = b,
             None => errors.add("shipping_available", "invalid_boolean", "Please answer yes or no"),
         }

@@ -321,7 +321,8 @@ fn label(field: &str) -> String {
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-fn loose_bool(value: &Loose) -> Option<bool> {
+/// Reads a yes/no as forms send it: a boolean, 0/1, or "true", "on", "yes" and their opposites.
+pub fn loose_bool(value: &Loose) -> Option<bool> {
     match value {
         Loose::Bool(b) => Some(*b),
         Loose::Number(n) => Some(*n != 0.0),

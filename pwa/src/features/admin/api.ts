@@ -1,6 +1,7 @@
 // The admin API (docs/api.md): applications to review and people to manage.
 // Admin screens work online; what they show comes from the server each time.
 import { api } from '../../lib/api';
+import type { LocalPerson } from '../../lib/local-db';
 import type { AccountStatus, Role, User } from '../auth/types';
 import type { ApplicationStatus } from '../applications/local';
 
@@ -83,17 +84,8 @@ export const decideMany = (ids: number[], status: Decision, comment: string, not
 export const createForUser = (userId: number, answers: Record<string, unknown>) =>
   api<{ data: AdminApplication }>('/admin/surveys', { method: 'POST', json: { farmer_survey_form: { user_id: userId, ...answers } } });
 
-/** Someone an application can be filled for (also the field agent's list). */
-export interface PersonCard {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string | null;
-  country: string | null;
-  location: string | null;
-  role: Role;
-}
+/** Someone an application can be filled for (also the field agent's saved list). */
+export type PersonCard = LocalPerson;
 
 export const fetchSurveyable = () => api<{ data: PersonCard[] }>('/agent/people');
 
