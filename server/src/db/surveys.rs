@@ -44,8 +44,7 @@ const OTHER_ANSWERS: [&str; 4] = ["post_harvest_losses", "loss_percentage", "sel
 /// The answer columns, in the order of `answer_values` and `read_answers`:
 /// the text answers as `Answers::texts` lists them, then the others.
 fn answer_columns() -> Vec<&'static str> {
-    let texts = Answers::default().texts().map(|(name, _)| name);
-    texts.into_iter().chain(OTHER_ANSWERS).collect()
+    Answers::default().texts().into_iter().map(|(name, _)| name).chain(OTHER_ANSWERS).collect()
 }
 
 fn answer_values(answers: &Answers) -> Vec<Value> {

@@ -114,29 +114,9 @@ impl Answers {
         ]
     }
 
-    /// The text answers with their names, in the spec's order.
-    pub fn texts(&self) -> [(&'static str, &Option<String>); 19] {
-        [
-            ("land_size", &self.land_size),
-            ("work_type", &self.work_type),
-            ("cooperative_name", &self.cooperative_name),
-            ("income_sources", &self.income_sources),
-            ("seed_type", &self.seed_type),
-            ("seed_source", &self.seed_source),
-            ("fertilizers", &self.fertilizers),
-            ("field_preparation", &self.field_preparation),
-            ("farming_techniques", &self.farming_techniques),
-            ("planting_season", &self.planting_season),
-            ("higher_season", &self.higher_season),
-            ("higher_season_reason", &self.higher_season_reason),
-            ("average_yield", &self.average_yield),
-            ("challenges", &self.challenges),
-            ("selling_method", &self.selling_method),
-            ("selling_challenges_explanation", &self.selling_challenges_explanation),
-            ("improvements_production", &self.improvements_production),
-            ("improvements_selling", &self.improvements_selling),
-            ("additional_comments", &self.additional_comments),
-        ]
+    /// The text answers with their names, in the form's order.
+    pub fn texts(&self) -> Vec<(&'static str, &Option<String>)> {
+        self.cells().into_iter().filter_map(|(name, cell)| if let Cell::Text(text) = cell { Some((name, text)) } else { None }).collect()
     }
 
     fn texts_mut(&mut self) -> [(&'static str, &mut Option<String>); 19] {
@@ -209,9 +189,9 @@ pub struct AnswersInput {
 impl AnswersInput {
     /// The fields this input sets, so an edit knows what the person changed.
     pub fn given_fields(&self) -> Vec<&'static str> {
-        let texts = Answers::default().texts().map(|(name, _)| name);
+        let empty = Answers::default();
         let mut fields: Vec<&'static str> =
-            texts.into_iter().zip(self.texts()).filter(|(_, value)| value.is_some()).map(|(name, _)| name).collect();
+            empty.texts().into_iter().map(|(name, _)| name).zip(self.texts()).filter(|(_, value)| value.is_some()).map(|(name, _)| name).collect();
         let others = [
             ("post_harvest_losses", self.post_harvest_losses.is_some()),
             ("loss_percentage", self.loss_percentage.is_some()),
