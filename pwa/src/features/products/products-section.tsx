@@ -286,8 +286,14 @@ function ProductForm({ db, uid, existing, farmerId, onDone }: { db: LocalDb; uid
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     setSaving(true);
-    await saveProduct(db, uid, toFields(values), Number(values.quantity), farmerId);
-    onDone();
+    try {
+      await saveProduct(db, uid, toFields(values), Number(values.quantity), farmerId);
+      onDone();
+    } catch {
+      // The phone's storage refused it (full, or private mode): keep the form as typed.
+      setProblems({ form: 'internal_error' });
+      setSaving(false);
+    }
   };
 
   const error = (field: string) => problems[field] && <p className="field-error" id={`product-${field}-error`}>{t(`errors.${problems[field]}`)}</p>;
@@ -306,7 +312,7 @@ function ProductForm({ db, uid, existing, farmerId, onDone }: { db: LocalDb; uid
   return (
     <form className="card form product-form" onSubmit={submit} noValidate aria-labelledby="product-form-title">
       <h2 id="product-form-title">{existing ? t('products.edit_title') : t('products.new_title')}</h2>
-      <ErrorBox messages={Object.keys(problems).length > 0 ? [t('survey.check_form')] : []} />
+      <ErrorBox messages={problems.form ? [t('common.section_failed')] : Object.keys(problems).length > 0 ? [t('survey.check_form')] : []} />
       {field('title', 'text')}
       {field('description', 'textarea')}
       <div className="field-row two">
