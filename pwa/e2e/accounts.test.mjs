@@ -70,7 +70,8 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { level: 1, name: 'Profil' }).waitFor();
-  assert.match(await page.locator('.profile-view').innerText(), /Membre depuis/);
+  // The panel may re-render a moment after the heading: wait for its words, not just read them.
+  await page.locator('.profile-view').getByText('Membre depuis').waitFor();
   assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
   await page.reload();
   await page.getByRole('heading', { name: 'Bon retour, Amani' }).waitFor();
