@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use argon2::Argon2;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
@@ -16,8 +16,8 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use crate::db::{sessions, users};
 use crate::db::users::UserRow;
+use crate::db::{sessions, users};
 use crate::domain::user::Status;
 use crate::error::{ApiResult, AppError};
 use crate::{AppState, clock};
@@ -28,10 +28,7 @@ const SECRET_FILE: &str = "jwt-secret";
 
 pub fn hash_password(password: &str) -> ApiResult<String> {
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|hash| hash.to_string())
-        .map_err(AppError::internal)
+    Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string()).map_err(AppError::internal)
 }
 
 /// Checks `password` against `hash`; with no hash (unknown account) it checks
@@ -113,14 +110,14 @@ impl TokenKeys {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
-            .map(|data| data.claims)
-            .map_err(|err| match err.kind() {
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|err| {
+            match err.kind() {
                 ErrorKind::ExpiredSignature => {
                     AppError::unauthorized("token_expired", "Your session has expired. Please sign in again.")
                 }
                 _ => invalid_token(),
-            })
+            }
+        })
     }
 }
 

@@ -71,11 +71,17 @@ mod tests {
 
     #[test]
     fn cells_are_quoted_when_they_need_it() {
-        assert_eq!(one_row(&["plain", "a,b", "say \"hi\"", "two\nlines", ""]), "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n");
+        assert_eq!(
+            one_row(&["plain", "a,b", "say \"hi\"", "two\nlines", ""]),
+            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n"
+        );
     }
 
     #[test]
     fn formulas_are_neutralised() {
-        assert_eq!(one_row(&["=1+1", "+254700", "-3", "@SUM(A1)", "a=b"]), "\"'=1+1\",\"'+254700\",\"'-3\",\"'@SUM(A1)\",a=b\r\n");
+        assert_eq!(
+            one_row(&["=1+1", "+254700", "-3", "@SUM(A1)", "a=b"]),
+            "\"'=1+1\",\"'+254700\",\"'-3\",\"'@SUM(A1)\",a=b\r\n"
+        );
     }
 }

@@ -4,15 +4,15 @@
 
 use crate::AppState;
 use crate::auth;
+use crate::db::users::NewUser;
 use crate::db::{meta, uploads, users};
 use crate::demo_pictures::{self, Produce};
-use crate::domain::products::{self, ListingInput};
-use crate::media;
-use crate::db::users::NewUser;
 use crate::domain::accounts::insert_account;
-use crate::domain::user::{Country, Role, Status};
+use crate::domain::products::{self, ListingInput};
 use crate::domain::surveys::{self, AnswersInput};
+use crate::domain::user::{Country, Role, Status};
 use crate::error::{ApiResult, AppError};
+use crate::media;
 
 /// The password of every demo account (README.md lists them).
 pub const DEMO_PASSWORD: &str = "mavuno-demo";
@@ -138,67 +138,97 @@ const PRODUCTS: &[DemoProduct] = &[
     DemoProduct {
         farmer: "farmer@mavuno.demo",
         picture: Produce::Tomatoes,
-        fields: || serde_json::json!({
-            "title": "Fresh tomatoes", "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
-            "category": "vegetables", "unit": "kg", "quantity": 120, "price": "1.50", "current_price": "1.20",
-            "certifications": ["organic"], "tags": ["fresh", "kabare"], "shipping_cost": "5.00", "shipping_days": "1-2",
-            "min_order": 1, "max_order": 50,
-        }),
-        harvested: 3, keeps: 12, rating: 4.6, reviews: 32,
+        fields: || {
+            serde_json::json!({
+                "title": "Fresh tomatoes", "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
+                "category": "vegetables", "unit": "kg", "quantity": 120, "price": "1.50", "current_price": "1.20",
+                "certifications": ["organic"], "tags": ["fresh", "kabare"], "shipping_cost": "5.00", "shipping_days": "1-2",
+                "min_order": 1, "max_order": 50,
+            })
+        },
+        harvested: 3,
+        keeps: 12,
+        rating: 4.6,
+        reviews: 32,
     },
     DemoProduct {
         farmer: "esther@mavuno.demo",
         picture: Produce::CoffeeBeans,
-        fields: || serde_json::json!({
-            "title": "Arabica coffee beans", "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
-            "category": "beverages", "unit": "kg", "quantity": 80, "price": "12.00", "current_price": "10.50",
-            "certifications": ["organic", "fair-trade"], "tags": ["arabica", "lake kivu"], "shipping_cost": "8.00", "shipping_days": "2-3",
-            "min_order": 0.5, "max_order": 20,
-        }),
-        harvested: 60, keeps: 300, rating: 4.9, reviews: 58,
+        fields: || {
+            serde_json::json!({
+                "title": "Arabica coffee beans", "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
+                "category": "beverages", "unit": "kg", "quantity": 80, "price": "12.00", "current_price": "10.50",
+                "certifications": ["organic", "fair-trade"], "tags": ["arabica", "lake kivu"], "shipping_cost": "8.00", "shipping_days": "2-3",
+                "min_order": 0.5, "max_order": 20,
+            })
+        },
+        harvested: 60,
+        keeps: 300,
+        rating: 4.9,
+        reviews: 58,
     },
     DemoProduct {
         farmer: "farmer@mavuno.demo",
         picture: Produce::SweetCorn,
-        fields: || serde_json::json!({
-            "title": "Sweet corn", "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
-            "category": "grains", "unit": "kg", "quantity": 300, "price": "0.80", "current_price": "0.80",
-            "tags": ["maize"], "shipping_cost": "4.00", "shipping_days": "1-2", "min_order": 5, "max_order": 100,
-        }),
-        harvested: 2, keeps: 10, rating: 4.3, reviews: 17,
+        fields: || {
+            serde_json::json!({
+                "title": "Sweet corn", "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
+                "category": "grains", "unit": "kg", "quantity": 300, "price": "0.80", "current_price": "0.80",
+                "tags": ["maize"], "shipping_cost": "4.00", "shipping_days": "1-2", "min_order": 5, "max_order": 100,
+            })
+        },
+        harvested: 2,
+        keeps: 10,
+        rating: 4.3,
+        reviews: 17,
     },
     DemoProduct {
         farmer: "habimana@mavuno.demo",
         picture: Produce::Avocados,
-        fields: || serde_json::json!({
-            "title": "Avocados", "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
-            "category": "fruits", "unit": "piece", "quantity": 200, "price": "0.50", "current_price": "0.40",
-            "certifications": ["organic"], "tags": ["hass"], "shipping_cost": "6.00", "shipping_days": "2-3",
-            "min_order": 5, "max_order": 100,
-        }),
-        harvested: 4, keeps: 14, rating: 4.7, reviews: 41,
+        fields: || {
+            serde_json::json!({
+                "title": "Avocados", "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
+                "category": "fruits", "unit": "piece", "quantity": 200, "price": "0.50", "current_price": "0.40",
+                "certifications": ["organic"], "tags": ["hass"], "shipping_cost": "6.00", "shipping_days": "2-3",
+                "min_order": 5, "max_order": 100,
+            })
+        },
+        harvested: 4,
+        keeps: 14,
+        rating: 4.7,
+        reviews: 41,
     },
     DemoProduct {
         farmer: "habimana@mavuno.demo",
         picture: Produce::GreenBeans,
-        fields: || serde_json::json!({
-            "title": "Green beans", "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
-            "category": "vegetables", "unit": "kg", "quantity": 60, "price": "2.00", "current_price": "1.80",
-            "certifications": ["rainforest-alliance"], "tags": ["fresh"], "shipping_cost": "5.00", "shipping_days": "1-2",
-            "min_order": 1, "max_order": 30,
-        }),
-        harvested: 1, keeps: 7, rating: 4.4, reviews: 12,
+        fields: || {
+            serde_json::json!({
+                "title": "Green beans", "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
+                "category": "vegetables", "unit": "kg", "quantity": 60, "price": "2.00", "current_price": "1.80",
+                "certifications": ["rainforest-alliance"], "tags": ["fresh"], "shipping_cost": "5.00", "shipping_days": "1-2",
+                "min_order": 1, "max_order": 30,
+            })
+        },
+        harvested: 1,
+        keeps: 7,
+        rating: 4.4,
+        reviews: 12,
     },
     DemoProduct {
         farmer: "esther@mavuno.demo",
         picture: Produce::Mangoes,
-        fields: || serde_json::json!({
-            "title": "Mangoes", "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
-            "category": "fruits", "unit": "piece", "quantity": 8, "price": "0.70", "current_price": "0.60",
-            "certifications": ["organic"], "tags": ["sweet"], "shipping_cost": "6.00", "shipping_days": "2-3",
-            "min_order": 2, "max_order": 8,
-        }),
-        harvested: 5, keeps: 9, rating: 4.8, reviews: 27,
+        fields: || {
+            serde_json::json!({
+                "title": "Mangoes", "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
+                "category": "fruits", "unit": "piece", "quantity": 8, "price": "0.70", "current_price": "0.60",
+                "certifications": ["organic"], "tags": ["sweet"], "shipping_cost": "6.00", "shipping_days": "2-3",
+                "min_order": 2, "max_order": 8,
+            })
+        },
+        harvested: 5,
+        keeps: 9,
+        rating: 4.8,
+        reviews: 27,
     },
 ];
 
@@ -217,24 +247,36 @@ fn applications() -> [(&'static str, &'static str, serde_json::Value); 3] {
         answers
     };
     [
-        ("furaha@mavuno.demo", "agent@mavuno.demo", with(json!({
-            "land_size": "Less than 1 hectare", "work_type": "With family", "cooperative_name": "Umoja wa Wakulima Walungu",
-            "seed_type": "Local/traditional", "fertilizers": "Compost/manure", "farming_techniques": "Intercropping beans and maize, mulching",
-            "higher_season_reason": "The long rains", "average_yield": "Less than 1 ton", "challenges": "Cassava mosaic and poor roads",
-            "post_harvest_losses": true, "loss_percentage": 25, "mobile_interest": true,
-        }))),
-        ("ndayishimiye@mavuno.demo", "ndayishimiye@mavuno.demo", with(json!({
-            "land_size": "1-2 hectares", "work_type": "Cooperative", "cooperative_name": "Coopérative Twiyungunganye",
-            "seed_type": "Improved/hybrid", "fertilizers": "Chemical fertilizers", "farming_techniques": "Terracing and crop rotation",
-            "higher_season_reason": "More rain and fewer pests", "average_yield": "1-2 tons", "challenges": "Price of fertilizer",
-            "selling_challenges": true, "selling_challenges_explanation": "Traders pay late",
-        }))),
-        ("mukamana@mavuno.demo", "mukamana@mavuno.demo", with(json!({
-            "land_size": "2-5 hectares", "work_type": "With hired workers", "seed_type": "Certified seeds",
-            "fertilizers": "Organic fertilizers", "farming_techniques": "Drip irrigation for vegetables",
-            "higher_season_reason": "Irrigation keeps the dry season productive", "average_yield": "2-5 tons",
-            "challenges": "Water in the dry season", "mobile_interest": true,
-        }))),
+        (
+            "furaha@mavuno.demo",
+            "agent@mavuno.demo",
+            with(json!({
+                "land_size": "Less than 1 hectare", "work_type": "With family", "cooperative_name": "Umoja wa Wakulima Walungu",
+                "seed_type": "Local/traditional", "fertilizers": "Compost/manure", "farming_techniques": "Intercropping beans and maize, mulching",
+                "higher_season_reason": "The long rains", "average_yield": "Less than 1 ton", "challenges": "Cassava mosaic and poor roads",
+                "post_harvest_losses": true, "loss_percentage": 25, "mobile_interest": true,
+            })),
+        ),
+        (
+            "ndayishimiye@mavuno.demo",
+            "ndayishimiye@mavuno.demo",
+            with(json!({
+                "land_size": "1-2 hectares", "work_type": "Cooperative", "cooperative_name": "Coopérative Twiyungunganye",
+                "seed_type": "Improved/hybrid", "fertilizers": "Chemical fertilizers", "farming_techniques": "Terracing and crop rotation",
+                "higher_season_reason": "More rain and fewer pests", "average_yield": "1-2 tons", "challenges": "Price of fertilizer",
+                "selling_challenges": true, "selling_challenges_explanation": "Traders pay late",
+            })),
+        ),
+        (
+            "mukamana@mavuno.demo",
+            "mukamana@mavuno.demo",
+            with(json!({
+                "land_size": "2-5 hectares", "work_type": "With hired workers", "seed_type": "Certified seeds",
+                "fertilizers": "Organic fertilizers", "farming_techniques": "Drip irrigation for vegetables",
+                "higher_season_reason": "Irrigation keeps the dry season productive", "average_yield": "2-5 tons",
+                "challenges": "Water in the dry season", "mobile_interest": true,
+            })),
+        ),
     ]
 }
 
@@ -245,9 +287,15 @@ fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> 
     for (product, photos) in PRODUCTS.iter().zip(pictures) {
         let Some(farmer) = users::find_by_email(tx, product.farmer)? else { continue };
         if !crate::db::surveys::has_approved(tx, farmer.id)? {
-            let input: AnswersInput = serde_json::from_value(applications()[1].2.clone()).map_err(AppError::internal)?;
+            let input: AnswersInput =
+                serde_json::from_value(applications()[1].2.clone()).map_err(AppError::internal)?;
             let (survey, _) = surveys::create(tx, &farmer, farmer.id, None, &input, Some("pending"))?;
-            surveys::review(tx, survey.id, surveys::Decision::Approve, Some("Visited by our field team. Welcome to MAVUNO!"))?;
+            surveys::review(
+                tx,
+                survey.id,
+                surveys::Decision::Approve,
+                Some("Visited by our field team. Welcome to MAVUNO!"),
+            )?;
         }
         for (hash, size) in photos {
             uploads::insert(tx, hash, farmer.id, *size, &now)?;
@@ -311,7 +359,11 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 }
             }
             for (applicant, author, answers) in applications() {
-                let (Some(owner), Some(author)) = (users::find_by_email(tx, applicant)?, users::find_by_email(tx, author)?) else { continue };
+                let (Some(owner), Some(author)) =
+                    (users::find_by_email(tx, applicant)?, users::find_by_email(tx, author)?)
+                else {
+                    continue;
+                };
                 let input: AnswersInput = serde_json::from_value(answers).map_err(AppError::internal)?;
                 surveys::create(tx, &owner, author.id, None, &input, Some("pending"))?;
             }

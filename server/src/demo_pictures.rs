@@ -83,7 +83,13 @@ pub fn picture(produce: Produce, variant: u64) -> Vec<u8> {
             Produce::SweetCorn => {
                 for k in -4..=4 {
                     let (s, c) = angle.sin_cos();
-                    blob(&mut img, (cx + c * k as f32 * 24.0, cy + s * k as f32 * 24.0), (9.0, 14.0), angle, [250, 215, 80]);
+                    blob(
+                        &mut img,
+                        (cx + c * k as f32 * 24.0, cy + s * k as f32 * 24.0),
+                        (9.0, 14.0),
+                        angle,
+                        [250, 215, 80],
+                    );
                 }
             }
             _ => {}

@@ -85,12 +85,7 @@ pub enum AppError {
     /// Anything the client can act on: the status, a stable code the PWA
     /// translates, and an English sentence.
     #[error("{status} {code}: {message}")]
-    Client {
-        status: StatusCode,
-        code: &'static str,
-        message: String,
-        retry_after_secs: Option<u64>,
-    },
+    Client { status: StatusCode, code: &'static str, message: String, retry_after_secs: Option<u64> },
     #[error("validation failed")]
     Validation(FieldErrors),
     /// Our fault. Logged, never described to the client.

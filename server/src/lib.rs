@@ -68,7 +68,8 @@ impl AppState {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
         std::fs::create_dir_all(&config.data_dir).map_err(dir_error)?;
         let db = Db::open(&config.data_dir)?;
-        let tokens = TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
+        let tokens =
+            TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
         let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
         Ok(AppState {
             login_throttle: Arc::new(Throttle::new(config.login_max_failures, config.login_window)),
@@ -96,7 +97,11 @@ pub fn build_app(state: AppState) -> Router {
 }
 
 /// Serves until `shutdown` resolves, then finishes the requests in flight.
-pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await

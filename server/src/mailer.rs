@@ -45,7 +45,11 @@ pub fn spawn(state: &AppState) -> Result<(), String> {
                 .map_err(|e| format!("MAVUNO_SMTP_URL cannot be used: {e}"))?
                 .timeout(Some(Duration::from_secs(20)))
                 .build();
-            let from = state.config.mail_from.parse::<Mailbox>().map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
+            let from = state
+                .config
+                .mail_from
+                .parse::<Mailbox>()
+                .map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
             Transport::Smtp(Box::new(smtp), from)
         }
         None => Transport::Log,

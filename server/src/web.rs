@@ -40,16 +40,15 @@ pub fn routes(web_dir: Option<&Path>, media_dir: &Path) -> Router<AppState> {
         }
         None => Router::new().fallback(|| async { Html(PLACEHOLDER) }),
     };
-    Router::new()
-        .nest("/media", media)
-        .merge(app.layer(middleware::from_fn(app_cache_headers)))
+    Router::new().nest("/media", media).merge(app.layer(middleware::from_fn(app_cache_headers)))
 }
 
 /// Client-side routes (`/marketplace`, `/profile`, ...) get `index.html`;
 /// a missing file (`/assets/x.js`, `/logo.png`) is a real 404.
 async fn spa_fallback(index: PathBuf, req: Request) -> Result<Response, Infallible> {
     let path = req.uri().path();
-    let looks_like_file = path.starts_with("/assets/") || path.rsplit('/').next().is_some_and(|last| last.contains('.'));
+    let looks_like_file =
+        path.starts_with("/assets/") || path.rsplit('/').next().is_some_and(|last| last.contains('.'));
     if looks_like_file {
         return Ok((StatusCode::NOT_FOUND, "Not found").into_response());
     }

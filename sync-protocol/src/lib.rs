@@ -192,7 +192,10 @@ mod tests {
             serde_json::to_value(&applied).unwrap(),
             serde_json::json!({"mutation_id": 3, "status": "applied", "entity": "survey", "id": "u"})
         );
-        let parsed: Mutation = serde_json::from_value(serde_json::json!({"mutation_id": 1, "name": "survey.delete", "args": {"uid": "u"}})).unwrap();
+        let parsed: Mutation = serde_json::from_value(
+            serde_json::json!({"mutation_id": 1, "name": "survey.delete", "args": {"uid": "u"}}),
+        )
+        .unwrap();
         assert_eq!((parsed.base, parsed.client_time), (None, None));
     }
 }

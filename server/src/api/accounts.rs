@@ -116,7 +116,10 @@ struct RegisterJson {
         (status = 415, description = "Avatar is not an image", body = ErrorBody),
         (status = 422, description = "Validation failed (SPEC section 5 order)", body = ErrorBody),
     ))]
-async fn register(State(state): State<AppState>, UserForm(form): UserForm) -> ApiResult<(StatusCode, Json<RegisterResponse>)> {
+async fn register(
+    State(state): State<AppState>,
+    UserForm(form): UserForm,
+) -> ApiResult<(StatusCode, Json<RegisterResponse>)> {
     let (user, token) = accounts::register(&state, form).await?;
     Ok((
         StatusCode::CREATED,
@@ -214,7 +217,11 @@ pub struct UpdateResponse {
         (status = 415, body = ErrorBody),
         (status = 422, body = ErrorBody),
     ))]
-async fn update_me(State(state): State<AppState>, auth: AuthUser, UserForm(form): UserForm) -> ApiResult<Json<UpdateResponse>> {
+async fn update_me(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    UserForm(form): UserForm,
+) -> ApiResult<Json<UpdateResponse>> {
     let user = accounts::update_profile(&state, &auth, form).await?;
     Ok(Json(UpdateResponse {
         success: true,

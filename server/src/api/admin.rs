@@ -48,7 +48,9 @@ pub struct UserQuery {
 fn parse_filter<T>(value: Option<&str>, parse: fn(&str) -> Option<T>, field: &str) -> ApiResult<Option<T>> {
     match value.filter(|v| !v.is_empty() && *v != "all") {
         None => Ok(None),
-        Some(text) => parse(text).map(Some).ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
+        Some(text) => parse(text)
+            .map(Some)
+            .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
     }
 }
 
@@ -66,7 +68,11 @@ impl UserQuery {
 /// The accounts matching the filters, oldest first (SPEC section 7 answers a bare array).
 #[utoipa::path(get, path = "/admin/users", tag = "admin", security(("bearer" = [])), params(UserQuery),
     responses((status = 200, body = [UserJson]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn list_users(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<UserQuery>) -> ApiResult<Json<Vec<UserJson>>> {
+async fn list_users(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<UserQuery>,
+) -> ApiResult<Json<Vec<UserJson>>> {
     let filter = query.filter()?;
     let rows = state.db.read(move |conn| Ok(users::search(conn, &filter)?)).await?;
     Ok(Json(rows.into_iter().map(UserJson::from).collect()))
@@ -85,10 +91,13 @@ pub struct UserStats {
 #[utoipa::path(get, path = "/admin/users/stats", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = UserStats), (status = 403, body = ErrorBody)))]
 async fn user_stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<UserStats>> {
-    let (roles, statuses) = state.db.read(|conn| Ok((users::count_by(conn, "role")?, users::count_by(conn, "status")?))).await?;
-    let mut by_role: std::collections::BTreeMap<String, i64> = Role::ALL.iter().map(|r| (r.as_str().to_owned(), 0)).collect();
+    let (roles, statuses) =
+        state.db.read(|conn| Ok((users::count_by(conn, "role")?, users::count_by(conn, "status")?))).await?;
+    let mut by_role: std::collections::BTreeMap<String, i64> =
+        Role::ALL.iter().map(|r| (r.as_str().to_owned(), 0)).collect();
     by_role.extend(roles);
-    let mut by_status: std::collections::BTreeMap<String, i64> = Status::ALL.iter().map(|s| (s.as_str().to_owned(), 0)).collect();
+    let mut by_status: std::collections::BTreeMap<String, i64> =
+        Status::ALL.iter().map(|s| (s.as_str().to_owned(), 0)).collect();
     by_status.extend(statuses);
     Ok(Json(UserStats { total: by_role.values().sum(), by_role, by_status }))
 }
@@ -96,7 +105,11 @@ async fn user_stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResu
 /// The accounts matching the filters as `users_{date}.csv`, labels in `lang`.
 #[utoipa::path(get, path = "/admin/users/export", tag = "admin", security(("bearer" = [])), params(UserQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_users: nothing to export", body = ErrorBody)))]
-async fn export_users(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<UserQuery>) -> ApiResult<impl IntoResponse> {
+async fn export_users(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<UserQuery>,
+) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
     let lang = Lang::parse(query.lang.as_deref());
     let rows = state.db.read(move |conn| Ok(users::search(conn, &filter)?)).await?;
@@ -105,9 +118,21 @@ async fn export_users(State(state): State<AppState>, _admin: AdminUser, Query(qu
     }
     let mut csv = Csv::new();
     csv.row(
-        ["admin.columns.id", "fields.first_name", "fields.last_name", "fields.email", "fields.phone_number", "fields.country",
-         "fields.username", "admin.columns.role", "profile.status", "fields.location", "profile.member_since", "profile.last_updated"]
-            .map(|key| lang.text(key)),
+        [
+            "admin.columns.id",
+            "fields.first_name",
+            "fields.last_name",
+            "fields.email",
+            "fields.phone_number",
+            "fields.country",
+            "fields.username",
+            "admin.columns.role",
+            "profile.status",
+            "fields.location",
+            "profile.member_since",
+            "profile.last_updated",
+        ]
+        .map(|key| lang.text(key)),
     );
     for user in rows {
         csv.row([
@@ -158,7 +183,13 @@ pub struct ActorJson {
 
 impl From<UserChange> for ChangeJson {
     fn from(c: UserChange) -> Self {
-        ChangeJson { field: c.field, from: c.old_value, to: c.new_value, at: c.changed_at, by: ActorJson { id: c.changed_by_id, name: c.changed_by_name } }
+        ChangeJson {
+            field: c.field,
+            from: c.old_value,
+            to: c.new_value,
+            at: c.changed_at,
+            by: ActorJson { id: c.changed_by_id, name: c.changed_by_name },
+        }
     }
 }
 
@@ -181,13 +212,22 @@ pub struct UserDetails {
 fn details(conn: &rusqlite::Connection, actor: &UserRow, user: UserRow) -> ApiResult<UserDetails> {
     let changes = user_changes::of_user(conn, user.id)?.into_iter().map(ChangeJson::from).collect();
     let allowed = people::allowed(actor, &user);
-    Ok(UserDetails { success: true, data: user.into(), changes, can_change: AllowedJson { role: allowed.role, status: allowed.status } })
+    Ok(UserDetails {
+        success: true,
+        data: user.into(),
+        changes,
+        can_change: AllowedJson { role: allowed.role, status: allowed.status },
+    })
 }
 
 /// One person with the history of their role and status.
 #[utoipa::path(get, path = "/admin/users/{id}", tag = "admin", security(("bearer" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = UserDetails), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn user_details(State(state): State<AppState>, AdminUser(admin): AdminUser, Path(id): Path<i64>) -> ApiResult<Json<UserDetails>> {
+async fn user_details(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<UserDetails>> {
     let actor = admin.user;
     let found = state
         .db

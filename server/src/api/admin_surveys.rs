@@ -3,15 +3,15 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::response::IntoResponse;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::ApiJson;
 use super::admin::csv_download;
+use super::extract::ApiJson;
 use super::surveys::{SurveyForm, SurveyJson, SurveyResponse};
 use crate::AppState;
 use crate::auth::AdminUser;
@@ -67,7 +67,9 @@ impl SurveyQuery {
             Some(text) => Some(
                 time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
                     .map(clock::format)
-                    .map_err(|_| AppError::invalid("from", "invalid_filter", "The start date must be an RFC 3339 time"))?,
+                    .map_err(|_| {
+                        AppError::invalid("from", "invalid_filter", "The start date must be an RFC 3339 time")
+                    })?,
             ),
         };
         Ok(AdminFilter { search: self.q.clone(), status, created_from })
@@ -100,7 +102,11 @@ pub struct SurveyPage {
 /// The applications matching the filters, a page at a time, newest first.
 #[utoipa::path(get, path = "/admin/surveys", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
     responses((status = 200, body = SurveyPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn list_page(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<SurveyQuery>) -> ApiResult<Json<SurveyPage>> {
+async fn list_page(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<SurveyQuery>,
+) -> ApiResult<Json<SurveyPage>> {
     let filter = query.filter()?;
     let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
     let page = query.page.unwrap_or(1).max(1);
@@ -120,14 +126,25 @@ async fn list_page(State(state): State<AppState>, _admin: AdminUser, Query(query
         rejected: count(SurveyStatus::Rejected),
         resubmitted: count(SurveyStatus::Resubmitted),
     };
-    Ok(Json(SurveyPage { success: true, data: rows.into_iter().map(SurveyJson::from).collect(), total, page, per_page, stats }))
+    Ok(Json(SurveyPage {
+        success: true,
+        data: rows.into_iter().map(SurveyJson::from).collect(),
+        total,
+        page,
+        per_page,
+        stats,
+    }))
 }
 
 /// Every application matching the filters as `applications_{date}.csv`:
 /// every field, labels and choices in `lang`.
 #[utoipa::path(get, path = "/admin/surveys/export", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_applications: nothing to export", body = ErrorBody)))]
-async fn export(State(state): State<AppState>, _admin: AdminUser, Query(query): Query<SurveyQuery>) -> ApiResult<impl IntoResponse> {
+async fn export(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<SurveyQuery>,
+) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
     let lang = Lang::parse(query.lang.as_deref());
     let csv = state
@@ -146,12 +163,22 @@ async fn export(State(state): State<AppState>, _admin: AdminUser, Query(query): 
 }
 
 fn export_header(lang: Lang) -> Vec<String> {
-    let mut header: Vec<String> = ["admin.columns.id", "admin.columns.applicant", "fields.email", "admin.columns.created_by", "admin.columns.status",
-        "admin.columns.submitted", "admin.columns.reviewed_at", "admin.columns.admin_comment"]
-        .iter()
-        .map(|key| lang.text(key))
-        .collect();
-    header.extend(surveys::Answers::default().cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))));
+    let mut header: Vec<String> = [
+        "admin.columns.id",
+        "admin.columns.applicant",
+        "fields.email",
+        "admin.columns.created_by",
+        "admin.columns.status",
+        "admin.columns.submitted",
+        "admin.columns.reviewed_at",
+        "admin.columns.admin_comment",
+    ]
+    .iter()
+    .map(|key| lang.text(key))
+    .collect();
+    header.extend(
+        surveys::Answers::default().cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))),
+    );
     header
 }
 
@@ -260,7 +287,11 @@ pub struct BulkResponse {
 /// (all or nothing per application) and each result is reported.
 #[utoipa::path(post, path = "/admin/surveys/bulk", tag = "admin", security(("bearer" = [])), request_body = BulkRequest,
     responses((status = 200, body = BulkResponse), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn decide_many(State(state): State<AppState>, _admin: AdminUser, ApiJson(request): ApiJson<BulkRequest>) -> ApiResult<Json<BulkResponse>> {
+async fn decide_many(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(request): ApiJson<BulkRequest>,
+) -> ApiResult<Json<BulkResponse>> {
     let decision = decision(&request.status)?;
     if request.ids.is_empty() {
         return Err(AppError::invalid("ids", "nothing_selected", "Select at least one application"));
@@ -282,7 +313,12 @@ async fn decide_many(State(state): State<AppState>, _admin: AdminUser, ApiJson(r
         results.push(match outcome {
             Ok(_) => BulkResult { id, success: true, code: None, message: None },
             Err(AppError::Internal(cause)) => return Err(AppError::Internal(cause)),
-            Err(refusal) => BulkResult { id, success: false, code: Some(refusal.code().to_owned()), message: Some(refusal.message()) },
+            Err(refusal) => BulkResult {
+                id,
+                success: false,
+                code: Some(refusal.code().to_owned()),
+                message: Some(refusal.message()),
+            },
         });
     }
     if request.notify {
@@ -315,12 +351,15 @@ async fn create_for_user(
     ApiJson(request): ApiJson<CreateForUserRequest>,
 ) -> ApiResult<(StatusCode, Json<SurveyResponse>)> {
     let CreateForUser { user_id, form: SurveyForm { uid, status, answers } } = request.farmer_survey_form;
-    let Some(user_id) = user_id else { return Err(AppError::invalid("user_id", "user_required", "Please select a user")) };
+    let Some(user_id) = user_id else {
+        return Err(AppError::invalid("user_id", "user_required", "Please select a user"));
+    };
     let admin_id = admin.user.id;
     let (row, created) = state
         .db
         .write(move |tx| {
-            let owner = users::find(tx, user_id)?.ok_or_else(|| AppError::invalid("user_id", "user_required", "Please select a user"))?;
+            let owner = users::find(tx, user_id)?
+                .ok_or_else(|| AppError::invalid("user_id", "user_required", "Please select a user"))?;
             surveys::create(tx, &owner, admin_id, uid, &answers, status.as_deref())
         })
         .await?;

@@ -37,7 +37,9 @@ fn json_rejection(rejection: JsonRejection) -> AppError {
         JsonRejection::MissingJsonContentType(_) => {
             AppError::unsupported_media_type("Expected a JSON body (Content-Type: application/json)")
         }
-        JsonRejection::JsonSyntaxError(_) => AppError::bad_request("malformed_json", "The request body is not valid JSON"),
+        JsonRejection::JsonSyntaxError(_) => {
+            AppError::bad_request("malformed_json", "The request body is not valid JSON")
+        }
         JsonRejection::JsonDataError(err) => {
             AppError::bad_request("invalid_body", format!("The request body has the wrong shape: {}", err.body_text()))
         }
@@ -199,7 +201,8 @@ async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm,
             continue;
         }
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
-        let text = String::from_utf8(bytes).map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
         match key.strip_suffix("[]") {
             // Repeated fields (certifications, tags, images by hash) make a list.
             Some(list) => {

@@ -14,12 +14,12 @@ pub mod sync;
 pub mod uploads;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
 use utoipa::openapi::OpenApi as OpenApiDoc;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -109,10 +109,8 @@ pub async fn not_found() -> AppError {
 async fn json_errors(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let is_json =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if !(status.is_client_error() || status.is_server_error()) || is_json {
         return response;
     }
@@ -145,7 +143,35 @@ mod tests {
     fn the_document_lists_every_endpoint() {
         let (_, doc) = super::router();
         let paths: Vec<&String> = doc.paths.paths.keys().collect();
-        for expected in ["/health", "/users", "/users/login", "/me", "/auth/logout", "/me/update", "/me/delete", "/admin/users", "/contact", "/admin/contact_messages", "/uploads/{sha256}", "/farmer/farmer_survey_forms", "/farmer/farmer_survey_forms/{id}", "/sync/push", "/sync/pull", "/admin/surveys", "/admin/surveys/{id}", "/admin/surveys/bulk", "/admin/surveys/export", "/admin/users/{id}", "/admin/users/stats", "/admin/users/export", "/agent/people", "/products", "/products/{id}", "/farmer/products", "/farmer/products/{id}"] {
+        for expected in [
+            "/health",
+            "/users",
+            "/users/login",
+            "/me",
+            "/auth/logout",
+            "/me/update",
+            "/me/delete",
+            "/admin/users",
+            "/contact",
+            "/admin/contact_messages",
+            "/uploads/{sha256}",
+            "/farmer/farmer_survey_forms",
+            "/farmer/farmer_survey_forms/{id}",
+            "/sync/push",
+            "/sync/pull",
+            "/admin/surveys",
+            "/admin/surveys/{id}",
+            "/admin/surveys/bulk",
+            "/admin/surveys/export",
+            "/admin/users/{id}",
+            "/admin/users/stats",
+            "/admin/users/export",
+            "/agent/people",
+            "/products",
+            "/products/{id}",
+            "/farmer/products",
+            "/farmer/products/{id}",
+        ] {
             assert!(paths.iter().any(|p| *p == expected), "{expected} missing from {paths:?}");
         }
     }

@@ -3,8 +3,8 @@
 //! was sample data).
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
 use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -108,7 +108,10 @@ impl From<ProductRow> for ProductJson {
             image_urls: l
                 .images
                 .iter()
-                .map(|hash| ImageJson { url: MediaStore::url(hash, media::PHOTO_SIZES[1]), thumbnail_url: MediaStore::url(hash, media::PHOTO_SIZES[0]) })
+                .map(|hash| ImageJson {
+                    url: MediaStore::url(hash, media::PHOTO_SIZES[1]),
+                    thumbnail_url: MediaStore::url(hash, media::PHOTO_SIZES[0]),
+                })
                 .collect(),
             low_stock: l.quantity <= products::LOW_STOCK,
             title: l.title,
@@ -125,7 +128,11 @@ impl From<ProductRow> for ProductJson {
             expiry_date: l.expiry_date,
             certifications: l.certifications,
             tags: l.tags,
-            shipping: ShippingJson { available: l.shipping_available, cost: dollars(l.shipping_cost), estimated_days: l.shipping_days },
+            shipping: ShippingJson {
+                available: l.shipping_available,
+                cost: dollars(l.shipping_cost),
+                estimated_days: l.shipping_days,
+            },
             min_order: l.min_order,
             max_order: l.max_order,
             rating: row.rating,
@@ -169,7 +176,8 @@ fn bad_filter(field: &str, text: &str) -> AppError {
 impl CatalogueQuery {
     fn filter(&self) -> ApiResult<CatalogueFilter> {
         let given = |value: &Option<String>| value.clone().filter(|v| !v.is_empty() && v != "all");
-        let category = given(&self.category).map(|c| Category::parse(&c).ok_or_else(|| bad_filter("category", &c))).transpose()?;
+        let category =
+            given(&self.category).map(|c| Category::parse(&c).ok_or_else(|| bad_filter("category", &c))).transpose()?;
         let price = given(&self.price)
             .map(|p| match p.as_str() {
                 "under_10" => Ok(PriceBucket::Under10),
@@ -203,14 +211,21 @@ pub struct CataloguePage {
 /// Products on sale (active, from active farmers), filtered, sorted and paged.
 #[utoipa::path(get, path = "/products", tag = "products", params(CatalogueQuery),
     responses((status = 200, body = CataloguePage), (status = 422, body = ErrorBody)))]
-async fn catalogue(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<CatalogueQuery>) -> ApiResult<Response> {
+async fn catalogue(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<CatalogueQuery>,
+) -> ApiResult<Response> {
     let filter = query.filter()?;
     let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
     let page = query.page.unwrap_or(1).clamp(1, 100_000);
     // The same page for everyone until something changes: answered from memory meanwhile.
     let key = format!("{filter:?}|{page}|{per_page}");
     let version = state.db.read(|conn| Ok(sync::current_version(conn)?)).await?;
-    let brotli = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
+    let brotli = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
     let cached = match state.catalogue_cache.get(&key, version) {
         Some(cached) => cached,
         None => {
@@ -220,8 +235,15 @@ async fn catalogue(State(state): State<AppState>, headers: HeaderMap, Query(quer
             if let Some(cached) = state.catalogue_cache.get(&key, version) {
                 return Ok(cached_json(cached, brotli));
             }
-            let (rows, total) = state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
-            let answer = CataloguePage { success: true, data: rows.into_iter().map(ProductJson::from).collect(), total, page, per_page };
+            let (rows, total) =
+                state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+            let answer = CataloguePage {
+                success: true,
+                data: rows.into_iter().map(ProductJson::from).collect(),
+                total,
+                page,
+                per_page,
+            };
             let json = serde_json::to_vec(&answer).map_err(AppError::internal)?;
             let cached = tokio::task::spawn_blocking(move || Cached::new(json)).await.map_err(AppError::internal)?;
             state.catalogue_cache.put(key, version, cached.clone());
@@ -236,7 +258,11 @@ async fn catalogue(State(state): State<AppState>, headers: HeaderMap, Query(quer
 fn cached_json(cached: Cached, brotli: bool) -> Response {
     let vary = (header::VARY, "accept-encoding");
     if brotli {
-        ([(header::CONTENT_TYPE, "application/json"), (header::CONTENT_ENCODING, "br"), vary], Bytes::from_owner(cached.brotli)).into_response()
+        (
+            [(header::CONTENT_TYPE, "application/json"), (header::CONTENT_ENCODING, "br"), vary],
+            Bytes::from_owner(cached.brotli),
+        )
+            .into_response()
     } else {
         ([(header::CONTENT_TYPE, "application/json"), vary], Bytes::from_owner(cached.json)).into_response()
     }
@@ -274,7 +300,11 @@ pub struct OwnProducts {
 async fn own_products(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OwnProducts>> {
     let id = auth.user.id;
     let rows = state.db.read(move |conn| Ok(rows::list_for_farmer(conn, id)?)).await?;
-    Ok(Json(OwnProducts { success: true, data: rows.into_iter().map(ProductJson::from).collect(), low_stock_threshold: products::LOW_STOCK }))
+    Ok(Json(OwnProducts {
+        success: true,
+        data: rows.into_iter().map(ProductJson::from).collect(),
+        low_stock_threshold: products::LOW_STOCK,
+    }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -304,7 +334,11 @@ async fn store_files(state: &AppState, uploader: i64, files: Vec<Vec<u8>>) -> Ap
         (status = 201, body = ProductSaved), (status = 200, description = "the same uid again", body = ProductSaved),
         (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
     ))]
-async fn create_product(State(state): State<AppState>, auth: AuthUser, form: ProductForm) -> ApiResult<(StatusCode, Json<ProductSaved>)> {
+async fn create_product(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    form: ProductForm,
+) -> ApiResult<(StatusCode, Json<ProductSaved>)> {
     // Before any photo is stored: a buyer's files are not kept.
     products::check_farmer(&auth.user)?;
     let ProductForm { uid, mut input, files } = form;
@@ -323,11 +357,19 @@ async fn create_product(State(state): State<AppState>, auth: AuthUser, form: Pro
 #[utoipa::path(patch, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
     request_body(content = products::ListingInput, description = "only the fields to change"),
     responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn update_product(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64>, form: ProductForm) -> ApiResult<Json<ProductSaved>> {
+async fn update_product(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<i64>,
+    form: ProductForm,
+) -> ApiResult<Json<ProductSaved>> {
     let ProductForm { mut input, files, .. } = form;
     if !files.is_empty() {
         let farmer_id = auth.user.id;
-        let current = state.db.read(move |conn| Ok(rows::find(conn, id)?.filter(|p| p.farmer_id == farmer_id && p.deleted_at.is_none()))).await?;
+        let current = state
+            .db
+            .read(move |conn| Ok(rows::find(conn, id)?.filter(|p| p.farmer_id == farmer_id && p.deleted_at.is_none())))
+            .await?;
         let current = current.ok_or_else(not_found)?;
         let mut hashes = input.images.take().unwrap_or(current.listing.images);
         hashes.extend(store_files(&state, farmer_id, files).await?);
@@ -341,7 +383,11 @@ async fn update_product(State(state): State<AppState>, auth: AuthUser, Path(id):
 /// Remove one's product from sale and from one's list.
 #[utoipa::path(delete, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = MessageResponse), (status = 404, body = ErrorBody)))]
-async fn delete_product(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64>) -> ApiResult<Json<MessageResponse>> {
+async fn delete_product(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<MessageResponse>> {
     let farmer = auth.user;
     state.db.write(move |tx| products::delete(tx, &farmer, ProductRef::Id(id))).await?;
     Ok(MessageResponse::new("Product deleted"))

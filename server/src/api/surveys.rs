@@ -19,9 +19,7 @@ use crate::domain::surveys::{self, Answers, AnswersInput, SurveyRef, SurveyStatu
 use crate::error::{ApiResult, ErrorBody};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_surveys, create_survey))
-        .routes(routes!(update_survey, delete_survey))
+    OpenApiRouter::new().routes(routes!(list_surveys, create_survey)).routes(routes!(update_survey, delete_survey))
 }
 
 /// The spec's client writes the collection path with a trailing slash.

@@ -20,10 +20,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 const PUSH_LIMIT: usize = 1024 * 1024;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(push))
-        .layer(DefaultBodyLimit::max(PUSH_LIMIT))
-        .routes(routes!(pull))
+    OpenApiRouter::new().routes(routes!(push)).layer(DefaultBodyLimit::max(PUSH_LIMIT)).routes(routes!(pull))
 }
 
 /// The wire types live in the sync-protocol crate; the document describes them loosely.
@@ -45,7 +42,11 @@ struct PushBody {
         (status = 401, body = ErrorBody),
         (status = 409, description = "mutation_gap (pull, then resend) or client_taken", body = ErrorBody),
     ))]
-async fn push(State(state): State<AppState>, auth: AuthUser, ApiJson(request): ApiJson<PushRequest>) -> ApiResult<Json<PushResponse>> {
+async fn push(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(request): ApiJson<PushRequest>,
+) -> ApiResult<Json<PushResponse>> {
     Ok(Json(sync::push(&state, &auth.user, request).await?))
 }
 
@@ -63,13 +64,24 @@ struct PullQuery {
 /// anyone, and with a token also the person's own records.
 #[utoipa::path(get, path = "/sync/pull", tag = "sync", security((), ("bearer" = [])), params(PullQuery),
     responses((status = 200, body = Object), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn pull(State(state): State<AppState>, auth: MaybeAuthUser, query: Result<Query<PullQuery>, axum::extract::rejection::QueryRejection>) -> ApiResult<Json<PullResponse>> {
+async fn pull(
+    State(state): State<AppState>,
+    auth: MaybeAuthUser,
+    query: Result<Query<PullQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<PullResponse>> {
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
     let viewer = auth.0.map(|a| a.user);
-    let page = sync::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT)).await?;
+    let page =
+        sync::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT))
+            .await?;
     let viewer_id = viewer.map(|v| v.id);
     let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id)).collect();
-    Ok(Json(PullResponse { cursor: page.cursor, last_mutation_id: page.last_mutation_id as u64, changes, has_more: page.has_more }))
+    Ok(Json(PullResponse {
+        cursor: page.cursor,
+        last_mutation_id: page.last_mutation_id as u64,
+        changes,
+        has_more: page.has_more,
+    }))
 }
 
 /// A changed row as the viewer may see it: a product off sale (or deleted)
@@ -86,7 +98,10 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(*row)).ok()).flatten())
         }
         Changed::Favourite(row) => {
-            let record = row.deleted_at.is_none().then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
+            let record = row
+                .deleted_at
+                .is_none()
+                .then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
             ("favourite", row.product_uid, record)
         }
     };

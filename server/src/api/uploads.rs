@@ -22,9 +22,7 @@ use crate::media::{self, MediaStore, PHOTO_SIZES};
 use crate::{AppState, clock};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(put_upload, head_upload))
-        .layer(DefaultBodyLimit::max(media::MAX_IMAGE_BYTES))
+    OpenApiRouter::new().routes(routes!(put_upload, head_upload)).layer(DefaultBodyLimit::max(media::MAX_IMAGE_BYTES))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -45,7 +43,11 @@ pub struct UploadResponse {
 }
 
 fn check_hash(sha256: &str) -> ApiResult<()> {
-    if crate::media::is_hash(sha256) { Ok(()) } else { Err(AppError::bad_request("invalid_hash", "The address must be a lower-case hex SHA-256")) }
+    if crate::media::is_hash(sha256) {
+        Ok(())
+    } else {
+        Err(AppError::bad_request("invalid_hash", "The address must be a lower-case hex SHA-256"))
+    }
 }
 
 fn response(row: uploads::UploadRow) -> UploadResponse {
@@ -109,7 +111,11 @@ async fn put_upload(
 #[utoipa::path(head, path = "/uploads/{sha256}", tag = "uploads", security(("bearer" = [])),
     params(("sha256" = String, Path, description = "Lower-case hex SHA-256")),
     responses((status = 200, description = "Already uploaded"), (status = 404, description = "Not yet uploaded")))]
-async fn head_upload(State(state): State<AppState>, _auth: AuthUser, Path(sha256): Path<String>) -> ApiResult<StatusCode> {
+async fn head_upload(
+    State(state): State<AppState>,
+    _auth: AuthUser,
+    Path(sha256): Path<String>,
+) -> ApiResult<StatusCode> {
     check_hash(&sha256)?;
     let found = state.db.read(move |conn| Ok(uploads::find(conn, &sha256)?)).await?;
     Ok(if found.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND })

@@ -11,7 +11,14 @@ pub struct FavouriteRow {
 }
 
 /// Marks or unmarks; a repeat of the same wish changes nothing.
-pub fn set(conn: &Connection, user_id: i64, product_uid: &str, on: bool, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn set(
+    conn: &Connection,
+    user_id: i64,
+    product_uid: &str,
+    on: bool,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
     let deleted_at = if on { None } else { Some(now) };
     conn.prepare_cached(
         "INSERT INTO favourites (user_id, product_uid, version, created_at, deleted_at) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -30,11 +37,22 @@ pub fn is_set(conn: &Connection, user_id: i64, product_uid: &str) -> rusqlite::R
 }
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<FavouriteRow> {
-    Ok(FavouriteRow { product_uid: row.get(0)?, version: row.get(1)?, created_at: row.get(2)?, deleted_at: row.get(3)? })
+    Ok(FavouriteRow {
+        product_uid: row.get(0)?,
+        version: row.get(1)?,
+        created_at: row.get(2)?,
+        deleted_at: row.get(3)?,
+    })
 }
 
 /// A person's favourites changed after `after`, oldest first; removals only when `with_tombstones`.
-pub fn changes_of(conn: &Connection, user_id: i64, after: i64, limit: usize, with_tombstones: bool) -> rusqlite::Result<Vec<FavouriteRow>> {
+pub fn changes_of(
+    conn: &Connection,
+    user_id: i64,
+    after: i64,
+    limit: usize,
+    with_tombstones: bool,
+) -> rusqlite::Result<Vec<FavouriteRow>> {
     let sql = if with_tombstones {
         "SELECT product_uid, version, created_at, deleted_at FROM favourites WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3"
     } else {

@@ -6,9 +6,9 @@
 pub mod contact;
 pub mod favourites;
 pub mod meta;
-pub mod sessions;
 pub mod outbox;
 pub mod products;
+pub mod sessions;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;

@@ -27,7 +27,13 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Ema
          WHERE sent_at IS NULL AND next_try_at <= ?1 ORDER BY id LIMIT ?2",
     )?;
     stmt.query_map(params![now, limit], |row| {
-        Ok(Email { id: row.get(0)?, to_email: row.get(1)?, subject: row.get(2)?, body: row.get(3)?, attempts: row.get(4)? })
+        Ok(Email {
+            id: row.get(0)?,
+            to_email: row.get(1)?,
+            subject: row.get(2)?,
+            body: row.get(3)?,
+            attempts: row.get(4)?,
+        })
     })?
     .collect()
 }
@@ -40,7 +46,9 @@ pub fn mark_sent(conn: &Connection, id: i64, delivery: &str, now: &str) -> rusql
 }
 
 pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE email_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3 WHERE id = ?1")?
-        .execute(params![id, error, next_try_at])?;
+    conn.prepare_cached(
+        "UPDATE email_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3 WHERE id = ?1",
+    )?
+    .execute(params![id, error, next_try_at])?;
     Ok(())
 }

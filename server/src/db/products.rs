@@ -114,7 +114,8 @@ fn search_text(listing: &Listing, farmer_name: &str) -> String {
 }
 
 fn farmer_name(conn: &Connection, farmer_id: i64) -> rusqlite::Result<String> {
-    conn.prepare_cached("SELECT trim(first_name || ' ' || last_name) FROM users WHERE id = ?1")?.query_row([farmer_id], |r| r.get(0))
+    conn.prepare_cached("SELECT trim(first_name || ' ' || last_name) FROM users WHERE id = ?1")?
+        .query_row([farmer_id], |r| r.get(0))
 }
 
 fn listing_values(listing: &Listing) -> Vec<Value> {
@@ -142,12 +143,36 @@ fn listing_values(listing: &Listing) -> Vec<Value> {
 }
 
 const LISTING_COLUMNS: [&str; 18] = [
-    "title", "description", "category", "unit", "quantity", "price_cents", "current_price_cents", "status", "harvest_date",
-    "expiry_date", "certifications", "tags", "shipping_available", "shipping_cost_cents", "shipping_days", "min_order", "max_order", "images",
+    "title",
+    "description",
+    "category",
+    "unit",
+    "quantity",
+    "price_cents",
+    "current_price_cents",
+    "status",
+    "harvest_date",
+    "expiry_date",
+    "certifications",
+    "tags",
+    "shipping_available",
+    "shipping_cost_cents",
+    "shipping_days",
+    "min_order",
+    "max_order",
+    "images",
 ];
 
 #[allow(clippy::too_many_arguments)]
-pub fn insert(conn: &Connection, uid: &str, farmer_id: i64, listing: &Listing, versions: &FieldVersions, version: i64, now: &str) -> rusqlite::Result<i64> {
+pub fn insert(
+    conn: &Connection,
+    uid: &str,
+    farmer_id: i64,
+    listing: &Listing,
+    versions: &FieldVersions,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<i64> {
     let columns = LISTING_COLUMNS.join(", ");
     let marks = (1..=LISTING_COLUMNS.len() + 6).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
     let sql = format!(
@@ -168,14 +193,27 @@ pub fn insert(conn: &Connection, uid: &str, farmer_id: i64, listing: &Listing, v
     Ok(conn.last_insert_rowid())
 }
 
-pub fn update(conn: &Connection, id: i64, listing: &Listing, versions: &FieldVersions, version: i64, now: &str) -> rusqlite::Result<()> {
-    let sets = LISTING_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
+pub fn update(
+    conn: &Connection,
+    id: i64,
+    listing: &Listing,
+    versions: &FieldVersions,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
+    let sets =
+        LISTING_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
     let n = LISTING_COLUMNS.len();
     let sql = format!(
         "UPDATE products SET {sets}, search_text = ?{}, version = ?{}, field_versions = ?{}, updated_at = ?{} WHERE id = ?{}",
-        n + 1, n + 2, n + 3, n + 4, n + 5
+        n + 1,
+        n + 2,
+        n + 3,
+        n + 4,
+        n + 5
     );
-    let farmer_id: i64 = conn.prepare_cached("SELECT farmer_id FROM products WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let farmer_id: i64 =
+        conn.prepare_cached("SELECT farmer_id FROM products WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let mut values = listing_values(listing);
     values.extend([
         Value::Text(search_text(listing, &farmer_name(conn, farmer_id)?)),
@@ -189,7 +227,8 @@ pub fn update(conn: &Connection, id: i64, listing: &Listing, versions: &FieldVer
 }
 
 pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE products SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?.execute(params![id, now, version])?;
+    conn.prepare_cached("UPDATE products SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?
+        .execute(params![id, now, version])?;
     refresh_farmer_rating(conn, id)
 }
 
@@ -199,19 +238,25 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 /// pages never split one.
 pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     let name = farmer_name(conn, farmer_id)?;
-    let mut stmt = conn.prepare_cached("SELECT id, title, description FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL")?;
-    let products: Vec<(i64, String, String)> = stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?;
+    let mut stmt =
+        conn.prepare_cached("SELECT id, title, description FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL")?;
+    let products: Vec<(i64, String, String)> =
+        stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?;
     for (id, title, description) in products {
         let version = super::sync::next_version(conn)?;
-        conn.prepare_cached("UPDATE products SET search_text = ?2, version = ?3 WHERE id = ?1")?
-            .execute(params![id, fold(&format!("{title} {description} {name}")), version])?;
+        conn.prepare_cached("UPDATE products SET search_text = ?2, version = ?3 WHERE id = ?1")?.execute(params![
+            id,
+            fold(&format!("{title} {description} {name}")),
+            version
+        ])?;
     }
     Ok(())
 }
 
 /// Ratings come from reviews, which are not built yet; the demo sets them.
 pub fn set_rating(conn: &Connection, id: i64, rating: f64, count: i64) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE products SET rating = ?2, review_count = ?3 WHERE id = ?1")?.execute(params![id, rating, count])?;
+    conn.prepare_cached("UPDATE products SET rating = ?2, review_count = ?3 WHERE id = ?1")?
+        .execute(params![id, rating, count])?;
     refresh_farmer_rating(conn, id)
 }
 
@@ -243,7 +288,8 @@ pub fn find_listed(conn: &Connection, id: i64) -> rusqlite::Result<Option<Produc
 
 /// A farmer's own products (active or not), newest first.
 pub fn list_for_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<ProductRow>> {
-    let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.id DESC", select("p.farmer_id = ?1 AND p.deleted_at IS NULL")))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{} ORDER BY p.id DESC", select("p.farmer_id = ?1 AND p.deleted_at IS NULL")))?;
     stmt.query_map([farmer_id], from_row)?.collect()
 }
 
@@ -309,12 +355,23 @@ impl CatalogueFilter {
 }
 
 /// One page of the catalogue and how many products match in all.
-pub fn catalogue(conn: &Connection, filter: &CatalogueFilter, limit: i64, offset: i64) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
+pub fn catalogue(
+    conn: &Connection,
+    filter: &CatalogueFilter,
+    limit: i64,
+    offset: i64,
+) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
     let (sql, mut values) = filter.sql();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM products p JOIN users f ON f.id = p.farmer_id WHERE {sql}"))?
         .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
-    let page = format!("{} ORDER BY {} LIMIT ?{} OFFSET ?{}", select(&sql), filter.order(), values.len() + 1, values.len() + 2);
+    let page = format!(
+        "{} ORDER BY {} LIMIT ?{} OFFSET ?{}",
+        select(&sql),
+        filter.order(),
+        values.len() + 1,
+        values.len() + 2
+    );
     values.extend([Value::Integer(limit), Value::Integer(offset)]);
     let rows = conn.prepare_cached(&page)?.query_map(params_from_iter(values), from_row)?.collect::<Result<_, _>>()?;
     Ok((rows, total))
@@ -324,8 +381,18 @@ pub fn catalogue(conn: &Connection, filter: &CatalogueFilter, limit: i64, offset
 /// every product, listed or not (the caller sends what a viewer may not see as
 /// a deletion). A first snapshot (`snapshot`) leaves out what is not listed
 /// unless it is `owner`'s.
-pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool, owner: Option<i64>) -> rusqlite::Result<Vec<ProductRow>> {
-    let filter = if snapshot { format!("p.version > ?1 AND (({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))") } else { "p.version > ?1".to_owned() };
+pub fn changes_after(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+    snapshot: bool,
+    owner: Option<i64>,
+) -> rusqlite::Result<Vec<ProductRow>> {
+    let filter = if snapshot {
+        format!("p.version > ?1 AND (({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))")
+    } else {
+        "p.version > ?1".to_owned()
+    };
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.version LIMIT ?2", select(&filter)))?;
     if snapshot {
         stmt.query_map(params![after, limit as i64, owner], from_row)?.collect()

@@ -48,7 +48,8 @@ fn answer_columns() -> Vec<&'static str> {
 }
 
 fn answer_values(answers: &Answers) -> Vec<Value> {
-    let mut values: Vec<Value> = answers.texts().iter().map(|(_, text)| text.as_ref().map_or(Value::Null, |t| Value::Text(t.clone()))).collect();
+    let mut values: Vec<Value> =
+        answers.texts().iter().map(|(_, text)| text.as_ref().map_or(Value::Null, |t| Value::Text(t.clone()))).collect();
     // In the order of OTHER_ANSWERS.
     values.extend([
         Value::Integer(answers.post_harvest_losses.into()),
@@ -169,7 +170,9 @@ pub fn update(
     now: &str,
 ) -> rusqlite::Result<()> {
     let assignments = answer_columns().iter().map(|c| format!("{c} = ?")).collect::<Vec<_>>().join(", ");
-    let sql = format!("UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?");
+    let sql = format!(
+        "UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?"
+    );
     let mut values = vec![
         Value::Text(status.as_str().to_owned()),
         Value::Integer(version),
@@ -204,13 +207,22 @@ pub fn set_review(
                             version = ?7, updated_at = ?5
          WHERE id = ?1",
     )?
-    .execute(params![id, status, status == SurveyStatus::Approved, comment, now, versions_json(field_versions), version])?;
+    .execute(params![
+        id,
+        status,
+        status == SurveyStatus::Approved,
+        comment,
+        now,
+        versions_json(field_versions),
+        version
+    ])?;
     Ok(())
 }
 
 /// The ids of a person's live drafts.
 pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached("SELECT id FROM surveys WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT id FROM surveys WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL")?;
     stmt.query_map([user_id], |row| row.get(0))?.collect()
 }
 
@@ -297,7 +309,11 @@ pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) 
 }
 
 /// Calls `each` with every match, newest first, without holding them all (exports).
-pub fn for_each_match(conn: &Connection, filter: &AdminFilter, mut each: impl FnMut(SurveyRow)) -> rusqlite::Result<usize> {
+pub fn for_each_match(
+    conn: &Connection,
+    filter: &AdminFilter,
+    mut each: impl FnMut(SurveyRow),
+) -> rusqlite::Result<usize> {
     let (filter, values) = filter.sql();
     let mut stmt = conn.prepare_cached(&format!("{} {NEWEST_FIRST}", select(&filter)))?;
     let mut rows = stmt.query(params_from_iter(values))?;
@@ -325,6 +341,8 @@ pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(SurveyStatus,
 
 /// Whether a person has an approved application (a "verified" farmer).
 pub fn has_approved(conn: &Connection, user_id: i64) -> rusqlite::Result<bool> {
-    conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM surveys WHERE user_id = ?1 AND status = 'approved' AND deleted_at IS NULL)")?
-        .query_row([user_id], |r| r.get(0))
+    conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM surveys WHERE user_id = ?1 AND status = 'approved' AND deleted_at IS NULL)",
+    )?
+    .query_row([user_id], |r| r.get(0))
 }

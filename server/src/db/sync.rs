@@ -14,7 +14,6 @@ pub fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.prepare_cached("SELECT version FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
 }
 
-
 /// A browser profile that pushes changes, and the last of its mutations processed.
 pub struct ClientRow {
     pub user_id: i64,
@@ -36,7 +35,13 @@ pub fn create_client(conn: &Connection, client_id: &str, user_id: i64, now: &str
 }
 
 /// Keeps a mutation's result and moves the client's sequence on, in the mutation's transaction.
-pub fn record_result(conn: &Connection, client_id: &str, mutation_id: i64, result: &str, now: &str) -> rusqlite::Result<()> {
+pub fn record_result(
+    conn: &Connection,
+    client_id: &str,
+    mutation_id: i64,
+    result: &str,
+    now: &str,
+) -> rusqlite::Result<()> {
     conn.prepare_cached("INSERT INTO sync_results (client_id, mutation_id, result) VALUES (?1, ?2, ?3)")?
         .execute(params![client_id, mutation_id, result])?;
     conn.prepare_cached("UPDATE sync_clients SET last_mutation_id = ?2, updated_at = ?3 WHERE client_id = ?1")?

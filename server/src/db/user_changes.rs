@@ -12,7 +12,15 @@ pub struct UserChange {
     pub changed_by_name: String,
 }
 
-pub fn record(conn: &Connection, user_id: i64, changed_by: i64, field: &str, old: &str, new: &str, now: &str) -> rusqlite::Result<()> {
+pub fn record(
+    conn: &Connection,
+    user_id: i64,
+    changed_by: i64,
+    field: &str,
+    old: &str,
+    new: &str,
+    now: &str,
+) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "INSERT INTO user_changes (user_id, changed_by, field, old_value, new_value, changed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?

@@ -185,7 +185,9 @@ pub fn erase(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
 /// An approved applicant who was a buyer becomes a farmer; other roles are kept.
 pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<bool> {
     let changed = conn
-        .prepare_cached("UPDATE users SET role = 'farmer', updated_at = ?2 WHERE id = ?1 AND role = 'user' AND deleted_at IS NULL")?
+        .prepare_cached(
+            "UPDATE users SET role = 'farmer', updated_at = ?2 WHERE id = ?1 AND role = 'user' AND deleted_at IS NULL",
+        )?
         .execute(params![id, now])?;
     Ok(changed == 1)
 }
@@ -229,14 +231,17 @@ pub fn search(conn: &Connection, filter: &UserFilter) -> rusqlite::Result<Vec<Us
 /// How many live accounts have each role and each status.
 pub fn count_by(conn: &Connection, column: &str) -> rusqlite::Result<Vec<(String, i64)>> {
     debug_assert!(matches!(column, "role" | "status"));
-    let mut stmt = conn.prepare_cached(&format!("SELECT {column}, COUNT(*) FROM users WHERE deleted_at IS NULL GROUP BY {column}"))?;
+    let mut stmt = conn
+        .prepare_cached(&format!("SELECT {column}, COUNT(*) FROM users WHERE deleted_at IS NULL GROUP BY {column}"))?;
     stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?.collect()
 }
 
 /// Active super admins: the platform must keep at least one.
 pub fn active_super_admins(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.prepare_cached("SELECT COUNT(*) FROM users WHERE role = 'super_admin' AND status = 'active' AND deleted_at IS NULL")?
-        .query_row([], |row| row.get(0))
+    conn.prepare_cached(
+        "SELECT COUNT(*) FROM users WHERE role = 'super_admin' AND status = 'active' AND deleted_at IS NULL",
+    )?
+    .query_row([], |row| row.get(0))
 }
 
 pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Status, now: &str) -> rusqlite::Result<()> {

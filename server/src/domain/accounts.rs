@@ -291,11 +291,7 @@ fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -
     let (email, country) = check_formats(&mut errors, form);
     let username = present(&form.username).map(str::to_owned);
     if username.as_deref().is_some_and(|u| !valid_username(u)) {
-        errors.add(
-            "username",
-            "username_invalid",
-            "Username must be 3 to 30 letters, digits, dots or underscores",
-        );
+        errors.add("username", "username_invalid", "Username must be 3 to 30 letters, digits, dots or underscores");
     }
     check_length(&mut errors, "location", present(&form.location), MAX_TEXT_CHARS);
     check_length(&mut errors, "business_name", present(&form.business_name), MAX_TEXT_CHARS);
@@ -321,8 +317,7 @@ fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -
 }
 
 fn valid_username(username: &str) -> bool {
-    (3..=30).contains(&username.len())
-        && username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    (3..=30).contains(&username.len()) && username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm) -> ApiResult<UserRow> {
@@ -467,9 +462,8 @@ mod tests {
         assert_eq!(edit.changes.first_name, None);
         assert_eq!(edit.changes.last_name.as_deref(), Some("New"));
         assert!(edit.new_password.is_none());
-        let errors = validate_profile_edit(&form(&[("password", "abc"), ("password_confirmation", "abd")]), None)
-            .err()
-            .unwrap();
+        let errors =
+            validate_profile_edit(&form(&[("password", "abc"), ("password_confirmation", "abd")]), None).err().unwrap();
         assert_eq!(errors.codes(), ["passwords_do_not_match", "password_too_short"]);
         let phone = validate_profile_edit(&form(&[("phone_number", "0712345678")]), Some(Country::Ken)).unwrap();
         assert_eq!(phone.changes.phone_number.as_deref(), Some("+254712345678"));

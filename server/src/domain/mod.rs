@@ -56,7 +56,11 @@ pub fn stamp(versions: &mut crate::db::surveys::FieldVersions, fields: &[&str], 
 /// changed after `base`: the edit wins them, and says so.
 pub fn conflicts(versions: &crate::db::surveys::FieldVersions, touched: &[&str], base: Option<i64>) -> Vec<String> {
     let Some(base) = base else { return Vec::new() };
-    touched.iter().filter(|field| versions.get(**field).is_some_and(|changed| *changed > base)).map(|field| (*field).to_owned()).collect()
+    touched
+        .iter()
+        .filter(|field| versions.get(**field).is_some_and(|changed| *changed > base))
+        .map(|field| (*field).to_owned())
+        .collect()
 }
 
 pub mod accounts;

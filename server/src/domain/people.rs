@@ -11,7 +11,10 @@
 use rusqlite::Connection;
 
 use crate::clock;
-use crate::db::{user_changes, users::{self, UserRow}};
+use crate::db::{
+    user_changes,
+    users::{self, UserRow},
+};
 use crate::domain::user::{Role, Status};
 use crate::error::{ApiResult, AppError};
 
@@ -37,7 +40,8 @@ pub fn allowed(actor: &UserRow, target: &UserRow) -> Allowed {
 }
 
 pub fn change(conn: &Connection, actor: &UserRow, target_id: i64, changes: Changes) -> ApiResult<UserRow> {
-    let target = users::find(conn, target_id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))?;
+    let target =
+        users::find(conn, target_id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))?;
     let may = allowed(actor, &target);
     let role = changes.role.unwrap_or(target.role);
     let status = changes.status.unwrap_or(target.status);
@@ -45,12 +49,18 @@ pub fn change(conn: &Connection, actor: &UserRow, target_id: i64, changes: Chang
         return Err(AppError::forbidden("role_change_forbidden", "Only a super admin can change roles"));
     }
     if status != target.status && !may.status {
-        return Err(AppError::forbidden("status_change_forbidden", "Only a super admin can change the status of an admin"));
+        return Err(AppError::forbidden(
+            "status_change_forbidden",
+            "Only a super admin can change the status of an admin",
+        ));
     }
     let stays_super_admin = role == Role::SuperAdmin && status == Status::Active;
     let is_active_super_admin = target.role == Role::SuperAdmin && target.status == Status::Active;
     if is_active_super_admin && !stays_super_admin && users::active_super_admins(conn)? <= 1 {
-        return Err(AppError::conflict("last_super_admin", "The last active super admin cannot be demoted or deactivated"));
+        return Err(AppError::conflict(
+            "last_super_admin",
+            "The last active super admin cannot be demoted or deactivated",
+        ));
     }
     let now = clock::now();
     if role != target.role {

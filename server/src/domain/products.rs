@@ -11,8 +11,8 @@ use super::{conflicts, stamp};
 use crate::clock;
 use crate::db::products::{self as rows, ProductRow};
 use crate::db::surveys::FieldVersions;
-use crate::db::{sync, uploads};
 use crate::db::users::UserRow;
+use crate::db::{sync, uploads};
 use crate::domain::user::Role;
 use crate::error::{ApiResult, AppError, FieldErrors};
 
@@ -150,7 +150,9 @@ impl ListingInput {
     /// The fields this input sets, named as in `Listing`.
     pub fn given_fields(&self) -> Vec<String> {
         match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(map)) => map.into_iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k).collect(),
+            Ok(serde_json::Value::Object(map)) => {
+                map.into_iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -164,7 +166,11 @@ pub fn parse_cents(value: &Loose) -> Option<i64> {
         Loose::Bool(_) => return None,
     };
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-    if whole.is_empty() && fraction.is_empty() || fraction.len() > 2 || !whole.chars().all(|c| c.is_ascii_digit()) || !fraction.chars().all(|c| c.is_ascii_digit()) {
+    if whole.is_empty() && fraction.is_empty()
+        || fraction.len() > 2
+        || !whole.chars().all(|c| c.is_ascii_digit())
+        || !fraction.chars().all(|c| c.is_ascii_digit())
+    {
         return None;
     }
     let dollars: i64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
@@ -218,7 +224,9 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
         match given.as_deref().map(str::trim) {
             Some("") => errors.add(field, "required", message),
             None if creating => errors.add(field, "required", message),
-            Some(text) if text.chars().count() > max => errors.add(field, "too_long", format!("The {field} is too long")),
+            Some(text) if text.chars().count() > max => {
+                errors.add(field, "too_long", format!("The {field} is too long"))
+            }
             Some(text) => *slot = text.to_owned(),
             None => {}
         }
@@ -231,9 +239,13 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             _ => errors.add("quantity", "quantity_invalid", "Quantity must be a whole number of at least 1"),
         },
     }
-    for (field, given, slot) in [("price", &input.price, &mut next.price), ("current_price", &input.current_price, &mut next.current_price)] {
+    for (field, given, slot) in
+        [("price", &input.price, &mut next.price), ("current_price", &input.current_price, &mut next.current_price)]
+    {
         match given {
-            None if creating => errors.add(field, "price_invalid", "Enter a price of at least 0 with at most two decimals"),
+            None if creating => {
+                errors.add(field, "price_invalid", "Enter a price of at least 0 with at most two decimals")
+            }
             None => {}
             Some(value) => match parse_cents(value) {
                 Some(cents) => *slot = cents,
@@ -259,7 +271,10 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             None => errors.add("status", "invalid_option", "The status is active or inactive"),
         }
     }
-    for (field, given, slot) in [("harvest_date", &input.harvest_date, &mut next.harvest_date), ("expiry_date", &input.expiry_date, &mut next.expiry_date)] {
+    for (field, given, slot) in [
+        ("harvest_date", &input.harvest_date, &mut next.harvest_date),
+        ("expiry_date", &input.expiry_date, &mut next.expiry_date),
+    ] {
         if let Some(text) = given {
             match blank_to_none(text) {
                 Some(date) if !is_date(&date) => errors.add(field, "date_invalid", "Enter a date as YYYY-MM-DD"),
@@ -301,7 +316,9 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
     if let Some(value) = &input.shipping_cost {
         match parse_cents(value) {
             Some(cents) => next.shipping_cost = cents,
-            None => errors.add("shipping_cost", "price_invalid", "Enter a price of at least 0 with at most two decimals"),
+            None => {
+                errors.add("shipping_cost", "price_invalid", "Enter a price of at least 0 with at most two decimals")
+            }
         }
     }
     if let Some(text) = &input.shipping_days {
@@ -337,7 +354,9 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
 
 /// Fields whose value differs, by name.
 fn changed_fields(old: &Listing, new: &Listing) -> Vec<String> {
-    let (Ok(serde_json::Value::Object(old)), Ok(serde_json::Value::Object(new))) = (serde_json::to_value(old), serde_json::to_value(new)) else {
+    let (Ok(serde_json::Value::Object(old)), Ok(serde_json::Value::Object(new))) =
+        (serde_json::to_value(old), serde_json::to_value(new))
+    else {
         return Vec::new();
     };
     new.into_iter().filter(|(k, v)| old.get(k) != Some(v)).map(|(k, _)| k).collect()
@@ -389,7 +408,12 @@ fn owned(conn: &Connection, actor: &UserRow, target: ProductRef<'_>) -> ApiResul
 
 /// Lists a product. A `uid` already used by the same farmer answers the
 /// existing product, so a retried request never makes a second.
-pub fn create(conn: &Connection, farmer: &UserRow, uid: Option<String>, input: &ListingInput) -> ApiResult<(ProductRow, bool)> {
+pub fn create(
+    conn: &Connection,
+    farmer: &UserRow,
+    uid: Option<String>,
+    input: &ListingInput,
+) -> ApiResult<(ProductRow, bool)> {
     check_farmer(farmer)?;
     let uid = uid.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()).to_lowercase();
     if !super::is_uuid(&uid) {
@@ -506,7 +530,9 @@ mod tests {
 
     #[test]
     fn prices_are_dollars_with_two_decimals_at_least_zero() {
-        for (given, cents) in [("0", Some(0)), ("2.5", Some(250)), ("2.50", Some(250)), (".99", Some(99)), ("10", Some(1000))] {
+        for (given, cents) in
+            [("0", Some(0)), ("2.5", Some(250)), ("2.50", Some(250)), (".99", Some(99)), ("10", Some(1000))]
+        {
             assert_eq!(parse_cents(&Loose::Text(given.into())), cents, "{given}");
         }
         for bad in ["-1", "2.505", "abc", "", "1e3", "1.2.3"] {
@@ -540,7 +566,10 @@ mod tests {
         input.expiry_date = Some("2026-12-01".into());
         input.max_order = text("");
         let listing = apply(&Listing::default(), &input, Mode::Create).unwrap();
-        assert_eq!((listing.category, listing.certifications, listing.max_order), (Category::Herbs, vec!["organic".to_owned()], None));
+        assert_eq!(
+            (listing.category, listing.certifications, listing.max_order),
+            (Category::Herbs, vec!["organic".to_owned()], None)
+        );
     }
 
     #[test]

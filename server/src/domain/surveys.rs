@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::stamp;
+use crate::clock;
 use crate::db::surveys::{self as rows, FieldVersions, SurveyRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::clock;
 use crate::labels::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -116,7 +116,10 @@ impl Answers {
 
     /// The text answers with their names, in the form's order.
     pub fn texts(&self) -> Vec<(&'static str, &Option<String>)> {
-        self.cells().into_iter().filter_map(|(name, cell)| if let Cell::Text(text) = cell { Some((name, text)) } else { None }).collect()
+        self.cells()
+            .into_iter()
+            .filter_map(|(name, cell)| if let Cell::Text(text) = cell { Some((name, text)) } else { None })
+            .collect()
     }
 
     fn texts_mut(&mut self) -> [(&'static str, &mut Option<String>); 19] {
@@ -190,8 +193,14 @@ impl AnswersInput {
     /// The fields this input sets, so an edit knows what the person changed.
     pub fn given_fields(&self) -> Vec<&'static str> {
         let empty = Answers::default();
-        let mut fields: Vec<&'static str> =
-            empty.texts().into_iter().map(|(name, _)| name).zip(self.texts()).filter(|(_, value)| value.is_some()).map(|(name, _)| name).collect();
+        let mut fields: Vec<&'static str> = empty
+            .texts()
+            .into_iter()
+            .map(|(name, _)| name)
+            .zip(self.texts())
+            .filter(|(_, value)| value.is_some())
+            .map(|(name, _)| name)
+            .collect();
         let others = [
             ("post_harvest_losses", self.post_harvest_losses.is_some()),
             ("loss_percentage", self.loss_percentage.is_some()),
@@ -256,7 +265,9 @@ pub fn options(field: &str) -> Option<&'static [&'static str]> {
     Some(match field {
         "land_size" => &["Less than 1 hectare", "1-2 hectares", "2-5 hectares", "More than 5 hectares"],
         "work_type" => &["Alone", "With family", "With hired workers", "Cooperative"],
-        "income_sources" => &["Farming only", "Farming and other business", "Farming and employment", "Multiple sources"],
+        "income_sources" => {
+            &["Farming only", "Farming and other business", "Farming and employment", "Multiple sources"]
+        }
         "seed_type" => &["Local/traditional", "Improved/hybrid", "Certified seeds", "Mixed", "Both"],
         "seed_source" => &[
             "Local market",
@@ -378,7 +389,11 @@ pub fn apply(base: &Answers, input: &AnswersInput, strictness: Strictness) -> Re
         if options(field).is_some_and(|allowed| !allowed.contains(&value.as_str())) {
             errors.add(field, "invalid_option", "Please choose one of the options");
         } else if value.chars().count() > MAX_TEXT_CHARS {
-            errors.add(field, "too_long", format!("{} is too long (at most {MAX_TEXT_CHARS} characters)", label(field)));
+            errors.add(
+                field,
+                "too_long",
+                format!("{} is too long (at most {MAX_TEXT_CHARS} characters)", label(field)),
+            );
         }
     }
     for field in flag_errors {
@@ -413,7 +428,6 @@ fn changed_fields(old: &Answers, new: &Answers) -> Vec<&'static str> {
     fields
 }
 
-
 fn locked(status: SurveyStatus) -> AppError {
     AppError::conflict(
         "survey_locked",
@@ -442,7 +456,9 @@ pub fn owner_transition(from: Option<SurveyStatus>, requested: Option<&str>) -> 
         (Some(Draft), Some(_)) => Err(invalid_transition("A draft can only be saved again or submitted")),
         (Some(Rejected), None | Some(Rejected)) => Ok((Rejected, Strictness::Draft)),
         (Some(Rejected), Some(Resubmitted)) => Ok((Resubmitted, Strictness::Submission)),
-        (Some(Rejected), Some(_)) => Err(invalid_transition("A rejected application can only be edited or re-submitted")),
+        (Some(Rejected), Some(_)) => {
+            Err(invalid_transition("A rejected application can only be edited or re-submitted"))
+        }
         (Some(other), _) => Err(locked(other)),
     }
 }
@@ -453,7 +469,11 @@ fn not_found() -> AppError {
 
 /// A client-made id: a UUID in its usual text form.
 fn check_uid(uid: &str) -> ApiResult<()> {
-    if super::is_uuid(uid) { Ok(()) } else { Err(AppError::invalid("uid", "invalid_uid", "The application id must be a UUID")) }
+    if super::is_uuid(uid) {
+        Ok(())
+    } else {
+        Err(AppError::invalid("uid", "invalid_uid", "The application id must be a UUID"))
+    }
 }
 
 /// Creates an application for `owner`, made by `created_by` (the owner, or an
@@ -612,7 +632,9 @@ fn owned(conn: &Connection, actor: &UserRow, target: SurveyRef<'_>) -> ApiResult
         SurveyRef::Id(id) => rows::find(conn, id)?,
         SurveyRef::Uid(uid) => rows::find_by_uid(conn, &uid.to_lowercase())?,
     };
-    found.filter(|s| (s.user_id == actor.id || s.created_by == actor.id) && s.deleted_at.is_none()).ok_or_else(not_found)
+    found
+        .filter(|s| (s.user_id == actor.id || s.created_by == actor.id) && s.deleted_at.is_none())
+        .ok_or_else(not_found)
 }
 
 /// The person a field agent or admin fills an application for: an active buyer or farmer.
@@ -653,7 +675,11 @@ mod tests {
 
     #[test]
     fn a_draft_may_be_incomplete_but_not_wrong() {
-        let draft = apply(&Answers::default(), &AnswersInput { land_size: Some("1-2 hectares".into()), ..Default::default() }, Strictness::Draft);
+        let draft = apply(
+            &Answers::default(),
+            &AnswersInput { land_size: Some("1-2 hectares".into()), ..Default::default() },
+            Strictness::Draft,
+        );
         assert_eq!(draft.unwrap().land_size.as_deref(), Some("1-2 hectares"));
         let wrong = AnswersInput { land_size: Some("A lot".into()), ..Default::default() };
         assert_eq!(apply(&Answers::default(), &wrong, Strictness::Draft).unwrap_err().codes(), ["invalid_option"]);
@@ -671,12 +697,19 @@ mod tests {
         assert_eq!(answers.loss_percentage, 30);
         assert_eq!(answers.selling_challenges_explanation, None, "no explanation without challenges");
 
-        let no_losses: AnswersInput = serde_json::from_value(serde_json::json!({"post_harvest_losses": false, "loss_percentage": 40})).unwrap();
+        let no_losses: AnswersInput =
+            serde_json::from_value(serde_json::json!({"post_harvest_losses": false, "loss_percentage": 40})).unwrap();
         assert_eq!(apply(&Answers::default(), &no_losses, Strictness::Draft).unwrap().loss_percentage, 0);
 
         for bad in [serde_json::json!(101), serde_json::json!(-1), serde_json::json!(12.5), serde_json::json!("lots")] {
-            let input: AnswersInput = serde_json::from_value(serde_json::json!({"post_harvest_losses": true, "loss_percentage": bad})).unwrap();
-            assert_eq!(apply(&Answers::default(), &input, Strictness::Draft).unwrap_err().codes(), ["out_of_range"], "{bad}");
+            let input: AnswersInput =
+                serde_json::from_value(serde_json::json!({"post_harvest_losses": true, "loss_percentage": bad}))
+                    .unwrap();
+            assert_eq!(
+                apply(&Answers::default(), &input, Strictness::Draft).unwrap_err().codes(),
+                ["out_of_range"],
+                "{bad}"
+            );
         }
         let input: AnswersInput = serde_json::from_value(serde_json::json!({"mobile_interest": "maybe"})).unwrap();
         assert_eq!(apply(&Answers::default(), &input, Strictness::Draft).unwrap_err().codes(), ["invalid_boolean"]);
@@ -685,7 +718,11 @@ mod tests {
     #[test]
     fn an_edit_keeps_what_it_does_not_mention_and_blank_clears() {
         let base = apply(&Answers::default(), &complete(), Strictness::Submission).unwrap();
-        let edit = AnswersInput { challenges: Some("Drought".into()), cooperative_name: Some("  ".into()), ..Default::default() };
+        let edit = AnswersInput {
+            challenges: Some("Drought".into()),
+            cooperative_name: Some("  ".into()),
+            ..Default::default()
+        };
         let after = apply(&base, &edit, Strictness::Draft).unwrap();
         assert_eq!(after.challenges.as_deref(), Some("Drought"));
         assert_eq!(after.land_size, base.land_size);
@@ -698,9 +735,14 @@ mod tests {
         assert_eq!(owner_transition(None, None).unwrap(), (Pending, Strictness::Submission));
         assert_eq!(owner_transition(None, Some("draft")).unwrap(), (Draft, Strictness::Draft));
         assert_eq!(owner_transition(Some(Draft), Some("pending")).unwrap(), (Pending, Strictness::Submission));
-        assert_eq!(owner_transition(Some(Rejected), Some("re-submitted")).unwrap(), (Resubmitted, Strictness::Submission));
+        assert_eq!(
+            owner_transition(Some(Rejected), Some("re-submitted")).unwrap(),
+            (Resubmitted, Strictness::Submission)
+        );
         assert_eq!(owner_transition(Some(Rejected), None).unwrap(), (Rejected, Strictness::Draft));
-        for (from, to) in [(None, "approved"), (Some(Draft), "approved"), (Some(Draft), "re-submitted"), (Some(Rejected), "pending")] {
+        for (from, to) in
+            [(None, "approved"), (Some(Draft), "approved"), (Some(Draft), "re-submitted"), (Some(Rejected), "pending")]
+        {
             assert_eq!(owner_transition(from, Some(to)).unwrap_err().code(), "validation_failed", "{from:?} → {to}");
         }
         for from in [Pending, Approved, Resubmitted] {

@@ -26,7 +26,11 @@ pub const MAX_PULL_LIMIT: usize = 500;
 pub const DEFAULT_PULL_LIMIT: usize = 100;
 
 pub fn check_client_id(client_id: &str) -> ApiResult<()> {
-    if super::is_uuid(client_id) { Ok(()) } else { Err(AppError::bad_request("invalid_client_id", "client_id must be a UUID")) }
+    if super::is_uuid(client_id) {
+        Ok(())
+    } else {
+        Err(AppError::bad_request("invalid_client_id", "client_id must be a UUID"))
+    }
 }
 
 /// Checks the request as a whole before anything is applied: a refusal here
@@ -35,7 +39,10 @@ fn check_request(request: &PushRequest) -> ApiResult<()> {
     if request.protocol != PROTOCOL_VERSION {
         return Err(AppError::bad_request(
             "protocol_unsupported",
-            format!("This app speaks sync protocol {}; the server speaks {PROTOCOL_VERSION}. Please update the app.", request.protocol),
+            format!(
+                "This app speaks sync protocol {}; the server speaks {PROTOCOL_VERSION}. Please update the app.",
+                request.protocol
+            ),
         ));
     }
     check_client_id(&request.client_id)?;
@@ -54,17 +61,15 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
     let lookup = client_id.clone();
     let last = state
         .db
-        .write(move |tx| {
-            match sync::client(tx, &lookup)? {
-                Some(client) if client.user_id != user_id => Err(AppError::conflict(
-                    "client_taken",
-                    "This device's sync id belongs to another account; sign out and in again",
-                )),
-                Some(client) => Ok(client.last_mutation_id),
-                None => {
-                    sync::create_client(tx, &lookup, user_id, &clock::now())?;
-                    Ok(0)
-                }
+        .write(move |tx| match sync::client(tx, &lookup)? {
+            Some(client) if client.user_id != user_id => Err(AppError::conflict(
+                "client_taken",
+                "This device's sync id belongs to another account; sign out and in again",
+            )),
+            Some(client) => Ok(client.last_mutation_id),
+            None => {
+                sync::create_client(tx, &lookup, user_id, &clock::now())?;
+                Ok(0)
             }
         })
         .await?;
@@ -88,10 +93,8 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
         }
     }
     let lookup = client_id.clone();
-    let last_mutation_id = state
-        .db
-        .read(move |conn| Ok(sync::client(conn, &lookup)?.map_or(0, |c| c.last_mutation_id)))
-        .await?;
+    let last_mutation_id =
+        state.db.read(move |conn| Ok(sync::client(conn, &lookup)?.map_or(0, |c| c.last_mutation_id))).await?;
     Ok(PushResponse { last_mutation_id: last_mutation_id as u64, results })
 }
 
@@ -203,8 +206,10 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
         }
         "survey.update" => {
             let SurveyArgs { uid, status, answers, .. } = args(mutation)?;
-            let (_, conflicts) = surveys::update(tx, user, SurveyRef::Uid(&uid), &answers, status.as_deref(), mutation.base)?;
-            let mut result = outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
+            let (_, conflicts) =
+                surveys::update(tx, user, SurveyRef::Uid(&uid), &answers, status.as_deref(), mutation.base)?;
+            let mut result =
+                outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
             result.conflicts = conflicts;
             Ok(result)
         }
@@ -216,7 +221,8 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
         "product.update" => {
             let ProductArgs { uid, fields } = args(mutation)?;
             let (_, conflicts) = products::update(tx, user, ProductRef::Uid(&uid), &fields, mutation.base)?;
-            let mut result = outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
+            let mut result =
+                outcome(mutation, if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged });
             result.conflicts = conflicts;
             Ok(result)
         }
@@ -277,7 +283,13 @@ pub struct PullPage {
     pub has_more: bool,
 }
 
-pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<String>, cursor: Option<i64>, limit: usize) -> ApiResult<PullPage> {
+pub async fn pull(
+    state: &AppState,
+    viewer: Option<&UserRow>,
+    client_id: Option<String>,
+    cursor: Option<i64>,
+    limit: usize,
+) -> ApiResult<PullPage> {
     if let Some(client_id) = &client_id {
         check_client_id(client_id)?;
     }
@@ -290,8 +302,10 @@ pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<
             let after = cursor.unwrap_or(0);
             let snapshot = cursor.is_none();
             // Each list holds its own first `limit + 1`, so the merged first `limit` are exact.
-            let mut changes: Vec<Changed> =
-                db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?.into_iter().map(|row| Changed::Product(Box::new(row))).collect();
+            let mut changes: Vec<Changed> = db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?
+                .into_iter()
+                .map(|row| Changed::Product(Box::new(row)))
+                .collect();
             if let Some(user_id) = viewer_id {
                 let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
                 changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
@@ -302,7 +316,9 @@ pub async fn pull(state: &AppState, viewer: Option<&UserRow>, client_id: Option<
             let has_more = changes.len() > limit;
             changes.truncate(limit);
             let last_mutation_id = match (client_id, viewer_id) {
-                (Some(id), Some(user_id)) => sync::client(&tx, &id.to_lowercase())?.filter(|c| c.user_id == user_id).map_or(0, |c| c.last_mutation_id),
+                (Some(id), Some(user_id)) => sync::client(&tx, &id.to_lowercase())?
+                    .filter(|c| c.user_id == user_id)
+                    .map_or(0, |c| c.last_mutation_id),
                 _ => 0,
             };
             let cursor = changes.last().map_or(after, Changed::version);

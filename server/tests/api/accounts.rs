@@ -160,7 +160,8 @@ async fn an_avatar_is_reencoded_and_served_with_long_caching() {
 #[tokio::test]
 async fn an_empty_file_part_means_no_avatar() {
     let app = spawn_app().await;
-    let form = user_form(&registration("nofile@example.com")).part("user[avatar]", image_part(vec![], "", "application/octet-stream"));
+    let form = user_form(&registration("nofile@example.com"))
+        .part("user[avatar]", image_part(vec![], "", "application/octet-stream"));
     let response = app.post_form("/users", form).await;
     assert_eq!(response.status(), StatusCode::CREATED);
 }
@@ -169,7 +170,8 @@ async fn an_empty_file_part_means_no_avatar() {
 async fn an_avatar_must_really_be_an_image() {
     let app = spawn_app().await;
     let disguised = b"<html><script>alert(1)</script></html>".to_vec();
-    let form = user_form(&registration("fake@example.com")).part("user[avatar]", image_part(disguised, "me.png", "image/png"));
+    let form =
+        user_form(&registration("fake@example.com")).part("user[avatar]", image_part(disguised, "me.png", "image/png"));
     let body = error_of(app.post_form("/users", form).await, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
     assert_eq!(body["message"], "Please select a valid image file");
     let me = app.login("fake@example.com", PASSWORD).await;
@@ -187,7 +189,8 @@ async fn an_avatar_over_5_mb_is_refused() {
 
     let mut huge = png(10, 10);
     huge.resize(12 * 1024 * 1024, 0);
-    let form = user_form(&registration("huge@example.com")).part("user[avatar]", image_part(huge, "me.png", "image/png"));
+    let form =
+        user_form(&registration("huge@example.com")).part("user[avatar]", image_part(huge, "me.png", "image/png"));
     error_of(app.post_form("/users", form).await, StatusCode::PAYLOAD_TOO_LARGE).await;
 }
 
@@ -250,7 +253,11 @@ async fn failed_sign_ins_are_throttled_then_allowed_again() {
     let response = app.login("amani@example.com", PASSWORD).await;
     assert_eq!(response.status(), StatusCode::OK, "the owner gets back in after the window");
     for _ in 0..5 {
-        assert_eq!(app.login("amani@example.com", PASSWORD).await.status(), StatusCode::OK, "successes are not throttled");
+        assert_eq!(
+            app.login("amani@example.com", PASSWORD).await.status(),
+            StatusCode::OK,
+            "successes are not throttled"
+        );
     }
 }
 
@@ -326,7 +333,11 @@ async fn a_profile_edit_cannot_take_someone_elses_email_or_username() {
     let (second, _) = app.register("second@example.com").await;
     assert_eq!(app.update_me(&first, user_form(&[("username", "Shamba".to_owned())])).await.status(), StatusCode::OK);
     let body = error_of(
-        app.update_me(&second, user_form(&[("email", "FIRST@example.com".to_owned()), ("username", "shamba".to_owned())])).await,
+        app.update_me(
+            &second,
+            user_form(&[("email", "FIRST@example.com".to_owned()), ("username", "shamba".to_owned())]),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
     )
     .await;

@@ -31,7 +31,12 @@ impl TestApp {
         if let Some(status) = status {
             form["status"] = json!(status);
         }
-        let body: Value = self.call(Method::POST, "/farmer/farmer_survey_forms", token, Some(json!({"farmer_survey_form": form}))).await.json().await.unwrap();
+        let body: Value = self
+            .call(Method::POST, "/farmer/farmer_survey_forms", token, Some(json!({"farmer_survey_form": form})))
+            .await
+            .json()
+            .await
+            .unwrap();
         body["data"]["id"].clone()
     }
 }
@@ -49,7 +54,9 @@ async fn approving_makes_the_buyer_a_farmer_and_reaches_their_phone() {
     let list: Value = app.call(Method::GET, "/admin/surveys", &admin, None).await.json().await.unwrap();
     assert_eq!(list["data"][0]["user"]["email"], "amani@example.com");
 
-    let response = app.call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(decide("approved", "Welcome to MAVUNO"))).await;
+    let response = app
+        .call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(decide("approved", "Welcome to MAVUNO")))
+        .await;
     assert_eq!(response.status(), StatusCode::OK);
     let body: Value = response.json().await.unwrap();
     assert_eq!((body["data"]["status"].as_str(), body["data"]["active"].as_bool()), (Some("approved"), Some(true)));
@@ -59,7 +66,10 @@ async fn approving_makes_the_buyer_a_farmer_and_reaches_their_phone() {
     assert_eq!(me["user"]["role"], "farmer");
     let pulled = app.pull(&buyer, CLIENT_A, None, 100).await;
     let record = &pulled["changes"][0]["record"];
-    assert_eq!((record["status"].as_str(), record["admin_comment"].as_str()), (Some("approved"), Some("Welcome to MAVUNO")));
+    assert_eq!(
+        (record["status"].as_str(), record["admin_comment"].as_str()),
+        (Some("approved"), Some("Welcome to MAVUNO"))
+    );
 }
 
 #[tokio::test]
@@ -69,22 +79,47 @@ async fn only_pending_or_resubmitted_applications_are_decided() {
     let admin = app.user_with_role("super@example.com", Role::SuperAdmin).await;
     let id = app.submitted(&buyer, None).await;
     let path = format!("/admin/surveys/{id}");
-    let rejected: Value = app.call(Method::PATCH, &path, &admin, Some(decide("rejected", "Add your yield"))).await.json().await.unwrap();
-    assert_eq!((rejected["data"]["status"].as_str(), rejected["data"]["active"].as_bool()), (Some("rejected"), Some(false)));
-    let body = error_of(app.call(Method::PATCH, &path, &admin, Some(decide("approved", ""))).await, StatusCode::CONFLICT).await;
+    let rejected: Value =
+        app.call(Method::PATCH, &path, &admin, Some(decide("rejected", "Add your yield"))).await.json().await.unwrap();
+    assert_eq!(
+        (rejected["data"]["status"].as_str(), rejected["data"]["active"].as_bool()),
+        (Some("rejected"), Some(false))
+    );
+    let body =
+        error_of(app.call(Method::PATCH, &path, &admin, Some(decide("approved", ""))).await, StatusCode::CONFLICT)
+            .await;
     assert_eq!(body["code"], "not_reviewable");
 
     // The owner resubmits; the spec client's "active" approves it.
-    app.call(Method::PATCH, &format!("/farmer/farmer_survey_forms/{id}"), &buyer, Some(json!({"farmer_survey_form": {"status": "re-submitted"}}))).await;
-    let approved: Value = app.call(Method::PATCH, &path, &admin, Some(decide("active", ""))).await.json().await.unwrap();
+    app.call(
+        Method::PATCH,
+        &format!("/farmer/farmer_survey_forms/{id}"),
+        &buyer,
+        Some(json!({"farmer_survey_form": {"status": "re-submitted"}})),
+    )
+    .await;
+    let approved: Value =
+        app.call(Method::PATCH, &path, &admin, Some(decide("active", ""))).await.json().await.unwrap();
     assert_eq!(approved["data"]["status"], "approved");
     assert_eq!(approved["data"]["admin_comment"], Value::Null, "a blank comment is no comment");
 
     let draft = app.submitted(&buyer, Some("draft")).await;
-    error_of(app.call(Method::PATCH, &format!("/admin/surveys/{draft}"), &admin, Some(decide("approved", ""))).await, StatusCode::CONFLICT).await;
-    let body = error_of(app.call(Method::PATCH, &path, &admin, Some(decide("pending", ""))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    error_of(
+        app.call(Method::PATCH, &format!("/admin/surveys/{draft}"), &admin, Some(decide("approved", ""))).await,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    let body = error_of(
+        app.call(Method::PATCH, &path, &admin, Some(decide("pending", ""))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(body["error_codes"]["status"][0], "invalid_transition");
-    error_of(app.call(Method::PATCH, "/admin/surveys/999", &admin, Some(decide("approved", ""))).await, StatusCode::NOT_FOUND).await;
+    error_of(
+        app.call(Method::PATCH, "/admin/surveys/999", &admin, Some(decide("approved", ""))).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -92,9 +127,18 @@ async fn a_bulk_decision_reports_each_application() {
     let app = spawn_app().await;
     let (buyer, _) = app.register("amani@example.com").await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
-    let (a, b, draft) = (app.submitted(&buyer, None).await, app.submitted(&buyer, None).await, app.submitted(&buyer, Some("draft")).await);
+    let (a, b, draft) = (
+        app.submitted(&buyer, None).await,
+        app.submitted(&buyer, None).await,
+        app.submitted(&buyer, Some("draft")).await,
+    );
     let body: Value = app
-        .call(Method::POST, "/admin/surveys/bulk", &admin, Some(json!({"ids": [a, b, draft], "status": "rejected", "admin_comment": "Incomplete"})))
+        .call(
+            Method::POST,
+            "/admin/surveys/bulk",
+            &admin,
+            Some(json!({"ids": [a, b, draft], "status": "rejected", "admin_comment": "Incomplete"})),
+        )
         .await
         .json()
         .await
@@ -103,7 +147,11 @@ async fn a_bulk_decision_reports_each_application() {
     assert_eq!(results.iter().map(|r| r["success"].as_bool().unwrap()).collect::<Vec<_>>(), [true, true, false]);
     assert_eq!(results[2]["code"], "not_reviewable");
     assert!(results[2]["message"].as_str().unwrap().contains("draft"));
-    let body = error_of(app.call(Method::POST, "/admin/surveys/bulk", &admin, Some(json!({"ids": [], "status": "approved"}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body = error_of(
+        app.call(Method::POST, "/admin/surveys/bulk", &admin, Some(json!({"ids": [], "status": "approved"}))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(body["error_codes"]["ids"][0], "nothing_selected");
 }
 
@@ -112,7 +160,11 @@ async fn an_admin_creates_an_application_for_a_person() {
     let app = spawn_app().await;
     let (buyer, user) = app.register("amani@example.com").await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
-    let body = error_of(app.call(Method::POST, "/admin/surveys", &admin, Some(json!({"farmer_survey_form": complete()}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body = error_of(
+        app.call(Method::POST, "/admin/surveys", &admin, Some(json!({"farmer_survey_form": complete()}))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(body["message"], "Please select a user");
     let mut form = complete();
     form["user_id"] = user["id"].clone();
@@ -134,8 +186,17 @@ async fn buyers_farmers_and_agents_cannot_review() {
     let id = app.submitted(&buyer, None).await;
     for token in [&buyer, &farmer, &agent] {
         error_of(app.call(Method::GET, "/admin/surveys", token, None).await, StatusCode::FORBIDDEN).await;
-        error_of(app.call(Method::PATCH, &format!("/admin/surveys/{id}"), token, Some(decide("approved", ""))).await, StatusCode::FORBIDDEN).await;
-        error_of(app.call(Method::POST, "/admin/surveys/bulk", token, Some(json!({"ids": [id], "status": "approved"}))).await, StatusCode::FORBIDDEN).await;
+        error_of(
+            app.call(Method::PATCH, &format!("/admin/surveys/{id}"), token, Some(decide("approved", ""))).await,
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+        error_of(
+            app.call(Method::POST, "/admin/surveys/bulk", token, Some(json!({"ids": [id], "status": "approved"})))
+                .await,
+            StatusCode::FORBIDDEN,
+        )
+        .await;
     }
 }
 
@@ -154,15 +215,25 @@ async fn the_admin_list_filters_pages_and_counts() {
     app.sql("UPDATE surveys SET cooperative_name = 'Umoja 50%', created_at = '2020-01-01T00:00:00Z' WHERE id = (SELECT MIN(id) FROM surveys)");
 
     let all: Value = app.call(Method::GET, "/admin/surveys?per_page=2", &admin, None).await.json().await.unwrap();
-    assert_eq!((all["total"].as_i64(), all["data"].as_array().unwrap().len(), all["per_page"].as_i64()), (Some(4), 2, Some(2)), "drafts are not listed");
+    assert_eq!(
+        (all["total"].as_i64(), all["data"].as_array().unwrap().len(), all["per_page"].as_i64()),
+        (Some(4), 2, Some(2)),
+        "drafts are not listed"
+    );
     assert_eq!(all["stats"], json!({"total": 4, "pending": 3, "approved": 0, "rejected": 1, "re-submitted": 0}));
-    let second: Value = app.call(Method::GET, "/admin/surveys?per_page=2&page=2", &admin, None).await.json().await.unwrap();
+    let second: Value =
+        app.call(Method::GET, "/admin/surveys?per_page=2&page=2", &admin, None).await.json().await.unwrap();
     assert_eq!(second["data"][1]["cooperative_name"], "Umoja 50%", "oldest last");
 
     let count = |query: &'static str| {
         let app = &app;
         let admin = admin.clone();
-        async move { app.call(Method::GET, &format!("/admin/surveys?{query}"), &admin, None).await.json::<Value>().await.unwrap()["total"].as_i64().unwrap() }
+        async move {
+            app.call(Method::GET, &format!("/admin/surveys?{query}"), &admin, None).await.json::<Value>().await.unwrap()
+                ["total"]
+                .as_i64()
+                .unwrap()
+        }
     };
     assert_eq!(count("q=GRACE").await, 1, "case-insensitive email search");
     assert_eq!(count("q=umoja%2050%25").await, 1);
@@ -171,9 +242,17 @@ async fn the_admin_list_filters_pages_and_counts() {
     assert_eq!(count("status=active").await, 0);
     assert_eq!(count("from=2025-01-01T00:00:00.000Z").await, 3);
     assert_eq!(count("from=2025-01-01T02:00:00%2B02:00&status=pending").await, 2);
-    let bad = error_of(app.call(Method::GET, "/admin/surveys?from=yesterday", &admin, None).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let bad = error_of(
+        app.call(Method::GET, "/admin/surveys?from=yesterday", &admin, None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(bad["error_codes"]["from"][0], "invalid_filter");
-    error_of(app.call(Method::GET, "/admin/surveys?status=draft", &admin, None).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    error_of(
+        app.call(Method::GET, "/admin/surveys?status=draft", &admin, None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -200,11 +279,18 @@ async fn the_export_has_every_field_in_the_admins_language_and_neutralises_formu
     let row = rows.next().unwrap();
     assert!(row.contains("\"'=cmd|'/C calc'!A0\""), "{row}");
     assert!(row.contains("\"Pests, \"\"rain\"\"\nand roads\""), "{row}");
-    assert!(row.contains(sw["options"]["land_size"]["1_2_hectares"].as_str().unwrap()), "choices are translated: {row}");
+    assert!(
+        row.contains(sw["options"]["land_size"]["1_2_hectares"].as_str().unwrap()),
+        "choices are translated: {row}"
+    );
     assert!(row.contains(&format!(",{},20,", sw["survey"]["yes"].as_str().unwrap())), "{row}");
     assert!(row.contains(sw["survey"]["status"]["pending"].as_str().unwrap()));
 
-    let none = error_of(app.call(Method::GET, "/admin/surveys/export?status=approved", &admin, None).await, StatusCode::NOT_FOUND).await;
+    let none = error_of(
+        app.call(Method::GET, "/admin/surveys/export?status=approved", &admin, None).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
     assert_eq!(none["code"], "no_applications");
 }
 
@@ -261,8 +347,14 @@ async fn a_notified_decision_is_emailed_in_the_applicants_language() {
     body["farmer_survey_form"]["notify"] = json!(true);
     app.call(Method::PATCH, &format!("/admin/surveys/{loud}"), &admin, Some(body)).await;
 
-    let raw = tokio::time::timeout(std::time::Duration::from_secs(10), inbox.recv()).await.expect("an email arrives").unwrap();
-    assert!(raw.contains("To: amani@example.com") && raw.contains("Content-Transfer-Encoding: quoted-printable"), "{raw}");
+    let raw = tokio::time::timeout(std::time::Duration::from_secs(10), inbox.recv())
+        .await
+        .expect("an email arrives")
+        .unwrap();
+    assert!(
+        raw.contains("To: amani@example.com") && raw.contains("Content-Transfer-Encoding: quoted-printable"),
+        "{raw}"
+    );
     let message = quoted_printable(&raw);
     assert!(message.contains(&format!("n° {loud} a été approuvée")), "{message}");
     assert!(message.contains("Karibu!"), "the comment is in the message: {message}");
@@ -299,7 +391,14 @@ async fn without_smtp_a_notification_is_logged_and_marked_so() {
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let (buyer, _) = app.register("amani@example.com").await;
     let (a, b) = (app.submitted(&buyer, None).await, app.submitted(&buyer, None).await);
-    let answer = app.call(Method::POST, "/admin/surveys/bulk", &admin, Some(json!({"ids": [a, b], "status": "rejected", "notify": true}))).await;
+    let answer = app
+        .call(
+            Method::POST,
+            "/admin/surveys/bulk",
+            &admin,
+            Some(json!({"ids": [a, b], "status": "rejected", "notify": true})),
+        )
+        .await;
     assert_eq!(answer.status(), StatusCode::OK);
     let db = app.data_dir.join(mavuno::db::DB_FILE);
     let mut logged = 0;

@@ -64,13 +64,24 @@ async fn an_offline_application_for_a_person_is_the_agents_and_the_persons_only(
     assert_eq!(theirs["changes"].as_array().unwrap().len(), 1, "the applicant sees it too");
     let stranger = app.pull(&other_agent, "cccccccc-0000-4000-8000-000000000003", None, 100).await;
     assert!(stranger["changes"].as_array().unwrap().is_empty(), "another agent sees nothing");
-    let rest: Value = app.call(Method::GET, "/farmer/farmer_survey_forms", &other_agent, None).await.json().await.unwrap();
+    let rest: Value =
+        app.call(Method::GET, "/farmer/farmer_survey_forms", &other_agent, None).await.json().await.unwrap();
     assert!(rest["data"].as_array().unwrap().is_empty());
     let id = list["data"][0]["id"].as_i64().unwrap();
-    error_of(app.call(Method::DELETE, &format!("/farmer/farmer_survey_forms/{id}"), &other_agent, None).await, StatusCode::NOT_FOUND).await;
+    error_of(
+        app.call(Method::DELETE, &format!("/farmer/farmer_survey_forms/{id}"), &other_agent, None).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
 
     // After a rejection, the agent fixes and resends it from the field.
-    app.call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(json!({"farmer_survey_form": {"status": "rejected"}}))).await;
+    app.call(
+        Method::PATCH,
+        &format!("/admin/surveys/{id}"),
+        &admin,
+        Some(json!({"farmer_survey_form": {"status": "rejected"}})),
+    )
+    .await;
     let fix = json!({"uid": uid(1), "status": "re-submitted", "answers": {"challenges": "Roads"}});
     let fixed = app.push_ok(&agent, CLIENT_A, vec![mutation(2, "survey.update", fix, None)]).await;
     assert_eq!(fixed["results"][0]["status"], "applied", "{fixed}");
@@ -86,12 +97,18 @@ async fn only_agents_and_admins_apply_for_others_and_only_for_active_buyers_or_f
     let amani_id = id_of(&app, &amani).await;
     let admin_id = id_of(&app, &admin).await;
 
-    let refused = app.push_ok(&buyer, CLIENT_A, vec![mutation(1, "survey.create", for_person(1, amani_id), None)]).await;
-    assert_eq!((refused["results"][0]["status"].as_str(), refused["results"][0]["code"].as_str()), (Some("rejected"), Some("forbidden")));
-    let refused = app.push_ok(&agent, CLIENT_B, vec![mutation(1, "survey.create", for_person(2, admin_id), None)]).await;
+    let refused =
+        app.push_ok(&buyer, CLIENT_A, vec![mutation(1, "survey.create", for_person(1, amani_id), None)]).await;
+    assert_eq!(
+        (refused["results"][0]["status"].as_str(), refused["results"][0]["code"].as_str()),
+        (Some("rejected"), Some("forbidden"))
+    );
+    let refused =
+        app.push_ok(&agent, CLIENT_B, vec![mutation(1, "survey.create", for_person(2, admin_id), None)]).await;
     assert_eq!(refused["results"][0]["error_codes"]["user_id"][0], "user_required");
     app.sql("UPDATE users SET status = 'inactive' WHERE email = 'amani@example.com'");
-    let refused = app.push_ok(&agent, CLIENT_B, vec![mutation(2, "survey.create", for_person(3, amani_id), None)]).await;
+    let refused =
+        app.push_ok(&agent, CLIENT_B, vec![mutation(2, "survey.create", for_person(3, amani_id), None)]).await;
     assert_eq!(refused["results"][0]["error_codes"]["user_id"][0], "user_required");
     assert_eq!(app.survey_count().await, 0);
 }

@@ -21,7 +21,19 @@ fn mavuno() -> Command {
 async fn create_user_makes_any_role_and_refuses_a_duplicate() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
-    let args = ["create-user", "--data-dir", data, "--email", "Root@Example.com", "--password", "rootpass", "--role", "super_admin", "--first-name", "Neema"];
+    let args = [
+        "create-user",
+        "--data-dir",
+        data,
+        "--email",
+        "Root@Example.com",
+        "--password",
+        "rootpass",
+        "--role",
+        "super_admin",
+        "--first-name",
+        "Neema",
+    ];
     let first = mavuno().args(args).output().await.unwrap();
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
 
@@ -29,7 +41,21 @@ async fn create_user_makes_any_role_and_refuses_a_duplicate() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
 
-    let bad_role = mavuno().args(["create-user", "--data-dir", data, "--email", "x@example.com", "--password", "rootpass", "--role", "king"]).output().await.unwrap();
+    let bad_role = mavuno()
+        .args([
+            "create-user",
+            "--data-dir",
+            data,
+            "--email",
+            "x@example.com",
+            "--password",
+            "rootpass",
+            "--role",
+            "king",
+        ])
+        .output()
+        .await
+        .unwrap();
     assert!(!bad_role.status.success());
     assert!(String::from_utf8_lossy(&bad_role.stderr).contains("super_admin"), "lists the roles");
 
@@ -108,7 +134,10 @@ async fn serve_reads_its_settings_from_the_environment_and_stops_on_sigterm() {
     while let Ok(line) = log_rx.try_recv() {
         logs.push(line);
     }
-    assert!(logs.iter().any(|l| l.contains("path=\"/api/v1/users/login\"") && l.contains("status=200")), "request log: {logs:?}");
+    assert!(
+        logs.iter().any(|l| l.contains("path=\"/api/v1/users/login\"") && l.contains("status=200")),
+        "request log: {logs:?}"
+    );
 }
 
 #[tokio::test]

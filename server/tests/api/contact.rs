@@ -18,7 +18,8 @@ async fn a_message_is_kept_for_the_admins() {
 
     // A signed-in sender is remembered.
     let (buyer, user) = app.register("buyer@example.com").await;
-    let response = app.client.post(app.api("/contact")).bearer_auth(&buyer).json(&message("Second")).send().await.unwrap();
+    let response =
+        app.client.post(app.api("/contact")).bearer_auth(&buyer).json(&message("Second")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::CREATED);
 
     error_of(app.get("/admin/contact_messages", Some(&buyer)).await, StatusCode::FORBIDDEN).await;
@@ -35,7 +36,8 @@ async fn a_message_is_kept_for_the_admins() {
 #[tokio::test]
 async fn every_field_is_required() {
     let app = spawn_app().await;
-    let response = app.client.post(app.api("/contact")).json(&json!({"contact": {"email": "nope"}})).send().await.unwrap();
+    let response =
+        app.client.post(app.api("/contact")).json(&json!({"contact": {"email": "nope"}})).send().await.unwrap();
     let body = error_of(response, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(
         body["error_codes"],
@@ -46,7 +48,8 @@ async fn every_field_is_required() {
 #[tokio::test]
 async fn an_expired_session_is_not_silently_ignored() {
     let app = spawn_app().await;
-    let response = app.client.post(app.api("/contact")).bearer_auth("not.a.token").json(&message("x")).send().await.unwrap();
+    let response =
+        app.client.post(app.api("/contact")).bearer_auth("not.a.token").json(&message("x")).send().await.unwrap();
     error_of(response, StatusCode::UNAUTHORIZED).await;
 }
 

@@ -164,10 +164,7 @@ impl TestApp {
 /// Reads an error answer and checks its shape.
 pub async fn error_of(response: Response, status: StatusCode) -> Value {
     assert_eq!(response.status(), status);
-    assert!(
-        response.headers()["content-type"].to_str().unwrap().starts_with("application/json"),
-        "errors are JSON"
-    );
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("application/json"), "errors are JSON");
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["success"], false);
     assert!(body["code"].is_string() && body["message"].is_string(), "{body}");

@@ -51,33 +51,64 @@ async fn malformed_and_hostile_requests_get_json_4xx_answers() {
     let app = spawn_app().await;
     let login = app.api("/users/login");
 
-    let body = error_of(app.client.post(&login).body("{\"user\":").header("content-type", "application/json").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+    let body = error_of(
+        app.client.post(&login).body("{\"user\":").header("content-type", "application/json").send().await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
     assert_eq!(body["code"], "malformed_json");
 
-    let body = error_of(app.client.post(&login).body("{\"user\": 5}").header("content-type", "application/json").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+    let body = error_of(
+        app.client.post(&login).body("{\"user\": 5}").header("content-type", "application/json").send().await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
     assert_eq!(body["code"], "invalid_body");
 
-    let body = error_of(app.client.post(&login).body("email=a").header("content-type", "text/plain").send().await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    let body = error_of(
+        app.client.post(&login).body("email=a").header("content-type", "text/plain").send().await.unwrap(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+    )
+    .await;
     assert_eq!(body["code"], "unsupported_media_type");
 
     let register = app.api("/users");
-    error_of(app.client.post(&register).body("x").header("content-type", "text/plain").send().await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    error_of(
+        app.client.post(&register).body("x").header("content-type", "text/plain").send().await.unwrap(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+    )
+    .await;
     let body = error_of(
-        app.client.post(&register).body("garbage").header("content-type", "multipart/form-data; boundary=zzz").send().await.unwrap(),
+        app.client
+            .post(&register)
+            .body("garbage")
+            .header("content-type", "multipart/form-data; boundary=zzz")
+            .send()
+            .await
+            .unwrap(),
         StatusCode::BAD_REQUEST,
     )
     .await;
     assert_eq!(body["code"], "malformed_multipart");
-    error_of(app.client.post(&register).body("garbage").header("content-type", "multipart/form-data").send().await.unwrap(), StatusCode::BAD_REQUEST).await;
+    error_of(
+        app.client.post(&register).body("garbage").header("content-type", "multipart/form-data").send().await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
 
     let huge = format!("{{\"user\":{{\"email\":\"{}\",\"password\":\"x\"}}}}", "a".repeat(200_000));
-    let body = error_of(app.client.post(&login).body(huge).header("content-type", "application/json").send().await.unwrap(), StatusCode::PAYLOAD_TOO_LARGE).await;
+    let body = error_of(
+        app.client.post(&login).body(huge).header("content-type", "application/json").send().await.unwrap(),
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
     assert_eq!(body["code"], "request_too_large");
 
     let long_field = user_form(&[("first_name", "a".repeat(20_000))]);
     error_of(app.post_form("/users", long_field).await, StatusCode::PAYLOAD_TOO_LARGE).await;
 
-    let body = error_of(app.client.delete(app.api("/health")).send().await.unwrap(), StatusCode::METHOD_NOT_ALLOWED).await;
+    let body =
+        error_of(app.client.delete(app.api("/health")).send().await.unwrap(), StatusCode::METHOD_NOT_ALLOWED).await;
     assert_eq!(body["code"], "method_not_allowed");
 
     for path in ["/api/v1/nothing/here", "/api/v2/users", "/api", "/api/v1"] {
@@ -93,11 +124,16 @@ async fn malformed_and_hostile_requests_get_json_4xx_answers() {
 #[tokio::test]
 async fn every_response_carries_the_security_headers_and_no_cors() {
     let app = spawn_app().await;
-    for url in [app.api("/health"), app.api("/nothing"), format!("{}/", app.origin), format!("{}/profile", app.origin)] {
+    for url in [app.api("/health"), app.api("/nothing"), format!("{}/", app.origin), format!("{}/profile", app.origin)]
+    {
         let response = app.client.get(&url).header("origin", "https://evil.example").send().await.unwrap();
         let headers = response.headers();
         let csp = headers["content-security-policy"].to_str().unwrap();
-        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"));
+        assert!(
+            csp.contains("default-src 'self'")
+                && csp.contains("frame-ancestors 'none'")
+                && !csp.contains("unsafe-inline")
+        );
         assert_eq!(headers["x-content-type-options"], "nosniff");
         assert_eq!(headers["x-frame-options"], "DENY");
         assert!(headers.contains_key("referrer-policy"));
@@ -156,7 +192,9 @@ async fn the_web_app_is_served_with_client_routes_and_cache_rules() {
     assert_eq!(get("/missing-icon.png").await.unwrap().status(), StatusCode::NOT_FOUND);
     // Nothing outside the web and media folders can be reached.
     let secret = std::fs::read_to_string(app.data_dir.join("jwt-secret")).unwrap();
-    for path in ["/media/..%2fjwt-secret", "/media/%2e%2e/jwt-secret", "/media/..%5cjwt-secret", "/..%2f..%2fetc/passwd"] {
+    for path in
+        ["/media/..%2fjwt-secret", "/media/%2e%2e/jwt-secret", "/media/..%5cjwt-secret", "/..%2f..%2fetc/passwd"]
+    {
         let response = get(path).await.unwrap();
         let body = response.text().await.unwrap();
         assert!(!body.contains(&secret) && !body.contains("root:"), "{path} leaked a file");

@@ -26,7 +26,12 @@ impl TestApp {
     }
 
     async fn titles(&self, query: &str) -> Vec<String> {
-        self.catalogue(query).await["data"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect()
+        self.catalogue(query).await["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["title"].as_str().unwrap().to_owned())
+            .collect()
     }
 }
 
@@ -44,20 +49,33 @@ async fn a_farmer_lists_edits_and_deletes_a_product_with_photos() {
         .text("product[unit]", "piece")
         .part("product[images][]", image_part(png(800, 600), "a.png", "image/png"))
         .part("product[images][]", image_part(png(400, 400), "b.png", "image/png"));
-    let response = app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await.unwrap();
+    let response =
+        app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::CREATED);
     let product = response.json::<Value>().await.unwrap()["product"].clone();
-    assert_eq!((product["price"].as_f64(), product["current_price"].as_f64(), product["currency"].as_str()), (Some(1.5), Some(1.2), Some("USD")));
+    assert_eq!(
+        (product["price"].as_f64(), product["current_price"].as_f64(), product["currency"].as_str()),
+        (Some(1.5), Some(1.2), Some("USD"))
+    );
     let images = product["image_urls"].as_array().unwrap();
     assert_eq!(images.len(), 2);
-    let thumbnail = app.client.get(format!("{}{}", app.origin, images[0]["thumbnail_url"].as_str().unwrap())).send().await.unwrap();
+    let thumbnail =
+        app.client.get(format!("{}{}", app.origin, images[0]["thumbnail_url"].as_str().unwrap())).send().await.unwrap();
     assert_eq!(thumbnail.status(), StatusCode::OK);
     assert_eq!(thumbnail.headers()["content-type"], "image/jpeg");
 
     let id = product["id"].as_i64().unwrap();
     let path = format!("/farmer/products/{id}");
-    let edited: Value = app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "0.99", "status": "inactive"}}))).await.json().await.unwrap();
-    assert_eq!((edited["product"]["current_price"].as_f64(), edited["product"]["status"].as_str()), (Some(0.99), Some("inactive")));
+    let edited: Value = app
+        .call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "0.99", "status": "inactive"}})))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (edited["product"]["current_price"].as_f64(), edited["product"]["status"].as_str()),
+        (Some(0.99), Some("inactive"))
+    );
     assert_eq!(edited["product"]["title"], "Avocados", "what is not sent is kept");
     assert!(app.titles("").await.is_empty(), "an inactive product is not on sale");
     let mine: Value = app.call(Method::GET, "/farmer/products", &farmer, None).await.json().await.unwrap();
@@ -78,10 +96,18 @@ async fn only_farmers_list_and_only_on_their_own_products() {
     let product = app.list_product(&amani, tomatoes()).await;
     let path = format!("/farmer/products/{}", product["id"]);
 
-    let refused = error_of(app.call(Method::POST, "/farmer/products", &buyer, Some(json!({"product": tomatoes()}))).await, StatusCode::FORBIDDEN).await;
+    let refused = error_of(
+        app.call(Method::POST, "/farmer/products", &buyer, Some(json!({"product": tomatoes()}))).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
     assert_eq!(refused["code"], "farmers_only");
     for token in [&other, &buyer] {
-        error_of(app.call(Method::PATCH, &path, token, Some(json!({"product": {"price": 0}}))).await, StatusCode::NOT_FOUND).await;
+        error_of(
+            app.call(Method::PATCH, &path, token, Some(json!({"product": {"price": 0}}))).await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
         error_of(app.call(Method::DELETE, &path, token, None).await, StatusCode::NOT_FOUND).await;
     }
     let theirs: Value = app.call(Method::GET, "/farmer/products", &other, None).await.json().await.unwrap();
@@ -93,7 +119,11 @@ async fn only_farmers_list_and_only_on_their_own_products() {
 async fn the_form_is_checked_in_the_specs_order_and_words() {
     let app = spawn_app().await;
     let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
-    let body = error_of(app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": {}}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body = error_of(
+        app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": {}}))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     let order: Vec<&str> = body["error_codes"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(order, ["title", "description", "quantity", "price", "current_price"]);
     assert_eq!(body["message"], "Title is required");
@@ -102,14 +132,25 @@ async fn the_form_is_checked_in_the_specs_order_and_words() {
     bad["price"] = json!("2.505");
     bad["quantity"] = json!(1.5);
     bad["category"] = json!("spices");
-    let body = error_of(app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": bad}))).await, StatusCode::UNPROCESSABLE_ENTITY).await;
-    assert_eq!(body["error_codes"], json!({"quantity": ["quantity_invalid"], "price": ["price_invalid"], "category": ["invalid_option"]}));
+    let body = error_of(
+        app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": bad}))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(
+        body["error_codes"],
+        json!({"quantity": ["quantity_invalid"], "price": ["price_invalid"], "category": ["invalid_option"]})
+    );
 
     let text = Form::new()
-        .text("product[title]", "x").text("product[description]", "y").text("product[quantity]", "1")
-        .text("product[price]", "1").text("product[current_price]", "1")
+        .text("product[title]", "x")
+        .text("product[description]", "y")
+        .text("product[quantity]", "1")
+        .text("product[price]", "1")
+        .text("product[current_price]", "1")
         .part("product[images][]", image_part(b"not an image at all".to_vec(), "a.png", "image/png"));
-    let response = app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(text).send().await.unwrap();
+    let response =
+        app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(text).send().await.unwrap();
     error_of(response, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
     let mine: Value = app.call(Method::GET, "/farmer/products", &farmer, None).await.json().await.unwrap();
     assert!(mine["data"].as_array().unwrap().is_empty(), "nothing half-made");
@@ -143,7 +184,11 @@ async fn the_catalogue_searches_filters_sorts_and_pages_products_on_sale() {
     assert_eq!(app.titles("price=under_10&sort=price_asc").await, ["Sweet corn", "Green beans"]);
     assert_eq!(app.titles("price=10_to_50").await, ["Café arabica"]);
     assert_eq!(app.titles("price=over_50").await, ["Mangoes"]);
-    assert_eq!(app.titles("sort=price_desc").await, ["Mangoes", "Café arabica", "Green beans", "Sweet corn"], "the inactive farmer's tomatoes are not for sale");
+    assert_eq!(
+        app.titles("sort=price_desc").await,
+        ["Mangoes", "Café arabica", "Green beans", "Sweet corn"],
+        "the inactive farmer's tomatoes are not for sale"
+    );
     let page = app.catalogue("sort=name&per_page=3&page=2").await;
     assert_eq!((page["total"].as_i64(), page["data"][0]["title"].as_str()), (Some(4), Some("Sweet corn")));
     assert_eq!(page["data"][0]["farmer"]["name"], "Test farmer");
@@ -174,10 +219,20 @@ async fn offline_product_changes_merge_and_wait_for_their_photos() {
 
     // The photo has not arrived: the change waits, nothing is recorded.
     let early = app.push_ok(&farmer, CLIENT_A, vec![create.clone()]).await;
-    assert_eq!((early["results"][0]["status"].as_str(), early["results"][0]["code"].as_str()), (Some("retry"), Some("photo_missing")));
+    assert_eq!(
+        (early["results"][0]["status"].as_str(), early["results"][0]["code"].as_str()),
+        (Some("retry"), Some("photo_missing"))
+    );
     assert_eq!(early["last_mutation_id"], 0);
     for expected in [StatusCode::CREATED, StatusCode::OK] {
-        let put = app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&farmer).body(photo.clone()).send().await.unwrap();
+        let put = app
+            .client
+            .put(app.api(&format!("/uploads/{hash}")))
+            .bearer_auth(&farmer)
+            .body(photo.clone())
+            .send()
+            .await
+            .unwrap();
         assert_eq!(put.status(), expected, "a photo sent twice is stored once");
     }
     let applied = app.push_ok(&farmer, CLIENT_A, vec![create]).await;
@@ -192,7 +247,10 @@ async fn offline_product_changes_merge_and_wait_for_their_photos() {
     let merged = app.push_ok(&farmer, CLIENT_A, vec![price]).await;
     assert_eq!(merged["results"][0]["status"], "applied", "different fields: no conflict");
     let catalogue = app.catalogue("").await;
-    assert_eq!((catalogue["data"][0]["current_price"].as_f64(), catalogue["data"][0]["quantity"].as_i64()), (Some(2.2), Some(65)));
+    assert_eq!(
+        (catalogue["data"][0]["current_price"].as_f64(), catalogue["data"][0]["quantity"].as_i64()),
+        (Some(2.2), Some(65))
+    );
 
     let oversold = app.push_ok(&farmer, CLIENT_B, vec![stock(3, -100)]).await;
     assert_eq!(oversold["results"][0]["error_codes"]["quantity"][0], "stock_out_of_range");
@@ -211,7 +269,10 @@ async fn the_catalogue_reaches_every_phone_and_leaves_it_when_off_sale() {
     let path = format!("/farmer/products/{}", product["id"]);
     app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"status": "inactive"}}))).await;
     let buyers = app.pull(&buyer, CLIENT_B, Some(cursor), 100).await;
-    assert_eq!((buyers["changes"][0]["entity"].as_str(), buyers["changes"][0]["op"].as_str()), (Some("product"), Some("del")));
+    assert_eq!(
+        (buyers["changes"][0]["entity"].as_str(), buyers["changes"][0]["op"].as_str()),
+        (Some("product"), Some("del"))
+    );
     let farmers = app.pull(&farmer, CLIENT_A, Some(cursor), 100).await;
     assert_eq!(farmers["changes"][0]["op"], "put", "the farmer still sees their inactive product");
     let snapshot = app.pull(&buyer, "dddddddd-0000-4000-8000-000000000004", None, 100).await;
@@ -225,14 +286,23 @@ async fn catalogue_pages_are_kept_until_a_product_changes() {
     let product = app.list_product(&farmer, tomatoes()).await;
     assert_eq!(app.catalogue("").await["data"][0]["current_price"], 2.5);
     let compressed = app.client.get(app.api("/products")).header("Accept-Encoding", "br").send().await.unwrap();
-    assert_eq!((compressed.headers()["content-encoding"].to_str().unwrap(), compressed.headers()["vary"].to_str().unwrap()), ("br", "accept-encoding"));
+    assert_eq!(
+        (compressed.headers()["content-encoding"].to_str().unwrap(), compressed.headers()["vary"].to_str().unwrap()),
+        ("br", "accept-encoding")
+    );
 
     let path = format!("/farmer/products/{}", product["id"]);
     app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "1.99"}}))).await;
     assert_eq!(app.catalogue("").await["data"][0]["current_price"], 1.99, "a change makes the kept page stale");
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let me: Value = app.me(&farmer).await.json().await.unwrap();
-    app.call(Method::PATCH, &format!("/admin/users/{}", me["user"]["id"]), &admin, Some(json!({"user": {"status": "inactive"}}))).await;
+    app.call(
+        Method::PATCH,
+        &format!("/admin/users/{}", me["user"]["id"]),
+        &admin,
+        Some(json!({"user": {"status": "inactive"}})),
+    )
+    .await;
     assert_eq!(app.catalogue("").await["total"], 0, "a deactivated farmer's products leave at once");
 }
 
@@ -248,17 +318,26 @@ async fn favourites_follow_the_person_to_their_other_phone() {
     let set = app.push_ok(&buyer, CLIENT_A, vec![favourite(1, true), favourite(2, true)]).await;
     assert_eq!(set["results"][1]["status"], "applied", "marking twice is harmless");
     let other_phone = app.pull(&buyer, CLIENT_B, None, 100).await;
-    let favourites: Vec<&Value> = other_phone["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "favourite").collect();
+    let favourites: Vec<&Value> =
+        other_phone["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "favourite").collect();
     assert_eq!(favourites.len(), 1);
     assert_eq!(favourites[0]["id"], product_uid.as_str());
     let cursor = other_phone["cursor"].as_i64();
 
     app.push_ok(&buyer, CLIENT_A, vec![favourite(3, false)]).await;
     let after = app.pull(&buyer, CLIENT_B, cursor, 100).await;
-    assert_eq!((after["changes"][0]["entity"].as_str(), after["changes"][0]["op"].as_str()), (Some("favourite"), Some("del")));
+    assert_eq!(
+        (after["changes"][0]["entity"].as_str(), after["changes"][0]["op"].as_str()),
+        (Some("favourite"), Some("del"))
+    );
     let farmers = app.pull(&farmer, "eeeeeeee-0000-4000-8000-000000000005", None, 100).await;
-    assert!(farmers["changes"].as_array().unwrap().iter().all(|c| c["entity"] != "favourite"), "favourites are the person's own");
+    assert!(
+        farmers["changes"].as_array().unwrap().iter().all(|c| c["entity"] != "favourite"),
+        "favourites are the person's own"
+    );
 
-    let unknown = app.push_ok(&buyer, CLIENT_A, vec![mutation(4, "favourite.set", json!({"uid": uid(99), "on": true}), None)]).await;
+    let unknown = app
+        .push_ok(&buyer, CLIENT_A, vec![mutation(4, "favourite.set", json!({"uid": uid(99), "on": true}), None)])
+        .await;
     assert_eq!(unknown["results"][0]["code"], "product_not_found");
 }

@@ -34,7 +34,8 @@ async fn forged_tokens_are_refused() {
 
     // Signed with another secret.
     let claims = json!({"sub": user["id"].to_string(), "jti": "x", "iat": now(), "exp": now() + 3600});
-    let body = error_of(app.me(&sign(&claims, "some-other-secret-of-enough-length")).await, StatusCode::UNAUTHORIZED).await;
+    let body =
+        error_of(app.me(&sign(&claims, "some-other-secret-of-enough-length")).await, StatusCode::UNAUTHORIZED).await;
     assert_eq!(body["code"], "invalid_token");
 
     // Signed with the right secret but for a session that was never started.
@@ -58,7 +59,8 @@ async fn expired_tokens_are_refused() {
     let app = spawn_app().await;
     let (token, user) = app.register("amani@example.com").await;
     let payload: Value = serde_json::from_slice(&base64_decode(token.split('.').nth(1).unwrap())).unwrap();
-    let claims = json!({"sub": user["id"].to_string(), "jti": payload["jti"], "iat": now() - 7200, "exp": now() - 3600});
+    let claims =
+        json!({"sub": user["id"].to_string(), "jti": payload["jti"], "iat": now() - 7200, "exp": now() - 3600});
     let body = error_of(app.me(&sign(&claims, &secret(&app))).await, StatusCode::UNAUTHORIZED).await;
     assert_eq!(body["code"], "token_expired");
 }

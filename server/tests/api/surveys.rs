@@ -72,11 +72,20 @@ async fn an_incomplete_submission_is_refused_and_nothing_is_stored() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;
     let form = with(complete(), json!({"land_size": "", "challenges": null, "seed_type": "Magic beans"}));
-    let body = error_of(app.send(reqwest::Method::POST, FORMS, &token, Some(form)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body =
+        error_of(app.send(reqwest::Method::POST, FORMS, &token, Some(form)).await, StatusCode::UNPROCESSABLE_ENTITY)
+            .await;
     assert_eq!(body["message"], "Land size is required");
-    assert_eq!(body["error_codes"], json!({"land_size": ["required"], "challenges": ["required"], "seed_type": ["invalid_option"]}));
+    assert_eq!(
+        body["error_codes"],
+        json!({"land_size": ["required"], "challenges": ["required"], "seed_type": ["invalid_option"]})
+    );
     let bad_loss = with(complete(), json!({"loss_percentage": 120}));
-    let body = error_of(app.send(reqwest::Method::POST, FORMS, &token, Some(bad_loss)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body = error_of(
+        app.send(reqwest::Method::POST, FORMS, &token, Some(bad_loss)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(body["error_codes"]["loss_percentage"][0], "out_of_range");
     let list: Value = app.send(reqwest::Method::GET, FORMS, &token, None).await.json().await.unwrap();
     assert_eq!(list["data"], json!([]));
@@ -93,7 +102,11 @@ async fn a_draft_is_saved_as_it_is_then_submitted_then_locked() {
     let path = format!("{FORMS}/{id}");
 
     let submit_incomplete = json!({"farmer_survey_form": {"status": "pending"}});
-    let body = error_of(app.send(reqwest::Method::PATCH, &path, &token, Some(submit_incomplete)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body = error_of(
+        app.send(reqwest::Method::PATCH, &path, &token, Some(submit_incomplete)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     assert_eq!(body["error_codes"]["work_type"][0], "required");
 
     let submit = with(complete(), json!({"status": "pending", "land_size": null}));
@@ -104,7 +117,11 @@ async fn a_draft_is_saved_as_it_is_then_submitted_then_locked() {
     assert_eq!(submitted["data"]["land_size"], "2-5 hectares", "an absent field keeps the draft's answer");
     assert!(submitted["data"]["version"].as_i64() > created["data"]["version"].as_i64());
 
-    let body = error_of(app.send(reqwest::Method::PATCH, &path, &token, Some(with(complete(), json!({})))).await, StatusCode::CONFLICT).await;
+    let body = error_of(
+        app.send(reqwest::Method::PATCH, &path, &token, Some(with(complete(), json!({})))).await,
+        StatusCode::CONFLICT,
+    )
+    .await;
     assert_eq!(body["code"], "survey_locked");
     error_of(app.send(reqwest::Method::DELETE, &path, &token, None).await, StatusCode::CONFLICT).await;
 }
@@ -113,21 +130,28 @@ async fn a_draft_is_saved_as_it_is_then_submitted_then_locked() {
 async fn a_rejected_application_can_be_edited_resubmitted_or_deleted() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;
-    let created: Value = app.send(reqwest::Method::POST, FORMS, &token, Some(with(complete(), json!({})))).await.json().await.unwrap();
+    let created: Value =
+        app.send(reqwest::Method::POST, FORMS, &token, Some(with(complete(), json!({})))).await.json().await.unwrap();
     let id = created["data"]["id"].clone();
     let path = format!("{FORMS}/{id}");
     app.set_status(&id, "rejected").await;
 
     let edit = json!({"farmer_survey_form": {"challenges": "Drought"}});
     let edited: Value = app.send(reqwest::Method::PATCH, &path, &token, Some(edit)).await.json().await.unwrap();
-    assert_eq!((edited["data"]["status"].as_str(), edited["data"]["challenges"].as_str()), (Some("rejected"), Some("Drought")));
+    assert_eq!(
+        (edited["data"]["status"].as_str(), edited["data"]["challenges"].as_str()),
+        (Some("rejected"), Some("Drought"))
+    );
 
     let wrong = json!({"farmer_survey_form": {"status": "approved"}});
-    let body = error_of(app.send(reqwest::Method::PATCH, &path, &token, Some(wrong)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body =
+        error_of(app.send(reqwest::Method::PATCH, &path, &token, Some(wrong)).await, StatusCode::UNPROCESSABLE_ENTITY)
+            .await;
     assert_eq!(body["error_codes"]["status"][0], "invalid_transition");
 
     let resubmit = json!({"farmer_survey_form": {"status": "re-submitted"}});
-    let resubmitted: Value = app.send(reqwest::Method::PATCH, &path, &token, Some(resubmit)).await.json().await.unwrap();
+    let resubmitted: Value =
+        app.send(reqwest::Method::PATCH, &path, &token, Some(resubmit)).await.json().await.unwrap();
     assert_eq!(resubmitted["data"]["status"], "re-submitted");
 
     app.set_status(&id, "rejected").await;
@@ -137,8 +161,11 @@ async fn a_rejected_application_can_be_edited_resubmitted_or_deleted() {
     assert_eq!(list["data"], json!([]));
     // A tombstone stays, with a newer version, so devices learn of the deletion.
     let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
-    let (deleted, version): (Option<String>, i64) =
-        conn.query_row("SELECT deleted_at, version FROM surveys WHERE id = ?1", [id.as_i64().unwrap()], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let (deleted, version): (Option<String>, i64) = conn
+        .query_row("SELECT deleted_at, version FROM surveys WHERE id = ?1", [id.as_i64().unwrap()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
     assert!(deleted.is_some());
     assert!(version > resubmitted["data"]["version"].as_i64().unwrap());
 }
@@ -162,7 +189,9 @@ async fn a_retried_create_with_the_same_uid_makes_one_application() {
     let body = error_of(app.send(reqwest::Method::POST, FORMS, &other, Some(form)).await, StatusCode::CONFLICT).await;
     assert_eq!(body["code"], "uid_taken");
     let bad = with(complete(), json!({"uid": "123"}));
-    let body = error_of(app.send(reqwest::Method::POST, FORMS, &token, Some(bad)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let body =
+        error_of(app.send(reqwest::Method::POST, FORMS, &token, Some(bad)).await, StatusCode::UNPROCESSABLE_ENTITY)
+            .await;
     assert_eq!(body["error_codes"]["uid"][0], "invalid_uid");
 }
 
@@ -192,11 +221,19 @@ async fn nobody_sees_or_touches_another_persons_application() {
     let draft = json!({"farmer_survey_form": {"status": "draft"}});
     let created: Value = app.send(reqwest::Method::POST, FORMS, &owner, Some(draft)).await.json().await.unwrap();
     let path = format!("{FORMS}/{}", created["data"]["id"]);
-    error_of(app.send(reqwest::Method::PATCH, &path, &other, Some(json!({"farmer_survey_form": {}}))).await, StatusCode::NOT_FOUND).await;
+    error_of(
+        app.send(reqwest::Method::PATCH, &path, &other, Some(json!({"farmer_survey_form": {}}))).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
     error_of(app.send(reqwest::Method::DELETE, &path, &other, None).await, StatusCode::NOT_FOUND).await;
     let list: Value = app.send(reqwest::Method::GET, FORMS, &other, None).await.json().await.unwrap();
     assert_eq!(list["data"], json!([]));
     error_of(app.get(FORMS, None).await, StatusCode::UNAUTHORIZED).await;
-    let body = error_of(app.send(reqwest::Method::POST, FORMS, &owner, Some(json!({"survey": {}}))).await, StatusCode::BAD_REQUEST).await;
+    let body = error_of(
+        app.send(reqwest::Method::POST, FORMS, &owner, Some(json!({"survey": {}}))).await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
     assert_eq!(body["code"], "invalid_body");
 }

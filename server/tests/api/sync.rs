@@ -78,7 +78,13 @@ async fn a_gap_in_the_sequence_is_refused_before_anything_is_applied() {
     let response = app.push(&token, CLIENT_A, vec![mutation(3, "survey.create", draft(1), None)]).await;
     let body = error_of(response, StatusCode::CONFLICT).await;
     assert_eq!(body["code"], "mutation_gap");
-    let unordered = app.push(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None), mutation(3, "survey.create", draft(2), None)]).await;
+    let unordered = app
+        .push(
+            &token,
+            CLIENT_A,
+            vec![mutation(1, "survey.create", draft(1), None), mutation(3, "survey.create", draft(2), None)],
+        )
+        .await;
     error_of(unordered, StatusCode::BAD_REQUEST).await;
     assert_eq!(app.survey_count().await, 0);
 }
@@ -89,7 +95,15 @@ async fn a_rejected_mutation_advances_the_sequence_and_says_why() {
     let (token, _) = app.register("amani@example.com").await;
     let incomplete = json!({"uid": uid(1), "answers": {"land_size": "1-2 hectares"}});
     let body = app
-        .push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", incomplete, None), mutation(2, "survey.create", draft(2), None), mutation(3, "bogus.thing", json!({}), None)])
+        .push_ok(
+            &token,
+            CLIENT_A,
+            vec![
+                mutation(1, "survey.create", incomplete, None),
+                mutation(2, "survey.create", draft(2), None),
+                mutation(3, "bogus.thing", json!({}), None),
+            ],
+        )
         .await;
     let results = body["results"].as_array().unwrap();
     assert_eq!(results[0]["status"], "rejected");
@@ -97,7 +111,10 @@ async fn a_rejected_mutation_advances_the_sequence_and_says_why() {
     assert_eq!(results[0]["error_codes"]["work_type"][0], "required");
     assert_eq!(results[0]["id"], uid(1));
     assert_eq!(results[1]["status"], "applied");
-    assert_eq!((results[2]["status"].as_str(), results[2]["code"].as_str()), (Some("rejected"), Some("unknown_mutation")));
+    assert_eq!(
+        (results[2]["status"].as_str(), results[2]["code"].as_str()),
+        (Some("rejected"), Some("unknown_mutation"))
+    );
     assert_eq!(body["last_mutation_id"], 3);
 }
 
@@ -179,7 +196,11 @@ async fn nobody_pulls_or_pushes_as_someone_else() {
     let theirs = app.pull(&grace, CLIENT_B, None, 100).await;
     assert_eq!(theirs["changes"], json!([]));
     // Grace cannot use Amani's device id, nor touch her application by uid.
-    let body = error_of(app.push(&grace, CLIENT_A, vec![mutation(2, "survey.delete", json!({"uid": uid(1)}), None)]).await, StatusCode::CONFLICT).await;
+    let body = error_of(
+        app.push(&grace, CLIENT_A, vec![mutation(2, "survey.delete", json!({"uid": uid(1)}), None)]).await,
+        StatusCode::CONFLICT,
+    )
+    .await;
     assert_eq!(body["code"], "client_taken");
     let body = app.push_ok(&grace, CLIENT_B, vec![mutation(1, "survey.delete", json!({"uid": uid(1)}), None)]).await;
     assert_eq!(body["results"][0]["code"], "survey_not_found");
@@ -203,5 +224,9 @@ async fn old_apps_and_malformed_requests_are_told_so() {
     // Without a token a pull is the public catalogue only; a bad token is still refused.
     let anonymous: Value = app.client.get(app.api("/sync/pull")).send().await.unwrap().json().await.unwrap();
     assert!(anonymous["changes"].as_array().unwrap().iter().all(|c| c["entity"] == "product"), "{anonymous}");
-    error_of(app.client.get(app.api("/sync/pull")).bearer_auth("not-a-token").send().await.unwrap(), StatusCode::UNAUTHORIZED).await;
+    error_of(
+        app.client.get(app.api("/sync/pull")).bearer_auth("not-a-token").send().await.unwrap(),
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
 }

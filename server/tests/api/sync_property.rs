@@ -42,7 +42,8 @@ struct Local {
 }
 
 fn fields_of(record: &Value) -> BTreeMap<String, Value> {
-    let mut fields: BTreeMap<String, Value> = FIELDS.iter().map(|(name, _)| ((*name).to_owned(), record[*name].clone())).collect();
+    let mut fields: BTreeMap<String, Value> =
+        FIELDS.iter().map(|(name, _)| ((*name).to_owned(), record[*name].clone())).collect();
     fields.insert("status".into(), record["status"].clone());
     fields
 }
@@ -88,7 +89,14 @@ async fn run(seed: u64) {
     let mut devices = vec![];
     for n in 0..3 {
         let token = if n == 0 { first.clone() } else { app.login_token("amani@example.com", PASSWORD).await };
-        devices.push(Device { client_id: format!("cccccccc-0000-4000-8000-00000000000{n}"), token, next_mutation: 1, queue: vec![], local: BTreeMap::new(), cursor: None });
+        devices.push(Device {
+            client_id: format!("cccccccc-0000-4000-8000-00000000000{n}"),
+            token,
+            next_mutation: 1,
+            queue: vec![],
+            local: BTreeMap::new(),
+            cursor: None,
+        });
     }
     let mut rng = Rng(seed);
     let mut made = 0;
@@ -100,8 +108,13 @@ async fn run(seed: u64) {
                 made += 1;
                 let id = uid(seed as u32 % 1000 * 1000 + made);
                 let land = *rng.pick(FIELDS[0].1);
-                device.queue("survey.create", json!({"uid": id, "status": "draft", "answers": {"land_size": land}}), None);
-                let mut fields: BTreeMap<String, Value> = FIELDS.iter().map(|(name, _)| ((*name).to_owned(), Value::Null)).collect();
+                device.queue(
+                    "survey.create",
+                    json!({"uid": id, "status": "draft", "answers": {"land_size": land}}),
+                    None,
+                );
+                let mut fields: BTreeMap<String, Value> =
+                    FIELDS.iter().map(|(name, _)| ((*name).to_owned(), Value::Null)).collect();
                 fields.insert("land_size".into(), json!(land));
                 fields.insert("status".into(), json!("draft"));
                 device.local.insert(id, Local { fields, version: None });
@@ -143,11 +156,16 @@ async fn run(seed: u64) {
         }
     }
     let list: Value = app.get("/farmer/farmer_survey_forms", Some(&first)).await.json().await.unwrap();
-    let server: BTreeMap<String, BTreeMap<String, Value>> =
-        list["data"].as_array().unwrap().iter().map(|r| (r["uid"].as_str().unwrap().to_owned(), fields_of(r))).collect();
+    let server: BTreeMap<String, BTreeMap<String, Value>> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["uid"].as_str().unwrap().to_owned(), fields_of(r)))
+        .collect();
     for device in &mut devices {
         pull_all(&app, device).await;
-        let held: BTreeMap<String, BTreeMap<String, Value>> = device.local.iter().map(|(id, l)| (id.clone(), l.fields.clone())).collect();
+        let held: BTreeMap<String, BTreeMap<String, Value>> =
+            device.local.iter().map(|(id, l)| (id.clone(), l.fields.clone())).collect();
         assert_eq!(held, server, "seed {seed}: device {} differs from the server", device.client_id);
     }
 }

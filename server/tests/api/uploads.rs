@@ -19,13 +19,22 @@ async fn a_photo_is_stored_once_under_its_hash() {
     let head = app.client.head(&url).bearer_auth(&token).send().await.unwrap();
     assert_eq!(head.status(), StatusCode::NOT_FOUND, "not sent yet");
 
-    let first = app.client.put(&url).bearer_auth(&token).header("content-type", "image/png").body(photo.clone()).send().await.unwrap();
+    let first = app
+        .client
+        .put(&url)
+        .bearer_auth(&token)
+        .header("content-type", "image/png")
+        .body(photo.clone())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(first.status(), StatusCode::CREATED);
     let body: Value = first.json().await.unwrap();
     assert_eq!(body["upload"]["sha256"], hash);
     assert_eq!(body["upload"]["bytes"], photo.len());
     for (key, width) in [("thumbnail_url", 320), ("display_url", 1024)] {
-        let image = app.client.get(format!("{}{}", app.origin, body["upload"][key].as_str().unwrap())).send().await.unwrap();
+        let image =
+            app.client.get(format!("{}{}", app.origin, body["upload"][key].as_str().unwrap())).send().await.unwrap();
         assert_eq!(image.status(), StatusCode::OK);
         let decoded = image::load_from_memory(&image.bytes().await.unwrap()).unwrap();
         assert_eq!(decoded.width(), width);
@@ -50,7 +59,9 @@ async fn damaged_foreign_or_oversized_bodies_are_refused() {
     let app = spawn_app().await;
     let (token, _) = app.register("farmer@example.com").await;
     let photo = png(100, 100);
-    let put = |hash: String, body: Vec<u8>| app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&token).body(body).send();
+    let put = |hash: String, body: Vec<u8>| {
+        app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&token).body(body).send()
+    };
 
     let mut damaged = photo.clone();
     damaged[60] ^= 0xff;
@@ -69,6 +80,7 @@ async fn damaged_foreign_or_oversized_bodies_are_refused() {
     let body = error_of(put("NOT-A-HASH".to_owned(), photo.clone()).await.unwrap(), StatusCode::BAD_REQUEST).await;
     assert_eq!(body["code"], "invalid_hash");
 
-    let anonymous = app.client.put(app.api(&format!("/uploads/{}", sha(&photo)))).body(photo.clone()).send().await.unwrap();
+    let anonymous =
+        app.client.put(app.api(&format!("/uploads/{}", sha(&photo)))).body(photo.clone()).send().await.unwrap();
     error_of(anonymous, StatusCode::UNAUTHORIZED).await;
 }
