@@ -38,7 +38,11 @@ test('an admin approves with a comment; the applicant sees Active and the farmer
   await dialog.getByRole('button', { name: 'Update status' }).click();
   await admin.getByText('Application status updated').waitFor();
   await row.locator('.badge', { hasText: 'Active' }).waitFor();
-  assert.equal(await row.getByRole('button', { name: 'Review' }).count(), 0, 'a decided application cannot be reviewed again');
+  assert.equal(
+    await row.getByRole('button', { name: 'Review' }).count(),
+    0,
+    'a decided application cannot be reviewed again',
+  );
 
   // The applicant's phone learns it at its next sync (here: the signal comes back).
   await applicant.context().setOffline(true);
@@ -46,7 +50,10 @@ test('an admin approves with a comment; the applicant sees Active and the farmer
   await applicant.locator('.application-card .badge', { hasText: 'Active' }).waitFor();
   await applicant.getByText('Karibu! Your cassava plots passed the visit.').waitFor();
   await applicant.locator('.sidebar-user', { hasText: 'Farmer' }).waitFor();
-  assert.ok(await applicant.getByRole('navigation').getByRole('button', { name: 'Products' }).count(), 'the farmer dashboard');
+  assert.ok(
+    await applicant.getByRole('navigation').getByRole('button', { name: 'Products' }).count(),
+    'the farmer dashboard',
+  );
 });
 
 test('applications filter and export as CSV in the admin language', async () => {
@@ -63,9 +70,15 @@ test('applications filter and export as CSV in the admin language', async () => 
 
   const { name, text } = await downloadText(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
   assert.match(name, /^applications_\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   assert.match(lines[0], /^ID,Applicant,Email,Created by,Status/);
-  assert.ok(lines.some((l) => l.includes('Jean-Bosco Ndayishimiye') && l.includes('Coopérative Twiyungunganye')), text);
+  assert.ok(
+    lines.some((l) => l.includes('Jean-Bosco Ndayishimiye') && l.includes('Coopérative Twiyungunganye')),
+    text,
+  );
 
   await page.getByRole('complementary').getByLabel('Language').selectOption('fr');
   const french = await downloadText(page, () => page.getByRole('button', { name: 'Exporter en CSV' }).click());
@@ -91,7 +104,10 @@ test('a super admin changes a role with history kept; an admin cannot change rol
 
   const { name, text } = await downloadText(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
   assert.match(name, /^users_\d{4}-\d{2}-\d{2}\.csv$/);
-  assert.match(text, /Claudine,Mukamana,mukamana@mavuno\.demo,'?\+?250780000008|Claudine,Mukamana,mukamana@mavuno\.demo,"'\+250780000008"/);
+  assert.match(
+    text,
+    /Claudine,Mukamana,mukamana@mavuno\.demo,'?\+?250780000008|Claudine,Mukamana,mukamana@mavuno\.demo,"'\+250780000008"/,
+  );
   await page.getByLabel('Search').fill('nobody by that name');
   await page.getByText('No users found').waitFor();
   await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -1,7 +1,14 @@
 // Farmer applications on a phone with no signal (issue: offline-first sync).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, fillApplication, launchProfile, serverAndBrowser, signIn } from './harness.mjs';
+import {
+  PHONE,
+  controlledByServiceWorker,
+  fillApplication,
+  launchProfile,
+  serverAndBrowser,
+  signIn,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 

@@ -36,7 +36,11 @@ test('a buyer finds a product by search and category, adds 2 to the cart, and th
   await page.getByRole('link', { name: 'Cart, 2 items' }).click();
   const line = page.locator('.cart-line', { hasText: 'Fresh tomatoes' });
   await line.getByText('$2.40').waitFor();
-  assert.equal(await page.locator('.cart-summary').getByText('$7.40').count(), 1, 'subtotal 2.40 + one parcel from the farmer at 5.00');
+  assert.equal(
+    await page.locator('.cart-summary').getByText('$7.40').count(),
+    1,
+    'subtotal 2.40 + one parcel from the farmer at 5.00',
+  );
   await page.getByRole('button', { name: 'Login to Checkout' }).click();
   await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
   await page.getByLabel(/^Password/).fill('mavuno-demo');
@@ -54,7 +58,9 @@ test('with the network off the marketplace still lists, filters and shows cached
   await page.getByText('Showing 6 of 6 products').waitFor();
   // Scroll through so every card's picture is fetched (and cached) once.
   for (const card of await page.locator('.product-card img').all()) await card.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => [...document.querySelectorAll('.product-card img')].every((img) => img.complete && img.naturalWidth > 0));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.product-card img')].every((img) => img.complete && img.naturalWidth > 0),
+  );
 
   await context.setOffline(true);
   await page.reload();

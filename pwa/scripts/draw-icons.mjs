@@ -12,7 +12,8 @@ const GOLD = [224, 184, 74];
 function ellipse(cx, cy, rx, ry, degrees) {
   const a = (-degrees * Math.PI) / 180;
   return (x, y) => {
-    const dx = x - cx, dy = y - cy;
+    const dx = x - cx,
+      dy = y - cy;
     const u = dx * Math.cos(a) - dy * Math.sin(a);
     const v = dx * Math.sin(a) + dy * Math.cos(a);
     return (u / rx) ** 2 + (v / ry) ** 2 <= 1;
@@ -21,7 +22,8 @@ function ellipse(cx, cy, rx, ry, degrees) {
 const rect = (x0, y0, x1, y1) => (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
 function roundedSquare(r) {
   return (x, y) => {
-    const cx = Math.min(Math.max(x, r), 1 - r), cy = Math.min(Math.max(y, r), 1 - r);
+    const cx = Math.min(Math.max(x, r), 1 - r),
+      cy = Math.min(Math.max(y, r), 1 - r);
     return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
   };
 }
@@ -40,19 +42,32 @@ function draw(size, { maskable }) {
   const scale = maskable ? 0.72 : 0.9;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
-          const x = (px + (sx + 0.5) / samples) / size, y = (py + (sy + 0.5) / samples) / size;
+          const x = (px + (sx + 0.5) / samples) / size,
+            y = (py + (sy + 0.5) / samples) / size;
           if (!background(x, y)) continue;
-          const mx = (x - 0.5) / scale + 0.5, my = (y - 0.5) / scale + 0.5;
+          const mx = (x - 0.5) / scale + 0.5,
+            my = (y - 0.5) / scale + 0.5;
           let colour = GREEN;
           for (const [c, inside] of mark) if (inside(mx, my)) colour = c;
-          r += colour[0]; g += colour[1]; b += colour[2]; a += 255;
+          r += colour[0];
+          g += colour[1];
+          b += colour[2];
+          a += 255;
         }
       }
-      const n = samples * samples, i = (py * size + px) * 4, covered = a / 255 || 1;
-      pixels[i] = r / covered; pixels[i + 1] = g / covered; pixels[i + 2] = b / covered; pixels[i + 3] = a / n;
+      const n = samples * samples,
+        i = (py * size + px) * 4,
+        covered = a / 255 || 1;
+      pixels[i] = r / covered;
+      pixels[i + 1] = g / covered;
+      pixels[i + 2] = b / covered;
+      pixels[i + 3] = a / n;
     }
   }
   return png(size, pixels);
@@ -69,15 +84,19 @@ function crc32(buffer) {
   return (c ^ 0xffffffff) >>> 0;
 }
 function chunk(type, data) {
-  const length = Buffer.alloc(4); length.writeUInt32BE(data.length);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(body));
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
 }
 function png(size, rgba) {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0); header.writeUInt32BE(size, 4);
-  header[8] = 8; header[9] = 6; // 8-bit RGBA
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8;
+  header[9] = 6; // 8-bit RGBA
   const rows = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) rgba.copy(rows, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
   return Buffer.concat([

@@ -35,7 +35,10 @@ export function scriptFetch(table: Record<string, Reply>): Calls {
       calls.push({ path, method, authorization: headers.get('Authorization') });
       const reply = table[`${method} ${path}`];
       if (!reply || reply === 'offline') throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
     }),
   );
   return calls;

@@ -52,7 +52,8 @@ describe('guarded routes', () => {
 
 describe('app area', () => {
   it('is the dashboard, profile, orders and checkout, without the public header', () => {
-    for (const path of ['/dashboard', '/profile', '/orders', '/checkout', '/orders/12']) expect(isAppArea(path)).toBe(true);
+    for (const path of ['/dashboard', '/profile', '/orders', '/checkout', '/orders/12'])
+      expect(isAppArea(path)).toBe(true);
     for (const path of ['/', '/marketplace', '/profiles', '/login']) expect(isAppArea(path)).toBe(false);
   });
 });

@@ -17,7 +17,9 @@ export function RootLayout() {
   const publicPage = !isAppArea(pathname);
   return (
     <>
-      <a className="skip-link" href="#main">{t('common.skip_to_content')}</a>
+      <a className="skip-link" href="#main">
+        {t('common.skip_to_content')}
+      </a>
       {publicPage && <Header />}
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<Spinner label={t('common.loading')} />}>

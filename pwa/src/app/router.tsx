@@ -12,12 +12,27 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, lazy: async () => ({ Component: (await import('../features/home/home-page')).HomePage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) },
-      { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/register-page')).RegisterPage }) },
+      {
+        path: 'register',
+        lazy: async () => ({ Component: (await import('../features/auth/register-page')).RegisterPage }),
+      },
       { path: 'about', lazy: async () => ({ Component: (await import('../features/pages/about-page')).AboutPage }) },
-      { path: 'programs', lazy: async () => ({ Component: (await import('../features/pages/programs-page')).ProgramsPage }) },
-      { path: 'contact', lazy: async () => ({ Component: (await import('../features/pages/contact-page')).ContactPage }) },
-      { path: 'marketplace', lazy: async () => ({ Component: (await import('../features/marketplace/marketplace-page')).MarketplacePage }) },
-      { path: 'product/:id', lazy: async () => ({ Component: (await import('../features/marketplace/product-page')).ProductPage }) },
+      {
+        path: 'programs',
+        lazy: async () => ({ Component: (await import('../features/pages/programs-page')).ProgramsPage }),
+      },
+      {
+        path: 'contact',
+        lazy: async () => ({ Component: (await import('../features/pages/contact-page')).ContactPage }),
+      },
+      {
+        path: 'marketplace',
+        lazy: async () => ({ Component: (await import('../features/marketplace/marketplace-page')).MarketplacePage }),
+      },
+      {
+        path: 'product/:id',
+        lazy: async () => ({ Component: (await import('../features/marketplace/product-page')).ProductPage }),
+      },
       { path: 'cart', lazy: async () => ({ Component: (await import('../features/cart/cart-page')).CartPage }) },
       { path: 'training', element: <ComingSoon feature="training" /> },
       { path: 'course/:id', element: <ComingSoon feature="training" /> },
@@ -26,8 +41,14 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
-          { path: 'dashboard', lazy: async () => ({ Component: (await import('../features/dashboard/dashboard-page')).DashboardPage }) },
-          { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }) },
+          {
+            path: 'dashboard',
+            lazy: async () => ({ Component: (await import('../features/dashboard/dashboard-page')).DashboardPage }),
+          },
+          {
+            path: 'profile',
+            lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }),
+          },
           { path: 'orders', element: <ComingSoon feature="orders" /> },
           { path: 'checkout', element: <ComingSoon feature="checkout" /> },
         ],

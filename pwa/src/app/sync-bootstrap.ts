@@ -22,7 +22,9 @@ export function boot(userId: number | 'guest', onApproved: () => void): { db: Lo
   const stopSync = startSync(db);
   if (userId === 'guest') return { db, stop: stopSync };
   void adoptLocalFavourites(db);
-  const approved = liveQuery(() => db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count()).subscribe({
+  const approved = liveQuery(() =>
+    db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count(),
+  ).subscribe({
     next: (count) => {
       if (count > 0) onApproved();
     },

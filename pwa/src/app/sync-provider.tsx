@@ -27,7 +27,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     // An approved application made a buyer a farmer: load the new role (and dashboard).
     const onApproved = () => {
-      if (isBuyer) void fetchMe().then((me) => !cancelled && updateUser(me), () => undefined);
+      if (isBuyer)
+        void fetchMe().then(
+          (me) => !cancelled && updateUser(me),
+          () => undefined,
+        );
     };
     void import('./sync-bootstrap').then(({ boot }) => {
       if (cancelled) return;

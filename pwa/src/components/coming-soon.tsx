@@ -11,7 +11,9 @@ export function ComingSoon({ feature }: { feature: string }) {
       <ClockIcon />
       <h1>{t(`coming.${feature}.title`)}</h1>
       <p>{t(`coming.${feature}.body`)}</p>
-      <Link className="button" to="/">{t('common.back_home')}</Link>
+      <Link className="button" to="/">
+        {t('common.back_home')}
+      </Link>
     </section>
   );
 }

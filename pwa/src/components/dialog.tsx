@@ -24,14 +24,27 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(event) => { event.preventDefault(); props.onCancel(); }}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onCancel();
+      }}
+    >
       <h2 id={titleId}>{props.title}</h2>
       <div className="dialog-body">{props.children}</div>
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={props.onCancel} disabled={props.busy}>
           {props.cancelLabel}
         </button>
-        <button type="button" className={`button ${props.danger ? 'danger' : ''}`} onClick={props.onConfirm} disabled={props.busy}>
+        <button
+          type="button"
+          className={`button ${props.danger ? 'danger' : ''}`}
+          onClick={props.onConfirm}
+          disabled={props.busy}
+        >
           {props.confirmLabel}
         </button>
       </div>
@@ -59,11 +72,23 @@ export function Modal({ title, children, closeLabel, onClose, actions }: ModalPr
     dialog?.querySelector('h2')?.focus();
   }, []);
   return (
-    <dialog ref={ref} className="dialog wide" aria-labelledby={titleId} onCancel={(event) => { event.preventDefault(); onClose(); }}>
-      <h2 id={titleId} tabIndex={-1}>{title}</h2>
+    <dialog
+      ref={ref}
+      className="dialog wide"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId} tabIndex={-1}>
+        {title}
+      </h2>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>{closeLabel}</button>
+        <button type="button" className="button secondary" onClick={onClose}>
+          {closeLabel}
+        </button>
         {actions}
       </div>
     </dialog>

@@ -27,7 +27,9 @@ function Failed({ onRetry }: { onRetry(): void }) {
     <section className="card coming-soon" role="alert">
       <AlertIcon />
       <p>{t('common.section_failed')}</p>
-      <button type="button" className="button" onClick={onRetry}>{t('common.try_again')}</button>
+      <button type="button" className="button" onClick={onRetry}>
+        {t('common.try_again')}
+      </button>
     </section>
   );
 }

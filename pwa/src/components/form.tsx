@@ -13,10 +13,19 @@ export function TextField({ label, hint, ...input }: FieldProps) {
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {input.required && <span className="required" aria-hidden="true"> *</span>}
+        {input.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       <input id={id} aria-describedby={hintId} {...input} />
-      {hint && <p className="hint" id={hintId}>{hint}</p>}
+      {hint && (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
@@ -32,9 +41,16 @@ export function SelectField({ label, children, ...select }: SelectProps) {
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {select.required && <span className="required" aria-hidden="true"> *</span>}
+        {select.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
-      <select id={id} {...select}>{children}</select>
+      <select id={id} {...select}>
+        {children}
+      </select>
     </div>
   );
 }
@@ -43,7 +59,15 @@ export function ErrorBox({ messages }: { messages: string[] }) {
   if (messages.length === 0) return null;
   return (
     <div className="error-box" role="alert">
-      {messages.length === 1 ? <p>{messages[0]}</p> : <ul>{messages.map((m) => <li key={m}>{m}</li>)}</ul>}
+      {messages.length === 1 ? (
+        <p>{messages[0]}</p>
+      ) : (
+        <ul>
+          {messages.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
@@ -61,9 +85,20 @@ export function ImagePicker({ label, buttonLabel, fileName, onChange }: ImagePic
   const id = useId();
   return (
     <div className="image-picker">
-      <span className="picker-label" id={`${id}-label`}>{label}</span>
-      <input id={id} className="visually-hidden file-input" type="file" accept="image/*" onChange={onChange} aria-labelledby={`${id}-label`} />
-      <label htmlFor={id} className="button secondary small">{buttonLabel}</label>
+      <span className="picker-label" id={`${id}-label`}>
+        {label}
+      </span>
+      <input
+        id={id}
+        className="visually-hidden file-input"
+        type="file"
+        accept="image/*"
+        onChange={onChange}
+        aria-labelledby={`${id}-label`}
+      />
+      <label htmlFor={id} className="button secondary small">
+        {buttonLabel}
+      </label>
       {fileName && <span className="file-name">{fileName}</span>}
     </div>
   );

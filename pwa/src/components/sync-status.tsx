@@ -33,7 +33,8 @@ export function SyncStatus({ db }: { db: LocalDb }) {
   let label: string;
   let tone: 'ok' | 'wait' | 'bad';
   if (refused.length > 0) [label, tone] = [t('sync.refused', { count: refused.length }), 'bad'];
-  else if (!online) [label, tone] = [waiting ? t('sync.offline_waiting', { count: waiting }) : t('sync.offline'), 'wait'];
+  else if (!online)
+    [label, tone] = [waiting ? t('sync.offline_waiting', { count: waiting }) : t('sync.offline'), 'wait'];
   else if (engine.syncing) [label, tone] = [t('sync.syncing'), 'wait'];
   else if (waiting) [label, tone] = [t('sync.waiting', { count: waiting }), 'wait'];
   else if (engine.error) [label, tone] = [t('sync.failed'), 'bad'];
@@ -49,7 +50,14 @@ export function SyncStatus({ db }: { db: LocalDb }) {
         <div className="sync-panel" role="dialog" aria-label={t('sync.queue_title')}>
           <div className="sync-panel-head">
             <strong>{t('sync.queue_title')}</strong>
-            <button type="button" className="icon-button" onClick={() => setOpen(false)} aria-label={t('common.dismiss')}><CloseIcon /></button>
+            <button
+              type="button"
+              className="icon-button"
+              onClick={() => setOpen(false)}
+              aria-label={t('common.dismiss')}
+            >
+              <CloseIcon />
+            </button>
           </div>
           {outbox.length === 0 ? (
             <p className="muted">{t('sync.queue_empty')}</p>
@@ -61,13 +69,24 @@ export function SyncStatus({ db }: { db: LocalDb }) {
                   <span className={entry.state === 'rejected' ? 'badge red' : 'badge grey'}>
                     {entry.state === 'rejected' ? t('sync.state_refused') : t('sync.state_waiting')}
                   </span>
-                  {entry.result?.code && <p className="muted">{t(`errors.${entry.result.code}`, { defaultValue: entry.result.message ?? '' })}</p>}
+                  {entry.result?.code && (
+                    <p className="muted">
+                      {t(`errors.${entry.result.code}`, { defaultValue: entry.result.message ?? '' })}
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>
           )}
           {engine.error && <p className="muted">{t(`errors.${engine.error}`, { defaultValue: t('sync.failed') })}</p>}
-          <button type="button" className="button small" disabled={!online || engine.syncing} onClick={() => void syncNow(db)}>{t('sync.now')}</button>
+          <button
+            type="button"
+            className="button small"
+            disabled={!online || engine.syncing}
+            onClick={() => void syncNow(db)}
+          >
+            {t('sync.now')}
+          </button>
         </div>
       )}
     </div>

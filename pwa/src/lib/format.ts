@@ -26,5 +26,7 @@ export function formatDay(day: string | null | undefined): string {
   if (!day) return '';
   const [y, m, d] = day.split('-').map(Number);
   if (!y || !m || !d) return '';
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long', timeZone: 'UTC' }).format(
+    Date.UTC(y, m - 1, d),
+  );
 }

@@ -60,7 +60,10 @@ describe('push and pull', () => {
   it('drops applied changes, keeps refused ones with the reason, and keeps everything on a network failure', async () => {
     await enqueue(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
     await enqueue(db, 'note.create', { uid: 'b', answers: {} });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     await syncNow(db);
     expect(await db.outbox.count()).toBe(2);
 
@@ -87,7 +90,10 @@ describe('push and pull', () => {
   });
 
   it('a pull page replaces records, deletes tombstones and rebases queued edits on top', async () => {
-    await db.surveys.bulkPut([{ uid: 'a', title: 'old' }, { uid: 'gone', title: 'x' }]);
+    await db.surveys.bulkPut([
+      { uid: 'a', title: 'old' },
+      { uid: 'gone', title: 'x' },
+    ]);
     await enqueue(db, 'note.update', { uid: 'a', answers: { body: 'typed offline' } });
     await applyPage(db, {
       cursor: 12,

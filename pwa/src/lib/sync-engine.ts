@@ -63,7 +63,12 @@ const inFlight = new Set<number>();
  * fields are folded into it instead (a draft typed letter by letter queues
  * one change, not hundreds).
  */
-export async function enqueue(db: LocalDb, name: string, args: Record<string, unknown> & { uid: string }, base?: number): Promise<void> {
+export async function enqueue(
+  db: LocalDb,
+  name: string,
+  args: Record<string, unknown> & { uid: string },
+  base?: number,
+): Promise<void> {
   const handler = handlerFor(name);
   await db.transaction('rw', syncedTables(db), async () => {
     const pending = await db.outbox.where('uid').equals(args.uid).sortBy('mutation_id');
@@ -79,7 +84,11 @@ export async function enqueue(db: LocalDb, name: string, args: Record<string, un
       await db.outbox.add({ ...mutation, state: 'queued', uid: args.uid });
     }
     // A new change for a record supersedes its refused ones: the person fixed them.
-    await db.outbox.where('uid').equals(args.uid).and((e) => e.state === 'rejected').delete();
+    await db.outbox
+      .where('uid')
+      .equals(args.uid)
+      .and((e) => e.state === 'rejected')
+      .delete();
     await handler.apply(db, mutation);
   });
   notify();
@@ -104,7 +113,8 @@ function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown
   const merged = { ...older, ...newer };
   // Field maps (a survey's `answers`, a product's `fields`) merge key by key.
   for (const key of ['answers', 'fields']) {
-    if (older[key] !== undefined || newer[key] !== undefined) merged[key] = { ...(older[key] as object | undefined), ...(newer[key] as object | undefined) };
+    if (older[key] !== undefined || newer[key] !== undefined)
+      merged[key] = { ...(older[key] as object | undefined), ...(newer[key] as object | undefined) };
   }
   return merged;
 }
@@ -163,7 +173,11 @@ export function syncNow(db: LocalDb): Promise<void> {
     }
   };
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  running = (locks ? locks.request(`mavuno-sync-${db.name}`, { ifAvailable: true }, (lock) => (lock ? work() : undefined)) : work()).finally(() => {
+  running = (
+    locks
+      ? locks.request(`mavuno-sync-${db.name}`, { ifAvailable: true }, (lock) => (lock ? work() : undefined))
+      : work()
+  ).finally(() => {
     running = null;
   });
   return running;
@@ -186,12 +200,21 @@ async function push(db: LocalDb): Promise<void> {
   for (;;) {
     const batch = (await db.outbox.where('state').equals('queued').sortBy('mutation_id')).slice(0, BATCH);
     if (batch.length === 0) return;
-    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({ mutation_id, name, args, base, client_time }));
+    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({
+      mutation_id,
+      name,
+      args,
+      base,
+      client_time,
+    }));
     for (const mutation of mutations) await handlerFor(mutation.name).beforePush?.(db, mutation);
     batch.forEach((m) => inFlight.add(m.mutation_id));
     let response: PushResponse;
     try {
-      response = await api<PushResponse>('/sync/push', { method: 'POST', json: { protocol: PROTOCOL_VERSION, client_id: id, mutations } });
+      response = await api<PushResponse>('/sync/push', {
+        method: 'POST',
+        json: { protocol: PROTOCOL_VERSION, client_id: id, mutations },
+      });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'mutation_gap') {
         await pull(db);

@@ -13,10 +13,28 @@ import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { Field, StatusBadge, initialValues } from '../applications/applications-section';
-import { FIELDS, FIELD_GROUPS, answerText, applies, toAnswers, validateSubmission, type Answers } from '../applications/fields';
 import {
-  applicationQuery, createForUser, decide, decideMany, fetchApplications, fetchSurveyable,
-  type AdminApplication, type ApplicationFilters, type ApplicationPage, type Decision, type PersonCard, type PersonName,
+  FIELDS,
+  FIELD_GROUPS,
+  answerText,
+  applies,
+  toAnswers,
+  validateSubmission,
+  type Answers,
+} from '../applications/fields';
+import {
+  applicationQuery,
+  createForUser,
+  decide,
+  decideMany,
+  fetchApplications,
+  fetchSurveyable,
+  type AdminApplication,
+  type ApplicationFilters,
+  type ApplicationPage,
+  type Decision,
+  type PersonCard,
+  type PersonName,
 } from './api';
 import { useDebounced } from './use-debounced';
 
@@ -27,10 +45,7 @@ const fullName = (p: PersonName) => `${p.first_name} ${p.last_name}`.trim() || p
 const reviewable = (a: AdminApplication) => a.status === 'pending' || a.status === 're-submitted';
 
 type Dialog =
-  | { kind: 'details'; application: AdminApplication }
-  | { kind: 'decide'; ids: number[] }
-  | { kind: 'create' }
-  | null;
+  { kind: 'details'; application: AdminApplication } | { kind: 'decide'; ids: number[] } | { kind: 'create' } | null;
 
 export function AdminApplications() {
   const { t } = useTranslation();
@@ -72,7 +87,9 @@ export function AdminApplications() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      await download(`/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`);
+      await download(
+        `/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`,
+      );
     } catch (caught) {
       toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
     } finally {
@@ -91,7 +108,9 @@ export function AdminApplications() {
       <section className="card coming-soon" role="alert">
         <h2>{t('admin.apps.load_failed')}</h2>
         <p>{errorMessages(error, t, 'admin.apps.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>{t('common.try_again')}</button>
+        <button type="button" className="button" onClick={() => void load()}>
+          {t('common.try_again')}
+        </button>
       </section>
     );
   }
@@ -112,22 +131,53 @@ export function AdminApplications() {
   return (
     <div className="admin-screen">
       <div className="stat-cards">
-        <StatCard label={t('admin.apps.total')} value={result.stats.total} active={filters.status === ''} onClick={() => setFilter('status', '')} />
+        <StatCard
+          label={t('admin.apps.total')}
+          value={result.stats.total}
+          active={filters.status === ''}
+          onClick={() => setFilter('status', '')}
+        />
         {STATUSES.map((status) => (
-          <StatCard key={status} label={t(`survey.status.${status}`)} value={result.stats[status]} active={filters.status === status}
-            onClick={() => setFilter('status', status)} />
+          <StatCard
+            key={status}
+            label={t(`survey.status.${status}`)}
+            value={result.stats[status]}
+            active={filters.status === status}
+            onClick={() => setFilter('status', status)}
+          />
         ))}
       </div>
 
       <div className="card filters">
-        <TextField label={t('admin.search')} type="search" placeholder={t('admin.apps.search_placeholder')} value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)} />
-        <SelectField label={t('admin.columns.status')} value={filters.status} onChange={(e) => setFilter('status', e.target.value as ApplicationFilters['status'])}>
+        <TextField
+          label={t('admin.search')}
+          type="search"
+          placeholder={t('admin.apps.search_placeholder')}
+          value={filters.q}
+          onChange={(e) => setFilter('q', e.target.value)}
+        />
+        <SelectField
+          label={t('admin.columns.status')}
+          value={filters.status}
+          onChange={(e) => setFilter('status', e.target.value as ApplicationFilters['status'])}
+        >
           <option value="">{t('admin.all_statuses')}</option>
-          {STATUSES.map((s) => <option key={s} value={s}>{t(`survey.status.${s}`)}</option>)}
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`survey.status.${s}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t('admin.apps.period')} value={filters.period} onChange={(e) => setFilter('period', e.target.value as ApplicationFilters['period'])}>
-          {PERIODS.map((p) => <option key={p} value={p}>{t(`admin.apps.periods.${p}`)}</option>)}
+        <SelectField
+          label={t('admin.apps.period')}
+          value={filters.period}
+          onChange={(e) => setFilter('period', e.target.value as ApplicationFilters['period'])}
+        >
+          {PERIODS.map((p) => (
+            <option key={p} value={p}>
+              {t(`admin.apps.periods.${p}`)}
+            </option>
+          ))}
         </SelectField>
         <div className="filter-actions">
           <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
@@ -142,7 +192,11 @@ export function AdminApplications() {
       {selected.size > 0 && (
         <div className="bulk-bar" role="region" aria-label={t('admin.apps.selected', { count: selected.size })}>
           <strong>{t('admin.apps.selected', { count: selected.size })}</strong>
-          <button type="button" className="button small" onClick={() => setDialog({ kind: 'decide', ids: [...selected] })}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => setDialog({ kind: 'decide', ids: [...selected] })}
+          >
             {t('admin.apps.review')}
           </button>
         </div>
@@ -154,14 +208,20 @@ export function AdminApplications() {
       ) : (
         <div className="table-wrap card" aria-busy={loading}>
           <label className="checkbox select-all">
-            <input type="checkbox" checked={allSelected} disabled={decidable.length === 0}
-              onChange={() => setSelected(allSelected ? new Set() : new Set(decidable.map((a) => a.id)))} />
+            <input
+              type="checkbox"
+              checked={allSelected}
+              disabled={decidable.length === 0}
+              onChange={() => setSelected(allSelected ? new Set() : new Set(decidable.map((a) => a.id)))}
+            />
             <span>{t('admin.apps.select_all')}</span>
           </label>
           <table className="data-table stacked">
             <thead>
               <tr>
-                <th scope="col"><span className="visually-hidden">{t('admin.columns.select')}</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('admin.columns.select')}</span>
+                </th>
                 <th scope="col">{t('admin.columns.applicant')}</th>
                 <th scope="col">{t('admin.columns.created_by')}</th>
                 <th scope="col">{t('admin.columns.submitted')}</th>
@@ -173,19 +233,38 @@ export function AdminApplications() {
               {rows.map((a) => (
                 <tr key={a.id}>
                   <td>
-                    <input type="checkbox" aria-label={`${t('admin.columns.select')} #${a.id}`} checked={selected.has(a.id)} disabled={!reviewable(a)}
-                      onChange={() => toggle(a.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${t('admin.columns.select')} #${a.id}`}
+                      checked={selected.has(a.id)}
+                      disabled={!reviewable(a)}
+                      onChange={() => toggle(a.id)}
+                    />
                   </td>
-                  <td><strong>{fullName(a.user)}</strong><br /><span className="muted">{a.user.email}</span></td>
+                  <td>
+                    <strong>{fullName(a.user)}</strong>
+                    <br />
+                    <span className="muted">{a.user.email}</span>
+                  </td>
                   <td data-label={t('admin.columns.created_by')}>{fullName(a.created_by)}</td>
                   <td data-label={t('admin.columns.submitted')}>{formatDate(a.created_at, 'short')}</td>
-                  <td><StatusBadge status={a.status} /></td>
+                  <td>
+                    <StatusBadge status={a.status} />
+                  </td>
                   <td className="row-actions">
-                    <button type="button" className="button secondary small" onClick={() => setDialog({ kind: 'details', application: a })}>
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      onClick={() => setDialog({ kind: 'details', application: a })}
+                    >
                       {t('admin.view')}
                     </button>
                     {reviewable(a) && (
-                      <button type="button" className="button small" onClick={() => setDialog({ kind: 'decide', ids: [a.id] })}>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => setDialog({ kind: 'decide', ids: [a.id] })}
+                      >
                         {t('admin.apps.review')}
                       </button>
                     )}
@@ -199,16 +278,31 @@ export function AdminApplications() {
       <Pager page={result.page} pages={pages} total={result.total} perPage={result.per_page} onPage={setPage} />
 
       {dialog?.kind === 'details' && (
-        <ApplicationDetailsModal application={dialog.application} onClose={() => setDialog(null)}
-          onReview={() => setDialog({ kind: 'decide', ids: [dialog.application.id] })} />
+        <ApplicationDetailsModal
+          application={dialog.application}
+          onClose={() => setDialog(null)}
+          onReview={() => setDialog({ kind: 'decide', ids: [dialog.application.id] })}
+        />
       )}
-      {dialog?.kind === 'decide' && <DecisionModal ids={dialog.ids} onClose={() => setDialog(null)} onDone={afterChange} />}
+      {dialog?.kind === 'decide' && (
+        <DecisionModal ids={dialog.ids} onClose={() => setDialog(null)} onDone={afterChange} />
+      )}
       {dialog?.kind === 'create' && <CreateForUserModal onClose={() => setDialog(null)} onDone={afterChange} />}
     </div>
   );
 }
 
-export function StatCard({ label, value, active, onClick }: { label: string; value: number; active?: boolean; onClick?(): void }) {
+export function StatCard({
+  label,
+  value,
+  active,
+  onClick,
+}: {
+  label: string;
+  value: number;
+  active?: boolean;
+  onClick?(): void;
+}) {
   return (
     <button type="button" className="stat-card" aria-pressed={active} onClick={onClick} disabled={!onClick}>
       <span className="stat-value">{value.toLocaleString(currentLanguage())}</span>
@@ -217,7 +311,19 @@ export function StatCard({ label, value, active, onClick }: { label: string; val
   );
 }
 
-export function Pager({ page, pages, total, perPage, onPage }: { page: number; pages: number; total: number; perPage: number; onPage(page: number): void }) {
+export function Pager({
+  page,
+  pages,
+  total,
+  perPage,
+  onPage,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  perPage: number;
+  onPage(page: number): void;
+}) {
   const { t } = useTranslation();
   if (total === 0) return null;
   const from = (page - 1) * perPage + 1;
@@ -225,26 +331,76 @@ export function Pager({ page, pages, total, perPage, onPage }: { page: number; p
   return (
     <nav className="pager" aria-label={t('admin.showing', { from, to, total })}>
       <span>{t('admin.showing', { from, to, total })}</span>
-      <button type="button" className="button secondary small" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t('admin.previous')}</button>
-      <button type="button" className="button secondary small" disabled={page >= pages} onClick={() => onPage(page + 1)}>{t('admin.next')}</button>
+      <button type="button" className="button secondary small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('admin.previous')}
+      </button>
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        {t('admin.next')}
+      </button>
     </nav>
   );
 }
 
-function ApplicationDetailsModal({ application: a, onClose, onReview }: { application: AdminApplication; onClose(): void; onReview(): void }) {
+function ApplicationDetailsModal({
+  application: a,
+  onClose,
+  onReview,
+}: {
+  application: AdminApplication;
+  onClose(): void;
+  onReview(): void;
+}) {
   const { t } = useTranslation();
   return (
-    <Modal title={t('admin.apps.details_title', { id: a.id })} closeLabel={t('admin.close')} onClose={onClose}
-      actions={reviewable(a) ? <button type="button" className="button" onClick={onReview}>{t('admin.apps.review')}</button> : undefined}>
-      <p><StatusBadge status={a.status} /></p>
+    <Modal
+      title={t('admin.apps.details_title', { id: a.id })}
+      closeLabel={t('admin.close')}
+      onClose={onClose}
+      actions={
+        reviewable(a) ? (
+          <button type="button" className="button" onClick={onReview}>
+            {t('admin.apps.review')}
+          </button>
+        ) : undefined
+      }
+    >
+      <p>
+        <StatusBadge status={a.status} />
+      </p>
       <dl className="details compact">
-        <div><dt>{t('admin.columns.applicant')}</dt><dd>{fullName(a.user)}</dd></div>
-        <div><dt>{t('fields.email')}</dt><dd>{a.user.email}</dd></div>
-        <div><dt>{t('admin.columns.created_by')}</dt><dd>{fullName(a.created_by)}</dd></div>
-        <div><dt>{t('admin.columns.submitted')}</dt><dd>{formatDate(a.created_at)}</dd></div>
-        {a.reviewed_at && <div><dt>{t('admin.columns.reviewed_at')}</dt><dd>{formatDate(a.reviewed_at)}</dd></div>}
+        <div>
+          <dt>{t('admin.columns.applicant')}</dt>
+          <dd>{fullName(a.user)}</dd>
+        </div>
+        <div>
+          <dt>{t('fields.email')}</dt>
+          <dd>{a.user.email}</dd>
+        </div>
+        <div>
+          <dt>{t('admin.columns.created_by')}</dt>
+          <dd>{fullName(a.created_by)}</dd>
+        </div>
+        <div>
+          <dt>{t('admin.columns.submitted')}</dt>
+          <dd>{formatDate(a.created_at)}</dd>
+        </div>
+        {a.reviewed_at && (
+          <div>
+            <dt>{t('admin.columns.reviewed_at')}</dt>
+            <dd>{formatDate(a.reviewed_at)}</dd>
+          </div>
+        )}
       </dl>
-      {a.admin_comment && <p className="admin-comment"><strong>{t('admin.columns.admin_comment')}:</strong> {a.admin_comment}</p>}
+      {a.admin_comment && (
+        <p className="admin-comment">
+          <strong>{t('admin.columns.admin_comment')}:</strong> {a.admin_comment}
+        </p>
+      )}
       {Object.entries(FIELD_GROUPS).map(([group, names]) => (
         <section key={group} className="detail-group">
           <h3>{t(`admin.apps.sections.${group}`)}</h3>
@@ -280,7 +436,10 @@ function DecisionModal({ ids, onClose, onDone }: { ids: number[]; onClose(): voi
       if (bulk) {
         const { results } = await decideMany(ids, decision, comment, notify);
         const done = results.filter((r) => r.success).length;
-        toast(done === results.length ? 'success' : 'error', t('admin.apps.bulk_done', { done, failed: results.length - done }));
+        toast(
+          done === results.length ? 'success' : 'error',
+          t('admin.apps.bulk_done', { done, failed: results.length - done }),
+        );
       } else {
         await decide(ids[0]!, decision, comment, notify);
         toast('success', t('admin.apps.updated'));
@@ -294,15 +453,31 @@ function DecisionModal({ ids, onClose, onDone }: { ids: number[]; onClose(): voi
 
   const title = bulk ? t('admin.apps.bulk_title', { count: ids.length }) : t('admin.apps.status_title');
   return (
-    <Modal title={title} closeLabel={t('common.cancel')} onClose={onClose}
-      actions={<button type="submit" form="decision-form" className="button" disabled={busy}>{busy ? t('common.saving') : t('admin.apps.update')}</button>}>
+    <Modal
+      title={title}
+      closeLabel={t('common.cancel')}
+      onClose={onClose}
+      actions={
+        <button type="submit" form="decision-form" className="button" disabled={busy}>
+          {busy ? t('common.saving') : t('admin.apps.update')}
+        </button>
+      }
+    >
       <form id="decision-form" onSubmit={submit} noValidate>
-        {error !== null && <ErrorBox messages={errorMessages(error, t, bulk ? 'admin.apps.bulk_failed' : 'admin.apps.update_failed')} />}
+        {error !== null && (
+          <ErrorBox messages={errorMessages(error, t, bulk ? 'admin.apps.bulk_failed' : 'admin.apps.update_failed')} />
+        )}
         <fieldset className="choice">
           <legend>{t('admin.apps.decision')}</legend>
           {(['approved', 'rejected'] as const).map((value) => (
             <label key={value} className="checkbox">
-              <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} />
+              <input
+                type="radio"
+                name="decision"
+                value={value}
+                checked={decision === value}
+                onChange={() => setDecision(value)}
+              />
               <span>{t(value === 'approved' ? 'admin.apps.approve' : 'admin.apps.reject')}</span>
             </label>
           ))}
@@ -357,24 +532,48 @@ function CreateForUserModal({ onClose, onDone }: { onClose(): void; onDone(): Pr
     ...(Object.keys(problems).some((k) => k !== 'user_id') ? [t('survey.check_form')] : []),
   ];
   return (
-    <Modal title={t('admin.apps.create_title')} closeLabel={t('common.cancel')} onClose={onClose}
-      actions={<button type="submit" form="create-survey-form" className="button" disabled={busy}>{busy ? t('common.saving') : t('survey.submit')}</button>}>
+    <Modal
+      title={t('admin.apps.create_title')}
+      closeLabel={t('common.cancel')}
+      onClose={onClose}
+      actions={
+        <button type="submit" form="create-survey-form" className="button" disabled={busy}>
+          {busy ? t('common.saving') : t('survey.submit')}
+        </button>
+      }
+    >
       <form id="create-survey-form" className="form" onSubmit={submit} noValidate>
         {peopleError !== null && <ErrorBox messages={[t('admin.apps.users_failed')]} />}
         {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.apps.create_failed')} />}
         <ErrorBox messages={summary} />
-        <SelectField label={t('admin.columns.applicant')} required value={userId} onChange={(e) => setUserId(e.target.value)} disabled={!people}>
+        <SelectField
+          label={t('admin.columns.applicant')}
+          required
+          value={userId}
+          onChange={(e) => setUserId(e.target.value)}
+          disabled={!people}
+        >
           <option value="">{t('admin.apps.choose_user')}</option>
-          {people?.map((p) => <option key={p.id} value={p.id}>{`${p.first_name} ${p.last_name}`.trim()} — {p.email}</option>)}
+          {people?.map((p) => (
+            <option key={p.id} value={p.id}>
+              {`${p.first_name} ${p.last_name}`.trim()} — {p.email}
+            </option>
+          ))}
         </SelectField>
         {FIELDS.map((field) =>
           applies(field, values) ? (
-            <Field key={field.name} field={field} value={values[field.name] ?? ''} problem={problems[field.name]}
+            <Field
+              key={field.name}
+              field={field}
+              value={values[field.name] ?? ''}
+              problem={problems[field.name]}
               onChange={(e) => {
                 const target = e.target;
-                const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
+                const value =
+                  target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
                 setValues((current) => ({ ...current, [field.name]: value }));
-              }} />
+              }}
+            />
           ) : null,
         )}
       </form>

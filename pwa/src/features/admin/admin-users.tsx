@@ -14,12 +14,27 @@ import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { COUNTRIES, displayName, type AccountStatus, type Role, type User } from '../auth/types';
 import { StatCard } from './admin-applications';
-import { changeUser, fetchUserDetails, fetchUserStats, fetchUsers, userQuery, type UserDetails, type UserFilters, type UserStats } from './api';
+import {
+  changeUser,
+  fetchUserDetails,
+  fetchUserStats,
+  fetchUsers,
+  userQuery,
+  type UserDetails,
+  type UserFilters,
+  type UserStats,
+} from './api';
 import { useDebounced } from './use-debounced';
 
 const ROLES: Role[] = ['farmer', 'user', 'field_agent', 'admin', 'super_admin'];
 const STATUSES: AccountStatus[] = ['active', 'inactive', 'pending'];
-const ROLE_BADGE: Record<Role, string> = { admin: 'red', super_admin: 'purple', farmer: 'green', user: 'grey', field_agent: 'blue' };
+const ROLE_BADGE: Record<Role, string> = {
+  admin: 'red',
+  super_admin: 'purple',
+  farmer: 'green',
+  user: 'grey',
+  field_agent: 'blue',
+};
 const STATUS_BADGE: Record<AccountStatus, string> = { active: 'green', inactive: 'red', pending: 'yellow' };
 
 export function AdminUsers() {
@@ -49,7 +64,8 @@ export function AdminUsers() {
     void load();
   }, [load]);
 
-  const setFilter = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) => setFilters((current) => ({ ...current, [key]: value }));
+  const setFilter = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) =>
+    setFilters((current) => ({ ...current, [key]: value }));
 
   const exportCsv = async () => {
     if (users?.length === 0) {
@@ -58,7 +74,9 @@ export function AdminUsers() {
     }
     setExporting(true);
     try {
-      await download(`/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`);
+      await download(
+        `/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`,
+      );
     } catch (caught) {
       toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
     } finally {
@@ -71,7 +89,9 @@ export function AdminUsers() {
       <section className="card coming-soon" role="alert">
         <h2>{t('admin.users.load_failed')}</h2>
         <p>{errorMessages(error, t, 'admin.users.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>{t('common.try_again')}</button>
+        <button type="button" className="button" onClick={() => void load()}>
+          {t('common.try_again')}
+        </button>
       </section>
     );
   }
@@ -86,19 +106,48 @@ export function AdminUsers() {
         <StatCard label={t('admin.users.others')} value={stats.by_role.user + stats.by_role.field_agent} />
       </div>
       <div className="card filters">
-        <TextField label={t('admin.search')} type="search" placeholder={t('admin.users.search_placeholder')} value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)} />
-        <SelectField label={t('admin.columns.role')} value={filters.role} onChange={(e) => setFilter('role', e.target.value as UserFilters['role'])}>
+        <TextField
+          label={t('admin.search')}
+          type="search"
+          placeholder={t('admin.users.search_placeholder')}
+          value={filters.q}
+          onChange={(e) => setFilter('q', e.target.value)}
+        />
+        <SelectField
+          label={t('admin.columns.role')}
+          value={filters.role}
+          onChange={(e) => setFilter('role', e.target.value as UserFilters['role'])}
+        >
           <option value="">{t('admin.users.all_roles')}</option>
-          {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`)}</option>)}
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(`roles.${r}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t('admin.columns.status')} value={filters.status} onChange={(e) => setFilter('status', e.target.value as UserFilters['status'])}>
+        <SelectField
+          label={t('admin.columns.status')}
+          value={filters.status}
+          onChange={(e) => setFilter('status', e.target.value as UserFilters['status'])}
+        >
           <option value="">{t('admin.all_statuses')}</option>
-          {STATUSES.map((s) => <option key={s} value={s}>{t(`statuses.${s}`)}</option>)}
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`statuses.${s}`)}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label={t('fields.country')} value={filters.country} onChange={(e) => setFilter('country', e.target.value)}>
+        <SelectField
+          label={t('fields.country')}
+          value={filters.country}
+          onChange={(e) => setFilter('country', e.target.value)}
+        >
           <option value="">{t('admin.users.all_countries')}</option>
-          {COUNTRIES.map((c) => <option key={c} value={c}>{t(`countries.${c}`)}</option>)}
+          {COUNTRIES.map((c) => (
+            <option key={c} value={c}>
+              {t(`countries.${c}`)}
+            </option>
+          ))}
         </SelectField>
         <div className="filter-actions">
           <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
@@ -125,19 +174,33 @@ export function AdminUsers() {
             <tbody>
               {users.map((u) => (
                 <tr key={u.id}>
-                  <td><strong>{displayName(u)}</strong><br /><span className="muted">{u.email}</span></td>
-                  <td><span className={`badge ${ROLE_BADGE[u.role]}`}>{t(`roles.${u.role}`)}</span></td>
-                  <td><span className={`badge ${STATUS_BADGE[u.status]}`}>{t(`statuses.${u.status}`)}</span></td>
+                  <td>
+                    <strong>{displayName(u)}</strong>
+                    <br />
+                    <span className="muted">{u.email}</span>
+                  </td>
+                  <td>
+                    <span className={`badge ${ROLE_BADGE[u.role]}`}>{t(`roles.${u.role}`)}</span>
+                  </td>
+                  <td>
+                    <span className={`badge ${STATUS_BADGE[u.status]}`}>{t(`statuses.${u.status}`)}</span>
+                  </td>
                   <td data-label={t('fields.country')}>{u.country ? t(`countries.${u.country}`) : ''}</td>
                   <td data-label={t('admin.columns.joined')}>{formatDate(u.created_at, 'short')}</td>
-                  <td><button type="button" className="button secondary small" onClick={() => setOpenId(u.id)}>{t('admin.view')}</button></td>
+                  <td>
+                    <button type="button" className="button secondary small" onClick={() => setOpenId(u.id)}>
+                      {t('admin.view')}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <p className="muted">{t('admin.showing', { from: users.length ? 1 : 0, to: users.length, total: users.length })}</p>
+      <p className="muted">
+        {t('admin.showing', { from: users.length ? 1 : 0, to: users.length, total: users.length })}
+      </p>
       {openId !== null && <UserModal id={openId} onClose={() => setOpenId(null)} onChanged={() => void load()} />}
     </div>
   );
@@ -167,7 +230,10 @@ function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; on
     setBusy(true);
     setError(null);
     try {
-      const changes = { ...(role !== details.data.role ? { role } : {}), ...(status !== details.data.status ? { status } : {}) };
+      const changes = {
+        ...(role !== details.data.role ? { role } : {}),
+        ...(status !== details.data.status ? { status } : {}),
+      };
       show(await changeUser(id, changes));
       toast('success', t('admin.users.saved'));
       onChanged();
@@ -182,31 +248,75 @@ function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; on
   const changed = user && (role !== user.role || status !== user.status);
   const may = details?.can_change;
   return (
-    <Modal title={user ? displayName(user) : t('common.loading')} closeLabel={t('admin.close')} onClose={onClose}
-      actions={may && (may.role || may.status) ? (
-        <button type="button" className="button" onClick={() => void save()} disabled={busy || !changed}>{busy ? t('common.saving') : t('admin.users.save')}</button>
-      ) : undefined}>
+    <Modal
+      title={user ? displayName(user) : t('common.loading')}
+      closeLabel={t('admin.close')}
+      onClose={onClose}
+      actions={
+        may && (may.role || may.status) ? (
+          <button type="button" className="button" onClick={() => void save()} disabled={busy || !changed}>
+            {busy ? t('common.saving') : t('admin.users.save')}
+          </button>
+        ) : undefined
+      }
+    >
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.save_failed')} />}
       {!user ? (
         error === null && <Spinner label={t('common.loading')} />
       ) : (
         <>
           <dl className="details compact">
-            <div><dt>{t('fields.email')}</dt><dd>{user.email}</dd></div>
-            <div><dt>{t('fields.phone_number')}</dt><dd>{user.phone_number ?? t('profile.not_provided')}</dd></div>
-            <div><dt>{t('fields.country')}</dt><dd>{user.country ? t(`countries.${user.country}`) : t('profile.not_provided')}</dd></div>
-            <div><dt>{t('fields.username')}</dt><dd>{user.username ?? t('profile.not_provided')}</dd></div>
-            <div><dt>{t('fields.location')}</dt><dd>{user.location ?? t('profile.not_provided')}</dd></div>
-            <div><dt>{t('profile.member_since')}</dt><dd>{formatDate(user.created_at)}</dd></div>
+            <div>
+              <dt>{t('fields.email')}</dt>
+              <dd>{user.email}</dd>
+            </div>
+            <div>
+              <dt>{t('fields.phone_number')}</dt>
+              <dd>{user.phone_number ?? t('profile.not_provided')}</dd>
+            </div>
+            <div>
+              <dt>{t('fields.country')}</dt>
+              <dd>{user.country ? t(`countries.${user.country}`) : t('profile.not_provided')}</dd>
+            </div>
+            <div>
+              <dt>{t('fields.username')}</dt>
+              <dd>{user.username ?? t('profile.not_provided')}</dd>
+            </div>
+            <div>
+              <dt>{t('fields.location')}</dt>
+              <dd>{user.location ?? t('profile.not_provided')}</dd>
+            </div>
+            <div>
+              <dt>{t('profile.member_since')}</dt>
+              <dd>{formatDate(user.created_at)}</dd>
+            </div>
           </dl>
           <section className="detail-group">
             <h3>{t('admin.users.manage')}</h3>
-            <SelectField label={t('admin.columns.role')} value={role} disabled={!may?.role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`)}</option>)}
+            <SelectField
+              label={t('admin.columns.role')}
+              value={role}
+              disabled={!may?.role}
+              onChange={(e) => setRole(e.target.value as Role)}
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`roles.${r}`)}
+                </option>
+              ))}
             </SelectField>
             {!may?.role && <p className="hint">{t('admin.users.role_locked')}</p>}
-            <SelectField label={t('admin.columns.status')} value={status} disabled={!may?.status} onChange={(e) => setStatus(e.target.value as AccountStatus)}>
-              {STATUSES.map((s) => <option key={s} value={s}>{t(`statuses.${s}`)}</option>)}
+            <SelectField
+              label={t('admin.columns.status')}
+              value={status}
+              disabled={!may?.status}
+              onChange={(e) => setStatus(e.target.value as AccountStatus)}
+            >
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`statuses.${s}`)}
+                </option>
+              ))}
             </SelectField>
           </section>
           <section className="detail-group">
@@ -219,8 +329,13 @@ function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; on
                   const word = (value: string) => t(c.field === 'role' ? `roles.${value}` : `statuses.${value}`);
                   return (
                     <li key={index}>
-                      {t(c.field === 'role' ? 'admin.users.change_role' : 'admin.users.change_status', { who: c.by.name, from: word(c.from), to: word(c.to) })}
-                      {' · '}<time dateTime={c.at}>{formatDate(c.at, 'time')}</time>
+                      {t(c.field === 'role' ? 'admin.users.change_role' : 'admin.users.change_status', {
+                        who: c.by.name,
+                        from: word(c.from),
+                        to: word(c.to),
+                      })}
+                      {' · '}
+                      <time dateTime={c.at}>{formatDate(c.at, 'time')}</time>
                     </li>
                   );
                 })}

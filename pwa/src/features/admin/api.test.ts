@@ -13,7 +13,11 @@ describe('admin filters as the server takes them', () => {
 
   it('leaves out empty filters and keeps what the search means', () => {
     expect(applicationQuery({ q: '  ', status: '', period: 'all' }, { page: '2' })).toBe('page=2');
-    expect(applicationQuery({ q: ' Umoja 50% ', status: 're-submitted', period: 'all' })).toBe('q=Umoja+50%25&status=re-submitted');
-    expect(userQuery({ q: '', role: 'farmer', status: 'inactive', country: 'DRC' }, { lang: 'fr' })).toBe('lang=fr&role=farmer&status=inactive&country=DRC');
+    expect(applicationQuery({ q: ' Umoja 50% ', status: 're-submitted', period: 'all' })).toBe(
+      'q=Umoja+50%25&status=re-submitted',
+    );
+    expect(userQuery({ q: '', role: 'farmer', status: 'inactive', country: 'DRC' }, { lang: 'fr' })).toBe(
+      'lang=fr&role=farmer&status=inactive&country=DRC',
+    );
   });
 });

@@ -79,10 +79,16 @@ export interface BulkResult {
 }
 
 export const decideMany = (ids: number[], status: Decision, comment: string, notify: boolean) =>
-  api<{ results: BulkResult[] }>('/admin/surveys/bulk', { method: 'POST', json: { ids, status, admin_comment: comment, notify } });
+  api<{ results: BulkResult[] }>('/admin/surveys/bulk', {
+    method: 'POST',
+    json: { ids, status, admin_comment: comment, notify },
+  });
 
 export const createForUser = (userId: number, answers: Record<string, unknown>) =>
-  api<{ data: AdminApplication }>('/admin/surveys', { method: 'POST', json: { farmer_survey_form: { user_id: userId, ...answers } } });
+  api<{ data: AdminApplication }>('/admin/surveys', {
+    method: 'POST',
+    json: { farmer_survey_form: { user_id: userId, ...answers } },
+  });
 
 /** Someone an application can be filled for (also the field agent's saved list). */
 export type PersonCard = LocalPerson;

@@ -40,8 +40,14 @@ export function FarmersSection({ db }: { db: LocalDb }) {
 
   if (filling) {
     return (
-      <ApplicationForm db={db} uid={filling.uid} existing={undefined} refused={undefined}
-        person={{ id: filling.person.id, name: personName(filling.person) }} onDone={() => setFilling(null)} />
+      <ApplicationForm
+        db={db}
+        uid={filling.uid}
+        existing={undefined}
+        refused={undefined}
+        person={{ id: filling.person.id, name: personName(filling.person) }}
+        onDone={() => setFilling(null)}
+      />
     );
   }
   if (!saved || !applications) return <Spinner label={t('common.loading')} />;
@@ -57,11 +63,18 @@ export function FarmersSection({ db }: { db: LocalDb }) {
         </button>
       </div>
       <p className="muted" role="status">
-        {saved.updatedAt ? t('agent.saved_copy', { time: formatDate(saved.updatedAt, 'time') }) : t('agent.never_saved')}
+        {saved.updatedAt
+          ? t('agent.saved_copy', { time: formatDate(saved.updatedAt, 'time') })
+          : t('agent.never_saved')}
       </p>
       {failed && saved.updatedAt && <ErrorBox messages={[t('agent.refresh_failed')]} />}
-      <TextField label={t('admin.search')} type="search" placeholder={t('agent.search_placeholder')} value={search}
-        onChange={(e) => setSearch(e.target.value)} />
+      <TextField
+        label={t('admin.search')}
+        type="search"
+        placeholder={t('agent.search_placeholder')}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
       {shown.length === 0 ? (
         <p className="card empty-note">{saved.people.length === 0 ? t('agent.empty') : t('admin.users.empty')}</p>
       ) : (
@@ -71,7 +84,10 @@ export function FarmersSection({ db }: { db: LocalDb }) {
               <div>
                 <h3>{personName(p)}</h3>
                 <p className="muted">{[p.phone_number, p.location].filter(Boolean).join(' · ')}</p>
-                <p className="muted">{t(`roles.${p.role}`)}{filledFor(p.id) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p.id)}`}</p>
+                <p className="muted">
+                  {t(`roles.${p.role}`)}
+                  {filledFor(p.id) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p.id)}`}
+                </p>
               </div>
               <button type="button" className="button small" onClick={() => setFilling({ person: p, uid: newUid() })}>
                 <ClipboardIcon /> {t('agent.new_for')}

@@ -8,7 +8,14 @@ import { matches } from './people';
 registerEntity('survey', surveyEntity);
 
 const grace: LocalPerson = {
-  id: 4, first_name: 'Grace', last_name: 'Uwimana', email: 'grace@example.com', phone_number: '+250780000004', country: 'RWA', location: 'Rusizi', role: 'user',
+  id: 4,
+  first_name: 'Grace',
+  last_name: 'Uwimana',
+  email: 'grace@example.com',
+  phone_number: '+250780000004',
+  country: 'RWA',
+  location: 'Rusizi',
+  role: 'user',
 };
 
 describe('the agent people list', () => {

@@ -18,7 +18,13 @@ beforeEach(async () => {
   counter += 1;
   db = new LocalDb(`applications-${counter}`);
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-  await db.surveys.put({ uid: 'u1', status: 'draft', land_size: '1-2 hectares', challenges: 'Pests', created_at: '2026-11-20T08:00:00Z' });
+  await db.surveys.put({
+    uid: 'u1',
+    status: 'draft',
+    land_size: '1-2 hectares',
+    challenges: 'Pests',
+    created_at: '2026-11-20T08:00:00Z',
+  });
   await db.setMeta('next_mutation_id', 2);
   await db.outbox.add({
     mutation_id: 1,
@@ -47,11 +53,17 @@ describe('applications on this phone', () => {
 
     // Typing saves the draft by itself; the new change supersedes the refused one.
     fireEvent.change(screen.getByLabelText(/^Who works on your farm/), { target: { value: 'With family' } });
-    await waitFor(async () => {
-      const outbox = await db.outbox.toArray();
-      expect(outbox.map((e) => e.state)).toEqual(['queued']);
-      expect(outbox[0]!.args).toMatchObject({ uid: 'u1', answers: { work_type: 'With family', land_size: '1-2 hectares' } });
-    }, { timeout: 3000 });
+    await waitFor(
+      async () => {
+        const outbox = await db.outbox.toArray();
+        expect(outbox.map((e) => e.state)).toEqual(['queued']);
+        expect(outbox[0]!.args).toMatchObject({
+          uid: 'u1',
+          answers: { work_type: 'With family', land_size: '1-2 hectares' },
+        });
+      },
+      { timeout: 3000 },
+    );
     expect(await db.surveys.get('u1')).toMatchObject({ work_type: 'With family', status: 'draft' });
     expect(screen.getByText('Draft saved on this phone')).toBeInTheDocument();
   });

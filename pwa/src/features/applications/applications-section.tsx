@@ -10,8 +10,24 @@ import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { newUid } from '../../lib/sync-engine';
-import { FIELDS, answerText, applies, optionLabel, toAnswers, validateSubmission, type Answers, type FieldDef } from './fields';
-import { deleteApplication, saveApplication, useApplications, useOutbox, type Application, type ApplicationStatus } from './local';
+import {
+  FIELDS,
+  answerText,
+  applies,
+  optionLabel,
+  toAnswers,
+  validateSubmission,
+  type Answers,
+  type FieldDef,
+} from './fields';
+import {
+  deleteApplication,
+  saveApplication,
+  useApplications,
+  useOutbox,
+  type Application,
+  type ApplicationStatus,
+} from './local';
 import { personName, useSavedPeople } from '../agent/people';
 
 type View = { mode: 'list' } | { mode: 'form'; uid: string; isNew: boolean } | { mode: 'details'; uid: string };
@@ -63,7 +79,11 @@ export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentM
         uid={view.uid}
         existing={current}
         refused={entriesFor(view.uid).find((e) => e.state === 'rejected')}
-        person={agent && current?.user_id !== undefined ? { id: current.user_id, name: applicantOf(current) ?? '' } : undefined}
+        person={
+          agent && current?.user_id !== undefined
+            ? { id: current.user_id, name: applicantOf(current) ?? '' }
+            : undefined
+        }
         onDone={() => setView({ mode: 'list' })}
       />
     );
@@ -85,7 +105,9 @@ export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentM
           <ClipboardIcon />
           <h3>{t('survey.empty_title')}</h3>
           <p>{t(agent ? 'agent.empty_applications' : 'survey.empty_body')}</p>
-          <button type="button" className="button" onClick={startNew}>{t('survey.create_first')}</button>
+          <button type="button" className="button" onClick={startNew}>
+            {t('survey.create_first')}
+          </button>
         </section>
       ) : (
         <ul className="application-list">
@@ -136,7 +158,8 @@ function ApplicationCard(props: {
   const waiting = entries.some((e) => e.state === 'queued');
   const refused = entries.find((e) => e.state === 'rejected');
   const changeable = a.status === 'draft' || a.status === 'rejected';
-  const answer = (field: string) => (typeof a[field] === 'string' ? optionLabel(t, field, a[field] as string) : t('profile.not_provided'));
+  const answer = (field: string) =>
+    typeof a[field] === 'string' ? optionLabel(t, field, a[field] as string) : t('profile.not_provided');
   return (
     <li className="card application-card">
       <div className="application-head">
@@ -144,29 +167,60 @@ function ApplicationCard(props: {
         <StatusBadge status={a.status} />
       </div>
       {props.applicant && <p className="applicant">{t('agent.for_person', { name: props.applicant })}</p>}
-      {waiting && <p className="sync-note wait"><ClockIcon /> {t('survey.waiting')}</p>}
+      {waiting && (
+        <p className="sync-note wait">
+          <ClockIcon /> {t('survey.waiting')}
+        </p>
+      )}
       {refused && (
         <p className="sync-note bad" role="alert">
-          <AlertIcon /> {t('survey.refused')}: {t(`errors.${refused.result?.code ?? 'internal_error'}`, { defaultValue: refused.result?.message ?? '' })}
+          <AlertIcon /> {t('survey.refused')}:{' '}
+          {t(`errors.${refused.result?.code ?? 'internal_error'}`, { defaultValue: refused.result?.message ?? '' })}
         </p>
       )}
       <dl className="details compact">
-        <div><dt>{t('survey.fields.land_size')}</dt><dd>{answer('land_size')}</dd></div>
-        <div><dt>{t('survey.fields.work_type')}</dt><dd>{answer('work_type')}</dd></div>
-        <div><dt>{t('survey.fields.cooperative_name')}</dt><dd>{(a.cooperative_name as string) || t('profile.not_provided')}</dd></div>
-        <div><dt>{t('survey.fields.average_yield')}</dt><dd>{answer('average_yield')}</dd></div>
-        {a.created_at && <div><dt>{t('survey.created')}</dt><dd>{formatDate(a.created_at)}</dd></div>}
+        <div>
+          <dt>{t('survey.fields.land_size')}</dt>
+          <dd>{answer('land_size')}</dd>
+        </div>
+        <div>
+          <dt>{t('survey.fields.work_type')}</dt>
+          <dd>{answer('work_type')}</dd>
+        </div>
+        <div>
+          <dt>{t('survey.fields.cooperative_name')}</dt>
+          <dd>{(a.cooperative_name as string) || t('profile.not_provided')}</dd>
+        </div>
+        <div>
+          <dt>{t('survey.fields.average_yield')}</dt>
+          <dd>{answer('average_yield')}</dd>
+        </div>
+        {a.created_at && (
+          <div>
+            <dt>{t('survey.created')}</dt>
+            <dd>{formatDate(a.created_at)}</dd>
+          </div>
+        )}
       </dl>
-      {a.admin_comment && <p className="admin-comment"><strong>{t('survey.admin_comment')}:</strong> {a.admin_comment}</p>}
+      {a.admin_comment && (
+        <p className="admin-comment">
+          <strong>{t('survey.admin_comment')}:</strong> {a.admin_comment}
+        </p>
+      )}
       <div className="actions">
-        <button type="button" className="button secondary small" onClick={props.onView}>{t('survey.view')}</button>
+        <button type="button" className="button secondary small" onClick={props.onView}>
+          {t('survey.view')}
+        </button>
         {changeable && (
           <button type="button" className="button secondary small" onClick={props.onEdit}>
-            <EditIcon /> {refused ? t('survey.fix') : a.status === 'rejected' ? t('survey.resubmit') : t('profile.edit')}
+            <EditIcon />{' '}
+            {refused ? t('survey.fix') : a.status === 'rejected' ? t('survey.resubmit') : t('profile.edit')}
           </button>
         )}
         {changeable && (
-          <button type="button" className="button danger-outline small" onClick={props.onDelete}><TrashIcon /> {t('survey.delete')}</button>
+          <button type="button" className="button danger-outline small" onClick={props.onDelete}>
+            <TrashIcon /> {t('survey.delete')}
+          </button>
         )}
       </div>
     </li>
@@ -235,13 +289,17 @@ export function ApplicationForm(props: {
   };
 
   const refusedMessages = refused
-    ? Object.values(refused.result?.error_codes ?? {}).flat().map((code) => t(`errors.${code}`, { defaultValue: code }))
+    ? Object.values(refused.result?.error_codes ?? {})
+        .flat()
+        .map((code) => t(`errors.${code}`, { defaultValue: code }))
     : [];
   const summary = Object.keys(problems).length > 0 ? [t('survey.check_form')] : [];
 
   return (
     <form className="card form survey-form" onSubmit={submit} noValidate aria-labelledby="survey-form-title">
-      <h2 id="survey-form-title">{status === 'rejected' ? t('survey.resubmit_title') : existing ? t('survey.edit_title') : t('survey.new_title')}</h2>
+      <h2 id="survey-form-title">
+        {status === 'rejected' ? t('survey.resubmit_title') : existing ? t('survey.edit_title') : t('survey.new_title')}
+      </h2>
       {props.person && <p className="applicant">{t('agent.form_for', { name: props.person.name })}</p>}
       {refused && (
         <ErrorBox
@@ -254,19 +312,42 @@ export function ApplicationForm(props: {
       <ErrorBox messages={summary} />
       {FIELDS.map((field) => {
         if (field.dependsOn && values[field.dependsOn] !== true) return null;
-        return <Field key={field.name} field={field} value={values[field.name] ?? ''} problem={problems[field.name]} onChange={set(field.name)} />;
+        return (
+          <Field
+            key={field.name}
+            field={field}
+            value={values[field.name] ?? ''}
+            problem={problems[field.name]}
+            onChange={set(field.name)}
+          />
+        );
       })}
-      {isDraft && savedAt && <p className="muted" role="status">{t('survey.autosaved')}</p>}
+      {isDraft && savedAt && (
+        <p className="muted" role="status">
+          {t('survey.autosaved')}
+        </p>
+      )}
       <div className="actions">
-        <button type="submit" className="button">{status === 'rejected' ? t('survey.resubmit') : t('survey.submit')}</button>
-        <button type="button" className="button secondary" onClick={() => void saveOnly()}>{isDraft ? t('survey.save_draft') : t('profile.save')}</button>
-        <button type="button" className="button secondary" onClick={props.onDone}>{t('common.cancel')}</button>
+        <button type="submit" className="button">
+          {status === 'rejected' ? t('survey.resubmit') : t('survey.submit')}
+        </button>
+        <button type="button" className="button secondary" onClick={() => void saveOnly()}>
+          {isDraft ? t('survey.save_draft') : t('profile.save')}
+        </button>
+        <button type="button" className="button secondary" onClick={props.onDone}>
+          {t('common.cancel')}
+        </button>
       </div>
     </form>
   );
 }
 
-export function Field({ field, value, problem, onChange }: {
+export function Field({
+  field,
+  value,
+  problem,
+  onChange,
+}: {
   field: FieldDef;
   value: string | number | boolean;
   problem: string | undefined;
@@ -276,7 +357,11 @@ export function Field({ field, value, problem, onChange }: {
   const id = `survey-${field.name}`;
   const label = t(`survey.fields.${field.name}`);
   const errorId = problem ? `${id}-error` : undefined;
-  const error = problem && <p className="field-error" id={errorId}>{t(`errors.${problem}`)}</p>;
+  const error = problem && (
+    <p className="field-error" id={errorId}>
+      {t(`errors.${problem}`)}
+    </p>
+  );
   if (field.kind === 'checkbox') {
     return (
       <label className="checkbox">
@@ -290,17 +375,28 @@ export function Field({ field, value, problem, onChange }: {
     <div className={`field${problem ? ' has-error' : ''}`}>
       <label htmlFor={id}>
         {label}
-        {field.required && <span className="required" aria-hidden="true"> *</span>}
+        {field.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {field.kind === 'select' && (
         <select {...common} value={String(value)}>
           <option value="">{t('survey.choose')}</option>
-          {field.options?.map((option) => <option key={option} value={option}>{optionLabel(t, field.name, option)}</option>)}
+          {field.options?.map((option) => (
+            <option key={option} value={option}>
+              {optionLabel(t, field.name, option)}
+            </option>
+          ))}
         </select>
       )}
       {field.kind === 'text' && <input {...common} type="text" value={String(value)} />}
       {field.kind === 'textarea' && <textarea {...common} rows={3} value={String(value)} />}
-      {field.kind === 'percent' && <input {...common} type="number" inputMode="numeric" min={0} max={100} step={1} value={String(value)} />}
+      {field.kind === 'percent' && (
+        <input {...common} type="number" inputMode="numeric" min={0} max={100} step={1} value={String(value)} />
+      )}
       {error}
     </div>
   );
@@ -314,7 +410,11 @@ function ApplicationDetails({ application, onBack }: { application: Application;
         <h2 id="survey-details-title">{t('survey.details_title')}</h2>
         <StatusBadge status={application.status} />
       </div>
-      {application.admin_comment && <p className="admin-comment"><strong>{t('survey.admin_comment')}:</strong> {application.admin_comment}</p>}
+      {application.admin_comment && (
+        <p className="admin-comment">
+          <strong>{t('survey.admin_comment')}:</strong> {application.admin_comment}
+        </p>
+      )}
       <dl className="details">
         {FIELDS.filter((f) => applies(f, application)).map((field) => (
           <div key={field.name}>
@@ -323,7 +423,9 @@ function ApplicationDetails({ application, onBack }: { application: Application;
           </div>
         ))}
       </dl>
-      <button type="button" className="button secondary" onClick={onBack}>{t('survey.back_to_list')}</button>
+      <button type="button" className="button secondary" onClick={onBack}>
+        {t('survey.back_to_list')}
+      </button>
     </section>
   );
 }

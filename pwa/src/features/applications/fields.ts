@@ -18,23 +18,74 @@ export interface FieldDef {
 const SEASONS = ['Season A', 'Season B', 'Both seasons'] as const;
 
 export const FIELDS: readonly FieldDef[] = [
-  { name: 'land_size', kind: 'select', required: true, options: ['Less than 1 hectare', '1-2 hectares', '2-5 hectares', 'More than 5 hectares'] },
-  { name: 'work_type', kind: 'select', required: true, options: ['Alone', 'With family', 'With hired workers', 'Cooperative'] },
+  {
+    name: 'land_size',
+    kind: 'select',
+    required: true,
+    options: ['Less than 1 hectare', '1-2 hectares', '2-5 hectares', 'More than 5 hectares'],
+  },
+  {
+    name: 'work_type',
+    kind: 'select',
+    required: true,
+    options: ['Alone', 'With family', 'With hired workers', 'Cooperative'],
+  },
   { name: 'cooperative_name', kind: 'text' },
-  { name: 'income_sources', kind: 'select', required: true, options: ['Farming only', 'Farming and other business', 'Farming and employment', 'Multiple sources'] },
-  { name: 'seed_type', kind: 'select', required: true, options: ['Local/traditional', 'Improved/hybrid', 'Certified seeds', 'Mixed'] },
-  { name: 'seed_source', kind: 'select', required: true, options: ['Local market', 'Agricultural stores', 'Government programs', 'NGOs', 'Own saved seeds'] },
-  { name: 'fertilizers', kind: 'select', required: true, options: ['Compost/manure', 'Chemical fertilizers', 'Organic fertilizers', 'No fertilizers', 'Mixed'] },
-  { name: 'field_preparation', kind: 'select', required: true, options: ['Hand tools (hoe)', 'Animal traction', 'Tractor', 'Mixed methods'] },
+  {
+    name: 'income_sources',
+    kind: 'select',
+    required: true,
+    options: ['Farming only', 'Farming and other business', 'Farming and employment', 'Multiple sources'],
+  },
+  {
+    name: 'seed_type',
+    kind: 'select',
+    required: true,
+    options: ['Local/traditional', 'Improved/hybrid', 'Certified seeds', 'Mixed'],
+  },
+  {
+    name: 'seed_source',
+    kind: 'select',
+    required: true,
+    options: ['Local market', 'Agricultural stores', 'Government programs', 'NGOs', 'Own saved seeds'],
+  },
+  {
+    name: 'fertilizers',
+    kind: 'select',
+    required: true,
+    options: ['Compost/manure', 'Chemical fertilizers', 'Organic fertilizers', 'No fertilizers', 'Mixed'],
+  },
+  {
+    name: 'field_preparation',
+    kind: 'select',
+    required: true,
+    options: ['Hand tools (hoe)', 'Animal traction', 'Tractor', 'Mixed methods'],
+  },
   { name: 'farming_techniques', kind: 'textarea', required: true },
   { name: 'planting_season', kind: 'select', required: true, options: SEASONS },
   { name: 'higher_season', kind: 'select', required: true, options: SEASONS },
   { name: 'higher_season_reason', kind: 'textarea', required: true },
-  { name: 'average_yield', kind: 'select', required: true, options: ['Less than 1 ton', '1-2 tons', '2-5 tons', 'More than 5 tons'] },
+  {
+    name: 'average_yield',
+    kind: 'select',
+    required: true,
+    options: ['Less than 1 ton', '1-2 tons', '2-5 tons', 'More than 5 tons'],
+  },
   { name: 'challenges', kind: 'textarea', required: true },
   { name: 'post_harvest_losses', kind: 'checkbox' },
   { name: 'loss_percentage', kind: 'percent', dependsOn: 'post_harvest_losses' },
-  { name: 'selling_method', kind: 'select', required: true, options: ['Sell at local market', 'Direct to consumers', 'Through cooperatives', 'To processors', 'Multiple channels'] },
+  {
+    name: 'selling_method',
+    kind: 'select',
+    required: true,
+    options: [
+      'Sell at local market',
+      'Direct to consumers',
+      'Through cooperatives',
+      'To processors',
+      'Multiple channels',
+    ],
+  },
   { name: 'selling_challenges', kind: 'checkbox' },
   { name: 'selling_challenges_explanation', kind: 'textarea', dependsOn: 'selling_challenges' },
   { name: 'mobile_interest', kind: 'checkbox' },
@@ -69,7 +120,10 @@ export function applies(field: FieldDef, answers: Record<string, unknown>): bool
 }
 
 export function slug(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 export function optionLabel(t: TFunction, field: string, value: string): string {

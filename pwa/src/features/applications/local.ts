@@ -34,12 +34,26 @@ export const surveyEntity: EntityHandler = {
 
 /** Saves an application: a create until the server has it, then edits on top
  * of its version. `forUserId`: the person a field agent fills it for. */
-export async function saveApplication(db: LocalDb, uid: string, answers: Answers, status?: ApplicationStatus, forUserId?: number): Promise<void> {
+export async function saveApplication(
+  db: LocalDb,
+  uid: string,
+  answers: Answers,
+  status?: ApplicationStatus,
+  forUserId?: number,
+): Promise<void> {
   const existing = await db.surveys.get(uid);
-  const queuedCreate = await db.outbox.where('uid').equals(uid).and((e) => e.name === 'survey.create' && e.state === 'queued').count();
+  const queuedCreate = await db.outbox
+    .where('uid')
+    .equals(uid)
+    .and((e) => e.name === 'survey.create' && e.state === 'queued')
+    .count();
   const args = { uid, answers, ...(status ? { status } : {}) };
   if (existing?.version === undefined && queuedCreate === 0) {
-    await enqueue(db, 'survey.create', { ...args, status: status ?? 'draft', ...(forUserId === undefined ? {} : { user_id: forUserId }) });
+    await enqueue(db, 'survey.create', {
+      ...args,
+      status: status ?? 'draft',
+      ...(forUserId === undefined ? {} : { user_id: forUserId }),
+    });
   } else {
     await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
   }

@@ -39,10 +39,23 @@ export function LoginPage() {
       <p className="lead">{t('auth.login_intro')}</p>
       <form onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.login_failed')} />
-        <TextField label={t('fields.email')} type="email" autoComplete="email" inputMode="email" required
-          value={email} onChange={(e) => setEmail(e.target.value)} />
-        <TextField label={t('fields.password')} type="password" autoComplete="current-password" required
-          value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <button type="submit" className="button wide" disabled={submitting}>
           {submitting ? t('auth.signing_in') : t('auth.sign_in')}
         </button>

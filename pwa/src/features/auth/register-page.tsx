@@ -75,25 +75,77 @@ export function RegisterPage() {
       <form onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.register_failed')} />
         <div className="field-row">
-          <TextField label={t('fields.first_name')} autoComplete="given-name" required value={values.first_name} onChange={set('first_name')} />
-          <TextField label={t('fields.last_name')} autoComplete="family-name" required value={values.last_name} onChange={set('last_name')} />
+          <TextField
+            label={t('fields.first_name')}
+            autoComplete="given-name"
+            required
+            value={values.first_name}
+            onChange={set('first_name')}
+          />
+          <TextField
+            label={t('fields.last_name')}
+            autoComplete="family-name"
+            required
+            value={values.last_name}
+            onChange={set('last_name')}
+          />
         </div>
-        <TextField label={t('fields.email')} type="email" inputMode="email" autoComplete="email" required value={values.email} onChange={set('email')} />
-        <TextField label={t('fields.phone_number')} type="tel" inputMode="tel" autoComplete="tel" required value={values.phone_number} onChange={set('phone_number')} />
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          value={values.email}
+          onChange={set('email')}
+        />
+        <TextField
+          label={t('fields.phone_number')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          required
+          value={values.phone_number}
+          onChange={set('phone_number')}
+        />
         <SelectField label={t('fields.country')} required value={values.country} onChange={set('country')}>
           <option value="">{t('fields.choose_country')}</option>
-          {COUNTRIES.map((code) => <option key={code} value={code}>{t(`countries.${code}`)}</option>)}
+          {COUNTRIES.map((code) => (
+            <option key={code} value={code}>
+              {t(`countries.${code}`)}
+            </option>
+          ))}
         </SelectField>
-        <TextField label={t('fields.password')} type="password" autoComplete="new-password" required
-          hint={t('fields.password_hint')} value={values.password} onChange={set('password')} />
-        <TextField label={t('fields.password_confirmation')} type="password" autoComplete="new-password" required
-          value={values.password_confirmation} onChange={set('password_confirmation')} />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={t('fields.password_hint')}
+          value={values.password}
+          onChange={set('password')}
+        />
+        <TextField
+          label={t('fields.password_confirmation')}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={values.password_confirmation}
+          onChange={set('password_confirmation')}
+        />
         <div className="field avatar-field">
           <Avatar url={avatar.preview} size={64} />
           <div>
-            <ImagePicker label={t('fields.avatar_optional')} buttonLabel={t('fields.choose_picture')} fileName={avatar.file?.name ?? null} onChange={avatar.pick} />
+            <ImagePicker
+              label={t('fields.avatar_optional')}
+              buttonLabel={t('fields.choose_picture')}
+              fileName={avatar.file?.name ?? null}
+              onChange={avatar.pick}
+            />
             {avatar.file && (
-              <button type="button" className="link-button" onClick={avatar.clear}>{t('common.remove')}</button>
+              <button type="button" className="link-button" onClick={avatar.clear}>
+                {t('common.remove')}
+              </button>
             )}
           </div>
         </div>
@@ -131,8 +183,12 @@ function Registered() {
         <h1>{t('auth.register_success')}</h1>
         <p>{t('auth.redirect_notice', { seconds })}</p>
         <div className="actions">
-          <Link to={paths.home} className="button">{t('auth.continue_now')}</Link>
-          <Link to={paths.dashboard} className="button secondary">{t('nav.dashboard')}</Link>
+          <Link to={paths.home} className="button">
+            {t('auth.continue_now')}
+          </Link>
+          <Link to={paths.dashboard} className="button secondary">
+            {t('nav.dashboard')}
+          </Link>
         </div>
       </div>
     </section>

@@ -6,7 +6,10 @@ import { sampleUser, scriptFetch } from '../../test-support';
 import { SessionProvider, useSession } from './session';
 
 const wrapper = ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>;
-const unauthorized = { status: 401, body: { success: false, code: 'invalid_token', message: 'Your session is not valid.' } };
+const unauthorized = {
+  status: 401,
+  body: { success: false, code: 'invalid_token', message: 'Your session is not valid.' },
+};
 
 afterEach(() => {
   localStorage.clear();
@@ -62,12 +65,18 @@ describe('session (SPEC section 4)', () => {
     await act(() => result.current.login('amani@example.com', 'secret1'));
     expect(localStorage.getItem('token')).toBe('fresh');
     expect(result.current.user?.email).toBe(sampleUser.email);
-    expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual(['POST /users/login null', 'GET /me Bearer fresh']);
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual([
+      'POST /users/login null',
+      'GET /me Bearer fresh',
+    ]);
   });
 
   it('sign-out clears token and user even when the server cannot be reached', async () => {
     localStorage.setItem('token', 'stored');
-    scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } }, 'POST /auth/logout': 'offline' });
+    scriptFetch({
+      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
+      'POST /auth/logout': 'offline',
+    });
     const { result } = renderHook(() => useSession(), { wrapper });
     await waitFor(() => expect(result.current.user).not.toBeNull());
     await act(() => result.current.logout());
@@ -77,7 +86,10 @@ describe('session (SPEC section 4)', () => {
 
   it('a 401 on any later call ends the session', async () => {
     localStorage.setItem('token', 'stored');
-    scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } }, 'GET /admin/users': unauthorized });
+    scriptFetch({
+      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
+      'GET /admin/users': unauthorized,
+    });
     const { result } = renderHook(() => useSession(), { wrapper });
     await waitFor(() => expect(result.current.user).not.toBeNull());
     await act(async () => {
@@ -90,9 +102,14 @@ describe('session (SPEC section 4)', () => {
 
 describe('api client', () => {
   it('a 401 removes the stored token, except on sign-in and sign-up', async () => {
-    scriptFetch({ 'GET /me': unauthorized, 'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'Invalid email or password' } } });
+    scriptFetch({
+      'GET /me': unauthorized,
+      'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'Invalid email or password' } },
+    });
     localStorage.setItem('token', 'kept');
-    const error = await api('/users/login', { method: 'POST', json: {}, keepTokenOn401: true }).catch((e: unknown) => e);
+    const error = await api('/users/login', { method: 'POST', json: {}, keepTokenOn401: true }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('invalid_credentials');
     expect(localStorage.getItem('token')).toBe('kept');
@@ -104,7 +121,13 @@ describe('api client', () => {
     scriptFetch({
       'POST /users': {
         status: 422,
-        body: { success: false, code: 'validation_failed', message: 'Passwords do not match', errors: { password: ['x'] }, error_codes: { password: ['passwords_do_not_match'] } },
+        body: {
+          success: false,
+          code: 'validation_failed',
+          message: 'Passwords do not match',
+          errors: { password: ['x'] },
+          error_codes: { password: ['passwords_do_not_match'] },
+        },
       },
     });
     const error = (await api('/users', { method: 'POST', form: new FormData() }).catch((e: unknown) => e)) as ApiError;

@@ -15,7 +15,17 @@ const complete: RegistrationValues = {
 
 describe('registration checks (SPEC section 5 order)', () => {
   it('reports every problem in the spec order, terms last', () => {
-    const empty = { ...complete, first_name: '', last_name: ' ', email: '', phone_number: '', country: '', password: 'abc', password_confirmation: 'abd', terms: false };
+    const empty = {
+      ...complete,
+      first_name: '',
+      last_name: ' ',
+      email: '',
+      phone_number: '',
+      country: '',
+      password: 'abc',
+      password_confirmation: 'abd',
+      terms: false,
+    };
     expect(validateRegistration(empty)).toEqual([
       'passwords_do_not_match',
       'password_too_short',
@@ -38,7 +48,9 @@ describe('registration checks (SPEC section 5 order)', () => {
   });
 
   it('counts characters, not bytes', () => {
-    expect(validateRegistration({ ...complete, password: 'ñañañ', password_confirmation: 'ñañañ' })).toEqual(['password_too_short']);
+    expect(validateRegistration({ ...complete, password: 'ñañañ', password_confirmation: 'ñañañ' })).toEqual([
+      'password_too_short',
+    ]);
     expect(validateRegistration({ ...complete, password: 'ñañaña', password_confirmation: 'ñañaña' })).toEqual([]);
   });
 });
@@ -52,6 +64,8 @@ describe('sign-in and image checks', () => {
   it('takes images of at most 5 MB', () => {
     expect(checkImage(new File(['x'], 'a.png', { type: 'image/png' }))).toBeNull();
     expect(checkImage(new File(['x'], 'a.pdf', { type: 'application/pdf' }))).toBe('image_invalid');
-    expect(checkImage(new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }))).toBe('image_too_large');
+    expect(checkImage(new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }))).toBe(
+      'image_too_large',
+    );
   });
 });

@@ -28,7 +28,9 @@ export function CartPage() {
       <section className="page narrow coming-soon">
         <CartIcon />
         <h1>{t('cart.empty')}</h1>
-        <Link className="button" to={paths.marketplace}>{t('cart.continue')}</Link>
+        <Link className="button" to={paths.marketplace}>
+          {t('cart.continue')}
+        </Link>
       </section>
     );
   }
@@ -48,16 +50,43 @@ export function CartPage() {
         <ul className="cart-lines">
           {lines.map(({ item, price, available, priceChanged, short, stock }) => (
             <li key={item.id} className="card cart-line">
-              {item.product.image ? <img src={item.product.image} alt="" width={96} height={72} loading="lazy" /> : <div className="product-image placeholder" />}
+              {item.product.image ? (
+                <img src={item.product.image} alt="" width={96} height={72} loading="lazy" />
+              ) : (
+                <div className="product-image placeholder" />
+              )}
               <div className="cart-line-body">
-                <h2><Link to={paths.product(item.id)}>{item.product.title}</Link></h2>
+                <h2>
+                  <Link to={paths.product(item.id)}>{item.product.title}</Link>
+                </h2>
                 <p className="muted">{t('market.by', { name: item.product.farmer.name })}</p>
-                <p>{formatMoney(price)} / {t(`market.units.${item.product.unit}`)} · {t('market.in_stock', { count: stock, unit: t(`market.units.${item.product.unit}`) })}</p>
-                {!available && <p className="sync-note bad"><AlertIcon /> {t('cart.unavailable')}</p>}
-                {priceChanged && <p className="sync-note wait"><AlertIcon /> {t('cart.price_changed', { from: formatMoney(item.price), to: formatMoney(price) })}</p>}
-                {short && <p className="sync-note wait"><AlertIcon /> {t('cart.short', { count: stock })}</p>}
+                <p>
+                  {formatMoney(price)} / {t(`market.units.${item.product.unit}`)} ·{' '}
+                  {t('market.in_stock', { count: stock, unit: t(`market.units.${item.product.unit}`) })}
+                </p>
+                {!available && (
+                  <p className="sync-note bad">
+                    <AlertIcon /> {t('cart.unavailable')}
+                  </p>
+                )}
+                {priceChanged && (
+                  <p className="sync-note wait">
+                    <AlertIcon /> {t('cart.price_changed', { from: formatMoney(item.price), to: formatMoney(price) })}
+                  </p>
+                )}
+                {short && (
+                  <p className="sync-note wait">
+                    <AlertIcon /> {t('cart.short', { count: stock })}
+                  </p>
+                )}
                 <div className="cart-line-actions">
-                  <Stepper label={t('market.quantity')} value={item.quantity} min={1} max={Math.max(1, stock)} onChange={(q) => setQuantity(item.id, q)} />
+                  <Stepper
+                    label={t('market.quantity')}
+                    value={item.quantity}
+                    min={1}
+                    max={Math.max(1, stock)}
+                    onChange={(q) => setQuantity(item.id, q)}
+                  />
                   <strong>{formatMoney(price * item.quantity)}</strong>
                   <button type="button" className="button danger-outline small" onClick={() => removeFromCart(item.id)}>
                     <TrashIcon /> {t('cart.remove')}
@@ -70,20 +99,39 @@ export function CartPage() {
         <aside className="card cart-summary" aria-labelledby="cart-summary">
           <h2 id="cart-summary">{t('cart.summary')}</h2>
           <dl className="summary">
-            <div><dt>{t('cart.subtotal')}</dt><dd>{formatMoney(sum.subtotal)}</dd></div>
-            <div><dt>{t('cart.shipping')}</dt><dd>{formatMoney(sum.shipping)}</dd></div>
-            <div className="total"><dt>{t('cart.total')}</dt><dd>{formatMoney(sum.total)}</dd></div>
+            <div>
+              <dt>{t('cart.subtotal')}</dt>
+              <dd>{formatMoney(sum.subtotal)}</dd>
+            </div>
+            <div>
+              <dt>{t('cart.shipping')}</dt>
+              <dd>{formatMoney(sum.shipping)}</dd>
+            </div>
+            <div className="total">
+              <dt>{t('cart.total')}</dt>
+              <dd>{formatMoney(sum.total)}</dd>
+            </div>
           </dl>
           <p className="hint">{t('cart.shipping_note')}</p>
           {user ? (
-            <button type="button" className="button wide" onClick={() => navigate(paths.checkout)}>{t('cart.checkout')}</button>
+            <button type="button" className="button wide" onClick={() => navigate(paths.checkout)}>
+              {t('cart.checkout')}
+            </button>
           ) : (
             <>
-              <button type="button" className="button wide" onClick={() => navigate(paths.login, { state: { from: paths.cart } })}>{t('cart.login_to_checkout')}</button>
+              <button
+                type="button"
+                className="button wide"
+                onClick={() => navigate(paths.login, { state: { from: paths.cart } })}
+              >
+                {t('cart.login_to_checkout')}
+              </button>
               <p className="hint">{t('cart.login_note')}</p>
             </>
           )}
-          <button type="button" className="button secondary wide" onClick={clear} disabled={clearing}>{clearing ? t('cart.clearing') : t('cart.clear')}</button>
+          <button type="button" className="button secondary wide" onClick={clear} disabled={clearing}>
+            {clearing ? t('cart.clearing') : t('cart.clear')}
+          </button>
         </aside>
       </div>
     </section>

@@ -7,13 +7,27 @@ function item(id: number, farmer: number, quantity: number, price: number, shipp
     id,
     quantity,
     price,
-    product: { id, uid: `u${id}`, title: `P${id}`, image: null, farmer: { id: farmer, name: 'F' }, unit: 'kg', stock: 100, shipping_cost: shipping, shipping_available: true },
+    product: {
+      id,
+      uid: `u${id}`,
+      title: `P${id}`,
+      image: null,
+      farmer: { id: farmer, name: 'F' },
+      unit: 'kg',
+      stock: 100,
+      shipping_cost: shipping,
+      shipping_available: true,
+    },
   };
 }
 
 describe('the cart', () => {
   it('charges one parcel per farmer, at their highest shipping price', () => {
-    const lines = [item(1, 7, 2, 1.2, 5), item(2, 7, 1, 10.5, 8), item(3, 9, 3, 0.4, 6)].map((i) => ({ item: i, price: i.price, available: true }));
+    const lines = [item(1, 7, 2, 1.2, 5), item(2, 7, 1, 10.5, 8), item(3, 9, 3, 0.4, 6)].map((i) => ({
+      item: i,
+      price: i.price,
+      available: true,
+    }));
     expect(totals(lines)).toEqual({ subtotal: 14.1, shipping: 14, total: 28.1 });
   });
 

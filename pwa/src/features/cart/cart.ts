@@ -68,7 +68,11 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useCart(): Cart {
-  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  );
 }
 
 /** The header badge: the sum of quantities. */
@@ -96,15 +100,24 @@ export function addToCart(product: Product, quantity: number): void {
   const existing = cart.items.find((item) => item.id === product.id);
   const line = toCartProduct(product);
   const items = existing
-    ? cart.items.map((item) => (item === existing ? { ...item, product: line, quantity: Math.min(item.quantity + quantity, line.stock) } : item))
-    : [...cart.items, { id: line.id, product: line, quantity: Math.min(quantity, line.stock), price: product.current_price }];
+    ? cart.items.map((item) =>
+        item === existing ? { ...item, product: line, quantity: Math.min(item.quantity + quantity, line.stock) } : item,
+      )
+    : [
+        ...cart.items,
+        { id: line.id, product: line, quantity: Math.min(quantity, line.stock), price: product.current_price },
+      ];
   write({ items });
 }
 
 /** Zero or less removes the line. */
 export function setQuantity(id: number, quantity: number): void {
   const cart = read();
-  write({ items: cart.items.flatMap((item) => (item.id !== id ? [item] : quantity <= 0 ? [] : [{ ...item, quantity: Math.min(quantity, item.product.stock) }])) });
+  write({
+    items: cart.items.flatMap((item) =>
+      item.id !== id ? [item] : quantity <= 0 ? [] : [{ ...item, quantity: Math.min(quantity, item.product.stock) }],
+    ),
+  });
 }
 
 export function removeFromCart(id: number): void {
@@ -132,7 +145,8 @@ export interface CheckedLine {
 /** Checks each line against the local catalogue; before it has loaded, lines stand as added. */
 export function checkLines(cart: Cart, catalogue: Product[] | undefined): CheckedLine[] {
   return cart.items.map((item) => {
-    if (!catalogue) return { item, price: item.price, available: true, priceChanged: false, short: false, stock: item.product.stock };
+    if (!catalogue)
+      return { item, price: item.price, available: true, priceChanged: false, short: false, stock: item.product.stock };
     const current = catalogue.find((p) => p.id === item.id);
     if (!current) return { item, price: item.price, available: false, priceChanged: false, short: false, stock: 0 };
     return {
@@ -151,13 +165,20 @@ export function checkLines(cart: Cart, catalogue: Product[] | undefined): Checke
  * highest shipping price among that farmer's products in the cart; products
  * a farmer does not ship are collected from them, free.
  */
-export function totals(lines: { item: CartItem; price: number; available: boolean }[]): { subtotal: number; shipping: number; total: number } {
+export function totals(lines: { item: CartItem; price: number; available: boolean }[]): {
+  subtotal: number;
+  shipping: number;
+  total: number;
+} {
   const live = lines.filter((l) => l.available);
   const subtotal = live.reduce((sum, l) => sum + l.price * l.item.quantity, 0);
   const perFarmer = new Map<number, number>();
   for (const { item } of live) {
     if (!item.product.shipping_available) continue;
-    perFarmer.set(item.product.farmer.id, Math.max(perFarmer.get(item.product.farmer.id) ?? 0, item.product.shipping_cost));
+    perFarmer.set(
+      item.product.farmer.id,
+      Math.max(perFarmer.get(item.product.farmer.id) ?? 0, item.product.shipping_cost),
+    );
   }
   const shipping = [...perFarmer.values()].reduce((a, b) => a + b, 0);
   const round = (n: number) => Math.round(n * 100) / 100;

@@ -21,7 +21,9 @@ import { ProfilePanel } from '../profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 
 // Admin screens are only downloaded by admins.
-const AdminApplications = lazy(() => import('../admin/admin-applications').then((m) => ({ default: m.AdminApplications })));
+const AdminApplications = lazy(() =>
+  import('../admin/admin-applications').then((m) => ({ default: m.AdminApplications })),
+);
 const AdminUsers = lazy(() => import('../admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 
 export function DashboardPage() {
@@ -49,8 +51,15 @@ export function DashboardPage() {
     <div className="dashboard">
       <aside id="dashboard-nav" className={`sidebar${navOpen ? ' open' : ''}`} aria-label={t('dashboard.navigation')}>
         <div className="sidebar-head">
-          <Link to={paths.home} aria-label={t('nav.home_label')}><Logo /></Link>
-          <button type="button" className="icon-button narrow-only" onClick={() => setNavOpen(false)} aria-label={t('nav.close_menu')}>
+          <Link to={paths.home} aria-label={t('nav.home_label')}>
+            <Logo />
+          </Link>
+          <button
+            type="button"
+            className="icon-button narrow-only"
+            onClick={() => setNavOpen(false)}
+            aria-label={t('nav.close_menu')}
+          >
             <CloseIcon />
           </button>
         </div>
@@ -63,13 +72,21 @@ export function DashboardPage() {
         </div>
         <nav>
           {sections.map((s) => (
-            <button key={s.id} type="button" className="nav-item" aria-current={s.id === section.id ? 'page' : undefined} onClick={() => open(s.id)}>
+            <button
+              key={s.id}
+              type="button"
+              className="nav-item"
+              aria-current={s.id === section.id ? 'page' : undefined}
+              onClick={() => open(s.id)}
+            >
               <s.icon /> {t(`dashboard.sections.${s.id}`)}
             </button>
           ))}
         </nav>
         <div className="sidebar-foot">
-          <Link to={paths.home} className="nav-item"><ChevronLeft /> {t('dashboard.back_to_site')}</Link>
+          <Link to={paths.home} className="nav-item">
+            <ChevronLeft /> {t('dashboard.back_to_site')}
+          </Link>
           <LanguagePicker />
           <button type="button" className="nav-item" onClick={() => void signOut()}>
             <LogoutIcon /> {t('nav.logout')}
@@ -79,8 +96,14 @@ export function DashboardPage() {
       {navOpen && <div className="backdrop narrow-only" onClick={() => setNavOpen(false)} aria-hidden="true" />}
       <div className="dashboard-main">
         <header className="dashboard-topbar">
-          <button type="button" className="icon-button narrow-only" aria-expanded={navOpen} aria-controls="dashboard-nav"
-            onClick={() => setNavOpen(true)} aria-label={t('nav.open_menu')}>
+          <button
+            type="button"
+            className="icon-button narrow-only"
+            aria-expanded={navOpen}
+            aria-controls="dashboard-nav"
+            onClick={() => setNavOpen(true)}
+            aria-label={t('nav.open_menu')}
+          >
             <MenuIcon />
           </button>
           <h1>{t(`dashboard.sections.${section.id}`)}</h1>
@@ -94,7 +117,17 @@ export function DashboardPage() {
   );
 }
 
-function SectionContent({ section, kind, user, onOpen }: { section: Section; kind: DashboardKind; user: User; onOpen(id: SectionId): void }) {
+function SectionContent({
+  section,
+  kind,
+  user,
+  onOpen,
+}: {
+  section: Section;
+  kind: DashboardKind;
+  user: User;
+  onOpen(id: SectionId): void;
+}) {
   const { t } = useTranslation();
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;

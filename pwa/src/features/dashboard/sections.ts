@@ -2,14 +2,36 @@
 // Sections whose feature is not built yet say which piece of work brings it.
 import type { JSX } from 'react';
 import {
-  BookIcon, BoxIcon, ChartIcon, ClipboardIcon, HeartIcon, HomeIcon, NewsIcon, ReceiptIcon, SettingsIcon, UserIcon, UsersIcon, WalletIcon,
+  BookIcon,
+  BoxIcon,
+  ChartIcon,
+  ClipboardIcon,
+  HeartIcon,
+  HomeIcon,
+  NewsIcon,
+  ReceiptIcon,
+  SettingsIcon,
+  UserIcon,
+  UsersIcon,
+  WalletIcon,
 } from '../../components/icons';
 import type { Role } from '../auth/types';
 
 export type DashboardKind = 'admin' | 'farmer' | 'agent' | 'customer';
 export type SectionId =
-  | 'home' | 'applications' | 'users' | 'blogs' | 'products' | 'orders' | 'analytics' | 'settings'
-  | 'profile' | 'earnings' | 'training' | 'wishlist' | 'farmers';
+  | 'home'
+  | 'applications'
+  | 'users'
+  | 'blogs'
+  | 'products'
+  | 'orders'
+  | 'analytics'
+  | 'settings'
+  | 'profile'
+  | 'earnings'
+  | 'training'
+  | 'wishlist'
+  | 'farmers';
 /** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
 export type Arrival = 'later';
 
@@ -59,12 +81,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'training', icon: BookIcon, arrives: 'later' },
     profile,
   ],
-  agent: [
-    home,
-    { id: 'farmers', icon: UsersIcon },
-    { id: 'applications', icon: ClipboardIcon },
-    profile,
-  ],
+  agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, profile],
   customer: [
     home,
     { id: 'applications', icon: ClipboardIcon },

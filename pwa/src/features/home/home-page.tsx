@@ -34,27 +34,48 @@ export function HomePage() {
             <h1>{t(`home.slides.${slide}.title`)}</h1>
             <p>{t(`home.slides.${slide}.body`)}</p>
             <div className="actions">
-              <Link to={paths.about} className="button gold">{t('home.learn_more')}</Link>
-              <Link to={paths.register} className="button light">{t('home.join')}</Link>
+              <Link to={paths.about} className="button gold">
+                {t('home.learn_more')}
+              </Link>
+              <Link to={paths.register} className="button light">
+                {t('home.join')}
+              </Link>
             </div>
-            <p className="with-icon address"><PinIcon /> {t('contact.address')}</p>
+            <p className="with-icon address">
+              <PinIcon /> {t('contact.address')}
+            </p>
           </div>
           <div className="hero-controls">
-            <button type="button" className="icon-button light" onClick={() => step(-1)} aria-label={t('home.previous')}><ChevronLeft /></button>
+            <button
+              type="button"
+              className="icon-button light"
+              onClick={() => step(-1)}
+              aria-label={t('home.previous')}
+            >
+              <ChevronLeft />
+            </button>
             <span className="hero-dots" aria-hidden="true">
-              {SLIDES.map((n) => <span key={n} className={n === slide ? 'dot active' : 'dot'} />)}
+              {SLIDES.map((n) => (
+                <span key={n} className={n === slide ? 'dot active' : 'dot'} />
+              ))}
             </span>
-            <button type="button" className="icon-button light" onClick={() => step(1)} aria-label={t('home.next')}><ChevronRight /></button>
+            <button type="button" className="icon-button light" onClick={() => step(1)} aria-label={t('home.next')}>
+              <ChevronRight />
+            </button>
           </div>
         </div>
       </section>
 
       <section className="page" aria-labelledby="pillars">
-        <h2 id="pillars" className="section-title">{t('home.pillars_title')}</h2>
+        <h2 id="pillars" className="section-title">
+          {t('home.pillars_title')}
+        </h2>
         <ol className="pillars">
           {PILLARS.map((key, index) => (
             <li key={key} className="card pillar">
-              <span className="pillar-number" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+              <span className="pillar-number" aria-hidden="true">
+                {String(index + 1).padStart(2, '0')}
+              </span>
               <h3>{t(`pillars.${key}.title`)}</h3>
               <p>{t(`pillars.${key}.body`)}</p>
             </li>
@@ -64,7 +85,9 @@ export function HomePage() {
 
       <section className="impact" aria-labelledby="impact">
         <div className="page">
-          <h2 id="impact" className="section-title">{t('home.impact_title')}</h2>
+          <h2 id="impact" className="section-title">
+            {t('home.impact_title')}
+          </h2>
           <p className="lead">{t('home.impact_intro')}</p>
           <ul className="impact-grid">
             {IMPACT.map((key) => (
@@ -81,8 +104,12 @@ export function HomePage() {
         <h2 id="cta">{t('home.cta_title')}</h2>
         <p>{t('home.cta_body')}</p>
         <div className="actions">
-          <Link to={paths.register} className="button">{t('nav.register')}</Link>
-          <Link to={paths.programs} className="button secondary">{t('nav.programs')}</Link>
+          <Link to={paths.register} className="button">
+            {t('nav.register')}
+          </Link>
+          <Link to={paths.programs} className="button secondary">
+            {t('nav.programs')}
+          </Link>
         </div>
       </section>
     </>

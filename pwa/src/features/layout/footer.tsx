@@ -22,14 +22,20 @@ export function Footer() {
         <div className="footer-about">
           <Logo />
           <p>{t('footer.description')}</p>
-          <p className="with-icon"><PinIcon /> {t('contact.address')}</p>
-          <p className="with-icon"><ClockIcon /> {t('contact.hours')}</p>
+          <p className="with-icon">
+            <PinIcon /> {t('contact.address')}
+          </p>
+          <p className="with-icon">
+            <ClockIcon /> {t('contact.hours')}
+          </p>
         </div>
         <nav aria-label={t('footer.quick_links')}>
           <h2>{t('footer.quick_links')}</h2>
           <ul>
             {QUICK_LINKS.map(([key, to]) => (
-              <li key={key}><Link to={to}>{t(`nav.${key}`)}</Link></li>
+              <li key={key}>
+                <Link to={to}>{t(`nav.${key}`)}</Link>
+              </li>
             ))}
           </ul>
         </nav>

@@ -60,7 +60,9 @@ export function Header() {
         </Link>
         <nav className="main-nav desktop-only" aria-label={t('nav.main')}>
           {MAIN_LINKS.map(([key, to]) => (
-            <NavLink key={key} to={to}>{t(`nav.${key}`)}</NavLink>
+            <NavLink key={key} to={to}>
+              {t(`nav.${key}`)}
+            </NavLink>
           ))}
         </nav>
         <div className="header-actions">
@@ -69,15 +71,27 @@ export function Header() {
               <SyncStatus db={db} />
             </Suspense>
           )}
-          <Link to={paths.cart} className="icon-button cart-link" aria-label={count > 0 ? t('nav.cart_count', { count }) : t('nav.cart')}>
+          <Link
+            to={paths.cart}
+            className="icon-button cart-link"
+            aria-label={count > 0 ? t('nav.cart_count', { count }) : t('nav.cart')}
+          >
             <CartIcon />
-            {count > 0 && <span className="cart-badge" aria-hidden="true">{count}</span>}
+            {count > 0 && (
+              <span className="cart-badge" aria-hidden="true">
+                {count}
+              </span>
+            )}
           </Link>
           {user && <UserMenu user={user} onSignOut={signOut} />}
           {!user && status === 'ready' && (
             <div className="auth-links desktop-only">
-              <Link to={paths.login} className="button secondary small">{t('nav.login')}</Link>
-              <Link to={paths.register} className="button small">{t('nav.register')}</Link>
+              <Link to={paths.login} className="button secondary small">
+                {t('nav.login')}
+              </Link>
+              <Link to={paths.register} className="button small">
+                {t('nav.register')}
+              </Link>
             </div>
           )}
           <button
@@ -95,19 +109,27 @@ export function Header() {
       {menuOpen && (
         <nav id="mobile-menu" className="mobile-menu mobile-only" aria-label={t('nav.main')}>
           {MAIN_LINKS.map(([key, to]) => (
-            <NavLink key={key} to={to}>{t(`nav.${key}`)}</NavLink>
+            <NavLink key={key} to={to}>
+              {t(`nav.${key}`)}
+            </NavLink>
           ))}
           <NavLink to={paths.contact}>{t('nav.contact')}</NavLink>
           {user ? (
             <>
               <NavLink to={paths.dashboard}>{t('nav.dashboard')}</NavLink>
               <NavLink to={paths.profile}>{t('nav.profile')}</NavLink>
-              <button type="button" className="menu-button" onClick={() => void signOut()}>{t('nav.logout')}</button>
+              <button type="button" className="menu-button" onClick={() => void signOut()}>
+                {t('nav.logout')}
+              </button>
             </>
           ) : (
             <div className="auth-links">
-              <Link to={paths.login} className="button secondary">{t('nav.login')}</Link>
-              <Link to={paths.register} className="button">{t('nav.register')}</Link>
+              <Link to={paths.login} className="button secondary">
+                {t('nav.login')}
+              </Link>
+              <Link to={paths.register} className="button">
+                {t('nav.register')}
+              </Link>
             </div>
           )}
         </nav>
@@ -127,7 +149,8 @@ function UserMenu({ user, onSignOut }: { user: User; onSignOut(): Promise<void> 
   useEffect(() => {
     if (!open) return;
     const close = (event: Event) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node)) setOpen(false);
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node))
+        setOpen(false);
     };
     document.addEventListener('mousedown', close);
     document.addEventListener('keydown', close);
@@ -138,7 +161,13 @@ function UserMenu({ user, onSignOut }: { user: User; onSignOut(): Promise<void> 
   }, [open]);
   return (
     <div className="user-menu" ref={ref}>
-      <button type="button" className="user-button" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="user-button"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen((o) => !o)}
+      >
         <Avatar url={user.avatar_url} size={32} />
         <span className="user-name desktop-only">{displayName(user)}</span>
         <span className="visually-hidden">{t('nav.account_menu')}</span>

@@ -10,10 +10,14 @@ export function LanguagePicker() {
   return (
     <div className="language-picker">
       <GlobeIcon />
-      <label htmlFor={id} className="visually-hidden">{t('common.language')}</label>
+      <label htmlFor={id} className="visually-hidden">
+        {t('common.language')}
+      </label>
       <select id={id} value={currentLanguage()} onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}>
         {LANGUAGES.map((language) => (
-          <option key={language} value={language} lang={language}>{LANGUAGE_NAMES[language]}</option>
+          <option key={language} value={language} lang={language}>
+            {LANGUAGE_NAMES[language]}
+          </option>
         ))}
       </select>
     </div>

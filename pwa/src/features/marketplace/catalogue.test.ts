@@ -3,10 +3,33 @@ import type { Product } from '../products/local';
 import { filterProducts } from './catalogue';
 import { orderRange } from './product-page';
 
-const product = (title: string, category: string, price: number, rating: number, farmer = 'Amani Bahati', status = 'active') =>
-  ({ uid: title, id: 1, title, description: `${title} from Kivu`, category, current_price: price, rating, reviews: 1, status, farmer: { name: farmer } }) as unknown as Product;
+const product = (
+  title: string,
+  category: string,
+  price: number,
+  rating: number,
+  farmer = 'Amani Bahati',
+  status = 'active',
+) =>
+  ({
+    uid: title,
+    id: 1,
+    title,
+    description: `${title} from Kivu`,
+    category,
+    current_price: price,
+    rating,
+    reviews: 1,
+    status,
+    farmer: { name: farmer },
+  }) as unknown as Product;
 
-const all = [product('Café arabica', 'beverages', 10.5, 4.9, 'Esther Nabintu'), product('Mangoes', 'fruits', 0.6, 4.8), product('Avocados', 'fruits', 0.4, 4.7), product('Hidden', 'fruits', 1, 5, 'X', 'inactive')];
+const all = [
+  product('Café arabica', 'beverages', 10.5, 4.9, 'Esther Nabintu'),
+  product('Mangoes', 'fruits', 0.6, 4.8),
+  product('Avocados', 'fruits', 0.4, 4.7),
+  product('Hidden', 'fruits', 1, 5, 'X', 'inactive'),
+];
 const titles = (list: Product[]) => list.map((p) => p.title);
 
 describe('the marketplace filters', () => {
@@ -16,8 +39,15 @@ describe('the marketplace filters', () => {
   });
 
   it('filters by category, sorts, and never shows what is off sale', () => {
-    expect(titles(filterProducts(all, { q: '', category: 'fruits', sort: 'price_asc' }))).toEqual(['Avocados', 'Mangoes']);
-    expect(titles(filterProducts(all, { q: '', category: 'all', sort: 'rating' }))).toEqual(['Café arabica', 'Mangoes', 'Avocados']);
+    expect(titles(filterProducts(all, { q: '', category: 'fruits', sort: 'price_asc' }))).toEqual([
+      'Avocados',
+      'Mangoes',
+    ]);
+    expect(titles(filterProducts(all, { q: '', category: 'all', sort: 'rating' }))).toEqual([
+      'Café arabica',
+      'Mangoes',
+      'Avocados',
+    ]);
     expect(titles(filterProducts(all, { q: '', category: 'all', sort: 'price_desc' }))[0]).toBe('Café arabica');
   });
 

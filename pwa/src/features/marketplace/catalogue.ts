@@ -16,7 +16,10 @@ export interface CatalogueFilters {
 
 /** Lower case without accents: "cafe" finds "Café". */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** Products on sale that match, in the chosen order. */
@@ -40,12 +43,22 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
 
 /** The products on sale on this device; `undefined` while loading. */
 export function useCatalogue(db: LocalDb | null): Product[] | undefined {
-  return useLiveQuery(async () => (db ? ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined) : undefined), [db]);
+  return useLiveQuery(
+    async () =>
+      db
+        ? ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined)
+        : undefined,
+    [db],
+  );
 }
 
 /** One product by its server id (the `/product/:id` address). */
 export function useProduct(db: LocalDb | null, id: number): Product | null | undefined {
-  return useLiveQuery(async () => (db ? (((await db.products.where('id').equals(id).first()) as Product | undefined) ?? null) : undefined), [db, id]);
+  return useLiveQuery(
+    async () =>
+      db ? (((await db.products.where('id').equals(id).first()) as Product | undefined) ?? null) : undefined,
+    [db, id],
+  );
 }
 
 /** Whether this device has pulled the catalogue at least once; `undefined` while finding out. */

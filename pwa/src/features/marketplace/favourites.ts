@@ -36,7 +36,10 @@ export async function adoptLocalFavourites(db: LocalDb): Promise<void> {
 
 /** Whether a product is a favourite, and the toggle. `account` is the signed-in person's database. */
 export function useFavourite(account: LocalDb | null, uid: string): [boolean, () => void] {
-  const synced = useLiveQuery(async () => (account ? (await account.favourites.get(uid)) !== undefined : undefined), [account, uid]);
+  const synced = useLiveQuery(
+    async () => (account ? (await account.favourites.get(uid)) !== undefined : undefined),
+    [account, uid],
+  );
   const [local, setLocal] = useState(() => readLocal().has(uid));
   if (account) {
     return [synced === true, () => void enqueue(account, 'favourite.set', { uid, on: synced !== true })];

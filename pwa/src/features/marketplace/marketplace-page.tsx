@@ -24,7 +24,8 @@ export function MarketplacePage() {
   const loaded = useCatalogueLoaded(db);
   const [filters, setFilters] = useState<CatalogueFilters>(EMPTY);
   const [saveData, setSaveData] = useDataSaver();
-  const set = <K extends keyof CatalogueFilters>(key: K, value: CatalogueFilters[K]) => setFilters((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof CatalogueFilters>(key: K, value: CatalogueFilters[K]) =>
+    setFilters((f) => ({ ...f, [key]: value }));
 
   if (!products || loaded === undefined) return <Spinner label={t('market.loading')} />;
   if (!loaded && products.length === 0) {
@@ -40,14 +41,34 @@ export function MarketplacePage() {
     <section className="page marketplace" aria-labelledby="market-title">
       <h1 id="market-title">{t('market.title')}</h1>
       <div className="market-tools">
-        <TextField label={t('market.search')} type="search" placeholder={t('market.search_placeholder')} value={filters.q} onChange={(e) => set('q', e.target.value)} />
-        <SelectField label={t('market.sort')} value={filters.sort} onChange={(e) => set('sort', e.target.value as Sort)}>
-          {SORTS.map((s) => <option key={s} value={s}>{t(`market.sorts.${s}`)}</option>)}
+        <TextField
+          label={t('market.search')}
+          type="search"
+          placeholder={t('market.search_placeholder')}
+          value={filters.q}
+          onChange={(e) => set('q', e.target.value)}
+        />
+        <SelectField
+          label={t('market.sort')}
+          value={filters.sort}
+          onChange={(e) => set('sort', e.target.value as Sort)}
+        >
+          {SORTS.map((s) => (
+            <option key={s} value={s}>
+              {t(`market.sorts.${s}`)}
+            </option>
+          ))}
         </SelectField>
       </div>
       <div className="chips" role="group" aria-label={t('market.categories')}>
         {(['all', ...CATEGORIES] as const).map((c) => (
-          <button key={c} type="button" className="chip" aria-pressed={filters.category === c} onClick={() => set('category', c as Category | 'all')}>
+          <button
+            key={c}
+            type="button"
+            className="chip"
+            aria-pressed={filters.category === c}
+            onClick={() => set('category', c as Category | 'all')}
+          >
             {t(`market.category.${c}`)}
           </button>
         ))}
@@ -63,11 +84,15 @@ export function MarketplacePage() {
         <div className="card coming-soon">
           <h2>{t('market.empty_title')}</h2>
           <p>{t('market.empty_body')}</p>
-          <button type="button" className="button" onClick={() => setFilters(EMPTY)}>{t('market.clear_filters')}</button>
+          <button type="button" className="button" onClick={() => setFilters(EMPTY)}>
+            {t('market.clear_filters')}
+          </button>
         </div>
       ) : (
         <ul className="product-grid">
-          {shown.map((p) => <ProductCard key={p.uid} product={p} saveData={saveData} />)}
+          {shown.map((p) => (
+            <ProductCard key={p.uid} product={p} saveData={saveData} />
+          ))}
         </ul>
       )}
     </section>
@@ -82,23 +107,43 @@ function ProductCard({ product: p, saveData }: { product: Product; saveData: boo
     <li className="card product-card">
       <div className="product-media">
         <ProductImage src={p.image_urls[0]?.thumbnail_url} alt={p.title} width={320} height={240} saveData={saveData} />
-        {p.certifications.includes('organic') && <span className="badge green organic">{t('market.certifications.organic')}</span>}
+        {p.certifications.includes('organic') && (
+          <span className="badge green organic">{t('market.certifications.organic')}</span>
+        )}
       </div>
       <div className="product-body">
-        <h2><Link to={paths.product(p.id!)}>{p.title}</Link></h2>
+        <h2>
+          <Link to={paths.product(p.id!)}>{p.title}</Link>
+        </h2>
         <Stars rating={p.rating} reviews={p.reviews} />
-        {p.farmer.location && <p className="muted location"><PinIcon /> {p.farmer.location}</p>}
+        {p.farmer.location && (
+          <p className="muted location">
+            <PinIcon /> {p.farmer.location}
+          </p>
+        )}
         <p className="description">{p.description}</p>
         <Price product={p} />
-        <p className="muted">{t('market.by', { name: p.farmer.name })} · {soldOut ? t('market.sold_out') : t('market.in_stock', { count: p.quantity, unit: t(`market.units.${p.unit}`) })}</p>
+        <p className="muted">
+          {t('market.by', { name: p.farmer.name })} ·{' '}
+          {soldOut
+            ? t('market.sold_out')
+            : t('market.in_stock', { count: p.quantity, unit: t(`market.units.${p.unit}`) })}
+        </p>
         <div className="actions">
-          <button type="button" className="button small" disabled={soldOut} onClick={() => {
-            addToCart(p, 1);
-            toast('success', t('market.added', { title: p.title }));
-          }}>
+          <button
+            type="button"
+            className="button small"
+            disabled={soldOut}
+            onClick={() => {
+              addToCart(p, 1);
+              toast('success', t('market.added', { title: p.title }));
+            }}
+          >
             <CartIcon /> {t('market.add_to_cart')}
           </button>
-          <Link className="button secondary small" to={paths.product(p.id!)}>{t('market.view_details')}</Link>
+          <Link className="button secondary small" to={paths.product(p.id!)}>
+            {t('market.view_details')}
+          </Link>
         </div>
       </div>
     </li>

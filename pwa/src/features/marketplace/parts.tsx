@@ -22,18 +22,40 @@ export function useDataSaver(): [boolean, (on: boolean) => void] {
 }
 
 /** A product picture at the size the place needs; with data saver on, a button that loads it. */
-export function ProductImage({ src, alt, width, height, saveData }: { src: string | undefined; alt: string; width: number; height: number; saveData: boolean }) {
+export function ProductImage({
+  src,
+  alt,
+  width,
+  height,
+  saveData,
+}: {
+  src: string | undefined;
+  alt: string;
+  width: number;
+  height: number;
+  saveData: boolean;
+}) {
   const { t } = useTranslation();
   const [asked, setAsked] = useState(false);
-  if (!src) return <div className="product-image placeholder" style={{ aspectRatio: `${width} / ${height}` }} aria-hidden="true" />;
+  if (!src)
+    return (
+      <div className="product-image placeholder" style={{ aspectRatio: `${width} / ${height}` }} aria-hidden="true" />
+    );
   if (saveData && !asked) {
     return (
-      <button type="button" className="product-image placeholder show-picture" style={{ aspectRatio: `${width} / ${height}` }} onClick={() => setAsked(true)}>
+      <button
+        type="button"
+        className="product-image placeholder show-picture"
+        style={{ aspectRatio: `${width} / ${height}` }}
+        onClick={() => setAsked(true)}
+      >
         {t('market.show_picture')}
       </button>
     );
   }
-  return <img className="product-image" src={src} alt={alt} width={width} height={height} loading="lazy" decoding="async" />;
+  return (
+    <img className="product-image" src={src} alt={alt} width={width} height={height} loading="lazy" decoding="async" />
+  );
 }
 
 export function Stars({ rating, reviews }: { rating: number; reviews: number }) {
@@ -41,8 +63,14 @@ export function Stars({ rating, reviews }: { rating: number; reviews: number }) 
   const full = Math.round(rating);
   return (
     <span className="stars" role="img" aria-label={t('market.rating', { rating: rating.toFixed(1), count: reviews })}>
-      <span aria-hidden="true">{'★'.repeat(full)}{'☆'.repeat(5 - full)}</span>
-      <span className="muted" aria-hidden="true"> {rating.toFixed(1)} ({reviews})</span>
+      <span aria-hidden="true">
+        {'★'.repeat(full)}
+        {'☆'.repeat(5 - full)}
+      </span>
+      <span className="muted" aria-hidden="true">
+        {' '}
+        {rating.toFixed(1)} ({reviews})
+      </span>
     </span>
   );
 }
@@ -55,7 +83,10 @@ export function Price({ product }: { product: Pick<Product, 'price' | 'current_p
       <strong>{formatMoney(product.current_price)}</strong>
       <span className="muted"> / {t(`market.units.${product.unit}`)}</span>
       {product.price !== product.current_price && (
-        <del className="muted" aria-label={t('market.was', { price: formatMoney(product.price) })}> {formatMoney(product.price)}</del>
+        <del className="muted" aria-label={t('market.was', { price: formatMoney(product.price) })}>
+          {' '}
+          {formatMoney(product.price)}
+        </del>
       )}
     </span>
   );

@@ -31,7 +31,9 @@ export function ProductPage() {
     return (
       <section className="page narrow coming-soon">
         <h1>{t('market.not_found')}</h1>
-        <Link className="button" to={paths.marketplace}>{t('market.back')}</Link>
+        <Link className="button" to={paths.marketplace}>
+          {t('market.back')}
+        </Link>
       </section>
     );
   }
@@ -56,7 +58,8 @@ function ProductDetails({ product: p }: { product: Product }) {
   return (
     <article className="page product-page">
       <nav className="breadcrumb" aria-label={t('market.breadcrumb')}>
-        <Link to={paths.marketplace}>{t('market.title')}</Link> › <span>{t(`market.category.${p.category}`)}</span> › <span aria-current="page">{p.title}</span>
+        <Link to={paths.marketplace}>{t('market.title')}</Link> › <span>{t(`market.category.${p.category}`)}</span> ›{' '}
+        <span aria-current="page">{p.title}</span>
       </nav>
       <div className="product-layout">
         <div className="gallery">
@@ -64,7 +67,13 @@ function ProductDetails({ product: p }: { product: Product }) {
           {p.image_urls.length > 1 && (
             <div className="thumbnails">
               {p.image_urls.map((image, index) => (
-                <button key={image.url} type="button" aria-pressed={index === picture} aria-label={t('market.picture', { number: index + 1 })} onClick={() => setPicture(index)}>
+                <button
+                  key={image.url}
+                  type="button"
+                  aria-pressed={index === picture}
+                  aria-label={t('market.picture', { number: index + 1 })}
+                  onClick={() => setPicture(index)}
+                >
                   <ProductImage src={image.thumbnail_url} alt="" width={80} height={60} saveData={saveData} />
                 </button>
               ))}
@@ -74,28 +83,68 @@ function ProductDetails({ product: p }: { product: Product }) {
         <div className="product-info">
           <div className="product-title">
             <h1>{p.title}</h1>
-            <button type="button" className="icon-button favourite" aria-pressed={favourite} aria-label={t(favourite ? 'market.unfavourite' : 'market.favourite')} onClick={toggleFavourite}>
+            <button
+              type="button"
+              className="icon-button favourite"
+              aria-pressed={favourite}
+              aria-label={t(favourite ? 'market.unfavourite' : 'market.favourite')}
+              onClick={toggleFavourite}
+            >
               <HeartIcon />
             </button>
           </div>
           <Stars rating={p.rating} reviews={p.reviews} />
-          <p className="big-price"><Price product={p} /></p>
+          <p className="big-price">
+            <Price product={p} />
+          </p>
           <p>{p.description}</p>
           <section className="card farmer-card" aria-label={t('market.farmer')}>
-            <span className="initial" aria-hidden="true">{p.farmer.name.slice(0, 1)}</span>
+            <span className="initial" aria-hidden="true">
+              {p.farmer.name.slice(0, 1)}
+            </span>
             <div>
               <strong>{p.farmer.name}</strong>
               {p.farmer.verified && <span className="badge green">{t('market.verified')}</span>}
-              <p className="muted">{[p.farmer.location, p.farmer.rating > 0 ? `★ ${p.farmer.rating.toFixed(1)}` : null].filter(Boolean).join(' · ')}</p>
+              <p className="muted">
+                {[p.farmer.location, p.farmer.rating > 0 ? `★ ${p.farmer.rating.toFixed(1)}` : null]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </p>
             </div>
           </section>
           <dl className="details compact">
-            {p.harvest_date && <div><dt>{t('market.harvested')}</dt><dd>{formatDay(p.harvest_date)}</dd></div>}
-            {p.expiry_date && <div><dt>{t('market.expires')}</dt><dd>{formatDay(p.expiry_date)}</dd></div>}
-            <div><dt>{t('market.shipping')}</dt><dd>{p.shipping.available ? t('market.shipping_cost', { cost: formatMoney(p.shipping.cost), days: p.shipping.estimated_days ?? '?' }) : t('market.collect')}</dd></div>
-            <div><dt>{t('market.stock')}</dt><dd>{p.quantity > 0 ? t('market.in_stock', { count: p.quantity, unit }) : t('market.sold_out')}</dd></div>
+            {p.harvest_date && (
+              <div>
+                <dt>{t('market.harvested')}</dt>
+                <dd>{formatDay(p.harvest_date)}</dd>
+              </div>
+            )}
+            {p.expiry_date && (
+              <div>
+                <dt>{t('market.expires')}</dt>
+                <dd>{formatDay(p.expiry_date)}</dd>
+              </div>
+            )}
+            <div>
+              <dt>{t('market.shipping')}</dt>
+              <dd>
+                {p.shipping.available
+                  ? t('market.shipping_cost', {
+                      cost: formatMoney(p.shipping.cost),
+                      days: p.shipping.estimated_days ?? '?',
+                    })
+                  : t('market.collect')}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('market.stock')}</dt>
+              <dd>{p.quantity > 0 ? t('market.in_stock', { count: p.quantity, unit }) : t('market.sold_out')}</dd>
+            </div>
             {p.certifications.length > 0 && (
-              <div><dt>{t('market.certified')}</dt><dd>{p.certifications.map((c) => t(`market.certifications.${c}`)).join(', ')}</dd></div>
+              <div>
+                <dt>{t('market.certified')}</dt>
+                <dd>{p.certifications.map((c) => t(`market.certifications.${c}`)).join(', ')}</dd>
+              </div>
             )}
           </dl>
           {canOrder ? (
@@ -103,17 +152,31 @@ function ProductDetails({ product: p }: { product: Product }) {
               <Stepper label={t('market.quantity')} value={quantity} min={low} max={high} onChange={setQuantity} />
               <p className="hint">{t('market.order_range', { min: low, max: high, unit })}</p>
               <div className="actions">
-                <button type="button" className="button" onClick={add}><CartIcon /> {t('market.add_to_cart')}</button>
-                <button type="button" className="button secondary" onClick={() => {
-                  addToCart(p, quantity);
-                  navigate(paths.cart);
-                }}>{t('market.buy_now')}</button>
+                <button type="button" className="button" onClick={add}>
+                  <CartIcon /> {t('market.add_to_cart')}
+                </button>
+                <button
+                  type="button"
+                  className="button secondary"
+                  onClick={() => {
+                    addToCart(p, quantity);
+                    navigate(paths.cart);
+                  }}
+                >
+                  {t('market.buy_now')}
+                </button>
               </div>
             </>
           ) : (
             <p className="muted">{t('market.sold_out')}</p>
           )}
-          {p.tags.length > 0 && <ul className="tags">{p.tags.map((tag) => <li key={tag}>#{tag}</li>)}</ul>}
+          {p.tags.length > 0 && (
+            <ul className="tags">
+              {p.tags.map((tag) => (
+                <li key={tag}>#{tag}</li>
+              ))}
+            </ul>
+          )}
         </div>
       </div>
     </article>
@@ -121,13 +184,41 @@ function ProductDetails({ product: p }: { product: Product }) {
 }
 
 /** − value +, each button disabled at its end. */
-export function Stepper({ label, value, min, max, onChange }: { label: string; value: number; min: number; max: number; onChange(value: number): void }) {
+export function Stepper({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onChange(value: number): void;
+}) {
   const { t } = useTranslation();
   return (
     <div className="stepper" role="group" aria-label={label}>
-      <button type="button" className="icon-button" aria-label={t('market.less')} disabled={value <= min} onClick={() => onChange(value - 1)}>−</button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('market.less')}
+        disabled={value <= min}
+        onClick={() => onChange(value - 1)}
+      >
+        −
+      </button>
       <output aria-live="polite">{value}</output>
-      <button type="button" className="icon-button" aria-label={t('market.more')} disabled={value >= max} onClick={() => onChange(value + 1)}>+</button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('market.more')}
+        disabled={value >= max}
+        onClick={() => onChange(value + 1)}
+      >
+        +
+      </button>
     </div>
   );
 }

@@ -57,21 +57,44 @@ export function ContactPage() {
       <div className="cards-grid two">
         <section className="card" aria-labelledby="contact-where">
           <h2 id="contact-where">{t('contact.where')}</h2>
-          <p className="with-icon"><PinIcon /> {t('contact.address')}</p>
-          <p className="with-icon"><ClockIcon /> {t('contact.hours')}</p>
+          <p className="with-icon">
+            <PinIcon /> {t('contact.address')}
+          </p>
+          <p className="with-icon">
+            <ClockIcon /> {t('contact.hours')}
+          </p>
         </section>
         <form className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
           <h2 id="contact-form">{t('contact.form_title')}</h2>
-          {sent && <p className="success-line" role="status"><CheckIcon /> {t('contact.sent')}</p>}
+          {sent && (
+            <p className="success-line" role="status">
+              <CheckIcon /> {t('contact.sent')}
+            </p>
+          )}
           <ErrorBox messages={problemMessages(problem, t, 'contact.failed')} />
           <TextField label={t('fields.name')} required autoComplete="name" value={values.name} onChange={set('name')} />
-          <TextField label={t('fields.email')} type="email" required autoComplete="email" value={values.email} onChange={set('email')} />
+          <TextField
+            label={t('fields.email')}
+            type="email"
+            required
+            autoComplete="email"
+            value={values.email}
+            onChange={set('email')}
+          />
           <TextField label={t('fields.subject')} required value={values.subject} onChange={set('subject')} />
           <div className="field">
-            <label htmlFor="contact-message">{t('fields.message')}<span className="required" aria-hidden="true"> *</span></label>
+            <label htmlFor="contact-message">
+              {t('fields.message')}
+              <span className="required" aria-hidden="true">
+                {' '}
+                *
+              </span>
+            </label>
             <textarea id="contact-message" rows={6} required value={values.message} onChange={set('message')} />
           </div>
-          <button type="submit" className="button wide" disabled={sending}>{sending ? t('contact.sending') : t('contact.send')}</button>
+          <button type="submit" className="button wide" disabled={sending}>
+            {sending ? t('contact.sending') : t('contact.send')}
+          </button>
         </form>
       </div>
     </div>

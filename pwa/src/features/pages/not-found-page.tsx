@@ -8,7 +8,9 @@ export function NotFoundPage() {
     <section className="page narrow coming-soon">
       <h1>{t('not_found.title')}</h1>
       <p>{t('not_found.body')}</p>
-      <Link className="button" to={paths.home}>{t('common.back_home')}</Link>
+      <Link className="button" to={paths.home}>
+        {t('common.back_home')}
+      </Link>
     </section>
   );
 }

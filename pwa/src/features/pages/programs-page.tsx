@@ -11,7 +11,9 @@ export function ProgramsPage() {
       <ol className="programs">
         {PROGRAMS.map((key, index) => (
           <li key={key} className={`card program ${index % 2 === 1 ? 'flip' : ''}`}>
-            <span className="program-number" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+            <span className="program-number" aria-hidden="true">
+              {String(index + 1).padStart(2, '0')}
+            </span>
             <div>
               <h2>{t(`programs.items.${key}.title`)}</h2>
               <p className="tagline">{t(`programs.items.${key}.tagline`)}</p>

@@ -115,13 +115,28 @@ export const LOW_STOCK = 10;
  * an edit of the fields that changed on top of its version. A change of
  * quantity is sent as an increment, so a sale made meanwhile is not undone.
  */
-export async function saveProduct(db: LocalDb, uid: string, fields: Partial<ProductFields>, quantity: number, farmerId: number): Promise<void> {
+export async function saveProduct(
+  db: LocalDb,
+  uid: string,
+  fields: Partial<ProductFields>,
+  quantity: number,
+  farmerId: number,
+): Promise<void> {
   const existing = (await db.products.get(uid)) as Product | undefined;
-  const queuedCreate = await db.outbox.where('uid').equals(uid).and((e) => e.name === 'product.create' && e.state === 'queued').count();
+  const queuedCreate = await db.outbox
+    .where('uid')
+    .equals(uid)
+    .and((e) => e.name === 'product.create' && e.state === 'queued')
+    .count();
   if (!existing) {
     await enqueue(db, 'product.create', { uid, fields: { ...fields, quantity } });
     // The farmer's own card, until the server's copy arrives.
-    await db.products.update(uid, { farmer: { id: farmerId, name: '', location: null, rating: 0, verified: false }, image_urls: [], rating: 0, reviews: 0 });
+    await db.products.update(uid, {
+      farmer: { id: farmerId, name: '', location: null, rating: 0, verified: false },
+      image_urls: [],
+      rating: 0,
+      reviews: 0,
+    });
     return;
   }
   if (existing.version === undefined && queuedCreate > 0) {
@@ -129,7 +144,9 @@ export async function saveProduct(db: LocalDb, uid: string, fields: Partial<Prod
     return;
   }
   const before = fieldsOf(existing) as unknown as Record<string, unknown>;
-  const changed = Object.fromEntries(Object.entries(fields).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)));
+  const changed = Object.fromEntries(
+    Object.entries(fields).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)),
+  );
   if (Object.keys(changed).length > 0) await enqueue(db, 'product.update', { uid, fields: changed }, existing.version);
   const delta = quantity - existing.quantity;
   if (delta !== 0) await enqueue(db, 'product.adjust_stock', { uid, delta }, existing.version);
@@ -151,6 +168,8 @@ export async function deleteProduct(db: LocalDb, uid: string): Promise<void> {
 export function useOwnProducts(db: LocalDb, farmerId: number): Product[] | undefined {
   return useLiveQuery(async () => {
     const all = (await db.products.toArray()) as Product[];
-    return all.filter((p) => p.farmer?.id === farmerId).sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+    return all
+      .filter((p) => p.farmer?.id === farmerId)
+      .sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
   }, [db, farmerId]);
 }

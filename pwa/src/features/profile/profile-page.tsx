@@ -10,8 +10,12 @@ export function ProfilePage() {
   return (
     <div className="app-page">
       <div className="app-topbar">
-        <Link to={paths.dashboard} className="back-link"><ChevronLeft /> {t('nav.dashboard')}</Link>
-        <Link to={paths.home} aria-label={t('nav.home_label')}><Logo /></Link>
+        <Link to={paths.dashboard} className="back-link">
+          <ChevronLeft /> {t('nav.dashboard')}
+        </Link>
+        <Link to={paths.home} aria-label={t('nav.home_label')}>
+          <Logo />
+        </Link>
       </div>
       <section className="page narrow">
         <h1>{t('profile.title')}</h1>

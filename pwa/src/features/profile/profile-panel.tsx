@@ -61,9 +61,15 @@ export function ProfilePanel() {
       <section className="card" aria-labelledby="quick-actions">
         <h2 id="quick-actions">{t('profile.quick_actions')}</h2>
         <div className="tiles">
-          <Link className="tile" to={paths.orders}><ReceiptIcon /> {t('nav.orders')}</Link>
-          <Link className="tile" to={paths.marketplace}><StoreIcon /> {t('nav.marketplace')}</Link>
-          <Link className="tile" to={paths.training}><BookIcon /> {t('nav.training')}</Link>
+          <Link className="tile" to={paths.orders}>
+            <ReceiptIcon /> {t('nav.orders')}
+          </Link>
+          <Link className="tile" to={paths.marketplace}>
+            <StoreIcon /> {t('nav.marketplace')}
+          </Link>
+          <Link className="tile" to={paths.training}>
+            <BookIcon /> {t('nav.training')}
+          </Link>
         </div>
       </section>
 
@@ -108,7 +114,10 @@ function ProfileView({ user }: { user: User }) {
     ['fields.country', user.country ? t(`countries.${user.country}`) : missing],
     ['fields.username', user.username || missing],
     ['fields.location', user.location || missing],
-    ['profile.status', <span className={`badge ${user.status === 'active' ? 'green' : 'grey'}`}>{t(`statuses.${user.status}`)}</span>],
+    [
+      'profile.status',
+      <span className={`badge ${user.status === 'active' ? 'green' : 'grey'}`}>{t(`statuses.${user.status}`)}</span>,
+    ],
     ['profile.member_since', formatDate(user.created_at)],
     ['profile.last_updated', formatDate(user.updated_at)],
   ];
@@ -189,23 +198,66 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
       <div className="field avatar-field">
         <Avatar url={avatar.preview ?? user.avatar_url} size={64} />
-        <ImagePicker label={t('fields.avatar')} buttonLabel={t('fields.choose_picture')} fileName={avatar.file?.name ?? null} onChange={avatar.pick} />
+        <ImagePicker
+          label={t('fields.avatar')}
+          buttonLabel={t('fields.choose_picture')}
+          fileName={avatar.file?.name ?? null}
+          onChange={avatar.pick}
+        />
       </div>
       <div className="field-row">
-        <TextField label={t('fields.first_name')} required autoComplete="given-name" value={values.first_name} onChange={set('first_name')} />
-        <TextField label={t('fields.last_name')} required autoComplete="family-name" value={values.last_name} onChange={set('last_name')} />
+        <TextField
+          label={t('fields.first_name')}
+          required
+          autoComplete="given-name"
+          value={values.first_name}
+          onChange={set('first_name')}
+        />
+        <TextField
+          label={t('fields.last_name')}
+          required
+          autoComplete="family-name"
+          value={values.last_name}
+          onChange={set('last_name')}
+        />
       </div>
-      <TextField label={t('fields.email')} type="email" required autoComplete="email" value={values.email} onChange={set('email')} />
-      <TextField label={t('fields.phone_number')} type="tel" autoComplete="tel" value={values.phone_number} onChange={set('phone_number')} />
+      <TextField
+        label={t('fields.email')}
+        type="email"
+        required
+        autoComplete="email"
+        value={values.email}
+        onChange={set('email')}
+      />
+      <TextField
+        label={t('fields.phone_number')}
+        type="tel"
+        autoComplete="tel"
+        value={values.phone_number}
+        onChange={set('phone_number')}
+      />
       <SelectField label={t('fields.country')} value={values.country} onChange={set('country')}>
         <option value="">{t('fields.choose_country')}</option>
-        {COUNTRIES.map((code) => <option key={code} value={code}>{t(`countries.${code}`)}</option>)}
+        {COUNTRIES.map((code) => (
+          <option key={code} value={code}>
+            {t(`countries.${code}`)}
+          </option>
+        ))}
       </SelectField>
-      <TextField label={t('fields.username')} autoComplete="username" value={values.username} onChange={set('username')} />
+      <TextField
+        label={t('fields.username')}
+        autoComplete="username"
+        value={values.username}
+        onChange={set('username')}
+      />
       <TextField label={t('fields.location')} value={values.location} onChange={set('location')} />
       <div className="actions">
-        <button type="submit" className="button" disabled={saving}>{saving ? t('common.saving') : t('profile.save')}</button>
-        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>{t('common.cancel')}</button>
+        <button type="submit" className="button" disabled={saving}>
+          {saving ? t('common.saving') : t('profile.save')}
+        </button>
+        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>
+          {t('common.cancel')}
+        </button>
       </div>
     </form>
   );
@@ -242,13 +294,29 @@ function PasswordForm({ onDone }: { onDone(): void }) {
       <h3 id="change-password">{t('profile.change_password')}</h3>
       <p className="muted">{t('profile.password_note')}</p>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
-      <TextField label={t('fields.new_password')} type="password" autoComplete="new-password" required
-        value={password} onChange={(e) => setPassword(e.target.value)} />
-      <TextField label={t('fields.password_confirmation')} type="password" autoComplete="new-password" required
-        value={confirmation} onChange={(e) => setConfirmation(e.target.value)} />
+      <TextField
+        label={t('fields.new_password')}
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <TextField
+        label={t('fields.password_confirmation')}
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirmation}
+        onChange={(e) => setConfirmation(e.target.value)}
+      />
       <div className="actions">
-        <button type="submit" className="button" disabled={saving}>{saving ? t('common.saving') : t('profile.save_password')}</button>
-        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>{t('common.cancel')}</button>
+        <button type="submit" className="button" disabled={saving}>
+          {saving ? t('common.saving') : t('profile.save_password')}
+        </button>
+        <button type="button" className="button secondary" onClick={onDone} disabled={saving}>
+          {t('common.cancel')}
+        </button>
       </div>
     </form>
   );
