@@ -51,7 +51,19 @@ export default defineConfig({
       },
     }),
   ],
-  build: { target: 'es2020', sourcemap: false },
+  build: {
+    target: 'es2020',
+    sourcemap: false,
+    rollupOptions: {
+      // A lazy import that some other module also imports statically loads
+      // nothing lazily: the code lands in the importer's chunk. Fail the build.
+      onwarn(warning, warn) {
+        if (warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT')
+          throw new Error(`Lazy import made eager: ${warning.message}`);
+        warn(warning);
+      },
+    },
+  },
   server: { proxy: { '/api': server, '/media': server } },
   test: {
     environment: 'jsdom',

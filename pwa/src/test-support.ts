@@ -1,6 +1,6 @@
 // Helpers for unit tests: a scripted fetch and a sample user.
 import { vi } from 'vitest';
-import type { User } from './features/auth/types';
+import type { User } from './lib/account';
 
 export const sampleUser: User = {
   id: 7,

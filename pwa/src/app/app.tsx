@@ -2,9 +2,9 @@ import { Suspense } from 'react';
 import { RouterProvider } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ToastProvider } from '../components/toast';
-import { SessionProvider } from '../features/auth/session';
+import { SessionProvider } from '../lib/session';
 import { createRouter } from './router';
-import { SyncProvider } from './sync-provider';
+import { SyncProvider } from '../lib/sync-provider';
 
 const router = createRouter();
 

@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../features/auth/session';
+import { SessionProvider } from '../lib/session';
 import { setupI18n } from '../lib/i18n';
 import { sampleUser, scriptFetch } from '../test-support';
 import { RequireAuth } from './guards';
-import { isAppArea } from './paths';
+import { isAppArea } from '../lib/paths';
 
 beforeAll(async () => {
   const i18n = setupI18n();

@@ -1,8 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/spinner';
-import { useSession } from '../features/auth/session';
-import { paths } from './paths';
+import { useSession } from '../lib/session';
+import { paths } from '../lib/paths';
 
 /** Guarded routes: a spinner while the session loads, then the page or a replace-redirect to /login. */
 export function RequireAuth() {

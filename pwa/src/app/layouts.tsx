@@ -2,9 +2,9 @@ import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/spinner';
-import { Footer } from '../features/layout/footer';
-import { Header } from '../features/layout/header';
-import { isAppArea } from './paths';
+import { Footer } from './layout/footer';
+import { Header } from './layout/header';
+import { isAppArea } from '../lib/paths';
 import { UpdatePrompt } from './update-prompt';
 
 /** Every page: scroll to top on each path change, and the update prompt. */

@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: 'dashboard',
-            lazy: async () => ({ Component: (await import('../features/dashboard/dashboard-page')).DashboardPage }),
+            lazy: async () => ({ Component: (await import('./dashboard/dashboard-page')).DashboardPage }),
           },
           {
             path: 'profile',

@@ -1,9 +1,9 @@
 // The sync state, readable everywhere: offline, "N changes waiting",
 // syncing, synced, or a refused change; tapping it shows the queue.
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import type { LocalDb } from '../lib/local-db';
+import { useOutbox } from '../lib/use-outbox';
 import { engineState, subscribe, syncNow } from '../lib/sync-engine';
 import { AlertIcon, CheckIcon, ClockIcon, CloseIcon } from './icons';
 
@@ -25,7 +25,7 @@ export function SyncStatus({ db }: { db: LocalDb }) {
   const { t } = useTranslation();
   const online = useOnline();
   const engine = useSyncExternalStore(subscribe, engineState);
-  const outbox = useLiveQuery(() => db.outbox.orderBy('mutation_id').toArray(), [db]) ?? [];
+  const outbox = useOutbox(db);
   const [open, setOpen] = useState(false);
   const waiting = outbox.filter((e) => e.state === 'queued').length;
   const refused = outbox.filter((e) => e.state === 'rejected');

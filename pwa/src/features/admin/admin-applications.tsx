@@ -1,9 +1,8 @@
 // The admin's Applications screen (SPEC section 2, "Admin Applications"):
 // stat cards, filters, a page of the table, details, decisions one at a time
 // or in bulk, CSV export, and an application made for a chosen person.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../components/dialog';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
 import { ClipboardIcon, DownloadIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
@@ -12,37 +11,25 @@ import { download } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { Field, StatusBadge, initialValues } from '../applications/applications-section';
-import {
-  FIELDS,
-  FIELD_GROUPS,
-  answerText,
-  applies,
-  toAnswers,
-  validateSubmission,
-  type Answers,
-} from '../applications/fields';
 import {
   applicationQuery,
-  createForUser,
-  decide,
-  decideMany,
   fetchApplications,
-  fetchSurveyable,
   type AdminApplication,
   type ApplicationFilters,
   type ApplicationPage,
-  type Decision,
-  type PersonCard,
-  type PersonName,
+  reviewable,
 } from './api';
 import { useDebounced } from './use-debounced';
+import { StatCard } from '../../components/stat-card';
+import { Pager } from '../../components/pager';
+import { ApplicationDetailsModal } from './application-details-modal';
+import { DecisionModal } from './decision-modal';
+import { CreateForUserModal } from './create-for-user-modal';
+import { StatusBadge } from '../../components/applications/status-badge';
+import { personName } from '../../lib/people';
 
 const STATUSES = ['pending', 'approved', 'rejected', 're-submitted'] as const;
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
-
-const fullName = (p: PersonName) => `${p.first_name} ${p.last_name}`.trim() || p.email;
-const reviewable = (a: AdminApplication) => a.status === 'pending' || a.status === 're-submitted';
 
 type Dialog =
   { kind: 'details'; application: AdminApplication } | { kind: 'decide'; ids: number[] } | { kind: 'create' } | null;
@@ -242,11 +229,11 @@ export function AdminApplications() {
                     />
                   </td>
                   <td>
-                    <strong>{fullName(a.user)}</strong>
+                    <strong>{personName(a.user)}</strong>
                     <br />
                     <span className="muted">{a.user.email}</span>
                   </td>
-                  <td data-label={t('admin.columns.created_by')}>{fullName(a.created_by)}</td>
+                  <td data-label={t('admin.columns.created_by')}>{personName(a.created_by)}</td>
                   <td data-label={t('admin.columns.submitted')}>{formatDate(a.created_at, 'short')}</td>
                   <td>
                     <StatusBadge status={a.status} />
@@ -289,294 +276,5 @@ export function AdminApplications() {
       )}
       {dialog?.kind === 'create' && <CreateForUserModal onClose={() => setDialog(null)} onDone={afterChange} />}
     </div>
-  );
-}
-
-export function StatCard({
-  label,
-  value,
-  active,
-  onClick,
-}: {
-  label: string;
-  value: number;
-  active?: boolean;
-  onClick?(): void;
-}) {
-  return (
-    <button type="button" className="stat-card" aria-pressed={active} onClick={onClick} disabled={!onClick}>
-      <span className="stat-value">{value.toLocaleString(currentLanguage())}</span>
-      <span className="stat-label">{label}</span>
-    </button>
-  );
-}
-
-export function Pager({
-  page,
-  pages,
-  total,
-  perPage,
-  onPage,
-}: {
-  page: number;
-  pages: number;
-  total: number;
-  perPage: number;
-  onPage(page: number): void;
-}) {
-  const { t } = useTranslation();
-  if (total === 0) return null;
-  const from = (page - 1) * perPage + 1;
-  const to = Math.min(total, page * perPage);
-  return (
-    <nav className="pager" aria-label={t('admin.showing', { from, to, total })}>
-      <span>{t('admin.showing', { from, to, total })}</span>
-      <button type="button" className="button secondary small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {t('admin.previous')}
-      </button>
-      <button
-        type="button"
-        className="button secondary small"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
-        {t('admin.next')}
-      </button>
-    </nav>
-  );
-}
-
-function ApplicationDetailsModal({
-  application: a,
-  onClose,
-  onReview,
-}: {
-  application: AdminApplication;
-  onClose(): void;
-  onReview(): void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Modal
-      title={t('admin.apps.details_title', { id: a.id })}
-      closeLabel={t('admin.close')}
-      onClose={onClose}
-      actions={
-        reviewable(a) ? (
-          <button type="button" className="button" onClick={onReview}>
-            {t('admin.apps.review')}
-          </button>
-        ) : undefined
-      }
-    >
-      <p>
-        <StatusBadge status={a.status} />
-      </p>
-      <dl className="details compact">
-        <div>
-          <dt>{t('admin.columns.applicant')}</dt>
-          <dd>{fullName(a.user)}</dd>
-        </div>
-        <div>
-          <dt>{t('fields.email')}</dt>
-          <dd>{a.user.email}</dd>
-        </div>
-        <div>
-          <dt>{t('admin.columns.created_by')}</dt>
-          <dd>{fullName(a.created_by)}</dd>
-        </div>
-        <div>
-          <dt>{t('admin.columns.submitted')}</dt>
-          <dd>{formatDate(a.created_at)}</dd>
-        </div>
-        {a.reviewed_at && (
-          <div>
-            <dt>{t('admin.columns.reviewed_at')}</dt>
-            <dd>{formatDate(a.reviewed_at)}</dd>
-          </div>
-        )}
-      </dl>
-      {a.admin_comment && (
-        <p className="admin-comment">
-          <strong>{t('admin.columns.admin_comment')}:</strong> {a.admin_comment}
-        </p>
-      )}
-      {Object.entries(FIELD_GROUPS).map(([group, names]) => (
-        <section key={group} className="detail-group">
-          <h3>{t(`admin.apps.sections.${group}`)}</h3>
-          <dl className="details">
-            {FIELDS.filter((f) => (names as readonly string[]).includes(f.name) && applies(f, a)).map((field) => (
-              <div key={field.name}>
-                <dt>{t(`survey.fields.${field.name}`)}</dt>
-                <dd>{answerText(t, field, a[field.name])}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      ))}
-    </Modal>
-  );
-}
-
-function DecisionModal({ ids, onClose, onDone }: { ids: number[]; onClose(): void; onDone(): Promise<void> }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [decision, setDecision] = useState<Decision>('approved');
-  const [comment, setComment] = useState('');
-  const [notify, setNotify] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const bulk = ids.length > 1;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (bulk) {
-        const { results } = await decideMany(ids, decision, comment, notify);
-        const done = results.filter((r) => r.success).length;
-        toast(
-          done === results.length ? 'success' : 'error',
-          t('admin.apps.bulk_done', { done, failed: results.length - done }),
-        );
-      } else {
-        await decide(ids[0]!, decision, comment, notify);
-        toast('success', t('admin.apps.updated'));
-      }
-      await onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
-
-  const title = bulk ? t('admin.apps.bulk_title', { count: ids.length }) : t('admin.apps.status_title');
-  return (
-    <Modal
-      title={title}
-      closeLabel={t('common.cancel')}
-      onClose={onClose}
-      actions={
-        <button type="submit" form="decision-form" className="button" disabled={busy}>
-          {busy ? t('common.saving') : t('admin.apps.update')}
-        </button>
-      }
-    >
-      <form id="decision-form" onSubmit={submit} noValidate>
-        {error !== null && (
-          <ErrorBox messages={errorMessages(error, t, bulk ? 'admin.apps.bulk_failed' : 'admin.apps.update_failed')} />
-        )}
-        <fieldset className="choice">
-          <legend>{t('admin.apps.decision')}</legend>
-          {(['approved', 'rejected'] as const).map((value) => (
-            <label key={value} className="checkbox">
-              <input
-                type="radio"
-                name="decision"
-                value={value}
-                checked={decision === value}
-                onChange={() => setDecision(value)}
-              />
-              <span>{t(value === 'approved' ? 'admin.apps.approve' : 'admin.apps.reject')}</span>
-            </label>
-          ))}
-        </fieldset>
-        <div className="field">
-          <label htmlFor="decision-comment">{t('admin.apps.comment')}</label>
-          <textarea id="decision-comment" rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
-        </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} />
-          <span>{t('admin.apps.notify')}</span>
-        </label>
-      </form>
-    </Modal>
-  );
-}
-
-function CreateForUserModal({ onClose, onDone }: { onClose(): void; onDone(): Promise<void> }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [people, setPeople] = useState<PersonCard[] | null>(null);
-  const [peopleError, setPeopleError] = useState<unknown>(null);
-  const [userId, setUserId] = useState('');
-  const [values, setValues] = useState<Answers>(() => initialValues(undefined));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    fetchSurveyable().then((answer) => setPeople(answer.data), setPeopleError);
-  }, []);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateSubmission(values);
-    if (!userId) found.user_id = 'user_required';
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await createForUser(Number(userId), toAnswers(values));
-      toast('success', t('admin.apps.created'));
-      await onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
-
-  const summary = [
-    ...(problems.user_id ? [t('errors.user_required')] : []),
-    ...(Object.keys(problems).some((k) => k !== 'user_id') ? [t('survey.check_form')] : []),
-  ];
-  return (
-    <Modal
-      title={t('admin.apps.create_title')}
-      closeLabel={t('common.cancel')}
-      onClose={onClose}
-      actions={
-        <button type="submit" form="create-survey-form" className="button" disabled={busy}>
-          {busy ? t('common.saving') : t('survey.submit')}
-        </button>
-      }
-    >
-      <form id="create-survey-form" className="form" onSubmit={submit} noValidate>
-        {peopleError !== null && <ErrorBox messages={[t('admin.apps.users_failed')]} />}
-        {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.apps.create_failed')} />}
-        <ErrorBox messages={summary} />
-        <SelectField
-          label={t('admin.columns.applicant')}
-          required
-          value={userId}
-          onChange={(e) => setUserId(e.target.value)}
-          disabled={!people}
-        >
-          <option value="">{t('admin.apps.choose_user')}</option>
-          {people?.map((p) => (
-            <option key={p.id} value={p.id}>
-              {`${p.first_name} ${p.last_name}`.trim()} — {p.email}
-            </option>
-          ))}
-        </SelectField>
-        {FIELDS.map((field) =>
-          applies(field, values) ? (
-            <Field
-              key={field.name}
-              field={field}
-              value={values[field.name] ?? ''}
-              problem={problems[field.name]}
-              onChange={(e) => {
-                const target = e.target;
-                const value =
-                  target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
-                setValues((current) => ({ ...current, [field.name]: value }));
-              }}
-            />
-          ) : null,
-        )}
-      </form>
-    </Modal>
   );
 }

@@ -12,8 +12,8 @@ import { download } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { COUNTRIES, displayName, type AccountStatus, type Role, type User } from '../auth/types';
-import { StatCard } from './admin-applications';
+import { COUNTRIES, displayName, type AccountStatus, type Role, type User } from '../../lib/account';
+import { StatCard } from '../../components/stat-card';
 import {
   changeUser,
   fetchUserDetails,

@@ -1,9 +1,8 @@
 // The admin API (docs/api.md): applications to review and people to manage.
 // Admin screens work online; what they show comes from the server each time.
 import { api } from '../../lib/api';
-import type { LocalPerson } from '../../lib/local-db';
-import type { AccountStatus, Role, User } from '../auth/types';
-import type { ApplicationStatus } from '../applications/local';
+import type { AccountStatus, Role, User } from '../../lib/account';
+import type { ApplicationStatus } from '../../lib/applications';
 
 export interface PersonName {
   first_name: string;
@@ -61,6 +60,9 @@ export function applicationQuery(filters: ApplicationFilters, extra: Record<stri
   return params.toString();
 }
 
+/** Only pending and re-submitted applications can be decided. */
+export const reviewable = (a: AdminApplication) => a.status === 'pending' || a.status === 're-submitted';
+
 export const fetchApplications = (filters: ApplicationFilters, page: number) =>
   api<ApplicationPage>(`/admin/surveys?${applicationQuery(filters, { page: String(page) })}`);
 
@@ -91,9 +93,6 @@ export const createForUser = (userId: number, answers: Record<string, unknown>) 
   });
 
 /** Someone an application can be filled for (also the field agent's saved list). */
-export type PersonCard = LocalPerson;
-
-export const fetchSurveyable = () => api<{ data: PersonCard[] }>('/agent/people');
 
 export interface UserFilters {
   q: string;

@@ -8,9 +8,9 @@ import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
 import type { LocalDb, LocalPerson } from '../../lib/local-db';
 import { newUid } from '../../lib/sync-engine';
-import { ApplicationForm } from '../applications/applications-section';
-import { useApplications } from '../applications/local';
-import { matches, personName, refreshPeople, useSavedPeople } from './people';
+import { ApplicationForm } from '../../components/applications/application-form';
+import { useApplications } from '../../lib/applications';
+import { matches, personName, refreshPeople, useSavedPeople } from '../../lib/people';
 
 export function FarmersSection({ db }: { db: LocalDb }) {
   const { t } = useTranslation();

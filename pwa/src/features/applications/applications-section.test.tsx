@@ -5,7 +5,7 @@ import { setupI18n } from '../../lib/i18n';
 import { LocalDb } from '../../lib/local-db';
 import { registerEntity } from '../../lib/sync-engine';
 import { ApplicationsSection } from './applications-section';
-import { surveyEntity } from './local';
+import { surveyEntity } from '../../lib/applications';
 
 let db: LocalDb;
 let counter = 0;

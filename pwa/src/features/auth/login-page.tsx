@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { ErrorBox, TextField } from '../../components/form';
 import { problemMessages, type Problem } from '../../lib/error-text';
-import { useSession } from './session';
-import { validateLogin } from './validation';
+import { useSession } from '../../lib/session';
+import { validateLogin } from '../../lib/validation';
 
 export function LoginPage() {
   const { t } = useTranslation();

@@ -1,15 +1,15 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
 import { problemMessages, type Problem } from '../../lib/error-text';
 import { useImagePick } from '../../lib/image-pick';
-import { useSession } from './session';
-import { COUNTRIES } from './types';
-import { validateRegistration, type RegistrationValues } from './validation';
+import { useSession } from '../../lib/session';
+import { COUNTRIES } from '../../lib/account';
+import { validateRegistration, type RegistrationValues } from '../../lib/validation';
 
 /** SPEC section 9: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;

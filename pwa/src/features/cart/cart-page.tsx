@@ -3,14 +3,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
-import { useCatalogueDb } from '../../app/sync-provider';
+import { paths } from '../../lib/paths';
+import { useCatalogueDb } from '../../lib/sync-provider';
 import { AlertIcon, CartIcon, TrashIcon } from '../../components/icons';
 import { formatMoney } from '../../lib/format';
-import { useSession } from '../auth/session';
-import { useCatalogue } from '../marketplace/catalogue';
-import { Stepper } from '../marketplace/product-page';
-import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from './cart';
+import { useSession } from '../../lib/session';
+import { useCatalogue } from '../../lib/catalogue';
+import { Stepper } from '../../components/stepper';
+import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
 
 /** SPEC section 9: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;

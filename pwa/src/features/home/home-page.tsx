@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { ChevronLeft, ChevronRight, PinIcon } from '../../components/icons';
 
 export const HERO_INTERVAL_MS = 5000;

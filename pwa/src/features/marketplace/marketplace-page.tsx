@@ -4,16 +4,23 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
-import { useCatalogueDb } from '../../app/sync-provider';
+import { paths } from '../../lib/paths';
+import { useCatalogueDb } from '../../lib/sync-provider';
 import { SelectField, TextField } from '../../components/form';
 import { CartIcon, PinIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
-import { addToCart } from '../cart/cart';
-import { CATEGORIES, type Category, type Product } from '../products/local';
-import { SORTS, filterProducts, useCatalogue, useCatalogueLoaded, type CatalogueFilters, type Sort } from './catalogue';
-import { Price, ProductImage, Stars, useDataSaver } from './parts';
+import { addToCart } from '../../lib/cart';
+import { CATEGORIES, type Category, type Product } from '../../lib/products';
+import {
+  SORTS,
+  filterProducts,
+  useCatalogue,
+  useCatalogueLoaded,
+  type CatalogueFilters,
+  type Sort,
+} from '../../lib/catalogue';
+import { Price, ProductImage, Stars, useDataSaver } from '../../components/product-parts';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
 

@@ -2,24 +2,19 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
-import { useCatalogueDb, useLocalDb } from '../../app/sync-provider';
+import { paths } from '../../lib/paths';
+import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
 import { CartIcon, HeartIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatDay, formatMoney } from '../../lib/format';
-import { addToCart } from '../cart/cart';
-import type { Product } from '../products/local';
-import { useProduct } from './catalogue';
-import { useFavourite } from './favourites';
-import { Price, ProductImage, Stars, useDataSaver } from './parts';
-
-/** The quantities a buyer may order: from the minimum order to the stock (and the maximum order). */
-export function orderRange(p: Pick<Product, 'min_order' | 'max_order' | 'quantity'>): [number, number] {
-  const low = Math.max(1, Math.ceil(p.min_order));
-  const high = Math.min(p.quantity, p.max_order === null ? p.quantity : Math.floor(p.max_order));
-  return [low, high];
-}
+import { addToCart } from '../../lib/cart';
+import type { Product } from '../../lib/products';
+import { useProduct } from '../../lib/catalogue';
+import { useFavourite } from '../../lib/favourites';
+import { Price, ProductImage, Stars, useDataSaver } from '../../components/product-parts';
+import { orderRange } from '../../lib/catalogue';
+import { Stepper } from '../../components/stepper';
 
 export function ProductPage() {
   const { t } = useTranslation();
@@ -180,45 +175,5 @@ function ProductDetails({ product: p }: { product: Product }) {
         </div>
       </div>
     </article>
-  );
-}
-
-/** − value +, each button disabled at its end. */
-export function Stepper({
-  label,
-  value,
-  min,
-  max,
-  onChange,
-}: {
-  label: string;
-  value: number;
-  min: number;
-  max: number;
-  onChange(value: number): void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="stepper" role="group" aria-label={label}>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={t('market.less')}
-        disabled={value <= min}
-        onClick={() => onChange(value - 1)}
-      >
-        −
-      </button>
-      <output aria-live="polite">{value}</output>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={t('market.more')}
-        disabled={value >= max}
-        onClick={() => onChange(value + 1)}
-      >
-        +
-      </button>
-    </div>
   );
 }

@@ -7,7 +7,7 @@ import { ErrorBox, TextField } from '../../components/form';
 import { CheckIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { api } from '../../lib/api';
 import { problemMessages, type Problem } from '../../lib/error-text';
-import { looksLikeEmail } from '../auth/validation';
+import { looksLikeEmail } from '../../lib/validation';
 
 const EMPTY = { name: '', email: '', subject: '', message: '' };
 type ContactField = keyof typeof EMPTY;

@@ -1,5 +1,5 @@
 import { api } from '../../lib/api';
-import type { User } from '../auth/types';
+import type { User } from '../../lib/account';
 
 /** PATCH /me/update with only the fields that were filled in (SPEC section 7). */
 export async function updateProfile(fields: Record<string, string>, avatar: File | null): Promise<User> {

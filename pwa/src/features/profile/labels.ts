@@ -1,4 +1,4 @@
-import type { Role } from '../auth/types';
+import type { Role } from '../../lib/account';
 
 /** Badge colours: admin red, super admin purple, farmer green, others grey. */
 export function roleBadgeClass(role: Role): string {

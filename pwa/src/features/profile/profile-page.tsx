@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { ChevronLeft } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { ProfilePanel } from './profile-panel';

@@ -4,7 +4,7 @@
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { ConfirmDialog } from '../../components/dialog';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
@@ -13,9 +13,9 @@ import { useToast } from '../../components/toast';
 import { errorMessages, problemMessages, type Problem } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { useImagePick } from '../../lib/image-pick';
-import { useSession, useSignOut } from '../auth/session';
-import { COUNTRIES, displayName, type User } from '../auth/types';
-import { checkPassword, looksLikeEmail } from '../auth/validation';
+import { useSession, useSignOut } from '../../lib/session';
+import { COUNTRIES, displayName, type User } from '../../lib/account';
+import { checkPassword, looksLikeEmail } from '../../lib/validation';
 import { deleteAccount, updateProfile } from './api';
 import { roleBadgeClass } from './labels';
 

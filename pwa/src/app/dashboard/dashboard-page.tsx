@@ -1,0 +1,196 @@
+// The dashboard shell (SPEC section 2): a side navigation, fixed on wide
+// screens and sliding over on narrow ones; sections switch in place.
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../lib/paths';
+import { Avatar } from '../../components/avatar';
+import { ChevronLeft, ClockIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { useSession, useSignOut } from '../../lib/session';
+import { displayName, type User } from '../../lib/account';
+import { LanguagePicker } from '../../components/language-picker';
+import { useLocalDb } from '../../lib/sync-provider';
+import { ErrorBoundary } from '../../components/error-boundary';
+import { Spinner } from '../../components/spinner';
+import { SyncStatus } from '../../components/sync-status';
+import { ApplicationsSection } from '../../features/applications/applications-section';
+import { FarmersSection } from '../../features/agent/farmers-section';
+import { ProductsSection } from '../../features/products/products-section';
+import { ProfilePanel } from '../../features/profile/profile-panel';
+import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
+
+// Admin screens are only downloaded by admins.
+const AdminApplications = lazy(() =>
+  import('../../features/admin/admin-applications').then((m) => ({ default: m.AdminApplications })),
+);
+const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
+
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const db = useLocalDb();
+  const signOut = useSignOut();
+  const [active, setActive] = useState<SectionId>('home');
+  const [navOpen, setNavOpen] = useState(false);
+  const contentRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    contentRef.current?.focus();
+  }, [active]);
+  if (!user) return null;
+  const kind = dashboardKind(user.role);
+  const sections = SECTIONS[kind];
+  const section = sections.find((s) => s.id === active) ?? sections[0]!;
+
+  const open = (id: SectionId) => {
+    setActive(id);
+    setNavOpen(false);
+  };
+
+  return (
+    <div className="dashboard">
+      <aside id="dashboard-nav" className={`sidebar${navOpen ? ' open' : ''}`} aria-label={t('dashboard.navigation')}>
+        <div className="sidebar-head">
+          <Link to={paths.home} aria-label={t('nav.home_label')}>
+            <Logo />
+          </Link>
+          <button
+            type="button"
+            className="icon-button narrow-only"
+            onClick={() => setNavOpen(false)}
+            aria-label={t('nav.close_menu')}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="sidebar-user">
+          <Avatar url={user.avatar_url} size={44} />
+          <div>
+            <strong>{displayName(user)}</strong>
+            <span className="muted">{t(`roles.${user.role}`)}</span>
+          </div>
+        </div>
+        <nav>
+          {sections.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              className="nav-item"
+              aria-current={s.id === section.id ? 'page' : undefined}
+              onClick={() => open(s.id)}
+            >
+              <s.icon /> {t(`dashboard.sections.${s.id}`)}
+            </button>
+          ))}
+        </nav>
+        <div className="sidebar-foot">
+          <Link to={paths.home} className="nav-item">
+            <ChevronLeft /> {t('dashboard.back_to_site')}
+          </Link>
+          <LanguagePicker />
+          <button type="button" className="nav-item" onClick={() => void signOut()}>
+            <LogoutIcon /> {t('nav.logout')}
+          </button>
+        </div>
+      </aside>
+      {navOpen && <div className="backdrop narrow-only" onClick={() => setNavOpen(false)} aria-hidden="true" />}
+      <div className="dashboard-main">
+        <header className="dashboard-topbar">
+          <button
+            type="button"
+            className="icon-button narrow-only"
+            aria-expanded={navOpen}
+            aria-controls="dashboard-nav"
+            onClick={() => setNavOpen(true)}
+            aria-label={t('nav.open_menu')}
+          >
+            <MenuIcon />
+          </button>
+          <h1>{t(`dashboard.sections.${section.id}`)}</h1>
+          {db && <SyncStatus db={db} />}
+        </header>
+        <div className="dashboard-content" ref={contentRef} tabIndex={-1}>
+          <SectionContent section={section} kind={kind} user={user} onOpen={open} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function SectionContent({
+  section,
+  kind,
+  user,
+  onOpen,
+}: {
+  section: Section;
+  kind: DashboardKind;
+  user: User;
+  onOpen(id: SectionId): void;
+}) {
+  const { t } = useTranslation();
+  const db = useLocalDb();
+  if (section.id === 'profile') return <ProfilePanel />;
+  const loading = <Spinner label={t('common.loading')} />;
+  if (kind === 'admin' && (section.id === 'applications' || section.id === 'users')) {
+    const Screen = section.id === 'applications' ? AdminApplications : AdminUsers;
+    return (
+      <ErrorBoundary>
+        <Suspense fallback={loading}>
+          <Screen />
+        </Suspense>
+      </ErrorBoundary>
+    );
+  }
+  if (kind === 'farmer' && section.id === 'products') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <ProductsSection db={db} farmerId={user.id} />
+      </ErrorBoundary>
+    );
+  }
+  if (section.id === 'farmers' || section.id === 'applications') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        {section.id === 'farmers' ? (
+          <FarmersSection db={db} />
+        ) : (
+          <ApplicationsSection db={db} agent={kind === 'agent' ? { onNew: () => onOpen('farmers') } : undefined} />
+        )}
+      </ErrorBoundary>
+    );
+  }
+  if (section.id === 'home') {
+    return (
+      <div className="dashboard-home">
+        <section className="card welcome">
+          <h2>{t('dashboard.welcome', { name: user.first_name || displayName(user) })}</h2>
+          <p>{t(`dashboard.intro.${kind}`)}</p>
+        </section>
+        <section aria-labelledby="dashboard-quick">
+          <h2 id="dashboard-quick">{t('dashboard.quick_actions')}</h2>
+          <div className="tiles">
+            {QUICK_ACTIONS[kind].map((id) => {
+              const target = SECTIONS[kind].find((s) => s.id === id);
+              if (!target) return null;
+              return (
+                <button key={id} type="button" className="tile" onClick={() => onOpen(id)}>
+                  <target.icon /> {t(`dashboard.sections.${id}`)}
+                </button>
+              );
+            })}
+          </div>
+        </section>
+      </div>
+    );
+  }
+  return (
+    <section className="card coming-soon">
+      <ClockIcon />
+      <h2>{t(`dashboard.sections.${section.id}`)}</h2>
+      <p>{t(`dashboard.arrives.${section.arrives ?? 'later'}`)}</p>
+    </section>
+  );
+}

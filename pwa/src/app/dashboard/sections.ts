@@ -1,0 +1,101 @@
+// Which dashboard each role gets and which sections it has (SPEC section 2).
+// Sections whose feature is not built yet say which piece of work brings it.
+import type { JSX } from 'react';
+import {
+  BookIcon,
+  BoxIcon,
+  ChartIcon,
+  ClipboardIcon,
+  HeartIcon,
+  HomeIcon,
+  NewsIcon,
+  ReceiptIcon,
+  SettingsIcon,
+  UserIcon,
+  UsersIcon,
+  WalletIcon,
+} from '../../components/icons';
+import type { Role } from '../../lib/account';
+
+export type DashboardKind = 'admin' | 'farmer' | 'agent' | 'customer';
+export type SectionId =
+  | 'home'
+  | 'applications'
+  | 'users'
+  | 'blogs'
+  | 'products'
+  | 'orders'
+  | 'analytics'
+  | 'settings'
+  | 'profile'
+  | 'earnings'
+  | 'training'
+  | 'wishlist'
+  | 'farmers';
+/** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
+export type Arrival = 'later';
+
+export interface Section {
+  id: SectionId;
+  icon: () => JSX.Element;
+  arrives?: Arrival;
+}
+
+/** super_admin and admin share the admin dashboard: the admin API serves both (docs/decisions.md). */
+export function dashboardKind(role: Role): DashboardKind {
+  switch (role) {
+    case 'super_admin':
+    case 'admin':
+      return 'admin';
+    case 'farmer':
+      return 'farmer';
+    case 'field_agent':
+      return 'agent';
+    default:
+      return 'customer';
+  }
+}
+
+const home: Section = { id: 'home', icon: HomeIcon };
+const profile: Section = { id: 'profile', icon: UserIcon };
+
+export const SECTIONS: Record<DashboardKind, Section[]> = {
+  admin: [
+    home,
+    { id: 'applications', icon: ClipboardIcon },
+    { id: 'users', icon: UsersIcon },
+    { id: 'blogs', icon: NewsIcon, arrives: 'later' },
+    { id: 'products', icon: BoxIcon, arrives: 'later' },
+    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'analytics', icon: ChartIcon, arrives: 'later' },
+    { id: 'settings', icon: SettingsIcon, arrives: 'later' },
+    profile,
+  ],
+  farmer: [
+    home,
+    { id: 'products', icon: BoxIcon },
+    // The application that made them a farmer, with the reviewer's comment.
+    { id: 'applications', icon: ClipboardIcon },
+    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'earnings', icon: WalletIcon, arrives: 'later' },
+    { id: 'training', icon: BookIcon, arrives: 'later' },
+    profile,
+  ],
+  agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, profile],
+  customer: [
+    home,
+    { id: 'applications', icon: ClipboardIcon },
+    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'wishlist', icon: HeartIcon, arrives: 'later' },
+    { id: 'training', icon: BookIcon, arrives: 'later' },
+    profile,
+  ],
+};
+
+/** The home section's shortcut tiles. */
+export const QUICK_ACTIONS: Record<DashboardKind, SectionId[]> = {
+  admin: ['applications', 'users', 'blogs', 'products', 'settings'],
+  farmer: ['products', 'orders', 'training'],
+  agent: ['farmers', 'applications'],
+  customer: ['applications', 'orders', 'training', 'wishlist'],
+};

@@ -1,0 +1,50 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../lib/paths';
+import { PinIcon, ClockIcon } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { LanguagePicker } from '../../components/language-picker';
+
+const QUICK_LINKS = [
+  ['marketplace', paths.marketplace],
+  ['training', paths.training],
+  ['programs', paths.programs],
+  ['about', paths.about],
+  ['news', paths.news],
+  ['contact', paths.contact],
+] as const;
+
+export function Footer() {
+  const { t } = useTranslation();
+  return (
+    <footer className="site-footer">
+      <div className="footer-inner">
+        <div className="footer-about">
+          <Logo />
+          <p>{t('footer.description')}</p>
+          <p className="with-icon">
+            <PinIcon /> {t('contact.address')}
+          </p>
+          <p className="with-icon">
+            <ClockIcon /> {t('contact.hours')}
+          </p>
+        </div>
+        <nav aria-label={t('footer.quick_links')}>
+          <h2>{t('footer.quick_links')}</h2>
+          <ul>
+            {QUICK_LINKS.map(([key, to]) => (
+              <li key={key}>
+                <Link to={to}>{t(`nav.${key}`)}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div>
+          <h2>{t('common.language')}</h2>
+          <LanguagePicker />
+        </div>
+      </div>
+      <p className="copyright">{t('footer.copyright', { year: 2024 })}</p>
+    </footer>
+  );
+}

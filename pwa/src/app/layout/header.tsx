@@ -1,0 +1,187 @@
+// The public header (SPEC section 2): logo, main links, cart, the account
+// area, and a collapsible menu on phones. Under 768 px it slides away while
+// the person scrolls down and comes back when they scroll up.
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../lib/paths';
+import { Avatar } from '../../components/avatar';
+import { CartIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { useLocalDb } from '../../lib/sync-provider';
+import { useSession, useSignOut } from '../../lib/session';
+import { itemCount, useCart } from '../../lib/cart';
+import { displayName, type User } from '../../lib/account';
+
+// Loaded with the sync engine, only for signed-in people.
+const SyncStatus = lazy(async () => ({ default: (await import('../../components/sync-status')).SyncStatus }));
+
+const MAIN_LINKS = [
+  ['about', paths.about],
+  ['programs', paths.programs],
+  ['marketplace', paths.marketplace],
+  ['training', paths.training],
+  ['news', paths.news],
+] as const;
+
+function useHideOnScroll(keepVisible: boolean): boolean {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    let last = window.scrollY;
+    const onScroll = () => {
+      const y = window.scrollY;
+      setHidden(!keepVisible && window.innerWidth < 768 && y > last && y > 64);
+      last = y;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [keepVisible]);
+  return hidden;
+}
+
+export function Header() {
+  const { t } = useTranslation();
+  const count = itemCount(useCart());
+  const { user, status } = useSession();
+  const db = useLocalDb();
+  const signOut = useSignOut();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const hidden = useHideOnScroll(menuOpen);
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [pathname]);
+
+  return (
+    <header className={`site-header${hidden ? ' is-hidden' : ''}`}>
+      <div className="header-inner">
+        <Link to={paths.home} className="brand" aria-label={t('nav.home_label')}>
+          <Logo />
+        </Link>
+        <nav className="main-nav desktop-only" aria-label={t('nav.main')}>
+          {MAIN_LINKS.map(([key, to]) => (
+            <NavLink key={key} to={to}>
+              {t(`nav.${key}`)}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="header-actions">
+          {db && (
+            <Suspense fallback={null}>
+              <SyncStatus db={db} />
+            </Suspense>
+          )}
+          <Link
+            to={paths.cart}
+            className="icon-button cart-link"
+            aria-label={count > 0 ? t('nav.cart_count', { count }) : t('nav.cart')}
+          >
+            <CartIcon />
+            {count > 0 && (
+              <span className="cart-badge" aria-hidden="true">
+                {count}
+              </span>
+            )}
+          </Link>
+          {user && <UserMenu user={user} onSignOut={signOut} />}
+          {!user && status === 'ready' && (
+            <div className="auth-links desktop-only">
+              <Link to={paths.login} className="button secondary small">
+                {t('nav.login')}
+              </Link>
+              <Link to={paths.register} className="button small">
+                {t('nav.register')}
+              </Link>
+            </div>
+          )}
+          <button
+            type="button"
+            className="icon-button mobile-only"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? t('nav.close_menu') : t('nav.open_menu')}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </div>
+      {menuOpen && (
+        <nav id="mobile-menu" className="mobile-menu mobile-only" aria-label={t('nav.main')}>
+          {MAIN_LINKS.map(([key, to]) => (
+            <NavLink key={key} to={to}>
+              {t(`nav.${key}`)}
+            </NavLink>
+          ))}
+          <NavLink to={paths.contact}>{t('nav.contact')}</NavLink>
+          {user ? (
+            <>
+              <NavLink to={paths.dashboard}>{t('nav.dashboard')}</NavLink>
+              <NavLink to={paths.profile}>{t('nav.profile')}</NavLink>
+              <button type="button" className="menu-button" onClick={() => void signOut()}>
+                {t('nav.logout')}
+              </button>
+            </>
+          ) : (
+            <div className="auth-links">
+              <Link to={paths.login} className="button secondary">
+                {t('nav.login')}
+              </Link>
+              <Link to={paths.register} className="button">
+                {t('nav.register')}
+              </Link>
+            </div>
+          )}
+        </nav>
+      )}
+    </header>
+  );
+}
+
+function UserMenu({ user, onSignOut }: { user: User; onSignOut(): Promise<void> }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    setOpen(false);
+  }, [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node))
+        setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+  return (
+    <div className="user-menu" ref={ref}>
+      <button
+        type="button"
+        className="user-button"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <Avatar url={user.avatar_url} size={32} />
+        <span className="user-name desktop-only">{displayName(user)}</span>
+        <span className="visually-hidden">{t('nav.account_menu')}</span>
+      </button>
+      {open && (
+        <div className="user-dropdown">
+          <Link to={paths.dashboard}>{t('nav.dashboard')}</Link>
+          <Link to={paths.profile}>{t('nav.profile')}</Link>
+          <Link to={paths.orders}>{t('nav.orders')}</Link>
+          <button type="button" className="menu-button" onClick={() => void onSignOut()}>
+            <LogoutIcon /> {t('nav.logout')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+
+export function Pager({
+  page,
+  pages,
+  total,
+  perPage,
+  onPage,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  perPage: number;
+  onPage(page: number): void;
+}) {
+  const { t } = useTranslation();
+  if (total === 0) return null;
+  const from = (page - 1) * perPage + 1;
+  const to = Math.min(total, page * perPage);
+  return (
+    <nav className="pager" aria-label={t('admin.showing', { from, to, total })}>
+      <span>{t('admin.showing', { from, to, total })}</span>
+      <button type="button" className="button secondary small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('admin.previous')}
+      </button>
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        {t('admin.next')}
+      </button>
+    </nav>
+  );
+}

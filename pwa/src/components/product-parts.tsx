@@ -1,0 +1,93 @@
+// Pieces the marketplace, product and cart pages share.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../lib/format';
+import type { Product } from '../lib/products';
+
+const DATA_SAVER_KEY = 'mavuno.data_saver';
+
+/** "Save data: no pictures until asked", kept on the device; on by default when the browser asks to save data. */
+export function useDataSaver(): [boolean, (on: boolean) => void] {
+  const [on, setOn] = useState(() => {
+    const stored = localStorage.getItem(DATA_SAVER_KEY);
+    if (stored !== null) return stored === '1';
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+    return connection?.saveData === true;
+  });
+  const set = (next: boolean) => {
+    localStorage.setItem(DATA_SAVER_KEY, next ? '1' : '0');
+    setOn(next);
+  };
+  return [on, set];
+}
+
+/** A product picture at the size the place needs; with data saver on, a button that loads it. */
+export function ProductImage({
+  src,
+  alt,
+  width,
+  height,
+  saveData,
+}: {
+  src: string | undefined;
+  alt: string;
+  width: number;
+  height: number;
+  saveData: boolean;
+}) {
+  const { t } = useTranslation();
+  const [asked, setAsked] = useState(false);
+  if (!src)
+    return (
+      <div className="product-image placeholder" style={{ aspectRatio: `${width} / ${height}` }} aria-hidden="true" />
+    );
+  if (saveData && !asked) {
+    return (
+      <button
+        type="button"
+        className="product-image placeholder show-picture"
+        style={{ aspectRatio: `${width} / ${height}` }}
+        onClick={() => setAsked(true)}
+      >
+        {t('market.show_picture')}
+      </button>
+    );
+  }
+  return (
+    <img className="product-image" src={src} alt={alt} width={width} height={height} loading="lazy" decoding="async" />
+  );
+}
+
+export function Stars({ rating, reviews }: { rating: number; reviews: number }) {
+  const { t } = useTranslation();
+  const full = Math.round(rating);
+  return (
+    <span className="stars" role="img" aria-label={t('market.rating', { rating: rating.toFixed(1), count: reviews })}>
+      <span aria-hidden="true">
+        {'★'.repeat(full)}
+        {'☆'.repeat(5 - full)}
+      </span>
+      <span className="muted" aria-hidden="true">
+        {' '}
+        {rating.toFixed(1)} ({reviews})
+      </span>
+    </span>
+  );
+}
+
+/** "$1.20 / kg", with the original price struck through when it differs. */
+export function Price({ product }: { product: Pick<Product, 'price' | 'current_price' | 'unit'> }) {
+  const { t } = useTranslation();
+  return (
+    <span className="price">
+      <strong>{formatMoney(product.current_price)}</strong>
+      <span className="muted"> / {t(`market.units.${product.unit}`)}</span>
+      {product.price !== product.current_price && (
+        <del className="muted" aria-label={t('market.was', { price: formatMoney(product.price) })}>
+          {' '}
+          {formatMoney(product.price)}
+        </del>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,81 @@
+// Applications on this device: the local copy the screens read, and the
+// changes queued for the server (SPEC sections 2 and 4).
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { LocalDb, LocalRecord } from './local-db';
+import { enqueue, type EntityHandler } from './sync-engine';
+import type { Answers } from './application-fields';
+
+export type ApplicationStatus = 'draft' | 'pending' | 'approved' | 'rejected' | 're-submitted';
+
+export interface Application extends LocalRecord {
+  status: ApplicationStatus;
+  created_at?: string;
+  admin_comment?: string | null;
+  /** The applicant; someone else when a field agent filled it for them. */
+  user_id?: number;
+  user?: { first_name: string; last_name: string; email: string };
+}
+
+/** How applications are kept on the device; registered before the first sync (lib/sync-bootstrap.ts). */
+export const surveyEntity: EntityHandler = {
+  table: (db) => db.surveys,
+  async apply(db, mutation) {
+    const uid = mutation.args.uid as string;
+    if (mutation.name === 'survey.delete') {
+      await db.surveys.delete(uid);
+      return;
+    }
+    const current = (await db.surveys.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'pending' };
+    const status = (mutation.args.status as string | undefined) ?? current.status;
+    const applicant = typeof mutation.args.user_id === 'number' ? { user_id: mutation.args.user_id } : {};
+    await db.surveys.put({ ...current, ...(mutation.args.answers as object), ...applicant, status });
+  },
+};
+
+/** Saves an application: a create until the server has it, then edits on top
+ * of its version. `forUserId`: the person a field agent fills it for. */
+export async function saveApplication(
+  db: LocalDb,
+  uid: string,
+  answers: Answers,
+  status?: ApplicationStatus,
+  forUserId?: number,
+): Promise<void> {
+  const existing = await db.surveys.get(uid);
+  const queuedCreate = await db.outbox
+    .where('uid')
+    .equals(uid)
+    .and((e) => e.name === 'survey.create' && e.state === 'queued')
+    .count();
+  const args = { uid, answers, ...(status ? { status } : {}) };
+  if (existing?.version === undefined && queuedCreate === 0) {
+    await enqueue(db, 'survey.create', {
+      ...args,
+      status: status ?? 'draft',
+      ...(forUserId === undefined ? {} : { user_id: forUserId }),
+    });
+  } else {
+    await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
+  }
+}
+
+export async function deleteApplication(db: LocalDb, uid: string): Promise<void> {
+  const existing = await db.surveys.get(uid);
+  if (existing?.version === undefined) {
+    // Never reached the server: forget it here, queue nothing.
+    await db.transaction('rw', db.surveys, db.outbox, async () => {
+      await db.surveys.delete(uid);
+      await db.outbox.where('uid').equals(uid).delete();
+    });
+    return;
+  }
+  await enqueue(db, 'survey.delete', { uid });
+}
+
+/** Newest first; `undefined` while loading. */
+export function useApplications(db: LocalDb): Application[] | undefined {
+  return useLiveQuery(async () => {
+    const all = (await db.surveys.toArray()) as Application[];
+    return all.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+  }, [db]);
+}

@@ -1,0 +1,186 @@
+// The cart (SPEC sections 3 and 4): kept in localStorage under `cart`, so it
+// survives reloads and works offline; every tab and the header badge follow it.
+import { useSyncExternalStore } from 'react';
+import type { Product } from './products';
+
+const KEY = 'cart';
+const EVENT = 'mavuno:cart';
+
+/** What a line keeps of its product, so the cart shows even before the catalogue has loaded. */
+export interface CartProduct {
+  id: number;
+  uid: string;
+  title: string;
+  image: string | null;
+  farmer: { id: number; name: string };
+  unit: string;
+  stock: number;
+  shipping_cost: number;
+  shipping_available: boolean;
+}
+
+export interface CartItem {
+  id: number;
+  product: CartProduct;
+  quantity: number;
+  /** The unit price when it was added. */
+  price: number;
+}
+
+export interface Cart {
+  items: CartItem[];
+}
+
+function read(): Cart {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '') as Cart;
+    return Array.isArray(parsed?.items) ? parsed : { items: [] };
+  } catch {
+    return { items: [] };
+  }
+}
+
+let snapshot: Cart = typeof localStorage === 'undefined' ? { items: [] } : read();
+
+function write(cart: Cart): void {
+  snapshot = cart;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(cart));
+  } catch {
+    // Storage full or unavailable: the cart lasts as long as the page.
+  }
+  window.dispatchEvent(new Event(EVENT));
+}
+
+function subscribe(listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === KEY) {
+      snapshot = read();
+      listener();
+    }
+  };
+  window.addEventListener(EVENT, listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    window.removeEventListener(EVENT, listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useCart(): Cart {
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  );
+}
+
+/** The header badge: the sum of quantities. */
+export function itemCount(cart: Cart): number {
+  return cart.items.reduce((sum, item) => sum + item.quantity, 0);
+}
+
+export function toCartProduct(p: Product): CartProduct {
+  return {
+    id: p.id!,
+    uid: p.uid,
+    title: p.title,
+    image: p.image_urls[0]?.thumbnail_url ?? null,
+    farmer: { id: p.farmer.id, name: p.farmer.name },
+    unit: p.unit,
+    stock: p.quantity,
+    shipping_cost: p.shipping.cost,
+    shipping_available: p.shipping.available,
+  };
+}
+
+/** Adding a product already in the cart raises its quantity (never above the stock). */
+export function addToCart(product: Product, quantity: number): void {
+  const cart = read();
+  const existing = cart.items.find((item) => item.id === product.id);
+  const line = toCartProduct(product);
+  const items = existing
+    ? cart.items.map((item) =>
+        item === existing ? { ...item, product: line, quantity: Math.min(item.quantity + quantity, line.stock) } : item,
+      )
+    : [
+        ...cart.items,
+        { id: line.id, product: line, quantity: Math.min(quantity, line.stock), price: product.current_price },
+      ];
+  write({ items });
+}
+
+/** Zero or less removes the line. */
+export function setQuantity(id: number, quantity: number): void {
+  const cart = read();
+  write({
+    items: cart.items.flatMap((item) =>
+      item.id !== id ? [item] : quantity <= 0 ? [] : [{ ...item, quantity: Math.min(quantity, item.product.stock) }],
+    ),
+  });
+}
+
+export function removeFromCart(id: number): void {
+  setQuantity(id, 0);
+}
+
+export function clearCart(): void {
+  write({ items: [] });
+}
+
+/** A line as it stands against the catalogue now (prices and stock change). */
+export interface CheckedLine {
+  item: CartItem;
+  /** The unit price to pay now. */
+  price: number;
+  /** False when the product is no longer on sale. */
+  available: boolean;
+  priceChanged: boolean;
+  /** The stock went below what is in the cart. */
+  short: boolean;
+  /** The stock as the catalogue says now. */
+  stock: number;
+}
+
+/** Checks each line against the local catalogue; before it has loaded, lines stand as added. */
+export function checkLines(cart: Cart, catalogue: Product[] | undefined): CheckedLine[] {
+  return cart.items.map((item) => {
+    if (!catalogue)
+      return { item, price: item.price, available: true, priceChanged: false, short: false, stock: item.product.stock };
+    const current = catalogue.find((p) => p.id === item.id);
+    if (!current) return { item, price: item.price, available: false, priceChanged: false, short: false, stock: 0 };
+    return {
+      item,
+      price: current.current_price,
+      available: true,
+      priceChanged: current.current_price !== item.price,
+      short: current.quantity < item.quantity,
+      stock: current.quantity,
+    };
+  });
+}
+
+/**
+ * Shipping as the checkout charges it: one parcel per farmer, costing the
+ * highest shipping price among that farmer's products in the cart; products
+ * a farmer does not ship are collected from them, free.
+ */
+export function totals(lines: { item: CartItem; price: number; available: boolean }[]): {
+  subtotal: number;
+  shipping: number;
+  total: number;
+} {
+  const live = lines.filter((l) => l.available);
+  const subtotal = live.reduce((sum, l) => sum + l.price * l.item.quantity, 0);
+  const perFarmer = new Map<number, number>();
+  for (const { item } of live) {
+    if (!item.product.shipping_available) continue;
+    perFarmer.set(
+      item.product.farmer.id,
+      Math.max(perFarmer.get(item.product.farmer.id) ?? 0, item.product.shipping_cost),
+    );
+  }
+  const shipping = [...perFarmer.values()].reduce((a, b) => a + b, 0);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { subtotal: round(subtotal), shipping: round(shipping), total: round(subtotal + shipping) };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Product } from './products';
+import { filterProducts, orderRange } from './catalogue';
+
+const product = (
+  title: string,
+  category: string,
+  price: number,
+  rating: number,
+  farmer = 'Amani Bahati',
+  status = 'active',
+) =>
+  ({
+    uid: title,
+    id: 1,
+    title,
+    description: `${title} from Kivu`,
+    category,
+    current_price: price,
+    rating,
+    reviews: 1,
+    status,
+    farmer: { name: farmer },
+  }) as unknown as Product;
+
+const all = [
+  product('Café arabica', 'beverages', 10.5, 4.9, 'Esther Nabintu'),
+  product('Mangoes', 'fruits', 0.6, 4.8),
+  product('Avocados', 'fruits', 0.4, 4.7),
+  product('Hidden', 'fruits', 1, 5, 'X', 'inactive'),
+];
+const titles = (list: Product[]) => list.map((p) => p.title);
+
+describe('the marketplace filters', () => {
+  it('searches names, descriptions and farmers without caring for case or accents', () => {
+    expect(titles(filterProducts(all, { q: 'CAFE', category: 'all', sort: 'name' }))).toEqual(['Café arabica']);
+    expect(titles(filterProducts(all, { q: 'nabintu kivu', category: 'all', sort: 'name' }))).toEqual(['Café arabica']);
+  });
+
+  it('filters by category, sorts, and never shows what is off sale', () => {
+    expect(titles(filterProducts(all, { q: '', category: 'fruits', sort: 'price_asc' }))).toEqual([
+      'Avocados',
+      'Mangoes',
+    ]);
+    expect(titles(filterProducts(all, { q: '', category: 'all', sort: 'rating' }))).toEqual([
+      'Café arabica',
+      'Mangoes',
+      'Avocados',
+    ]);
+    expect(titles(filterProducts(all, { q: '', category: 'all', sort: 'price_desc' }))[0]).toBe('Café arabica');
+  });
+
+  it('orders between the minimum order and the stock', () => {
+    expect(orderRange({ min_order: 0.5, max_order: 20, quantity: 80 })).toEqual([1, 20]);
+    expect(orderRange({ min_order: 5, max_order: null, quantity: 8 })).toEqual([5, 8]);
+    expect(orderRange({ min_order: 5, max_order: 100, quantity: 3 })).toEqual([5, 3]);
+  });
+});

@@ -1,0 +1,143 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError } from './api';
+import { sampleUser, scriptFetch } from '../test-support';
+import { SessionProvider, useSession } from './session';
+
+const wrapper = ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>;
+const unauthorized = {
+  status: 401,
+  body: { success: false, code: 'invalid_token', message: 'Your session is not valid.' },
+};
+
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('session (SPEC section 4)', () => {
+  it('a stored token loads the user at start', async () => {
+    localStorage.setItem('token', 'stored');
+    const calls = scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } } });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    expect(result.current.status).toBe('loading');
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.user?.email).toBe(sampleUser.email);
+    expect(calls[0]?.authorization).toBe('Bearer stored');
+  });
+
+  it('without a token nothing is loaded', async () => {
+    const calls = scriptFetch({});
+    const { result } = renderHook(() => useSession(), { wrapper });
+    expect(result.current.status).toBe('ready');
+    expect(result.current.user).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it('a failed load clears the token and the user', async () => {
+    localStorage.setItem('token', 'revoked');
+    localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
+    scriptFetch({ 'GET /me': unauthorized });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.user).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('mavuno.user')).toBeNull();
+  });
+
+  it('offline at start, the last known user is kept (offline-first)', async () => {
+    localStorage.setItem('token', 'stored');
+    localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
+    scriptFetch({ 'GET /me': 'offline' });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.user?.id).toBe(sampleUser.id);
+    expect(localStorage.getItem('token')).toBe('stored');
+  });
+
+  it('sign-in stores the token, then loads the user with it', async () => {
+    const calls = scriptFetch({
+      'POST /users/login': { status: 200, body: { success: true, user: { ...sampleUser, token: 'fresh' } } },
+      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
+    });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await act(() => result.current.login('amani@example.com', 'secret1'));
+    expect(localStorage.getItem('token')).toBe('fresh');
+    expect(result.current.user?.email).toBe(sampleUser.email);
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual([
+      'POST /users/login null',
+      'GET /me Bearer fresh',
+    ]);
+  });
+
+  it('sign-out clears token and user even when the server cannot be reached', async () => {
+    localStorage.setItem('token', 'stored');
+    scriptFetch({
+      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
+      'POST /auth/logout': 'offline',
+    });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.user).not.toBeNull());
+    await act(() => result.current.logout());
+    expect(result.current.user).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('a 401 on any later call ends the session', async () => {
+    localStorage.setItem('token', 'stored');
+    scriptFetch({
+      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
+      'GET /admin/users': unauthorized,
+    });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.user).not.toBeNull());
+    await act(async () => {
+      await api('/admin/users').catch(() => undefined);
+    });
+    expect(result.current.user).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('api client', () => {
+  it('a 401 removes the stored token, except on sign-in and sign-up', async () => {
+    scriptFetch({
+      'GET /me': unauthorized,
+      'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'Invalid email or password' } },
+    });
+    localStorage.setItem('token', 'kept');
+    const error = await api('/users/login', { method: 'POST', json: {}, keepTokenOn401: true }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('invalid_credentials');
+    expect(localStorage.getItem('token')).toBe('kept');
+    await api('/me').catch(() => undefined);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('reads field errors and their codes', async () => {
+    scriptFetch({
+      'POST /users': {
+        status: 422,
+        body: {
+          success: false,
+          code: 'validation_failed',
+          message: 'Passwords do not match',
+          errors: { password: ['x'] },
+          error_codes: { password: ['passwords_do_not_match'] },
+        },
+      },
+    });
+    const error = (await api('/users', { method: 'POST', form: new FormData() }).catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(422);
+    expect(error.errorCodes).toEqual({ password: ['passwords_do_not_match'] });
+  });
+
+  it('a lost connection is a network error', async () => {
+    scriptFetch({});
+    const error = (await api('/me').catch((e: unknown) => e)) as ApiError;
+    expect(error.isNetwork).toBe(true);
+  });
+});

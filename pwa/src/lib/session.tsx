@@ -1,0 +1,149 @@
+// The signed-in person (SPEC section 4). A stored token loads the user at
+// start; sign-in and sign-up store the token and load the user; sign-out
+// clears both even when the server cannot be reached.
+//
+// Offline-first departure: when the network is down at start, the last
+// known user (kept beside the token) is used instead of signing the person
+// out; only an answer from the server ends a session.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ApiError, getToken, onUnauthorized, setToken } from './api';
+import type { User } from './account';
+
+const USER_CACHE_KEY = 'mavuno.user';
+
+export type SessionStatus = 'loading' | 'ready';
+
+interface SessionValue {
+  user: User | null;
+  status: SessionStatus;
+  login(email: string, password: string): Promise<User>;
+  register(form: FormData): Promise<User>;
+  logout(): Promise<void>;
+  /** Replaces the user after a profile change. */
+  updateUser(user: User): void;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+function readCachedUser(): User | null {
+  try {
+    const text = localStorage.getItem(USER_CACHE_KEY);
+    return text ? (JSON.parse(text) as User) : null;
+  } catch {
+    return null;
+  }
+}
+
+function cacheUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(USER_CACHE_KEY, JSON.stringify(user));
+    else localStorage.removeItem(USER_CACHE_KEY);
+  } catch {
+    // Without storage the session lasts as long as the page.
+  }
+}
+
+export async function fetchMe(): Promise<User> {
+  const response = await api<{ user: User }>('/me');
+  return response.user;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUserState] = useState<User | null>(null);
+  const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'loading' : 'ready'));
+
+  const setUser = useCallback((next: User | null) => {
+    setUserState(next);
+    cacheUser(next);
+  }, []);
+
+  const clear = useCallback(() => {
+    setToken(null);
+    setUser(null);
+  }, [setUser]);
+
+  useEffect(() => {
+    if (!getToken()) return;
+    let cancelled = false;
+    fetchMe()
+      .then((me) => !cancelled && setUser(me))
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        const cached = readCachedUser();
+        if (error instanceof ApiError && error.isNetwork && cached) setUserState(cached);
+        else clear();
+      })
+      .finally(() => !cancelled && setStatus('ready'));
+    return () => {
+      cancelled = true;
+    };
+  }, [clear, setUser]);
+
+  // Any 401 from the server (outside sign-in) ends the session here too.
+  useEffect(() => onUnauthorized(() => setUser(null)), [setUser]);
+
+  const startSession = useCallback(
+    async (token: string) => {
+      setToken(token);
+      const me = await fetchMe();
+      setUser(me);
+      setStatus('ready');
+      return me;
+    },
+    [setUser],
+  );
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const response = await api<{ user: { token: string } }>('/users/login', {
+        method: 'POST',
+        json: { user: { email, password } },
+        keepTokenOn401: true,
+      });
+      return startSession(response.user.token);
+    },
+    [startSession],
+  );
+
+  const register = useCallback(
+    async (form: FormData) => {
+      const response = await api<{ data: { token: string } }>('/users', { method: 'POST', form, keepTokenOn401: true });
+      return startSession(response.data.token);
+    },
+    [startSession],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api('/auth/logout', { method: 'POST' });
+    } catch {
+      // Signed out here whatever the server says.
+    } finally {
+      clear();
+    }
+  }, [clear]);
+
+  const value = useMemo(
+    () => ({ user, status, login, register, logout, updateUser: setUser }),
+    [user, status, login, register, logout, setUser],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** Sign out and go home (SPEC section 2). Home first: on a guarded page,
+ * clearing the user would otherwise redirect to the login page. */
+export function useSignOut(): () => Promise<void> {
+  const { logout } = useSession();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    navigate('/');
+    await logout();
+  }, [logout, navigate]);
+}

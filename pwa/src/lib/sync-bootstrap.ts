@@ -1,0 +1,39 @@
+// Everything a signed-in device needs to sync, loaded only once someone signs
+// in (Dexie stays off a visitor's first visit). Entity handlers are registered
+// here, before the first pull, so no change arrives for an unknown entity.
+import { liveQuery } from 'dexie';
+import { surveyEntity } from './applications';
+import { adoptLocalFavourites, favouriteEntity } from './favourites';
+import { productEntity } from './products';
+import { localDb, type LocalDb } from './local-db';
+import { registerEntity, startSync } from './sync-engine';
+
+registerEntity('survey', surveyEntity);
+registerEntity('product', productEntity);
+registerEntity('favourite', favouriteEntity);
+
+/**
+ * Starts syncing an account. `onApproved` is called when one of the person's
+ * own applications is (or becomes) approved: the server made them a farmer,
+ * so the session should load their new role.
+ */
+export function boot(userId: number | 'guest', onApproved: () => void): { db: LocalDb; stop: () => void } {
+  const db = localDb(userId);
+  const stopSync = startSync(db);
+  if (userId === 'guest') return { db, stop: stopSync };
+  void adoptLocalFavourites(db);
+  const approved = liveQuery(() =>
+    db.surveys.filter((s) => s.user_id === userId && s.status === 'approved').count(),
+  ).subscribe({
+    next: (count) => {
+      if (count > 0) onApproved();
+    },
+  });
+  return {
+    db,
+    stop: () => {
+      approved.unsubscribe();
+      stopSync();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Opens the local database and keeps it syncing: the signed-in account's, or,
+// for a visitor on a catalogue page, a guest one holding the public catalogue.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { fetchMe, useSession } from './session';
+import type { LocalDb } from './local-db';
+
+interface LocalDbValue {
+  db: LocalDb | null;
+  /** A visitor opened a page that reads the catalogue: open the guest database. */
+  wantCatalogue(): void;
+}
+
+const LocalDbContext = createContext<LocalDbValue>({ db: null, wantCatalogue: () => undefined });
+
+export function SyncProvider({ children }: { children: ReactNode }) {
+  const { user, status, updateUser } = useSession();
+  const [catalogueWanted, setCatalogueWanted] = useState(false);
+  const key = user ? user.id : status === 'ready' && catalogueWanted ? 'guest' : undefined;
+  const isBuyer = user?.role === 'user';
+  const [db, setDb] = useState<LocalDb | null>(null);
+  useEffect(() => {
+    if (key === undefined) {
+      setDb(null);
+      return;
+    }
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    // An approved application made a buyer a farmer: load the new role (and dashboard).
+    const onApproved = () => {
+      if (isBuyer)
+        void fetchMe().then(
+          (me) => !cancelled && updateUser(me),
+          () => undefined,
+        );
+    };
+    void import('./sync-bootstrap').then(({ boot }) => {
+      if (cancelled) return;
+      const started = boot(key, onApproved);
+      stop = started.stop;
+      setDb(started.db);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [key, isBuyer, updateUser]);
+  const wantCatalogue = useCallback(() => setCatalogueWanted(true), []);
+  const value = useMemo(() => ({ db, wantCatalogue }), [db, wantCatalogue]);
+  return <LocalDbContext.Provider value={value}>{children}</LocalDbContext.Provider>;
+}
+
+/** The signed-in account's local database, or null when signed out (or still opening). */
+export function useLocalDb(): LocalDb | null {
+  const { db } = useContext(LocalDbContext);
+  return db?.name.endsWith('-guest') ? null : db;
+}
+
+/** The database that holds the catalogue, for anyone (a visitor's is opened on first use). */
+export function useCatalogueDb(): LocalDb | null {
+  const { db, wantCatalogue } = useContext(LocalDbContext);
+  useEffect(() => {
+    wantCatalogue();
+  }, [wantCatalogue]);
+  return db;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { checkImage } from './image-pick';
+import { validateLogin, validateRegistration, type RegistrationValues } from './validation';
+
+const complete: RegistrationValues = {
+  first_name: 'Amani',
+  last_name: 'Bahati',
+  email: 'amani@example.com',
+  phone_number: '0991234567',
+  country: 'DRC',
+  password: 'secret1',
+  password_confirmation: 'secret1',
+  terms: true,
+};
+
+describe('registration checks (SPEC section 5 order)', () => {
+  it('reports every problem in the spec order, terms last', () => {
+    const empty = {
+      ...complete,
+      first_name: '',
+      last_name: ' ',
+      email: '',
+      phone_number: '',
+      country: '',
+      password: 'abc',
+      password_confirmation: 'abd',
+      terms: false,
+    };
+    expect(validateRegistration(empty)).toEqual([
+      'passwords_do_not_match',
+      'password_too_short',
+      'first_name_required',
+      'last_name_required',
+      'email_required',
+      'phone_number_required',
+      'country_required',
+      'terms_required',
+    ]);
+  });
+
+  it('accepts a complete form', () => {
+    expect(validateRegistration(complete)).toEqual([]);
+  });
+
+  it('checks the email shape only once one is given', () => {
+    expect(validateRegistration({ ...complete, email: 'amani@' })).toEqual(['email_invalid']);
+    expect(validateRegistration({ ...complete, email: '' })).toEqual(['email_required']);
+  });
+
+  it('counts characters, not bytes', () => {
+    expect(validateRegistration({ ...complete, password: 'ñañañ', password_confirmation: 'ñañañ' })).toEqual([
+      'password_too_short',
+    ]);
+    expect(validateRegistration({ ...complete, password: 'ñañaña', password_confirmation: 'ñañaña' })).toEqual([]);
+  });
+});
+
+describe('sign-in and image checks', () => {
+  it('needs both fields', () => {
+    expect(validateLogin(' ', '')).toEqual(['email_required', 'password_required']);
+    expect(validateLogin('a@b.co', 'x')).toEqual([]);
+  });
+
+  it('takes images of at most 5 MB', () => {
+    expect(checkImage(new File(['x'], 'a.png', { type: 'image/png' }))).toBeNull();
+    expect(checkImage(new File(['x'], 'a.pdf', { type: 'application/pdf' }))).toBe('image_invalid');
+    expect(checkImage(new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }))).toBe(
+      'image_too_large',
+    );
+  });
+});
