@@ -21,7 +21,7 @@ impl Cached {
         {
             let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 9, 20);
             // Writing to memory cannot fail.
-            let _ = writer.write_all(&json);
+            writer.write_all(&json).ok();
         }
         Cached { json: json.into(), brotli: brotli.into() }
     }

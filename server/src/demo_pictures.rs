@@ -29,7 +29,7 @@ impl Lcg {
 }
 
 fn shade(colour: [u8; 3], factor: f32) -> Rgb<u8> {
-    Rgb(colour.map(|c| (c as f32 * factor).clamp(0.0, 255.0) as u8))
+    Rgb(colour.map(|c| (f32::from(c) * factor).clamp(0.0, 255.0) as u8))
 }
 
 /// An ellipse rotated by `angle`, lit from the top left.

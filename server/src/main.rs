@@ -71,6 +71,7 @@ enum Command {
 /// every blocking thread's arena keeps its own copy of argon2's 19 MiB work
 /// area (20 sign-ins in parallel left 380 MB resident). A fixed threshold
 /// sends large blocks back to the system as soon as they are freed.
+#[allow(unsafe_code)]
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only adjusts allocator parameters; called before any thread starts.
@@ -140,7 +141,7 @@ async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result
 /// Ctrl-C or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
+        tokio::signal::ctrl_c().await.ok();
     };
     #[cfg(unix)]
     let terminate = async {

@@ -43,7 +43,7 @@ pub struct UploadResponse {
 }
 
 fn check_hash(sha256: &str) -> ApiResult<()> {
-    if crate::media::is_hash(sha256) {
+    if media::is_hash(sha256) {
         Ok(())
     } else {
         Err(AppError::bad_request("invalid_hash", "The address must be a lower-case hex SHA-256"))

@@ -138,7 +138,7 @@ impl Db {
     pub async fn write<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Transaction) -> ApiResult<T> + Send + 'static,
+        F: FnOnce(&Transaction<'_>) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {

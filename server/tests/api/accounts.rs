@@ -276,13 +276,13 @@ async fn a_profile_edit_changes_only_what_was_filled_in() {
     let (token, before) = app.register("amani@example.com").await;
     let form = user_form(&[
         ("first_name", "Amani Grace".to_owned()),
-        ("last_name", "".to_owned()),
+        ("last_name", String::new()),
         ("country", "KEN".to_owned()),
         ("phone_number", "0712 345 678".to_owned()),
         ("location", "Kabare, South Kivu".to_owned()),
         ("username", "amani_b".to_owned()),
-        ("password", "".to_owned()),
-        ("password_confirmation", "".to_owned()),
+        ("password", String::new()),
+        ("password_confirmation", String::new()),
         ("role", "super_admin".to_owned()),
         ("status", "pending".to_owned()),
         ("id", "999".to_owned()),

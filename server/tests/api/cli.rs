@@ -122,7 +122,7 @@ async fn serve_reads_its_settings_from_the_environment_and_stops_on_sigterm() {
     let (log_tx, mut log_rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {
-            let _ = log_tx.send(line);
+            log_tx.send(line).ok();
         }
     });
 

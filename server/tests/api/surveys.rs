@@ -35,7 +35,7 @@ impl TestApp {
         request.send().await.unwrap()
     }
 
-    async fn set_status(&self, id: &Value, status: &str) {
+    fn set_status(&self, id: &Value, status: &str) {
         self.sql(&format!("UPDATE surveys SET status = '{status}' WHERE id = {id}"));
     }
 }
@@ -134,7 +134,7 @@ async fn a_rejected_application_can_be_edited_resubmitted_or_deleted() {
         app.send(reqwest::Method::POST, FORMS, &token, Some(with(complete(), json!({})))).await.json().await.unwrap();
     let id = created["data"]["id"].clone();
     let path = format!("{FORMS}/{id}");
-    app.set_status(&id, "rejected").await;
+    app.set_status(&id, "rejected");
 
     let edit = json!({"farmer_survey_form": {"challenges": "Drought"}});
     let edited: Value = app.send(reqwest::Method::PATCH, &path, &token, Some(edit)).await.json().await.unwrap();
@@ -154,7 +154,7 @@ async fn a_rejected_application_can_be_edited_resubmitted_or_deleted() {
         app.send(reqwest::Method::PATCH, &path, &token, Some(resubmit)).await.json().await.unwrap();
     assert_eq!(resubmitted["data"]["status"], "re-submitted");
 
-    app.set_status(&id, "rejected").await;
+    app.set_status(&id, "rejected");
     let response = app.send(reqwest::Method::DELETE, &path, &token, None).await;
     assert_eq!(response.status(), StatusCode::OK);
     let list: Value = app.send(reqwest::Method::GET, FORMS, &token, None).await.json().await.unwrap();

@@ -40,7 +40,7 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
-    pub async fn survey_count(&self) -> i64 {
+    pub fn survey_count(&self) -> i64 {
         rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE))
             .unwrap()
             .query_row("SELECT COUNT(*) FROM surveys", [], |r| r.get(0))
@@ -64,11 +64,11 @@ async fn a_replayed_push_creates_nothing_new() {
     let again = app.push_ok(&token, CLIENT_A, batch).await;
     assert_eq!(again["results"][0]["status"], "applied");
     assert_eq!(again["results"][0]["duplicate"], true);
-    assert_eq!(app.survey_count().await, 1);
+    assert_eq!(app.survey_count(), 1);
     // A wiped phone resends it under a new client id: the uid keeps it single.
     let wiped = app.push_ok(&token, CLIENT_B, vec![mutation(1, "survey.create", draft(1), None)]).await;
     assert_eq!(wiped["results"][0]["status"], "applied");
-    assert_eq!(app.survey_count().await, 1);
+    assert_eq!(app.survey_count(), 1);
 }
 
 #[tokio::test]
@@ -86,7 +86,7 @@ async fn a_gap_in_the_sequence_is_refused_before_anything_is_applied() {
         )
         .await;
     error_of(unordered, StatusCode::BAD_REQUEST).await;
-    assert_eq!(app.survey_count().await, 0);
+    assert_eq!(app.survey_count(), 0);
 }
 
 #[tokio::test]
@@ -163,7 +163,7 @@ async fn an_edit_arriving_after_approval_is_refused_and_loses_nothing() {
 async fn pull_comes_in_pages_and_reports_deletions() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;
-    let creates = (1..=5).map(|n| mutation(n as u64, "survey.create", draft(n), None)).collect();
+    let creates = (1..=5).map(|n| mutation(u64::from(n), "survey.create", draft(n), None)).collect();
     app.push_ok(&token, CLIENT_A, creates).await;
 
     let mut seen = Vec::new();
@@ -204,7 +204,7 @@ async fn nobody_pulls_or_pushes_as_someone_else() {
     assert_eq!(body["code"], "client_taken");
     let body = app.push_ok(&grace, CLIENT_B, vec![mutation(1, "survey.delete", json!({"uid": uid(1)}), None)]).await;
     assert_eq!(body["results"][0]["code"], "survey_not_found");
-    assert_eq!(app.survey_count().await, 1);
+    assert_eq!(app.survey_count(), 1);
 }
 
 #[tokio::test]
