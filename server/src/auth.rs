@@ -18,8 +18,8 @@ use time::OffsetDateTime;
 
 use crate::db::users::UserRow;
 use crate::db::{sessions, users};
-use crate::domain::user::Status;
 use crate::error::{ApiResult, AppError};
+use crate::model::user::Status;
 use crate::{AppState, clock};
 
 const SECRET_FILE: &str = "jwt-secret";

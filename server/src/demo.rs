@@ -8,11 +8,13 @@ use crate::db::users::NewUser;
 use crate::db::{meta, uploads, users};
 use crate::demo_pictures::{self, Produce};
 use crate::domain::accounts::insert_account;
-use crate::domain::products::{self, ListingInput};
-use crate::domain::surveys::{self, AnswersInput};
-use crate::domain::user::{Country, Role, Status};
+use crate::domain::products;
+use crate::domain::surveys;
 use crate::error::{ApiResult, AppError};
 use crate::media;
+use crate::model::survey::SurveyAnswersInput;
+use crate::model::user::{Country, Role, Status};
+use sync_protocol::ListingInput;
 
 /// The password of every demo account (README.md lists them).
 pub const DEMO_PASSWORD: &str = "mavuno-demo";
@@ -287,7 +289,7 @@ fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> 
     for (product, photos) in PRODUCTS.iter().zip(pictures) {
         let Some(farmer) = users::find_by_email(tx, product.farmer)? else { continue };
         if !crate::db::surveys::has_approved(tx, farmer.id)? {
-            let input: AnswersInput =
+            let input: SurveyAnswersInput =
                 serde_json::from_value(applications()[1].2.clone()).map_err(AppError::internal)?;
             let (survey, _) = surveys::create(tx, &farmer, farmer.id, None, &input, Some("pending"))?;
             surveys::review(
@@ -352,7 +354,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 };
                 // An account someone already made with this email is left alone.
                 match insert_account(tx, &account) {
-                    Err(err) if err.code() == "validation_failed" => {}
+                    Err(AppError::Validation(_)) => {}
                     other => {
                         other?;
                     }
@@ -364,7 +366,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 else {
                     continue;
                 };
-                let input: AnswersInput = serde_json::from_value(answers).map_err(AppError::internal)?;
+                let input: SurveyAnswersInput = serde_json::from_value(answers).map_err(AppError::internal)?;
                 surveys::create(tx, &owner, author.id, None, &input, Some("pending"))?;
             }
             seed_products(tx, &pictures)?;

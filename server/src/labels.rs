@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use crate::domain::user::Country;
+use crate::model::user::Country;
 
 /// The PWA's languages; the first is the fallback.
 pub const LANGUAGES: [&str; 3] = ["en", "fr", "sw"];

@@ -18,6 +18,7 @@ pub mod labels;
 pub mod mailer;
 pub mod media;
 pub mod middleware;
+pub mod model;
 pub mod rate_limit;
 pub mod web;
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts;
-use mavuno::domain::user::{Role, Status};
+use mavuno::model::user::{Role, Status};
 use mavuno::{AppState, Config, auth, build_app, clock, db, demo, serve};
 
 /// MAVUNO: marketplace, training and farmer services that work offline.
@@ -93,7 +93,10 @@ fn main() -> ExitCode {
 
 async fn run() -> ExitCode {
     let colour = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    tracing_subscriber::fmt().with_target(false).with_ansi(colour).init();
+    // RUST_LOG narrows or widens the log (docs/operations.md); info by default.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_target(false).with_ansi(colour).init();
     let result = match Cli::parse().command {
         Command::Serve { addr, data_dir, web_dir, demo, jwt_secret, smtp_url, mail_from } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
@@ -195,7 +198,7 @@ async fn create_user(
         avatar: None,
     };
     let user = state.db.write(move |tx| accounts::insert_account(tx, &account)).await.map_err(|err| {
-        if err.code() == "validation_failed" {
+        if matches!(err, mavuno::error::AppError::Validation(_)) {
             format!("a user with email {email} already exists")
         } else {
             err.to_string()

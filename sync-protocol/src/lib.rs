@@ -1,8 +1,20 @@
-//! Wire types of the MAVUNO sync protocol (ARCHITECTURE.md section 3).
+//! Wire types shared by the server and the PWA (docs/sync.md): the sync
+//! envelope (push, pull, results), the mutation table, and the inputs a
+//! client sends for applications and products.
 //!
 //! The PWA's TypeScript for these types, `pwa/src/lib/sync-protocol.ts`, is
 //! generated from them; a test fails when that file is stale. Regenerate it
 //! with `UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol`.
+
+mod loose;
+mod mutations;
+mod product;
+mod survey;
+
+pub use loose::Loose;
+pub use mutations::{ByUid, FavouriteChange, MutationArgs, ParseError, ProductWrite, StockChange, SurveyWrite};
+pub use product::ListingInput;
+pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -28,9 +40,11 @@ pub struct Mutation {
     /// Per client, 1, 2, 3... with no gaps, allocated with the local change.
     #[ts(type = "number")]
     pub mutation_id: u64,
-    /// What to do, e.g. `survey.create`, `survey.update`, `survey.delete`.
+    /// What to do: a name of [`MutationArgs`], e.g. `survey.create`. Read
+    /// as text so that a name this server does not know refuses only that
+    /// mutation, not the whole push.
     pub name: String,
-    /// The change itself; its shape depends on `name`.
+    /// The change itself; its shape depends on `name` (see [`MutationArgs`]).
     #[ts(type = "Record<string, unknown>")]
     pub args: Value,
     /// The version of the record the person edited, for edits.
@@ -142,6 +156,16 @@ mod tests {
     fn typescript() -> String {
         let cfg = Config::default();
         let declarations = [
+            Loose::decl(&cfg),
+            SurveyAnswers::decl(&cfg),
+            SurveyAnswersInput::decl(&cfg),
+            ListingInput::decl(&cfg),
+            SurveyWrite::decl(&cfg),
+            ProductWrite::decl(&cfg),
+            ByUid::decl(&cfg),
+            StockChange::decl(&cfg),
+            FavouriteChange::decl(&cfg),
+            MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),
             PushResponse::decl(&cfg),
@@ -156,6 +180,13 @@ mod tests {
              // Regenerate: UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol\n\n",
         );
         out.push_str(&format!("export const PROTOCOL_VERSION = {PROTOCOL_VERSION};\n"));
+        let fields = serde_json::to_string_pretty(SurveyAnswers::FIELDS).unwrap();
+        out.push_str(&format!(
+            "\n/** The application's questions in the form's order, with their kind and whether a submission needs them. */\n\
+             export const SURVEY_FIELDS = {fields} as const;\n"
+        ));
+        let names = serde_json::to_string(&MutationArgs::NAMES).unwrap();
+        out.push_str(&format!("\nexport const MUTATION_NAMES = {names} as const;\n"));
         for declaration in declarations {
             out.push_str(&format!("\nexport {declaration}\n"));
         }

@@ -3,6 +3,167 @@
 
 export const PROTOCOL_VERSION = 1;
 
+/** The application's questions in the form's order, with their kind and whether a submission needs them. */
+export const SURVEY_FIELDS = [
+  {
+    "name": "land_size",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "work_type",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "cooperative_name",
+    "kind": "text",
+    "required": false
+  },
+  {
+    "name": "income_sources",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "seed_type",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "seed_source",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "fertilizers",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "field_preparation",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "farming_techniques",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "planting_season",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "higher_season",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "higher_season_reason",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "average_yield",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "challenges",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "post_harvest_losses",
+    "kind": "flag",
+    "required": false
+  },
+  {
+    "name": "loss_percentage",
+    "kind": "percent",
+    "required": false
+  },
+  {
+    "name": "selling_method",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "selling_challenges",
+    "kind": "flag",
+    "required": false
+  },
+  {
+    "name": "selling_challenges_explanation",
+    "kind": "text",
+    "required": false
+  },
+  {
+    "name": "mobile_interest",
+    "kind": "flag",
+    "required": false
+  },
+  {
+    "name": "improvements_production",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "improvements_selling",
+    "kind": "text",
+    "required": true
+  },
+  {
+    "name": "additional_comments",
+    "kind": "text",
+    "required": false
+  }
+] as const;
+
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set"] as const;
+
+export type Loose = boolean | number | string;
+
+export type SurveyAnswers = { land_size: string | null, work_type: string | null, cooperative_name: string | null, income_sources: string | null, seed_type: string | null, seed_source: string | null, fertilizers: string | null, field_preparation: string | null, farming_techniques: string | null, planting_season: string | null, higher_season: string | null, higher_season_reason: string | null, average_yield: string | null, challenges: string | null, post_harvest_losses: boolean, 
+/**
+ * 0 to 100; 0 unless `post_harvest_losses`.
+ */
+loss_percentage: number, selling_method: string | null, selling_challenges: boolean, 
+/**
+ * Only when `selling_challenges`.
+ */
+selling_challenges_explanation: string | null, mobile_interest: boolean, improvements_production: string | null, improvements_selling: string | null, additional_comments: string | null, };
+
+export type SurveyAnswersInput = { land_size?: string, work_type?: string, cooperative_name?: string, income_sources?: string, seed_type?: string, seed_source?: string, fertilizers?: string, field_preparation?: string, farming_techniques?: string, planting_season?: string, higher_season?: string, higher_season_reason?: string, average_yield?: string, challenges?: string, post_harvest_losses?: Loose, loss_percentage?: Loose, selling_method?: string, selling_challenges?: Loose, selling_challenges_explanation?: string, mobile_interest?: Loose, improvements_production?: string, improvements_selling?: string, additional_comments?: string, };
+
+export type ListingInput = { title?: string, description?: string, category?: string, unit?: string, quantity?: Loose, price?: Loose, current_price?: Loose, status?: string, harvest_date?: string, expiry_date?: string, certifications?: Array<string>, tags?: Array<string>, shipping_available?: Loose, shipping_cost?: Loose, shipping_days?: string, min_order?: Loose, max_order?: Loose, 
+/**
+ * Hashes of photos already sent to `PUT /uploads/{sha256}`.
+ */
+images?: Array<string>, };
+
+export type SurveyWrite = { uid: string, 
+/**
+ * `draft`, `pending`, or `re-submitted`; none keeps the status (or submits a new one).
+ */
+status?: string, answers?: SurveyAnswersInput, 
+/**
+ * The applicant, when a field agent or admin fills the form for them.
+ */
+user_id?: number, };
+
+export type ProductWrite = { uid: string, fields?: ListingInput, };
+
+export type ByUid = { uid: string, };
+
+export type StockChange = { uid: string, delta: number, };
+
+export type FavouriteChange = { uid: string, on: boolean, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange };
+
 export type PushRequest = { protocol: number, 
 /**
  * One per browser profile, made by the client (a UUID).
@@ -15,11 +176,13 @@ export type Mutation = {
  */
 mutation_id: number, 
 /**
- * What to do, e.g. `survey.create`, `survey.update`, `survey.delete`.
+ * What to do: a name of [`MutationArgs`], e.g. `survey.create`. Read
+ * as text so that a name this server does not know refuses only that
+ * mutation, not the whole push.
  */
 name: string, 
 /**
- * The change itself; its shape depends on `name`.
+ * The change itself; its shape depends on `name` (see [`MutationArgs`]).
  */
 args: Record<string, unknown>, 
 /**

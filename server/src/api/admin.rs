@@ -18,9 +18,9 @@ use crate::csv::Csv;
 use crate::db::user_changes::{self, UserChange};
 use crate::db::users::{self, UserFilter, UserRow};
 use crate::domain::people::{self, Changes};
-use crate::domain::user::{Country, Role, Status};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
+use crate::model::user::{Country, Role, Status};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -19,9 +19,10 @@ use crate::clock;
 use crate::csv::Csv;
 use crate::db::surveys::{self as rows, AdminFilter};
 use crate::db::users;
-use crate::domain::surveys::{self, Decision, SurveyStatus};
+use crate::domain::surveys::{self, Decision};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
+use crate::model::survey::{Cell, SurveyAnswers, SurveyStatus};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -176,9 +177,7 @@ fn export_header(lang: Lang) -> Vec<String> {
     .iter()
     .map(|key| lang.text(key))
     .collect();
-    header.extend(
-        surveys::Answers::default().cells().iter().map(|(field, _)| lang.text(&format!("survey.fields.{field}"))),
-    );
+    header.extend(SurveyAnswers::FIELDS.iter().map(|field| lang.text(&format!("survey.fields.{}", field.name))));
     header
 }
 
@@ -194,11 +193,11 @@ fn export_line(lang: Lang, row: &rows::SurveyRow) -> Vec<String> {
         row.admin_comment.clone().unwrap_or_default(),
     ];
     line.extend(row.answers.cells().into_iter().map(|(field, cell)| match cell {
-        surveys::Cell::Text(None) => String::new(),
-        surveys::Cell::Text(Some(text)) if surveys::options(field).is_some() => lang.option(field, text),
-        surveys::Cell::Text(Some(text)) => text.clone(),
-        surveys::Cell::Bool(yes) => lang.text(if yes { "survey.yes" } else { "survey.no" }),
-        surveys::Cell::Number(n) => n.to_string(),
+        Cell::Text(None) => String::new(),
+        Cell::Text(Some(text)) if surveys::options(field).is_some() => lang.option(field, text),
+        Cell::Text(Some(text)) => text.clone(),
+        Cell::Bool(yes) => lang.text(if yes { "survey.yes" } else { "survey.no" }),
+        Cell::Number(n) => n.to_string(),
     }));
     line
 }

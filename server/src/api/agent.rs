@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::auth::AgentUser;
 use crate::db::users::{self, UserRow};
-use crate::domain::user::{Country, Role};
 use crate::error::{ApiResult, ErrorBody};
+use crate::model::user::{Country, Role};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(people))

@@ -1,6 +1,6 @@
 //! The contact form, and the admins' view of what was sent.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
@@ -14,9 +14,10 @@ use super::MessageResponse;
 use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::{AdminUser, MaybeAuthUser};
-use crate::db::contact;
+use crate::clock;
+use crate::db::contact::{self, NewContact};
 use crate::domain::contact::{self as rules, ContactForm};
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiResult, AppError, ErrorBody};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(send_message)).routes(routes!(list_messages))
@@ -40,7 +41,7 @@ async fn send_message(
     sender: MaybeAuthUser,
     ApiJson(request): ApiJson<ContactRequest>,
 ) -> ApiResult<(StatusCode, Json<MessageResponse>)> {
-    rules::send(&state, request.contact, sender.0.map(|auth| auth.user.id), peer.ip()).await?;
+    send(&state, request.contact, sender.0.map(|auth| auth.user.id), peer.ip()).await?;
     Ok((StatusCode::CREATED, MessageResponse::new("Message sent successfully!")))
 }
 
@@ -79,4 +80,33 @@ async fn list_messages(State(state): State<AppState>, _admin: AdminUser) -> ApiR
         })
         .collect();
     Ok(Json(ContactList { success: true, data }))
+}
+
+/// Stores a message; a few per address per hour, so the form cannot be used to flood the team.
+async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: IpAddr) -> ApiResult<()> {
+    rules::validate(&form).map_err(AppError::Validation)?;
+    let key = format!("ip:{from}");
+    if let Err(wait_secs) = state.contact_throttle.check(&[&key]) {
+        return Err(AppError::too_many_requests(
+            "too_many_messages",
+            "You have sent several messages in a short time. Please wait a while before sending another.",
+            wait_secs,
+        ));
+    }
+    state
+        .db
+        .write(move |tx| {
+            let row = NewContact {
+                name: form.name.trim(),
+                email: form.email.trim(),
+                subject: form.subject.trim(),
+                message: form.message.trim(),
+                user_id: sender,
+            };
+            contact::insert(tx, &row, &clock::now())?;
+            Ok(())
+        })
+        .await?;
+    state.contact_throttle.record(&[&key]);
+    Ok(())
 }

@@ -143,7 +143,7 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
 /// name photos already sent to `/uploads`.
 pub struct ProductForm {
     pub uid: Option<String>,
-    pub input: crate::domain::products::ListingInput,
+    pub input: sync_protocol::ListingInput,
     /// Photo files sent with a multipart form, not yet checked.
     pub files: Vec<Vec<u8>>,
 }
@@ -162,7 +162,7 @@ impl FromRequest<AppState> for ProductForm {
             #[serde(default)]
             uid: Option<String>,
             #[serde(flatten)]
-            input: crate::domain::products::ListingInput,
+            input: sync_protocol::ListingInput,
         }
         #[derive(Deserialize)]
         struct Envelope {

@@ -19,9 +19,10 @@ use crate::auth::AuthUser;
 use crate::cache::Cached;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
 use crate::db::{sync, uploads};
-use crate::domain::products::{self, Category, ProductRef, ProductStatus, Unit};
+use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
+use crate::model::product::{Category, ProductStatus, Unit};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -329,7 +330,7 @@ async fn store_files(state: &AppState, uploader: i64, files: Vec<Vec<u8>>) -> Ap
 
 /// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
 #[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),
-    request_body(content = products::ListingInput, description = "`{\"product\": {...}}` or multipart `product[field]`"),
+    request_body(content = sync_protocol::ListingInput, description = "`{\"product\": {...}}` or multipart `product[field]`"),
     responses(
         (status = 201, body = ProductSaved), (status = 200, description = "the same uid again", body = ProductSaved),
         (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
@@ -355,7 +356,7 @@ async fn create_product(
 
 /// Edit one's product; photo files in a multipart form are added to its photos.
 #[utoipa::path(patch, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
-    request_body(content = products::ListingInput, description = "only the fields to change"),
+    request_body(content = sync_protocol::ListingInput, description = "only the fields to change"),
     responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn update_product(
     State(state): State<AppState>,

@@ -15,8 +15,9 @@ use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::surveys::{self as rows, Person, SurveyRow};
-use crate::domain::surveys::{self, Answers, AnswersInput, SurveyRef, SurveyStatus};
+use crate::domain::surveys::{self, SurveyRef};
 use crate::error::{ApiResult, ErrorBody};
+use crate::model::survey::{SurveyAnswers, SurveyAnswersInput, SurveyStatus};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_surveys, create_survey)).routes(routes!(update_survey, delete_survey))
@@ -55,7 +56,7 @@ pub struct SurveyJson {
     admin_comment: Option<String>,
     reviewed_at: Option<String>,
     #[serde(flatten)]
-    answers: Answers,
+    answers: SurveyAnswers,
     version: i64,
     created_at: String,
     updated_at: String,
@@ -90,7 +91,7 @@ pub struct SurveyForm {
     #[serde(default)]
     pub status: Option<String>,
     #[serde(flatten)]
-    pub answers: AnswersInput,
+    pub answers: SurveyAnswersInput,
 }
 
 #[derive(Deserialize, ToSchema)]

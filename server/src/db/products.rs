@@ -3,9 +3,9 @@
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
-use crate::db::surveys::FieldVersions;
-use crate::domain::products::{Category, Listing, fold};
-use crate::domain::user::{Role, Status};
+use crate::model::FieldVersions;
+use crate::model::product::{Category, Listing, ProductStatus, fold};
+use crate::model::user::{Role, Status};
 
 /// The farmer as the marketplace shows them.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ impl ProductRow {
     /// On sale: not deleted, active, from an active farmer.
     pub fn is_listed(&self) -> bool {
         self.deleted_at.is_none()
-            && self.listing.status == crate::domain::products::ProductStatus::Active
+            && self.listing.status == ProductStatus::Active
             && self.farmer.status == Status::Active
             && self.farmer.role == Role::Farmer
     }

@@ -1,13 +1,10 @@
 //! The `surveys` table (farmer applications).
 
-use std::collections::BTreeMap;
-
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
-use crate::domain::surveys::{Answers, SurveyStatus};
-
-pub type FieldVersions = BTreeMap<String, i64>;
+use crate::model::FieldVersions;
+use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveyStatus};
 
 /// Who an application belongs to, or who made it.
 #[derive(Debug, Clone)]
@@ -27,7 +24,7 @@ pub struct SurveyRow {
     pub active: bool,
     pub admin_comment: Option<String>,
     pub reviewed_at: Option<String>,
-    pub answers: Answers,
+    pub answers: SurveyAnswers,
     pub version: i64,
     pub created_at: String,
     pub updated_at: String,
@@ -38,59 +35,38 @@ pub struct SurveyRow {
     pub creator: Person,
 }
 
-/// The flag and number answers, stored after the text answers.
-const OTHER_ANSWERS: [&str; 4] = ["post_harvest_losses", "loss_percentage", "selling_challenges", "mobile_interest"];
-
-/// The answer columns, in the order of `answer_values` and `read_answers`:
-/// the text answers as `Answers::texts` lists them, then the others.
-fn answer_columns() -> Vec<&'static str> {
-    Answers::default().texts().into_iter().map(|(name, _)| name).chain(OTHER_ANSWERS).collect()
+/// The answer columns, named as the answers are, in the form's order.
+fn answer_columns() -> impl Iterator<Item = &'static str> {
+    SurveyAnswers::FIELDS.iter().map(|field| field.name)
 }
 
-fn answer_values(answers: &Answers) -> Vec<Value> {
-    let mut values: Vec<Value> =
-        answers.texts().iter().map(|(_, text)| text.as_ref().map_or(Value::Null, |t| Value::Text(t.clone()))).collect();
-    // In the order of OTHER_ANSWERS.
-    values.extend([
-        Value::Integer(answers.post_harvest_losses.into()),
-        Value::Integer(answers.loss_percentage),
-        Value::Integer(answers.selling_challenges.into()),
-        Value::Integer(answers.mobile_interest.into()),
-    ]);
-    values
+fn answer_values(answers: &SurveyAnswers) -> Vec<Value> {
+    answers
+        .cells()
+        .into_iter()
+        .map(|(_, cell)| match cell {
+            Cell::Text(text) => text.clone().map_or(Value::Null, Value::Text),
+            Cell::Bool(yes) => Value::Integer(yes.into()),
+            Cell::Number(number) => Value::Integer(number),
+        })
+        .collect()
 }
 
-fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<Answers> {
-    let text = |i: usize| row.get::<_, Option<String>>(offset + i);
-    Ok(Answers {
-        land_size: text(0)?,
-        work_type: text(1)?,
-        cooperative_name: text(2)?,
-        income_sources: text(3)?,
-        seed_type: text(4)?,
-        seed_source: text(5)?,
-        fertilizers: text(6)?,
-        field_preparation: text(7)?,
-        farming_techniques: text(8)?,
-        planting_season: text(9)?,
-        higher_season: text(10)?,
-        higher_season_reason: text(11)?,
-        average_yield: text(12)?,
-        challenges: text(13)?,
-        selling_method: text(14)?,
-        selling_challenges_explanation: text(15)?,
-        improvements_production: text(16)?,
-        improvements_selling: text(17)?,
-        additional_comments: text(18)?,
-        post_harvest_losses: row.get(offset + 19)?,
-        loss_percentage: row.get(offset + 20)?,
-        selling_challenges: row.get(offset + 21)?,
-        mobile_interest: row.get(offset + 22)?,
-    })
+fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<SurveyAnswers> {
+    let mut answers = SurveyAnswers::default();
+    for (i, field) in SurveyAnswers::FIELDS.iter().enumerate() {
+        let value = match field.kind {
+            AnswerKind::Text => CellValue::Text(row.get(offset + i)?),
+            AnswerKind::Flag => CellValue::Bool(row.get(offset + i)?),
+            AnswerKind::Percent => CellValue::Number(row.get(offset + i)?),
+        };
+        answers.set(field.name, value);
+    }
+    Ok(answers)
 }
 
 fn select(filter: &str) -> String {
-    let answers = answer_columns().iter().map(|c| format!("s.{c}")).collect::<Vec<_>>().join(", ");
+    let answers = answer_columns().map(|c| format!("s.{c}")).collect::<Vec<_>>().join(", ");
     format!(
         "SELECT s.id, s.uid, s.user_id, s.created_by, s.status, s.active, s.admin_comment, s.reviewed_at,
                 s.version, s.created_at, s.updated_at, s.deleted_at, s.field_versions,
@@ -128,12 +104,12 @@ pub fn insert(
     user_id: i64,
     created_by: i64,
     status: SurveyStatus,
-    answers: &Answers,
+    answers: &SurveyAnswers,
     field_versions: &FieldVersions,
     version: i64,
     now: &str,
 ) -> rusqlite::Result<i64> {
-    let columns = answer_columns();
+    let columns: Vec<&str> = answer_columns().collect();
     let marks = vec!["?"; columns.len()].join(", ");
     let columns = columns.join(", ");
     let sql = format!(
@@ -164,12 +140,12 @@ pub fn update(
     conn: &Connection,
     id: i64,
     status: SurveyStatus,
-    answers: &Answers,
+    answers: &SurveyAnswers,
     field_versions: &FieldVersions,
     version: i64,
     now: &str,
 ) -> rusqlite::Result<()> {
-    let assignments = answer_columns().iter().map(|c| format!("{c} = ?")).collect::<Vec<_>>().join(", ");
+    let assignments = answer_columns().map(|c| format!("{c} = ?")).collect::<Vec<_>>().join(", ");
     let sql = format!(
         "UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?"
     );

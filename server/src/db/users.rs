@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::domain::user::{Country, Role, Status};
+use crate::model::user::{Country, Role, Status};
 
 #[derive(Debug, Clone)]
 pub struct UserRow {

@@ -1,21 +1,16 @@
 //! Accounts: registration, sign-in, profile changes and erasure, with the
 //! validation of SPEC section 5 in its order and wording.
 
-use std::net::IpAddr;
-use std::sync::Arc;
-
 use rusqlite::Connection;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::phone;
-use super::user::{Country, Role, Status};
-use crate::auth::{self, AuthUser, TokenKeys};
+use crate::clock;
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
 use crate::db::{sessions, surveys, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::media::{AVATAR_SIZES, MediaStore};
-use crate::{AppState, clock};
+use crate::model::user::Country;
 
 pub const MIN_PASSWORD_CHARS: usize = 6;
 /// Bounds the work a hostile client can make argon2 do.
@@ -174,7 +169,7 @@ pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldEr
     }
 }
 
-fn email_taken() -> AppError {
+pub fn email_taken() -> AppError {
     AppError::invalid("email", "email_taken", "This email is already registered")
 }
 
@@ -183,106 +178,18 @@ pub fn insert_account(conn: &Connection, account: &NewUser) -> ApiResult<UserRow
     users::find(conn, id)?.ok_or_else(|| AppError::internal("inserted user vanished"))
 }
 
-async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
-    match avatar {
-        Some(bytes) => Ok(Some(media.store_image(bytes, AVATAR_SIZES).await?)),
-        None => Ok(None),
-    }
-}
-
-/// Sign-up: a new buyer (role `user`, status `active`), signed in at once.
-pub async fn register(state: &AppState, form: AccountForm) -> ApiResult<(UserRow, String)> {
-    let registration = validate_registration(&form).map_err(AppError::Validation)?;
-    let email = registration.email.clone();
-    if state.db.read(move |conn| Ok(users::email_taken(conn, &email, None)?)).await? {
-        return Err(email_taken());
-    }
-    let avatar = store_avatar(&state.media, form.avatar).await?;
-    let account = NewUser {
-        email: registration.email,
-        password_hash: auth::hash_password_async(registration.password).await?,
-        first_name: registration.first_name,
-        last_name: registration.last_name,
-        phone_number: Some(registration.phone_number),
-        country: Some(registration.country),
-        role: Role::User,
-        status: Status::Active,
-        location: None,
-        avatar,
-    };
-    let keys = state.tokens.clone();
-    state
-        .db
-        .write(move |tx| {
-            let user = insert_account(tx, &account)?;
-            let token = auth::start_session(tx, &keys, user.id)?;
-            Ok((user, token))
-        })
-        .await
-}
-
 pub fn invalid_credentials() -> AppError {
     AppError::unauthorized("invalid_credentials", "Invalid email or password")
 }
 
-/// Sign-in. Unknown email and wrong password answer alike, and take the same time.
-pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) -> ApiResult<(UserRow, String)> {
-    let mut errors = FieldErrors::default();
-    if email.trim().is_empty() {
-        errors.add("email", "email_required", "Email is required");
-    }
-    if password.is_empty() {
-        errors.add("password", "password_required", "Password is required");
-    }
-    errors.finish()?;
-
-    let email = normalise_email(email);
-    let account_key = format!("email:{email}");
-    let address_key = format!("ip:{from}");
-    let keys = [account_key.as_str(), address_key.as_str()];
-    if let Err(wait_secs) = state.login_throttle.check(&keys) {
-        let minutes = wait_secs.div_ceil(60);
-        return Err(AppError::too_many_requests(
-            "too_many_attempts",
-            format!("Too many failed sign-in attempts. Please wait {minutes} minutes and try again."),
-            wait_secs,
-        ));
-    }
-    let lookup = email.clone();
-    let user = state.db.read(move |conn| Ok(users::find_by_email(conn, &lookup)?)).await?;
-    let hash = user.as_ref().map(|u| u.password_hash.clone());
-    let password = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
-    let verified = auth::verify_password_async(hash, password).await?;
-    let Some(user) = user.filter(|_| verified) else {
-        state.login_throttle.record(&keys);
-        return Err(invalid_credentials());
-    };
-    state.login_throttle.clear(&account_key);
-    if user.status == Status::Inactive {
-        return Err(AppError::forbidden(
-            "account_inactive",
-            "This account is not active. Please contact the MAVUNO team.",
-        ));
-    }
-    let tokens: Arc<TokenKeys> = state.tokens.clone();
-    let user_id = user.id;
-    let token = state.db.write(move |tx| auth::start_session(tx, &tokens, user_id)).await?;
-    Ok((user, token))
-}
-
-pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    let jti = auth.jti.clone();
-    state.db.write(move |tx| Ok(sessions::delete(tx, &jti)?)).await
-}
-
 /// The checked changes of a profile edit, and the new password if one was given.
-struct ProfileEdit {
-    changes: ProfileChanges,
-    new_password: Option<String>,
+pub struct ProfileEdit {
+    pub changes: ProfileChanges,
+    pub new_password: Option<String>,
 }
 
 /// Only non-empty fields change; a blank password keeps the current one.
-fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -> Result<ProfileEdit, FieldErrors> {
+pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country>) -> Result<ProfileEdit, FieldErrors> {
     let mut errors = FieldErrors::default();
     let new_password = present(&form.password).map(|_| form.password.clone().unwrap_or_default());
     if let Some(password) = &new_password {
@@ -320,70 +227,49 @@ fn valid_username(username: &str) -> bool {
     (3..=30).contains(&username.len()) && username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm) -> ApiResult<UserRow> {
-    let ProfileEdit { mut changes, new_password } =
-        validate_profile_edit(&form, auth.user.country).map_err(AppError::Validation)?;
-    let user_id = auth.user.id;
-    let (email, username) = (changes.email.clone(), changes.username.clone());
-    state
-        .db
-        .read(move |conn| {
-            let mut errors = FieldErrors::default();
-            if let Some(email) = &email {
-                if users::email_taken(conn, email, Some(user_id))? {
-                    errors.add("email", "email_taken", "This email is already registered");
-                }
-            }
-            if let Some(username) = &username {
-                if users::username_taken(conn, username, Some(user_id))? {
-                    errors.add("username", "username_taken", "This username is already taken");
-                }
-            }
-            errors.finish()
-        })
-        .await?;
-    changes.avatar = store_avatar(&state.media, form.avatar).await?;
-    if let Some(password) = new_password {
-        changes.password_hash = Some(auth::hash_password_async(password).await?);
+/// Refuses an email or username another account already has.
+pub fn check_unique(conn: &Connection, user_id: i64, email: Option<&str>, username: Option<&str>) -> ApiResult<()> {
+    let mut errors = FieldErrors::default();
+    if let Some(email) = email {
+        if users::email_taken(conn, email, Some(user_id))? {
+            errors.add("email", "email_taken", "This email is already registered");
+        }
     }
-    let keep_session = auth.jti.clone();
-    state
-        .db
-        .write(move |tx| {
-            let password_changed = changes.password_hash.is_some();
-            match users::update_profile(tx, user_id, &changes, &clock::now()) {
-                Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
-                other => other?,
-            }
-            // The marketplace shows the farmer's name and place with their products.
-            crate::db::products::touch_farmer(tx, user_id)?;
-            if password_changed {
-                // A new password signs out every other device.
-                sessions::delete_for_user(tx, user_id, Some(&keep_session))?;
-            }
-            users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))
-        })
-        .await
+    if let Some(username) = username {
+        if users::username_taken(conn, username, Some(user_id))? {
+            errors.add("username", "username_taken", "This username is already taken");
+        }
+    }
+    errors.finish()
+}
+
+/// Saves a checked profile edit. A new password signs out every device but
+/// the one in `keep_session`.
+pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, keep_session: &str) -> ApiResult<UserRow> {
+    match users::update_profile(tx, user_id, changes, &clock::now()) {
+        Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
+        other => other?,
+    }
+    // The marketplace shows the farmer's name and place with their products.
+    crate::db::products::touch_farmer(tx, user_id)?;
+    if changes.password_hash.is_some() {
+        sessions::delete_for_user(tx, user_id, Some(keep_session))?;
+    }
+    users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))
 }
 
 /// Erases the account (docs/accounts.md): its sessions end, its personal
 /// data is removed, and the row stays as an anonymous placeholder.
-pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    let user_id = auth.user.id;
-    state
-        .db
-        .write(move |tx| {
-            let now = clock::now();
-            sessions::delete_for_user(tx, user_id, None)?;
-            users::erase(tx, user_id, &now)?;
-            crate::db::products::touch_farmer(tx, user_id)?;
-            // Each tombstone takes its own version, so pull pages never split a version.
-            for id in surveys::draft_ids_of(tx, user_id)? {
-                surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;
-            }
-            Ok(())
-        })
-        .await
+pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
+    let now = clock::now();
+    sessions::delete_for_user(tx, user_id, None)?;
+    users::erase(tx, user_id, &now)?;
+    crate::db::products::touch_farmer(tx, user_id)?;
+    // Each tombstone takes its own version, so pull pages never split a version.
+    for id in surveys::draft_ids_of(tx, user_id)? {
+        surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

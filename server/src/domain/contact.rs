@@ -1,14 +1,10 @@
 //! The contact form (SPEC section 2 and 5): all four fields required.
 
-use std::net::IpAddr;
-
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::accounts::looks_like_email;
-use crate::db::contact::{self, NewContact};
-use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::{AppState, clock};
+use crate::error::FieldErrors;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default)]
@@ -43,35 +39,6 @@ pub fn validate(form: &ContactForm) -> Result<(), FieldErrors> {
         }
     }
     if errors.is_empty() { Ok(()) } else { Err(errors) }
-}
-
-/// Stores a message; a few per address per hour, so the form cannot be used to flood the team.
-pub async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: IpAddr) -> ApiResult<()> {
-    validate(&form).map_err(AppError::Validation)?;
-    let key = format!("ip:{from}");
-    if let Err(wait_secs) = state.contact_throttle.check(&[&key]) {
-        return Err(AppError::too_many_requests(
-            "too_many_messages",
-            "You have sent several messages in a short time. Please wait a while before sending another.",
-            wait_secs,
-        ));
-    }
-    state
-        .db
-        .write(move |tx| {
-            let row = NewContact {
-                name: form.name.trim(),
-                email: form.email.trim(),
-                subject: form.subject.trim(),
-                message: form.message.trim(),
-                user_id: sender,
-            };
-            contact::insert(tx, &row, &clock::now())?;
-            Ok(())
-        })
-        .await?;
-    state.contact_throttle.record(&[&key]);
-    Ok(())
 }
 
 #[cfg(test)]

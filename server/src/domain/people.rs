@@ -15,8 +15,8 @@ use crate::db::{
     user_changes,
     users::{self, UserRow},
 };
-use crate::domain::user::{Role, Status};
 use crate::error::{ApiResult, AppError};
+use crate::model::user::{Role, Status};
 
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Changes {

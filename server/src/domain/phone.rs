@@ -4,7 +4,7 @@
 //! server; these six plans are simple: a calling code, a fixed national
 //! length, and (except Burundi) a trunk `0` that people type at home.
 
-use super::user::Country;
+use crate::model::user::Country;
 
 struct Plan {
     calling_code: &'static str,

@@ -1,4 +1,4 @@
-use mavuno::domain::user::Role;
+use mavuno::model::user::Role;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

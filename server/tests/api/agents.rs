@@ -1,6 +1,6 @@
 //! Field agents fill applications for the people they visit, offline, through sync.
 
-use mavuno::domain::user::Role;
+use mavuno::model::user::Role;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

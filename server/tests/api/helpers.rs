@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts::insert_account;
-use mavuno::domain::user::{Country, Role, Status};
+use mavuno::model::user::{Country, Role, Status};
 use mavuno::{AppState, Config, auth, build_app, serve};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Response, StatusCode};

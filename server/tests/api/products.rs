@@ -1,6 +1,6 @@
 //! Farmers' products and the public catalogue (issue 6).
 
-use mavuno::domain::user::Role;
+use mavuno::model::user::Role;
 use reqwest::multipart::Form;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};

@@ -1,5 +1,7 @@
 //! `POST /sync/push` and `GET /sync/pull` (ARCHITECTURE.md section 3, docs/sync.md).
 
+mod flows;
+
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use serde::Deserialize;
@@ -13,7 +15,7 @@ use super::products::ProductJson;
 use super::surveys::SurveyJson;
 use crate::AppState;
 use crate::auth::{AuthUser, MaybeAuthUser};
-use crate::domain::sync::{self, Changed, DEFAULT_PULL_LIMIT};
+use crate::domain::sync::{Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
 
 /// A push carries a batch of queued changes; a survey is ~2 KB.
@@ -47,7 +49,7 @@ async fn push(
     auth: AuthUser,
     ApiJson(request): ApiJson<PushRequest>,
 ) -> ApiResult<Json<PushResponse>> {
-    Ok(Json(sync::push(&state, &auth.user, request).await?))
+    Ok(Json(flows::push(&state, &auth.user, request).await?))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -72,7 +74,7 @@ async fn pull(
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
     let viewer = auth.0.map(|a| a.user);
     let page =
-        sync::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT))
+        flows::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT))
             .await?;
     let viewer_id = viewer.map(|v| v.id);
     let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id)).collect();

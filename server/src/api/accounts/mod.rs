@@ -1,6 +1,8 @@
 //! Accounts: sign-up, sign-in, the signed-in person's profile, sign-out and
 //! erasure (SPEC section 7).
 
+mod flows;
+
 use std::net::SocketAddr;
 
 use axum::Json;
@@ -16,10 +18,10 @@ use super::extract::{ApiJson, UserForm};
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::users::UserRow;
-use crate::domain::accounts::{self, AccountForm};
-use crate::domain::user::{Country, Role, Status};
+use crate::domain::accounts::AccountForm;
 use crate::error::{ApiResult, ErrorBody};
 use crate::media::{self, MediaStore};
+use crate::model::user::{Country, Role, Status};
 
 /// Forms that carry an avatar: the image plus a little room for the text fields.
 const MULTIPART_LIMIT: usize = media::MAX_IMAGE_BYTES + 256 * 1024;
@@ -120,7 +122,7 @@ async fn register(
     State(state): State<AppState>,
     UserForm(form): UserForm,
 ) -> ApiResult<(StatusCode, Json<RegisterResponse>)> {
-    let (user, token) = accounts::register(&state, form).await?;
+    let (user, token) = flows::register(&state, form).await?;
     Ok((
         StatusCode::CREATED,
         Json(RegisterResponse {
@@ -172,7 +174,7 @@ async fn login(
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
     let Credentials { email, password } = request.user;
-    let (user, token) = accounts::login(&state, &email, &password, peer.ip()).await?;
+    let (user, token) = flows::login(&state, &email, &password, peer.ip()).await?;
     Ok(Json(LoginResponse { success: true, user: UserWithToken { user: user.into(), token } }))
 }
 
@@ -193,7 +195,7 @@ async fn me(auth: AuthUser) -> Json<MeResponse> {
 #[utoipa::path(post, path = "/auth/logout", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = MessageResponse), (status = 401, body = ErrorBody)))]
 async fn logout(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MessageResponse>> {
-    accounts::logout(&state, &auth).await?;
+    flows::logout(&state, &auth).await?;
     Ok(MessageResponse::new("Signed out"))
 }
 
@@ -222,7 +224,7 @@ async fn update_me(
     auth: AuthUser,
     UserForm(form): UserForm,
 ) -> ApiResult<Json<UpdateResponse>> {
-    let user = accounts::update_profile(&state, &auth, form).await?;
+    let user = flows::update_profile(&state, &auth, form).await?;
     Ok(Json(UpdateResponse {
         success: true,
         message: "User details updated successfully".to_owned(),
@@ -234,6 +236,6 @@ async fn update_me(
 #[utoipa::path(delete, path = "/me/delete", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = MessageResponse), (status = 401, body = ErrorBody)))]
 async fn delete_me(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MessageResponse>> {
-    accounts::delete_account(&state, &auth).await?;
+    flows::delete_account(&state, &auth).await?;
     Ok(MessageResponse::new("Account deleted"))
 }

@@ -1,56 +1,12 @@
-//! Farmers' products (SPEC sections 3 and 5; issue 6): one model for the
-//! farmer's form and the marketplace, validation in the spec's order, the
-//! owner's rights, per-field merge of offline edits, and stock as a counter.
+//! Checking a listing (docs/products.md): the farmer's form fields in order
+//! (title, description, quantity, price, current price), then the
+//! marketplace fields.
 
-use rusqlite::Connection;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use sync_protocol::{ListingInput, Loose};
 
-use super::surveys::{Loose, loose_bool};
-use super::{conflicts, stamp};
-use crate::clock;
-use crate::db::products::{self as rows, ProductRow};
-use crate::db::surveys::FieldVersions;
-use crate::db::users::UserRow;
-use crate::db::{sync, uploads};
-use crate::domain::user::Role;
-use crate::error::{ApiResult, AppError, FieldErrors};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    Vegetables,
-    Fruits,
-    Grains,
-    Dairy,
-    Beverages,
-    /// Shown as "Herbs & Spices".
-    Herbs,
-}
-string_enum!(Category {
-    Vegetables => "vegetables",
-    Fruits => "fruits",
-    Grains => "grains",
-    Dairy => "dairy",
-    Beverages => "beverages",
-    Herbs => "herbs",
-});
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Unit {
-    Kg,
-    Piece,
-}
-string_enum!(Unit { Kg => "kg", Piece => "piece" });
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ProductStatus {
-    Active,
-    Inactive,
-}
-string_enum!(ProductStatus { Active => "active", Inactive => "inactive" });
+use crate::domain::input::loose_bool;
+use crate::error::FieldErrors;
+use crate::model::product::{Category, Listing, ProductStatus, Unit};
 
 pub const CERTIFICATIONS: [&str; 3] = ["organic", "fair-trade", "rainforest-alliance"];
 /// A product with this many units or fewer is "low stock" on the farmer's screen.
@@ -62,101 +18,7 @@ const MAX_TAGS: usize = 10;
 const MAX_TAG_CHARS: usize = 30;
 /// 1,000,000 USD: beyond any harvest, and far from integer limits.
 const MAX_CENTS: i64 = 100_000_000;
-const MAX_QUANTITY: i64 = 10_000_000;
-
-/// What a farmer says about a product. Money is in US cents.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Listing {
-    pub title: String,
-    pub description: String,
-    pub category: Category,
-    pub unit: Unit,
-    pub quantity: i64,
-    pub price: i64,
-    pub current_price: i64,
-    pub status: ProductStatus,
-    pub harvest_date: Option<String>,
-    pub expiry_date: Option<String>,
-    pub certifications: Vec<String>,
-    pub tags: Vec<String>,
-    pub shipping_available: bool,
-    pub shipping_cost: i64,
-    pub shipping_days: Option<String>,
-    pub min_order: f64,
-    pub max_order: Option<f64>,
-    /// Photo hashes in the media store, the first one shown first.
-    pub images: Vec<String>,
-}
-
-impl Default for Listing {
-    fn default() -> Self {
-        Listing {
-            title: String::new(),
-            description: String::new(),
-            category: Category::Vegetables,
-            unit: Unit::Kg,
-            quantity: 0,
-            price: 0,
-            current_price: 0,
-            status: ProductStatus::Active,
-            harvest_date: None,
-            expiry_date: None,
-            certifications: Vec::new(),
-            tags: Vec::new(),
-            shipping_available: true,
-            shipping_cost: 500,
-            shipping_days: None,
-            min_order: 1.0,
-            max_order: None,
-            images: Vec::new(),
-        }
-    }
-}
-
-/// What a client sends: any subset of the fields (absent ones keep their
-/// value). Prices are USD with at most two decimals, as numbers or text.
-#[derive(Debug, Default, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(default)]
-pub struct ListingInput {
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub category: Option<String>,
-    pub unit: Option<String>,
-    #[schema(value_type = Option<i64>)]
-    pub quantity: Option<Loose>,
-    #[schema(value_type = Option<f64>)]
-    pub price: Option<Loose>,
-    #[schema(value_type = Option<f64>)]
-    pub current_price: Option<Loose>,
-    pub status: Option<String>,
-    pub harvest_date: Option<String>,
-    pub expiry_date: Option<String>,
-    pub certifications: Option<Vec<String>>,
-    pub tags: Option<Vec<String>>,
-    #[schema(value_type = Option<bool>)]
-    pub shipping_available: Option<Loose>,
-    #[schema(value_type = Option<f64>)]
-    pub shipping_cost: Option<Loose>,
-    pub shipping_days: Option<String>,
-    #[schema(value_type = Option<f64>)]
-    pub min_order: Option<Loose>,
-    #[schema(value_type = Option<f64>)]
-    pub max_order: Option<Loose>,
-    /// Hashes of photos already sent to `PUT /uploads/{sha256}`.
-    pub images: Option<Vec<String>>,
-}
-
-impl ListingInput {
-    /// The fields this input sets, named as in `Listing`.
-    pub fn given_fields(&self) -> Vec<String> {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(map)) => {
-                map.into_iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k).collect()
-            }
-            _ => Vec::new(),
-        }
-    }
-}
+pub(super) const MAX_QUANTITY: i64 = 10_000_000;
 
 /// Reads a price: a number or text of dollars with at most two decimals, at least 0.
 pub fn parse_cents(value: &Loose) -> Option<i64> {
@@ -353,7 +215,7 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
 }
 
 /// Fields whose value differs, by name.
-fn changed_fields(old: &Listing, new: &Listing) -> Vec<String> {
+pub(super) fn changed_fields(old: &Listing, new: &Listing) -> Vec<String> {
     let (Ok(serde_json::Value::Object(old)), Ok(serde_json::Value::Object(new))) =
         (serde_json::to_value(old), serde_json::to_value(new))
     else {
@@ -362,156 +224,10 @@ fn changed_fields(old: &Listing, new: &Listing) -> Vec<String> {
     new.into_iter().filter(|(k, v)| old.get(k) != Some(v)).map(|(k, _)| k).collect()
 }
 
-fn not_found() -> AppError {
-    AppError::not_found("product_not_found", "Product not found")
-}
-
-/// Only farmers list products.
-pub fn check_farmer(actor: &UserRow) -> ApiResult<()> {
-    if actor.role == Role::Farmer {
-        Ok(())
-    } else {
-        Err(AppError::forbidden("farmers_only", "Only farmers can list products"))
-    }
-}
-
-/// Every photo a listing names must have arrived (`PUT /uploads/{sha256}`).
-fn missing_photos(conn: &Connection, listing: &Listing, before: &[String]) -> ApiResult<Vec<String>> {
-    let mut missing = Vec::new();
-    for hash in listing.images.iter().filter(|h| !before.contains(h)) {
-        if uploads::find(conn, hash)?.is_none() {
-            missing.push(hash.clone());
-        }
-    }
-    Ok(missing)
-}
-
-pub fn photo_missing(hashes: &[String]) -> AppError {
-    AppError::conflict("photo_missing", format!("These photos have not arrived yet: {}", hashes.join(", ")))
-}
-
-/// Which product: by its id (REST) or its uid (sync).
-#[derive(Debug, Clone, Copy)]
-pub enum ProductRef<'a> {
-    Id(i64),
-    Uid(&'a str),
-}
-
-/// A farmer's product, or "not found" for anyone else's.
-fn owned(conn: &Connection, actor: &UserRow, target: ProductRef<'_>) -> ApiResult<ProductRow> {
-    let found = match target {
-        ProductRef::Id(id) => rows::find(conn, id)?,
-        ProductRef::Uid(uid) => rows::find_by_uid(conn, &uid.to_lowercase())?,
-    };
-    found.filter(|p| p.farmer_id == actor.id && p.deleted_at.is_none()).ok_or_else(not_found)
-}
-
-/// Lists a product. A `uid` already used by the same farmer answers the
-/// existing product, so a retried request never makes a second.
-pub fn create(
-    conn: &Connection,
-    farmer: &UserRow,
-    uid: Option<String>,
-    input: &ListingInput,
-) -> ApiResult<(ProductRow, bool)> {
-    check_farmer(farmer)?;
-    let uid = uid.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()).to_lowercase();
-    if !super::is_uuid(&uid) {
-        return Err(AppError::invalid("uid", "invalid_uid", "The product id must be a UUID"));
-    }
-    if let Some(existing) = rows::find_by_uid(conn, &uid)? {
-        return if existing.farmer_id == farmer.id && existing.deleted_at.is_none() {
-            Ok((existing, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This product id is already in use"))
-        };
-    }
-    let listing = apply(&Listing::default(), input, Mode::Create).map_err(AppError::Validation)?;
-    let missing = missing_photos(conn, &listing, &[])?;
-    if !missing.is_empty() {
-        return Err(photo_missing(&missing));
-    }
-    let version = sync::next_version(conn)?;
-    let mut versions = FieldVersions::new();
-    let changed = changed_fields(&Listing::default(), &listing);
-    stamp(&mut versions, &changed.iter().map(String::as_str).collect::<Vec<_>>(), version);
-    let id = rows::insert(conn, &uid, farmer.id, &listing, &versions, version, &clock::now())?;
-    Ok((rows::find(conn, id)?.ok_or_else(not_found)?, true))
-}
-
-/// Edits a product. `base` is the version an offline edit started from: the
-/// fields it changes that someone else changed after `base` come back as
-/// conflicts (the edit wins them); fields it does not touch keep the other change.
-pub fn update(
-    conn: &Connection,
-    farmer: &UserRow,
-    target: ProductRef<'_>,
-    input: &ListingInput,
-    base: Option<i64>,
-) -> ApiResult<(ProductRow, Vec<String>)> {
-    let product = owned(conn, farmer, target)?;
-    let listing = apply(&product.listing, input, Mode::Edit).map_err(AppError::Validation)?;
-    let missing = missing_photos(conn, &listing, &product.listing.images)?;
-    if !missing.is_empty() {
-        return Err(photo_missing(&missing));
-    }
-    let touched = input.given_fields();
-    let conflicts = conflicts(&product.field_versions, &touched.iter().map(String::as_str).collect::<Vec<_>>(), base);
-    let version = sync::next_version(conn)?;
-    let mut versions = product.field_versions.clone();
-    let changed = changed_fields(&product.listing, &listing);
-    stamp(&mut versions, &changed.iter().map(String::as_str).collect::<Vec<_>>(), version);
-    rows::update(conn, product.id, &listing, &versions, version, &clock::now())?;
-    Ok((rows::find(conn, product.id)?.ok_or_else(not_found)?, conflicts))
-}
-
-/// Adds `delta` units to the stock (negative for a sale). Increments from
-/// several devices add up instead of overwriting each other.
-pub fn adjust_stock(conn: &Connection, farmer: &UserRow, target: ProductRef<'_>, delta: i64) -> ApiResult<ProductRow> {
-    let product = owned(conn, farmer, target)?;
-    let quantity = product.listing.quantity.saturating_add(delta);
-    if !(0..=MAX_QUANTITY).contains(&quantity) {
-        return Err(AppError::invalid("quantity", "stock_out_of_range", "The stock cannot go below 0"));
-    }
-    let mut listing = product.listing.clone();
-    listing.quantity = quantity;
-    let version = sync::next_version(conn)?;
-    let mut versions = product.field_versions.clone();
-    stamp(&mut versions, &["quantity"], version);
-    rows::update(conn, product.id, &listing, &versions, version, &clock::now())?;
-    rows::find(conn, product.id)?.ok_or_else(not_found)
-}
-
-/// Removes a product from sale and from the farmer's list; the row stays as a
-/// tombstone so sync can say "deleted" and orders keep what they need.
-pub fn delete(conn: &Connection, farmer: &UserRow, target: ProductRef<'_>) -> ApiResult<()> {
-    let product = owned(conn, farmer, target)?;
-    let version = sync::next_version(conn)?;
-    rows::tombstone(conn, product.id, version, &clock::now())?;
-    Ok(())
-}
-
-/// Lower case without accents, so "cafe" finds "Café" and "eleve" finds "Élevé".
-pub fn fold(text: &str) -> String {
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
-            'ç' => 'c',
-            'è' | 'é' | 'ê' | 'ë' => 'e',
-            'ì' | 'í' | 'î' | 'ï' => 'i',
-            'ñ' => 'n',
-            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
-            'ù' | 'ú' | 'û' | 'ü' => 'u',
-            'ý' | 'ÿ' => 'y',
-            other => other,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::product::Category;
 
     fn text(s: &str) -> Option<Loose> {
         Some(Loose::Text(s.to_owned()))
@@ -570,10 +286,5 @@ mod tests {
             (listing.category, listing.certifications, listing.max_order),
             (Category::Herbs, vec!["organic".to_owned()], None)
         );
-    }
-
-    #[test]
-    fn search_text_folds_case_and_accents() {
-        assert_eq!(fold("Café Élevé Ñame"), "cafe eleve name");
     }
 }

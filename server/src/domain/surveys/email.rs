@@ -1,0 +1,29 @@
+//! The email that tells an applicant about a decision.
+
+use rusqlite::Connection;
+
+use crate::clock;
+use crate::db::surveys::SurveyRow;
+use crate::error::ApiResult;
+use crate::labels::Lang;
+use crate::model::survey::SurveyStatus;
+
+/// Writes the applicant an email about the decision on `survey`, in the
+/// language of their country; the mailer sends it after the commit.
+pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
+    let Some(applicant) = crate::db::users::find(conn, survey.user_id)? else { return Ok(()) };
+    let lang = Lang::for_country(applicant.country);
+    let outcome = if survey.status == SurveyStatus::Approved { "approved" } else { "rejected" };
+    let name = if applicant.first_name.is_empty() { applicant.email.clone() } else { applicant.first_name.clone() };
+    let number = survey.id.to_string();
+    let mut body = lang.format(&format!("email.decision.body_{outcome}"), &[("name", &name), ("number", &number)]);
+    if let Some(comment) = &survey.admin_comment {
+        body.push_str("\n\n");
+        body.push_str(&lang.format("email.decision.comment", &[("comment", comment)]));
+    }
+    body.push_str("\n\n");
+    body.push_str(&lang.text("email.signature"));
+    let subject = lang.format(&format!("email.decision.subject_{outcome}"), &[("number", &number)]);
+    crate::db::outbox::enqueue(conn, &applicant.email, &subject, &body, &clock::now())?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! A product's listing: what a farmer says about it, as stored and sent.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Vegetables,
+    Fruits,
+    Grains,
+    Dairy,
+    Beverages,
+    /// Shown as "Herbs & Spices".
+    Herbs,
+}
+string_enum!(Category {
+    Vegetables => "vegetables",
+    Fruits => "fruits",
+    Grains => "grains",
+    Dairy => "dairy",
+    Beverages => "beverages",
+    Herbs => "herbs",
+});
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    Kg,
+    Piece,
+}
+string_enum!(Unit { Kg => "kg", Piece => "piece" });
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProductStatus {
+    Active,
+    Inactive,
+}
+string_enum!(ProductStatus { Active => "active", Inactive => "inactive" });
+
+/// What a farmer says about a product. Money is in US cents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Listing {
+    pub title: String,
+    pub description: String,
+    pub category: Category,
+    pub unit: Unit,
+    pub quantity: i64,
+    pub price: i64,
+    pub current_price: i64,
+    pub status: ProductStatus,
+    pub harvest_date: Option<String>,
+    pub expiry_date: Option<String>,
+    pub certifications: Vec<String>,
+    pub tags: Vec<String>,
+    pub shipping_available: bool,
+    pub shipping_cost: i64,
+    pub shipping_days: Option<String>,
+    pub min_order: f64,
+    pub max_order: Option<f64>,
+    /// Photo hashes in the media store, the first one shown first.
+    pub images: Vec<String>,
+}
+
+impl Default for Listing {
+    fn default() -> Self {
+        Listing {
+            title: String::new(),
+            description: String::new(),
+            category: Category::Vegetables,
+            unit: Unit::Kg,
+            quantity: 0,
+            price: 0,
+            current_price: 0,
+            status: ProductStatus::Active,
+            harvest_date: None,
+            expiry_date: None,
+            certifications: Vec::new(),
+            tags: Vec::new(),
+            shipping_available: true,
+            shipping_cost: 500,
+            shipping_days: None,
+            min_order: 1.0,
+            max_order: None,
+            images: Vec::new(),
+        }
+    }
+}
+
+/// Lower case without accents, so "cafe" finds "Café" and "eleve" finds "Élevé".
+pub fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'ç' => 'c',
+            'è' | 'é' | 'ê' | 'ë' => 'e',
+            'ì' | 'í' | 'î' | 'ï' => 'i',
+            'ñ' => 'n',
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
+            'ù' | 'ú' | 'û' | 'ü' => 'u',
+            'ý' | 'ÿ' => 'y',
+            other => other,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_text_folds_case_and_accents() {
+        assert_eq!(fold("Café Élevé Ñame"), "cafe eleve name");
+    }
+}

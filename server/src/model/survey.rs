@@ -1,0 +1,36 @@
+//! A farmer application's status; its answers are declared once in the
+//! sync-protocol crate, which the PWA's TypeScript is generated from.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub use sync_protocol::{AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum SurveyStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "pending")]
+    Pending,
+    /// Shown as "Active" to the applicant; `active` is true.
+    #[serde(rename = "approved")]
+    Approved,
+    #[serde(rename = "rejected")]
+    Rejected,
+    #[serde(rename = "re-submitted")]
+    Resubmitted,
+}
+string_enum!(SurveyStatus {
+    Draft => "draft",
+    Pending => "pending",
+    Approved => "approved",
+    Rejected => "rejected",
+    Resubmitted => "re-submitted",
+});
+
+impl SurveyStatus {
+    /// SPEC section 4: the owner may edit or delete only drafts and rejected applications.
+    pub fn owner_may_change(self) -> bool {
+        matches!(self, SurveyStatus::Draft | SurveyStatus::Rejected)
+    }
+}

@@ -1,0 +1,197 @@
+//! The mutation table: every change a device can queue, by name, with its
+//! arguments. The server matches on [`MutationArgs`] exhaustively; the PWA
+//! gets the same union in TypeScript, so `enqueue(db, name, args)` only
+//! accepts arguments of that name's shape. docs/architecture.md lists what
+//! adding a synced entity touches.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::{ListingInput, SurveyAnswersInput};
+
+/// Creates or edits a farmer application (its `uid` is made on the phone).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct SurveyWrite {
+    pub uid: String,
+    /// `draft`, `pending`, or `re-submitted`; none keeps the status (or submits a new one).
+    #[serde(default)]
+    #[ts(optional)]
+    pub status: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub answers: Option<SurveyAnswersInput>,
+    /// The applicant, when a field agent or admin fills the form for them.
+    #[serde(default)]
+    #[ts(optional, type = "number")]
+    pub user_id: Option<i64>,
+}
+
+/// Creates or edits a product listing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct ProductWrite {
+    pub uid: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub fields: Option<ListingInput>,
+}
+
+/// Names a record by its uid (deletes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ByUid {
+    pub uid: String,
+}
+
+/// A change of stock by `delta` units, so sales and harvests add up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StockChange {
+    pub uid: String,
+    #[ts(type = "number")]
+    pub delta: i64,
+}
+
+/// Marks (`on`) or unmarks a product, by its uid, as a favourite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FavouriteChange {
+    pub uid: String,
+    pub on: bool,
+}
+
+/// Every mutation, as `{name, args}` on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "name", content = "args")]
+pub enum MutationArgs {
+    #[serde(rename = "survey.create")]
+    SurveyCreate(SurveyWrite),
+    #[serde(rename = "survey.update")]
+    SurveyUpdate(SurveyWrite),
+    #[serde(rename = "survey.delete")]
+    SurveyDelete(ByUid),
+    #[serde(rename = "product.create")]
+    ProductCreate(ProductWrite),
+    #[serde(rename = "product.update")]
+    ProductUpdate(ProductWrite),
+    #[serde(rename = "product.adjust_stock")]
+    ProductAdjustStock(StockChange),
+    #[serde(rename = "product.delete")]
+    ProductDelete(ByUid),
+    #[serde(rename = "favourite.set")]
+    FavouriteSet(FavouriteChange),
+}
+
+impl MutationArgs {
+    /// Every name of the table (a test keeps it equal to the variants).
+    pub const NAMES: [&'static str; 8] = [
+        "survey.create",
+        "survey.update",
+        "survey.delete",
+        "product.create",
+        "product.update",
+        "product.adjust_stock",
+        "product.delete",
+        "favourite.set",
+    ];
+
+    /// The record the mutation touches.
+    pub fn uid(&self) -> &str {
+        match self {
+            MutationArgs::SurveyCreate(a) | MutationArgs::SurveyUpdate(a) => &a.uid,
+            MutationArgs::ProductCreate(a) | MutationArgs::ProductUpdate(a) => &a.uid,
+            MutationArgs::SurveyDelete(a) | MutationArgs::ProductDelete(a) => &a.uid,
+            MutationArgs::ProductAdjustStock(a) => &a.uid,
+            MutationArgs::FavouriteSet(a) => &a.uid,
+        }
+    }
+}
+
+/// Why a queued mutation could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// No such name in the table (a newer app's change, say).
+    Unknown(String),
+    /// A known name whose arguments have the wrong shape.
+    Invalid(String),
+}
+
+impl crate::Mutation {
+    /// Reads `name` and `args` as one entry of the table.
+    pub fn parse(&self) -> Result<MutationArgs, ParseError> {
+        if !MutationArgs::NAMES.contains(&self.name.as_str()) {
+            return Err(ParseError::Unknown(self.name.clone()));
+        }
+        let tagged = serde_json::json!({ "name": self.name, "args": self.args });
+        serde_json::from_value(tagged).map_err(|err| ParseError::Invalid(err.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Mutation;
+
+    fn mutation(name: &str, args: serde_json::Value) -> Mutation {
+        Mutation { mutation_id: 1, name: name.into(), args, base: None, client_time: None }
+    }
+
+    #[test]
+    fn every_name_reads_as_its_variant_and_back() {
+        for name in MutationArgs::NAMES {
+            let args = match name {
+                "product.adjust_stock" => serde_json::json!({"uid": "u", "delta": 2}),
+                "favourite.set" => serde_json::json!({"uid": "u", "on": true}),
+                _ => serde_json::json!({"uid": "u"}),
+            };
+            let parsed = mutation(name, args).parse().unwrap();
+            assert_eq!(serde_json::to_value(&parsed).unwrap()["name"], name);
+            assert_eq!(parsed.uid(), "u");
+        }
+    }
+
+    #[test]
+    fn every_variant_is_in_the_names() {
+        use MutationArgs::*;
+        let uid = || ByUid { uid: "u".into() };
+        let all = [
+            SurveyCreate(SurveyWrite::default()),
+            SurveyUpdate(SurveyWrite::default()),
+            SurveyDelete(uid()),
+            ProductCreate(ProductWrite::default()),
+            ProductUpdate(ProductWrite::default()),
+            ProductAdjustStock(StockChange { uid: "u".into(), delta: 1 }),
+            ProductDelete(uid()),
+            FavouriteSet(FavouriteChange { uid: "u".into(), on: true }),
+        ];
+        for args in all {
+            // A new variant fails to compile here until it is added above (and to NAMES).
+            match &args {
+                SurveyCreate(_)
+                | SurveyUpdate(_)
+                | SurveyDelete(_)
+                | ProductCreate(_)
+                | ProductUpdate(_)
+                | ProductAdjustStock(_)
+                | ProductDelete(_)
+                | FavouriteSet(_) => {}
+            }
+            let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
+            assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");
+        }
+    }
+
+    #[test]
+    fn unknown_names_and_wrong_shapes_are_told_apart() {
+        assert_eq!(
+            mutation("order.place", serde_json::json!({})).parse(),
+            Err(ParseError::Unknown("order.place".into()))
+        );
+        let wrong = mutation("product.adjust_stock", serde_json::json!({"uid": "u", "delta": "lots"})).parse();
+        assert!(matches!(wrong, Err(ParseError::Invalid(_))), "{wrong:?}");
+        let answers = mutation(
+            "survey.update",
+            serde_json::json!({"uid": "u", "answers": {"land_size": "1-2 hectares", "mobile_interest": "on"}}),
+        )
+        .parse()
+        .unwrap();
+        let MutationArgs::SurveyUpdate(write) = answers else { panic!("not an update") };
+        assert_eq!(write.answers.unwrap().land_size.as_deref(), Some("1-2 hectares"));
+    }
+}
