@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en.json';
 import { FIELDS, slug, toAnswers, validateSubmission } from './application-fields';
+import { SURVEY_FIELDS } from './sync-protocol';
 
 describe('application form', () => {
   it('every option has a label', () => {
@@ -19,6 +20,12 @@ describe('application form', () => {
     );
   });
 
+  it("asks each of the server's questions in a form of its kind", () => {
+    expect(FIELDS.map((f) => f.name)).toEqual(SURVEY_FIELDS.map((f) => f.name));
+    const asked = { text: ['select', 'text', 'textarea'], flag: ['checkbox'], percent: ['percent'] };
+    for (const [i, field] of FIELDS.entries()) expect(asked[SURVEY_FIELDS[i]!.kind]).toContain(field.kind);
+  });
+
   it('answers are sent as the server takes them', () => {
     const answers = toAnswers({
       land_size: ' 1-2 hectares ',
@@ -28,7 +35,7 @@ describe('application form', () => {
     });
     expect(answers).toMatchObject({
       land_size: '1-2 hectares',
-      challenges: null,
+      challenges: '',
       post_harvest_losses: true,
       loss_percentage: 25,
       mobile_interest: false,

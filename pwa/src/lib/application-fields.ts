@@ -3,81 +3,57 @@
 // Stored values are the spec's English option text; labels are translated
 // under `options.<field>.<slug>`, falling back to the stored text.
 import type { TFunction } from 'i18next';
+import { SURVEY_FIELDS, type SurveyAnswersInput } from './sync-protocol';
 
 export type FieldKind = 'select' | 'text' | 'textarea' | 'checkbox' | 'percent';
 
+/** A question's name, as the server's answer table declares it. */
+export type SurveyField = (typeof SURVEY_FIELDS)[number]['name'];
+
 export interface FieldDef {
-  name: string;
+  name: SurveyField;
   kind: FieldKind;
-  required?: boolean;
+  required: boolean;
   options?: readonly string[];
   /** Shown only when this checkbox is ticked. */
-  dependsOn?: string;
+  dependsOn?: SurveyField;
 }
 
 const SEASONS = ['Season A', 'Season B', 'Both seasons'] as const;
 
-export const FIELDS: readonly FieldDef[] = [
-  {
-    name: 'land_size',
+/** How each question is asked. Keyed by the server's table, so a question
+ * added or renamed there fails to compile here until it is given a form. */
+const FORM: Record<SurveyField, Omit<FieldDef, 'name' | 'required'>> = {
+  land_size: {
     kind: 'select',
-    required: true,
     options: ['Less than 1 hectare', '1-2 hectares', '2-5 hectares', 'More than 5 hectares'],
   },
-  {
-    name: 'work_type',
+  work_type: { kind: 'select', options: ['Alone', 'With family', 'With hired workers', 'Cooperative'] },
+  cooperative_name: { kind: 'text' },
+  income_sources: {
     kind: 'select',
-    required: true,
-    options: ['Alone', 'With family', 'With hired workers', 'Cooperative'],
-  },
-  { name: 'cooperative_name', kind: 'text' },
-  {
-    name: 'income_sources',
-    kind: 'select',
-    required: true,
     options: ['Farming only', 'Farming and other business', 'Farming and employment', 'Multiple sources'],
   },
-  {
-    name: 'seed_type',
+  seed_type: { kind: 'select', options: ['Local/traditional', 'Improved/hybrid', 'Certified seeds', 'Mixed'] },
+  seed_source: {
     kind: 'select',
-    required: true,
-    options: ['Local/traditional', 'Improved/hybrid', 'Certified seeds', 'Mixed'],
-  },
-  {
-    name: 'seed_source',
-    kind: 'select',
-    required: true,
     options: ['Local market', 'Agricultural stores', 'Government programs', 'NGOs', 'Own saved seeds'],
   },
-  {
-    name: 'fertilizers',
+  fertilizers: {
     kind: 'select',
-    required: true,
     options: ['Compost/manure', 'Chemical fertilizers', 'Organic fertilizers', 'No fertilizers', 'Mixed'],
   },
-  {
-    name: 'field_preparation',
+  field_preparation: { kind: 'select', options: ['Hand tools (hoe)', 'Animal traction', 'Tractor', 'Mixed methods'] },
+  farming_techniques: { kind: 'textarea' },
+  planting_season: { kind: 'select', options: SEASONS },
+  higher_season: { kind: 'select', options: SEASONS },
+  higher_season_reason: { kind: 'textarea' },
+  average_yield: { kind: 'select', options: ['Less than 1 ton', '1-2 tons', '2-5 tons', 'More than 5 tons'] },
+  challenges: { kind: 'textarea' },
+  post_harvest_losses: { kind: 'checkbox' },
+  loss_percentage: { kind: 'percent', dependsOn: 'post_harvest_losses' },
+  selling_method: {
     kind: 'select',
-    required: true,
-    options: ['Hand tools (hoe)', 'Animal traction', 'Tractor', 'Mixed methods'],
-  },
-  { name: 'farming_techniques', kind: 'textarea', required: true },
-  { name: 'planting_season', kind: 'select', required: true, options: SEASONS },
-  { name: 'higher_season', kind: 'select', required: true, options: SEASONS },
-  { name: 'higher_season_reason', kind: 'textarea', required: true },
-  {
-    name: 'average_yield',
-    kind: 'select',
-    required: true,
-    options: ['Less than 1 ton', '1-2 tons', '2-5 tons', 'More than 5 tons'],
-  },
-  { name: 'challenges', kind: 'textarea', required: true },
-  { name: 'post_harvest_losses', kind: 'checkbox' },
-  { name: 'loss_percentage', kind: 'percent', dependsOn: 'post_harvest_losses' },
-  {
-    name: 'selling_method',
-    kind: 'select',
-    required: true,
     options: [
       'Sell at local market',
       'Direct to consumers',
@@ -86,13 +62,20 @@ export const FIELDS: readonly FieldDef[] = [
       'Multiple channels',
     ],
   },
-  { name: 'selling_challenges', kind: 'checkbox' },
-  { name: 'selling_challenges_explanation', kind: 'textarea', dependsOn: 'selling_challenges' },
-  { name: 'mobile_interest', kind: 'checkbox' },
-  { name: 'improvements_production', kind: 'textarea', required: true },
-  { name: 'improvements_selling', kind: 'textarea', required: true },
-  { name: 'additional_comments', kind: 'textarea' },
-];
+  selling_challenges: { kind: 'checkbox' },
+  selling_challenges_explanation: { kind: 'textarea', dependsOn: 'selling_challenges' },
+  mobile_interest: { kind: 'checkbox' },
+  improvements_production: { kind: 'textarea' },
+  improvements_selling: { kind: 'textarea' },
+  additional_comments: { kind: 'textarea' },
+};
+
+/** The questions in the form's order, with the server's required flags. */
+export const FIELDS: readonly FieldDef[] = SURVEY_FIELDS.map((field) => ({
+  name: field.name,
+  required: field.required,
+  ...FORM[field.name],
+}));
 
 export type Answers = Record<string, string | boolean | number | null>;
 
@@ -130,16 +113,18 @@ export function optionLabel(t: TFunction, field: string, value: string): string 
   return t(`options.${field}.${slug(value)}`, { defaultValue: value });
 }
 
-/** A form's answers as the server takes them: empty text as null, the percentage as a number. */
-export function toAnswers(values: Answers): Answers {
-  const answers: Answers = {};
+/** A form's answers as the server takes them: every question, blank text to
+ * clear an answer (the server keeps an answer that is absent), the
+ * percentage as a number. */
+export function toAnswers(values: Answers): SurveyAnswersInput {
+  const answers: Record<string, string | boolean | number> = {};
   for (const field of FIELDS) {
     const value = values[field.name];
     if (field.kind === 'checkbox') answers[field.name] = value === true;
     else if (field.kind === 'percent') answers[field.name] = value === '' || value == null ? 0 : Number(value);
-    else answers[field.name] = typeof value === 'string' && value.trim() ? value.trim() : null;
+    else answers[field.name] = typeof value === 'string' ? value.trim() : '';
   }
-  return answers;
+  return answers as SurveyAnswersInput;
 }
 
 /** SPEC section 5, in order: codes per field (`required`, `out_of_range`). */

@@ -44,4 +44,28 @@ describe('products on the device', () => {
     expect(await db.products.get('p1')).toMatchObject({ current_price: 2, quantity: 65 });
     db.close();
   });
+
+  it('sends a cleared date or maximum blank, so the server clears it, and keeps null on the phone', async () => {
+    vi.stubGlobal('navigator', { onLine: false, locks: undefined, storage: undefined });
+    const db = new LocalDb('products-clear-test');
+    const server = {
+      uid: 'p2',
+      id: 6,
+      version: 20,
+      title: 'Beans',
+      description: 'Dry',
+      quantity: 10,
+      price: 1,
+      current_price: 1,
+      harvest_date: '2026-11-01',
+      max_order: 5,
+    } as unknown as Product;
+    await db.products.put(server);
+    const { fieldsOf } = await import('./products');
+    await saveProduct(db, 'p2', { ...fieldsOf(server), harvest_date: null, max_order: null }, 10, 3);
+    const [entry] = await db.outbox.toArray();
+    expect(entry!.args).toEqual({ uid: 'p2', fields: { harvest_date: '', max_order: '' } });
+    expect(await db.products.get('p2')).toMatchObject({ harvest_date: null, max_order: null });
+    db.close();
+  });
 });

@@ -4,6 +4,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, LocalRecord } from './local-db';
 import { uploadPhotos } from './photos';
 import { enqueue, type EntityHandler } from './sync-engine';
+import type { ListingInput } from './sync-protocol';
 
 export type Category = 'vegetables' | 'fruits' | 'grains' | 'dairy' | 'beverages' | 'herbs';
 export const CATEGORIES: readonly Category[] = ['vegetables', 'fruits', 'grains', 'dairy', 'beverages', 'herbs'];
@@ -55,7 +56,7 @@ export const productEntity: EntityHandler = {
       await db.products.put({ ...current, quantity: Number(current.quantity ?? 0) + Number(mutation.args.delta) });
       return;
     }
-    await db.products.put({ ...current, ...(mutation.args.fields as object) });
+    await db.products.put({ ...current, ...fromInput(mutation.args.fields as ListingInput) });
   },
   async beforePush(db, mutation) {
     const images = (mutation.args.fields as { images?: string[] } | undefined)?.images;
@@ -82,6 +83,21 @@ export interface ProductFields {
   min_order: number;
   max_order: number | null;
   images: string[];
+}
+
+/**
+ * What the server reads: a cleared date, delivery time or maximum order is
+ * sent blank (the server keeps a field that is absent or null), and kept as
+ * null on the phone.
+ */
+function toInput(fields: Partial<ProductFields> & { quantity?: number }): ListingInput {
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value ?? ''])) as ListingInput;
+}
+
+function fromInput(fields: ListingInput | undefined): Partial<Product> {
+  return Object.fromEntries(
+    Object.entries(fields ?? {}).map(([key, value]) => [key, value === '' ? null : value]),
+  ) as Partial<Product>;
 }
 
 /** The form's fields of a product as the server (or this phone) has it. */
@@ -129,7 +145,7 @@ export async function saveProduct(
     .and((e) => e.name === 'product.create' && e.state === 'queued')
     .count();
   if (!existing) {
-    await enqueue(db, 'product.create', { uid, fields: { ...fields, quantity } });
+    await enqueue(db, 'product.create', { uid, fields: toInput({ ...fields, quantity }) });
     // The farmer's own card, until the server's copy arrives.
     await db.products.update(uid, {
       farmer: { id: farmerId, name: '', location: null, rating: 0, verified: false },
@@ -140,14 +156,15 @@ export async function saveProduct(
     return;
   }
   if (existing.version === undefined && queuedCreate > 0) {
-    await enqueue(db, 'product.update', { uid, fields: { ...fields, quantity } });
+    await enqueue(db, 'product.update', { uid, fields: toInput({ ...fields, quantity }) });
     return;
   }
   const before = fieldsOf(existing) as unknown as Record<string, unknown>;
   const changed = Object.fromEntries(
     Object.entries(fields).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)),
   );
-  if (Object.keys(changed).length > 0) await enqueue(db, 'product.update', { uid, fields: changed }, existing.version);
+  if (Object.keys(changed).length > 0)
+    await enqueue(db, 'product.update', { uid, fields: toInput(changed) }, existing.version);
   const delta = quantity - existing.quantity;
   if (delta !== 0) await enqueue(db, 'product.adjust_stock', { uid, delta }, existing.version);
 }

@@ -5,7 +5,13 @@
 // visible, a new change, and a backoff timer after failures.
 import { api, ApiError } from './api';
 import type { LocalDb, LocalRecord, OutboxEntry } from './local-db';
-import { PROTOCOL_VERSION, type Mutation, type PullResponse, type PushResponse } from './sync-protocol';
+import {
+  PROTOCOL_VERSION,
+  type Mutation,
+  type MutationArgs,
+  type PullResponse,
+  type PushResponse,
+} from './sync-protocol';
 
 /** How a kind of record is kept locally: where it lives and how a queued change alters it. */
 export interface EntityHandler {
@@ -63,12 +69,16 @@ const inFlight = new Set<number>();
  * fields are folded into it instead (a draft typed letter by letter queues
  * one change, not hundreds).
  */
-export async function enqueue(
+/** The arguments of mutation `N`, as the server's mutation table declares them. */
+export type ArgsOf<N extends MutationArgs['name']> = Extract<MutationArgs, { name: N }>['args'];
+
+export async function enqueue<N extends MutationArgs['name']>(
   db: LocalDb,
-  name: string,
-  args: Record<string, unknown> & { uid: string },
+  name: N,
+  typedArgs: ArgsOf<N>,
   base?: number,
 ): Promise<void> {
+  const args: Record<string, unknown> & { uid: string } = typedArgs;
   const handler = handlerFor(name);
   await db.transaction('rw', syncedTables(db), async () => {
     const pending = await db.outbox.where('uid').equals(args.uid).sortBy('mutation_id');
