@@ -2,9 +2,10 @@
 // plainly, in the person's language, and offers a way on.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type en from '../locales/en.json';
 import { ClockIcon } from './icons';
 
-export function ComingSoon({ feature }: { feature: string }) {
+export function ComingSoon({ feature }: { feature: keyof (typeof en)['coming'] }) {
   const { t } = useTranslation();
   return (
     <section className="page narrow coming-soon">

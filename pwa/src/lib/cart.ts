@@ -13,7 +13,7 @@ export interface CartProduct {
   title: string;
   image: string | null;
   farmer: { id: number; name: string };
-  unit: string;
+  unit: Product['unit'];
   stock: number;
   shipping_cost: number;
   shipping_available: boolean;

@@ -2,24 +2,37 @@
 // (so they follow a language switch): a list of codes from a client-side
 // check, every field error of a validation answer, else the error's code,
 // else the screen's own fallback.
-import type { TFunction } from 'i18next';
+import type { ParseKeys, TFunction } from 'i18next';
+import type en from '../locales/en.json';
 import { ApiError } from './api';
+
+export type ErrorCode = keyof (typeof en)['errors'];
+
+/**
+ * The catalogue key of an error code from a form's own checks or from the
+ * server. Codes are data, so this is the one place their key is taken on
+ * trust; locales/catalogues.test.ts checks that every code in docs/api.md
+ * has its words, and the callers give a fallback for any other.
+ */
+export function errorKey(code: string): `errors.${ErrorCode}` {
+  return `errors.${code}` as `errors.${ErrorCode}`;
+}
 
 /** What a form keeps of its last failure: codes from its own checks, or what was thrown. */
 export type Problem = { codes: string[] } | { error: unknown } | null;
 
-export function problemMessages(problem: Problem, t: TFunction, fallbackKey: string): string[] {
+export function problemMessages(problem: Problem, t: TFunction, fallbackKey: ParseKeys): string[] {
   if (!problem) return [];
-  if ('codes' in problem) return problem.codes.map((code) => t(`errors.${code}`));
+  if ('codes' in problem) return problem.codes.map((code) => t(errorKey(code)));
   return errorMessages(problem.error, t, fallbackKey);
 }
 
-export function errorMessages(error: unknown, t: TFunction, fallbackKey: string): string[] {
+export function errorMessages(error: unknown, t: TFunction, fallbackKey: ParseKeys): string[] {
   if (!(error instanceof ApiError)) return [t(fallbackKey)];
   if (error.errorCodes && Object.keys(error.errorCodes).length > 0) {
     return Object.values(error.errorCodes)
       .flat()
-      .map((code) => t(`errors.${code}`, { defaultValue: t(fallbackKey) }));
+      .map((code) => t(errorKey(code), { defaultValue: t(fallbackKey) }));
   }
-  return [t(`errors.${error.code}`, { defaultValue: t(fallbackKey) })];
+  return [t(errorKey(error.code), { defaultValue: t(fallbackKey) })];
 }

@@ -2,6 +2,7 @@
 // section 4). One database per account, so people sharing a phone never see
 // each other's records or queued changes.
 import Dexie, { type EntityTable } from 'dexie';
+import type { Role } from './account';
 import type { Mutation, MutationResult } from './sync-protocol';
 
 /** A queued change. `rejected` ones stay until the person fixes or drops them. */
@@ -28,7 +29,7 @@ export interface LocalPerson {
   phone_number: string | null;
   country: string | null;
   location: string | null;
-  role: string;
+  role: Role;
 }
 
 export interface LocalPhoto {

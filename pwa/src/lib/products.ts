@@ -9,6 +9,9 @@ import type { ListingInput } from './sync-protocol';
 export type Category = 'vegetables' | 'fruits' | 'grains' | 'dairy' | 'beverages' | 'herbs';
 export const CATEGORIES: readonly Category[] = ['vegetables', 'fruits', 'grains', 'dairy', 'beverages', 'herbs'];
 
+/** The certifications a listing may carry (the server's list). */
+export type Certification = 'organic' | 'fair-trade' | 'rainforest-alliance';
+
 export interface ProductImage {
   url: string;
   thumbnail_url: string;
@@ -30,7 +33,7 @@ export interface Product extends LocalRecord {
   images: string[];
   harvest_date: string | null;
   expiry_date: string | null;
-  certifications: string[];
+  certifications: Certification[];
   tags: string[];
   shipping: { available: boolean; cost: number; estimated_days: string | null };
   min_order: number;

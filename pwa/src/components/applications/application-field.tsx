@@ -1,5 +1,6 @@
 import { type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorKey } from '../../lib/error-text';
 import { optionLabel, type FieldDef } from '../../lib/application-fields';
 
 export function Field({
@@ -19,7 +20,7 @@ export function Field({
   const errorId = problem ? `${id}-error` : undefined;
   const error = problem && (
     <p className="field-error" id={errorId}>
-      {t(`errors.${problem}`)}
+      {t(errorKey(problem))}
     </p>
   );
   if (field.kind === 'checkbox') {

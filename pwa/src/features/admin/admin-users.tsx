@@ -326,13 +326,16 @@ function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; on
             ) : (
               <ul className="history">
                 {details.changes.map((c, index) => {
-                  const word = (value: string) => t(c.field === 'role' ? `roles.${value}` : `statuses.${value}`);
+                  const [from, to] =
+                    c.field === 'role'
+                      ? [t(`roles.${c.from}`), t(`roles.${c.to}`)]
+                      : [t(`statuses.${c.from}`), t(`statuses.${c.to}`)];
                   return (
                     <li key={index}>
                       {t(c.field === 'role' ? 'admin.users.change_role' : 'admin.users.change_status', {
                         who: c.by.name,
-                        from: word(c.from),
-                        to: word(c.to),
+                        from,
+                        to,
                       })}
                       {' · '}
                       <time dateTime={c.at}>{formatDate(c.at, 'time')}</time>

@@ -118,13 +118,10 @@ export interface UserStats {
 
 export const fetchUserStats = () => api<UserStats>('/admin/users/stats');
 
-export interface UserChange {
-  field: 'role' | 'status';
-  from: string;
-  to: string;
-  at: string;
-  by: { id: number; name: string };
-}
+/** A change of role or status, as the server recorded it. */
+export type UserChange = { at: string; by: { id: number; name: string } } & (
+  { field: 'role'; from: Role; to: Role } | { field: 'status'; from: AccountStatus; to: AccountStatus }
+);
 
 export interface UserDetails {
   data: User;

@@ -62,16 +62,18 @@ export function ApplicationDetailsModal({
           <strong>{t('admin.columns.admin_comment')}:</strong> {a.admin_comment}
         </p>
       )}
-      {Object.entries(FIELD_GROUPS).map(([group, names]) => (
+      {(Object.keys(FIELD_GROUPS) as (keyof typeof FIELD_GROUPS)[]).map((group) => (
         <section key={group} className="detail-group">
           <h3>{t(`admin.apps.sections.${group}`)}</h3>
           <dl className="details">
-            {FIELDS.filter((f) => (names as readonly string[]).includes(f.name) && applies(f, a)).map((field) => (
-              <div key={field.name}>
-                <dt>{t(`survey.fields.${field.name}`)}</dt>
-                <dd>{answerText(t, field, a[field.name])}</dd>
-              </div>
-            ))}
+            {FIELDS.filter((f) => (FIELD_GROUPS[group] as readonly string[]).includes(f.name) && applies(f, a)).map(
+              (field) => (
+                <div key={field.name}>
+                  <dt>{t(`survey.fields.${field.name}`)}</dt>
+                  <dd>{answerText(t, field, a[field.name])}</dd>
+                </div>
+              ),
+            )}
           </dl>
         </section>
       ))}

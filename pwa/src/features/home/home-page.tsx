@@ -23,6 +23,7 @@ export function HomePage() {
     const timer = window.setInterval(() => setSlide((s) => (s + 1) % SLIDES.length), HERO_INTERVAL_MS);
     return () => window.clearInterval(timer);
   }, [slide]);
+  const current = SLIDES[slide] ?? 0;
   const step = (by: number) => setSlide((s) => (s + by + SLIDES.length) % SLIDES.length);
 
   return (
@@ -30,9 +31,9 @@ export function HomePage() {
       <section className="hero" aria-roledescription="carousel" aria-label={t('home.hero_label')}>
         <div className="hero-inner">
           <div className="hero-text" aria-live="polite">
-            <p className="eyebrow">{t(`home.slides.${slide}.eyebrow`)}</p>
-            <h1>{t(`home.slides.${slide}.title`)}</h1>
-            <p>{t(`home.slides.${slide}.body`)}</p>
+            <p className="eyebrow">{t(`home.slides.${current}.eyebrow`)}</p>
+            <h1>{t(`home.slides.${current}.title`)}</h1>
+            <p>{t(`home.slides.${current}.body`)}</p>
             <div className="actions">
               <Link to={paths.about} className="button gold">
                 {t('home.learn_more')}

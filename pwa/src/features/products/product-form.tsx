@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorKey } from '../../lib/error-text';
 import { ErrorBox, SelectField } from '../../components/form';
 import { checkImage } from '../../lib/image-pick';
 import type { LocalDb } from '../../lib/local-db';
@@ -75,10 +76,14 @@ export function ProductForm({
   const error = (field: string) =>
     problems[field] && (
       <p className="field-error" id={`product-${field}-error`}>
-        {t(`errors.${problems[field]}`)}
+        {t(errorKey(problems[field]!))}
       </p>
     );
-  const field = (name: keyof FormValues, type: string, extra: Record<string, unknown> = {}) => (
+  const field = (
+    name: Exclude<keyof FormValues, 'certifications'>,
+    type: string,
+    extra: Record<string, unknown> = {},
+  ) => (
     <div className={`field${problems[name] ? ' has-error' : ''}`}>
       <label htmlFor={`product-${name}`}>
         {t(`products.fields.${name}`)}
@@ -202,7 +207,7 @@ export function ProductForm({
         <p className="hint">{t('products.photos_hint')}</p>
         {photoProblem && (
           <p className="field-error" role="alert">
-            {t(`errors.${photoProblem}`)}
+            {t(errorKey(photoProblem))}
           </p>
         )}
         {values.images.length > 0 && (

@@ -3,6 +3,7 @@
 // as the dashboard's profile section.
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
@@ -108,7 +109,7 @@ export function ProfilePanel() {
 function ProfileView({ user }: { user: User }) {
   const { t } = useTranslation();
   const missing = <span className="muted">{t('profile.not_provided')}</span>;
-  const rows: [string, ReactNode][] = [
+  const rows: [ParseKeys, ReactNode][] = [
     ['fields.email', user.email],
     ['fields.phone_number', user.phone_number || missing],
     ['fields.country', user.country ? t(`countries.${user.country}`) : missing],
