@@ -1,6 +1,6 @@
 // First-visit weight of a page: the HTML, and the CSS and JS it loads before
 // it can render (the critical path), as a phone receives them compressed
-// (br, else gzip). Budget (ARCHITECTURE.md section 6): HTML+CSS+JS <= 170 KB,
+// (br, else gzip). Budget (docs/architecture.md, Budgets): HTML+CSS+JS <= 170 KB,
 // JS <= 150 KB. Lazy chunks (other pages, French and Kiswahili) are listed apart.
 //
 //   node bench/first-visit-bytes.mjs [origin] [path ...]

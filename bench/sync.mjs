@@ -1,7 +1,7 @@
 // Sync on the wire: the bytes to push one application and to pull a first
 // snapshot, and the time and bytes to push 100 queued applications (in the
 // PWA's batches of 50) and pull them onto a second device. Also prints what
-// those bytes would take on the 2G link of ARCHITECTURE.md section 6
+// those bytes would take on the 2G link of docs/architecture.md, Budgets
 // (250 kbps, 600 ms round trip).
 //
 //   node bench/sync.mjs [origin]      (start a server first, e.g. scripts/start)

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 pub type ApiResult<T> = Result<T, AppError>;
 
-/// Validation failures, in the order the rules were checked (SPEC section 5),
+/// Validation failures, in the order the rules were checked (docs/product.md, Validation),
 /// grouped by field. Serialised as JSON objects that keep that order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct FieldErrors(Vec<(String, Vec<FieldError>)>);

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{ApiResult, AppError};
 
-/// The largest upload accepted for one image (SPEC section 9).
+/// The largest upload accepted for one image (docs/product.md, Constants).
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 /// Pictures larger than this in either dimension are refused before decoding.
 const MAX_DIMENSION: u32 = 12_000;

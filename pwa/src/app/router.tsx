@@ -1,4 +1,4 @@
-// The route table (SPEC section 2). Pages load lazily, so a first visit
+// The route table (docs/product.md, Screens). Pages load lazily, so a first visit
 // downloads only what it shows.
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ComingSoon } from '../components/coming-soon';

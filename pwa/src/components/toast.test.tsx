@@ -27,7 +27,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('toasts (SPEC sections 4 and 9)', () => {
+describe('toasts (docs/product.md, Statuses and Constants)', () => {
   it('a success stays 10 seconds', () => {
     show('success');
     act(() => vi.advanceTimersByTime(9_900));

@@ -1,5 +1,5 @@
-// One toast at a time, top right: 10 s for success, 5 s for errors (SPEC
-// sections 4 and 9), or until dismissed.
+// One toast at a time, top right: 10 s for success, 5 s for errors (docs/product.md,
+// Statuses and Constants), or until dismissed.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, AlertIcon, CloseIcon } from './icons';

@@ -1,6 +1,6 @@
 // The one API client: bearer token, JSON or multipart bodies, and the
 // server's error shape turned into ApiError. A 401 drops the stored token
-// (SPEC section 4), except on the sign-in and sign-up calls.
+// (docs/product.md, Statuses), except on the sign-in and sign-up calls.
 
 export const TOKEN_KEY = 'token';
 const UNAUTHORIZED_EVENT = 'mavuno:unauthorized';

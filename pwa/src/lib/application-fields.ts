@@ -1,4 +1,4 @@
-// The farmer application form (SPEC sections 3 and 5): its questions in
+// The farmer application form (docs/product.md, Records and Validation): its questions in
 // order, the customer form's option lists, and which answers are required.
 // Stored values are the spec's English option text; labels are translated
 // under `options.<field>.<slug>`, falling back to the stored text.
@@ -79,7 +79,7 @@ export const FIELDS: readonly FieldDef[] = SURVEY_FIELDS.map((field) => ({
 
 export type Answers = Record<string, string | boolean | number | null>;
 
-/** The admin's detail view groups the questions as SPEC section 2 names them. */
+/** The admin's detail view groups the questions as docs/product.md, Screens names them. */
 export const FIELD_GROUPS = {
   basic: ['land_size', 'work_type', 'cooperative_name', 'income_sources'],
   practices: ['seed_type', 'seed_source', 'fertilizers', 'field_preparation'],
@@ -127,7 +127,7 @@ export function toAnswers(values: Answers): SurveyAnswersInput {
   return answers as SurveyAnswersInput;
 }
 
-/** SPEC section 5, in order: codes per field (`required`, `out_of_range`). */
+/** docs/product.md, Validation, in order: codes per field (`required`, `out_of_range`). */
 export function validateSubmission(values: Answers): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of FIELDS) {

@@ -1,5 +1,5 @@
 // Applications on this device: the local copy the screens read, and the
-// changes queued for the server (SPEC sections 2 and 4).
+// changes queued for the server (docs/product.md, Screens and Statuses).
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, LocalRecord } from './local-db';
 import { enqueue, type EntityHandler } from './sync-engine';

@@ -1,4 +1,4 @@
-// The cart (SPEC sections 3 and 4): kept in localStorage under `cart`, so it
+// The cart (docs/product.md, Records and Statuses): kept in localStorage under `cart`, so it
 // survives reloads and works offline; every tab and the header badge follow it.
 import { useSyncExternalStore } from 'react';
 import type { Product } from './products';

@@ -1,4 +1,4 @@
-// The marketplace's search, filters and sorts (SPEC section 9), run on the
+// The marketplace's search, filters and sorts (docs/product.md, Constants), run on the
 // device over the local catalogue, so they answer as the person types and
 // work with no signal.
 import { useLiveQuery } from 'dexie-react-hooks';

@@ -16,7 +16,7 @@ export function formatDate(iso: string | null | undefined, style: 'short' | 'lon
   return new Intl.DateTimeFormat(currentLanguage(), STYLES[style]).format(date);
 }
 
-/** US dollars (the platform's currency, SPEC section 9) in the person's language. */
+/** US dollars (the platform's currency, docs/product.md, Constants) in the person's language. */
 export function formatMoney(amount: number): string {
   return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD' }).format(amount);
 }

@@ -1,5 +1,5 @@
-// All local persistence of the PWA, in one Dexie schema (ARCHITECTURE.md
-// section 4). One database per account, so people sharing a phone never see
+// All local persistence of the PWA, in one Dexie schema
+// (docs/architecture.md). One database per account, so people sharing a phone never see
 // each other's records or queued changes.
 import Dexie, { type EntityTable } from 'dexie';
 import type { Role } from './account';

@@ -1,4 +1,4 @@
-// Every route in one place (SPEC section 2).
+// Every route in one place (docs/product.md, Screens).
 export const paths = {
   home: '/',
   marketplace: '/marketplace',

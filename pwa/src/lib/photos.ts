@@ -1,4 +1,4 @@
-// Photos taken on the phone (ARCHITECTURE.md, "Photos"): resized before they
+// Photos taken on the phone (docs/sync.md, Photos): resized before they
 // are kept (about 1280 px, JPEG), named by their SHA-256, stored in Dexie
 // until uploaded with an idempotent PUT, then shown from the server.
 import { useLiveQuery } from 'dexie-react-hooks';

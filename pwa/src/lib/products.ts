@@ -1,5 +1,5 @@
 // Products on this device: the public catalogue as the last pull left it,
-// plus a farmer's own listings with the changes they queued (issue 6).
+// plus a farmer's own listings with the changes they queued.
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, LocalRecord } from './local-db';
 import { uploadPhotos } from './photos';

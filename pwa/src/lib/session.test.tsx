@@ -16,7 +16,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('session (SPEC section 4)', () => {
+describe('session (docs/product.md, Statuses)', () => {
   it('a stored token loads the user at start', async () => {
     localStorage.setItem('token', 'stored');
     const calls = scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } } });

@@ -1,4 +1,4 @@
-// The signed-in person (SPEC section 4). A stored token loads the user at
+// The signed-in person (docs/product.md, Statuses). A stored token loads the user at
 // start; sign-in and sign-up store the token and load the user; sign-out
 // clears both even when the server cannot be reached.
 //
@@ -137,7 +137,7 @@ export function useSession(): SessionValue {
   return value;
 }
 
-/** Sign out and go home (SPEC section 2). Home first: on a guarded page,
+/** Sign out and go home (docs/product.md, Screens). Home first: on a guarded page,
  * clearing the user would otherwise redirect to the login page. */
 export function useSignOut(): () => Promise<void> {
   const { logout } = useSession();

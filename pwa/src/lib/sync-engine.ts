@@ -1,4 +1,4 @@
-// The sync engine (ARCHITECTURE.md section 3, docs/sync.md). Writes go to the
+// The sync engine (docs/sync.md). Writes go to the
 // outbox in the same transaction as the local change; a single-flight drain
 // (Web Locks) pushes them in order, then pulls what changed and rebases the
 // changes still queued on top of it. Triggers: start, `online`, becoming

@@ -13,7 +13,7 @@ const complete: RegistrationValues = {
   terms: true,
 };
 
-describe('registration checks (SPEC section 5 order)', () => {
+describe('registration checks (docs/product.md, Validation order)', () => {
   it('reports every problem in the spec order, terms last', () => {
     const empty = {
       ...complete,

@@ -1,4 +1,4 @@
-// Client-side checks in SPEC section 5's order, with the server's codes, so
+// Client-side checks in the order of docs/product.md, Validation, with the server's codes, so
 // both sides say the same thing (translated under `errors.<code>`).
 
 export const MIN_PASSWORD = 6;

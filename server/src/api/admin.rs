@@ -1,4 +1,4 @@
-//! Admin endpoints for people (SPEC sections 2 and 7, "Admin Users"). Every
+//! Admin endpoints for people (docs/product.md, Screens, "Admin Users"; docs/api.md). Every
 //! handler takes `AdminUser`, so buyers, farmers and field agents get 403 here.
 
 use axum::Json;
@@ -65,7 +65,7 @@ impl UserQuery {
     }
 }
 
-/// The accounts matching the filters, oldest first (SPEC section 7 answers a bare array).
+/// The accounts matching the filters, oldest first (docs/api.md answers a bare array).
 #[utoipa::path(get, path = "/admin/users", tag = "admin", security(("bearer" = [])), params(UserQuery),
     responses((status = 200, body = [UserJson]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn list_users(

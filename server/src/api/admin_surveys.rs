@@ -1,4 +1,4 @@
-//! Admin review of farmer applications (SPEC sections 2, 4 and 7):
+//! Admin review of farmer applications (docs/product.md, Screens and Statuses; docs/api.md):
 //! `GET/POST /admin/surveys`, `PATCH /admin/surveys/{id}`, and a bulk decision.
 
 use axum::Json;
@@ -341,7 +341,7 @@ pub struct CreateForUserRequest {
     farmer_survey_form: CreateForUser,
 }
 
-/// Create an application on a person's behalf (SPEC section 2, "create survey for selected user").
+/// Create an application on a person's behalf (docs/product.md, Screens, "create survey for selected user").
 #[utoipa::path(post, path = "/admin/surveys", tag = "admin", security(("bearer" = [])), request_body = CreateForUserRequest,
     responses((status = 201, body = SurveyResponse), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create_for_user(

@@ -1,4 +1,4 @@
-//! Field agents (issue 5): the people they can fill applications for. The
+//! Field agents: the people they can fill applications for. The
 //! applications themselves go through sync (`survey.create` with `user_id`).
 
 use axum::Json;

@@ -138,7 +138,7 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
     Ok(form)
 }
 
-/// A `product[...]` form (SPEC section 7): multipart with repeated
+/// A `product[...]` form (docs/api.md): multipart with repeated
 /// `product[images][]` files, or `{"product": {...}}` JSON whose `images`
 /// name photos already sent to `/uploads`.
 pub struct ProductForm {

@@ -1,4 +1,4 @@
-//! Products: the farmer's own (`/farmer/products`, SPEC section 7) and the
+//! Products: the farmer's own (`/farmer/products`, docs/api.md) and the
 //! public catalogue (`/products`, beyond the spec's calls: its marketplace
 //! was sample data).
 
@@ -58,7 +58,7 @@ pub struct FarmerJson {
     verified: bool,
 }
 
-/// A product, in the fields of both readings of SPEC section 3.
+/// A product, in the fields of both readings of docs/product.md, Records.
 #[derive(Serialize, ToSchema)]
 pub struct ProductJson {
     id: i64,

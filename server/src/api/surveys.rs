@@ -1,4 +1,4 @@
-//! The owner's farmer applications (SPEC section 7):
+//! The owner's farmer applications (docs/api.md):
 //! `GET/POST /farmer/farmer_survey_forms/`, `PATCH/DELETE /farmer/farmer_survey_forms/{id}`.
 
 use axum::Json;

@@ -1,4 +1,4 @@
-//! Photo uploads (ARCHITECTURE.md section 3): a phone resizes a photo,
+//! Photo uploads (docs/sync.md): a phone resizes a photo,
 //! names it by its SHA-256 and PUTs it before pushing the change that uses
 //! it. Idempotent: the same bytes again answer 200 with the same result, and
 //! HEAD tells a phone whether it still needs to send them after a dropped

@@ -52,7 +52,6 @@ struct Pool {
     reader_permits: Semaphore,
 }
 
-/// Opens a connection with the settings every connection shares.
 /// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
 pub fn like_pattern(text: &str) -> String {
     let mut pattern = String::with_capacity(text.len() + 2);
@@ -67,6 +66,7 @@ pub fn like_pattern(text: &str) -> String {
     pattern
 }
 
+/// Opens a connection with the settings every connection shares.
 pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(5))?;

@@ -293,7 +293,7 @@ pub fn list_for_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Ve
     stmt.query_map([farmer_id], from_row)?.collect()
 }
 
-/// SPEC section 9's price buckets, on the marketplace price.
+/// The price buckets of docs/product.md, Constants, on the marketplace price.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PriceBucket {
     Under10,

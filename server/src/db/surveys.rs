@@ -239,7 +239,7 @@ pub fn list_visible_to(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<
     stmt.query_map([user_id], from_row)?.collect()
 }
 
-/// What the admin's list is narrowed to (SPEC section 9: the search covers
+/// What the admin's list is narrowed to (docs/product.md, Constants: the search covers
 /// the applicant's names and email, the work type and the cooperative).
 #[derive(Debug, Default, Clone)]
 pub struct AdminFilter {

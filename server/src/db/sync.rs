@@ -1,4 +1,4 @@
-//! The global version counter (ARCHITECTURE.md section 3): every write to a
+//! The global version counter (docs/sync.md): every write to a
 //! syncable row takes the next number, so a pull can ask "what changed after N".
 
 use rusqlite::{Connection, OptionalExtension, params};

@@ -192,7 +192,7 @@ pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> rusqlit
     Ok(changed == 1)
 }
 
-/// What the admin's people list is narrowed to (SPEC section 9: the search
+/// What the admin's people list is narrowed to (docs/product.md, Constants: the search
 /// covers names, email, username and phone number).
 #[derive(Debug, Default, Clone)]
 pub struct UserFilter {

@@ -1,5 +1,5 @@
 //! Accounts: registration, sign-in, profile changes and erasure, with the
-//! validation of SPEC section 5 in its order and wording.
+//! validation in the order and wording of docs/product.md, Validation.
 
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -137,7 +137,7 @@ pub struct Registration {
     pub password: String,
 }
 
-/// SPEC section 5, in order: passwords match, password length, then the
+/// docs/product.md, Validation, in order: passwords match, password length, then the
 /// required fields, then the format of what was given.
 pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldErrors> {
     let mut errors = FieldErrors::default();

@@ -1,4 +1,4 @@
-//! The contact form (SPEC section 2 and 5): all four fields required.
+//! The contact form (docs/product.md, Screens and Validation): all four fields required.
 
 use serde::Deserialize;
 use utoipa::ToSchema;

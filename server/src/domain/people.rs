@@ -1,5 +1,5 @@
 //! Admins managing people: role and status changes, with their history
-//! (issue 5; the spec leaves how statuses change open).
+//! (docs/product.md, Roles).
 //!
 //! - A super admin may change anyone's role and status.
 //! - An admin may activate or deactivate buyers, farmers and field agents,

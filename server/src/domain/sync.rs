@@ -1,4 +1,4 @@
-//! The sync protocol's rules (ARCHITECTURE.md section 3, docs/sync.md):
+//! The sync protocol's rules (docs/sync.md):
 //! mutations are processed in order, each in its own transaction, through
 //! the same domain functions as the REST API; their results are stored with
 //! the client's sequence so a replay answers the same; a refusal still moves

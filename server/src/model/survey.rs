@@ -29,7 +29,7 @@ string_enum!(SurveyStatus {
 });
 
 impl SurveyStatus {
-    /// SPEC section 4: the owner may edit or delete only drafts and rejected applications.
+    /// docs/product.md, Statuses: the owner may edit or delete only drafts and rejected applications.
     pub fn owner_may_change(self) -> bool {
         matches!(self, SurveyStatus::Draft | SurveyStatus::Rejected)
     }

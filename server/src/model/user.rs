@@ -42,7 +42,7 @@ pub enum Status {
 }
 string_enum!(Status { Active => "active", Inactive => "inactive", Pending => "pending" });
 
-/// The countries the platform serves (SPEC section 3), by the codes the client sends.
+/// The countries the platform serves (docs/product.md, Records), by the codes the client sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub enum Country {
     #[serde(rename = "DRC")]

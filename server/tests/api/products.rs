@@ -1,4 +1,4 @@
-//! Farmers' products and the public catalogue (issue 6).
+//! Farmers' products and the public catalogue.
 
 use mavuno::model::user::Role;
 use reqwest::multipart::Form;

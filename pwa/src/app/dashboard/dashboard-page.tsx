@@ -1,4 +1,4 @@
-// The dashboard shell (SPEC section 2): a side navigation, fixed on wide
+// The dashboard shell (docs/product.md, Screens): a side navigation, fixed on wide
 // screens and sliding over on narrow ones; sections switch in place.
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-// Which dashboard each role gets and which sections it has (SPEC section 2).
+// Which dashboard each role gets and which sections it has (docs/product.md, Screens).
 // Sections whose feature is not built yet say which piece of work brings it.
 import type { JSX } from 'react';
 import {

@@ -1,4 +1,4 @@
-// The public header (SPEC section 2): logo, main links, cart, the account
+// The public header (docs/product.md, Screens): logo, main links, cart, the account
 // area, and a collapsible menu on phones. Under 768 px it slides away while
 // the person scrolls down and comes back when they scroll up.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// The admin's Applications screen (SPEC section 2, "Admin Applications"):
+// The admin's Applications screen (docs/product.md, Screens, "Admin Applications"):
 // stat cards, filters, a page of the table, details, decisions one at a time
 // or in bulk, CSV export, and an application made for a chosen person.
 import { useCallback, useEffect, useState } from 'react';

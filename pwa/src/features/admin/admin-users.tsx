@@ -1,4 +1,4 @@
-// The admin's Users screen (SPEC section 2, "Admin Users"): counts, filters,
+// The admin's Users screen (docs/product.md, Screens, "Admin Users"): counts, filters,
 // the table, a person's details with their role and status history, and
 // the changes the signed-in admin is allowed to make (the server decides).
 import { useCallback, useEffect, useState } from 'react';

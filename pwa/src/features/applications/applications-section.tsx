@@ -1,4 +1,4 @@
-// The customer's farmer applications (SPEC section 2, "Customer
+// The customer's farmer applications (docs/product.md, Screens, "Customer
 // Applications"). Everything reads and writes the local database, so it
 // works with no signal; the sync engine carries changes to the server.
 import { useState } from 'react';

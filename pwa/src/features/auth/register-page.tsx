@@ -11,7 +11,7 @@ import { useSession } from '../../lib/session';
 import { COUNTRIES } from '../../lib/account';
 import { validateRegistration, type RegistrationValues } from '../../lib/validation';
 
-/** SPEC section 9: after sign-up the person is taken home after 20 seconds. */
+/** docs/product.md, Constants: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
 
 const EMPTY: RegistrationValues = {

@@ -1,4 +1,4 @@
-// The cart (SPEC sections 2 and 4). Lines are checked against the catalogue
+// The cart (docs/product.md, Screens and Statuses). Lines are checked against the catalogue
 // on the device, so a changed price or stock is shown before checkout.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -12,7 +12,7 @@ import { useCatalogue } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
 import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
 
-/** SPEC section 9: the cart clears after half a second, showing "Clearing...". */
+/** docs/product.md, Constants: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;
 
 export function CartPage() {

@@ -1,4 +1,4 @@
-// Home (SPEC section 2): a two-slide hero that moves on every 5 seconds
+// Home (docs/product.md, Screens): a two-slide hero that moves on every 5 seconds
 // (unless the person prefers reduced motion), the six pillars, and impact.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-// The marketplace (SPEC section 2): search, sort, categories, cards. It reads
+// The marketplace (docs/product.md, Screens): search, sort, categories, cards. It reads
 // the catalogue on the device, so it filters as the person types and works
 // with no signal once it has been loaded.
 import { useState } from 'react';

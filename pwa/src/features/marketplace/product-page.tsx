@@ -1,4 +1,4 @@
-// One product (SPEC section 2, "Product detail"), from the catalogue on the device.
+// One product (docs/product.md, Screens, "Product detail"), from the catalogue on the device.
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';

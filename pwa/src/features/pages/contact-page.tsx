@@ -1,4 +1,4 @@
-// Contact (SPEC section 2): the message form is sent to the server, which
+// Contact (docs/product.md, Screens): the message form is sent to the server, which
 // keeps it for the team. Sending, success and error states; nothing typed is
 // lost on an error.
 import { useState, type ChangeEvent, type FormEvent } from 'react';

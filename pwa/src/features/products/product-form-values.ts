@@ -49,7 +49,7 @@ export function initial(p: Product | undefined): FormValues {
 
 export const MONEY = /^\d+(\.\d{1,2})?$/;
 
-/** SPEC section 5, in order: title, description, quantity (whole, at least 1), prices (at least 0, two decimals). */
+/** docs/product.md, Validation, in order: title, description, quantity (whole, at least 1), prices (at least 0, two decimals). */
 export function validateProduct(
   v: Pick<
     FormValues,

@@ -1,4 +1,4 @@
-// The farmer's Products section (SPEC section 2, "Farmer Products"): stats,
+// The farmer's Products section (docs/product.md, Screens, "Farmer Products"): stats,
 // search, price filter, the list, and a form that works with no signal,
 // photos included; the sync engine sends it all when the network is back.
 import { useState } from 'react';

@@ -1,7 +1,7 @@
 import { api } from '../../lib/api';
 import type { User } from '../../lib/account';
 
-/** PATCH /me/update with only the fields that were filled in (SPEC section 7). */
+/** PATCH /me/update with only the fields that were filled in (docs/api.md). */
 export async function updateProfile(fields: Record<string, string>, avatar: File | null): Promise<User> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {

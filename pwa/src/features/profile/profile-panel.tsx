@@ -1,4 +1,4 @@
-// The signed-in person's profile (SPEC section 2, "Profile"): view, edit,
+// The signed-in person's profile (docs/product.md, Screens, "Profile"): view, edit,
 // change password, delete, quick actions and sign out. Used on /profile and
 // as the dashboard's profile section.
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';

@@ -1,5 +1,5 @@
 //! Accounts: sign-up, sign-in, the signed-in person's profile, sign-out and
-//! erasure (SPEC section 7).
+//! erasure (docs/api.md).
 
 mod flows;
 
@@ -116,7 +116,7 @@ struct RegisterJson {
         (status = 201, body = RegisterResponse),
         (status = 413, description = "Avatar over 5 MB", body = ErrorBody),
         (status = 415, description = "Avatar is not an image", body = ErrorBody),
-        (status = 422, description = "Validation failed (SPEC section 5 order)", body = ErrorBody),
+        (status = 422, description = "Validation failed (docs/product.md, Validation order)", body = ErrorBody),
     ))]
 async fn register(
     State(state): State<AppState>,

@@ -1,4 +1,4 @@
-//! `POST /sync/push` and `GET /sync/pull` (ARCHITECTURE.md section 3, docs/sync.md).
+//! `POST /sync/push` and `GET /sync/pull` (docs/sync.md).
 
 mod flows;
 

@@ -72,7 +72,7 @@ pub enum Mode {
     Edit,
 }
 
-/// The listing after `input`, checked in SPEC section 5's order (title,
+/// The listing after `input`, checked in the order of docs/product.md, Validation (title,
 /// description, quantity, price, current price), then the marketplace fields.
 pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing, FieldErrors> {
     let mut errors = FieldErrors::default();

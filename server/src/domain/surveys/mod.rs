@@ -108,7 +108,7 @@ pub enum SurveyRef<'a> {
     Uid(&'a str),
 }
 
-/// The owner edits, submits or re-submits an application (SPEC section 4).
+/// The owner edits, submits or re-submits an application (docs/product.md, Statuses).
 ///
 /// `base` is the version the person edited (an offline edit); the fields
 /// they changed that someone else changed after `base` are returned as

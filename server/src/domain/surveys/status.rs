@@ -16,7 +16,7 @@ fn invalid_transition(message: &str) -> AppError {
     AppError::invalid("status", "invalid_transition", message)
 }
 
-/// SPEC section 4 for the owner: where a requested status may lead, and how
+/// docs/product.md, Statuses for the owner: where a requested status may lead, and how
 /// strictly the answers are checked on the way.
 pub fn owner_transition(from: Option<SurveyStatus>, requested: Option<&str>) -> ApiResult<(SurveyStatus, Strictness)> {
     use SurveyStatus::*;
@@ -40,7 +40,7 @@ pub fn owner_transition(from: Option<SurveyStatus>, requested: Option<&str>) -> 
     }
 }
 
-/// An admin's decision on an application (SPEC section 4).
+/// An admin's decision on an application (docs/product.md, Statuses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
     Approve,
