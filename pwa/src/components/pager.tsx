@@ -1,3 +1,4 @@
+// Previous / next through pages of a server list, with where we are.
 import { useTranslation } from 'react-i18next';
 
 export function Pager({

@@ -1,3 +1,4 @@
+// A figure with its label; pressing it filters (admin and farmer screens).
 import { currentLanguage } from '../lib/i18n';
 
 export function StatCard({

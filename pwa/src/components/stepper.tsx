@@ -1,3 +1,4 @@
+// A quantity stepper: − value +, each button disabled at its end.
 import { useTranslation } from 'react-i18next';
 
 /** − value +, each button disabled at its end. */

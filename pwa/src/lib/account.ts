@@ -1,5 +1,7 @@
 export type Role = 'farmer' | 'user' | 'admin' | 'super_admin' | 'field_agent';
 export type AccountStatus = 'active' | 'inactive' | 'pending';
+export const ROLES: readonly Role[] = ['farmer', 'user', 'field_agent', 'admin', 'super_admin'];
+export const STATUSES: readonly AccountStatus[] = ['active', 'inactive', 'pending'];
 export const COUNTRIES = ['DRC', 'BDI', 'RWA', 'UGA', 'TZA', 'KEN'] as const;
 export type Country = (typeof COUNTRIES)[number];
 

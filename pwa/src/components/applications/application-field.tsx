@@ -1,3 +1,4 @@
+// One question of the application form, asked by its kind.
 import { type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';

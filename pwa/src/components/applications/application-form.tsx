@@ -1,3 +1,4 @@
+// The application form shared by the customer, the field agent and the admin: drafts save as the person types.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox } from '../form';

@@ -1,3 +1,4 @@
+// An application's status as a coloured badge.
 import { useTranslation } from 'react-i18next';
 import { type ApplicationStatus } from '../../lib/applications';
 

@@ -1,3 +1,4 @@
+// An application as the admin reads it, in the six groups of docs/product.md, Screens.
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
 import { formatDate } from '../../lib/format';

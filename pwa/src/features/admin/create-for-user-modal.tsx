@@ -1,3 +1,4 @@
+// An application made by the admin for a chosen person.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';

@@ -1,3 +1,4 @@
+// Approve or reject one or many applications, with a comment and the email choice.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';

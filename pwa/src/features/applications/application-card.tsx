@@ -1,3 +1,4 @@
+// One application in the customer's list, with its queued or refused state.
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';

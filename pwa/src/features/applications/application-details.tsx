@@ -1,3 +1,4 @@
+// An application read-only, with the admin's comment.
 import { useTranslation } from 'react-i18next';
 import { FIELDS, answerText, applies } from '../../lib/application-fields';
 import { type Application } from '../../lib/applications';

@@ -1,3 +1,4 @@
+// A product's details for its farmer: photos, basic facts, prices, dates.
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
 import { formatDate, formatDay, formatMoney } from '../../lib/format';

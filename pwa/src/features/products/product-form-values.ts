@@ -1,3 +1,4 @@
+// The product form's values, their checks (docs/product.md, Validation) and what is sent.
 import { fieldsOf, type Product, type ProductFields } from '../../lib/products';
 
 export const CERTIFICATIONS = ['organic', 'fair-trade', 'rainforest-alliance'] as const;

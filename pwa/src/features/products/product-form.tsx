@@ -1,3 +1,4 @@
+// The farmer's create/edit form: works offline, photos resized on the phone, keeps what was typed on any failure.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';

@@ -1,3 +1,4 @@
+// A product photo from this phone (before upload) or the server, or a placeholder.
 import type { LocalDb } from '../../lib/local-db';
 import { usePhotoUrl } from '../../lib/photos';
 

@@ -1,3 +1,4 @@
+// One product in the farmer's list: picture, status, prices, stock, queued state, actions.
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
