@@ -85,7 +85,15 @@ pub enum AppError {
     /// Anything the client can act on: the status, a stable code the PWA
     /// translates, and an English sentence.
     #[error("{status} {code}: {message}")]
-    Client { status: StatusCode, code: &'static str, message: String, retry_after_secs: Option<u64> },
+    Client {
+        status: StatusCode,
+        code: &'static str,
+        message: String,
+        retry_after_secs: Option<u64>,
+        /// What the refusal is about, when a sentence is not enough (e.g. the
+        /// lines of an order whose price changed).
+        details: Option<Box<serde_json::Value>>,
+    },
     #[error("validation failed")]
     Validation(FieldErrors),
     /// Our fault. Logged, never described to the client.
@@ -95,7 +103,7 @@ pub enum AppError {
 
 impl AppError {
     pub fn client(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        AppError::Client { status, code, message: message.into(), retry_after_secs: None }
+        AppError::Client { status, code, message: message.into(), retry_after_secs: None, details: None }
     }
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::client(StatusCode::BAD_REQUEST, code, message)
@@ -112,6 +120,16 @@ impl AppError {
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
         Self::client(StatusCode::CONFLICT, code, message)
     }
+    /// A 409 whose `details` say exactly what conflicts.
+    pub fn conflict_with(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
+        AppError::Client {
+            status: StatusCode::CONFLICT,
+            code,
+            message: message.into(),
+            retry_after_secs: None,
+            details: Some(Box::new(details)),
+        }
+    }
     pub fn too_large(code: &'static str, message: impl Into<String>) -> Self {
         Self::client(StatusCode::PAYLOAD_TOO_LARGE, code, message)
     }
@@ -124,6 +142,7 @@ impl AppError {
             code,
             message: message.into(),
             retry_after_secs: Some(retry_after_secs),
+            details: None,
         }
     }
     /// A single-field validation failure.
@@ -197,12 +216,20 @@ pub struct ErrorBody {
     #[schema(value_type = Option<Object>)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_codes: Option<serde_json::Value>,
+    /// Some refusals only: what exactly conflicts (e.g. an order's changed lines).
+    #[schema(value_type = Option<Object>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
         let code = self.code();
+        let details = match &self {
+            AppError::Client { details, .. } => details.as_deref().cloned(),
+            _ => None,
+        };
         let (message, errors, error_codes, retry_after) = match &self {
             AppError::Client { message, retry_after_secs, .. } => (message.clone(), None, None, *retry_after_secs),
             AppError::Validation(fields) => {
@@ -216,7 +243,7 @@ impl IntoResponse for AppError {
                 ("Something went wrong on our side. Please try again.".to_owned(), None, None, None)
             }
         };
-        let body = ErrorBody { success: false, code: code.to_owned(), message, errors, error_codes };
+        let body = ErrorBody { success: false, code: code.to_owned(), message, errors, error_codes, details };
         let mut response = (status, Json(body)).into_response();
         if let Some(secs) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));

@@ -12,7 +12,10 @@ mod product;
 mod survey;
 
 pub use loose::Loose;
-pub use mutations::{ByUid, FavouriteChange, MutationArgs, ParseError, ProductWrite, StockChange, SurveyWrite};
+pub use mutations::{
+    ByUid, FavouriteChange, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError, ProductWrite,
+    ShippingInput, StockChange, SurveyWrite,
+};
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
 
@@ -106,6 +109,11 @@ pub struct MutationResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Record<string, string[]>")]
     pub error_codes: Option<Value>,
+    /// For `rejected`: what the refusal is about, when a sentence is not enough
+    /// (e.g. an order's lines whose price or stock changed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub details: Option<Value>,
     /// For `merged`: the fields someone else changed too (the later change won).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
@@ -165,6 +173,10 @@ mod tests {
             ByUid::decl(&cfg),
             StockChange::decl(&cfg),
             FavouriteChange::decl(&cfg),
+            OrderLineInput::decl(&cfg),
+            ShippingInput::decl(&cfg),
+            OrderPlace::decl(&cfg),
+            OrderPartChange::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),
@@ -217,6 +229,7 @@ mod tests {
             code: None,
             message: None,
             error_codes: None,
+            details: None,
             conflicts: vec![],
         };
         assert_eq!(

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::{ListingInput, SurveyAnswersInput};
 
@@ -56,6 +57,59 @@ pub struct FavouriteChange {
     pub on: bool,
 }
 
+/// One line of an order: the product, how many units, and the unit price the
+/// buyer saw (in cents). The server places the order only at that price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+pub struct OrderLineInput {
+    #[ts(type = "number")]
+    pub product_id: i64,
+    #[ts(type = "number")]
+    pub quantity: i64,
+    #[ts(type = "number")]
+    pub unit_price_cents: i64,
+}
+
+/// Where and to whom an order goes (the checkout's shipping form).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(default)]
+pub struct ShippingInput {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone: String,
+    pub address: String,
+    pub city: String,
+    pub postal_code: String,
+    /// One of the platform's country codes (DRC, BDI, RWA, UGA, TZA, KEN).
+    pub country: String,
+}
+
+/// Places an order; `uid`, made on the phone, is its idempotency key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+pub struct OrderPlace {
+    pub uid: String,
+    pub lines: Vec<OrderLineInput>,
+    /// `delivery` or `pickup` (at the farmer's place).
+    pub delivery: String,
+    /// `mobile_money` or `cash_on_delivery`.
+    pub payment_method: String,
+    #[serde(default)]
+    pub shipping: ShippingInput,
+}
+
+/// Moves one farmer's part of an order (`uid` is the order's) to a new
+/// status: `shipped`, `delivered` or `cancelled` (with a reason).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+pub struct OrderPartChange {
+    pub uid: String,
+    #[ts(type = "number")]
+    pub part_id: i64,
+    pub status: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub reason: Option<String>,
+}
+
 /// Every mutation, as `{name, args}` on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "name", content = "args")]
@@ -76,11 +130,15 @@ pub enum MutationArgs {
     ProductDelete(ByUid),
     #[serde(rename = "favourite.set")]
     FavouriteSet(FavouriteChange),
+    #[serde(rename = "order.place")]
+    OrderPlace(OrderPlace),
+    #[serde(rename = "order.update_part")]
+    OrderUpdatePart(OrderPartChange),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -89,6 +147,8 @@ impl MutationArgs {
         "product.adjust_stock",
         "product.delete",
         "favourite.set",
+        "order.place",
+        "order.update_part",
     ];
 
     /// The record the mutation touches.
@@ -99,6 +159,8 @@ impl MutationArgs {
             MutationArgs::SurveyDelete(a) | MutationArgs::ProductDelete(a) => &a.uid,
             MutationArgs::ProductAdjustStock(a) => &a.uid,
             MutationArgs::FavouriteSet(a) => &a.uid,
+            MutationArgs::OrderPlace(a) => &a.uid,
+            MutationArgs::OrderUpdatePart(a) => &a.uid,
         }
     }
 }
@@ -138,6 +200,10 @@ mod tests {
             let args = match name {
                 "product.adjust_stock" => serde_json::json!({"uid": "u", "delta": 2}),
                 "favourite.set" => serde_json::json!({"uid": "u", "on": true}),
+                "order.place" => serde_json::json!({
+                    "uid": "u", "lines": [], "delivery": "pickup", "payment_method": "cash_on_delivery"
+                }),
+                "order.update_part" => serde_json::json!({"uid": "u", "part_id": 1, "status": "shipped"}),
                 _ => serde_json::json!({"uid": "u"}),
             };
             let parsed = mutation(name, args).parse().unwrap();
@@ -159,6 +225,14 @@ mod tests {
             ProductAdjustStock(StockChange { uid: "u".into(), delta: 1 }),
             ProductDelete(uid()),
             FavouriteSet(FavouriteChange { uid: "u".into(), on: true }),
+            OrderPlace(super::OrderPlace {
+                uid: "u".into(),
+                lines: vec![],
+                delivery: "pickup".into(),
+                payment_method: "cash_on_delivery".into(),
+                shipping: ShippingInput::default(),
+            }),
+            OrderUpdatePart(OrderPartChange { uid: "u".into(), part_id: 1, status: "shipped".into(), reason: None }),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -170,7 +244,9 @@ mod tests {
                 | ProductUpdate(_)
                 | ProductAdjustStock(_)
                 | ProductDelete(_)
-                | FavouriteSet(_) => {}
+                | FavouriteSet(_)
+                | OrderPlace(_)
+                | OrderUpdatePart(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");
@@ -180,8 +256,8 @@ mod tests {
     #[test]
     fn unknown_names_and_wrong_shapes_are_told_apart() {
         assert_eq!(
-            mutation("order.place", serde_json::json!({})).parse(),
-            Err(ParseError::Unknown("order.place".into()))
+            mutation("order.refund", serde_json::json!({})).parse(),
+            Err(ParseError::Unknown("order.refund".into()))
         );
         let wrong = mutation("product.adjust_stock", serde_json::json!({"uid": "u", "delta": "lots"})).parse();
         assert!(matches!(wrong, Err(ParseError::Invalid(_))), "{wrong:?}");

@@ -122,7 +122,7 @@ export const SURVEY_FIELDS = [
   }
 ] as const;
 
-export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set"] as const;
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part"] as const;
 
 export type Loose = boolean | number | string;
 
@@ -162,7 +162,27 @@ export type StockChange = { uid: string, delta: number, };
 
 export type FavouriteChange = { uid: string, on: boolean, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange };
+export type OrderLineInput = { product_id: number, quantity: number, unit_price_cents: number, };
+
+export type ShippingInput = { first_name: string, last_name: string, email: string, phone: string, address: string, city: string, postal_code: string, 
+/**
+ * One of the platform's country codes (DRC, BDI, RWA, UGA, TZA, KEN).
+ */
+country: string, };
+
+export type OrderPlace = { uid: string, lines: Array<OrderLineInput>, 
+/**
+ * `delivery` or `pickup` (at the farmer's place).
+ */
+delivery: string, 
+/**
+ * `mobile_money` or `cash_on_delivery`.
+ */
+payment_method: string, shipping: ShippingInput, };
+
+export type OrderPartChange = { uid: string, part_id: number, status: string, reason?: string, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange };
 
 export type PushRequest = { protocol: number, 
 /**
@@ -211,6 +231,11 @@ entity?: string, id?: string,
  * For `rejected`: the API's error code and sentence, and field errors.
  */
 code?: string, message?: string, error_codes?: Record<string, string[]>, 
+/**
+ * For `rejected`: what the refusal is about, when a sentence is not enough
+ * (e.g. an order's lines whose price or stock changed).
+ */
+details?: Record<string, unknown>, 
 /**
  * For `merged`: the fields someone else changed too (the later change won).
  */

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod contact;
 pub mod extract;
 pub mod health;
+pub mod orders;
 pub mod products;
 pub mod surveys;
 pub mod sync;
@@ -63,6 +64,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_surveys::routes())
         .merge(agent::routes())
         .merge(contact::routes())
+        .merge(orders::routes())
         .merge(uploads::routes())
         .merge(products::routes())
         .merge(surveys::routes())

@@ -6,6 +6,7 @@
 pub mod contact;
 pub mod favourites;
 pub mod meta;
+pub mod orders;
 pub mod outbox;
 pub mod products;
 pub mod sessions;
@@ -35,6 +36,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0006_admin", include_str!("../../../migrations/0006_admin.sql")),
     ("0007_products", include_str!("../../../migrations/0007_products.sql")),
     ("0008_favourites", include_str!("../../../migrations/0008_favourites.sql")),
+    ("0009_orders", include_str!("../../../migrations/0009_orders.sql")),
 ];
 
 const READERS: usize = 4;

@@ -13,6 +13,7 @@ pub mod contact;
 pub mod favourites;
 pub mod input;
 pub mod merge;
+pub mod orders;
 pub mod people;
 pub mod phone;
 pub mod products;

@@ -9,15 +9,17 @@
 use rusqlite::Connection;
 use serde_json::Value;
 use sync_protocol::{
-    ByUid, FavouriteChange, Mutation, MutationArgs, MutationResult, PROTOCOL_VERSION, ParseError, ProductWrite,
-    PushRequest, ResultStatus, StockChange, SurveyWrite,
+    ByUid, FavouriteChange, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION, ParseError,
+    ProductWrite, PushRequest, ResultStatus, StockChange, SurveyWrite,
 };
 
 use super::favourites;
+use super::orders::{self, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::surveys::{self, SurveyRef};
 use crate::clock;
 use crate::db::favourites::FavouriteRow;
+use crate::db::orders::OrderRow;
 use crate::db::products::ProductRow;
 use crate::db::surveys::SurveyRow;
 use crate::db::users::UserRow;
@@ -129,6 +131,7 @@ fn outcome(mutation: &Mutation, status: ResultStatus) -> MutationResult {
         code: None,
         message: None,
         error_codes: None,
+        details: None,
         conflicts: Vec::new(),
     }
 }
@@ -141,7 +144,10 @@ fn rejected(mutation: &Mutation, error: AppError) -> MutationResult {
             result.message = fields.first().map(|e| e.message.clone());
             result.error_codes = Some(fields.code_map());
         }
-        AppError::Client { message, .. } => result.message = Some(message.clone()),
+        AppError::Client { message, details, .. } => {
+            result.message = Some(message.clone());
+            result.details = details.as_deref().cloned();
+        }
         AppError::Internal(_) => {}
     }
     result
@@ -193,6 +199,14 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             favourites::set(tx, user, &uid, on)?;
             Vec::new()
         }
+        MutationArgs::OrderPlace(order) => {
+            orders::place(tx, user, &order)?;
+            Vec::new()
+        }
+        MutationArgs::OrderUpdatePart(OrderPartChange { uid, part_id, status, reason }) => {
+            orders::change_part(tx, user, OrderRef::Uid(&uid), part_id, &status, reason.as_deref())?;
+            Vec::new()
+        }
     };
     let status = if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged };
     Ok(MutationResult { conflicts, ..outcome(mutation, status) })
@@ -203,6 +217,8 @@ pub enum Changed {
     Survey(Box<SurveyRow>),
     Product(Box<ProductRow>),
     Favourite(FavouriteRow),
+    /// An order the viewer bought or sells in.
+    Order(Box<OrderRow>),
 }
 
 impl Changed {
@@ -211,6 +227,7 @@ impl Changed {
             Changed::Survey(row) => row.version,
             Changed::Product(row) => row.version,
             Changed::Favourite(row) => row.version,
+            Changed::Order(row) => row.version,
         }
     }
 }
@@ -247,6 +264,8 @@ pub fn read_page(
         changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
         let favourites = db::favourites::changes_of(&tx, user_id, after, limit + 1, !snapshot)?;
         changes.extend(favourites.into_iter().map(Changed::Favourite));
+        let orders = db::orders::changes_visible_to(&tx, user_id, after, limit + 1)?;
+        changes.extend(orders.into_iter().map(|row| Changed::Order(Box::new(row))));
     }
     changes.sort_by_key(Changed::version);
     let has_more = changes.len() > limit;

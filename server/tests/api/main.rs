@@ -9,6 +9,7 @@ mod cli;
 mod contact;
 mod helpers;
 mod http;
+mod orders;
 mod products;
 mod sessions;
 mod surveys;

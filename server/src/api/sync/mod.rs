@@ -11,6 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
+use super::orders::OrderJson;
 use super::products::ProductJson;
 use super::surveys::SurveyJson;
 use crate::AppState;
@@ -105,6 +106,11 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
                 .is_none()
                 .then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
             ("favourite", row.product_uid, record)
+        }
+        Changed::Order(row) => {
+            let uid = row.uid.clone();
+            let record = viewer_id.and_then(|id| serde_json::to_value(OrderJson::for_viewer(*row, id, false)).ok());
+            ("order", uid, record)
         }
     };
     let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };

@@ -1,0 +1,293 @@
+//! Orders (docs/orders.md): `POST /orders` (also the `order.place` mutation),
+//! `GET /orders`, `GET /orders/{id}`, `PATCH /orders/{id}/parts/{part_id}`.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use sync_protocol::OrderPlace;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::ApiJson;
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::db::orders::{self as rows, Address, EventRow, LineRow, OrderRow, PartRow};
+use crate::domain::orders::{self, OrderRef};
+use crate::error::{ApiResult, ErrorBody};
+use crate::model::order::{Delivery, PartStatus, PaymentMethod};
+
+/// How many orders `GET /orders` answers (newest first).
+const LIST_LIMIT: i64 = 200;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_orders, place_order))
+        .routes(routes!(get_order))
+        .routes(routes!(change_part))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AddressJson {
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    address: String,
+    city: String,
+    postal_code: String,
+    country: String,
+}
+
+impl From<Address> for AddressJson {
+    fn from(a: Address) -> Self {
+        AddressJson {
+            first_name: a.first_name,
+            last_name: a.last_name,
+            email: a.email,
+            phone: a.phone,
+            address: a.address,
+            city: a.city,
+            postal_code: a.postal_code,
+            country: a.country,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LineJson {
+    product_id: i64,
+    product_uid: String,
+    title: String,
+    unit: String,
+    quantity: i64,
+    unit_price_cents: i64,
+    line_total_cents: i64,
+}
+
+impl From<LineRow> for LineJson {
+    fn from(l: LineRow) -> Self {
+        LineJson {
+            product_id: l.product_id,
+            product_uid: l.product_uid,
+            title: l.title,
+            unit: l.unit,
+            quantity: l.quantity,
+            unit_price_cents: l.unit_price_cents,
+            line_total_cents: l.line_total_cents,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FarmerJson {
+    id: i64,
+    name: String,
+    location: Option<String>,
+    /// For the buyer of this order (to call or write to the farmer).
+    phone: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PartJson {
+    id: i64,
+    farmer: FarmerJson,
+    status: PartStatus,
+    subtotal_cents: i64,
+    shipping_cents: i64,
+    cancel_reason: Option<String>,
+    lines: Vec<LineJson>,
+}
+
+impl From<PartRow> for PartJson {
+    fn from(p: PartRow) -> Self {
+        PartJson {
+            id: p.id,
+            farmer: FarmerJson {
+                id: p.farmer_id,
+                name: p.farmer_name,
+                location: p.farmer_location,
+                phone: p.farmer_phone,
+            },
+            status: p.status,
+            subtotal_cents: p.subtotal_cents,
+            shipping_cents: p.shipping_cents,
+            cancel_reason: p.cancel_reason,
+            lines: p.lines.into_iter().map(LineJson::from).collect(),
+        }
+    }
+}
+
+/// One step of the order's timeline.
+#[derive(Serialize, ToSchema)]
+pub struct EventJson {
+    /// The part it concerns; none for the whole order (placed).
+    part_id: Option<i64>,
+    /// placed, shipped, delivered, cancelled.
+    kind: String,
+    note: Option<String>,
+    at: String,
+}
+
+impl From<EventRow> for EventJson {
+    fn from(e: EventRow) -> Self {
+        EventJson { part_id: e.part_id, kind: e.kind, note: e.note, at: e.at }
+    }
+}
+
+/// An order as one person sees it: its buyer and admins see every part; a
+/// farmer sees the delivery details and their own part only. Money is in
+/// cents of `currency`.
+#[derive(Serialize, ToSchema)]
+pub struct OrderJson {
+    id: i64,
+    /// Made by the phone that placed it; the idempotency key.
+    uid: String,
+    /// Follows from the parts: the least advanced live part, or cancelled.
+    status: PartStatus,
+    currency: String,
+    subtotal_cents: i64,
+    shipping_cents: i64,
+    total_cents: i64,
+    payment_method: PaymentMethod,
+    delivery: Delivery,
+    shipping_address: AddressJson,
+    parts: Vec<PartJson>,
+    events: Vec<EventJson>,
+    version: i64,
+    created_at: String,
+    updated_at: String,
+}
+
+impl OrderJson {
+    pub fn for_viewer(row: OrderRow, viewer_id: i64, admin: bool) -> OrderJson {
+        let whole = admin || row.buyer_id == viewer_id;
+        let parts: Vec<PartRow> = row.parts.into_iter().filter(|p| whole || p.farmer_id == viewer_id).collect();
+        let part_ids: Vec<i64> = parts.iter().map(|p| p.id).collect();
+        let (subtotal, shipping) = if whole {
+            (row.subtotal_cents, row.shipping_cents)
+        } else {
+            (parts.iter().map(|p| p.subtotal_cents).sum(), parts.iter().map(|p| p.shipping_cents).sum())
+        };
+        OrderJson {
+            id: row.id,
+            uid: row.uid,
+            status: PartStatus::of_order(parts.iter().map(|p| p.status)),
+            currency: row.currency,
+            subtotal_cents: subtotal,
+            shipping_cents: shipping,
+            total_cents: subtotal + shipping,
+            payment_method: row.payment_method,
+            delivery: row.delivery,
+            shipping_address: row.address.into(),
+            events: row
+                .events
+                .into_iter()
+                .filter(|e| e.part_id.is_none_or(|id| part_ids.contains(&id)))
+                .map(EventJson::from)
+                .collect(),
+            parts: parts.into_iter().map(PartJson::from).collect(),
+            version: row.version,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+struct OrderResponse {
+    success: bool,
+    data: OrderJson,
+}
+
+#[derive(Serialize, ToSchema)]
+struct OrderList {
+    success: bool,
+    data: Vec<OrderJson>,
+}
+
+/// Place an order. The `uid` is the idempotency key: sending the same order
+/// again answers the first one (200) instead of making a second. A price or
+/// stock that changed since the buyer saw it answers 409 `order_changed`
+/// with the lines in `details`, and nothing is placed.
+#[utoipa::path(post, path = "/orders", tag = "orders", security(("bearer" = [])), request_body = OrderPlace,
+    responses(
+        (status = 201, body = OrderResponse), (status = 200, description = "Already placed with this uid", body = OrderResponse),
+        (status = 401, body = ErrorBody), (status = 409, description = "order_changed (details.lines), uid_taken", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ))]
+async fn place_order(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(request): ApiJson<OrderPlace>,
+) -> ApiResult<(StatusCode, Json<OrderResponse>)> {
+    let buyer = auth.user.clone();
+    let (order, created) = state.db.write(move |tx| orders::place(tx, &buyer, &request)).await?;
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    Ok((status, Json(OrderResponse { success: true, data })))
+}
+
+/// The orders a person bought, and those they sell in (their part only), newest first.
+#[utoipa::path(get, path = "/orders", tag = "orders", security(("bearer" = [])),
+    responses((status = 200, body = OrderList), (status = 401, body = ErrorBody)))]
+async fn list_orders(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OrderList>> {
+    let user_id = auth.user.id;
+    let found = state.db.read(move |conn| Ok(rows::list_for(conn, user_id, LIST_LIMIT)?)).await?;
+    let admin = auth.user.role.is_admin();
+    Ok(Json(OrderList {
+        success: true,
+        data: found.into_iter().map(|o| OrderJson::for_viewer(o, user_id, admin)).collect(),
+    }))
+}
+
+#[utoipa::path(get, path = "/orders/{id}", tag = "orders", security(("bearer" = [])),
+    params(("id" = i64, Path)),
+    responses((status = 200, body = OrderResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_order(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<OrderResponse>> {
+    let viewer = auth.user.clone();
+    let order = state.db.read(move |conn| orders::visible(conn, &viewer, OrderRef::Id(id))).await?;
+    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    Ok(Json(OrderResponse { success: true, data }))
+}
+
+#[derive(Deserialize, ToSchema)]
+struct PartChange {
+    /// shipped, delivered or cancelled.
+    status: String,
+    /// Why it is cancelled (required from a farmer or an admin).
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// Move one farmer's part: the farmer ships, delivers or cancels it (with a
+/// reason); the buyer cancels it while it is processing; an admin may do
+/// either. A cancellation puts the stock back.
+#[utoipa::path(patch, path = "/orders/{id}/parts/{part_id}", tag = "orders", security(("bearer" = [])),
+    params(("id" = i64, Path), ("part_id" = i64, Path)), request_body = PartChange,
+    responses(
+        (status = 200, body = OrderResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, description = "invalid_transition", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ))]
+async fn change_part(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path((id, part_id)): Path<(i64, i64)>,
+    ApiJson(request): ApiJson<PartChange>,
+) -> ApiResult<Json<OrderResponse>> {
+    let actor = auth.user.clone();
+    let order = state
+        .db
+        .write(move |tx| {
+            orders::change_part(tx, &actor, OrderRef::Id(id), part_id, &request.status, request.reason.as_deref())
+        })
+        .await?;
+    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    Ok(Json(OrderResponse { success: true, data }))
+}

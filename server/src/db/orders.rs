@@ -1,0 +1,323 @@
+//! The `orders`, `order_parts`, `order_lines` and `order_events` tables.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::model::order::{Delivery, PartStatus, PaymentMethod};
+
+/// Where and to whom an order goes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Address {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone: String,
+    pub address: String,
+    pub city: String,
+    pub postal_code: String,
+    pub country: String,
+}
+
+/// What placing an order writes, before it has ids.
+pub struct NewOrder<'a> {
+    pub uid: &'a str,
+    pub buyer_id: i64,
+    pub subtotal_cents: i64,
+    pub shipping_cents: i64,
+    pub payment_method: PaymentMethod,
+    pub delivery: Delivery,
+    pub address: &'a Address,
+    pub version: i64,
+    pub now: &'a str,
+}
+
+pub struct NewLine<'a> {
+    pub product_id: i64,
+    pub title: &'a str,
+    pub unit: &'a str,
+    pub quantity: i64,
+    pub unit_price_cents: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct LineRow {
+    pub product_id: i64,
+    pub product_uid: String,
+    pub title: String,
+    pub unit: String,
+    pub quantity: i64,
+    pub unit_price_cents: i64,
+    pub line_total_cents: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct PartRow {
+    pub id: i64,
+    pub farmer_id: i64,
+    pub farmer_name: String,
+    pub farmer_location: Option<String>,
+    pub farmer_phone: Option<String>,
+    pub status: PartStatus,
+    pub subtotal_cents: i64,
+    pub shipping_cents: i64,
+    pub cancel_reason: Option<String>,
+    pub lines: Vec<LineRow>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EventRow {
+    pub part_id: Option<i64>,
+    pub kind: String,
+    pub actor_id: Option<i64>,
+    pub note: Option<String>,
+    pub at: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct OrderRow {
+    pub id: i64,
+    pub uid: String,
+    pub buyer_id: i64,
+    pub currency: String,
+    pub subtotal_cents: i64,
+    pub shipping_cents: i64,
+    pub total_cents: i64,
+    pub payment_method: PaymentMethod,
+    pub delivery: Delivery,
+    pub address: Address,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    pub parts: Vec<PartRow>,
+    pub events: Vec<EventRow>,
+}
+
+pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> {
+    let a = order.address;
+    conn.prepare_cached(
+        "INSERT INTO orders (uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method, delivery,
+                             first_name, last_name, email, phone, address, city, postal_code, country,
+                             version, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
+    )?
+    .execute(params![
+        order.uid,
+        order.buyer_id,
+        order.subtotal_cents,
+        order.shipping_cents,
+        order.subtotal_cents + order.shipping_cents,
+        order.payment_method,
+        order.delivery,
+        a.first_name,
+        a.last_name,
+        a.email,
+        a.phone,
+        a.address,
+        a.city,
+        a.postal_code,
+        a.country,
+        order.version,
+        order.now,
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn insert_part(
+    conn: &Connection,
+    order_id: i64,
+    farmer_id: i64,
+    subtotal_cents: i64,
+    shipping_cents: i64,
+    now: &str,
+) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO order_parts (order_id, farmer_id, status, subtotal_cents, shipping_cents, created_at, updated_at)
+         VALUES (?1, ?2, 'processing', ?3, ?4, ?5, ?5)",
+    )?
+    .execute(params![order_id, farmer_id, subtotal_cents, shipping_cents, now])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn insert_line(conn: &Connection, part_id: i64, line: &NewLine<'_>) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO order_lines (part_id, product_id, title, unit, quantity, unit_price_cents, line_total_cents)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        part_id,
+        line.product_id,
+        line.title,
+        line.unit,
+        line.quantity,
+        line.unit_price_cents,
+        line.quantity * line.unit_price_cents
+    ])?;
+    Ok(())
+}
+
+pub fn add_event(
+    conn: &Connection,
+    order_id: i64,
+    part_id: Option<i64>,
+    kind: &str,
+    actor_id: Option<i64>,
+    note: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO order_events (order_id, part_id, kind, actor_id, note, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![order_id, part_id, kind, actor_id, note, now])?;
+    Ok(())
+}
+
+pub fn set_part_status(
+    conn: &Connection,
+    part_id: i64,
+    status: PartStatus,
+    reason: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE order_parts SET status = ?2, cancel_reason = COALESCE(?3, cancel_reason), updated_at = ?4 WHERE id = ?1",
+    )?
+    .execute(params![part_id, status, reason, now])?;
+    Ok(())
+}
+
+/// The order changed (a part's status): a new version, so phones pull it again.
+pub fn touch(conn: &Connection, order_id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE orders SET version = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![order_id, version, now])?;
+    Ok(())
+}
+
+const ORDER_COLUMNS: &str = "id, uid, buyer_id, currency, subtotal_cents, shipping_cents, total_cents, payment_method,
+    delivery, first_name, last_name, email, phone, address, city, postal_code, country, version, created_at, updated_at";
+
+fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
+    Ok(OrderRow {
+        id: row.get(0)?,
+        uid: row.get(1)?,
+        buyer_id: row.get(2)?,
+        currency: row.get(3)?,
+        subtotal_cents: row.get(4)?,
+        shipping_cents: row.get(5)?,
+        total_cents: row.get(6)?,
+        payment_method: row.get(7)?,
+        delivery: row.get(8)?,
+        address: Address {
+            first_name: row.get(9)?,
+            last_name: row.get(10)?,
+            email: row.get(11)?,
+            phone: row.get(12)?,
+            address: row.get(13)?,
+            city: row.get(14)?,
+            postal_code: row.get(15)?,
+            country: row.get(16)?,
+        },
+        version: row.get(17)?,
+        created_at: row.get(18)?,
+        updated_at: row.get(19)?,
+        parts: Vec::new(),
+        events: Vec::new(),
+    })
+}
+
+/// The order with its parts, lines and events.
+fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow> {
+    let mut parts = conn.prepare_cached(
+        "SELECT p.id, p.farmer_id, trim(f.first_name || ' ' || f.last_name), f.location, f.phone_number, p.status,
+                p.subtotal_cents, p.shipping_cents, p.cancel_reason
+         FROM order_parts p JOIN users f ON f.id = p.farmer_id WHERE p.order_id = ?1 ORDER BY p.id",
+    )?;
+    order.parts = parts
+        .query_map([order.id], |r| {
+            Ok(PartRow {
+                id: r.get(0)?,
+                farmer_id: r.get(1)?,
+                farmer_name: r.get(2)?,
+                farmer_location: r.get(3)?,
+                farmer_phone: r.get(4)?,
+                status: r.get(5)?,
+                subtotal_cents: r.get(6)?,
+                shipping_cents: r.get(7)?,
+                cancel_reason: r.get(8)?,
+                lines: Vec::new(),
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut lines = conn.prepare_cached(
+        "SELECT l.product_id, pr.uid, l.title, l.unit, l.quantity, l.unit_price_cents, l.line_total_cents
+         FROM order_lines l JOIN products pr ON pr.id = l.product_id WHERE l.part_id = ?1 ORDER BY l.id",
+    )?;
+    for part in &mut order.parts {
+        part.lines = lines
+            .query_map([part.id], |r| {
+                Ok(LineRow {
+                    product_id: r.get(0)?,
+                    product_uid: r.get(1)?,
+                    title: r.get(2)?,
+                    unit: r.get(3)?,
+                    quantity: r.get(4)?,
+                    unit_price_cents: r.get(5)?,
+                    line_total_cents: r.get(6)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+    }
+    let mut events = conn
+        .prepare_cached("SELECT part_id, kind, actor_id, note, at FROM order_events WHERE order_id = ?1 ORDER BY id")?;
+    order.events = events
+        .query_map([order.id], |r| {
+            Ok(EventRow { part_id: r.get(0)?, kind: r.get(1)?, actor_id: r.get(2)?, note: r.get(3)?, at: r.get(4)? })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(order)
+}
+
+pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<OrderRow>> {
+    let found = conn
+        .prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"))?
+        .query_row([id], order_from_row)
+        .optional()?;
+    found.map(|order| complete(conn, order)).transpose()
+}
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<OrderRow>> {
+    let found = conn
+        .prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1"))?
+        .query_row([uid], order_from_row)
+        .optional()?;
+    found.map(|order| complete(conn, order)).transpose()
+}
+
+/// The orders a person bought or has a part of (as its farmer), newest
+/// first, at most `limit`.
+pub fn list_for(conn: &Connection, user_id: i64, limit: i64) -> rusqlite::Result<Vec<OrderRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ORDER_COLUMNS} FROM orders o
+         WHERE o.buyer_id = ?1 OR EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.farmer_id = ?1)
+         ORDER BY o.id DESC LIMIT ?2"
+    ))?;
+    let orders: Vec<OrderRow> = stmt.query_map(params![user_id, limit], order_from_row)?.collect::<Result<_, _>>()?;
+    orders.into_iter().map(|order| complete(conn, order)).collect()
+}
+
+/// The orders a person bought or sells in, changed after version `after`,
+/// oldest change first, at most `limit`.
+pub fn changes_visible_to(
+    conn: &Connection,
+    user_id: i64,
+    after: i64,
+    limit: usize,
+) -> rusqlite::Result<Vec<OrderRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ORDER_COLUMNS} FROM orders o
+         WHERE o.version > ?2
+           AND (o.buyer_id = ?1 OR EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.farmer_id = ?1))
+         ORDER BY o.version LIMIT ?3"
+    ))?;
+    let orders: Vec<OrderRow> =
+        stmt.query_map(params![user_id, after, limit as i64], order_from_row)?.collect::<Result<_, _>>()?;
+    orders.into_iter().map(|order| complete(conn, order)).collect()
+}

@@ -1,0 +1,344 @@
+//! Placing orders and moving them along (docs/orders.md): the checks against
+//! the catalogue, idempotent placement through REST and sync, stock
+//! reserved under concurrency, one part per farmer, and who may move a part.
+
+use mavuno::model::user::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+use crate::sync::{CLIENT_A, mutation, uid};
+
+/// A marketplace with two farmers: tomatoes (2.50, 50 kg, shipping 5.00) and
+/// beans (1.20, 20 kg, min 2, max 10) from Amani; avocados (0.80, 30 pieces,
+/// shipping 3.00) from Esther.
+struct Market {
+    app: TestApp,
+    amani: String,
+    esther: String,
+    buyer: String,
+    tomatoes: i64,
+    beans: i64,
+    avocados: i64,
+}
+
+impl TestApp {
+    async fn listed(&self, token: &str, product: Value) -> i64 {
+        let response = self.call(Method::POST, "/farmer/products", token, Some(json!({"product": product}))).await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        response.json::<Value>().await.unwrap()["product"]["id"].as_i64().unwrap()
+    }
+
+    async fn stock(&self, id: i64) -> i64 {
+        let product: Value = self.get(&format!("/products/{id}"), None).await.json().await.unwrap();
+        product["data"]["quantity"].as_i64().unwrap()
+    }
+
+    async fn place(&self, token: &str, order: Value) -> reqwest::Response {
+        self.call(Method::POST, "/orders", token, Some(order)).await
+    }
+
+    async fn patch_part(&self, token: &str, order: i64, part: i64, body: Value) -> reqwest::Response {
+        self.call(Method::PATCH, &format!("/orders/{order}/parts/{part}"), token, Some(body)).await
+    }
+}
+
+async fn market() -> Market {
+    let app = spawn_app().await;
+    let amani = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let esther = app.user_with_role("esther@example.com", Role::Farmer).await;
+    let buyer = app.user_with_role("buyer@example.com", Role::User).await;
+    let tomatoes = app
+        .listed(&amani, json!({"title": "Tomatoes", "description": "Ripe", "quantity": 50, "price": 3, "current_price": 2.5, "shipping_cost": 5}))
+        .await;
+    let beans = app
+        .listed(
+            &amani,
+            json!({"title": "Beans", "description": "Dry", "quantity": 20, "price": 1.2, "current_price": 1.2,
+                               "min_order": 2, "max_order": 10, "shipping_cost": 2}),
+        )
+        .await;
+    let avocados = app
+        .listed(
+            &esther,
+            json!({"title": "Avocados", "description": "Hass", "quantity": 30, "price": 1, "current_price": 0.8,
+                                "unit": "piece", "shipping_cost": 3}),
+        )
+        .await;
+    Market { app, amani, esther, buyer, tomatoes, beans, avocados }
+}
+
+fn address() -> Value {
+    json!({"first_name": "Neema", "last_name": "Bahati", "email": "neema@example.com", "phone": "+243990000001",
+           "address": "Avenue Lumumba 12", "city": "Bukavu", "postal_code": "", "country": "DRC"})
+}
+
+fn order(n: u32, lines: Value) -> Value {
+    json!({"uid": uid(n), "lines": lines, "delivery": "delivery", "payment_method": "cash_on_delivery", "shipping": address()})
+}
+
+fn line(product_id: i64, quantity: i64, unit_price_cents: i64) -> Value {
+    json!({"product_id": product_id, "quantity": quantity, "unit_price_cents": unit_price_cents})
+}
+
+#[tokio::test]
+async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock() {
+    let m = market().await;
+    let response = m
+        .app
+        .place(&m.buyer, order(1, json!([line(m.tomatoes, 4, 250), line(m.beans, 2, 120), line(m.avocados, 5, 80)])))
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let placed = response.json::<Value>().await.unwrap()["data"].clone();
+    // 4 × 2.50 + 2 × 1.20 + 5 × 0.80 = 16.40; Amani ships once at her highest (5.00), Esther 3.00.
+    assert_eq!(
+        (placed["subtotal_cents"].as_i64(), placed["shipping_cents"].as_i64(), placed["total_cents"].as_i64()),
+        (Some(1640), Some(800), Some(2440))
+    );
+    assert_eq!(placed["status"], "processing");
+    let parts = placed["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0]["lines"].as_array().unwrap().len(), 2);
+    assert_eq!(parts[0]["shipping_cents"], 500);
+    assert_eq!(parts[1]["lines"][0]["product_id"].as_i64(), Some(m.avocados));
+    assert_eq!((m.app.stock(m.tomatoes).await, m.app.stock(m.avocados).await), (46, 25));
+
+    // Each farmer sees the delivery details and their own part only.
+    let theirs: Value = m.app.call(Method::GET, "/orders", &m.esther, None).await.json().await.unwrap();
+    let seen = &theirs["data"][0];
+    assert_eq!(seen["parts"].as_array().unwrap().len(), 1);
+    assert_eq!((seen["total_cents"].as_i64(), seen["shipping_address"]["city"].as_str()), (Some(700), Some("Bukavu")));
+    // Nobody else sees it at all.
+    let stranger = m.app.user_with_role("other@example.com", Role::User).await;
+    let id = placed["id"].as_i64().unwrap();
+    let response = m.app.call(Method::GET, &format!("/orders/{id}"), &stranger, None).await;
+    assert_eq!(error_of(response, StatusCode::NOT_FOUND).await["code"], "order_not_found");
+}
+
+#[tokio::test]
+async fn a_changed_price_short_stock_limits_or_an_off_sale_product_place_nothing_and_say_which_lines() {
+    let m = market().await;
+    // Amani raises the price of tomatoes while the buyer was offline.
+    let raised = m
+        .app
+        .call(
+            Method::PATCH,
+            &format!("/farmer/products/{}", m.tomatoes),
+            &m.amani,
+            Some(json!({"product": {"current_price": 2.8}})),
+        )
+        .await;
+    assert_eq!(raised.status(), StatusCode::OK);
+    let response = m
+        .app
+        .place(&m.buyer, order(2, json!([line(m.tomatoes, 4, 250), line(m.beans, 11, 120), line(m.avocados, 31, 80)])))
+        .await;
+    let error = error_of(response, StatusCode::CONFLICT).await;
+    assert_eq!(error["code"], "order_changed");
+    let reasons: Vec<(i64, &str)> = error["details"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["product_id"].as_i64().unwrap(), l["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(reasons, [(m.tomatoes, "price_changed"), (m.beans, "above_max_order"), (m.avocados, "short_stock")]);
+    assert_eq!(error["details"]["lines"][0]["price_cents"], 280);
+    assert_eq!((m.app.stock(m.tomatoes).await, m.app.stock(m.beans).await), (50, 20), "nothing reserved");
+
+    let below = m.app.place(&m.buyer, order(3, json!([line(m.beans, 1, 120)]))).await;
+    assert_eq!(error_of(below, StatusCode::CONFLICT).await["details"]["lines"][0]["reason"], "below_min_order");
+
+    m.app.sql(&format!("UPDATE products SET status = 'inactive' WHERE id = {}", m.avocados));
+    let off = m.app.place(&m.buyer, order(4, json!([line(m.avocados, 1, 80)]))).await;
+    assert_eq!(error_of(off, StatusCode::CONFLICT).await["details"]["lines"][0]["reason"], "off_sale");
+
+    // A farmer who is no longer active takes their products off sale too.
+    m.app.sql("UPDATE users SET status = 'inactive' WHERE email = 'amani@example.com'");
+    let inactive = m.app.place(&m.buyer, order(5, json!([line(m.beans, 2, 120)]))).await;
+    assert_eq!(error_of(inactive, StatusCode::CONFLICT).await["details"]["lines"][0]["reason"], "off_sale");
+}
+
+#[tokio::test]
+async fn the_checkout_form_is_checked_in_order() {
+    let m = market().await;
+    let mut bad = order(6, json!([]));
+    bad["payment_method"] = json!("card");
+    bad["shipping"] = json!({"email": "not-an-email", "country": "FRA"});
+    let error = error_of(m.app.place(&m.buyer, bad).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let codes: Vec<&str> = error["error_codes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|v| v.as_array().unwrap())
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "payment_method_invalid",
+            "cart_empty",
+            "first_name_required",
+            "last_name_required",
+            "email_invalid",
+            "phone_required",
+            "address_required",
+            "city_required",
+            "country_required"
+        ]
+    );
+    let own = m.app.place(&m.amani, order(7, json!([line(m.tomatoes, 1, 250)]))).await;
+    assert_eq!(error_of(own, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["lines"][0], "own_product");
+}
+
+#[tokio::test]
+async fn the_same_order_sent_twice_through_rest_or_sync_is_one_order() {
+    let m = market().await;
+    let first = m.app.place(&m.buyer, order(8, json!([line(m.tomatoes, 3, 250)]))).await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let again = m.app.place(&m.buyer, order(8, json!([line(m.tomatoes, 3, 250)]))).await;
+    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(m.app.stock(m.tomatoes).await, 47);
+
+    // Offline: the phone queues order.place; the answer is lost and it is sent again.
+    let queued = mutation(1, "order.place", order(9, json!([line(m.avocados, 2, 80)])), None);
+    let answer = m.app.push_ok(&m.buyer, CLIENT_A, vec![queued.clone()]).await;
+    assert_eq!(answer["results"][0]["status"], "applied");
+    let replay = m.app.push_ok(&m.buyer, CLIENT_A, vec![queued]).await;
+    assert_eq!(
+        (replay["results"][0]["status"].as_str(), replay["results"][0]["duplicate"].as_bool()),
+        (Some("applied"), Some(true))
+    );
+    // Even under a new sequence (a wiped phone), the uid finds the same order.
+    let resent = m
+        .app
+        .push_ok(&m.buyer, CLIENT_A, vec![mutation(2, "order.place", order(9, json!([line(m.avocados, 2, 80)])), None)])
+        .await;
+    assert_eq!(resent["results"][0]["status"], "applied");
+    assert_eq!(m.app.stock(m.avocados).await, 28);
+    let mine: Value = m.app.call(Method::GET, "/orders", &m.buyer, None).await.json().await.unwrap();
+    assert_eq!(mine["data"].as_array().unwrap().len(), 2);
+
+    // The order reaches the phone (and the farmer's) through pull.
+    let pulled = m.app.pull(&m.buyer, CLIENT_A, None, 100).await;
+    let orders: Vec<&Value> = pulled["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "order").collect();
+    assert_eq!(orders.len(), 2);
+    assert_eq!(pulled["last_mutation_id"], 2);
+
+    // A price the buyer did not see is refused through sync too, with the lines.
+    m.app.sql(&format!("UPDATE products SET current_price_cents = 300 WHERE id = {}", m.tomatoes));
+    let refused = m
+        .app
+        .push_ok(
+            &m.buyer,
+            CLIENT_A,
+            vec![mutation(3, "order.place", order(10, json!([line(m.tomatoes, 1, 250)])), None)],
+        )
+        .await;
+    let result = &refused["results"][0];
+    assert_eq!((result["status"].as_str(), result["code"].as_str()), (Some("rejected"), Some("order_changed")));
+    assert_eq!(result["details"]["lines"][0]["price_cents"], 300);
+}
+
+#[tokio::test]
+async fn buyers_racing_for_the_last_units_never_oversell() {
+    let m = market().await;
+    m.app.sql(&format!("UPDATE products SET quantity = 5 WHERE id = {}", m.avocados));
+    let mut buyers = Vec::new();
+    for n in 0..12 {
+        buyers.push(m.app.user_with_role(&format!("racer{n}@example.com"), Role::User).await);
+    }
+    let mut racers = tokio::task::JoinSet::new();
+    for (n, token) in buyers.into_iter().enumerate() {
+        let (client, url) = (m.app.client.clone(), m.app.api("/orders"));
+        let body = order(100 + n as u32, json!([line(m.avocados, 1, 80)]));
+        racers.spawn(async move { client.post(url).bearer_auth(token).json(&body).send().await.unwrap().status() });
+    }
+    let statuses = racers.join_all().await;
+    let placed = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let refused = statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count();
+    assert_eq!((placed, refused), (5, 7), "{statuses:?}");
+    assert_eq!(m.app.stock(m.avocados).await, 0);
+}
+
+#[tokio::test]
+async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_stock() {
+    let m = market().await;
+    let placed: Value = m
+        .app
+        .place(&m.buyer, order(20, json!([line(m.tomatoes, 4, 250), line(m.avocados, 5, 80)])))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = placed["data"]["id"].as_i64().unwrap();
+    let amani_part = placed["data"]["parts"][0]["id"].as_i64().unwrap();
+    let esther_part = placed["data"]["parts"][1]["id"].as_i64().unwrap();
+
+    // Esther cannot touch Amani's part; the buyer cannot ship it.
+    assert_eq!(
+        error_of(
+            m.app.patch_part(&m.esther, id, amani_part, json!({"status": "shipped"})).await,
+            StatusCode::FORBIDDEN
+        )
+        .await["code"],
+        "not_your_part"
+    );
+    assert_eq!(
+        error_of(m.app.patch_part(&m.buyer, id, amani_part, json!({"status": "shipped"})).await, StatusCode::CONFLICT)
+            .await["code"],
+        "invalid_transition"
+    );
+    // Amani ships, then delivers; delivered before shipped is refused.
+    assert_eq!(
+        error_of(
+            m.app.patch_part(&m.amani, id, amani_part, json!({"status": "delivered"})).await,
+            StatusCode::CONFLICT
+        )
+        .await["code"],
+        "invalid_transition"
+    );
+    assert_eq!(m.app.patch_part(&m.amani, id, amani_part, json!({"status": "shipped"})).await.status(), StatusCode::OK);
+    // The buyer can no longer cancel a shipped part; asking again for "shipped" changes nothing.
+    assert_eq!(
+        m.app.patch_part(&m.buyer, id, amani_part, json!({"status": "cancelled"})).await.status(),
+        StatusCode::CONFLICT
+    );
+    assert_eq!(m.app.patch_part(&m.amani, id, amani_part, json!({"status": "shipped"})).await.status(), StatusCode::OK);
+    let delivered: Value =
+        m.app.patch_part(&m.amani, id, amani_part, json!({"status": "delivered"})).await.json().await.unwrap();
+    assert_eq!(delivered["data"]["parts"][0]["status"], "delivered");
+
+    // Esther must say why she cancels; then her stock comes back.
+    let error = error_of(
+        m.app.patch_part(&m.esther, id, esther_part, json!({"status": "cancelled"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(error["error_codes"]["reason"][0], "reason_required");
+    assert_eq!(m.app.stock(m.avocados).await, 25);
+    let cancelled: Value = m
+        .app
+        .patch_part(&m.esther, id, esther_part, json!({"status": "cancelled", "reason": "Harvest lost to hail"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(m.app.stock(m.avocados).await, 30);
+    assert_eq!(cancelled["data"]["parts"][0]["cancel_reason"], "Harvest lost to hail");
+
+    // The buyer's order: delivered (the live part), with a timeline of every step.
+    let seen: Value = m.app.call(Method::GET, &format!("/orders/{id}"), &m.buyer, None).await.json().await.unwrap();
+    assert_eq!(seen["data"]["status"], "delivered");
+    let kinds: Vec<&str> =
+        seen["data"]["events"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["placed", "shipped", "delivered", "cancelled"]);
+
+    // The buyer cancels a processing order through sync (offline), and the stock returns.
+    let second: Value = m.app.place(&m.buyer, order(21, json!([line(m.beans, 3, 120)]))).await.json().await.unwrap();
+    let part = second["data"]["parts"][0]["id"].as_i64().unwrap();
+    assert_eq!(m.app.stock(m.beans).await, 17);
+    let change = json!({"uid": uid(21), "part_id": part, "status": "cancelled"});
+    let answer = m.app.push_ok(&m.buyer, CLIENT_A, vec![mutation(1, "order.update_part", change, None)]).await;
+    assert_eq!(answer["results"][0]["status"], "applied");
+    assert_eq!(m.app.stock(m.beans).await, 20);
+}
