@@ -102,6 +102,22 @@ test('the marketplace, a product, the cart and the farmer product form have no s
   await page.getByRole('button', { name: 'New product' }).click();
   await page.locator('.product-form').waitFor();
   problems.push(...(await audit(page)).map((p) => `product form: ${p}`));
+
+  // A buyer's checkout and orders, in French.
+  const buyerContext = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const buyer = await buyerContext.newPage();
+  await signIn(buyer, env.server.origin, 'furaha@mavuno.demo');
+  await buyer.goto(`${env.server.origin}/marketplace?lng=fr`);
+  await buyer.locator('.product-card h2 a').first().click();
+  await buyer.locator('.product-page h1').waitFor();
+  await buyer.locator('.product-info .actions .button').first().click();
+  await buyer.goto(`${env.server.origin}/checkout`);
+  await buyer.locator('.checkout-page h1').waitFor();
+  problems.push(...(await audit(buyer)).map((p) => `/checkout: ${p}`));
+  await buyer.goto(`${env.server.origin}/orders`);
+  await buyer.locator('.orders-page .empty-state, .orders-page .order-card').first().waitFor();
+  problems.push(...(await audit(buyer)).map((p) => `/orders: ${p}`));
   assert.deepEqual(problems, []);
   await context.close();
+  await buyerContext.close();
 });

@@ -49,8 +49,14 @@ export const routes: RouteObject[] = [
             path: 'profile',
             lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }),
           },
-          { path: 'orders', element: <ComingSoon feature="orders" /> },
-          { path: 'checkout', element: <ComingSoon feature="checkout" /> },
+          {
+            path: 'orders',
+            lazy: async () => ({ Component: (await import('../features/orders/orders-page')).OrdersPage }),
+          },
+          {
+            path: 'checkout',
+            lazy: async () => ({ Component: (await import('../features/checkout/checkout-page')).CheckoutPage }),
+          },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -56,6 +56,8 @@ export class LocalDb extends Dexie {
   photos!: EntityTable<LocalPhoto, 'hash'>;
   /** The person's favourite products, by product `uid` (synced). */
   favourites!: EntityTable<LocalRecord, 'uid'>;
+  /** Orders the person bought or sells in, by the order's `uid` (synced). */
+  orders!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -68,6 +70,7 @@ export class LocalDb extends Dexie {
     this.version(3).stores({ products: 'uid, id' });
     this.version(4).stores({ photos: 'hash' });
     this.version(5).stores({ favourites: 'uid' });
+    this.version(6).stores({ orders: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

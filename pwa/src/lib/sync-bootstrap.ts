@@ -4,6 +4,7 @@
 import { liveQuery } from 'dexie';
 import { surveyEntity } from './applications';
 import { adoptLocalFavourites, favouriteEntity } from './favourites';
+import { orderEntity } from './orders';
 import { productEntity } from './products';
 import { localDb, type LocalDb } from './local-db';
 import { registerEntity, startSync } from './sync-engine';
@@ -11,6 +12,7 @@ import { registerEntity, startSync } from './sync-engine';
 registerEntity('survey', surveyEntity);
 registerEntity('product', productEntity);
 registerEntity('favourite', favouriteEntity);
+registerEntity('order', orderEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

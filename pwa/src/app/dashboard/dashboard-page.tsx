@@ -17,6 +17,8 @@ import { SyncStatus } from '../../components/sync-status';
 import { ApplicationsSection } from '../../features/applications/applications-section';
 import { FarmersSection } from '../../features/agent/farmers-section';
 import { ProductsSection } from '../../features/products/products-section';
+import { SalesSection } from '../../features/sales/sales-section';
+import { OrdersList } from '../../features/orders/orders-page';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 
@@ -142,11 +144,23 @@ function SectionContent({
       </ErrorBoundary>
     );
   }
-  if (kind === 'farmer' && section.id === 'products') {
+  if (kind === 'farmer' && (section.id === 'products' || section.id === 'orders')) {
     if (!db) return loading;
     return (
       <ErrorBoundary>
-        <ProductsSection db={db} farmerId={user.id} />
+        {section.id === 'products' ? (
+          <ProductsSection db={db} farmerId={user.id} />
+        ) : (
+          <SalesSection db={db} farmerId={user.id} />
+        )}
+      </ErrorBoundary>
+    );
+  }
+  if (kind === 'customer' && section.id === 'orders') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <OrdersList db={db} />
       </ErrorBoundary>
     );
   }

@@ -76,7 +76,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'products', icon: BoxIcon },
     // The application that made them a farmer, with the reviewer's comment.
     { id: 'applications', icon: ClipboardIcon },
-    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'orders', icon: ReceiptIcon },
     { id: 'earnings', icon: WalletIcon, arrives: 'later' },
     { id: 'training', icon: BookIcon, arrives: 'later' },
     profile,
@@ -85,7 +85,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
   customer: [
     home,
     { id: 'applications', icon: ClipboardIcon },
-    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'orders', icon: ReceiptIcon },
     { id: 'wishlist', icon: HeartIcon, arrives: 'later' },
     { id: 'training', icon: BookIcon, arrives: 'later' },
     profile,

@@ -1,26 +1,16 @@
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { AppPage } from '../../components/app-page';
 import { paths } from '../../lib/paths';
-import { ChevronLeft } from '../../components/icons';
-import { Logo } from '../../components/logo';
 import { ProfilePanel } from './profile-panel';
 
 export function ProfilePage() {
   const { t } = useTranslation();
   return (
-    <div className="app-page">
-      <div className="app-topbar">
-        <Link to={paths.dashboard} className="back-link">
-          <ChevronLeft /> {t('nav.dashboard')}
-        </Link>
-        <Link to={paths.home} aria-label={t('nav.home_label')}>
-          <Logo />
-        </Link>
-      </div>
+    <AppPage back={paths.dashboard} backLabel={t('nav.dashboard')}>
       <section className="page narrow">
         <h1>{t('profile.title')}</h1>
         <ProfilePanel />
       </section>
-    </div>
+    </AppPage>
   );
 }

@@ -1,0 +1,152 @@
+// Buying for real (docs/orders.md): a buyer checks out with no signal, the
+// order arrives once when the phone reconnects, the farmer (in French) ships
+// and delivers it, and the buyer follows it; a price the farmer changed
+// while the buyer was offline is shown before anything is placed.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEMO_PASSWORD, PHONE, controlledByServiceWorker, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function api(path, { token, method = 'GET', body } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${env.server.origin}/api/v1${path}`, {
+    method,
+    headers,
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+async function tokenOf(email, password = DEMO_PASSWORD) {
+  const { body } = await api('/users/login', { method: 'POST', body: { user: { email, password } } });
+  return body.user.token;
+}
+
+/** A new buyer, so that this test's orders and cart are its own. */
+async function newBuyer() {
+  const email = uniqueEmail('buyer');
+  const user = {
+    first_name: 'Neema',
+    last_name: 'Bahati',
+    email,
+    phone_number: '+243990000111',
+    country: 'DRC',
+    password: 'harvest-2026',
+    password_confirmation: 'harvest-2026',
+  };
+  const { status } = await api('/users', { method: 'POST', body: { user } });
+  assert.equal(status, 201);
+  return { email, password: user.password, token: await tokenOf(email, user.password) };
+}
+
+/** The demo farmer lists a product of this test's own (nobody else's test touches it). */
+async function listProduct(farmerToken, title, price) {
+  const product = { title, description: `${title} from Kabare`, quantity: 30, price, current_price: price, shipping_cost: 4 };
+  const { status, body } = await api('/farmer/products', { token: farmerToken, method: 'POST', body: { product } });
+  assert.equal(status, 201);
+  return body.product;
+}
+
+async function toCheckout(page, title) {
+  await page.goto(`${env.server.origin}/marketplace?lng=en`);
+  await page.getByRole('link', { name: title }).click();
+  await page.waitForURL(/\/product\/\d+$/);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('link', { name: 'Cart, 1 item' }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+  await page.getByLabel(/^Address/).fill('Avenue Lumumba 12');
+  await page.getByLabel(/^City/).fill('Bukavu');
+}
+
+test('an order placed offline arrives once; the farmer ships and delivers it; the buyer follows it', async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  await listProduct(farmerToken, 'Plantains', 0.9);
+  const buyer = await newBuyer();
+
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await controlledByServiceWorker(page);
+  await toCheckout(page, 'Plantains');
+  // Prefilled from the account, and the total as the cart showed it: 0.90 + the farmer's 4.00.
+  assert.equal(await page.getByLabel(/^First name/).inputValue(), 'Neema');
+  await page.locator('.cart-summary').getByText('$4.90').waitFor();
+
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByText('Your order is saved on this phone and will be sent as soon as you are back online.').waitFor();
+  await page.getByRole('link', { name: 'View Orders' }).click();
+  await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+  await page.reload();
+  await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+
+  await context.setOffline(false);
+  await page.locator('.order-card h2', { hasText: /^Order #\d+$/ }).waitFor();
+  const mine = await api('/orders', { token: buyer.token });
+  assert.equal(mine.body.data.length, 1, 'one order, however often it was sent');
+  const order = mine.body.data[0];
+  assert.equal(order.total_cents, 490);
+
+  // The farmer, in French, sees it in their Orders section and moves it along.
+  const farmerContext = await env.browser.newContext(PHONE);
+  const farmer = await farmerContext.newPage();
+  await signIn(farmer, env.server.origin, 'farmer@mavuno.demo');
+  await farmer.goto(`${env.server.origin}/dashboard?lng=fr`);
+  await farmer.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await farmer.getByRole('navigation').getByRole('button', { name: 'Commandes' }).click();
+  const card = farmer.locator('.order-card', { hasText: `Commande n° ${order.id}` });
+  await card.getByText('Neema Bahati').waitFor();
+  await card.getByRole('button', { name: 'Marquer comme expédiée' }).click();
+  await card.getByRole('button', { name: 'Marquer comme livrée' }).click();
+  await card.getByText('Livrée').waitFor();
+  for (let tries = 0; ; tries++) {
+    const seen = await api(`/orders/${order.id}`, { token: buyer.token });
+    if (seen.body.data.status === 'delivered') break;
+    assert.ok(tries < 50, 'the farmer\'s steps reach the server');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  // The buyer sees it delivered, with the timeline.
+  await page.reload();
+  await page.getByRole('tab', { name: 'Delivered (1)' }).click();
+  const mineCard = page.locator('.order-card', { hasText: `Order #${order.id}` });
+  await mineCard.getByRole('button', { name: 'Track Order' }).click();
+  await mineCard.locator('.timeline').getByText('Shipped').waitFor();
+  await mineCard.locator('.timeline').getByText('Delivered').waitFor();
+  await context.close();
+  await farmerContext.close();
+});
+
+test('a price the farmer changed while the buyer was offline is shown before anything is placed', async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  const product = await listProduct(farmerToken, 'Cassava leaves', 1);
+  const buyer = await newBuyer();
+
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await toCheckout(page, 'Cassava leaves');
+
+  await context.setOffline(true);
+  const raised = await api(`/farmer/products/${product.id}`, {
+    token: farmerToken,
+    method: 'PATCH',
+    body: { product: { current_price: 1.3 } },
+  });
+  assert.equal(raised.status, 200);
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('link', { name: 'View Orders' }).click();
+  await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+
+  await context.setOffline(false);
+  const card = page.locator('.order-card', { hasText: 'Not placed' });
+  await card.getByText('Cassava leaves: price changed from $1.00 to $1.30').waitFor();
+  assert.equal((await api('/orders', { token: buyer.token })).body.data.length, 0, 'nothing placed, nothing charged');
+  await card.getByRole('button', { name: "Check my cart at today's prices" }).click();
+  await page.locator('.cart-line', { hasText: 'Cassava leaves' }).getByText('$1.30 / kg', { exact: false }).waitFor();
+  await context.close();
+});

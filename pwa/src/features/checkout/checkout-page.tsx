@@ -1,0 +1,253 @@
+// Checkout (docs/orders.md): the shipping form prefilled from the account,
+// delivery or pickup, how to pay, and the order as it will be charged. Place
+// Order works with no signal: the order is queued on the phone and sent when
+// the network is back; the server checks every price again before anything
+// is charged.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AppPage } from '../../components/app-page';
+import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { AlertIcon, CheckIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
+import { COUNTRIES, type User } from '../../lib/account';
+import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
+import { useCatalogue } from '../../lib/catalogue';
+import { errorKey } from '../../lib/error-text';
+import { formatMoney } from '../../lib/format';
+import { placeOrder, type Delivery } from '../../lib/orders';
+import { paths } from '../../lib/paths';
+import { useSession } from '../../lib/session';
+import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
+import type { ShippingInput } from '../../lib/sync-protocol';
+import { looksLikeEmail } from '../../lib/validation';
+
+const REQUIRED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
+
+function prefill(user: User | null): ShippingInput {
+  return {
+    first_name: user?.first_name ?? '',
+    last_name: user?.last_name ?? '',
+    email: user?.email ?? '',
+    phone: user?.phone_number ?? '',
+    address: user?.location ?? '',
+    city: '',
+    postal_code: '',
+    country: user?.country ?? 'DRC',
+  };
+}
+
+/** The form's checks in the server's order, as error codes. */
+export function checkShipping(form: ShippingInput): string[] {
+  const codes: string[] = [];
+  for (const field of REQUIRED) {
+    const value = form[field].trim();
+    if (!value) codes.push(`${field}_required`);
+    else if (field === 'email' && !looksLikeEmail(value)) codes.push('email_invalid');
+  }
+  if (!(COUNTRIES as readonly string[]).includes(form.country)) codes.push('country_required');
+  return codes;
+}
+
+export function CheckoutPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const db = useLocalDb();
+  const cart = useCart();
+  const catalogue = useCatalogue(useCatalogueDb());
+  const [form, setForm] = useState<ShippingInput>(() => prefill(user));
+  const [delivery, setDelivery] = useState<Delivery>('delivery');
+  const [problems, setProblems] = useState<string[]>([]);
+  const [processing, setProcessing] = useState(false);
+  const [placed, setPlaced] = useState<{ offline: boolean } | null>(null);
+
+  if (placed) {
+    return (
+      <AppPage back={paths.marketplace} backLabel={t('nav.marketplace')}>
+        <section className="page narrow">
+          <div className="card success-panel" role="status">
+            <CheckIcon />
+            <h1>{t('checkout.placed_title')}</h1>
+            <p>{placed.offline ? t('checkout.placed_offline') : t('checkout.placed_body')}</p>
+            <div className="actions">
+              <Link className="button" to={paths.orders}>
+                {t('checkout.view_orders')}
+              </Link>
+              <Link className="button secondary" to={paths.marketplace}>
+                {t('cart.continue')}
+              </Link>
+            </div>
+          </div>
+        </section>
+      </AppPage>
+    );
+  }
+  if (cart.items.length === 0) return <Navigate to={paths.cart} replace />;
+
+  const lines = checkLines(cart, catalogue);
+  const live = lines.filter((l) => l.available);
+  const sum = totals(live);
+  const shipping = delivery === 'pickup' ? 0 : sum.shipping;
+  const blocked = lines.some((l) => !l.available || l.short);
+  const set = (field: keyof ShippingInput) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = checkShipping(form);
+    setProblems(found);
+    if (found.length > 0 || blocked || !db) return;
+    setProcessing(true);
+    try {
+      await placeOrder(db, live, form, delivery, 'cash_on_delivery');
+      clearCart();
+      setPlaced({ offline: !navigator.onLine });
+    } catch {
+      // The phone's storage refused the order: nothing was queued, the form stays as typed.
+      setProblems(['storage_failed']);
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  return (
+    <AppPage back={paths.cart} backLabel={t('nav.cart')}>
+      <section className="page checkout-page" aria-labelledby="checkout-title">
+        <h1 id="checkout-title">{t('checkout.title')}</h1>
+        <form className="cart-layout" onSubmit={submit} noValidate>
+          <div className="card form">
+            <h2>{t('checkout.shipping')}</h2>
+            <ErrorBox messages={problems.map((code) => t(errorKey(code)))} />
+            <div className="field-row">
+              <TextField
+                label={t('fields.first_name')}
+                value={form.first_name}
+                onChange={set('first_name')}
+                required
+                autoComplete="given-name"
+              />
+              <TextField
+                label={t('fields.last_name')}
+                value={form.last_name}
+                onChange={set('last_name')}
+                required
+                autoComplete="family-name"
+              />
+            </div>
+            <TextField
+              label={t('fields.email')}
+              type="email"
+              value={form.email}
+              onChange={set('email')}
+              required
+              autoComplete="email"
+            />
+            <TextField
+              label={t('fields.phone_number')}
+              type="tel"
+              value={form.phone}
+              onChange={set('phone')}
+              required
+              autoComplete="tel"
+            />
+            <TextField
+              label={t('checkout.address')}
+              value={form.address}
+              onChange={set('address')}
+              required
+              autoComplete="street-address"
+            />
+            <div className="field-row">
+              <TextField
+                label={t('checkout.city')}
+                value={form.city}
+                onChange={set('city')}
+                required
+                autoComplete="address-level2"
+              />
+              <TextField
+                label={t('checkout.postal_code')}
+                value={form.postal_code}
+                onChange={set('postal_code')}
+                autoComplete="postal-code"
+              />
+            </div>
+            <SelectField label={t('fields.country')} value={form.country} onChange={set('country')} required>
+              {COUNTRIES.map((code) => (
+                <option key={code} value={code}>
+                  {t(`countries.${code}`)}
+                </option>
+              ))}
+            </SelectField>
+            <fieldset className="choices">
+              <legend>{t('checkout.delivery')}</legend>
+              {(['delivery', 'pickup'] as const).map((choice) => (
+                <label key={choice} className="checkbox">
+                  <input
+                    type="radio"
+                    name="delivery"
+                    checked={delivery === choice}
+                    onChange={() => setDelivery(choice)}
+                  />
+                  {t(`checkout.delivery_${choice}`)}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset className="choices">
+              <legend>{t('checkout.payment')}</legend>
+              <label className="checkbox">
+                <input type="radio" name="payment" checked readOnly />
+                {t('checkout.cash_on_delivery')}
+              </label>
+              <p className="hint">{t('checkout.cash_note')}</p>
+            </fieldset>
+          </div>
+          <aside className="card cart-summary" aria-labelledby="checkout-summary">
+            <h2 id="checkout-summary">{t('checkout.summary')}</h2>
+            <ul className="summary-lines">
+              {lines.map(({ item, price, available, short, stock }) => (
+                <li key={item.id}>
+                  <span>
+                    {item.product.title} × {item.quantity}
+                  </span>
+                  <span>{formatMoney(price * item.quantity)}</span>
+                  {(!available || short) && (
+                    <p className="sync-note bad">
+                      <AlertIcon /> {available ? t('cart.short', { count: stock }) : t('cart.unavailable')}
+                    </p>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <dl className="summary">
+              <div>
+                <dt>{t('cart.subtotal')}</dt>
+                <dd>{formatMoney(sum.subtotal)}</dd>
+              </div>
+              <div>
+                <dt>{t('cart.shipping')}</dt>
+                <dd>{formatMoney(shipping)}</dd>
+              </div>
+              <div className="total">
+                <dt>{t('cart.total')}</dt>
+                <dd>{formatMoney(sum.subtotal + shipping)}</dd>
+              </div>
+            </dl>
+            {blocked && (
+              <p className="hint">
+                <Link to={paths.cart}>{t('checkout.fix_cart')}</Link>
+              </p>
+            )}
+            {!db ? (
+              <Spinner label={t('common.loading')} />
+            ) : (
+              <button type="submit" className="button wide" disabled={processing || blocked}>
+                {processing ? t('checkout.processing') : t('checkout.place_order')}
+              </button>
+            )}
+          </aside>
+        </form>
+      </section>
+    </AppPage>
+  );
+}
