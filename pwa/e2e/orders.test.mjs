@@ -44,7 +44,14 @@ async function newBuyer() {
 
 /** The demo farmer lists a product of this test's own (nobody else's test touches it). */
 async function listProduct(farmerToken, title, price) {
-  const product = { title, description: `${title} from Kabare`, quantity: 30, price, current_price: price, shipping_cost: 4 };
+  const product = {
+    title,
+    description: `${title} from Kabare`,
+    quantity: 30,
+    price,
+    current_price: price,
+    shipping_cost: 4,
+  };
   const { status, body } = await api('/farmer/products', { token: farmerToken, method: 'POST', body: { product } });
   assert.equal(status, 201);
   return body.product;
@@ -106,7 +113,7 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   for (let tries = 0; ; tries++) {
     const seen = await api(`/orders/${order.id}`, { token: buyer.token });
     if (seen.body.data.status === 'delivered') break;
-    assert.ok(tries < 50, 'the farmer\'s steps reach the server');
+    assert.ok(tries < 50, "the farmer's steps reach the server");
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
