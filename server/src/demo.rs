@@ -314,6 +314,82 @@ fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> 
     Ok(())
 }
 
+/// One demo order: its lines (product title, quantity), how it travels, and
+/// the steps each part takes after placement (by its farmer; "cancelled" by the buyer).
+struct DemoOrder {
+    lines: &'static [(&'static str, i64)],
+    delivery: &'static str,
+    steps: &'static [&'static [&'static str]],
+}
+
+const DEMO_ORDERS: [DemoOrder; 4] = [
+    DemoOrder {
+        lines: &[("Fresh tomatoes", 3), ("Arabica coffee beans", 1)],
+        delivery: "delivery",
+        steps: &[&["shipped", "delivered"], &["shipped", "delivered"]],
+    },
+    DemoOrder { lines: &[("Avocados", 6)], delivery: "delivery", steps: &[&["shipped"]] },
+    DemoOrder { lines: &[("Green beans", 2), ("Sweet corn", 5)], delivery: "pickup", steps: &[] },
+    DemoOrder { lines: &[("Sweet corn", 10)], delivery: "delivery", steps: &[&["cancelled"]] },
+];
+
+/// The demo buyer's orders, one in each state, paid on delivery (placed and
+/// moved through the same domain functions as real ones, so stock follows).
+fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
+    use crate::domain::orders::{self, Notify, OrderRef};
+    let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
+    let by_title = |title: &str| -> ApiResult<Option<crate::db::products::ProductRow>> {
+        let (found, _) = crate::db::products::catalogue(
+            tx,
+            &crate::db::products::CatalogueFilter { search: Some(title.to_owned()), ..Default::default() },
+            24,
+            0,
+        )?;
+        Ok(found.into_iter().find(|p| p.listing.title == title))
+    };
+    let shipping = sync_protocol::ShippingInput {
+        first_name: buyer.first_name.clone(),
+        last_name: buyer.last_name.clone(),
+        email: buyer.email.clone(),
+        phone: buyer.phone_number.clone().unwrap_or_default(),
+        address: "Avenue du Port 4".into(),
+        city: buyer.location.clone().unwrap_or_else(|| "Bukavu".into()),
+        postal_code: String::new(),
+        country: buyer.country.map(|c| c.as_str().to_owned()).unwrap_or_else(|| "DRC".into()),
+    };
+    for DemoOrder { lines, delivery, steps } in DEMO_ORDERS {
+        let mut order_lines = Vec::new();
+        for (title, quantity) in lines {
+            let Some(product) = by_title(title)? else { return Ok(()) };
+            order_lines.push(sync_protocol::OrderLineInput {
+                product_id: product.id,
+                quantity: *quantity,
+                unit_price_cents: product.listing.current_price,
+            });
+        }
+        let input = sync_protocol::OrderPlace {
+            uid: uuid::Uuid::new_v4().to_string(),
+            lines: order_lines,
+            delivery: delivery.into(),
+            payment_method: "cash_on_delivery".into(),
+            shipping: shipping.clone(),
+        };
+        let (order, _) = orders::place(tx, &buyer, &input, Notify::Nobody)?;
+        for (part, part_steps) in order.parts.iter().zip(steps.iter()) {
+            for step in *part_steps {
+                // The buyer cancels; the farmer ships and delivers.
+                let actor = if *step == "cancelled" {
+                    buyer.clone()
+                } else {
+                    users::find(tx, part.farmer_id)?.ok_or_else(|| AppError::internal("demo farmer vanished"))?
+                };
+                orders::change_part(tx, &actor, OrderRef::Id(order.id), part.id, step, None, Notify::Nobody)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Loads the demo content unless this database already had it. Returns
 /// whether anything was loaded.
 pub async fn seed(state: &AppState) -> ApiResult<bool> {
@@ -370,6 +446,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 surveys::create(tx, &owner, author.id, None, &input, Some("pending"))?;
             }
             seed_products(tx, &pictures)?;
+            seed_orders(tx)?;
             meta::set(tx, SEEDED_KEY, &crate::clock::now())?;
             Ok(true)
         })

@@ -14,7 +14,7 @@ use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::orders::{self as rows, Address, EventRow, LineRow, OrderRow, PartRow};
-use crate::domain::orders::{self, OrderRef};
+use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
 
@@ -223,7 +223,7 @@ async fn place_order(
     ApiJson(request): ApiJson<OrderPlace>,
 ) -> ApiResult<(StatusCode, Json<OrderResponse>)> {
     let buyer = auth.user.clone();
-    let (order, created) = state.db.write(move |tx| orders::place(tx, &buyer, &request)).await?;
+    let (order, created) = state.db.write(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
     Ok((status, Json(OrderResponse { success: true, data })))
@@ -285,7 +285,15 @@ async fn change_part(
     let order = state
         .db
         .write(move |tx| {
-            orders::change_part(tx, &actor, OrderRef::Id(id), part_id, &request.status, request.reason.as_deref())
+            orders::change_part(
+                tx,
+                &actor,
+                OrderRef::Id(id),
+                part_id,
+                &request.status,
+                request.reason.as_deref(),
+                Notify::People,
+            )
         })
         .await?;
     let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());

@@ -14,7 +14,7 @@ use sync_protocol::{
 };
 
 use super::favourites;
-use super::orders::{self, OrderRef};
+use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::surveys::{self, SurveyRef};
 use crate::clock;
@@ -200,11 +200,11 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             Vec::new()
         }
         MutationArgs::OrderPlace(order) => {
-            orders::place(tx, user, &order)?;
+            orders::place(tx, user, &order, Notify::People)?;
             Vec::new()
         }
         MutationArgs::OrderUpdatePart(OrderPartChange { uid, part_id, status, reason }) => {
-            orders::change_part(tx, user, OrderRef::Uid(&uid), part_id, &status, reason.as_deref())?;
+            orders::change_part(tx, user, OrderRef::Uid(&uid), part_id, &status, reason.as_deref(), Notify::People)?;
             Vec::new()
         }
     };

@@ -38,6 +38,13 @@ impl TestApp {
         self.call(Method::POST, "/orders", token, Some(order)).await
     }
 
+    /// The (subject, body) of every email written to `to`, oldest first.
+    fn emails_to(&self, to: &str) -> Vec<(String, String)> {
+        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let mut stmt = conn.prepare("SELECT subject, body FROM email_outbox WHERE to_email = ?1 ORDER BY id").unwrap();
+        stmt.query_map([to], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
     async fn patch_part(&self, token: &str, order: i64, part: i64, body: Value) -> reqwest::Response {
         self.call(Method::PATCH, &format!("/orders/{order}/parts/{part}"), token, Some(body)).await
     }
@@ -84,6 +91,7 @@ fn line(product_id: i64, quantity: i64, unit_price_cents: i64) -> Value {
 #[tokio::test]
 async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock() {
     let m = market().await;
+    m.app.sql("UPDATE users SET country = 'KEN' WHERE email = 'esther@example.com'");
     let response = m
         .app
         .place(&m.buyer, order(1, json!([line(m.tomatoes, 4, 250), line(m.beans, 2, 120), line(m.avocados, 5, 80)])))
@@ -102,6 +110,20 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     assert_eq!(parts[0]["shipping_cents"], 500);
     assert_eq!(parts[1]["lines"][0]["product_id"].as_i64(), Some(m.avocados));
     assert_eq!((m.app.stock(m.tomatoes).await, m.app.stock(m.avocados).await), (46, 25));
+
+    // Everyone is written to in their language: the buyer and Amani (Congo) in
+    // French, Esther (Kenya, changed below before the order) in Kiswahili.
+    let number = placed["id"].as_i64().unwrap();
+    let buyer_mail = m.app.emails_to("buyer@example.com");
+    assert_eq!(buyer_mail.len(), 1);
+    assert_eq!(buyer_mail[0].0, format!("Votre commande MAVUNO n° {number}"));
+    assert!(buyer_mail[0].1.contains("- Tomatoes × 4 kg: 10.00 USD"), "{}", buyer_mail[0].1);
+    assert!(buyer_mail[0].1.contains("24.40 USD") && buyer_mail[0].1.contains("Paiement à la livraison"));
+    assert_eq!(m.app.emails_to("amani@example.com")[0].0, format!("Nouvelle commande n° {number} sur MAVUNO"));
+    let esther_mail = m.app.emails_to("esther@example.com");
+    assert_eq!(esther_mail[0].0, format!("Oda mpya #{number} kwenye MAVUNO"));
+    assert!(esther_mail[0].1.contains("Avenue Lumumba 12, Bukavu"), "{}", esther_mail[0].1);
+    assert!(!esther_mail[0].1.contains("Tomatoes"), "a farmer reads their own lines only");
 
     // Each farmer sees the delivery details and their own part only.
     let theirs: Value = m.app.call(Method::GET, "/orders", &m.esther, None).await.json().await.unwrap();
@@ -325,6 +347,18 @@ async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_st
         .unwrap();
     assert_eq!(m.app.stock(m.avocados).await, 30);
     assert_eq!(cancelled["data"]["parts"][0]["cancel_reason"], "Harvest lost to hail");
+    // The buyer heard of each step, in French; the reason came with the cancellation.
+    let subjects: Vec<String> = m.app.emails_to("buyer@example.com").into_iter().map(|(s, _)| s).collect();
+    assert_eq!(
+        subjects,
+        [
+            format!("Votre commande MAVUNO n° {id}"),
+            format!("Votre commande n° {id} est en route"),
+            format!("Votre commande n° {id} a été livrée"),
+            format!("Une partie de votre commande n° {id} a été annulée"),
+        ]
+    );
+    assert!(m.app.emails_to("buyer@example.com")[3].1.contains("Raison : Harvest lost to hail"));
 
     // The buyer's order: delivered (the live part), with a timeline of every step.
     let seen: Value = m.app.call(Method::GET, &format!("/orders/{id}"), &m.buyer, None).await.json().await.unwrap();
@@ -341,4 +375,9 @@ async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_st
     let answer = m.app.push_ok(&m.buyer, CLIENT_A, vec![mutation(1, "order.update_part", change, None)]).await;
     assert_eq!(answer["results"][0]["status"], "applied");
     assert_eq!(m.app.stock(m.beans).await, 20);
+    let to_amani = m.app.emails_to("amani@example.com");
+    assert_eq!(
+        to_amani.last().unwrap().0,
+        format!("La commande n° {} a été annulée par l'acheteur", second["data"]["id"])
+    );
 }

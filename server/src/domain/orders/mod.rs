@@ -4,9 +4,18 @@
 //! released when a part is cancelled. Functions run over a transaction, for
 //! the REST API and the `order.*` mutations alike.
 
+mod email;
 mod place;
 
 pub use place::{MAX_LINES, ORDER_CHANGED, place};
+
+/// Whether an order's steps are written to the people concerned (the demo
+/// content is made without writing to anyone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notify {
+    People,
+    Nobody,
+}
 
 use rusqlite::Connection;
 
@@ -97,6 +106,7 @@ pub fn change_part(
     part_id: i64,
     status: &str,
     reason: Option<&str>,
+    notify: Notify,
 ) -> ApiResult<OrderRow> {
     let order = visible(conn, actor, target)?;
     let Some(part) = order.parts.iter().find(|p| p.id == part_id) else { return Err(not_found()) };
@@ -138,6 +148,9 @@ pub fn change_part(
         }
     }
     orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
+    if notify == Notify::People {
+        email::part_moved(conn, actor, &order, part, to, reason)?;
+    }
     orders::find(conn, order.id)?.ok_or_else(not_found)
 }
 

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use serde_json::json;
 use sync_protocol::{OrderPlace, ShippingInput};
 
-use super::adjust_stock;
+use super::{Notify, adjust_stock};
 use crate::clock;
 use crate::db::orders::{self, Address, NewLine, NewOrder, OrderRow};
 use crate::db::products::{self, ProductRow};
@@ -87,7 +87,7 @@ fn changed_line(product: &ProductRow, seen_cents: i64, reason: &str) -> serde_js
 
 /// Places `input` for `buyer`. The same `uid` again answers the order it
 /// already made (`false`: not created now), so a resent order is never two.
-pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace) -> ApiResult<(OrderRow, bool)> {
+pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Notify) -> ApiResult<(OrderRow, bool)> {
     let uid = input.uid.to_lowercase();
     if !is_uuid(&uid) {
         return Err(AppError::invalid("uid", "invalid_uid", "The order id must be a UUID"));
@@ -214,5 +214,8 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace) -> ApiResul
     }
     orders::add_event(conn, order_id, None, "placed", Some(buyer.id), None, &now)?;
     let order = orders::find(conn, order_id)?.ok_or_else(|| AppError::internal("placed order vanished"))?;
+    if notify == Notify::People {
+        super::email::placed(conn, buyer, &order)?;
+    }
     Ok((order, true))
 }

@@ -1,0 +1,107 @@
+//! The emails an order sends through the outbox (written in the order's
+//! transaction, sent after the commit), each in its reader's language: the
+//! buyer's confirmation, each farmer's new order, and each step of a part to
+//! the other side (shipped, delivered, cancelled).
+
+use rusqlite::Connection;
+
+use crate::clock;
+use crate::db::orders::{OrderRow, PartRow};
+use crate::db::outbox;
+use crate::db::users::{self, UserRow};
+use crate::error::ApiResult;
+use crate::labels::Lang;
+use crate::model::order::{Delivery, PartStatus};
+
+/// "16.40 USD": amounts in mail as in the app, with two decimals.
+fn money(cents: i64, currency: &str) -> String {
+    format!("{}.{:02} {currency}", cents / 100, cents % 100)
+}
+
+fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
+    part.lines
+        .iter()
+        .map(|l| {
+            let unit = lang.text(&format!("market.units.{}", l.unit));
+            format!("- {} × {} {unit}: {}", l.title, l.quantity, money(l.line_total_cents, &order.currency))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn name(person: &UserRow) -> String {
+    if person.first_name.is_empty() { person.email.clone() } else { person.first_name.clone() }
+}
+
+fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str, &str)]) -> ApiResult<()> {
+    let subject = lang.format(&format!("email.order.{kind}_subject"), values);
+    let body =
+        format!("{}\n\n{}", lang.format(&format!("email.order.{kind}_body"), values), lang.text("email.signature"));
+    outbox::enqueue(conn, &to.email, &subject, &body, &clock::now())?;
+    Ok(())
+}
+
+/// The buyer's confirmation, and a new order to each farmer.
+pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> ApiResult<()> {
+    let number = order.id.to_string();
+    let lang = Lang::for_country(buyer.country);
+    let all = order.parts.iter().map(|p| lines(lang, order, p)).collect::<Vec<_>>().join("\n");
+    let total = money(order.total_cents, &order.currency);
+    let payment = lang.text(&format!("checkout.{}", order.payment_method));
+    let values =
+        [("name", name(buyer)), ("number", number.clone()), ("total", total), ("lines", all), ("payment", payment)];
+    send(conn, buyer, lang, "placed", &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())?;
+    for part in &order.parts {
+        let Some(farmer) = users::find(conn, part.farmer_id)? else { continue };
+        let lang = Lang::for_country(farmer.country);
+        let a = &order.address;
+        let delivery = match order.delivery {
+            Delivery::Pickup => lang.text("sales.pickup"),
+            Delivery::Delivery => {
+                format!("{}, {}, {}", a.address, a.city, lang.text(&format!("countries.{}", a.country)))
+            }
+        };
+        let values = [
+            ("name", name(&farmer)),
+            ("number", number.clone()),
+            ("buyer", format!("{} {} ({})", a.first_name, a.last_name, a.phone)),
+            ("lines", lines(lang, order, part)),
+            ("delivery", delivery),
+        ];
+        send(conn, &farmer, lang, "new", &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())?;
+    }
+    Ok(())
+}
+
+/// A part moved: the buyer hears of the farmer's steps; the farmer hears
+/// when the buyer cancels.
+pub(super) fn part_moved(
+    conn: &Connection,
+    actor: &UserRow,
+    order: &OrderRow,
+    part: &PartRow,
+    status: PartStatus,
+    reason: Option<&str>,
+) -> ApiResult<()> {
+    let (Some(buyer), Some(farmer)) = (users::find(conn, order.buyer_id)?, users::find(conn, part.farmer_id)?) else {
+        return Ok(());
+    };
+    let (reader, kind) = match status {
+        PartStatus::Cancelled if actor.id == buyer.id => (&farmer, "cancelled_by_buyer"),
+        PartStatus::Shipped => (&buyer, "shipped"),
+        PartStatus::Delivered => (&buyer, "delivered"),
+        PartStatus::Cancelled => (&buyer, "cancelled"),
+        PartStatus::Processing => return Ok(()),
+    };
+    let lang = Lang::for_country(reader.country);
+    let reason = reason.map(|r| lang.format("email.order.reason", &[("reason", r)])).unwrap_or_default();
+    let values = [
+        ("name", name(reader)),
+        ("number", order.id.to_string()),
+        ("farmer", part.farmer_name.clone()),
+        ("buyer", format!("{} {}", order.address.first_name, order.address.last_name)),
+        ("lines", lines(lang, order, part)),
+        ("reason", reason),
+    ];
+    send(conn, reader, lang, kind, &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())
+}
