@@ -66,6 +66,16 @@ test('the admin and field agent screens have no serious accessibility problems',
   await page.getByRole('button', { name: 'View' }).first().click();
   await page.getByRole('dialog').getByText('Changes to role and status').waitFor();
   problems.push(...(await audit(page)).map((p) => `admin user details: ${p}`));
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
+  // The demo buyer's orders, filtered by a stat card, and one order's timeline.
+  await section('Orders');
+  await page.locator('.data-table').waitFor();
+  await page.getByRole('button', { name: /Delivered$/ }).click();
+  await page.locator('.data-table tbody tr').first().waitFor();
+  assert.equal(await page.locator('.data-table tbody tr').count(), 1, 'one demo order is delivered');
+  await page.getByRole('button', { name: 'View' }).first().click();
+  await page.getByRole('dialog').locator('.timeline').getByText('Delivered').first().waitFor();
+  problems.push(...(await audit(page)).map((p) => `admin order details: ${p}`));
 
   const agent = await context.newPage();
   await signIn(agent, env.server.origin, 'agent@mavuno.demo');

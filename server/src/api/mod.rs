@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_orders;
 pub mod admin_surveys;
 pub mod agent;
 pub mod contact;
@@ -62,6 +63,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(accounts::routes())
         .merge(admin::routes())
         .merge(admin_surveys::routes())
+        .merge(admin_orders::routes())
         .merge(agent::routes())
         .merge(contact::routes())
         .merge(orders::routes())

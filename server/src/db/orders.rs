@@ -321,3 +321,102 @@ pub fn changes_visible_to(
         stmt.query_map(params![user_id, after, limit as i64], order_from_row)?.collect::<Result<_, _>>()?;
     orders.into_iter().map(|order| complete(conn, order)).collect()
 }
+
+/// The order's status from its parts, in SQL: the least advanced live part,
+/// or cancelled when every part is (as `PartStatus::of_order`).
+const ORDER_STATUS: &str = "CASE
+    WHEN EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.status = 'processing') THEN 'processing'
+    WHEN EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.status = 'shipped') THEN 'shipped'
+    WHEN EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.status = 'delivered') THEN 'delivered'
+    ELSE 'cancelled' END";
+
+/// What the admin's order list is narrowed to.
+#[derive(Debug, Default, Clone)]
+pub struct AdminFilter {
+    /// Part of the buyer's name, email or phone, or of a farmer's name.
+    pub search: Option<String>,
+    pub status: Option<PartStatus>,
+    pub payment_method: Option<PaymentMethod>,
+    /// Placed at or after this instant (RFC 3339, UTC).
+    pub placed_from: Option<String>,
+}
+
+impl AdminFilter {
+    fn sql(&self) -> (String, Vec<rusqlite::types::Value>) {
+        use rusqlite::types::Value;
+        let mut sql = String::from("1 = 1");
+        let mut values: Vec<Value> = Vec::new();
+        if let Some(search) = self.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            values.push(Value::Text(super::like_pattern(search)));
+            let n = values.len();
+            sql.push_str(&format!(
+                " AND ((o.first_name || ' ' || o.last_name) LIKE ?{n} ESCAPE '\\' OR o.email LIKE ?{n} ESCAPE '\\'
+                       OR o.phone LIKE ?{n} ESCAPE '\\'
+                       OR EXISTS (SELECT 1 FROM order_parts p JOIN users f ON f.id = p.farmer_id
+                                  WHERE p.order_id = o.id AND (f.first_name || ' ' || f.last_name) LIKE ?{n} ESCAPE '\\'))"
+            ));
+        }
+        if let Some(status) = self.status {
+            values.push(Value::Text(status.as_str().to_owned()));
+            sql.push_str(&format!(" AND ({ORDER_STATUS}) = ?{}", values.len()));
+        }
+        if let Some(method) = self.payment_method {
+            values.push(Value::Text(method.as_str().to_owned()));
+            sql.push_str(&format!(" AND o.payment_method = ?{}", values.len()));
+        }
+        if let Some(from) = &self.placed_from {
+            values.push(Value::Text(from.clone()));
+            sql.push_str(&format!(" AND o.created_at >= ?{}", values.len()));
+        }
+        (sql, values)
+    }
+}
+
+/// One page of every order matching the filter, newest first, and how many match.
+pub fn search(
+    conn: &Connection,
+    filter: &AdminFilter,
+    limit: i64,
+    offset: i64,
+) -> rusqlite::Result<(Vec<OrderRow>, i64)> {
+    let (sql, mut values) = filter.sql();
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM orders o WHERE {sql}"))?
+        .query_row(rusqlite::params_from_iter(values.clone()), |r| r.get(0))?;
+    let page = format!(
+        "SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC LIMIT ?{} OFFSET ?{}",
+        values.len() + 1,
+        values.len() + 2
+    );
+    values.extend([limit.into(), offset.into()]);
+    let orders: Vec<OrderRow> = conn
+        .prepare_cached(&page)?
+        .query_map(rusqlite::params_from_iter(values), order_from_row)?
+        .collect::<Result<_, _>>()?;
+    Ok((orders.into_iter().map(|order| complete(conn, order)).collect::<Result<_, _>>()?, total))
+}
+
+/// Calls `each` with every match, newest first, one order at a time (exports).
+pub fn for_each_match(
+    conn: &Connection,
+    filter: &AdminFilter,
+    mut each: impl FnMut(OrderRow),
+) -> rusqlite::Result<usize> {
+    let (sql, values) = filter.sql();
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC"))?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(values))?;
+    let mut count = 0;
+    while let Some(row) = rows.next()? {
+        each(complete(conn, order_from_row(row)?)?);
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// How many orders there are in each status (over all orders).
+pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(PartStatus, i64)>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {ORDER_STATUS} AS status, COUNT(*) FROM orders o GROUP BY status"))?;
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()
+}

@@ -381,3 +381,65 @@ async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_st
         format!("La commande n° {} a été annulée par l'acheteur", second["data"]["id"])
     );
 }
+
+#[tokio::test]
+async fn admins_list_filter_and_export_every_order_and_nobody_else_may() {
+    let m = market().await;
+    let admin = m.app.user_with_role("admin@example.com", Role::Admin).await;
+    for (n, lines) in [(30, json!([line(m.tomatoes, 1, 250)])), (31, json!([line(m.avocados, 2, 80)]))] {
+        assert_eq!(m.app.place(&m.buyer, order(n, lines)).await.status(), StatusCode::CREATED);
+    }
+    let listed: Value = m.app.call(Method::GET, "/orders", &m.buyer, None).await.json().await.unwrap();
+    let avocados_order = listed["data"][0]["id"].as_i64().unwrap();
+    let part = listed["data"][0]["parts"][0]["id"].as_i64().unwrap();
+    let shipped = m.app.patch_part(&m.esther, avocados_order, part, json!({"status": "shipped"})).await;
+    assert_eq!(shipped.status(), StatusCode::OK);
+
+    let page: Value = m.app.call(Method::GET, "/admin/orders", &admin, None).await.json().await.unwrap();
+    assert_eq!(
+        (page["total"].as_i64(), page["stats"]["processing"].as_i64(), page["stats"]["shipped"].as_i64()),
+        (Some(2), Some(1), Some(1))
+    );
+    let only: Value = m.app.call(Method::GET, "/admin/orders?status=shipped", &admin, None).await.json().await.unwrap();
+    assert_eq!(only["data"].as_array().unwrap().len(), 1);
+    assert_eq!(only["data"][0]["id"].as_i64(), Some(avocados_order));
+    // Search by the buyer's name, with the payment filter.
+    let by_buyer: Value = m
+        .app
+        .call(Method::GET, "/admin/orders?q=neema&payment_method=cash_on_delivery", &admin, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_buyer["total"], 2);
+    let none: Value = m.app.call(Method::GET, "/admin/orders?q=nobody", &admin, None).await.json().await.unwrap();
+    assert_eq!(none["total"], 0);
+    let bad = m.app.call(Method::GET, "/admin/orders?status=lost", &admin, None).await;
+    assert_eq!(error_of(bad, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["status"][0], "invalid_filter");
+
+    // The export: one row per farmer's part, in the admin's language, with the same filters.
+    let csv = m.app.call(Method::GET, "/admin/orders/export?lang=fr", &admin, None).await;
+    assert_eq!(csv.status(), StatusCode::OK);
+    assert!(csv.headers()["content-disposition"].to_str().unwrap().contains("orders_"));
+    let text = csv.text().await.unwrap();
+    let rows: Vec<&str> = text.trim_start_matches('\u{feff}').lines().collect();
+    assert!(rows[0].starts_with("Commande,Passée le,Acheteur"), "{}", rows[0]);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows[1].contains("Expédiée") && rows[1].contains("Avocados × 2") && rows[1].contains("1.60"),
+        "{}",
+        rows[1]
+    );
+    let empty = m.app.call(Method::GET, "/admin/orders/export?q=nobody", &admin, None).await;
+    assert_eq!(error_of(empty, StatusCode::NOT_FOUND).await["code"], "no_orders");
+
+    // Buyers, farmers and field agents may not.
+    let agent = m.app.user_with_role("agent@example.com", Role::FieldAgent).await;
+    for token in [&m.buyer, &m.amani, &agent] {
+        assert_eq!(m.app.call(Method::GET, "/admin/orders", token, None).await.status(), StatusCode::FORBIDDEN);
+    }
+    // An admin reads any order's details and timeline.
+    let details: Value =
+        m.app.call(Method::GET, &format!("/orders/{avocados_order}"), &admin, None).await.json().await.unwrap();
+    assert_eq!(details["data"]["events"].as_array().unwrap().len(), 2);
+}

@@ -27,6 +27,7 @@ const AdminApplications = lazy(() =>
   import('../../features/admin/admin-applications').then((m) => ({ default: m.AdminApplications })),
 );
 const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
+const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -134,8 +135,8 @@ function SectionContent({
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
   const loading = <Spinner label={t('common.loading')} />;
-  if (kind === 'admin' && (section.id === 'applications' || section.id === 'users')) {
-    const Screen = section.id === 'applications' ? AdminApplications : AdminUsers;
+  if (kind === 'admin' && (section.id === 'applications' || section.id === 'users' || section.id === 'orders')) {
+    const Screen = { applications: AdminApplications, users: AdminUsers, orders: AdminOrders }[section.id];
     return (
       <ErrorBoundary>
         <Suspense fallback={loading}>

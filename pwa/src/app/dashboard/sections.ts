@@ -66,7 +66,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'users', icon: UsersIcon },
     { id: 'blogs', icon: NewsIcon, arrives: 'later' },
     { id: 'products', icon: BoxIcon, arrives: 'later' },
-    { id: 'orders', icon: ReceiptIcon, arrives: 'later' },
+    { id: 'orders', icon: ReceiptIcon },
     { id: 'analytics', icon: ChartIcon, arrives: 'later' },
     { id: 'settings', icon: SettingsIcon, arrives: 'later' },
     profile,

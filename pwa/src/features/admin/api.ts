@@ -3,6 +3,7 @@
 import { api } from '../../lib/api';
 import type { AccountStatus, Role, User } from '../../lib/account';
 import type { ApplicationStatus } from '../../lib/applications';
+import type { Order, PartStatus, PaymentMethod } from '../../lib/orders';
 
 export interface PersonName {
   first_name: string;
@@ -133,3 +134,33 @@ export const fetchUserDetails = (id: number) => api<UserDetails>(`/admin/users/$
 
 export const changeUser = (id: number, changes: { role?: Role; status?: AccountStatus }) =>
   api<UserDetails>(`/admin/users/${id}`, { method: 'PATCH', json: { user: changes } });
+
+export interface OrderFilters {
+  q: string;
+  status: '' | PartStatus;
+  payment_method: '' | PaymentMethod;
+  period: Period;
+}
+
+export type OrderCounts = Record<'total' | PartStatus, number>;
+
+export interface OrderPage {
+  data: Order[];
+  total: number;
+  page: number;
+  per_page: number;
+  stats: OrderCounts;
+}
+
+export function orderQuery(filters: OrderFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams(extra);
+  if (filters.q.trim()) params.set('q', filters.q.trim());
+  if (filters.status) params.set('status', filters.status);
+  if (filters.payment_method) params.set('payment_method', filters.payment_method);
+  const from = periodStart(filters.period);
+  if (from) params.set('from', from);
+  return params.toString();
+}
+
+export const fetchOrders = (filters: OrderFilters, page: number) =>
+  api<OrderPage>(`/admin/orders?${orderQuery(filters, { page: String(page) })}`);

@@ -1,0 +1,197 @@
+//! The admin's Orders section (docs/orders.md): every order with filters and
+//! per-status counts, a page at a time, and the CSV export. One order's
+//! details (parts, lines, events) come from `GET /orders/{id}`, which admins
+//! may read.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::admin::csv_download;
+use super::orders::OrderJson;
+use crate::AppState;
+use crate::auth::AdminUser;
+use crate::clock;
+use crate::csv::Csv;
+use crate::db::orders::{self as rows, AdminFilter, OrderRow};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::labels::Lang;
+use crate::model::order::{PartStatus, PaymentMethod};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list_orders)).routes(routes!(export))
+}
+
+const DEFAULT_PER_PAGE: i64 = 50;
+const MAX_PER_PAGE: i64 = 200;
+
+/// Filters of the admin's order list; all optional.
+#[derive(Deserialize, IntoParams)]
+pub struct OrderQuery {
+    /// Part of the buyer's name, email or phone, or of a farmer's name.
+    q: Option<String>,
+    /// processing, shipped, delivered or cancelled (the order's status, from its parts).
+    status: Option<String>,
+    /// mobile_money or cash_on_delivery.
+    payment_method: Option<String>,
+    /// Only orders placed at or after this instant (RFC 3339).
+    from: Option<String>,
+    /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
+    page: Option<i64>,
+    per_page: Option<i64>,
+    /// Language of an export's labels: en, fr or sw.
+    lang: Option<String>,
+}
+
+fn parsed<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>) -> ApiResult<Option<T>> {
+    match value.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
+        None => Ok(None),
+        Some(text) => parse(text)
+            .map(Some)
+            .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
+    }
+}
+
+impl OrderQuery {
+    fn filter(&self) -> ApiResult<AdminFilter> {
+        Ok(AdminFilter {
+            search: self.q.clone(),
+            status: parsed(self.status.as_deref(), "status", PartStatus::parse)?,
+            payment_method: parsed(self.payment_method.as_deref(), "payment_method", PaymentMethod::parse)?,
+            placed_from: parsed(self.from.as_deref(), "from", |text| {
+                time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+                    .ok()
+                    .map(clock::format)
+            })?,
+        })
+    }
+}
+
+/// Orders per status, for the stat cards (over all orders, not the filter).
+#[derive(Serialize, ToSchema)]
+pub struct OrderStats {
+    total: i64,
+    processing: i64,
+    shipped: i64,
+    delivered: i64,
+    cancelled: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OrderPage {
+    success: bool,
+    /// This page, newest first, every part of each order.
+    data: Vec<OrderJson>,
+    /// How many match the filters.
+    total: i64,
+    page: i64,
+    per_page: i64,
+    stats: OrderStats,
+}
+
+/// Every order matching the filters, a page at a time, newest first.
+#[utoipa::path(get, path = "/admin/orders", tag = "admin", security(("bearer" = [])), params(OrderQuery),
+    responses((status = 200, body = OrderPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn list_orders(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Query(query): Query<OrderQuery>,
+) -> ApiResult<Json<OrderPage>> {
+    let filter = query.filter()?;
+    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).max(1);
+    let ((found, total), counts) = state
+        .db
+        .read(move |conn| {
+            let tx = conn.unchecked_transaction()?;
+            Ok((
+                rows::search(&tx, &filter, per_page, (page - 1).saturating_mul(per_page))?,
+                rows::count_by_status(&tx)?,
+            ))
+        })
+        .await?;
+    let count = |status| counts.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n);
+    let stats = OrderStats {
+        total: counts.iter().map(|(_, n)| n).sum(),
+        processing: count(PartStatus::Processing),
+        shipped: count(PartStatus::Shipped),
+        delivered: count(PartStatus::Delivered),
+        cancelled: count(PartStatus::Cancelled),
+    };
+    let data = found.into_iter().map(|o| OrderJson::for_viewer(o, admin.0.user.id, true)).collect();
+    Ok(Json(OrderPage { success: true, data, total, page, per_page, stats }))
+}
+
+/// Every order matching the filters as `orders_{date}.csv`, one row per
+/// farmer's part (its lines in one cell), labels in `lang`.
+#[utoipa::path(get, path = "/admin/orders/export", tag = "admin", security(("bearer" = [])), params(OrderQuery),
+    responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_orders: nothing to export", body = ErrorBody)))]
+async fn export(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<OrderQuery>,
+) -> ApiResult<impl IntoResponse> {
+    let filter = query.filter()?;
+    let lang = Lang::parse(query.lang.as_deref());
+    let csv = state
+        .db
+        .read(move |conn| {
+            let mut csv = Csv::new();
+            csv.row(
+                [
+                    "admin.orders.columns.id",
+                    "admin.orders.columns.placed",
+                    "admin.orders.columns.buyer",
+                    "fields.email",
+                    "fields.phone_number",
+                    "admin.orders.columns.farmer",
+                    "admin.orders.columns.status",
+                    "checkout.payment",
+                    "checkout.delivery",
+                    "admin.orders.columns.items",
+                    "cart.subtotal",
+                    "cart.shipping",
+                    "admin.orders.columns.currency",
+                ]
+                .iter()
+                .map(|key| lang.text(key)),
+            );
+            let count = rows::for_each_match(conn, &filter, |order| export_rows(&mut csv, lang, &order))?;
+            if count == 0 {
+                return Err(AppError::not_found("no_orders", "No orders found"));
+            }
+            Ok(csv)
+        })
+        .await?;
+    Ok(csv_download("orders", csv))
+}
+
+fn amount(cents: i64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+fn export_rows(csv: &mut Csv, lang: Lang, order: &OrderRow) {
+    let a = &order.address;
+    for part in &order.parts {
+        let items = part.lines.iter().map(|l| format!("{} × {}", l.title, l.quantity)).collect::<Vec<_>>().join("; ");
+        csv.row([
+            order.id.to_string(),
+            order.created_at.clone(),
+            format!("{} {}", a.first_name, a.last_name),
+            a.email.clone(),
+            a.phone.clone(),
+            part.farmer_name.clone(),
+            lang.text(&format!("orders.status.{}", part.status)),
+            lang.text(&format!("checkout.{}", order.payment_method)),
+            lang.text(&format!("checkout.delivery_{}", order.delivery)),
+            items,
+            amount(part.subtotal_cents),
+            amount(part.shipping_cents),
+            order.currency.clone(),
+        ]);
+    }
+}
