@@ -25,6 +25,8 @@ pub struct Config {
     pub smtp_url: Option<String>,
     /// The sender of every message.
     pub mail_from: String,
+    /// How long the payment simulator's "phone prompt" takes before it answers.
+    pub simulator_delay: Duration,
 }
 
 impl Config {
@@ -40,6 +42,7 @@ impl Config {
             contact_window: Duration::from_secs(60 * 60),
             smtp_url: None,
             mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
+            simulator_delay: Duration::from_secs(3),
         }
     }
 }

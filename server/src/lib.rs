@@ -19,6 +19,7 @@ pub mod mailer;
 pub mod media;
 pub mod middleware;
 pub mod model;
+pub mod providers;
 pub mod rate_limit;
 pub mod web;
 
@@ -53,6 +54,10 @@ pub struct AppState {
     pub mailer: mailer::Mailer,
     /// Catalogue pages, the same for everyone until a product changes.
     pub catalogue_cache: Arc<cache::VersionedCache>,
+    /// Where mobile-money payments go (the simulator unless configured).
+    pub payments: providers::Provider,
+    /// This server's own address, known once it listens (`serve` callers set it).
+    pub origin: providers::Origin,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -72,7 +77,13 @@ impl AppState {
         let tokens =
             TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
         let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
+        let origin = providers::Origin::default();
+        // The simulator signs its callbacks with a key of this process's own.
+        let secret = uuid::Uuid::new_v4().as_bytes().to_vec();
+        let simulator = providers::Simulator::new(config.simulator_delay, secret, Arc::clone(&origin));
         Ok(AppState {
+            payments: providers::Provider::Simulator(Arc::new(simulator)),
+            origin,
             login_throttle: Arc::new(Throttle::new(config.login_max_failures, config.login_window)),
             contact_throttle: Arc::new(Throttle::new(config.contact_max_messages, config.contact_window)),
             config: Arc::new(config),

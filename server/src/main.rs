@@ -135,7 +135,10 @@ async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result
         }
     });
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    tracing::info!("MAVUNO listening on http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+    let origin = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+    tracing::info!("MAVUNO listening on {origin}");
+    state.origin.set(origin).ok();
+    mavuno::providers::spawn_poller(&state);
     serve(listener, build_app(state), shutdown_signal()).await.map_err(|e| e.to_string())?;
     tracing::info!("stopped");
     Ok(())

@@ -10,6 +10,7 @@ pub mod contact;
 pub mod extract;
 pub mod health;
 pub mod orders;
+pub mod payments;
 pub mod products;
 pub mod surveys;
 pub mod sync;
@@ -67,6 +68,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(agent::routes())
         .merge(contact::routes())
         .merge(orders::routes())
+        .merge(payments::routes())
         .merge(uploads::routes())
         .merge(products::routes())
         .merge(surveys::routes())

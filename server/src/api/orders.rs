@@ -17,6 +17,7 @@ use crate::db::orders::{self as rows, Address, EventRow, LineRow, OrderRow, Part
 use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
+use crate::model::payment::PaymentStatus;
 
 /// How many orders `GET /orders` answers (newest first).
 const LIST_LIMIT: i64 = 200;
@@ -153,6 +154,9 @@ pub struct OrderJson {
     payment_method: PaymentMethod,
     delivery: Delivery,
     shipping_address: AddressJson,
+    /// Where the latest mobile-money payment stands (initiating, pending,
+    /// succeeded, failed, expired); none before the first.
+    payment_status: Option<PaymentStatus>,
     parts: Vec<PartJson>,
     events: Vec<EventJson>,
     version: i64,
@@ -181,6 +185,7 @@ impl OrderJson {
             payment_method: row.payment_method,
             delivery: row.delivery,
             shipping_address: row.address.into(),
+            payment_status: row.payment_status,
             events: row
                 .events
                 .into_iter()
@@ -224,6 +229,7 @@ async fn place_order(
 ) -> ApiResult<(StatusCode, Json<OrderResponse>)> {
     let buyer = auth.user.clone();
     let (order, created) = state.db.write(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
+    state.mailer.wake();
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
     Ok((status, Json(OrderResponse { success: true, data })))
@@ -296,6 +302,7 @@ async fn change_part(
             )
         })
         .await?;
+    state.mailer.wake();
     let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
     Ok(Json(OrderResponse { success: true, data }))
 }

@@ -8,6 +8,7 @@ pub mod favourites;
 pub mod meta;
 pub mod orders;
 pub mod outbox;
+pub mod payments;
 pub mod products;
 pub mod sessions;
 pub mod surveys;
@@ -37,6 +38,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0007_products", include_str!("../../../migrations/0007_products.sql")),
     ("0008_favourites", include_str!("../../../migrations/0008_favourites.sql")),
     ("0009_orders", include_str!("../../../migrations/0009_orders.sql")),
+    ("0010_payments", include_str!("../../../migrations/0010_payments.sql")),
 ];
 
 const READERS: usize = 4;

@@ -3,6 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
+use crate::model::payment::PaymentStatus;
 
 /// Where and to whom an order goes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,6 +90,8 @@ pub struct OrderRow {
     pub updated_at: String,
     pub parts: Vec<PartRow>,
     pub events: Vec<EventRow>,
+    /// Where its latest mobile-money payment stands; none before the first.
+    pub payment_status: Option<PaymentStatus>,
 }
 
 pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> {
@@ -220,6 +223,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
         updated_at: row.get(19)?,
         parts: Vec::new(),
         events: Vec::new(),
+        payment_status: None,
     })
 }
 
@@ -272,6 +276,10 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
             Ok(EventRow { part_id: r.get(0)?, kind: r.get(1)?, actor_id: r.get(2)?, note: r.get(3)?, at: r.get(4)? })
         })?
         .collect::<Result<_, _>>()?;
+    order.payment_status = conn
+        .prepare_cached("SELECT status FROM payments WHERE order_id = ?1 ORDER BY id DESC LIMIT 1")?
+        .query_row([order.id], |r| r.get(0))
+        .optional()?;
     Ok(order)
 }
 

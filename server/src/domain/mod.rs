@@ -14,6 +14,7 @@ pub mod favourites;
 pub mod input;
 pub mod merge;
 pub mod orders;
+pub mod payments;
 pub mod people;
 pub mod phone;
 pub mod products;

@@ -47,6 +47,7 @@ macro_rules! string_enum {
 pub type FieldVersions = BTreeMap<String, i64>;
 
 pub mod order;
+pub mod payment;
 pub mod product;
 pub mod survey;
 pub mod user;

@@ -42,8 +42,10 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
     let state = AppState::open(config).expect("open state");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let origin = format!("http://{}", listener.local_addr().unwrap());
+    state.origin.set(origin.clone()).ok();
     let (shutdown, stop) = oneshot::channel::<()>();
     mavuno::mailer::spawn(&state).expect("mailer");
+    mavuno::providers::spawn_poller(&state);
     let app = build_app(state.clone());
     tokio::spawn(serve(listener, app, async {
         let _ = stop.await;

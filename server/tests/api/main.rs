@@ -10,6 +10,7 @@ mod contact;
 mod helpers;
 mod http;
 mod orders;
+mod payments;
 mod products;
 mod sessions;
 mod surveys;

@@ -31,6 +31,8 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
             break;
         }
     }
+    // Orders write to people; the mailer sends once the changes are committed.
+    state.mailer.wake();
     let last_mutation_id = state.db.read(move |conn| sync::last_mutation_id(conn, &client_id)).await?;
     tracing::debug!(last_mutation_id, "push applied");
     Ok(PushResponse { last_mutation_id: last_mutation_id as u64, results })

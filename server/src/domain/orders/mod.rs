@@ -154,6 +154,27 @@ pub fn change_part(
     orders::find(conn, order.id)?.ok_or_else(not_found)
 }
 
+/// The payment of an order failed or expired: every part still processing
+/// is cancelled with `reason` and its stock goes back on sale. Nobody made
+/// the change, so the events name no one.
+pub fn cancel_unpaid(conn: &Connection, order_id: i64, reason: &str) -> ApiResult<()> {
+    let order = orders::find(conn, order_id)?.ok_or_else(not_found)?;
+    let now = clock::now();
+    let mut changed = false;
+    for part in order.parts.iter().filter(|p| p.status == PartStatus::Processing) {
+        orders::set_part_status(conn, part.id, PartStatus::Cancelled, Some(reason), &now)?;
+        orders::add_event(conn, order.id, Some(part.id), PartStatus::Cancelled.as_str(), None, Some(reason), &now)?;
+        for line in &part.lines {
+            adjust_stock(conn, line.product_id, line.quantity)?;
+        }
+        changed = true;
+    }
+    if changed {
+        orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,185 @@
+//! The `payments`, `payment_events` and `payment_callbacks` tables.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::model::payment::PaymentStatus;
+
+#[derive(Debug, Clone)]
+pub struct PaymentRow {
+    pub id: i64,
+    pub uid: String,
+    pub order_id: i64,
+    pub provider: String,
+    pub operator: String,
+    pub phone: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub status: PaymentStatus,
+    pub provider_ref: Option<String>,
+    pub failure_reason: Option<String>,
+    pub checks: i64,
+    pub next_check_at: String,
+    pub expires_at: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub struct NewPayment<'a> {
+    pub uid: &'a str,
+    pub order_id: i64,
+    pub provider: &'a str,
+    pub operator: &'a str,
+    pub phone: &'a str,
+    pub amount_cents: i64,
+    pub currency: &'a str,
+    pub next_check_at: &'a str,
+    pub expires_at: &'a str,
+    pub now: &'a str,
+}
+
+const COLUMNS: &str = "id, uid, order_id, provider, operator, phone, amount_cents, currency, status, provider_ref,
+    failure_reason, checks, next_check_at, expires_at, created_at, updated_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
+    Ok(PaymentRow {
+        id: r.get(0)?,
+        uid: r.get(1)?,
+        order_id: r.get(2)?,
+        provider: r.get(3)?,
+        operator: r.get(4)?,
+        phone: r.get(5)?,
+        amount_cents: r.get(6)?,
+        currency: r.get(7)?,
+        status: r.get(8)?,
+        provider_ref: r.get(9)?,
+        failure_reason: r.get(10)?,
+        checks: r.get(11)?,
+        next_check_at: r.get(12)?,
+        expires_at: r.get(13)?,
+        created_at: r.get(14)?,
+        updated_at: r.get(15)?,
+    })
+}
+
+pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO payments (uid, order_id, provider, operator, phone, amount_cents, currency, status,
+                               next_check_at, expires_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'initiating', ?8, ?9, ?10, ?10)",
+    )?
+    .execute(params![
+        p.uid,
+        p.order_id,
+        p.provider,
+        p.operator,
+        p.phone,
+        p.amount_cents,
+        p.currency,
+        p.next_check_at,
+        p.expires_at,
+        p.now
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<PaymentRow>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE uid = ?1"))?
+        .query_row([uid], from_row)
+        .optional()
+}
+
+/// An order's payments, oldest first.
+pub fn of_order(conn: &Connection, order_id: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE order_id = ?1 ORDER BY id"))?
+        .query_map([order_id], from_row)?
+        .collect()
+}
+
+/// Moves a payment on, only from the status it was read in (a concurrent
+/// callback and check cannot both apply). Answers whether it moved.
+pub fn set_status(
+    conn: &Connection,
+    id: i64,
+    from: PaymentStatus,
+    to: PaymentStatus,
+    provider_ref: Option<&str>,
+    failure_reason: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<bool> {
+    let changed = conn
+        .prepare_cached(
+            "UPDATE payments SET status = ?3, provider_ref = COALESCE(?4, provider_ref),
+                                 failure_reason = COALESCE(?5, failure_reason), updated_at = ?6
+             WHERE id = ?1 AND status = ?2",
+        )?
+        .execute(params![id, from, to, provider_ref, failure_reason, now])?;
+    Ok(changed == 1)
+}
+
+/// After a status check that settled nothing: when to ask again.
+pub fn schedule_check(conn: &Connection, id: i64, next_check_at: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE payments SET checks = checks + 1, next_check_at = ?2 WHERE id = ?1")?
+        .execute(params![id, next_check_at])?;
+    Ok(())
+}
+
+/// Payments not settled whose next check is due, oldest first.
+pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM payments WHERE status IN ('initiating', 'pending') AND next_check_at <= ?1
+         ORDER BY next_check_at LIMIT ?2"
+    ))?
+    .query_map(params![now, limit], from_row)?
+    .collect()
+}
+
+pub fn add_event(
+    conn: &Connection,
+    payment_id: i64,
+    status: PaymentStatus,
+    source: &str,
+    note: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO payment_events (payment_id, status, source, note, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![payment_id, status, source, note, now])?;
+    Ok(())
+}
+
+/// One step of a payment's history.
+#[derive(Debug, Clone)]
+pub struct PaymentEvent {
+    pub status: PaymentStatus,
+    /// start, callback, check or expiry.
+    pub source: String,
+    pub note: Option<String>,
+    pub at: String,
+}
+
+/// A payment's history, oldest first.
+pub fn events(conn: &Connection, payment_id: i64) -> rusqlite::Result<Vec<PaymentEvent>> {
+    conn.prepare_cached("SELECT status, source, note, at FROM payment_events WHERE payment_id = ?1 ORDER BY id")?
+        .query_map([payment_id], |r| {
+            Ok(PaymentEvent { status: r.get(0)?, source: r.get(1)?, note: r.get(2)?, at: r.get(3)? })
+        })?
+        .collect()
+}
+
+pub fn store_callback(
+    conn: &Connection,
+    provider: &str,
+    payment_uid: Option<&str>,
+    body: &str,
+    verified: bool,
+    effect: &str,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO payment_callbacks (provider, payment_uid, body, verified, effect, received_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![provider, payment_uid, body, verified, effect, now])?;
+    Ok(())
+}

@@ -1,0 +1,176 @@
+//! Mobile-money payments of orders (docs/payments.md), over a transaction:
+//! starting one (the row is written before any provider is called), and
+//! settling it from whatever says how it went (the provider's first answer,
+//! a callback, a status check, or the clock). Statuses only move forward; a
+//! failed or expired payment cancels what the order still holds, so the
+//! stock goes back on sale.
+
+use rusqlite::Connection;
+use time::OffsetDateTime;
+
+use super::orders::{self, OrderRef};
+use crate::clock;
+use crate::db::orders::OrderRow;
+use crate::db::payments::{self, NewPayment, PaymentRow};
+use crate::db::users::UserRow;
+use crate::error::{ApiResult, AppError};
+use crate::model::order::{PartStatus, PaymentMethod};
+use crate::model::payment::{PaymentStatus, operators};
+use crate::model::user::Country;
+
+/// How long a payer has to answer the prompt on their phone.
+pub const PAYMENT_WINDOW: time::Duration = time::Duration::minutes(10);
+/// The first status check, then doubling up to `MAX_CHECK_GAP`.
+const FIRST_CHECK: time::Duration = time::Duration::seconds(15);
+const MAX_CHECK_GAP: time::Duration = time::Duration::minutes(5);
+
+/// What a provider (or the clock) says about a payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Taken, waiting for the payer.
+    Pending {
+        provider_ref: Option<String>,
+    },
+    Succeeded {
+        provider_ref: Option<String>,
+    },
+    Failed {
+        reason: String,
+    },
+    Expired,
+    /// Nothing known yet (a timeout, an unknown payment at the provider).
+    Unknown,
+}
+
+fn plus(now: &str, gap: time::Duration) -> String {
+    let at = OffsetDateTime::parse(now, &time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| OffsetDateTime::now_utc());
+    clock::format(at + gap)
+}
+
+/// The amount still to pay: what the parts that are not cancelled cost.
+fn amount_due(order: &OrderRow) -> i64 {
+    order.parts.iter().filter(|p| p.status != PartStatus::Cancelled).map(|p| p.subtotal_cents + p.shipping_cents).sum()
+}
+
+/// "+243 99 000 0001" → "243990000001".
+fn payer_number(phone: &str) -> Option<String> {
+    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
+    (9..=15).contains(&digits.len()).then_some(digits)
+}
+
+/// Starts paying `order` from `phone` with `operator` through `provider`:
+/// the row is written (initiating) and returned; the caller asks the provider.
+/// A payment already under way for the order is answered instead of a second.
+pub fn begin(
+    conn: &Connection,
+    buyer: &UserRow,
+    order_id: i64,
+    operator: &str,
+    phone: &str,
+    provider: &str,
+) -> ApiResult<(PaymentRow, bool)> {
+    let order = orders::visible(conn, buyer, OrderRef::Id(order_id))?;
+    if order.buyer_id != buyer.id {
+        return Err(AppError::not_found("order_not_found", "Order not found"));
+    }
+    if order.payment_method != PaymentMethod::MobileMoney {
+        return Err(AppError::conflict("not_mobile_money", "This order is paid on delivery"));
+    }
+    let existing = payments::of_order(conn, order.id)?;
+    if existing.iter().any(|p| p.status == PaymentStatus::Succeeded) {
+        return Err(AppError::conflict("already_paid", "This order is already paid"));
+    }
+    if let Some(under_way) = existing.into_iter().find(|p| !p.status.is_final()) {
+        return Ok((under_way, false));
+    }
+    if PartStatus::of_order(order.parts.iter().map(|p| p.status)) == PartStatus::Cancelled {
+        return Err(AppError::conflict("order_cancelled", "This order was cancelled"));
+    }
+    let country = Country::parse(&order.address.country).unwrap_or(Country::Drc);
+    if !operators(country).contains(&operator) {
+        return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
+    }
+    let Some(phone) = payer_number(phone) else {
+        return Err(AppError::invalid(
+            "phone",
+            "phone_invalid",
+            "Enter the phone number that pays, with its country code",
+        ));
+    };
+    let now = clock::now();
+    let uid = uuid::Uuid::new_v4().to_string();
+    let id = payments::insert(
+        conn,
+        &NewPayment {
+            uid: &uid,
+            order_id: order.id,
+            provider,
+            operator,
+            phone: &phone,
+            amount_cents: amount_due(&order),
+            currency: &order.currency,
+            next_check_at: &plus(&now, FIRST_CHECK),
+            expires_at: &plus(&now, PAYMENT_WINDOW),
+            now: &now,
+        },
+    )?;
+    payments::add_event(conn, id, PaymentStatus::Initiating, "start", None, &now)?;
+    let row = payments::find_by_uid(conn, &uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;
+    Ok((row, true))
+}
+
+/// Applies what is known of payment `uid`. Only a forward move applies
+/// (a duplicate or late callback changes nothing); answers the payment as it
+/// now stands, and whether it moved.
+pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> ApiResult<(PaymentRow, bool)> {
+    let Some(payment) = payments::find_by_uid(conn, uid)? else {
+        return Err(AppError::not_found("payment_not_found", "Payment not found"));
+    };
+    let (to, provider_ref, reason) = match outcome {
+        Outcome::Pending { provider_ref } => (PaymentStatus::Pending, provider_ref.as_deref(), None),
+        Outcome::Succeeded { provider_ref } => (PaymentStatus::Succeeded, provider_ref.as_deref(), None),
+        Outcome::Failed { reason } => (PaymentStatus::Failed, None, Some(reason.as_str())),
+        Outcome::Expired => (PaymentStatus::Expired, None, Some("expired")),
+        Outcome::Unknown => return Ok((payment, false)),
+    };
+    let now = clock::now();
+    if !payment.status.may_become(to)
+        || !payments::set_status(conn, payment.id, payment.status, to, provider_ref, reason, &now)?
+    {
+        return Ok((payment, false));
+    }
+    payments::add_event(conn, payment.id, to, source, reason, &now)?;
+    if matches!(to, PaymentStatus::Failed | PaymentStatus::Expired) {
+        // The stock the order held goes back on sale.
+        orders::cancel_unpaid(conn, payment.order_id, &format!("payment {to}"))?;
+    }
+    // Phones pull the order again to see where its payment stands.
+    crate::db::orders::touch(conn, payment.order_id, crate::db::sync::next_version(conn)?, &now)?;
+    let row = payments::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;
+    Ok((row, true))
+}
+
+/// A status check settled nothing: expire the payment once its window is
+/// over, else ask again later (15 s, 30 s, 1 min ... up to 5 min apart).
+pub fn after_check(conn: &Connection, payment: &PaymentRow) -> ApiResult<()> {
+    let now = clock::now();
+    if now >= payment.expires_at {
+        settle(conn, &payment.uid, &Outcome::Expired, "expiry")?;
+        return Ok(());
+    }
+    let gap = FIRST_CHECK * 2_i32.pow(payment.checks.clamp(0, 10) as u32);
+    payments::schedule_check(conn, payment.id, &plus(&now, gap.min(MAX_CHECK_GAP)))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payer_numbers_are_digits_with_the_country_code() {
+        assert_eq!(payer_number("+243 99 000 0001").as_deref(), Some("243990000001"));
+        assert_eq!(payer_number("12345"), None);
+    }
+}

@@ -1,0 +1,116 @@
+//! Payment providers (docs/payments.md) behind one small interface: start a
+//! collection with our payment id as the provider's idempotency key, ask how
+//! a payment stands, and read a callback. The simulator is the default and
+//! needs no keys; it goes through the same code paths, callbacks included.
+//! The poller settles what callbacks did not.
+
+pub mod simulator;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use axum::http::HeaderMap;
+
+use crate::AppState;
+use crate::domain::payments::{self as rules, Outcome};
+
+pub use simulator::Simulator;
+
+/// What to collect, and from whom.
+#[derive(Debug, Clone)]
+pub struct Collection {
+    /// Our payment id: the provider's idempotency key.
+    pub uid: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub operator: String,
+    pub phone: String,
+}
+
+/// The interface every provider implements.
+pub(crate) trait PaymentProvider {
+    fn name(&self) -> &'static str;
+    /// Asks for the money. A timeout or an unclear answer is `Unknown`, never a failure.
+    async fn start(&self, collection: &Collection) -> Outcome;
+    /// How the payment stands at the provider.
+    async fn status(&self, uid: &str) -> Outcome;
+    /// Verifies and reads a callback: the payment it is about and its outcome.
+    async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String>;
+}
+
+/// The provider this server uses.
+#[derive(Clone)]
+pub enum Provider {
+    Simulator(Arc<Simulator>),
+}
+
+impl Provider {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Provider::Simulator(p) => p.name(),
+        }
+    }
+    pub async fn start(&self, collection: &Collection) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.start(collection).await,
+        }
+    }
+    pub async fn status(&self, uid: &str) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.status(uid).await,
+        }
+    }
+    pub async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String> {
+        match self {
+            Provider::Simulator(p) => p.callback(headers, body).await,
+        }
+    }
+    /// The simulator, when it is the provider (its prompts are answered in the demo).
+    pub fn simulator(&self) -> Option<&Arc<Simulator>> {
+        match self {
+            Provider::Simulator(p) => Some(p),
+        }
+    }
+}
+
+/// Where this server answers, once it listens: the simulator posts its
+/// callbacks there, as a real provider would to our public address.
+pub type Origin = Arc<OnceLock<String>>;
+
+/// How often the poller looks for payments due a status check.
+const POLL: Duration = Duration::from_secs(2);
+
+/// Starts the poller: payments not settled whose check is due are asked
+/// about, and settled, or checked again later, or expired.
+pub fn spawn_poller(state: &AppState) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(POLL);
+        loop {
+            tick.tick().await;
+            if let Err(err) = poll_once(&state).await {
+                tracing::warn!(%err, "payment checks failed");
+            }
+        }
+    });
+}
+
+/// One round of status checks; public for tests that do not want to wait.
+pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
+    let due = state.db.read(|conn| Ok(crate::db::payments::due(conn, &crate::clock::now(), 20)?)).await?;
+    let count = due.len();
+    for payment in due {
+        let outcome = state.payments.status(&payment.uid).await;
+        state
+            .db
+            .write(move |tx| {
+                let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
+                if !moved {
+                    rules::after_check(tx, &payment)?;
+                }
+                Ok(())
+            })
+            .await?;
+    }
+    Ok(count)
+}
