@@ -128,6 +128,33 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await farmerContext.close();
 });
 
+test('a buyer pays by mobile money in the simulator and sees the order paid', async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  await listProduct(farmerToken, 'Dried fish', 3);
+  const buyer = await newBuyer();
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await toCheckout(page, 'Dried fish');
+  await page.getByLabel('Mobile money').check();
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByText('Pay it from your orders with "Pay now".').waitFor();
+  await page.getByRole('link', { name: 'View Orders' }).click();
+  const card = page.locator('.order-card', { hasText: 'Dried fish' });
+  await card.locator('h2', { hasText: /^Order #\d+$/ }).waitFor();
+  await card.getByText('Not paid yet').waitFor();
+  await card.getByRole('button', { name: 'Pay now' }).click();
+  assert.equal(await card.getByLabel('Mobile money operator').inputValue(), 'VODACOM_MPESA_COD');
+  // The simulator approves numbers ending in 1 after a few seconds.
+  await card.getByLabel(/^Number that pays/).fill('+243 990 000 001');
+  await card.getByRole('button', { name: 'Pay $7.00' }).click();
+  await card.getByText('Check your phone and approve the payment of $7.00.').waitFor();
+  await card.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
+  const paid = await api('/orders', { token: buyer.token });
+  assert.equal(paid.body.data[0].payment_status, 'succeeded');
+  await context.close();
+});
+
 test('a price the farmer changed while the buyer was offline is shown before anything is placed', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
   const product = await listProduct(farmerToken, 'Cassava leaves', 1);

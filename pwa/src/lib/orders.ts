@@ -6,6 +6,7 @@ import type { CheckedLine } from './cart';
 import type { LocalDb, LocalRecord } from './local-db';
 import type { Product } from './products';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
+import type { PaymentStatus } from './payments';
 import type { OrderPlace, ShippingInput } from './sync-protocol';
 
 export type PartStatus = 'processing' | 'shipped' | 'delivered' | 'cancelled';
@@ -51,6 +52,8 @@ export interface Order extends LocalRecord {
   payment_method: PaymentMethod;
   delivery: Delivery;
   shipping_address: ShippingInput;
+  /** Where the latest mobile-money payment stands; absent before the first. */
+  payment_status?: PaymentStatus | null;
   parts: OrderPart[];
   events: OrderEvent[];
   created_at: string;

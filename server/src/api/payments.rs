@@ -22,7 +22,8 @@ use crate::db::payments::{self as rows, PaymentRow};
 use crate::domain::orders::{self, OrderRef};
 use crate::domain::payments::{self, Outcome};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::model::payment::PaymentStatus;
+use crate::model::payment::{PaymentStatus, operators};
+use crate::model::user::Country;
 use crate::providers::Collection;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -30,6 +31,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(start_payment, list_payments))
         .routes(routes!(callback))
         .routes(routes!(prompts))
+        .routes(routes!(list_operators))
         .routes(routes!(answer_prompt))
 }
 
@@ -215,6 +217,33 @@ async fn callback(
             Err(AppError::unauthorized("callback_unverified", "This callback could not be verified"))
         }
     }
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+struct OperatorQuery {
+    /// A country code (DRC, BDI, RWA, UGA, TZA, KEN).
+    country: String,
+}
+
+#[derive(Serialize, ToSchema)]
+struct OperatorJson {
+    /// What `POST /orders/{id}/payments` takes.
+    id: &'static str,
+    /// The brand people know.
+    name: &'static str,
+}
+
+/// The mobile-money operators of a country, most used first.
+#[utoipa::path(get, path = "/payments/operators", tag = "payments", params(OperatorQuery),
+    responses((status = 200, description = "{success, data: [{id, name}]}"), (status = 422, body = ErrorBody)))]
+async fn list_operators(
+    axum::extract::Query(query): axum::extract::Query<OperatorQuery>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let Some(country) = Country::parse(query.country.trim()) else {
+        return Err(AppError::invalid("country", "country_invalid", "Unknown country"));
+    };
+    let data: Vec<OperatorJson> = operators(country).iter().map(|(id, name)| OperatorJson { id, name }).collect();
+    Ok(Json(serde_json::json!({ "success": true, "data": data })))
 }
 
 /// The simulator's prompts nobody has answered (the demo: an admin plays the payer's phone).

@@ -88,7 +88,7 @@ pub fn begin(
         return Err(AppError::conflict("order_cancelled", "This order was cancelled"));
     }
     let country = Country::parse(&order.address.country).unwrap_or(Country::Drc);
-    if !operators(country).contains(&operator) {
+    if !operators(country).iter().any(|(id, _)| *id == operator) {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
     }
     let Some(phone) = payer_number(phone) else {

@@ -41,16 +41,18 @@ impl PaymentStatus {
     }
 }
 
-/// The mobile-money operators of each country, by the provider's names
-/// (pawaPay's correspondents), the first being the most used.
-pub fn operators(country: Country) -> &'static [&'static str] {
+/// The mobile-money operators of each country: the provider's name
+/// (pawaPay's correspondent) and the brand people know, most used first.
+pub fn operators(country: Country) -> &'static [(&'static str, &'static str)] {
     match country {
-        Country::Drc => &["VODACOM_MPESA_COD", "AIRTEL_COD", "ORANGE_COD"],
-        Country::Ken => &["MPESA_KEN"],
-        Country::Rwa => &["MTN_MOMO_RWA", "AIRTEL_RWA"],
-        Country::Uga => &["MTN_MOMO_UGA", "AIRTEL_OAPI_UGA"],
-        Country::Tza => &["VODACOM_TZA", "AIRTEL_TZA", "TIGO_TZA"],
-        Country::Bdi => &["LUMICASH_BDI", "ECOCASH_BDI"],
+        Country::Drc => {
+            &[("VODACOM_MPESA_COD", "Vodacom M-Pesa"), ("AIRTEL_COD", "Airtel Money"), ("ORANGE_COD", "Orange Money")]
+        }
+        Country::Ken => &[("MPESA_KEN", "M-Pesa")],
+        Country::Rwa => &[("MTN_MOMO_RWA", "MTN MoMo"), ("AIRTEL_RWA", "Airtel Money")],
+        Country::Uga => &[("MTN_MOMO_UGA", "MTN MoMo"), ("AIRTEL_OAPI_UGA", "Airtel Money")],
+        Country::Tza => &[("VODACOM_TZA", "Vodacom M-Pesa"), ("AIRTEL_TZA", "Airtel Money"), ("TIGO_TZA", "Tigo Pesa")],
+        Country::Bdi => &[("LUMICASH_BDI", "Lumicash"), ("ECOCASH_BDI", "EcoCash")],
     }
 }
 

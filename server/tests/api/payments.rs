@@ -205,6 +205,10 @@ async fn in_the_demo_an_admin_answers_the_prompt_a_phone_would_show() {
 #[tokio::test]
 async fn only_the_buyer_pays_a_mobile_money_order_with_an_operator_of_its_country() {
     let s = shop().await;
+    let congo: Value = s.app.get("/payments/operators?country=DRC", None).await.json().await.unwrap();
+    let ids: Vec<&str> = congo["data"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["VODACOM_MPESA_COD", "AIRTEL_COD", "ORANGE_COD"]);
+    assert_eq!(s.app.get("/payments/operators?country=FRA", None).await.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let cash = s.order(9, "cash_on_delivery").await;
     assert_eq!(error_of(s.pay(cash, "+243990000001").await, StatusCode::CONFLICT).await["code"], "not_mobile_money");
     let order = s.order(10, "mobile_money").await;

@@ -15,7 +15,7 @@ import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
 import { useCatalogue } from '../../lib/catalogue';
 import { errorKey } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
-import { placeOrder, type Delivery } from '../../lib/orders';
+import { placeOrder, type Delivery, type PaymentMethod } from '../../lib/orders';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
@@ -57,9 +57,10 @@ export function CheckoutPage() {
   const catalogue = useCatalogue(useCatalogueDb());
   const [form, setForm] = useState<ShippingInput>(() => prefill(user));
   const [delivery, setDelivery] = useState<Delivery>('delivery');
+  const [payment, setPayment] = useState<PaymentMethod>('cash_on_delivery');
   const [problems, setProblems] = useState<string[]>([]);
   const [processing, setProcessing] = useState(false);
-  const [placed, setPlaced] = useState<{ offline: boolean } | null>(null);
+  const [placed, setPlaced] = useState<{ offline: boolean; payment: PaymentMethod } | null>(null);
 
   if (placed) {
     return (
@@ -69,6 +70,7 @@ export function CheckoutPage() {
             <CheckIcon />
             <h1>{t('checkout.placed_title')}</h1>
             <p>{placed.offline ? t('checkout.placed_offline') : t('checkout.placed_body')}</p>
+            {placed.payment === 'mobile_money' && <p>{t('checkout.pay_from_orders')}</p>}
             <div className="actions">
               <Link className="button" to={paths.orders}>
                 {t('checkout.view_orders')}
@@ -99,9 +101,9 @@ export function CheckoutPage() {
     if (found.length > 0 || blocked || !db) return;
     setProcessing(true);
     try {
-      await placeOrder(db, live, form, delivery, 'cash_on_delivery');
+      await placeOrder(db, live, form, delivery, payment);
       clearCart();
-      setPlaced({ offline: !navigator.onLine });
+      setPlaced({ offline: !navigator.onLine, payment });
     } catch {
       // The phone's storage refused the order: nothing was queued, the form stays as typed.
       setProblems(['storage_failed']);
@@ -195,11 +197,13 @@ export function CheckoutPage() {
             </fieldset>
             <fieldset className="choices">
               <legend>{t('checkout.payment')}</legend>
-              <label className="checkbox">
-                <input type="radio" name="payment" checked readOnly />
-                {t('checkout.cash_on_delivery')}
-              </label>
-              <p className="hint">{t('checkout.cash_note')}</p>
+              {(['mobile_money', 'cash_on_delivery'] as const).map((choice) => (
+                <label key={choice} className="checkbox">
+                  <input type="radio" name="payment" checked={payment === choice} onChange={() => setPayment(choice)} />
+                  {t(`checkout.${choice}`)}
+                </label>
+              ))}
+              <p className="hint">{payment === 'mobile_money' ? t('checkout.mobile_note') : t('checkout.cash_note')}</p>
             </fieldset>
           </div>
           <aside className="card cart-summary" aria-labelledby="checkout-summary">

@@ -16,6 +16,7 @@ import { changePart, dropOrder, type ChangedLine, type Order, type OrderPart } f
 import { paths } from '../../lib/paths';
 import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
+import { PayNow } from './pay-now';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -55,6 +56,14 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
         )}
         <strong>{money(order.total_cents)}</strong>
       </div>
+      {order.payment_method === 'mobile_money' && !refused && (
+        <div className="payment-line">
+          <span className={order.payment_status === 'succeeded' ? 'badge green' : 'badge yellow'}>
+            {t(`payments.order.${order.payment_status ?? 'unpaid'}`)}
+          </span>
+          {order.status !== 'cancelled' && !order.payment_status && <PayNow db={db} order={order} />}
+        </div>
+      )}
       {waiting && (
         <p className="sync-note wait">
           <ClockIcon /> {t('orders.waiting')}

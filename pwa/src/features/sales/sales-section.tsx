@@ -56,6 +56,11 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                   <strong>{money(part.subtotal_cents + part.shipping_cents)}</strong>
                 </div>
                 {waiting && <p className="sync-note wait">{t('orders.waiting')}</p>}
+                <p className="muted">
+                  {order.payment_method === 'cash_on_delivery'
+                    ? t('checkout.cash_on_delivery')
+                    : `${t('checkout.mobile_money')} · ${t(`payments.order.${order.payment_status ?? 'unpaid'}`)}`}
+                </p>
                 <p>
                   <strong>
                     {a.first_name} {a.last_name}

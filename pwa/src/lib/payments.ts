@@ -1,0 +1,37 @@
+// Paying an order by mobile money (docs/payments.md): online only, a tap on
+// "Pay now" asks the operator to show a prompt on the payer's phone; the
+// server learns the answer and the order's payment status follows by sync.
+import { api } from './api';
+
+export type PaymentStatus = 'initiating' | 'pending' | 'succeeded' | 'failed' | 'expired';
+
+export interface Operator {
+  id: string;
+  name: string;
+}
+
+export interface Payment {
+  id: string;
+  order_id: number;
+  status: PaymentStatus;
+  amount_cents: number;
+  currency: string;
+  operator: string;
+  phone: string;
+  failure_reason: string | null;
+}
+
+export const isSettled = (status: PaymentStatus | null | undefined) =>
+  status === 'succeeded' || status === 'failed' || status === 'expired';
+
+export const fetchOperators = (country: string) =>
+  api<{ data: Operator[] }>(`/payments/operators?country=${encodeURIComponent(country)}`).then((r) => r.data);
+
+export const startPayment = (orderId: number, operator: string, phone: string) =>
+  api<{ data: Payment }>(`/orders/${orderId}/payments`, { method: 'POST', json: { operator, phone } }).then(
+    (r) => r.data,
+  );
+
+/** The order's latest payment, as the server has it now. */
+export const latestPayment = (orderId: number) =>
+  api<{ data: Payment[] }>(`/orders/${orderId}/payments`).then((r) => r.data.at(-1) ?? null);
