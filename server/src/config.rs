@@ -27,6 +27,16 @@ pub struct Config {
     pub mail_from: String,
     /// How long the payment simulator's "phone prompt" takes before it answers.
     pub simulator_delay: Duration,
+    /// Mobile money through pawaPay instead of the simulator: the API's base
+    /// address and token (docs/operations.md).
+    pub pawapay: Option<PawaPaySettings>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PawaPaySettings {
+    /// e.g. `https://api.sandbox.pawapay.cloud` or the production address.
+    pub url: String,
+    pub token: String,
 }
 
 impl Config {
@@ -43,6 +53,7 @@ impl Config {
             smtp_url: None,
             mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
             simulator_delay: Duration::from_secs(3),
+            pawapay: None,
         }
     }
 }

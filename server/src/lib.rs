@@ -80,9 +80,18 @@ impl AppState {
         let origin = providers::Origin::default();
         // The simulator signs its callbacks with a key of this process's own.
         let secret = uuid::Uuid::new_v4().as_bytes().to_vec();
-        let simulator = providers::Simulator::new(config.simulator_delay, secret, Arc::clone(&origin));
+        let payments = match &config.pawapay {
+            Some(settings) => {
+                providers::Provider::PawaPay(Arc::new(providers::PawaPay::new(&settings.url, &settings.token)))
+            }
+            None => providers::Provider::Simulator(Arc::new(providers::Simulator::new(
+                config.simulator_delay,
+                secret,
+                Arc::clone(&origin),
+            ))),
+        };
         Ok(AppState {
-            payments: providers::Provider::Simulator(Arc::new(simulator)),
+            payments,
             origin,
             login_throttle: Arc::new(Throttle::new(config.login_max_failures, config.login_window)),
             contact_throttle: Arc::new(Throttle::new(config.contact_max_messages, config.contact_window)),

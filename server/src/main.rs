@@ -41,6 +41,12 @@ enum Command {
         /// Sender address of every email.
         #[arg(long, env = "MAVUNO_MAIL_FROM", default_value = "MAVUNO <no-reply@mavuno.africa>")]
         mail_from: String,
+        /// pawaPay's API token: mobile money through pawaPay instead of the built-in simulator.
+        #[arg(long, env = "MAVUNO_PAWAPAY_TOKEN", hide_env_values = true)]
+        pawapay_token: Option<String>,
+        /// pawaPay's API address (its sandbox unless set).
+        #[arg(long, env = "MAVUNO_PAWAPAY_URL", default_value = "https://api.sandbox.pawapay.cloud")]
+        pawapay_url: String,
     },
     /// Create an account of any role (e.g. the first super admin).
     CreateUser {
@@ -98,9 +104,20 @@ async fn run() -> ExitCode {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt().with_env_filter(filter).with_target(false).with_ansi(colour).init();
     let result = match Cli::parse().command {
-        Command::Serve { addr, data_dir, web_dir, demo, jwt_secret, smtp_url, mail_from } => {
+        Command::Serve {
+            addr,
+            data_dir,
+            web_dir,
+            demo,
+            jwt_secret,
+            smtp_url,
+            mail_from,
+            pawapay_token,
+            pawapay_url,
+        } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
-            let config = Config { web_dir, jwt_secret, smtp_url, mail_from, ..Config::new(data_dir) };
+            let pawapay = pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token });
+            let config = Config { web_dir, jwt_secret, smtp_url, mail_from, pawapay, ..Config::new(data_dir) };
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {

@@ -4,6 +4,7 @@
 //! needs no keys; it goes through the same code paths, callbacks included.
 //! The poller settles what callbacks did not.
 
+pub mod pawapay;
 pub mod simulator;
 
 use std::sync::{Arc, OnceLock};
@@ -14,6 +15,7 @@ use axum::http::HeaderMap;
 use crate::AppState;
 use crate::domain::payments::{self as rules, Outcome};
 
+pub use pawapay::PawaPay;
 pub use simulator::Simulator;
 
 /// What to collect, and from whom.
@@ -42,33 +44,39 @@ pub(crate) trait PaymentProvider {
 #[derive(Clone)]
 pub enum Provider {
     Simulator(Arc<Simulator>),
+    PawaPay(Arc<PawaPay>),
 }
 
 impl Provider {
     pub fn name(&self) -> &'static str {
         match self {
             Provider::Simulator(p) => p.name(),
+            Provider::PawaPay(p) => p.name(),
         }
     }
     pub async fn start(&self, collection: &Collection) -> Outcome {
         match self {
             Provider::Simulator(p) => p.start(collection).await,
+            Provider::PawaPay(p) => p.start(collection).await,
         }
     }
     pub async fn status(&self, uid: &str) -> Outcome {
         match self {
             Provider::Simulator(p) => p.status(uid).await,
+            Provider::PawaPay(p) => p.status(uid).await,
         }
     }
     pub async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String> {
         match self {
             Provider::Simulator(p) => p.callback(headers, body).await,
+            Provider::PawaPay(p) => p.callback(headers, body).await,
         }
     }
     /// The simulator, when it is the provider (its prompts are answered in the demo).
     pub fn simulator(&self) -> Option<&Arc<Simulator>> {
         match self {
             Provider::Simulator(p) => Some(p),
+            Provider::PawaPay(_) => None,
         }
     }
 }

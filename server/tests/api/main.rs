@@ -10,6 +10,7 @@ mod contact;
 mod helpers;
 mod http;
 mod orders;
+mod pawapay;
 mod payments;
 mod products;
 mod sessions;

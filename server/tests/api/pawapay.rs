@@ -1,0 +1,221 @@
+//! The pawaPay adapter against a local fake of pawaPay's deposits API
+//! (nothing here reaches the internet): the deposit request as pawaPay
+//! takes it, callbacks verified by asking pawaPay, forged ones changing
+//! nothing, status checks, a rejected request, and pawaPay unreachable.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode as AxumStatus};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mavuno::config::PawaPaySettings;
+use mavuno::model::user::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+use crate::sync::uid;
+
+const TOKEN: &str = "fake-pawapay-token";
+
+/// The fake: deposits by id (their last requested body and status).
+#[derive(Clone, Default)]
+struct Fake {
+    deposits: Arc<Mutex<HashMap<String, (Value, String)>>>,
+}
+
+impl Fake {
+    fn set(&self, id: &str, status: &str) {
+        self.deposits.lock().unwrap().get_mut(id).unwrap().1 = status.to_owned();
+    }
+    fn request(&self, id: &str) -> Value {
+        self.deposits.lock().unwrap()[id].0.clone()
+    }
+}
+
+fn authorised(headers: &HeaderMap) -> bool {
+    headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {TOKEN}"))
+}
+
+async fn request_deposit(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({"errorMessage": "bad token"})));
+    }
+    let id = body["depositId"].as_str().unwrap().to_owned();
+    let mut deposits = fake.deposits.lock().unwrap();
+    if deposits.contains_key(&id) {
+        return (AxumStatus::OK, Json(json!({"depositId": id, "status": "DUPLICATE_IGNORED"})));
+    }
+    // pawaPay refuses a number it cannot use at once.
+    if body["payer"]["address"]["value"].as_str().unwrap().ends_with('2') {
+        deposits.insert(id.clone(), (body, "REJECTED".into()));
+        return (
+            AxumStatus::OK,
+            Json(
+                json!({"depositId": id, "status": "REJECTED", "rejectionReason": {"rejectionCode": "INVALID_PAYER_FORMAT"}}),
+            ),
+        );
+    }
+    deposits.insert(id.clone(), (body, "SUBMITTED".into()));
+    (AxumStatus::OK, Json(json!({"depositId": id, "status": "ACCEPTED", "created": "2026-11-23T10:00:00Z"})))
+}
+
+async fn deposit_status(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({})));
+    }
+    let found = fake.deposits.lock().unwrap().get(&id).map(|(_, status)| status.clone());
+    let list = match found {
+        None => json!([]),
+        Some(status) if status == "FAILED" => {
+            json!([{"depositId": id, "status": status, "failureReason": {"failureCode": "PAYER_LIMIT_REACHED"}}])
+        }
+        Some(status) => json!([{"depositId": id, "status": status}]),
+    };
+    (AxumStatus::OK, Json(list))
+}
+
+async fn fake_pawapay() -> (Fake, String) {
+    let fake = Fake::default();
+    let app = Router::new()
+        .route("/deposits", post(request_deposit))
+        .route("/deposits/{id}", get(deposit_status))
+        .with_state(fake.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (fake, url)
+}
+
+struct Setup {
+    app: TestApp,
+    buyer: String,
+    product: i64,
+}
+
+async fn setup(url: String) -> Setup {
+    let app = spawn_with(|c| c.pawapay = Some(PawaPaySettings { url, token: TOKEN.into() })).await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let buyer = app.user_with_role("buyer@example.com", Role::User).await;
+    let product = json!({"title": "Beans", "description": "Dry", "quantity": 40, "price": 2, "current_price": 2});
+    let response = app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": product}))).await;
+    let product = response.json::<Value>().await.unwrap()["product"]["id"].as_i64().unwrap();
+    Setup { app, buyer, product }
+}
+
+impl Setup {
+    async fn order(&self, n: u32) -> i64 {
+        let body = json!({"uid": uid(n), "delivery": "pickup", "payment_method": "mobile_money",
+            "lines": [{"product_id": self.product, "quantity": 5, "unit_price_cents": 200}],
+            "shipping": {"first_name": "Neema", "last_name": "Bahati", "email": "n@example.com", "phone": "+243990000001",
+                         "address": "Avenue Lumumba 12", "city": "Bukavu", "country": "DRC"}});
+        self.app.call(Method::POST, "/orders", &self.buyer, Some(body)).await.json::<Value>().await.unwrap()["data"]["id"]
+            .as_i64()
+            .unwrap()
+    }
+
+    async fn pay(&self, order: i64, phone: &str) -> Value {
+        let body = json!({"operator": "AIRTEL_COD", "phone": phone});
+        let response = self.app.call(Method::POST, &format!("/orders/{order}/payments"), &self.buyer, Some(body)).await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        response.json::<Value>().await.unwrap()["data"].clone()
+    }
+
+    async fn status(&self, order: i64) -> Value {
+        let all: Value = self
+            .app
+            .call(Method::GET, &format!("/orders/{order}/payments"), &self.buyer, None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        all["data"].as_array().unwrap().last().unwrap().clone()
+    }
+
+    async fn callback(&self, body: Value) -> reqwest::Response {
+        self.app.client.post(self.app.api("/payments/callbacks/pawapay")).json(&body).send().await.unwrap()
+    }
+}
+
+#[tokio::test]
+async fn a_deposit_is_requested_as_pawapay_takes_it_and_settled_by_a_verified_callback() {
+    let (fake, url) = fake_pawapay().await;
+    let s = setup(url).await;
+    let order = s.order(1).await;
+    let payment = s.pay(order, "+243 970 000 001").await;
+    assert_eq!(payment["status"], "pending");
+    let id = payment["id"].as_str().unwrap();
+    let sent = fake.request(id);
+    assert_eq!(
+        (sent["amount"].as_str(), sent["currency"].as_str(), sent["correspondent"].as_str()),
+        (Some("10.00"), Some("USD"), Some("AIRTEL_COD"))
+    );
+    assert_eq!(
+        (sent["payer"]["type"].as_str(), sent["payer"]["address"]["value"].as_str()),
+        (Some("MSISDN"), Some("243970000001"))
+    );
+
+    // A forged "COMPLETED" changes nothing: pawaPay still says SUBMITTED.
+    let forged = s.callback(json!({"depositId": id, "status": "COMPLETED"})).await;
+    assert_eq!(forged.status(), StatusCode::OK);
+    assert_eq!(s.status(order).await["status"], "pending");
+    // pawaPay completes it; its callback is checked with pawaPay and applied.
+    fake.set(id, "COMPLETED");
+    s.callback(json!({"depositId": id, "status": "COMPLETED"})).await;
+    let paid = s.status(order).await;
+    assert_eq!(
+        (paid["status"].as_str(), paid["events"].as_array().unwrap().last().unwrap()["source"].as_str()),
+        (Some("succeeded"), Some("callback"))
+    );
+    // A callback about a deposit pawaPay does not know is refused.
+    let unknown = s.callback(json!({"depositId": "00000000-0000-4000-8000-000000000000", "status": "COMPLETED"})).await;
+    assert_eq!(error_of(unknown, StatusCode::UNAUTHORIZED).await["code"], "callback_unverified");
+}
+
+#[tokio::test]
+async fn status_checks_rejections_and_an_unreachable_pawapay() {
+    let (fake, url) = fake_pawapay().await;
+    let s = setup(url).await;
+    // A failure found by the status check (its callback lost).
+    let order = s.order(2).await;
+    let id = s.pay(order, "+243970000001").await["id"].as_str().unwrap().to_owned();
+    fake.set(&id, "FAILED");
+    s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z'");
+    mavuno::providers::poll_once(&s.app.state).await.unwrap();
+    let failed = s.status(order).await;
+    assert_eq!(
+        (failed["status"].as_str(), failed["failure_reason"].as_str()),
+        (Some("failed"), Some("payer_limit_reached"))
+    );
+
+    // Rejected at once.
+    let rejected = s.order(3).await;
+    assert_eq!(s.pay(rejected, "+243970000002").await["status"], "failed");
+
+    // pawaPay unreachable: the payment stays pending, never failed.
+    let down =
+        spawn_with(|c| c.pawapay = Some(PawaPaySettings { url: "http://127.0.0.1:9".into(), token: TOKEN.into() }))
+            .await;
+    let farmer = down.user_with_role("amani@example.com", Role::Farmer).await;
+    let buyer = down.user_with_role("buyer@example.com", Role::User).await;
+    let product = json!({"title": "Beans", "description": "Dry", "quantity": 40, "price": 2, "current_price": 2});
+    let product: Value = down
+        .call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": product})))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let unreachable = Setup { app: down, buyer, product: product["product"]["id"].as_i64().unwrap() };
+    let order = unreachable.order(4).await;
+    assert_eq!(unreachable.pay(order, "+243970000001").await["status"], "pending");
+}
