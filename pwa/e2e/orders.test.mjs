@@ -60,8 +60,8 @@ async function listProduct(farmerToken, title, price) {
 async function toCheckout(page, title) {
   await page.goto(`${env.server.origin}/marketplace?lng=en`);
   await page.getByRole('link', { name: title }).click();
-  await page.waitForURL(/\/product\/\d+$/);
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.locator('.product-page h1', { hasText: title }).waitFor();
+  await page.locator('.product-page').getByRole('button', { name: 'Add to Cart' }).click();
   await page.getByRole('link', { name: 'Cart, 1 item' }).click();
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
@@ -117,7 +117,18 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  // The buyer sees it delivered, with the timeline.
+  // The delivered order is in the farmer's earnings (a ledger entry).
+  await farmer.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await farmer.getByRole('navigation').getByRole('button', { name: 'Revenus' }).click();
+  await farmer
+    .locator('.order-lines li', { hasText: `Commande n° ${order.id}` })
+    .getByText('4,90')
+    .waitFor();
+
+  // The buyer's dashboard counts it; then the order, delivered, with the timeline.
+  await page.goto(`${env.server.origin}/dashboard?lng=en`);
+  await page.locator('.stat-card', { hasText: 'Items bought' }).getByText('1', { exact: true }).waitFor();
+  await page.goto(`${env.server.origin}/orders`);
   await page.reload();
   await page.getByRole('tab', { name: 'Delivered (1)' }).click();
   const mineCard = page.locator('.order-card', { hasText: `Order #${order.id}` });

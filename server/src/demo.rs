@@ -319,6 +319,8 @@ fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> 
 struct DemoOrder {
     lines: &'static [(&'static str, i64)],
     delivery: &'static str,
+    /// Paid by mobile money (through the simulator, before any step), else on delivery.
+    mobile_money: bool,
     steps: &'static [&'static [&'static str]],
 }
 
@@ -326,17 +328,19 @@ const DEMO_ORDERS: [DemoOrder; 4] = [
     DemoOrder {
         lines: &[("Fresh tomatoes", 3), ("Arabica coffee beans", 1)],
         delivery: "delivery",
+        mobile_money: true,
         steps: &[&["shipped", "delivered"], &["shipped", "delivered"]],
     },
-    DemoOrder { lines: &[("Avocados", 6)], delivery: "delivery", steps: &[&["shipped"]] },
-    DemoOrder { lines: &[("Green beans", 2), ("Sweet corn", 5)], delivery: "pickup", steps: &[] },
-    DemoOrder { lines: &[("Sweet corn", 10)], delivery: "delivery", steps: &[&["cancelled"]] },
+    DemoOrder { lines: &[("Avocados", 6)], delivery: "delivery", mobile_money: true, steps: &[&["shipped"]] },
+    DemoOrder { lines: &[("Green beans", 2), ("Sweet corn", 5)], delivery: "pickup", mobile_money: false, steps: &[] },
+    DemoOrder { lines: &[("Sweet corn", 10)], delivery: "delivery", mobile_money: false, steps: &[&["cancelled"]] },
 ];
 
 /// The demo buyer's orders, one in each state, paid on delivery (placed and
 /// moved through the same domain functions as real ones, so stock follows).
 fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
     use crate::domain::orders::{self, Notify, OrderRef};
+    use crate::domain::payments;
     let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
     let by_title = |title: &str| -> ApiResult<Option<crate::db::products::ProductRow>> {
         let (found, _) = crate::db::products::catalogue(
@@ -357,7 +361,7 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
         postal_code: String::new(),
         country: buyer.country.map(|c| c.as_str().to_owned()).unwrap_or_else(|| "DRC".into()),
     };
-    for DemoOrder { lines, delivery, steps } in DEMO_ORDERS {
+    for DemoOrder { lines, delivery, mobile_money, steps } in DEMO_ORDERS {
         let mut order_lines = Vec::new();
         for (title, quantity) in lines {
             let Some(product) = by_title(title)? else { return Ok(()) };
@@ -371,10 +375,17 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
             uid: uuid::Uuid::new_v4().to_string(),
             lines: order_lines,
             delivery: delivery.into(),
-            payment_method: "cash_on_delivery".into(),
+            payment_method: if mobile_money { "mobile_money" } else { "cash_on_delivery" }.into(),
             shipping: shipping.clone(),
         };
         let (order, _) = orders::place(tx, &buyer, &input, Notify::Nobody)?;
+        if mobile_money {
+            let country = buyer.country.unwrap_or(crate::model::user::Country::Drc);
+            let (operator, _) = crate::model::payment::operators(country)[0];
+            let (payment, _) = payments::begin(tx, &buyer, order.id, operator, &shipping.phone, "simulator")?;
+            let paid = payments::Outcome::Succeeded { provider_ref: Some("DEMO".into()) };
+            payments::settle(tx, &payment.uid, &paid, "demo")?;
+        }
         for (part, part_steps) in order.parts.iter().zip(steps.iter()) {
             for step in *part_steps {
                 // The buyer cancels; the farmer ships and delivers.

@@ -8,13 +8,14 @@ export function StatCard({
   onClick,
 }: {
   label: string;
-  value: number;
+  /** A count (written in the person's language) or a figure already written (an amount). */
+  value: number | string;
   active?: boolean;
   onClick?(): void;
 }) {
   return (
     <button type="button" className="stat-card" aria-pressed={active} onClick={onClick} disabled={!onClick}>
-      <span className="stat-value">{value.toLocaleString(currentLanguage())}</span>
+      <span className="stat-value">{typeof value === 'number' ? value.toLocaleString(currentLanguage()) : value}</span>
       <span className="stat-label">{label}</span>
     </button>
   );

@@ -7,6 +7,7 @@ pub mod admin_orders;
 pub mod admin_surveys;
 pub mod agent;
 pub mod contact;
+pub mod earnings;
 pub mod extract;
 pub mod health;
 pub mod orders;
@@ -67,6 +68,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_orders::routes())
         .merge(agent::routes())
         .merge(contact::routes())
+        .merge(earnings::routes())
         .merge(orders::routes())
         .merge(payments::routes())
         .merge(uploads::routes())

@@ -4,6 +4,7 @@
 //! serialise in SQLite anyway) and a few reader connections.
 
 pub mod contact;
+pub mod earnings;
 pub mod favourites;
 pub mod meta;
 pub mod orders;
@@ -39,6 +40,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0008_favourites", include_str!("../../../migrations/0008_favourites.sql")),
     ("0009_orders", include_str!("../../../migrations/0009_orders.sql")),
     ("0010_payments", include_str!("../../../migrations/0010_payments.sql")),
+    ("0011_earnings", include_str!("../../../migrations/0011_earnings.sql")),
 ];
 
 const READERS: usize = 4;

@@ -360,6 +360,15 @@ async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_st
     );
     assert!(m.app.emails_to("buyer@example.com")[3].1.contains("Raison : Harvest lost to hail"));
 
+    // Amani earned the delivered part (goods and shipping); the ledger says so once.
+    let earned: Value = m.app.call(Method::GET, "/farmer/earnings", &m.amani, None).await.json().await.unwrap();
+    assert_eq!((earned["earned_cents"].as_i64(), earned["pending_cents"].as_i64()), (Some(1500), Some(0)));
+    assert_eq!(earned["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(earned["by_month"][0]["sales"], 1);
+    let esther_earned: Value = m.app.call(Method::GET, "/farmer/earnings", &m.esther, None).await.json().await.unwrap();
+    assert_eq!(esther_earned["earned_cents"], 0, "a cancelled part earns nothing");
+    assert_eq!(m.app.call(Method::GET, "/farmer/earnings", &m.buyer, None).await.status(), StatusCode::FORBIDDEN);
+
     // The buyer's order: delivered (the live part), with a timeline of every step.
     let seen: Value = m.app.call(Method::GET, &format!("/orders/{id}"), &m.buyer, None).await.json().await.unwrap();
     assert_eq!(seen["data"]["status"], "delivered");

@@ -19,6 +19,8 @@ import { FarmersSection } from '../../features/agent/farmers-section';
 import { ProductsSection } from '../../features/products/products-section';
 import { SalesSection } from '../../features/sales/sales-section';
 import { OrdersList } from '../../features/orders/orders-page';
+import { EarningsSection } from '../../features/earnings/earnings-section';
+import { DashboardFigures } from './figures';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 
@@ -157,6 +159,13 @@ function SectionContent({
       </ErrorBoundary>
     );
   }
+  if (kind === 'farmer' && section.id === 'earnings') {
+    return (
+      <ErrorBoundary>
+        <EarningsSection />
+      </ErrorBoundary>
+    );
+  }
   if (kind === 'customer' && section.id === 'orders') {
     if (!db) return loading;
     return (
@@ -184,6 +193,7 @@ function SectionContent({
           <h2>{t('dashboard.welcome', { name: user.first_name || displayName(user) })}</h2>
           <p>{t(`dashboard.intro.${kind}`)}</p>
         </section>
+        {db && <DashboardFigures db={db} kind={kind} userId={user.id} />}
         <section aria-labelledby="dashboard-quick">
           <h2 id="dashboard-quick">{t('dashboard.quick_actions')}</h2>
           <div className="tiles">

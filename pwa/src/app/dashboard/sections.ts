@@ -77,7 +77,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     // The application that made them a farmer, with the reviewer's comment.
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
-    { id: 'earnings', icon: WalletIcon, arrives: 'later' },
+    { id: 'earnings', icon: WalletIcon },
     { id: 'training', icon: BookIcon, arrives: 'later' },
     profile,
   ],

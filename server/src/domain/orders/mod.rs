@@ -22,9 +22,9 @@ use rusqlite::Connection;
 use super::merge::stamp;
 use crate::clock;
 use crate::db::orders::{self, OrderRow};
-use crate::db::products;
 use crate::db::sync;
 use crate::db::users::UserRow;
+use crate::db::{earnings, products};
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{Delivery, PartStatus};
 
@@ -146,6 +146,11 @@ pub fn change_part(
         for line in &part.lines {
             adjust_stock(conn, line.product_id, line.quantity)?;
         }
+    }
+    if to == PartStatus::Delivered {
+        // The farmer earned the part: an entry in the ledger, never an edited balance.
+        let amount = part.subtotal_cents + part.shipping_cents;
+        earnings::record_sale(conn, part.farmer_id, order.id, part.id, amount, &order.currency, &now)?;
     }
     orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
     if notify == Notify::People {

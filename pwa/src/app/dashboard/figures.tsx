@@ -1,0 +1,44 @@
+// The dashboard's figures, from the records on the phone (so they show
+// offline and follow every sync): a buyer's orders, the items bought and
+// the wishlist; a farmer's products, orders and what delivered orders earned.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useTranslation } from 'react-i18next';
+import { StatCard } from '../../components/stat-card';
+import { formatMoney } from '../../lib/format';
+import type { LocalDb } from '../../lib/local-db';
+import { useOrders } from '../../lib/orders';
+import { useOwnProducts } from '../../lib/products';
+import type { DashboardKind } from './sections';
+
+export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: DashboardKind; userId: number }) {
+  const { t } = useTranslation();
+  const orders = useOrders(db);
+  const products = useOwnProducts(db, userId);
+  const wishlist = useLiveQuery(() => db.favourites.count(), [db]);
+  if (!orders || (kind !== 'customer' && kind !== 'farmer')) return null;
+  if (kind === 'customer') {
+    const bought = orders.filter((o) => o.parts.some((p) => p.farmer.id !== userId));
+    const items = bought
+      .flatMap((o) => o.parts.filter((p) => p.status !== 'cancelled'))
+      .flatMap((p) => p.lines)
+      .reduce((sum, line) => sum + line.quantity, 0);
+    return (
+      <div className="stat-cards">
+        <StatCard label={t('dashboard.figures.orders')} value={bought.length} />
+        <StatCard label={t('dashboard.figures.items')} value={items} />
+        <StatCard label={t('dashboard.figures.wishlist')} value={wishlist ?? 0} />
+      </div>
+    );
+  }
+  const parts = orders.flatMap((o) => o.parts.filter((p) => p.farmer.id === userId));
+  const earned = parts
+    .filter((p) => p.status === 'delivered')
+    .reduce((s, p) => s + p.subtotal_cents + p.shipping_cents, 0);
+  return (
+    <div className="stat-cards">
+      <StatCard label={t('dashboard.figures.products')} value={products?.length ?? 0} />
+      <StatCard label={t('dashboard.figures.orders')} value={parts.length} />
+      <StatCard label={t('dashboard.figures.earned')} value={formatMoney(earned / 100)} />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+// The farmer's Earnings section (docs/orders.md): what they earned (the
+// ledger's sum), what orders not yet delivered will bring, totals by month,
+// and the newest entries. It reads the server, so it needs a connection.
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../components/spinner';
+import { StatCard } from '../../components/stat-card';
+import { api } from '../../lib/api';
+import { errorMessages } from '../../lib/error-text';
+import { formatDate, formatMoney } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
+
+interface Earnings {
+  currency: string;
+  earned_cents: number;
+  pending_cents: number;
+  by_month: { month: string; earned_cents: number; sales: number }[];
+  entries: { order_id: number; part_id: number; kind: 'sale' | 'refund'; amount_cents: number; at: string }[];
+}
+
+const money = (cents: number) => formatMoney(cents / 100);
+
+/** "2026-11" → "November 2026" in the person's language. */
+function monthName(month: string): string {
+  const [year, m] = month.split('-').map(Number);
+  return new Intl.DateTimeFormat(currentLanguage(), { month: 'long', year: 'numeric' }).format(
+    new Date(Date.UTC(year!, m! - 1, 15)),
+  );
+}
+
+export function EarningsSection() {
+  const { t } = useTranslation();
+  const [earnings, setEarnings] = useState<Earnings | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const load = useCallback(async () => {
+    try {
+      setEarnings(await api<Earnings>('/farmer/earnings'));
+      setError(null);
+    } catch (caught) {
+      setError(caught);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (error && !earnings) {
+    return (
+      <section className="card coming-soon" role="alert">
+        <h2>{t('earnings.title')}</h2>
+        <p>{errorMessages(error, t, 'earnings.load_failed')[0]}</p>
+        <button type="button" className="button" onClick={() => void load()}>
+          {t('common.try_again')}
+        </button>
+      </section>
+    );
+  }
+  if (!earnings) return <Spinner label={t('common.loading')} />;
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  const month = earnings.by_month.find((m) => m.month === thisMonth)?.earned_cents ?? 0;
+  return (
+    <section aria-labelledby="earnings-title">
+      <h2 id="earnings-title">{t('earnings.title')}</h2>
+      <div className="stat-cards">
+        <StatCard label={t('earnings.earned')} value={money(earnings.earned_cents)} />
+        <StatCard label={t('earnings.pending')} value={money(earnings.pending_cents)} />
+        <StatCard label={t('earnings.this_month')} value={money(month)} />
+      </div>
+      <p className="hint">{t('earnings.note', { currency: earnings.currency })}</p>
+      {earnings.by_month.length === 0 ? (
+        <div className="card empty-state">
+          <p>{t('earnings.empty')}</p>
+        </div>
+      ) : (
+        <>
+          <h3>{t('earnings.by_month')}</h3>
+          <ul className="card order-lines">
+            {earnings.by_month.map((m) => (
+              <li key={m.month}>
+                <span>{monthName(m.month)}</span>
+                <span className="muted">{t('earnings.sales', { count: m.sales })}</span>
+                <strong>{money(m.earned_cents)}</strong>
+              </li>
+            ))}
+          </ul>
+          <h3>{t('earnings.entries')}</h3>
+          <ul className="card order-lines">
+            {earnings.entries.map((e) => (
+              <li key={`${e.part_id}-${e.kind}`}>
+                <span>{t('orders.number', { id: e.order_id })}</span>
+                <span className="muted">{formatDate(e.at, 'short')}</span>
+                <strong>{money(e.amount_cents)}</strong>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

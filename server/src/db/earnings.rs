@@ -1,0 +1,69 @@
+//! The `earnings` ledger: entries only, never an edited balance.
+
+use rusqlite::{Connection, params};
+
+/// A sale: the part's goods and shipping, once (a second call changes nothing).
+pub fn record_sale(
+    conn: &Connection,
+    farmer_id: i64,
+    order_id: i64,
+    part_id: i64,
+    amount_cents: i64,
+    currency: &str,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+         VALUES (?1, ?2, ?3, 'sale', ?4, ?5, ?6)",
+    )?
+    .execute(params![farmer_id, order_id, part_id, amount_cents, currency, now])?;
+    Ok(())
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub order_id: i64,
+    pub part_id: i64,
+    pub kind: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub at: String,
+}
+
+/// A farmer's newest entries, at most `limit`.
+pub fn entries_of(conn: &Connection, farmer_id: i64, limit: i64) -> rusqlite::Result<Vec<Entry>> {
+    conn.prepare_cached(
+        "SELECT order_id, part_id, kind, amount_cents, currency, at FROM earnings
+         WHERE farmer_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
+    )?
+    .query_map(params![farmer_id, limit], |r| {
+        Ok(Entry {
+            order_id: r.get(0)?,
+            part_id: r.get(1)?,
+            kind: r.get(2)?,
+            amount_cents: r.get(3)?,
+            currency: r.get(4)?,
+            at: r.get(5)?,
+        })
+    })?
+    .collect()
+}
+
+/// Earned per month (`YYYY-MM`, newest first): the sum of entries and how many sales.
+pub fn by_month(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<(String, i64, i64)>> {
+    conn.prepare_cached(
+        "SELECT substr(at, 1, 7) AS month, SUM(amount_cents), SUM(kind = 'sale') FROM earnings
+         WHERE farmer_id = ?1 GROUP BY month ORDER BY month DESC",
+    )?
+    .query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+    .collect()
+}
+
+/// What the farmer's parts not yet delivered (nor cancelled) will bring.
+pub fn pending(conn: &Connection, farmer_id: i64) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "SELECT COALESCE(SUM(subtotal_cents + shipping_cents), 0) FROM order_parts
+         WHERE farmer_id = ?1 AND status IN ('processing', 'shipped')",
+    )?
+    .query_row([farmer_id], |r| r.get(0))
+}
