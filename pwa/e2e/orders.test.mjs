@@ -71,7 +71,7 @@ async function toCheckout(page, title) {
 
 test('an order placed offline arrives once; the farmer ships and delivers it; the buyer follows it', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
-  await listProduct(farmerToken, 'Plantains', 0.9);
+  const plantains = await listProduct(farmerToken, 'Plantains', 0.9);
   const buyer = await newBuyer();
 
   const context = await env.browser.newContext(PHONE);
@@ -135,6 +135,17 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await mineCard.getByRole('button', { name: 'Track Order' }).click();
   await mineCard.locator('.timeline').getByText('Shipped').waitFor();
   await mineCard.locator('.timeline').getByText('Delivered').waitFor();
+
+  // A review of what was delivered shows on the product page, with the new rating.
+  await mineCard.getByRole('button', { name: 'Leave Review: Plantains' }).click();
+  await mineCard.getByLabel('4 stars').check();
+  await mineCard.getByLabel('Comment (optional)').fill('Sweet and ripe, well packed.');
+  await mineCard.getByRole('button', { name: 'Send review' }).click();
+  await mineCard.getByText('Thank you: your review is on the product page.').waitFor();
+  await page.goto(`${env.server.origin}/product/${plantains.id}`);
+  const reviews = page.locator('.product-reviews');
+  await reviews.getByText('Sweet and ripe, well packed.').waitFor();
+  await reviews.getByText(/Neema B\./).waitFor();
   await context.close();
   await farmerContext.close();
 });

@@ -132,8 +132,6 @@ struct DemoProduct {
     /// Days before today it was harvested, days after today it expires.
     harvested: i64,
     keeps: i64,
-    rating: f64,
-    reviews: i64,
 }
 
 const PRODUCTS: &[DemoProduct] = &[
@@ -150,8 +148,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 3,
         keeps: 12,
-        rating: 4.6,
-        reviews: 32,
     },
     DemoProduct {
         farmer: "esther@mavuno.demo",
@@ -166,8 +162,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 60,
         keeps: 300,
-        rating: 4.9,
-        reviews: 58,
     },
     DemoProduct {
         farmer: "farmer@mavuno.demo",
@@ -181,8 +175,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 2,
         keeps: 10,
-        rating: 4.3,
-        reviews: 17,
     },
     DemoProduct {
         farmer: "habimana@mavuno.demo",
@@ -197,8 +189,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 4,
         keeps: 14,
-        rating: 4.7,
-        reviews: 41,
     },
     DemoProduct {
         farmer: "habimana@mavuno.demo",
@@ -213,8 +203,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 1,
         keeps: 7,
-        rating: 4.4,
-        reviews: 12,
     },
     DemoProduct {
         farmer: "esther@mavuno.demo",
@@ -229,8 +217,6 @@ const PRODUCTS: &[DemoProduct] = &[
         },
         harvested: 5,
         keeps: 9,
-        rating: 4.8,
-        reviews: 27,
     },
 ];
 
@@ -308,8 +294,7 @@ fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> 
         fields["expiry_date"] = day(product.keeps).into();
         fields["images"] = photos.iter().map(|(hash, _)| hash.clone()).collect::<Vec<_>>().into();
         let input: ListingInput = serde_json::from_value(fields).map_err(AppError::internal)?;
-        let (row, _) = products::create(tx, &farmer, None, &input)?;
-        crate::db::products::set_rating(tx, row.id, product.rating, product.reviews)?;
+        products::create(tx, &farmer, None, &input)?;
     }
     Ok(())
 }
@@ -396,6 +381,15 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
                 };
                 orders::change_part(tx, &actor, OrderRef::Id(order.id), part.id, step, None, Notify::Nobody)?;
             }
+        }
+    }
+    // The demo buyer reviews what was delivered; these are the demo's only ratings.
+    for (title, rating, comment) in [
+        ("Fresh tomatoes", 5, "Firm and sweet, and they came the next day."),
+        ("Arabica coffee beans", 4, "A lovely aroma; the parcel was a little late."),
+    ] {
+        if let Some(product) = by_title(title)? {
+            crate::domain::reviews::write(tx, &buyer, product.id, rating, comment)?;
         }
     }
     Ok(())

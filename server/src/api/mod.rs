@@ -13,6 +13,7 @@ pub mod health;
 pub mod orders;
 pub mod payments;
 pub mod products;
+pub mod reviews;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
@@ -73,6 +74,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(payments::routes())
         .merge(uploads::routes())
         .merge(products::routes())
+        .merge(reviews::routes())
         .merge(surveys::routes())
         .merge(sync::routes())
         .split_for_parts()

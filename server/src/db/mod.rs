@@ -11,6 +11,7 @@ pub mod orders;
 pub mod outbox;
 pub mod payments;
 pub mod products;
+pub mod reviews;
 pub mod sessions;
 pub mod surveys;
 pub mod sync;
@@ -41,6 +42,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0009_orders", include_str!("../../../migrations/0009_orders.sql")),
     ("0010_payments", include_str!("../../../migrations/0010_payments.sql")),
     ("0011_earnings", include_str!("../../../migrations/0011_earnings.sql")),
+    ("0012_reviews", include_str!("../../../migrations/0012_reviews.sql")),
 ];
 
 const READERS: usize = 4;

@@ -253,10 +253,16 @@ pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Ratings come from reviews, which are not built yet; the demo sets them.
-pub fn set_rating(conn: &Connection, id: i64, rating: f64, count: i64) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE products SET rating = ?2, review_count = ?3 WHERE id = ?1")?
-        .execute(params![id, rating, count])?;
+/// A product's rating and review count from its reviews, and its farmer's
+/// rating after it; the product takes `version`, so phones pull the new figures.
+pub fn refresh_rating(conn: &Connection, id: i64, version: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE products SET rating = COALESCE((SELECT AVG(rating) FROM reviews WHERE product_id = ?1), 0),
+                             review_count = (SELECT COUNT(*) FROM reviews WHERE product_id = ?1),
+                             version = ?2
+         WHERE id = ?1",
+    )?
+    .execute(params![id, version])?;
     refresh_farmer_rating(conn, id)
 }
 

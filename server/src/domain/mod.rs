@@ -18,5 +18,6 @@ pub mod payments;
 pub mod people;
 pub mod phone;
 pub mod products;
+pub mod reviews;
 pub mod surveys;
 pub mod sync;

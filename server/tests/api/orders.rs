@@ -45,6 +45,10 @@ impl TestApp {
         stmt.query_map([to], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
     }
 
+    async fn review(&self, token: &str, product: i64, body: Value) -> reqwest::Response {
+        self.call(Method::PUT, &format!("/products/{product}/review"), token, Some(body)).await
+    }
+
     async fn patch_part(&self, token: &str, order: i64, part: i64, body: Value) -> reqwest::Response {
         self.call(Method::PATCH, &format!("/orders/{order}/parts/{part}"), token, Some(body)).await
     }
@@ -368,6 +372,34 @@ async fn each_part_moves_by_the_people_allowed_to_and_a_cancellation_restores_st
     let esther_earned: Value = m.app.call(Method::GET, "/farmer/earnings", &m.esther, None).await.json().await.unwrap();
     assert_eq!(esther_earned["earned_cents"], 0, "a cancelled part earns nothing");
     assert_eq!(m.app.call(Method::GET, "/farmer/earnings", &m.buyer, None).await.status(), StatusCode::FORBIDDEN);
+
+    // The buyer reviews what was delivered, once (editable); the ratings follow.
+    assert_eq!(
+        m.app.review(&m.buyer, m.tomatoes, json!({"rating": 4, "comment": "Firm"})).await.status(),
+        StatusCode::OK
+    );
+    let refused = m.app.review(&m.buyer, m.avocados, json!({"rating": 5})).await;
+    assert_eq!(error_of(refused, StatusCode::FORBIDDEN).await["code"], "not_delivered");
+    let bad = m.app.review(&m.buyer, m.tomatoes, json!({"rating": 6})).await;
+    assert_eq!(error_of(bad, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["rating"][0], "rating_invalid");
+    assert_eq!(
+        m.app.review(&m.buyer, m.tomatoes, json!({"rating": 5, "comment": "Firm and sweet"})).await.status(),
+        StatusCode::OK
+    );
+    let product: Value = m.app.get(&format!("/products/{}", m.tomatoes), None).await.json().await.unwrap();
+    assert_eq!(
+        (
+            product["data"]["rating"].as_f64(),
+            product["data"]["reviews"].as_i64(),
+            product["data"]["farmer"]["rating"].as_f64()
+        ),
+        (Some(5.0), Some(1), Some(5.0))
+    );
+    let reviews: Value = m.app.get(&format!("/products/{}/reviews", m.tomatoes), None).await.json().await.unwrap();
+    assert_eq!(
+        (reviews["data"][0]["author"].as_str(), reviews["data"][0]["comment"].as_str()),
+        (Some("Test u."), Some("Firm and sweet"))
+    );
 
     // The buyer's order: delivered (the live part), with a timeline of every step.
     let seen: Value = m.app.call(Method::GET, &format!("/orders/{id}"), &m.buyer, None).await.json().await.unwrap();

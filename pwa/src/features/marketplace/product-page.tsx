@@ -15,6 +15,7 @@ import { useFavourite } from '../../lib/favourites';
 import { Price, ProductImage, Stars, useDataSaver } from '../../components/product-parts';
 import { orderRange } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
+import { ProductReviews } from './product-reviews';
 
 export function ProductPage() {
   const { t } = useTranslation();
@@ -174,6 +175,7 @@ function ProductDetails({ product: p }: { product: Product }) {
           )}
         </div>
       </div>
+      {p.id !== undefined && <ProductReviews productId={p.id} />}
     </article>
   );
 }

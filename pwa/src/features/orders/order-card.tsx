@@ -17,6 +17,7 @@ import { paths } from '../../lib/paths';
 import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { PayNow } from './pay-now';
+import { ReviewForm } from './review-form';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -116,6 +117,10 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
             ))}
           </ul>
           {part.cancel_reason && <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>}
+          {part.status === 'delivered' &&
+            part.lines.map((line) => (
+              <ReviewForm key={line.product_id} productId={line.product_id} title={line.title} />
+            ))}
           {part.status === 'processing' && part.id > 0 && !refused && (
             <button type="button" className="button danger-outline small" onClick={() => setCancelling(part)}>
               {order.parts.length > 1 ? t('orders.cancel_part') : t('orders.cancel')}
