@@ -177,6 +177,34 @@ test('a buyer pays by mobile money in the simulator and sees the order paid', as
   await context.close();
 });
 
+test("in the demo, an admin answers the payment prompt the payer's phone would show", async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  await listProduct(farmerToken, 'Sorghum flour', 2);
+  const buyer = await newBuyer();
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await toCheckout(page, 'Sorghum flour');
+  await page.getByLabel('Mobile money').check();
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('link', { name: 'View Orders' }).click();
+  const card = page.locator('.order-card', { hasText: 'Sorghum flour' });
+  await card.getByRole('button', { name: 'Pay now' }).click();
+  await card.getByLabel(/^Number that pays/).fill('+243 990 000 008');
+  await card.getByRole('button', { name: 'Pay $6.00' }).click();
+  await card.getByText('Check your phone and approve the payment of $6.00.').waitFor();
+
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, env.server.origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Orders' }).click();
+  const prompt = admin.locator('.order-lines li', { hasText: '243990000008' });
+  await prompt.getByRole('button', { name: 'Pay' }).click();
+  await prompt.waitFor({ state: 'detached' });
+  await card.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
+  await context.close();
+});
+
 test('a price the farmer changed while the buyer was offline is shown before anything is placed', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
   const product = await listProduct(farmerToken, 'Cassava leaves', 1);

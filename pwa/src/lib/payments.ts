@@ -32,6 +32,26 @@ export const startPayment = (orderId: number, operator: string, phone: string) =
     (r) => r.data,
   );
 
+/** An order's payments, oldest first, with their history. */
+export const orderPayments = (orderId: number) =>
+  api<{ data: (Payment & { events: { status: PaymentStatus; source: string; note: string | null; at: string }[] })[] }>(
+    `/orders/${orderId}/payments`,
+  ).then((r) => r.data);
+
+/** A simulated phone prompt waiting for an answer (the demo). */
+export interface Prompt {
+  payment_id: string;
+  phone: string;
+  operator: string;
+  amount_cents: number;
+  currency: string;
+}
+
+export const fetchPrompts = () => api<{ data: Prompt[] }>('/admin/payments/prompts').then((r) => r.data);
+
+export const answerPrompt = (paymentId: string, approve: boolean) =>
+  api(`/admin/payments/prompts/${paymentId}`, { method: 'POST', json: { approve } });
+
 /** The order's latest payment, as the server has it now. */
 export const latestPayment = (orderId: number) =>
   api<{ data: Payment[] }>(`/orders/${orderId}/payments`).then((r) => r.data.at(-1) ?? null);

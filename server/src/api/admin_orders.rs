@@ -21,6 +21,7 @@ use crate::db::orders::{self as rows, AdminFilter, OrderRow};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::order::{PartStatus, PaymentMethod};
+use crate::model::payment::PaymentStatus;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_orders)).routes(routes!(export))
@@ -38,6 +39,9 @@ pub struct OrderQuery {
     status: Option<String>,
     /// mobile_money or cash_on_delivery.
     payment_method: Option<String>,
+    /// Where the latest mobile-money payment stands: unpaid (none started),
+    /// pending, succeeded, failed or expired.
+    payment: Option<String>,
     /// Only orders placed at or after this instant (RFC 3339).
     from: Option<String>,
     /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
@@ -62,6 +66,10 @@ impl OrderQuery {
             search: self.q.clone(),
             status: parsed(self.status.as_deref(), "status", PartStatus::parse)?,
             payment_method: parsed(self.payment_method.as_deref(), "payment_method", PaymentMethod::parse)?,
+            payment_status: parsed(self.payment.as_deref(), "payment", |text| match text {
+                "unpaid" => Some(None),
+                other => PaymentStatus::parse(other).map(Some),
+            })?,
             placed_from: parsed(self.from.as_deref(), "from", |text| {
                 time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
                     .ok()

@@ -345,6 +345,9 @@ pub struct AdminFilter {
     pub search: Option<String>,
     pub status: Option<PartStatus>,
     pub payment_method: Option<PaymentMethod>,
+    /// Where the latest mobile-money payment stands; `None` inside means
+    /// "mobile money, not paid yet" (no payment started).
+    pub payment_status: Option<Option<PaymentStatus>>,
     /// Placed at or after this instant (RFC 3339, UTC).
     pub placed_from: Option<String>,
 }
@@ -371,6 +374,19 @@ impl AdminFilter {
         if let Some(method) = self.payment_method {
             values.push(Value::Text(method.as_str().to_owned()));
             sql.push_str(&format!(" AND o.payment_method = ?{}", values.len()));
+        }
+        match self.payment_status {
+            None => {}
+            Some(None) => sql.push_str(
+                " AND o.payment_method = 'mobile_money' AND NOT EXISTS (SELECT 1 FROM payments y WHERE y.order_id = o.id)",
+            ),
+            Some(Some(status)) => {
+                values.push(Value::Text(status.as_str().to_owned()));
+                sql.push_str(&format!(
+                    " AND (SELECT y.status FROM payments y WHERE y.order_id = o.id ORDER BY y.id DESC LIMIT 1) = ?{}",
+                    values.len()
+                ));
+            }
         }
         if let Some(from) = &self.placed_from {
             values.push(Value::Text(from.clone()));

@@ -195,6 +195,13 @@ async fn in_the_demo_an_admin_answers_the_prompt_a_phone_would_show() {
         .await;
     assert_eq!(answered.status(), StatusCode::OK);
     s.until(order, "succeeded").await;
+    // The admin's order list filters by where the payment stands.
+    let paid: Value =
+        s.app.call(Method::GET, "/admin/orders?payment=succeeded", &admin, None).await.json().await.unwrap();
+    assert_eq!(paid["data"][0]["id"].as_i64(), Some(order));
+    let unpaid: Value =
+        s.app.call(Method::GET, "/admin/orders?payment=unpaid", &admin, None).await.json().await.unwrap();
+    assert_eq!(unpaid["total"], 0);
     let twice = s
         .app
         .call(Method::POST, &format!("/admin/payments/prompts/{id}"), &admin, Some(json!({"approve": false})))

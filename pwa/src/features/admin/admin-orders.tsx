@@ -16,8 +16,10 @@ import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { PART_STATUSES, type Order } from '../../lib/orders';
+import { answerPrompt, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { useDebounced } from './use-debounced';
+import { OrderLines, OrderTimeline } from '../../components/order-lines';
 
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
 const money = (cents: number) => formatMoney(cents / 100);
@@ -25,7 +27,13 @@ const money = (cents: number) => formatMoney(cents / 100);
 export function AdminOrders() {
   const { t } = useTranslation();
   const toast = useToast();
-  const [filters, setFilters] = useState<OrderFilters>({ q: '', status: '', payment_method: '', period: 'all' });
+  const [filters, setFilters] = useState<OrderFilters>({
+    q: '',
+    status: '',
+    payment_method: '',
+    payment: '',
+    period: 'all',
+  });
   const q = useDebounced(filters.q);
   const [page, setPage] = useState(1);
   const [result, setResult] = useState<OrderPage | null>(null);
@@ -33,15 +41,15 @@ export function AdminOrders() {
   const [open, setOpen] = useState<Order | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  const { status, payment_method, period } = filters;
+  const { status, payment_method, payment, period } = filters;
   const load = useCallback(async () => {
     try {
-      setResult(await fetchOrders({ q, status, payment_method, period }, page));
+      setResult(await fetchOrders({ q, status, payment_method, payment, period }, page));
       setError(null);
     } catch (caught) {
       setError(caught);
     }
-  }, [q, status, payment_method, period, page]);
+  }, [q, status, payment_method, payment, period, page]);
 
   useEffect(() => {
     void load();
@@ -60,7 +68,7 @@ export function AdminOrders() {
     setExporting(true);
     try {
       await download(
-        `/admin/orders/export?${orderQuery({ q, status, payment_method, period }, { lang: currentLanguage() })}`,
+        `/admin/orders/export?${orderQuery({ q, status, payment_method, payment, period }, { lang: currentLanguage() })}`,
       );
     } catch (caught) {
       toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
@@ -84,6 +92,7 @@ export function AdminOrders() {
 
   return (
     <div className="admin-screen">
+      <Prompts onAnswered={() => void load()} />
       <div className="stat-cards">
         <StatCard
           label={t('orders.tabs.all')}
@@ -117,6 +126,18 @@ export function AdminOrders() {
           <option value="">{t('admin.orders.all_payments')}</option>
           <option value="cash_on_delivery">{t('checkout.cash_on_delivery')}</option>
           <option value="mobile_money">{t('checkout.mobile_money')}</option>
+        </SelectField>
+        <SelectField
+          label={t('admin.orders.payment_state')}
+          value={payment}
+          onChange={(e) => setFilter('payment', e.target.value as OrderFilters['payment'])}
+        >
+          <option value="">{t('admin.orders.all_payments')}</option>
+          {(['unpaid', 'pending', 'succeeded', 'failed', 'expired'] as const).map((p) => (
+            <option key={p} value={p}>
+              {t(`payments.order.${p}`)}
+            </option>
+          ))}
         </SelectField>
         <SelectField
           label={t('admin.apps.period')}
@@ -226,30 +247,95 @@ function OrderDetails({ order, onClose }: { order: Order; onClose(): void }) {
           <p>
             <strong>{part.farmer.name}</strong> <OrderStatusBadge status={part.status} />
           </p>
-          <ul className="order-lines">
-            {part.lines.map((line) => (
-              <li key={line.product_id}>
-                <span>{line.title}</span>
-                <span className="muted">
-                  {line.quantity} × {money(line.unit_price_cents)}
-                </span>
-                <span>{money(line.line_total_cents)}</span>
-              </li>
-            ))}
-          </ul>
+          <OrderLines lines={part.lines} />
           {part.cancel_reason && <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>}
         </section>
       ))}
+      {order.payment_method === 'mobile_money' && order.id !== undefined && <PaymentHistory orderId={order.id} />}
       <h3>{t('orders.track')}</h3>
-      <ol className="timeline">
-        {order.events.map((event, index) => (
-          <li key={index}>
-            <strong>{t(`orders.events.${event.kind}`)}</strong>{' '}
-            <time dateTime={event.at}>{formatDate(event.at, 'time')}</time>
-            {event.note ? <span className="muted"> · {event.note}</span> : null}
+      <OrderTimeline events={order.events} />
+    </Modal>
+  );
+}
+
+/** An order's mobile-money payments and each one's steps. */
+function PaymentHistory({ orderId }: { orderId: number }) {
+  const { t } = useTranslation();
+  const [payments, setPayments] = useState<Awaited<ReturnType<typeof orderPayments>> | null>(null);
+  useEffect(() => {
+    orderPayments(orderId).then(setPayments, () => setPayments([]));
+  }, [orderId]);
+  if (!payments) return <Spinner label={t('common.loading')} />;
+  return (
+    <section>
+      <h3>{t('checkout.payment')}</h3>
+      {payments.length === 0 ? (
+        <p className="muted">{t('payments.order.unpaid')}</p>
+      ) : (
+        payments.map((p) => (
+          <div key={p.id}>
+            <p>
+              <strong>{t(`payments.status.${p.status}`)}</strong> · {p.operator} · {p.phone} ·{' '}
+              {formatMoney(p.amount_cents / 100)}
+              {p.failure_reason ? ` · ${p.failure_reason}` : ''}
+            </p>
+            <ol className="timeline">
+              {p.events.map((e, index) => (
+                <li key={index}>
+                  {t(`payments.status.${e.status}`)} <span className="muted">({e.source})</span>{' '}
+                  <time dateTime={e.at}>{formatDate(e.at, 'time')}</time>
+                </li>
+              ))}
+            </ol>
+          </div>
+        ))
+      )}
+    </section>
+  );
+}
+
+/** The simulator's phone prompts waiting for an answer: in the demo, the admin plays the payer. */
+function Prompts({ onAnswered }: { onAnswered(): void }) {
+  const { t } = useTranslation();
+  const [prompts, setPrompts] = useState<Prompt[]>([]);
+  const refresh = useCallback(() => {
+    fetchPrompts().then(setPrompts, () => setPrompts([]));
+  }, []);
+  useEffect(() => {
+    refresh();
+  }, [refresh]);
+  if (prompts.length === 0) return null;
+  const answer = async (id: string, approve: boolean) => {
+    await answerPrompt(id, approve).catch(() => undefined);
+    refresh();
+    onAnswered();
+  };
+  return (
+    <section className="card" aria-labelledby="prompts-title">
+      <h2 id="prompts-title">{t('admin.orders.prompts')}</h2>
+      <p className="hint">{t('admin.orders.prompts_note')}</p>
+      <ul className="order-lines">
+        {prompts.map((p) => (
+          <li key={p.payment_id}>
+            <span>
+              {p.phone} · {p.operator}
+            </span>
+            <strong>{formatMoney(p.amount_cents / 100)}</strong>
+            <span className="actions">
+              <button type="button" className="button small" onClick={() => void answer(p.payment_id, true)}>
+                {t('admin.orders.approve')}
+              </button>
+              <button
+                type="button"
+                className="button danger-outline small"
+                onClick={() => void answer(p.payment_id, false)}
+              >
+                {t('admin.orders.refuse')}
+              </button>
+            </span>
           </li>
         ))}
-      </ol>
-    </Modal>
+      </ul>
+    </section>
   );
 }

@@ -4,6 +4,7 @@ import { api } from '../../lib/api';
 import type { AccountStatus, Role, User } from '../../lib/account';
 import type { ApplicationStatus } from '../../lib/applications';
 import type { Order, PartStatus, PaymentMethod } from '../../lib/orders';
+import type { PaymentStatus } from '../../lib/payments';
 
 export interface PersonName {
   first_name: string;
@@ -139,6 +140,7 @@ export interface OrderFilters {
   q: string;
   status: '' | PartStatus;
   payment_method: '' | PaymentMethod;
+  payment: '' | 'unpaid' | PaymentStatus;
   period: Period;
 }
 
@@ -157,6 +159,7 @@ export function orderQuery(filters: OrderFilters, extra: Record<string, string> 
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (filters.status) params.set('status', filters.status);
   if (filters.payment_method) params.set('payment_method', filters.payment_method);
+  if (filters.payment) params.set('payment', filters.payment);
   const from = periodStart(filters.period);
   if (from) params.set('from', from);
   return params.toString();

@@ -18,6 +18,7 @@ import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { PayNow } from './pay-now';
 import { ReviewForm } from './review-form';
+import { OrderLines, OrderTimeline } from '../../components/order-lines';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -105,17 +106,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
             {part.farmer.location ? ` · ${part.farmer.location}` : ''}
             {order.parts.length > 1 && <OrderStatusBadge status={part.status} />}
           </p>
-          <ul className="order-lines">
-            {part.lines.map((line) => (
-              <li key={line.product_id}>
-                <span>{line.title}</span>
-                <span className="muted">
-                  {line.quantity} × {money(line.unit_price_cents)}
-                </span>
-                <span>{money(line.line_total_cents)}</span>
-              </li>
-            ))}
-          </ul>
+          <OrderLines lines={part.lines} />
           {part.cancel_reason && <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>}
           {part.status === 'delivered' &&
             part.lines.map((line) => (
@@ -156,17 +147,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           </button>
         </div>
       )}
-      {open === 'track' && (
-        <ol className="timeline">
-          {order.events.map((event, index) => (
-            <li key={index}>
-              <strong>{t(`orders.events.${event.kind}`)}</strong>{' '}
-              <time dateTime={event.at}>{formatDate(event.at, 'time')}</time>
-              {event.note ? <span className="muted"> · {event.note}</span> : null}
-            </li>
-          ))}
-        </ol>
-      )}
+      {open === 'track' && <OrderTimeline events={order.events} />}
       {open === 'contact' && (
         <ul className="contact-list">
           {order.parts.map((part) => (

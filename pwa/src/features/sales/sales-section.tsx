@@ -12,6 +12,7 @@ import { formatDate, formatMoney } from '../../lib/format';
 import type { LocalDb } from '../../lib/local-db';
 import { changePart, useOrders, type Order, type OrderPart } from '../../lib/orders';
 import { useOutbox } from '../../lib/use-outbox';
+import { OrderLines } from '../../components/order-lines';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -71,17 +72,7 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                     ? t('sales.pickup')
                     : `${a.address}, ${a.city}${a.postal_code ? ` ${a.postal_code}` : ''}, ${t(`countries.${a.country as 'DRC'}`)}`}
                 </p>
-                <ul className="order-lines">
-                  {part.lines.map((line) => (
-                    <li key={line.product_id}>
-                      <span>{line.title}</span>
-                      <span className="muted">
-                        {line.quantity} {t(`market.units.${line.unit}`)} × {money(line.unit_price_cents)}
-                      </span>
-                      <span>{money(line.line_total_cents)}</span>
-                    </li>
-                  ))}
-                </ul>
+                <OrderLines lines={part.lines} withUnit />
                 {part.cancel_reason && (
                   <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>
                 )}
