@@ -26,7 +26,7 @@ export interface OrderLine {
 
 export interface OrderPart {
   id: number;
-  farmer: { id: number; name: string; location: string | null; phone: string | null };
+  farmer: { id: number; name: string; location: string | null; phone: string | null; rating?: number };
   status: PartStatus;
   subtotal_cents: number;
   shipping_cents: number;
@@ -80,7 +80,7 @@ async function preview(db: LocalDb, args: OrderPlace, at: string): Promise<Order
     const farmer = product?.farmer ?? { id: 0, name: '', location: null, rating: 0, verified: false };
     const part = parts.get(farmer.id) ?? {
       id: 0,
-      farmer: { id: farmer.id, name: farmer.name, location: farmer.location, phone: null },
+      farmer: { id: farmer.id, name: farmer.name, location: farmer.location, phone: null, rating: farmer.rating },
       status: 'processing' as PartStatus,
       subtotal_cents: 0,
       shipping_cents: 0,

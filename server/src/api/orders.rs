@@ -88,6 +88,8 @@ pub struct FarmerJson {
     location: Option<String>,
     /// For the buyer of this order (to call or write to the farmer).
     phone: Option<String>,
+    /// Out of 5, from their reviewed products; 0 when none.
+    rating: f64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -110,6 +112,7 @@ impl From<PartRow> for PartJson {
                 name: p.farmer_name,
                 location: p.farmer_location,
                 phone: p.farmer_phone,
+                rating: (p.farmer_rating * 10.0).round() / 10.0,
             },
             status: p.status,
             subtotal_cents: p.subtotal_cents,

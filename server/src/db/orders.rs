@@ -57,6 +57,8 @@ pub struct PartRow {
     pub farmer_name: String,
     pub farmer_location: Option<String>,
     pub farmer_phone: Option<String>,
+    /// The farmer's rating (the mean of their reviewed products), 0 when none.
+    pub farmer_rating: f64,
     pub status: PartStatus,
     pub subtotal_cents: i64,
     pub shipping_cents: i64,
@@ -231,7 +233,8 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
 fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow> {
     let mut parts = conn.prepare_cached(
         "SELECT p.id, p.farmer_id, trim(f.first_name || ' ' || f.last_name), f.location, f.phone_number, p.status,
-                p.subtotal_cents, p.shipping_cents, p.cancel_reason
+                p.subtotal_cents, p.shipping_cents, p.cancel_reason,
+                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0)
          FROM order_parts p JOIN users f ON f.id = p.farmer_id WHERE p.order_id = ?1 ORDER BY p.id",
     )?;
     order.parts = parts
@@ -246,6 +249,7 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
                 subtotal_cents: r.get(6)?,
                 shipping_cents: r.get(7)?,
                 cancel_reason: r.get(8)?,
+                farmer_rating: r.get(9)?,
                 lines: Vec::new(),
             })
         })?

@@ -152,6 +152,13 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     }
     assert_eq!(s.callbacks(), [("applied".to_owned(), true), ("duplicate".to_owned(), true)]);
 
+    // 6: approved, slowly (ten times the prompt's delay).
+    let slow = s.order(6, "mobile_money").await;
+    s.pay(slow, "+243990000006").await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert_eq!(s.payments(slow).await["data"][0]["status"], "pending", "not yet");
+    s.until(slow, "succeeded").await;
+
     // 7: nobody answers; once the window is over the payment expires and the order lets go.
     let silent = s.order(7, "mobile_money").await;
     s.pay(silent, "+243990000007").await;
@@ -159,7 +166,7 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     mavuno::providers::poll_once(&s.app.state).await.unwrap();
     let expired = s.until(silent, "expired").await;
     assert_eq!(expired["events"].as_array().unwrap().last().unwrap()["source"], "expiry");
-    assert_eq!(s.stock().await, 42, "two paid orders hold 8 kg; the expired one gave its 4 back");
+    assert_eq!(s.stock().await, 38, "three paid orders hold 12 kg; the expired one gave its 4 back");
 
     // A forged callback is refused and kept as it came.
     let forged = s

@@ -104,6 +104,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           <p className="with-icon">
             <PinIcon /> {t('market.by', { name: part.farmer.name })}
             {part.farmer.location ? ` · ${part.farmer.location}` : ''}
+            {part.farmer.rating ? ` · ★ ${part.farmer.rating.toFixed(1)}` : ''}
             {order.parts.length > 1 && <OrderStatusBadge status={part.status} />}
           </p>
           <OrderLines lines={part.lines} />
