@@ -27,6 +27,7 @@ import { DecisionModal } from './decision-modal';
 import { CreateForUserModal } from './create-for-user-modal';
 import { StatusBadge } from '../../components/applications/status-badge';
 import { personName } from '../../lib/people';
+import { LoadFailed } from '../../components/load-failed';
 
 const STATUSES = ['pending', 'approved', 'rejected', 're-submitted'] as const;
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
@@ -92,13 +93,12 @@ export function AdminApplications() {
 
   if (error && !result) {
     return (
-      <section className="card coming-soon" role="alert">
-        <h2>{t('admin.apps.load_failed')}</h2>
-        <p>{errorMessages(error, t, 'admin.apps.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>
-          {t('common.try_again')}
-        </button>
-      </section>
+      <LoadFailed
+        title={t('admin.apps.load_failed')}
+        error={error}
+        fallbackKey="admin.apps.load_failed"
+        onRetry={() => void load()}
+      />
     );
   }
   if (!result) return <Spinner label={t('common.loading')} />;

@@ -20,6 +20,7 @@ import { answerPrompt, fetchPrompts, orderPayments, type Prompt } from '../../li
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { useDebounced } from './use-debounced';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
+import { LoadFailed } from '../../components/load-failed';
 
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
 const money = (cents: number) => formatMoney(cents / 100);
@@ -79,13 +80,12 @@ export function AdminOrders() {
 
   if (error && !result) {
     return (
-      <section className="card coming-soon" role="alert">
-        <h2>{t('admin.orders.load_failed')}</h2>
-        <p>{errorMessages(error, t, 'admin.orders.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>
-          {t('common.try_again')}
-        </button>
-      </section>
+      <LoadFailed
+        title={t('admin.orders.load_failed')}
+        error={error}
+        fallbackKey="admin.orders.load_failed"
+        onRetry={() => void load()}
+      />
     );
   }
   if (!result) return <Spinner label={t('common.loading')} />;

@@ -16,6 +16,7 @@ import { StatCard } from '../../components/stat-card';
 import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats } from './api';
 import { useDebounced } from './use-debounced';
 import { UserModal } from './user-modal';
+import { LoadFailed } from '../../components/load-failed';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'red',
@@ -75,13 +76,12 @@ export function AdminUsers() {
 
   if (error && !users) {
     return (
-      <section className="card coming-soon" role="alert">
-        <h2>{t('admin.users.load_failed')}</h2>
-        <p>{errorMessages(error, t, 'admin.users.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>
-          {t('common.try_again')}
-        </button>
-      </section>
+      <LoadFailed
+        title={t('admin.users.load_failed')}
+        error={error}
+        fallbackKey="admin.users.load_failed"
+        onRetry={() => void load()}
+      />
     );
   }
   if (!users || !stats) return <Spinner label={t('common.loading')} />;

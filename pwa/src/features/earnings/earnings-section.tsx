@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
 import { api } from '../../lib/api';
-import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
+import { LoadFailed } from '../../components/load-failed';
 
 interface Earnings {
   currency: string;
@@ -46,13 +46,12 @@ export function EarningsSection() {
 
   if (error && !earnings) {
     return (
-      <section className="card coming-soon" role="alert">
-        <h2>{t('earnings.title')}</h2>
-        <p>{errorMessages(error, t, 'earnings.load_failed')[0]}</p>
-        <button type="button" className="button" onClick={() => void load()}>
-          {t('common.try_again')}
-        </button>
-      </section>
+      <LoadFailed
+        title={t('earnings.title')}
+        error={error}
+        fallbackKey="earnings.load_failed"
+        onRetry={() => void load()}
+      />
     );
   }
   if (!earnings) return <Spinner label={t('common.loading')} />;
