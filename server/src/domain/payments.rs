@@ -87,6 +87,10 @@ pub fn begin(
     if PartStatus::of_order(order.parts.iter().map(|p| p.status)) == PartStatus::Cancelled {
         return Err(AppError::conflict("order_cancelled", "This order was cancelled"));
     }
+    // Products may be free; there is nothing to collect then.
+    if amount_due(&order) == 0 {
+        return Err(AppError::conflict("nothing_to_pay", "There is nothing to pay for this order"));
+    }
     let country = Country::parse(&order.address.country).unwrap_or(Country::Drc);
     if !operators(country).iter().any(|(id, _)| *id == operator) {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));

@@ -243,6 +243,22 @@ async fn only_the_buyer_pays_a_mobile_money_order_with_an_operator_of_its_countr
         error_of(s.pay(order, "12").await, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["phone"][0],
         "phone_invalid"
     );
+    // Free products (a price of 0 is allowed) leave nothing to collect.
+    s.app.sql(&format!("UPDATE products SET current_price_cents = 0 WHERE id = {}", s.product));
+    let free = s
+        .app
+        .call(
+            Method::POST,
+            "/orders",
+            &s.buyer,
+            Some(json!({"uid": uid(11), "delivery": "pickup", "payment_method": "mobile_money",
+            "lines": [{"product_id": s.product, "quantity": 1, "unit_price_cents": 0}],
+            "shipping": {"first_name": "N", "last_name": "B", "email": "n@example.com", "phone": "+243990000001",
+                         "address": "A", "city": "Bukavu", "country": "DRC"}})),
+        )
+        .await;
+    let free = free.json::<Value>().await.unwrap()["data"]["id"].as_i64().unwrap();
+    assert_eq!(error_of(s.pay(free, "+243990000001").await, StatusCode::CONFLICT).await["code"], "nothing_to_pay");
     let stranger = s.app.user_with_role("other@example.com", Role::User).await;
     let theirs = s
         .app
