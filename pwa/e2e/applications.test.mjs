@@ -94,6 +94,8 @@ test('an application whose push answer was lost exists once on the server', asyn
   await fillApplication(phone);
   await phone.getByRole('button', { name: 'Submit application' }).click();
   await phone.getByText('Waiting to send: 1').waitFor();
+  // The queue shows the change before the push is tried: wait for the push whose answer is lost.
+  for (let tries = 0; lost === 0 && tries < 100; tries++) await phone.waitForTimeout(100);
   assert.equal(lost, 1);
   assert.equal((await serverApplications(phone, origin)).length, before + 1, 'the server already has it');
   // The engine tries again by itself (after 5 s); the replay answers "duplicate".
