@@ -82,6 +82,13 @@ impl TokenKeys {
     /// Uses the configured secret, else the one in the data dir, creating it on first start.
     pub fn load(data_dir: &Path, configured: Option<&str>, ttl: Duration) -> std::io::Result<TokenKeys> {
         let secret = match configured {
+            // Anything shorter can be guessed offline from one token.
+            Some(secret) if secret.len() < MIN_SECRET_BYTES => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("the token secret (MAVUNO_JWT_SECRET) must be at least {MIN_SECRET_BYTES} characters long"),
+                ));
+            }
             Some(secret) => secret.to_owned(),
             None => load_or_create_secret(&data_dir.join(SECRET_FILE))?,
         };
@@ -121,9 +128,12 @@ impl TokenKeys {
     }
 }
 
+/// A configured token secret must be at least this long (a generated one is 64 hex digits).
+pub const MIN_SECRET_BYTES: usize = 32;
+
 fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
     if let Ok(secret) = std::fs::read_to_string(path) {
-        if secret.trim().len() >= 32 {
+        if secret.trim().len() >= MIN_SECRET_BYTES {
             return Ok(secret.trim().to_owned());
         }
     }

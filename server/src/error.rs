@@ -137,14 +137,22 @@ impl AppError {
         Self::client(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", message)
     }
     pub fn too_many_requests(code: &'static str, message: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self::retry_later(StatusCode::TOO_MANY_REQUESTS, code, message, retry_after_secs)
+    }
+    /// 503: the server is busy, not the client's fault; `Retry-After` says when to come back.
+    pub fn unavailable(code: &'static str, message: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self::retry_later(StatusCode::SERVICE_UNAVAILABLE, code, message, retry_after_secs)
+    }
+    fn retry_later(status: StatusCode, code: &'static str, message: impl Into<String>, retry_after_secs: u64) -> Self {
         AppError::Client {
-            status: StatusCode::TOO_MANY_REQUESTS,
+            status,
             code,
             message: message.into(),
             retry_after_secs: Some(retry_after_secs),
             details: None,
         }
     }
+
     /// A single-field validation failure.
     pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
         let mut errors = FieldErrors::default();

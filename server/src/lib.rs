@@ -14,6 +14,7 @@ pub mod demo;
 pub mod demo_pictures;
 pub mod domain;
 pub mod error;
+pub mod files;
 pub mod labels;
 pub mod mailer;
 pub mod media;
@@ -66,16 +67,24 @@ pub enum StartError {
     DataDir { dir: String, source: std::io::Error },
     #[error("cannot open the database: {0}")]
     Database(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Secret(String),
 }
 
 impl AppState {
     /// Creates the data dir if needed, opens and migrates the database, and loads the token secret.
     pub fn open(config: Config) -> Result<AppState, StartError> {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
-        std::fs::create_dir_all(&config.data_dir).map_err(dir_error)?;
+        files::create_private_dir(&config.data_dir).map_err(dir_error)?;
+        db::make_private(&config.data_dir).map_err(dir_error)?;
         let db = Db::open(&config.data_dir)?;
-        let tokens =
-            TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(dir_error)?;
+
+        let tokens = TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(
+            |err| match err.kind() {
+                std::io::ErrorKind::InvalidInput => StartError::Secret(err.to_string()),
+                _ => dir_error(err),
+            },
+        )?;
         let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
         let origin = providers::Origin::default();
         // The simulator signs its callbacks with a key of this process's own.

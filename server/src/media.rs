@@ -5,17 +5,43 @@
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use axum::extract::Request;
+use axum::http::header::CONTENT_LENGTH;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
 
 /// The largest upload accepted for one image (docs/product.md, Constants).
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
-/// Pictures larger than this in either dimension are refused before decoding.
+/// Pictures are refused by their declared size before anything is decoded:
+/// a phone photo is 12–16 MP (50 MP sensors save binned 12 MP pictures);
+/// a "bomb" declares far more than its few hundred KB can honestly hold.
+pub const MAX_PIXELS: u64 = 40_000_000;
 const MAX_DIMENSION: u32 = 12_000;
+/// What a decoder may allocate for one picture: 40 MP of 8-bit RGBA, with room to spare.
+const MAX_DECODE_BYTES: u64 = 200 * 1024 * 1024;
+/// Pictures are first shrunk (cheaply, in integers) to at most this size, so
+/// the filters that make the stored sizes never work on a full-size picture.
+const WORKING_SIZE: u32 = 2048;
 const JPEG_QUALITY: u8 = 82;
+
+/// Decoding happens at most this many megapixels at a time across the server
+/// (e.g. one 40 MP picture, or twenty-six 1.5 MP phone photos).
+const DECODE_BUDGET_MP: u32 = 40;
+static DECODE_BUDGET: Semaphore = Semaphore::const_new(DECODE_BUDGET_MP as usize);
+/// Request bodies that carry pictures hold at most this many KiB in memory
+/// at a time across the server; further requests wait for room.
+const BODY_BUDGET_KIB: u32 = 96 * 1024;
+static BODY_BUDGET: Semaphore = Semaphore::const_new(BODY_BUDGET_KIB as usize);
+/// How long a request waits for room before being told to come back.
+const BUDGET_WAIT: Duration = Duration::from_secs(20);
+const RETRY_AFTER_SECS: u64 = 10;
 
 /// Avatars are shown small; one size is enough.
 pub const AVATAR_SIZES: &[u32] = &[320];
@@ -40,10 +66,38 @@ pub fn not_an_image() -> AppError {
     AppError::unsupported_media_type("Please select a valid image file")
 }
 
+fn too_many_pixels() -> AppError {
+    AppError::too_large("image_too_many_pixels", "This picture is too large (at most 40 megapixels)")
+}
+
+fn busy() -> AppError {
+    AppError::unavailable(
+        "server_busy",
+        "The server is busy with other pictures. Please try again shortly.",
+        RETRY_AFTER_SECS,
+    )
+}
+
+/// Route layer for requests that carry pictures: reserves room for the body
+/// (its declared length, else `limit`) in the server-wide budget before it is
+/// read, and gives it back when the answer is sent. Bodies cannot exceed `limit`
+/// (the route's `DefaultBodyLimit`), so memory held by uploads stays bounded
+/// however many arrive at once.
+pub async fn reserve_body(limit: usize, request: Request, next: Next) -> Response {
+    let declared =
+        request.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    let bytes = declared.unwrap_or(limit).min(limit);
+    let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(BODY_BUDGET_KIB).clamp(1, BODY_BUDGET_KIB);
+    let Ok(Ok(_permit)) = tokio::time::timeout(BUDGET_WAIT, BODY_BUDGET.acquire_many(kib)).await else {
+        return busy().into_response();
+    };
+    next.run(request).await
+}
+
 impl MediaStore {
     pub fn new(data_dir: &Path) -> std::io::Result<MediaStore> {
         let dir = data_dir.join("media");
-        std::fs::create_dir_all(&dir)?;
+        crate::files::create_private_dir(&dir)?;
         Ok(MediaStore { dir })
     }
 
@@ -56,44 +110,65 @@ impl MediaStore {
         format!("/media/{hash}-{size}.jpg")
     }
 
+    /// The stored files of one picture (those that exist).
+    pub fn files_of(&self, hash: &str) -> Vec<PathBuf> {
+        [AVATAR_SIZES, PHOTO_SIZES]
+            .concat()
+            .into_iter()
+            .map(|size| self.dir.join(file_name(hash, size)))
+            .filter(|path| path.exists())
+            .collect()
+    }
+
     /// Checks, re-encodes and stores an image at each of `sizes`; returns its content hash.
     /// Storing the same bytes twice is cheap and yields the same hash.
     pub async fn store_image(&self, bytes: Vec<u8>, sizes: &'static [u32]) -> ApiResult<String> {
+        if bytes.len() > MAX_IMAGE_BYTES {
+            return Err(too_large());
+        }
+        let hash = hex::encode(Sha256::digest(&bytes));
+        if sizes.iter().all(|size| self.dir.join(file_name(&hash, *size)).exists()) {
+            return Ok(hash);
+        }
+        // Read the declared size first (cheap), then wait for room to decode it.
+        let pixels = declared_pixels(&bytes)?;
+        let megapixels =
+            u32::try_from(pixels.div_ceil(1_000_000)).unwrap_or(DECODE_BUDGET_MP).clamp(1, DECODE_BUDGET_MP);
+        let Ok(Ok(permit)) = tokio::time::timeout(BUDGET_WAIT, DECODE_BUDGET.acquire_many(megapixels)).await else {
+            return Err(busy());
+        };
         let dir = self.dir.clone();
-        tokio::task::spawn_blocking(move || store_blocking(&dir, &bytes, sizes))
-            .await
-            // A decoder that panics on a hostile file has still only seen a bad image.
-            .unwrap_or_else(|_| Err(not_an_image()))
+        let stored = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            store_blocking(&dir, &hash, &bytes, sizes)
+        })
+        .await;
+        // A decoder that panics on a hostile file has still only seen a bad image.
+        stored.unwrap_or_else(|_| Err(not_an_image()))
     }
 }
 
-fn store_blocking(dir: &Path, bytes: &[u8], sizes: &[u32]) -> ApiResult<String> {
-    if bytes.len() > MAX_IMAGE_BYTES {
-        return Err(too_large());
-    }
-    let hash = hex::encode(Sha256::digest(bytes));
-    let missing: Vec<u32> = sizes.iter().copied().filter(|size| !dir.join(file_name(&hash, *size)).exists()).collect();
-    if missing.is_empty() {
-        return Ok(hash);
-    }
+fn store_blocking(dir: &Path, hash: &str, bytes: &[u8], sizes: &[u32]) -> ApiResult<String> {
     let image = decode(bytes)?;
-    for size in missing {
+    for &size in sizes {
+        let path = dir.join(file_name(hash, size));
+        if path.exists() {
+            continue;
+        }
         let encoded = encode_jpeg(&image, size)?;
-        let path = dir.join(file_name(&hash, size));
         // Write then rename, so a reader never sees half a file.
-        let tmp = dir.join(format!(".{}.{}", file_name(&hash, size), uuid::Uuid::new_v4()));
+        let tmp = dir.join(format!(".{}.{}", file_name(hash, size), uuid::Uuid::new_v4()));
         std::fs::write(&tmp, encoded)?;
         std::fs::rename(&tmp, &path)?;
     }
-    Ok(hash)
+    Ok(hash.to_owned())
 }
 
 fn file_name(hash: &str, size: u32) -> String {
     format!("{hash}-{size}.jpg")
 }
 
-/// Decodes JPEG, PNG, GIF or WebP (recognised by magic numbers), upright.
-pub fn decode(bytes: &[u8]) -> ApiResult<DynamicImage> {
+fn reader(bytes: &[u8]) -> ApiResult<ImageReader<Cursor<&[u8]>>> {
     let format = image::guess_format(bytes).map_err(|_| not_an_image())?;
     if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP) {
         return Err(not_an_image());
@@ -101,12 +176,46 @@ pub fn decode(bytes: &[u8]) -> ApiResult<DynamicImage> {
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_DIMENSION);
     limits.max_image_height = Some(MAX_DIMENSION);
-    limits.max_alloc = Some(512 * 1024 * 1024);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     reader.limits(limits);
-    let mut decoder = reader.into_decoder().map_err(|_| not_an_image())?;
+    Ok(reader)
+}
+
+/// Width × height as the file declares them, read from its header alone.
+fn declared_pixels(bytes: &[u8]) -> ApiResult<u64> {
+    let decoder = reader(bytes)?.into_decoder().map_err(|err| refusal(&err))?;
+    let (width, height) = decoder.dimensions();
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(too_many_pixels());
+    }
+    Ok(pixels)
+}
+
+fn refusal(err: &image::ImageError) -> AppError {
+    match err {
+        image::ImageError::Limits(_) => too_many_pixels(),
+        _ => not_an_image(),
+    }
+}
+
+/// Decodes JPEG, PNG, GIF or WebP (recognised by magic numbers), upright and
+/// at most `WORKING_SIZE` on its longer side.
+pub fn decode(bytes: &[u8]) -> ApiResult<DynamicImage> {
+    let mut decoder = reader(bytes)?.into_decoder().map_err(|err| refusal(&err))?;
+    let (width, height) = decoder.dimensions();
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(too_many_pixels());
+    }
     let orientation = decoder.orientation().map_err(|_| not_an_image())?;
-    let mut image = DynamicImage::from_decoder(decoder).map_err(|_| not_an_image())?;
+    let full = DynamicImage::from_decoder(decoder).map_err(|err| refusal(&err))?;
+    let mut image = if full.width() > WORKING_SIZE || full.height() > WORKING_SIZE {
+        // Integer area averaging straight from the decoded picture, which is then freed.
+        full.thumbnail(WORKING_SIZE, WORKING_SIZE)
+    } else {
+        full
+    };
     image.apply_orientation(orientation);
     Ok(image)
 }
@@ -145,34 +254,46 @@ mod tests {
         out
     }
 
+    /// What `store_image` does, without the runtime.
+    fn store(dir: &Path, bytes: &[u8]) -> ApiResult<String> {
+        declared_pixels(bytes)?;
+        store_blocking(dir, &hex::encode(Sha256::digest(bytes)), bytes, &[320])
+    }
+
     #[test]
     fn images_are_resized_reencoded_and_named_by_content() {
         let dir = tempfile::tempdir().unwrap();
         let bytes = png(800, 400);
-        let hash = store_blocking(dir.path(), &bytes, &[320]).unwrap();
+        let hash = store(dir.path(), &bytes).unwrap();
         let stored = std::fs::read(dir.path().join(file_name(&hash, 320))).unwrap();
         assert_eq!(image::guess_format(&stored).unwrap(), ImageFormat::Jpeg);
         let decoded = image::load_from_memory(&stored).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (320, 160));
-        assert_eq!(store_blocking(dir.path(), &bytes, &[320]).unwrap(), hash, "same bytes, same name");
+        assert_eq!(store(dir.path(), &bytes).unwrap(), hash, "same bytes, same name");
     }
 
     #[test]
     fn small_images_are_not_enlarged() {
         let dir = tempfile::tempdir().unwrap();
-        let hash = store_blocking(dir.path(), &png(50, 40), &[320]).unwrap();
+        let hash = store(dir.path(), &png(50, 40)).unwrap();
         let decoded = image::load_from_memory(&std::fs::read(dir.path().join(file_name(&hash, 320))).unwrap()).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (50, 40));
+    }
+
+    #[test]
+    fn large_pictures_are_shrunk_before_the_filters_run() {
+        let image = decode(&png(3000, 1500)).unwrap();
+        assert_eq!((image.width(), image.height()), (WORKING_SIZE, WORKING_SIZE / 2));
     }
 
     #[test]
     fn other_content_is_refused_whatever_it_claims() {
         let dir = tempfile::tempdir().unwrap();
         for bytes in [&b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..], b"GIF89a but not really", b"%PDF-1.4", b""] {
-            assert_eq!(store_blocking(dir.path(), bytes, &[320]).unwrap_err().code(), "unsupported_media_type");
+            assert_eq!(store(dir.path(), bytes).unwrap_err().code(), "unsupported_media_type");
         }
         let mut truncated = png(100, 100);
         truncated.truncate(60);
-        assert!(store_blocking(dir.path(), &truncated, &[320]).is_err());
+        assert!(store(dir.path(), &truncated).is_err());
     }
 }

@@ -4,7 +4,7 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -24,12 +24,16 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::product::{Category, ProductStatus, Unit};
 
+/// The spec's multipart form carries up to six photos of 5 MB each.
+const FORM_LIMIT: usize = products::MAX_IMAGES * media::MAX_IMAGE_BYTES + 256 * 1024;
+
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(catalogue))
-        .routes(routes!(product))
+    let forms = OpenApiRouter::new()
         .routes(routes!(own_products, create_product))
         .routes(routes!(update_product, delete_product))
+        .layer(DefaultBodyLimit::max(FORM_LIMIT))
+        .layer(axum::middleware::from_fn(|request, next| media::reserve_body(FORM_LIMIT, request, next)));
+    OpenApiRouter::new().routes(routes!(catalogue)).routes(routes!(product)).merge(forms)
 }
 
 #[derive(Serialize, ToSchema)]

@@ -22,7 +22,10 @@ use crate::media::{self, MediaStore, PHOTO_SIZES};
 use crate::{AppState, clock};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(put_upload, head_upload)).layer(DefaultBodyLimit::max(media::MAX_IMAGE_BYTES))
+    OpenApiRouter::new()
+        .routes(routes!(put_upload, head_upload))
+        .layer(DefaultBodyLimit::max(media::MAX_IMAGE_BYTES))
+        .layer(axum::middleware::from_fn(|request, next| media::reserve_body(media::MAX_IMAGE_BYTES, request, next)))
 }
 
 #[derive(Serialize, ToSchema)]

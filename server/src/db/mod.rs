@@ -97,6 +97,20 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Creates the database file private (0600) before SQLite opens it, and makes
+/// an existing one and its journal private; SQLite gives the journal files it
+/// creates later the database's mode.
+pub fn make_private(data_dir: &Path) -> std::io::Result<()> {
+    crate::files::private_file(&data_dir.join(DB_FILE))?;
+    for suffix in ["-wal", "-shm"] {
+        let journal = data_dir.join(format!("{DB_FILE}{suffix}"));
+        if journal.exists() {
+            crate::files::private_file(&journal)?;
+        }
+    }
+    Ok(())
+}
+
 impl Db {
     /// Opens (creating if needed) the database in `data_dir` and brings its schema up to date.
     pub fn open(data_dir: &Path) -> rusqlite::Result<Db> {
@@ -169,6 +183,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Writes a consistent copy of the live database to `out` with SQLite's online backup API.
 pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
     let conn = connect(&data_dir.join(DB_FILE))?;
+    // A backup holds everything the database does: private like it.
+    crate::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
     conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)
 }
 

@@ -11,12 +11,6 @@ use tokio::process::Command;
 
 use crate::helpers::*;
 
-fn mavuno() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mavuno"));
-    command.env_remove("MAVUNO_DATA_DIR").env_remove("MAVUNO_ADDR").env_remove("MAVUNO_DEMO");
-    command
-}
-
 #[tokio::test]
 async fn create_user_makes_any_role_and_refuses_a_duplicate() {
     let dir = tempfile::tempdir().unwrap();
@@ -104,12 +98,7 @@ async fn serve_reads_its_settings_from_the_environment_and_stops_on_sigterm() {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let origin = loop {
-        let line = lines.next_line().await.unwrap().expect("server printed its address");
-        if let Some(at) = line.find("listening on ") {
-            break line[at + "listening on ".len()..].trim().to_owned();
-        }
-    };
+    let origin = read_origin(&mut lines).await;
     assert!(dir.path().join(mavuno::db::DB_FILE).is_file());
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let response = client

@@ -172,3 +172,84 @@ pub async fn error_of(response: Response, status: StatusCode) -> Value {
     assert!(body["code"].is_string() && body["message"].is_string(), "{body}");
     body
 }
+
+/// The `mavuno` binary, with none of its settings taken from this environment.
+pub fn mavuno() -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mavuno"));
+    command.env_remove("MAVUNO_DATA_DIR").env_remove("MAVUNO_ADDR").env_remove("MAVUNO_DEMO");
+    command
+}
+
+/// Reads a starting server's log until it says where it listens.
+pub async fn read_origin<R: tokio::io::AsyncBufRead + Unpin>(lines: &mut tokio::io::Lines<R>) -> String {
+    loop {
+        let line = lines.next_line().await.unwrap().expect("server printed its address");
+        if let Some(at) = line.find("listening on ") {
+            return line[at + "listening on ".len()..].trim().to_owned();
+        }
+    }
+}
+
+/// The server as its own process, for what a test cannot measure from inside
+/// its own process (memory, open files).
+pub struct ServerProcess {
+    pub origin: String,
+    pub child: tokio::process::Child,
+    pub client: reqwest::Client,
+    _dir: TempDir,
+}
+
+impl ServerProcess {
+    /// Starts `mavuno serve` on a fresh data dir; `prepare` runs first (e.g. `create-user`).
+    pub async fn start(prepare: &[&[&str]], configure: impl FnOnce(&mut tokio::process::Command)) -> ServerProcess {
+        use tokio::io::AsyncBufReadExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().to_str().unwrap().to_owned();
+        for args in prepare {
+            let output = mavuno().args(*args).args(["--data-dir", &data]).output().await.unwrap();
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        }
+        let mut command = mavuno();
+        command
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", &data])
+            .env("RUST_LOG", "warn,mavuno=info")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true);
+        configure(&mut command);
+        let mut child = command.spawn().unwrap();
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let origin = read_origin(&mut lines).await;
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        ServerProcess { origin, child, client: reqwest::Client::builder().no_proxy().build().unwrap(), _dir: dir }
+    }
+
+    pub fn api(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.origin)
+    }
+
+    /// The server's resident memory, in MiB.
+    pub fn rss_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id().unwrap())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+    }
+}
+
+/// A PNG that declares `width`×`height` black pixels and is honest about it: it
+/// decodes, yet weighs a few hundred KB (an "image bomb").
+pub fn png_bomb(width: u32, height: u32) -> Vec<u8> {
+    // The stream writer wants to own its output: a file, read back at the end.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let mut encoder = png::Encoder::new(file.reopen().unwrap(), width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_compression(png::Compression::High);
+    let mut writer = encoder.write_header().unwrap().into_stream_writer().unwrap();
+    let row = vec![0u8; width as usize * 3];
+    for _ in 0..height {
+        std::io::Write::write_all(&mut writer, &row).unwrap();
+    }
+    writer.finish().unwrap();
+    std::fs::read(file.path()).unwrap()
+
+}

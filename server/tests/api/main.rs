@@ -7,6 +7,7 @@ mod admin_surveys;
 mod agents;
 mod cli;
 mod contact;
+mod hardening;
 mod helpers;
 mod http;
 mod orders;

@@ -30,7 +30,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
     let with_avatar = OpenApiRouter::new()
         .routes(routes!(register))
         .routes(routes!(update_me))
-        .layer(DefaultBodyLimit::max(MULTIPART_LIMIT));
+        .layer(DefaultBodyLimit::max(MULTIPART_LIMIT))
+        .layer(axum::middleware::from_fn(|request, next| media::reserve_body(MULTIPART_LIMIT, request, next)));
+
     OpenApiRouter::new()
         .routes(routes!(login))
         .routes(routes!(me))
