@@ -4,7 +4,7 @@
 // the sync endpoint (the way phones send them), so run it on a throw-away
 // data dir:
 //
-//   target/release/mavuno serve --demo --data-dir /tmp/bench-admin &
+//   target/release/mavuno serve --demo --data-dir /tmp/bench-admin --signup-limit 1000 &
 //   node bench/admin-list.mjs [origin]
 import { randomUUID } from 'node:crypto';
 import { application, client, register } from './http.mjs';

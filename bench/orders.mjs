@@ -5,7 +5,7 @@
 // placed orders hold, and never below zero). Then the JS the checkout and
 // orders routes add to the first visit of those routes (gz).
 //
-//   target/release/mavuno serve --demo --data-dir /tmp/bench-orders --web-dir pwa/dist &
+//   target/release/mavuno serve --demo --data-dir /tmp/bench-orders --web-dir pwa/dist --signup-limit 1000 &
 //   node bench/orders.mjs [origin]
 //
 // Seeds through the API (its own farmer and buyers), so use a throw-away

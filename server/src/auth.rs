@@ -128,6 +128,15 @@ impl TokenKeys {
     }
 }
 
+/// A password nobody chose: 16 letters and digits (about 90 bits), without
+/// the look-alikes (0/O, 1/l/I) so it can be read off a terminal.
+pub fn random_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut bytes = [0u8; 16];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()])).collect()
+}
+
 /// A configured token secret must be at least this long (a generated one is 64 hex digits).
 pub const MIN_SECRET_BYTES: usize = 32;
 

@@ -14,9 +14,20 @@ pub struct Config {
     pub jwt_secret: Option<String>,
     /// How long a sign-in lasts. Long, because farmers go offline for days.
     pub token_ttl: Duration,
-    /// Failed sign-ins allowed per account and per address within `login_window`.
+    /// Failed sign-ins allowed per (account, address) within `login_window`.
     pub login_max_failures: usize,
+    /// Failed sign-ins allowed per address on any accounts: much higher, as a
+    /// carrier or a proxy puts thousands of phones behind one address.
+    pub login_address_max_failures: usize,
+    /// Past this many failures on an account from anywhere, its sign-ins are
+    /// spaced `login_spacing` apart (except from where its owner signed in before).
+    pub login_slow_after: usize,
+    pub login_spacing: Duration,
     pub login_window: Duration,
+    /// Sign-ups allowed per address within `signup_window` (a field agent
+    /// registering a village from one phone stays well within it).
+    pub signup_max: usize,
+    pub signup_window: Duration,
     /// Contact messages allowed per address within `contact_window`.
     pub contact_max_messages: usize,
     pub contact_window: Duration,
@@ -27,6 +38,17 @@ pub struct Config {
     pub mail_from: String,
     /// How long the payment simulator's "phone prompt" takes before it answers.
     pub simulator_delay: Duration,
+    /// Open connections at most; `main` keeps it below the process's file limit.
+    pub max_connections: usize,
+    /// A request's headers must arrive within this time (and an idle
+    /// keep-alive connection is closed after it).
+    pub header_timeout: Duration,
+    /// A request body may pause at most this long between two pieces.
+    pub body_timeout: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `Strict-Transport-Security: max-age=...` on answers that came over HTTPS; 0 sends none.
+    pub hsts_max_age: u64,
     /// Mobile money through pawaPay instead of the simulator: the API's base
     /// address and token (docs/operations.md).
     pub pawapay: Option<PawaPaySettings>,
@@ -47,13 +69,23 @@ impl Config {
             jwt_secret: None,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             login_max_failures: 10,
+            login_address_max_failures: 100,
+            login_slow_after: 10,
+            login_spacing: Duration::from_secs(5),
             login_window: Duration::from_secs(15 * 60),
+            signup_max: 20,
+            signup_window: Duration::from_secs(10 * 60),
             contact_max_messages: 5,
             contact_window: Duration::from_secs(60 * 60),
             smtp_url: None,
             mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
             simulator_delay: Duration::from_secs(3),
             pawapay: None,
+            max_connections: 4096,
+            trusted_proxies: Vec::new(),
+            hsts_max_age: 31_536_000,
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(30),
         }
     }
 }

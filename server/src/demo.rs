@@ -395,6 +395,45 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
     Ok(())
 }
 
+/// Who can reach a server with demo content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exposure {
+    /// Only this machine (a loopback address): the published passwords are fine.
+    Local,
+    /// Other people (`--public-demo`): the staff accounts get passwords of their own.
+    Public,
+}
+
+/// Gives every demo staff account (super admin, admin, field agent) that still
+/// has the published password a generated one, and signs it out everywhere;
+/// answers the new passwords, for the operator to read once.
+pub async fn protect_staff(state: &AppState) -> ApiResult<Vec<(String, String)>> {
+    let mut changed = Vec::new();
+    for demo in ACCOUNTS.iter().filter(|a| matches!(a.role, Role::SuperAdmin | Role::Admin | Role::FieldAgent)) {
+        let email = demo.email;
+        let Some(user) = state.db.read(move |conn| Ok(users::find_by_email(conn, email)?)).await? else {
+            continue;
+        };
+        if !auth::verify_password_async(Some(user.password_hash), DEMO_PASSWORD.to_owned()).await? {
+            continue;
+        }
+        let password = auth::random_password();
+        let changes = users::ProfileChanges {
+            password_hash: Some(auth::hash_password_async(password.clone()).await?),
+            ..Default::default()
+        };
+        state
+            .db
+            .write(move |tx| {
+                users::update_profile(tx, user.id, &changes, &crate::clock::now())?;
+                Ok(crate::db::sessions::delete_for_user(tx, user.id, None)?)
+            })
+            .await?;
+        changed.push((email.to_owned(), password));
+    }
+    Ok(changed)
+}
+
 /// Loads the demo content unless this database already had it. Returns
 /// whether anything was loaded.
 pub async fn seed(state: &AppState) -> ApiResult<bool> {

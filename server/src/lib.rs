@@ -22,35 +22,33 @@ pub mod middleware;
 pub mod model;
 pub mod providers;
 pub mod rate_limit;
+pub mod server;
 pub mod web;
 
-use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::response::IntoResponse;
-use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
 pub use config::Config;
+pub use server::serve;
 
 use crate::auth::TokenKeys;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::media::MediaStore;
-use crate::rate_limit::Throttle;
+use crate::rate_limit::Throttles;
 
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub tokens: Arc<TokenKeys>,
-    /// Failed sign-ins per account and per address.
-    pub login_throttle: Arc<Throttle>,
-    /// Contact messages per address.
-    pub contact_throttle: Arc<Throttle>,
+    /// Sign-in, sign-up and contact throttles.
+    pub throttles: Arc<Throttles>,
     pub media: MediaStore,
     pub mailer: mailer::Mailer,
     /// Catalogue pages, the same for everyone until a product changes.
@@ -102,8 +100,7 @@ impl AppState {
         Ok(AppState {
             payments,
             origin,
-            login_throttle: Arc::new(Throttle::new(config.login_max_failures, config.login_window)),
-            contact_throttle: Arc::new(Throttle::new(config.contact_max_messages, config.contact_window)),
+            throttles: Arc::new(Throttles::new(&config)),
             config: Arc::new(config),
             db,
             tokens: Arc::new(tokens),
@@ -119,20 +116,11 @@ pub fn build_app(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
         .merge(web)
-        .layer(axum::middleware::from_fn(middleware::security_headers))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&state.config), middleware::security_headers))
+        // A body that stops arriving frees its connection (and its share of the picture budget).
+        .layer(RequestBodyTimeoutLayer::new(state.config.body_timeout))
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(|_| AppError::internal("handler panicked").into_response()))
         .layer(axum::middleware::from_fn(middleware::log_request))
         .with_state(state)
-}
-
-/// Serves until `shutdown` resolves, then finishes the requests in flight.
-pub async fn serve(
-    listener: TcpListener,
-    app: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await
 }

@@ -1,4 +1,4 @@
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -47,6 +47,26 @@ enum Command {
         /// pawaPay's API address (its sandbox unless set).
         #[arg(long, env = "MAVUNO_PAWAPAY_URL", default_value = "https://api.sandbox.pawapay.cloud")]
         pawapay_url: String,
+        /// Open connections at most (kept below the open-files limit).
+        #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
+        max_connections: usize,
+        /// Seconds a client has to send a request's headers; idle connections close after it too.
+        #[arg(long, env = "MAVUNO_HEADER_TIMEOUT", default_value_t = 15)]
+        header_timeout: u64,
+        /// Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+        /// (comma-separated IPs); nobody else's are.
+        #[arg(long, env = "MAVUNO_TRUSTED_PROXIES", value_delimiter = ',')]
+        trusted_proxies: Vec<IpAddr>,
+        /// Strict-Transport-Security max-age sent on answers that came over HTTPS (0: never sent).
+        #[arg(long, env = "MAVUNO_HSTS_MAX_AGE", default_value_t = 31_536_000)]
+        hsts_max_age: u64,
+        /// Sign-ups allowed per address in 10 minutes (raise it for load tests from one machine).
+        #[arg(long, env = "MAVUNO_SIGNUP_LIMIT", default_value_t = 20)]
+        signup_limit: usize,
+        /// Allow --demo on an address other people can reach. The demo's staff accounts
+        /// (super admin, admin, field agent) then get passwords generated here, printed once.
+        #[arg(long, env = "MAVUNO_PUBLIC_DEMO")]
+        public_demo: bool,
     },
     /// Create an account of any role (e.g. the first super admin).
     CreateUser {
@@ -114,10 +134,40 @@ async fn run() -> ExitCode {
             mail_from,
             pawapay_token,
             pawapay_url,
+            max_connections,
+            header_timeout,
+            trusted_proxies,
+            hsts_max_age,
+            signup_limit,
+            public_demo,
         } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
             let pawapay = pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token });
-            let config = Config { web_dir, jwt_secret, smtp_url, mail_from, pawapay, ..Config::new(data_dir) };
+            let config = Config {
+                web_dir,
+                jwt_secret,
+                smtp_url,
+                mail_from,
+                pawapay,
+                max_connections: max_connections.min(open_files_limit().saturating_sub(RESERVED_FILES)),
+                header_timeout: Duration::from_secs(header_timeout.max(1)),
+                trusted_proxies,
+                hsts_max_age,
+                signup_max: signup_limit,
+                ..Config::new(data_dir)
+            };
+            let demo = match (demo, addr.ip().is_loopback(), public_demo) {
+                (false, ..) => None,
+                (true, true, _) => Some(demo::Exposure::Local),
+                (true, false, true) => Some(demo::Exposure::Public),
+                (true, false, false) => {
+                    return fail(format!(
+                        "refusing --demo on {addr}: its accounts have published passwords and would be open to \
+                         everyone who can reach this address. Serve the demo on 127.0.0.1, or add --public-demo \
+                         to give its staff accounts passwords of their own (printed once)."
+                    ));
+                }
+            };
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {
@@ -127,17 +177,50 @@ async fn run() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("mavuno: {message}");
-            ExitCode::FAILURE
-        }
+        Err(message) => fail(message),
     }
 }
 
-async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result<(), String> {
+fn fail(message: String) -> ExitCode {
+    eprintln!("mavuno: {message}");
+    ExitCode::FAILURE
+}
+
+/// Files kept for the database, media and logs when capping connections.
+const RESERVED_FILES: usize = 128;
+
+/// Raises the soft open-files limit to the hard one (systemd and shells start
+/// services at 1024) and answers what it is now.
+#[allow(unsafe_code)]
+fn open_files_limit() -> usize {
+    #[cfg(unix)]
+    // SAFETY: getrlimit/setrlimit only read and write the struct we pass.
+    unsafe {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            if limit.rlim_cur < limit.rlim_max {
+                let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                    limit.rlim_cur = limit.rlim_max;
+                }
+            }
+            return usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+        }
+    }
+    1024
+}
+
+async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposure>) -> Result<(), String> {
     let state = AppState::open(config).map_err(|e| e.to_string())?;
-    if load_demo && demo::seed(&state).await.map_err(|e| e.to_string())? {
-        tracing::info!("demo content loaded");
+    if let Some(exposure) = demo {
+        if demo::seed(&state).await.map_err(|e| e.to_string())? {
+            tracing::info!("demo content loaded");
+        }
+        if exposure == demo::Exposure::Public {
+            for (email, password) in demo::protect_staff(&state).await.map_err(|e| e.to_string())? {
+                println!("demo account {email} now has the password {password} (shown once)");
+            }
+        }
     }
     mavuno::mailer::spawn(&state)?;
     let purge_db = state.db.clone();
@@ -156,7 +239,9 @@ async fn run_server(addr: SocketAddr, config: Config, load_demo: bool) -> Result
     tracing::info!("MAVUNO listening on {origin}");
     state.origin.set(origin).ok();
     mavuno::providers::spawn_poller(&state);
-    serve(listener, build_app(state), shutdown_signal()).await.map_err(|e| e.to_string())?;
+    tracing::info!(max_connections = state.config.max_connections, "accepting connections");
+    let limits = mavuno::server::Limits::of(&state.config);
+    serve(listener, build_app(state), limits, shutdown_signal()).await.map_err(|e| e.to_string())?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -289,7 +289,12 @@ mod tests {
     #[test]
     fn other_content_is_refused_whatever_it_claims() {
         let dir = tempfile::tempdir().unwrap();
-        for bytes in [&b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..], b"GIF89a but not really", b"%PDF-1.4", b""] {
+        for bytes in [
+            &b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..],
+            b"GIF89a\x01\x00\x01\x00 but not really",
+            b"%PDF-1.4",
+            b"",
+        ] {
             assert_eq!(store(dir.path(), bytes).unwrap_err().code(), "unsupported_media_type");
         }
         let mut truncated = png(100, 100);

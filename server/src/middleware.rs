@@ -1,11 +1,16 @@
-//! Layers every response passes through: the request log and security headers.
+//! Layers every response passes through: the request log and security
+//! headers; and who a request comes from when proxies stand in between.
 
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::Request;
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
+
+use crate::Config;
 
 /// One line per request: method, path, status and latency.
 pub async fn log_request(request: Request, next: Next) -> Response {
@@ -28,9 +33,16 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
     img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-pub async fn security_headers(request: Request, next: Next) -> Response {
+pub async fn security_headers(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+    let https = peer_of(&request).is_some_and(|peer| came_over_https(&config, peer, request.headers()));
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    if https && config.hsts_max_age > 0 {
+        let value = format!("max-age={}; includeSubDomains", config.hsts_max_age);
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(header::STRICT_TRANSPORT_SECURITY, value);
+        }
+    }
     let set = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -43,4 +55,35 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
         headers.insert(name, HeaderValue::from_static(value));
     }
     response
+}
+
+fn peer_of(request: &Request) -> Option<IpAddr> {
+    request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip())
+}
+
+/// The address a request comes from: the peer, unless the peer is a trusted
+/// proxy, in which case the nearest address in `X-Forwarded-For` that is not
+/// itself a trusted proxy. Anyone else's `X-Forwarded-For` is ignored, so a
+/// client cannot pick the address its sign-in attempts are counted against.
+pub fn client_ip(config: &Config, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+    if !config.trusted_proxies.contains(&peer) {
+        return peer;
+    }
+    let forwarded = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>();
+    let hops = forwarded.iter().flat_map(|v| v.split(',')).map(str::trim).collect::<Vec<_>>();
+    for hop in hops.iter().rev() {
+        match hop.parse::<IpAddr>() {
+            Ok(ip) if config.trusted_proxies.contains(&ip) => {}
+            Ok(ip) => return ip,
+            // Garbage from the far side: the last address we could trust is the answer.
+            Err(_) => return peer,
+        }
+    }
+    peer
+}
+
+/// Whether the client reached us over HTTPS: only a trusted proxy can say so.
+pub fn came_over_https(config: &Config, peer: IpAddr, headers: &HeaderMap) -> bool {
+    config.trusted_proxies.contains(&peer)
+        && headers.get("x-forwarded-proto").is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"))
 }

@@ -1,9 +1,9 @@
 //! The contact form, and the admins' view of what was sent.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,7 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::MessageResponse;
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ClientIp};
 use crate::AppState;
 use crate::auth::{AdminUser, MaybeAuthUser};
 use crate::clock;
@@ -37,11 +37,11 @@ pub struct ContactRequest {
     ))]
 async fn send_message(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(from): ClientIp,
     sender: MaybeAuthUser,
     ApiJson(request): ApiJson<ContactRequest>,
 ) -> ApiResult<(StatusCode, Json<MessageResponse>)> {
-    send(&state, request.contact, sender.0.map(|auth| auth.user.id), peer.ip()).await?;
+    send(&state, request.contact, sender.0.map(|auth| auth.user.id), from).await?;
     Ok((StatusCode::CREATED, MessageResponse::new("Message sent successfully!")))
 }
 
@@ -86,14 +86,15 @@ async fn list_messages(State(state): State<AppState>, _admin: AdminUser) -> ApiR
 async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: IpAddr) -> ApiResult<()> {
     rules::validate(&form).map_err(AppError::Validation)?;
     let key = format!("ip:{from}");
-    if let Err(wait_secs) = state.contact_throttle.check(&[&key]) {
+    // Counted before it is stored, so parallel sends cannot all pass the check.
+    if let Err(wait_secs) = state.throttles.contact.reserve(&[&key]) {
         return Err(AppError::too_many_requests(
             "too_many_messages",
             "You have sent several messages in a short time. Please wait a while before sending another.",
             wait_secs,
         ));
     }
-    state
+    let stored = state
         .db
         .write(move |tx| {
             let row = NewContact {
@@ -106,7 +107,9 @@ async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: Ip
             contact::insert(tx, &row, &clock::now())?;
             Ok(())
         })
-        .await?;
-    state.contact_throttle.record(&[&key]);
-    Ok(())
+        .await;
+    if stored.is_err() {
+        state.throttles.contact.release(&[&key]);
+    }
+    stored
 }

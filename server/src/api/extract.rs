@@ -1,12 +1,16 @@
 //! Request extractors that answer bad input with the API's JSON errors
 //! instead of axum's plain-text rejections.
 
+use std::net::{IpAddr, SocketAddr};
+
 use axum::Json;
 use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Multipart, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Multipart, Request};
 use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -17,6 +21,22 @@ use crate::media;
 
 /// Text fields of a form are short; this bounds what one may hold.
 const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;
+
+/// The address a request comes from, proxies considered (`middleware::client_ip`).
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|info| info.0.ip())
+            .ok_or_else(|| AppError::internal("no peer address"))?;
+        Ok(ClientIp(crate::middleware::client_ip(&state.config, peer, &parts.headers)))
+    }
+}
 
 /// `Json<T>` with JSON error answers.
 pub struct ApiJson<T>(pub T);

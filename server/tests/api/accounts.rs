@@ -263,7 +263,7 @@ async fn failed_sign_ins_are_throttled_then_allowed_again() {
 
 #[tokio::test]
 async fn failed_sign_ins_are_throttled_per_address_across_accounts() {
-    let app = spawn_with(|config| config.login_max_failures = 3).await;
+    let app = spawn_with(|config| config.login_address_max_failures = 3).await;
     for n in 0..3 {
         error_of(app.login(&format!("guess{n}@example.com"), "x").await, StatusCode::UNAUTHORIZED).await;
     }

@@ -72,7 +72,7 @@ async fn a_picture_bomb_is_refused_on_every_path_that_takes_pictures() {
 
 #[tokio::test]
 async fn twenty_bombs_at_once_leave_the_servers_memory_bounded_and_it_keeps_serving() {
-    let server = ServerProcess::start(&[], |_| {}).await;
+    let server = ServerProcess::start(&[], &[], None).await;
     let bomb = png_bomb(12_000, 12_000);
     let health = server.client.get(server.api("/health")).send().await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
@@ -124,4 +124,176 @@ async fn the_specs_product_form_takes_real_photos() {
     assert_eq!(response.status(), StatusCode::CREATED);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["product"]["image_urls"].as_array().unwrap().len(), 2);
+}
+
+/// A sign-in as if from `address` (through a trusted proxy on 127.0.0.1).
+async fn login_from(app: &TestApp, address: &str, email: &str, password: &str) -> StatusCode {
+    let body = serde_json::json!({"user": {"email": email, "password": password}});
+    let request = app.client.post(app.api("/users/login")).header("x-forwarded-for", address).json(&body);
+    request.send().await.unwrap().status()
+}
+
+fn behind_a_proxy(config: &mut mavuno::Config) {
+    config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    config.login_spacing = Duration::from_millis(300);
+}
+
+#[tokio::test]
+async fn two_hundred_parallel_guesses_get_ten_tries() {
+    let app = spawn_app().await;
+    app.register("amani@example.com").await;
+    let guesses: Vec<_> = (0..200)
+        .map(|n| {
+            let body = serde_json::json!({"user": {"email": "amani@example.com", "password": format!("guess{n}")}});
+            tokio::spawn(app.client.post(app.api("/users/login")).json(&body).send())
+        })
+        .collect();
+    let mut checked = 0;
+    for guess in guesses {
+        match guess.await.unwrap().unwrap().status() {
+            StatusCode::UNAUTHORIZED => checked += 1,
+            StatusCode::TOO_MANY_REQUESTS => {}
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(checked, 10, "only ten passwords were checked");
+}
+
+#[tokio::test]
+async fn parallel_contact_messages_stop_at_the_limit() {
+    let app = spawn_app().await;
+    let sends: Vec<_> = (0..20)
+        .map(|n| {
+            let contact = serde_json::json!({"contact": {"name": "Amani", "email": "a@example.com",
+                "subject": format!("Question {n}"), "message": "When is the next market day?"}});
+            tokio::spawn(app.client.post(app.api("/contact")).json(&contact).send())
+        })
+        .collect();
+    let mut sent = 0;
+    for send in sends {
+        if send.await.unwrap().unwrap().status() == StatusCode::CREATED {
+            sent += 1;
+        }
+    }
+    assert_eq!(sent, 5);
+}
+
+#[tokio::test]
+async fn an_attacker_elsewhere_does_not_lock_the_owner_out() {
+    let app = spawn_with(behind_a_proxy).await;
+    app.register("amani@example.com").await;
+    for _ in 0..10 {
+        assert_eq!(login_from(&app, "41.1.1.66", "amani@example.com", "wrong").await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(login_from(&app, "41.1.1.66", "amani@example.com", PASSWORD).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(login_from(&app, "41.9.9.9", "amani@example.com", PASSWORD).await, StatusCode::OK, "the owner gets in");
+}
+
+#[tokio::test]
+async fn failures_on_unknown_emails_do_not_lock_out_everyone_behind_the_address() {
+    let app = spawn_with(behind_a_proxy).await;
+    app.register("amani@example.com").await;
+    // A carrier's address: someone behind it tries many emails that do not exist.
+    for n in 0..30 {
+        let status = login_from(&app, "41.2.2.2", &format!("guess{n}@example.com"), "x").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(login_from(&app, "41.2.2.2", "amani@example.com", PASSWORD).await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_owners_own_address_is_slowed_down_not_blocked() {
+    let app = spawn_with(behind_a_proxy).await;
+    app.register("amani@example.com").await;
+    assert_eq!(login_from(&app, "41.3.3.3", "amani@example.com", PASSWORD).await, StatusCode::OK);
+    // Someone else behind the same address guesses (or the owner mistypes) ten times.
+    for _ in 0..12 {
+        assert_eq!(login_from(&app, "41.3.3.3", "amani@example.com", "wrong").await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(login_from(&app, "41.3.3.3", "amani@example.com", PASSWORD).await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn guesses_from_many_addresses_are_paced() {
+    let app = spawn_with(behind_a_proxy).await;
+    app.register("amani@example.com").await;
+    for n in 0..10 {
+        login_from(&app, &format!("41.4.4.{n}"), "amani@example.com", "wrong").await;
+    }
+    // Past ten failures from anywhere, attempts from new places take turns 300 ms apart.
+    let started = std::time::Instant::now();
+    for n in 10..14 {
+        assert_eq!(
+            login_from(&app, &format!("41.4.4.{n}"), "amani@example.com", "wrong").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert!(started.elapsed() >= Duration::from_millis(900), "paced: {:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn forwarded_addresses_count_only_from_trusted_proxies() {
+    let app = spawn_with(|config| config.login_address_max_failures = 3).await;
+    for n in 0..3 {
+        // Without a trusted proxy, a client cannot choose the address it is counted against.
+        assert_eq!(
+            login_from(&app, &format!("10.0.0.{n}"), &format!("g{n}@example.com"), "x").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(login_from(&app, "10.0.0.9", "g@example.com", "x").await, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn a_flood_of_sign_ups_from_one_address_is_stopped() {
+    let app = spawn_app().await;
+    let signups: Vec<_> = (0..100)
+        .map(|n| {
+            tokio::spawn(
+                app.client
+                    .post(app.api("/users"))
+                    .multipart(user_form(&registration(&format!("flood{n}@example.com"))))
+                    .send(),
+            )
+        })
+        .collect();
+    let (mut created, mut refused) = (0, 0);
+    for signup in signups {
+        match signup.await.unwrap().unwrap().status() {
+            StatusCode::CREATED => created += 1,
+            StatusCode::TOO_MANY_REQUESTS => refused += 1,
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!((created, refused), (20, 80));
+}
+
+#[tokio::test]
+async fn hsts_is_sent_only_for_https_through_a_trusted_proxy() {
+    let app = spawn_with(|config| config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    let over_https = app.client.get(app.api("/health")).header("x-forwarded-proto", "https").send().await.unwrap();
+    assert_eq!(over_https.headers()["strict-transport-security"], "max-age=31536000; includeSubDomains");
+    let plain = app.get("/health", None).await;
+    assert!(!plain.headers().contains_key("strict-transport-security"));
+    let direct = spawn_app().await;
+    let spoofed = direct.client.get(direct.api("/health")).header("x-forwarded-proto", "https").send().await.unwrap();
+    assert!(!spoofed.headers().contains_key("strict-transport-security"), "only a trusted proxy says https");
+}
+
+#[tokio::test]
+async fn a_flood_of_stalled_sockets_leaves_health_answering() {
+    use tokio::io::AsyncWriteExt;
+    // 256 files: without a cap, 600 half-sent requests take every one of them.
+    let server = ServerProcess::start(&[], &["--header-timeout", "2"], Some(256)).await;
+    let address = server.origin.trim_start_matches("http://").to_owned();
+    let mut stalled = Vec::new();
+    for _ in 0..600 {
+        let mut socket = tokio::net::TcpStream::connect(&address).await.unwrap();
+        socket.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n").await.unwrap();
+        stalled.push(socket);
+    }
+    let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(90)).build().unwrap();
+    let health = client.get(server.api("/health")).send().await.expect("health answers during the flood");
+    assert_eq!(health.status(), StatusCode::OK);
+    drop(stalled);
 }

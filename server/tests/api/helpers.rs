@@ -47,7 +47,8 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
     mavuno::mailer::spawn(&state).expect("mailer");
     mavuno::providers::spawn_poller(&state);
     let app = build_app(state.clone());
-    tokio::spawn(serve(listener, app, async {
+    let limits = mavuno::server::Limits::of(&state.config);
+    tokio::spawn(serve(listener, app, limits, async {
         let _ = stop.await;
     }));
     TestApp {
@@ -200,8 +201,9 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `mavuno serve` on a fresh data dir; `prepare` runs first (e.g. `create-user`).
-    pub async fn start(prepare: &[&[&str]], configure: impl FnOnce(&mut tokio::process::Command)) -> ServerProcess {
+    /// Starts `mavuno serve` on a fresh data dir with `args`; `prepare` runs
+    /// first (e.g. `create-user`); `open_files` caps the server's files.
+    pub async fn start(prepare: &[&[&str]], args: &[&str], open_files: Option<u32>) -> ServerProcess {
         use tokio::io::AsyncBufReadExt;
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().to_str().unwrap().to_owned();
@@ -209,14 +211,23 @@ impl ServerProcess {
             let output = mavuno().args(*args).args(["--data-dir", &data]).output().await.unwrap();
             assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         }
-        let mut command = mavuno();
+        let mut command = match open_files {
+            // The shell sets the limit (soft and hard), then becomes the server.
+            Some(limit) => {
+                let mut shell = tokio::process::Command::new("sh");
+                shell.args(["-c", &format!("ulimit -n {limit} && exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_mavuno")]);
+                shell.env_remove("MAVUNO_DATA_DIR").env_remove("MAVUNO_ADDR").env_remove("MAVUNO_DEMO");
+                shell
+            }
+            None => mavuno(),
+        };
         command
             .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", &data])
+            .args(args)
             .env("RUST_LOG", "warn,mavuno=info")
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .kill_on_drop(true);
-        configure(&mut command);
         let mut child = command.spawn().unwrap();
         let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
         let origin = read_origin(&mut lines).await;
@@ -251,5 +262,4 @@ pub fn png_bomb(width: u32, height: u32) -> Vec<u8> {
     }
     writer.finish().unwrap();
     std::fs::read(file.path()).unwrap()
-
 }

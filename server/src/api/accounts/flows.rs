@@ -16,6 +16,7 @@ use crate::domain::accounts::{
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::media::{AVATAR_SIZES, MediaStore};
 use crate::model::user::{Role, Status};
+use crate::rate_limit::Throttles;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
     match avatar {
@@ -25,8 +26,17 @@ async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<
 }
 
 /// Sign-up: a new buyer (role `user`, status `active`), signed in at once.
-pub async fn register(state: &AppState, form: AccountForm) -> ApiResult<(UserRow, String)> {
+/// A valid form counts against its address's sign-ups (docs/security.md).
+pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiResult<(UserRow, String)> {
     let registration = validate_registration(&form).map_err(AppError::Validation)?;
+    let address_key = format!("ip:{from}");
+    state.throttles.signup.reserve(&[&address_key]).map_err(|wait_secs| {
+        AppError::too_many_requests(
+            "too_many_signups",
+            "Many accounts were created from this connection in a short time. Please wait a few minutes.",
+            wait_secs,
+        )
+    })?;
     let email = registration.email.clone();
     if state.db.read(move |conn| Ok(users::email_taken(conn, &email, None)?)).await? {
         return Err(email_taken());
@@ -56,6 +66,13 @@ pub async fn register(state: &AppState, form: AccountForm) -> ApiResult<(UserRow
 }
 
 /// Sign-in. Unknown email and wrong password answer alike, and take the same time.
+///
+/// Throttles (docs/security.md): each attempt is counted before the password
+/// is checked and given back when it succeeds; per (account, address) ten
+/// failures block that pair, per address a hundred block the address; past
+/// ten failures on an account from anywhere, attempts on it take turns five
+/// seconds apart. Where the account's owner signed in before, neither the
+/// address's count nor the pace applies, and a full pair slows down instead.
 pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) -> ApiResult<(UserRow, String)> {
     let mut errors = FieldErrors::default();
     if email.trim().is_empty() {
@@ -67,27 +84,63 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
     errors.finish()?;
 
     let email = normalise_email(email);
+    let throttles = &state.throttles;
     let account_key = format!("email:{email}");
+    let pair_key = format!("email:{email}|ip:{from}");
     let address_key = format!("ip:{from}");
-    let keys = [account_key.as_str(), address_key.as_str()];
-    if let Err(wait_secs) = state.login_throttle.check(&keys) {
+    let known_place = throttles.known_places.contains(&account_key, from);
+    let too_many = |wait_secs: u64| {
         let minutes = wait_secs.div_ceil(60);
-        return Err(AppError::too_many_requests(
+        AppError::too_many_requests(
             "too_many_attempts",
             format!("Too many failed sign-in attempts. Please wait {minutes} minutes and try again."),
             wait_secs,
-        ));
+        )
+    };
+
+    throttles.login_account.reserve(&[&account_key]).ok();
+    let mut counted = Counted { throttles, account: &account_key, address: None, pair: None };
+    if !known_place {
+        if let Err(wait) = throttles.login_address.reserve(&[&address_key]) {
+            counted.give_back();
+            return Err(too_many(wait));
+        }
+        counted.address = Some(&address_key);
     }
+    let mut pause = std::time::Duration::ZERO;
+    match throttles.login_pair.reserve(&[&pair_key]) {
+        Ok(()) => counted.pair = Some(&pair_key),
+        Err(wait) if !known_place => {
+            counted.give_back();
+            return Err(too_many(wait));
+        }
+        // The owner's own address is slowed down, never locked out.
+        Err(_) => pause = state.config.login_spacing,
+    }
+    if !known_place && throttles.login_account.count(&account_key) > state.config.login_slow_after {
+        match throttles.login_pace.turn(&account_key) {
+            Ok(wait) => pause = pause.max(wait),
+            Err(wait) => {
+                counted.give_back();
+                return Err(too_many(wait));
+            }
+        }
+    }
+    if !pause.is_zero() {
+        tokio::time::sleep(pause).await;
+    }
+
     let lookup = email.clone();
     let user = state.db.read(move |conn| Ok(users::find_by_email(conn, &lookup)?)).await?;
     let hash = user.as_ref().map(|u| u.password_hash.clone());
     let password = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
     let verified = auth::verify_password_async(hash, password).await?;
     let Some(user) = user.filter(|_| verified) else {
-        state.login_throttle.record(&keys);
         return Err(invalid_credentials());
     };
-    state.login_throttle.clear(&account_key);
+    counted.give_back();
+    throttles.login_pair.clear(&pair_key);
+    throttles.known_places.add(&account_key, from);
     if user.status == Status::Inactive {
         return Err(AppError::forbidden(
             "account_inactive",
@@ -98,6 +151,26 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
     let user_id = user.id;
     let token = state.db.write(move |tx| auth::start_session(tx, &tokens, user_id)).await?;
     Ok((user, token))
+}
+
+/// The events one sign-in attempt counted, to give back when it succeeds.
+struct Counted<'a> {
+    throttles: &'a Throttles,
+    account: &'a str,
+    address: Option<&'a str>,
+    pair: Option<&'a str>,
+}
+
+impl Counted<'_> {
+    fn give_back(&self) {
+        self.throttles.login_account.release(&[self.account]);
+        if let Some(address) = self.address {
+            self.throttles.login_address.release(&[address]);
+        }
+        if let Some(pair) = self.pair {
+            self.throttles.login_pair.release(&[pair]);
+        }
+    }
 }
 
 pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {

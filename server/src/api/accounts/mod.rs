@@ -3,10 +3,8 @@
 
 mod flows;
 
-use std::net::SocketAddr;
-
 use axum::Json;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -14,7 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::MessageResponse;
-use super::extract::{ApiJson, UserForm};
+use super::extract::{ApiJson, ClientIp, UserForm};
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::users::UserRow;
@@ -119,12 +117,15 @@ struct RegisterJson {
         (status = 413, description = "Avatar over 5 MB", body = ErrorBody),
         (status = 415, description = "Avatar is not an image", body = ErrorBody),
         (status = 422, description = "Validation failed (docs/product.md, Validation order)", body = ErrorBody),
+        (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
+        (status = 503, description = "Busy with other pictures; try again after Retry-After", body = ErrorBody),
     ))]
 async fn register(
     State(state): State<AppState>,
+    ClientIp(from): ClientIp,
     UserForm(form): UserForm,
 ) -> ApiResult<(StatusCode, Json<RegisterResponse>)> {
-    let (user, token) = flows::register(&state, form).await?;
+    let (user, token) = flows::register(&state, form, from).await?;
     Ok((
         StatusCode::CREATED,
         Json(RegisterResponse {
@@ -172,11 +173,11 @@ pub struct LoginResponse {
     ))]
 async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(from): ClientIp,
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
     let Credentials { email, password } = request.user;
-    let (user, token) = flows::login(&state, &email, &password, peer.ip()).await?;
+    let (user, token) = flows::login(&state, &email, &password, from).await?;
     Ok(Json(LoginResponse { success: true, user: UserWithToken { user: user.into(), token } }))
 }
 
