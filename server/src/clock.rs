@@ -15,3 +15,8 @@ pub fn format(at: OffsetDateTime) -> String {
 pub fn now() -> String {
     format(OffsetDateTime::now_utc())
 }
+
+/// The time `ago` before now, in the stored format.
+pub fn before_now(ago: std::time::Duration) -> String {
+    format(OffsetDateTime::now_utc() - ago)
+}

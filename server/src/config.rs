@@ -49,6 +49,9 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// `Strict-Transport-Security: max-age=...` on answers that came over HTTPS; 0 sends none.
     pub hsts_max_age: u64,
+    /// Uploaded pictures nothing uses are removed after this long (a phone
+    /// uploads a photo just before the change that names it).
+    pub upload_grace: Duration,
     /// Mobile money through pawaPay instead of the simulator: the API's base
     /// address and token (docs/operations.md).
     pub pawapay: Option<PawaPaySettings>,
@@ -82,6 +85,7 @@ impl Config {
             simulator_delay: Duration::from_secs(3),
             pawapay: None,
             max_connections: 4096,
+            upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),
             hsts_max_age: 31_536_000,
             header_timeout: Duration::from_secs(15),

@@ -223,14 +223,19 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         }
     }
     mavuno::mailer::spawn(&state)?;
-    let purge_db = state.db.clone();
+    let housekeeping = state.clone();
     tokio::spawn(async move {
         let mut hourly = tokio::time::interval(Duration::from_secs(3600));
         loop {
             hourly.tick().await;
-            let purged = purge_db.write(|tx| Ok(db::sessions::purge_expired(tx, &clock::now())?)).await;
+            let purged = housekeeping.db.write(|tx| Ok(db::sessions::purge_expired(tx, &clock::now())?)).await;
             if let Err(err) = purged {
                 tracing::warn!(%err, "could not purge expired sessions");
+            }
+            match mavuno::api::uploads::collect_unused(&housekeeping, housekeeping.config.upload_grace).await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "removed pictures nothing uses"),
+                Err(err) => tracing::warn!(%err, "could not collect unused pictures"),
             }
         }
     });

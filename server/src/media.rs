@@ -3,6 +3,7 @@
 //! files) into a few sizes, and stored under names made from the content
 //! hash, so they can be cached forever.
 
+use std::collections::HashSet;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -112,12 +113,36 @@ impl MediaStore {
 
     /// The stored files of one picture (those that exist).
     pub fn files_of(&self, hash: &str) -> Vec<PathBuf> {
-        [AVATAR_SIZES, PHOTO_SIZES]
-            .concat()
+        let mut sizes = [AVATAR_SIZES, PHOTO_SIZES].concat();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
             .into_iter()
             .map(|size| self.dir.join(file_name(hash, size)))
             .filter(|path| path.exists())
             .collect()
+    }
+
+    /// Removes the stored pictures whose hash is not in `used` and that are
+    /// older than `grace` (so one being stored right now stays), and
+    /// half-written files left by a crash. Answers how many files went.
+    pub fn remove_unused(&self, used: &HashSet<String>, grace: Duration) -> std::io::Result<usize> {
+        let mut removed = 0;
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let hash = name.split_once('-').map(|(hash, _)| hash).filter(|hash| is_hash(hash));
+            let unused = match hash {
+                Some(hash) => !used.contains(hash),
+                None => name.starts_with('.'),
+            };
+            let age = entry.metadata()?.modified()?.elapsed().unwrap_or_default();
+            if unused && age >= grace {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     /// Checks, re-encodes and stores an image at each of `sizes`; returns its content hash.

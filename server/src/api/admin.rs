@@ -57,7 +57,7 @@ fn parse_filter<T>(value: Option<&str>, parse: fn(&str) -> Option<T>, field: &st
 impl UserQuery {
     fn filter(&self) -> ApiResult<UserFilter> {
         Ok(UserFilter {
-            search: self.q.clone(),
+            search: super::search(self.q.as_deref())?,
             role: parse_filter(self.role.as_deref(), Role::parse, "role")?,
             status: parse_filter(self.status.as_deref(), Status::parse, "status")?,
             country: parse_filter(self.country.as_deref(), Country::parse, "country")?,

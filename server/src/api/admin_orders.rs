@@ -63,7 +63,7 @@ fn parsed<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>
 impl OrderQuery {
     fn filter(&self) -> ApiResult<AdminFilter> {
         Ok(AdminFilter {
-            search: self.q.clone(),
+            search: super::search(self.q.as_deref())?,
             status: parsed(self.status.as_deref(), "status", PartStatus::parse)?,
             payment_method: parsed(self.payment_method.as_deref(), "payment_method", PaymentMethod::parse)?,
             payment_status: parsed(self.payment.as_deref(), "payment", |text| match text {

@@ -73,7 +73,7 @@ impl SurveyQuery {
                     })?,
             ),
         };
-        Ok(AdminFilter { search: self.q.clone(), status, created_from })
+        Ok(AdminFilter { search: super::search(self.q.as_deref())?, status, created_from })
     }
 }
 

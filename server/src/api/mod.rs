@@ -111,6 +111,19 @@ impl MessageResponse {
     }
 }
 
+/// Searches are a few words; longer ones are refused instead of becoming huge queries.
+const MAX_SEARCH_CHARS: usize = 100;
+const MAX_SEARCH_WORDS: usize = 8;
+
+/// The `q` of a list: empty is no search; too long is a 422 `search_too_long`.
+pub fn search(q: Option<&str>) -> Result<Option<String>, AppError> {
+    let Some(text) = q.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+    if text.chars().count() > MAX_SEARCH_CHARS || text.split_whitespace().count() > MAX_SEARCH_WORDS {
+        return Err(AppError::invalid("q", "search_too_long", "Please search with fewer words"));
+    }
+    Ok(Some(text.to_owned()))
+}
+
 pub async fn not_found() -> AppError {
     AppError::not_found("not_found", "There is nothing at this address")
 }

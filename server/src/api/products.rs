@@ -18,6 +18,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::cache::Cached;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
+use crate::db::users::UserRow;
 use crate::db::{sync, uploads};
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
@@ -199,7 +200,7 @@ impl CatalogueQuery {
             Some("rating") => Sort::Rating,
             Some(other) => return Err(bad_filter("sort", other)),
         };
-        Ok(CatalogueFilter { search: given(&self.q), category, price, sort })
+        Ok(CatalogueFilter { search: super::search(self.q.as_deref())?, category, price, sort })
     }
 }
 
@@ -320,12 +321,15 @@ pub struct ProductSaved {
 
 /// Stores a form's photo files (checked and re-encoded) and records them as
 /// uploads; returns their hashes.
-async fn store_files(state: &AppState, uploader: i64, files: Vec<Vec<u8>>) -> ApiResult<Vec<String>> {
+async fn store_files(state: &AppState, uploader: &UserRow, files: Vec<Vec<u8>>) -> ApiResult<Vec<String>> {
     let mut hashes = Vec::with_capacity(files.len());
     for bytes in files {
         let size = bytes.len() as i64;
+        let user = uploader.clone();
+        state.db.read(move |conn| crate::domain::uploads::check_quota(conn, &user, size)).await?;
         let hash = state.media.store_image(bytes, media::PHOTO_SIZES).await?;
         let recorded = hash.clone();
+        let uploader = uploader.id;
         state.db.write(move |tx| Ok(uploads::insert(tx, &recorded, uploader, size, &crate::clock::now())?)).await?;
         hashes.push(hash);
     }
@@ -349,7 +353,7 @@ async fn create_product(
     let ProductForm { uid, mut input, files } = form;
     if !files.is_empty() {
         let mut hashes = input.images.take().unwrap_or_default();
-        hashes.extend(store_files(&state, auth.user.id, files).await?);
+        hashes.extend(store_files(&state, &auth.user, files).await?);
         input.images = Some(hashes);
     }
     let farmer = auth.user;
@@ -377,7 +381,7 @@ async fn update_product(
             .await?;
         let current = current.ok_or_else(not_found)?;
         let mut hashes = input.images.take().unwrap_or(current.listing.images);
-        hashes.extend(store_files(&state, farmer_id, files).await?);
+        hashes.extend(store_files(&state, &auth.user, files).await?);
         input.images = Some(hashes);
     }
     let farmer = auth.user;

@@ -17,6 +17,7 @@ use utoipa_axum::routes;
 
 use crate::auth::AuthUser;
 use crate::db::uploads;
+use crate::domain::uploads as rules;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore, PHOTO_SIZES};
 use crate::{AppState, clock};
@@ -73,7 +74,11 @@ fn response(row: uploads::UploadRow) -> UploadResponse {
     responses(
         (status = 201, body = UploadResponse), (status = 200, description = "Already uploaded", body = UploadResponse),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 403, description = "uploads_not_allowed (buyers)", body = ErrorBody),
+        (status = 409, description = "upload_quota_full", body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, description = "The body does not match the hash", body = ErrorBody),
+        (status = 429, description = "too_many_uploads this hour", body = ErrorBody),
+        (status = 503, description = "Busy with other pictures; try again after Retry-After", body = ErrorBody),
     ))]
 async fn put_upload(
     State(state): State<AppState>,
@@ -97,17 +102,33 @@ async fn put_upload(
         return Ok((StatusCode::OK, Json(response(existing))));
     }
     let bytes = body.len() as i64;
+    let user = auth.user.clone();
+    state.db.read(move |conn| rules::check_quota(conn, &user, bytes)).await?;
     state.media.store_image(body.to_vec(), PHOTO_SIZES).await?;
-    let user_id = auth.user.id;
+    let user = auth.user;
     let (created, row) = state
         .db
         .write(move |tx| {
-            let created = uploads::insert(tx, &sha256, user_id, bytes, &clock::now())?;
+            // Checked again where it counts: parallel uploads cannot all pass the first check.
+            if uploads::find(tx, &sha256)?.is_none() {
+                rules::check_quota(tx, &user, bytes)?;
+            }
+            let created = uploads::insert(tx, &sha256, user.id, bytes, &clock::now())?;
             let row = uploads::find(tx, &sha256)?.ok_or_else(|| AppError::internal("upload vanished"))?;
             Ok((created, row))
         })
         .await?;
     Ok((if created { StatusCode::CREATED } else { StatusCode::OK }, Json(response(row))))
+}
+
+/// Forgets uploads nothing has used for `grace` and removes the pictures
+/// nothing uses any more: photos of removed products, replaced avatars,
+/// uploads never named by a change (docs/security.md, Disk).
+pub async fn collect_unused(state: &AppState, grace: std::time::Duration) -> ApiResult<usize> {
+    let before = clock::before_now(grace);
+    let used = state.db.write(move |tx| rules::forget_unused(tx, &before)).await?;
+    let media = state.media.clone();
+    Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
 }
 
 /// Has this photo arrived? 200 if so, 404 if it still needs to be sent.

@@ -43,6 +43,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0010_payments", include_str!("../../../migrations/0010_payments.sql")),
     ("0011_earnings", include_str!("../../../migrations/0011_earnings.sql")),
     ("0012_reviews", include_str!("../../../migrations/0012_reviews.sql")),
+    ("0013_upload_quotas", include_str!("../../../migrations/0013_upload_quotas.sql")),
 ];
 
 const READERS: usize = 4;

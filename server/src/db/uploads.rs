@@ -1,5 +1,7 @@
 //! The `uploads` table.
 
+use std::collections::HashSet;
+
 use rusqlite::{Connection, OptionalExtension, params};
 
 pub struct UploadRow {
@@ -23,4 +25,47 @@ pub fn find(conn: &Connection, sha256: &str) -> rusqlite::Result<Option<UploadRo
     conn.prepare_cached("SELECT sha256, bytes, created_at FROM uploads WHERE sha256 = ?1")?
         .query_row([sha256], |row| Ok(UploadRow { sha256: row.get(0)?, bytes: row.get(1)?, created_at: row.get(2)? }))
         .optional()
+}
+
+/// What one account has uploaded: in all, and since `since`.
+pub struct Usage {
+    pub photos: i64,
+    pub bytes: i64,
+    pub last_hour: i64,
+}
+
+pub fn usage_of(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Result<Usage> {
+    conn.prepare_cached(
+        "SELECT COUNT(*), COALESCE(SUM(bytes), 0), COUNT(*) FILTER (WHERE created_at >= ?2)
+         FROM uploads WHERE uploaded_by = ?1",
+    )?
+    .query_row(params![user_id, since], |row| {
+        Ok(Usage { photos: row.get(0)?, bytes: row.get(1)?, last_hour: row.get(2)? })
+    })
+}
+
+/// Picture hashes something uses: live products' photos and avatars.
+pub fn referenced(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
+    let mut statement = conn.prepare(
+        "SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL
+         UNION SELECT avatar FROM users WHERE avatar IS NOT NULL",
+    )?;
+    let hashes = statement.query_map([], |row| row.get::<_, String>(0))?.collect();
+    hashes
+}
+
+/// Forgets uploads made before `before` that nothing uses.
+pub fn delete_unreferenced(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        "DELETE FROM uploads WHERE created_at <= ?1
+           AND sha256 NOT IN (SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL)
+           AND sha256 NOT IN (SELECT avatar FROM users WHERE avatar IS NOT NULL)",
+        [before],
+    )
+}
+
+pub fn all_hashes(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare("SELECT sha256 FROM uploads")?;
+    let hashes = statement.query_map([], |row| row.get(0))?.collect();
+    hashes
 }

@@ -10,7 +10,7 @@ use crate::clock;
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
 use crate::db::{sessions, surveys, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::model::user::Country;
+use crate::model::user::{Country, Role, Status};
 
 pub const MIN_PASSWORD_CHARS: usize = 6;
 /// Bounds the work a hostile client can make argon2 do.
@@ -261,6 +261,13 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
 /// Erases the account (docs/accounts.md): its sessions end, its personal
 /// data is removed, and the row stays as an anonymous placeholder.
 pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
+    let me = users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))?;
+    if me.role == Role::SuperAdmin && me.status == Status::Active && users::active_super_admins(tx)? <= 1 {
+        return Err(AppError::conflict(
+            "last_super_admin",
+            "The last active super admin cannot delete their account; make someone else super admin first",
+        ));
+    }
     let now = clock::now();
     sessions::delete_for_user(tx, user_id, None)?;
     users::erase(tx, user_id, &now)?;

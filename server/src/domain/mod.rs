@@ -21,3 +21,4 @@ pub mod products;
 pub mod reviews;
 pub mod surveys;
 pub mod sync;
+pub mod uploads;

@@ -29,6 +29,13 @@ use crate::error::{ApiResult, AppError};
 /// Pages of a pull hold at most this many changes.
 pub const MAX_PULL_LIMIT: usize = 500;
 pub const DEFAULT_PULL_LIMIT: usize = 100;
+/// Mutation ids are JavaScript-safe integers (phones count them in JS).
+pub const MAX_MUTATION_ID: u64 = (1 << 53) - 1;
+/// What a stored result may hold of what the client sent: results are kept
+/// for replays, so nothing a client sends may make them large.
+const MAX_STORED_ID_CHARS: usize = 64;
+const MAX_STORED_MESSAGE_CHARS: usize = 300;
+const MAX_STORED_DETAILS_BYTES: usize = 8 * 1024;
 /// A mutation name this server does not know (a newer app's, say): refused, and the queue moves on.
 const UNKNOWN_MUTATION: &str = "unknown_mutation";
 
@@ -53,6 +60,12 @@ pub fn check_request(request: &PushRequest) -> ApiResult<()> {
         ));
     }
     check_client_id(&request.client_id)?;
+    if request.mutations.iter().any(|m| m.mutation_id > MAX_MUTATION_ID) {
+        return Err(AppError::bad_request(
+            "invalid_mutation_id",
+            format!("Mutation ids must be at most {MAX_MUTATION_ID}"),
+        ));
+    }
     let consecutive = request.mutations.windows(2).all(|pair| pair[1].mutation_id == pair[0].mutation_id + 1);
     if !consecutive || request.mutations.first().is_some_and(|m| m.mutation_id == 0) {
         return Err(AppError::bad_request("mutation_order", "Mutations must be numbered 1, 2, 3... in order"));
@@ -126,8 +139,16 @@ fn outcome(mutation: &Mutation, status: ResultStatus) -> MutationResult {
         mutation_id: mutation.mutation_id,
         status,
         duplicate: false,
-        entity: mutation.name.split_once('.').map(|(entity, _)| entity.to_owned()),
-        id: mutation.args.get("uid").and_then(Value::as_str).map(str::to_owned),
+        entity: MutationArgs::NAMES
+            .contains(&mutation.name.as_str())
+            .then(|| mutation.name.split_once('.').map(|(entity, _)| entity.to_owned()))
+            .flatten(),
+        id: mutation
+            .args
+            .get("uid")
+            .and_then(Value::as_str)
+            .filter(|uid| uid.chars().count() <= MAX_STORED_ID_CHARS)
+            .map(str::to_owned),
         code: None,
         message: None,
         error_codes: None,
@@ -141,16 +162,27 @@ fn rejected(mutation: &Mutation, error: AppError) -> MutationResult {
     result.code = Some(error.code().to_owned());
     match &error {
         AppError::Validation(fields) => {
-            result.message = fields.first().map(|e| e.message.clone());
+            result.message = fields.first().map(|e| clip(&e.message));
             result.error_codes = Some(fields.code_map());
         }
         AppError::Client { message, details, .. } => {
-            result.message = Some(message.clone());
-            result.details = details.as_deref().cloned();
+            result.message = Some(clip(message));
+            result.details = details
+                .as_deref()
+                .filter(|d| serde_json::to_string(d).map_or(0, |text| text.len()) <= MAX_STORED_DETAILS_BYTES)
+                .cloned();
         }
         AppError::Internal(_) => {}
     }
     result
+}
+
+/// Messages can quote what the client sent; a stored one keeps its start.
+fn clip(message: &str) -> String {
+    match message.char_indices().nth(MAX_STORED_MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}…", &message[..end]),
+        None => message.to_owned(),
+    }
 }
 
 /// Applies one mutation of the table (sync-protocol's `MutationArgs`). The

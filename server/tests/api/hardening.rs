@@ -297,3 +297,116 @@ async fn a_flood_of_stalled_sockets_leaves_health_answering() {
     assert_eq!(health.status(), StatusCode::OK);
     drop(stalled);
 }
+
+fn count(app: &TestApp, sql: &str) -> i64 {
+    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    conn.query_row(sql, [], |row| row.get(0)).unwrap()
+}
+
+#[tokio::test]
+async fn a_rejected_change_stores_a_bounded_result_whatever_it_carries() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let huge = "x".repeat(300_000);
+    let mutations = vec![
+        crate::sync::mutation(1, "survey.delete", serde_json::json!({"uid": huge}), None),
+        crate::sync::mutation(2, &format!("{huge}.x"), serde_json::json!({}), None),
+        crate::sync::mutation(3, "product.create", serde_json::json!({"uid": 5, "title": huge}), None),
+    ];
+    let body = app.push_ok(&token, crate::sync::CLIENT_A, mutations).await;
+    for result in body["results"].as_array().unwrap() {
+        assert_eq!(result["status"], "rejected", "{result}");
+    }
+    let stored = count(&app, "SELECT MAX(LENGTH(result)) FROM sync_results");
+    assert!(stored < 2048, "a stored result holds {stored} bytes");
+}
+
+#[tokio::test]
+async fn mutation_ids_beyond_what_a_phone_can_count_are_refused() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    for ids in [vec![1u64 << 63], vec![u64::MAX, 0], vec![(1 << 53) + 1]] {
+        let mutations = ids
+            .iter()
+            .map(|id| {
+                crate::sync::mutation(*id, "survey.delete", serde_json::json!({"uid": crate::sync::uid(1)}), None)
+            })
+            .collect();
+        let body = error_of(app.push(&token, crate::sync::CLIENT_A, mutations).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["code"], "invalid_mutation_id", "{ids:?}");
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM sync_results"), 0);
+}
+
+#[tokio::test]
+async fn buyers_do_not_upload_and_uploaders_have_quotas() {
+    let app = spawn_app().await;
+    let (buyer, _) = app.register("buyer@example.com").await;
+    let photo = png(40, 30);
+    let put = |token: &str, bytes: &[u8]| {
+        app.client.put(app.api(&format!("/uploads/{}", sha(bytes)))).bearer_auth(token).body(bytes.to_vec()).send()
+    };
+    let body = error_of(put(&buyer, &photo).await.unwrap(), StatusCode::FORBIDDEN).await;
+    assert_eq!(body["code"], "uploads_not_allowed");
+
+    let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
+    let farmer_id = count(&app, "SELECT id FROM users WHERE email = 'farmer@example.com'");
+    // 120 photos within the hour: the hourly rate is reached.
+    app.sql(&format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
+         INSERT INTO uploads (sha256, uploaded_by, bytes, created_at)
+         SELECT printf('%064d', i), {farmer_id}, 1000, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM n"
+    ));
+    let body = error_of(put(&farmer, &photo).await.unwrap(), StatusCode::TOO_MANY_REQUESTS).await;
+    assert_eq!(body["code"], "too_many_uploads");
+    // Older, and 600 of them: the storage quota is full.
+    app.sql(&format!(
+        "UPDATE uploads SET created_at = '2020-01-01T00:00:00Z';
+         WITH RECURSIVE n(i) AS (SELECT 121 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+         INSERT INTO uploads (sha256, uploaded_by, bytes, created_at)
+         SELECT printf('%064d', i), {farmer_id}, 1000, '2020-01-01T00:00:00Z' FROM n"
+    ));
+    let body = error_of(put(&farmer, &photo).await.unwrap(), StatusCode::CONFLICT).await;
+    assert_eq!(body["code"], "upload_quota_full");
+    let form = product_form().part("product[images][]", image_part(photo, "a.png", "image/png"));
+    let response = app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await;
+    assert_eq!(error_of(response.unwrap(), StatusCode::CONFLICT).await["code"], "upload_quota_full", "the form too");
+}
+
+#[tokio::test]
+async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
+    let put = |bytes: Vec<u8>| {
+        app.client.put(app.api(&format!("/uploads/{}", sha(&bytes)))).bearer_auth(&farmer).body(bytes).send()
+    };
+    let (stray, kept, removed) = (png(41, 30), png(42, 30), png(43, 30));
+    for bytes in [&stray, &kept, &removed] {
+        assert_eq!(put(bytes.clone()).await.unwrap().status(), StatusCode::CREATED);
+    }
+    let list = |hash: String| {
+        let product = serde_json::json!({"product": {"title": "Beans", "description": "Red beans", "quantity": 5,
+            "price": 2, "current_price": 2, "category": "grains", "unit": "kg", "images": [hash]}});
+        app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).json(&product).send()
+    };
+    assert_eq!(list(sha(&kept)).await.unwrap().status(), StatusCode::CREATED);
+    let gone: Value = list(sha(&removed)).await.unwrap().json().await.unwrap();
+    let path = format!("/farmer/products/{}", gone["product"]["id"]);
+    assert_eq!(app.client.delete(app.api(&path)).bearer_auth(&farmer).send().await.unwrap().status(), StatusCode::OK);
+    let form = Form::new().part("user[avatar]", image_part(png(44, 30), "a.png", "image/png"));
+    let me: Value = app.update_me(&farmer, form).await.json().await.unwrap();
+    let avatar = me["user"]["avatar_url"].as_str().unwrap().to_owned();
+
+    // Within the grace period nothing goes.
+    assert_eq!(mavuno::api::uploads::collect_unused(&app.state, Duration::from_secs(3600)).await.unwrap(), 0);
+    let removed_files = mavuno::api::uploads::collect_unused(&app.state, Duration::ZERO).await.unwrap();
+    assert_eq!(removed_files, 4, "two sizes each of the stray upload and the removed product's photo");
+    let media = app.state.media.clone();
+    assert!(media.files_of(&sha(&stray)).is_empty() && media.files_of(&sha(&removed)).is_empty());
+    assert_eq!(media.files_of(&sha(&kept)).len(), 2);
+    let avatar_file = avatar.trim_start_matches("/media/");
+    assert!(media.dir().join(avatar_file).exists(), "the avatar stays");
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM uploads"), 1);
+    let head = app.client.head(app.api(&format!("/uploads/{}", sha(&stray)))).bearer_auth(&farmer).send().await;
+    assert_eq!(head.unwrap().status(), StatusCode::NOT_FOUND, "a phone would send it again");
+}

@@ -1,3 +1,4 @@
+use mavuno::model::user::Role;
 use reqwest::StatusCode;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -11,7 +12,7 @@ fn sha(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn a_photo_is_stored_once_under_its_hash() {
     let app = spawn_app().await;
-    let (token, _) = app.register("farmer@example.com").await;
+    let token = app.user_with_role("farmer@example.com", Role::Farmer).await;
     let photo = png(1600, 1200);
     let hash = sha(&photo);
     let url = app.api(&format!("/uploads/{hash}"));
@@ -57,7 +58,7 @@ async fn a_photo_is_stored_once_under_its_hash() {
 #[tokio::test]
 async fn damaged_foreign_or_oversized_bodies_are_refused() {
     let app = spawn_app().await;
-    let (token, _) = app.register("farmer@example.com").await;
+    let token = app.user_with_role("farmer@example.com", Role::Farmer).await;
     let photo = png(100, 100);
     let put = |hash: String, body: Vec<u8>| {
         app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&token).body(body).send()
