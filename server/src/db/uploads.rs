@@ -50,8 +50,7 @@ pub fn referenced(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
         "SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL
          UNION SELECT avatar FROM users WHERE avatar IS NOT NULL",
     )?;
-    let hashes = statement.query_map([], |row| row.get::<_, String>(0))?.collect();
-    hashes
+    statement.query_map([], |row| row.get::<_, String>(0))?.collect()
 }
 
 /// Forgets uploads made before `before` that nothing uses.
@@ -66,6 +65,5 @@ pub fn delete_unreferenced(conn: &Connection, before: &str) -> rusqlite::Result<
 
 pub fn all_hashes(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     let mut statement = conn.prepare("SELECT sha256 FROM uploads")?;
-    let hashes = statement.query_map([], |row| row.get(0))?.collect();
-    hashes
+    statement.query_map([], |row| row.get(0))?.collect()
 }
