@@ -94,7 +94,8 @@ async fn send_due(state: &AppState, transport: &Transport) -> Result<(), crate::
 async fn deliver(transport: &Transport, email: &Email) -> Result<&'static str, String> {
     match transport {
         Transport::Log => {
-            tracing::info!(to = %email.to_email, subject = %email.subject, body = %email.body, "email (no SMTP configured)");
+            // Debug-quoted: what people typed reaches the log escaped, never raw.
+            tracing::info!(to = ?email.to_email, subject = ?email.subject, body = ?email.body, "email (no SMTP configured)");
             Ok("logged")
         }
         Transport::Smtp(smtp, from) => {

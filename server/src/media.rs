@@ -116,11 +116,7 @@ impl MediaStore {
         let mut sizes = [AVATAR_SIZES, PHOTO_SIZES].concat();
         sizes.sort_unstable();
         sizes.dedup();
-        sizes
-            .into_iter()
-            .map(|size| self.dir.join(file_name(hash, size)))
-            .filter(|path| path.exists())
-            .collect()
+        sizes.into_iter().map(|size| self.dir.join(file_name(hash, size))).filter(|path| path.exists()).collect()
     }
 
     /// Removes the stored pictures whose hash is not in `used` and that are

@@ -5,6 +5,7 @@ use rusqlite::Connection;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use super::input::has_hidden_characters;
 use super::phone;
 use crate::clock;
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
@@ -35,6 +36,8 @@ pub struct AccountForm {
     pub username: Option<String>,
     pub location: Option<String>,
     pub business_name: Option<String>,
+    /// Needed to change the email or the password, so a borrowed token cannot take the account.
+    pub current_password: Option<String>,
     /// The avatar's bytes (multipart only).
     #[serde(skip)]
     #[schema(ignore)]
@@ -61,7 +64,8 @@ pub fn looks_like_email(email: &str) -> bool {
         && !domain.contains('@')
         && domain.contains('.')
         && domain.split('.').all(|label| !label.is_empty())
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !email.chars().any(char::is_whitespace)
+        && !has_hidden_characters(email, false)
         && chars(email) <= MAX_EMAIL_CHARS
 }
 
@@ -80,6 +84,8 @@ fn check_password(errors: &mut FieldErrors, password: &str, confirmation: &str) 
 fn check_length(errors: &mut FieldErrors, field: &str, value: Option<&str>, max: usize) {
     if value.is_some_and(|v| chars(v) > max) {
         errors.add(field, "too_long", format!("{} is too long (at most {max} characters)", label(field)));
+    } else if value.is_some_and(|v| has_hidden_characters(v, false)) {
+        errors.add(field, "invalid_characters", format!("{} contains characters that are not allowed", label(field)));
     }
 }
 
@@ -90,6 +96,7 @@ fn label(field: &str) -> &'static str {
         "phone_number" => "Phone number",
         "location" => "Location",
         "business_name" => "Business name",
+        "username" => "Username",
         _ => "This field",
     }
 }
@@ -197,6 +204,7 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
     }
     let (email, country) = check_formats(&mut errors, form);
     let username = present(&form.username).map(str::to_owned);
+    check_length(&mut errors, "username", username.as_deref(), MAX_TEXT_CHARS);
     if username.as_deref().is_some_and(|u| !valid_username(u)) {
         errors.add("username", "username_invalid", "Username must be 3 to 30 letters, digits, dots or underscores");
     }
@@ -246,6 +254,7 @@ pub fn check_unique(conn: &Connection, user_id: i64, email: Option<&str>, userna
 /// Saves a checked profile edit. A new password signs out every device but
 /// the one in `keep_session`.
 pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, keep_session: &str) -> ApiResult<UserRow> {
+    let before = users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))?;
     match users::update_profile(tx, user_id, changes, &clock::now()) {
         Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
         other => other?,
@@ -255,7 +264,34 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
     if changes.password_hash.is_some() {
         sessions::delete_for_user(tx, user_id, Some(keep_session))?;
     }
-    users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))
+    let after = users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))?;
+    if after.email != before.email {
+        // The old address hears of it: if this was not its owner, they know whom to call.
+        let lang = crate::labels::Lang::for_country(before.country);
+        let values = [("old", before.email.as_str()), ("new", after.email.as_str())];
+        let subject = lang.format("email.account.email_changed_subject", &values);
+        let body =
+            format!("{}\n\n{}", lang.format("email.account.email_changed_body", &values), lang.text("email.signature"));
+        crate::db::outbox::enqueue(tx, &before.email, &subject, &body, &clock::now())?;
+    }
+    Ok(after)
+}
+
+/// Whether a profile edit needs the current password: it changes the email or the password.
+pub fn needs_current_password(edit: &ProfileEdit, current_email: &str) -> bool {
+    edit.new_password.is_some() || edit.changes.email.as_deref().is_some_and(|email| email != current_email)
+}
+
+pub fn current_password_required() -> AppError {
+    AppError::invalid(
+        "current_password",
+        "current_password_required",
+        "Please enter your current password to change your email or password",
+    )
+}
+
+pub fn current_password_wrong() -> AppError {
+    AppError::invalid("current_password", "current_password_wrong", "Your current password is not correct")
 }
 
 /// Erases the account (docs/accounts.md): its sessions end, its personal

@@ -36,6 +36,8 @@ pub fn validate(form: &ContactForm) -> Result<(), FieldErrors> {
     for ((field, value, ..), (_, max)) in fields.iter().zip(LIMITS) {
         if value.chars().count() > max {
             errors.add(field, "too_long", format!("{field} is too long (at most {max} characters)"));
+        } else if super::input::has_hidden_characters(value, *field == "message") {
+            errors.add(field, "invalid_characters", format!("{field} contains characters that are not allowed"));
         }
     }
     if errors.is_empty() { Ok(()) } else { Err(errors) }

@@ -318,7 +318,11 @@ async fn a_new_password_needs_a_match_and_six_characters_and_ends_other_sessions
     let body = error_of(app.update_me(&token, short).await, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(body["message"], "Password must be at least 6 characters long");
 
-    let good = user_form(&[("password", "newpass1".to_owned()), ("password_confirmation", "newpass1".to_owned())]);
+    let good = user_form(&[
+        ("current_password", PASSWORD.to_owned()),
+        ("password", "newpass1".to_owned()),
+        ("password_confirmation", "newpass1".to_owned()),
+    ]);
     assert_eq!(app.update_me(&token, good).await.status(), StatusCode::OK);
     assert_eq!(app.login("amani@example.com", PASSWORD).await.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(app.login("amani@example.com", "newpass1").await.status(), StatusCode::OK);
@@ -335,7 +339,11 @@ async fn a_profile_edit_cannot_take_someone_elses_email_or_username() {
     let body = error_of(
         app.update_me(
             &second,
-            user_form(&[("email", "FIRST@example.com".to_owned()), ("username", "shamba".to_owned())]),
+            user_form(&[
+                ("email", "FIRST@example.com".to_owned()),
+                ("username", "shamba".to_owned()),
+                ("current_password", PASSWORD.to_owned()),
+            ]),
         )
         .await,
         StatusCode::UNPROCESSABLE_ENTITY,

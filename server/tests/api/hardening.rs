@@ -410,3 +410,149 @@ async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
     let head = app.client.head(app.api(&format!("/uploads/{}", sha(&stray)))).bearer_auth(&farmer).send().await;
     assert_eq!(head.unwrap().status(), StatusCode::NOT_FOUND, "a phone would send it again");
 }
+
+#[tokio::test]
+async fn a_borrowed_token_cannot_change_the_password_or_the_email() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let change = |fields: &[(&str, &str)]| {
+        let fields: Vec<(&str, String)> = fields.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
+        app.update_me(&token, user_form(&fields))
+    };
+    let new_password = [("password", "taken-over"), ("password_confirmation", "taken-over")];
+    let body = error_of(change(&new_password).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"]["current_password"][0], "current_password_required");
+    let body = error_of(change(&[("email", "thief@example.com")]).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"]["current_password"][0], "current_password_required");
+    let wrong = [("email", "thief@example.com"), ("current_password", "guess")];
+    let body = error_of(change(&wrong).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"]["current_password"][0], "current_password_wrong");
+    assert_eq!(app.login("amani@example.com", PASSWORD).await.status(), StatusCode::OK, "nothing changed");
+    assert_eq!(change(&[("first_name", "Amani")]).await.status(), StatusCode::OK, "other fields need nothing more");
+
+    let right = [("email", "amani.new@example.com"), ("current_password", PASSWORD)];
+    assert_eq!(change(&right).await.status(), StatusCode::OK);
+    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let (subject, body): (String, String) = conn
+        .query_row("SELECT subject, body FROM email_outbox WHERE to_email = 'amani@example.com'", [], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .expect("the old address is told");
+    assert!(subject.contains("MAVUNO"), "in the person's language: {subject}");
+    assert!(body.contains("amani.new@example.com"), "{body}");
+}
+
+#[tokio::test]
+async fn names_and_emails_with_hidden_characters_are_refused() {
+    let app = spawn_app().await;
+    for (field, value) in [
+        ("first_name", "Amani\u{0}"),
+        ("last_name", "Bahati\u{1b}[2J"),
+        ("first_name", "Ama\nni"),
+        ("last_name", "evil\u{202e}gpj.exe"),
+        ("email", "a\u{202e}b@example.com"),
+    ] {
+        let mut fields = registration("hidden@example.com");
+        fields.iter_mut().find(|(name, _)| *name == field).unwrap().1 = value.to_owned();
+        let body = error_of(app.post_form("/users", user_form(&fields)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+        let code = &body["error_codes"][field][0];
+        assert!(code == "invalid_characters" || code == "email_invalid", "{field}={value:?}: {body}");
+    }
+    let contact = serde_json::json!({"contact": {"name": "A\u{1b}]0;owned\u{7}", "email": "a@example.com",
+        "subject": "Hi", "message": "Two lines\nare fine"}});
+    let response = app.client.post(app.api("/contact")).json(&contact).send().await.unwrap();
+    let body = error_of(response, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"]["name"][0], "invalid_characters");
+}
+
+#[tokio::test]
+async fn the_last_super_admin_cannot_delete_their_account() {
+    let app = spawn_app().await;
+    let root = app.user_with_role("root@example.com", Role::SuperAdmin).await;
+    let response = app.client.delete(app.api("/me/delete")).bearer_auth(&root).send().await.unwrap();
+    assert_eq!(error_of(response, StatusCode::CONFLICT).await["code"], "last_super_admin");
+    let second = app.user_with_role("root2@example.com", Role::SuperAdmin).await;
+    let response = app.client.delete(app.api("/me/delete")).bearer_auth(&second).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "one of two may go");
+}
+
+#[tokio::test]
+async fn a_search_of_a_thousand_words_is_refused_not_failed() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let words = vec!["maize"; 1000].join("+");
+    for (path, token) in [
+        (format!("/products?q={words}"), None),
+        (format!("/admin/users?q={words}"), Some(admin.as_str())),
+        (format!("/admin/surveys?q={words}"), Some(admin.as_str())),
+        (format!("/admin/orders?q={words}"), Some(admin.as_str())),
+    ] {
+        let body = error_of(app.get(&path, token).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+        assert_eq!(body["error_codes"]["q"][0], "search_too_long", "{path}");
+    }
+    assert_eq!(app.get("/products?q=sweet+maize", None).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_data_dir_is_private_and_a_short_secret_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = spawn_app().await;
+    app.register("amani@example.com").await;
+    let mode = |path: std::path::PathBuf| std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(app.data_dir.clone()), 0o700);
+    assert_eq!(mode(app.state.media.dir().to_owned()), 0o700);
+    for file in [mavuno::db::DB_FILE, "mavuno.db-wal", "jwt-secret"] {
+        assert_eq!(mode(app.data_dir.join(file)), 0o600, "{file}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = mavuno::Config { jwt_secret: Some("short".to_owned()), ..mavuno::Config::new(dir.path()) };
+    let refused = mavuno::AppState::open(config).err().expect("a short secret is refused");
+    assert!(refused.to_string().contains("at least 32"), "{refused}");
+}
+
+#[tokio::test]
+async fn the_demo_is_not_a_public_backdoor() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let refused = mavuno().args(["serve", "--addr", "0.0.0.0:0", "--data-dir", data, "--demo"]).output().await.unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--public-demo"));
+
+    let mut child = mavuno()
+        .args(["serve", "--addr", "0.0.0.0:0", "--data-dir", data, "--demo", "--public-demo"])
+        .env("RUST_LOG", "warn,mavuno=info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut passwords = std::collections::HashMap::new();
+    let origin = loop {
+        let line = lines.next_line().await.unwrap().expect("the server starts");
+        if let Some(rest) = line.strip_prefix("demo account ") {
+            let (email, password) = rest.split_once(" now has the password ").unwrap();
+            passwords.insert(email.to_owned(), password.trim_end_matches(" (shown once)").to_owned());
+        }
+        if let Some(at) = line.find("listening on ") {
+            break line[at + "listening on ".len()..].trim().replace("0.0.0.0", "127.0.0.1");
+        }
+    };
+    let login = |email: &str, password: &str| {
+        let body = serde_json::json!({"user": {"email": email, "password": password}});
+        reqwest::Client::new().post(format!("{origin}/api/v1/users/login")).json(&body).send()
+    };
+    let staff = ["superadmin@mavuno.demo", "admin@mavuno.demo", "agent@mavuno.demo"];
+    for email in staff {
+        assert_eq!(
+            login(email, mavuno::demo::DEMO_PASSWORD).await.unwrap().status(),
+            StatusCode::UNAUTHORIZED,
+            "{email}"
+        );
+        assert_eq!(login(email, &passwords[email]).await.unwrap().status(), StatusCode::OK, "{email}");
+    }
+    assert_eq!(passwords.len(), staff.len());
+    let buyer = login("buyer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await.unwrap();
+    assert_eq!(buyer.status(), StatusCode::OK, "buyers and farmers keep the published password");
+}

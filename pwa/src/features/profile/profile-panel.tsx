@@ -163,9 +163,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const { updateUser } = useSession();
   const toast = useToast();
   const [values, setValues] = useState(() => initialValues(user));
+  const [currentPassword, setCurrentPassword] = useState('');
   const [problem, setProblem] = useState<Problem>(null);
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [saving, setSaving] = useState(false);
+  // A new email needs the current password (a borrowed phone must not be enough to take the account).
+  const emailChanged = values.email.trim().toLowerCase() !== user.email.toLowerCase();
 
   const set = (field: EditableField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -177,11 +180,13 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
     if (!values.last_name.trim()) codes.push('last_name_required');
     if (!values.email.trim()) codes.push('email_required');
     else if (!looksLikeEmail(values.email)) codes.push('email_invalid');
+    if (emailChanged && !currentPassword) codes.push('current_password_required');
     if (codes.length > 0) return setProblem({ codes });
     setSaving(true);
     setProblem(null);
     try {
-      const updated = await updateProfile(values, avatar.file);
+      const fields = emailChanged ? { ...values, current_password: currentPassword } : values;
+      const updated = await updateProfile(fields, avatar.file);
       updateUser(updated);
       toast('success', t('profile.updated'));
       onDone();
@@ -230,6 +235,16 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         value={values.email}
         onChange={set('email')}
       />
+      {emailChanged && (
+        <TextField
+          label={t('fields.current_password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+        />
+      )}
       <TextField
         label={t('fields.phone_number')}
         type="tel"
@@ -268,6 +283,7 @@ function PasswordForm({ onDone }: { onDone(): void }) {
   const { t } = useTranslation();
   const { updateUser } = useSession();
   const toast = useToast();
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [problem, setProblem] = useState<Problem>(null);
@@ -275,12 +291,13 @@ function PasswordForm({ onDone }: { onDone(): void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const codes = checkPassword(password, confirmation);
+    const codes = [...(currentPassword ? [] : ['current_password_required']), ...checkPassword(password, confirmation)];
     if (codes.length > 0) return setProblem({ codes });
     setSaving(true);
     setProblem(null);
     try {
-      updateUser(await updateProfile({ password, password_confirmation: confirmation }, null));
+      const fields = { current_password: currentPassword, password, password_confirmation: confirmation };
+      updateUser(await updateProfile(fields, null));
       toast('success', t('profile.password_changed'));
       onDone();
     } catch (error) {
@@ -295,6 +312,14 @@ function PasswordForm({ onDone }: { onDone(): void }) {
       <h3 id="change-password">{t('profile.change_password')}</h3>
       <p className="muted">{t('profile.password_note')}</p>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
+      <TextField
+        label={t('fields.current_password')}
+        type="password"
+        autoComplete="current-password"
+        required
+        value={currentPassword}
+        onChange={(e) => setCurrentPassword(e.target.value)}
+      />
       <TextField
         label={t('fields.new_password')}
         type="password"

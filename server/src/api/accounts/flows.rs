@@ -180,8 +180,11 @@ pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
 
 /// A profile edit: checked, photo stored, password hashed, then saved.
 pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm) -> ApiResult<UserRow> {
-    let ProfileEdit { mut changes, new_password } =
-        accounts::validate_profile_edit(&form, auth.user.country).map_err(AppError::Validation)?;
+    let edit = accounts::validate_profile_edit(&form, auth.user.country).map_err(AppError::Validation)?;
+    if accounts::needs_current_password(&edit, &auth.user.email) {
+        check_current_password(state, auth, form.current_password.as_deref()).await?;
+    }
+    let ProfileEdit { mut changes, new_password } = edit;
     let user_id = auth.user.id;
     let (email, username) = (changes.email.clone(), changes.username.clone());
     state.db.read(move |conn| accounts::check_unique(conn, user_id, email.as_deref(), username.as_deref())).await?;
@@ -190,7 +193,29 @@ pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm
         changes.password_hash = Some(auth::hash_password_async(password).await?);
     }
     let keep_session = auth.jti.clone();
-    state.db.write(move |tx| accounts::save_profile(tx, user_id, &changes, &keep_session)).await
+    let saved = state.db.write(move |tx| accounts::save_profile(tx, user_id, &changes, &keep_session)).await?;
+    state.mailer.wake();
+    Ok(saved)
+}
+
+/// The current password, checked like a sign-in: at most ten wrong tries per
+/// window, so a borrowed token cannot guess it either.
+async fn check_current_password(state: &AppState, auth: &AuthUser, given: Option<&str>) -> ApiResult<()> {
+    let Some(given) = given.filter(|p| !p.is_empty()) else { return Err(accounts::current_password_required()) };
+    let key = format!("current:{}", auth.user.id);
+    state.throttles.login_pair.reserve(&[&key]).map_err(|wait_secs| {
+        AppError::too_many_requests(
+            "too_many_attempts",
+            format!("Too many failed attempts. Please wait {} minutes and try again.", wait_secs.div_ceil(60)),
+            wait_secs,
+        )
+    })?;
+    let password = given.chars().take(MAX_PASSWORD_CHARS + 1).collect();
+    if !auth::verify_password_async(Some(auth.user.password_hash.clone()), password).await? {
+        return Err(accounts::current_password_wrong());
+    }
+    state.throttles.login_pair.release(&[&key]);
+    Ok(())
 }
 
 pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> {

@@ -89,6 +89,9 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             Some(text) if text.chars().count() > max => {
                 errors.add(field, "too_long", format!("The {field} is too long"))
             }
+            Some(text) if crate::domain::input::has_hidden_characters(text, field == "description") => {
+                errors.add(field, "invalid_characters", format!("The {field} contains characters that are not allowed"))
+            }
             Some(text) => *slot = text.to_owned(),
             None => {}
         }
