@@ -304,6 +304,7 @@ pub struct OwnProducts {
 #[utoipa::path(get, path = "/farmer/products", tag = "products", security(("bearer" = [])),
     responses((status = 200, body = OwnProducts), (status = 401, body = ErrorBody)))]
 async fn own_products(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OwnProducts>> {
+    products::check_farmer(&auth.user)?;
     let id = auth.user.id;
     let rows = state.db.read(move |conn| Ok(rows::list_for_farmer(conn, id)?)).await?;
     Ok(Json(OwnProducts {

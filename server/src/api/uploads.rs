@@ -87,6 +87,7 @@ async fn put_upload(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<UploadResponse>)> {
     check_hash(&sha256)?;
+    rules::may_upload(&auth.user)?;
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             media::too_large()

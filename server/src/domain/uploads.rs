@@ -30,11 +30,16 @@ pub fn quota(role: Role) -> Option<Quota> {
     }
 }
 
+/// Refuses someone whose role never uploads, before anything is read or checked.
+pub fn may_upload(user: &UserRow) -> ApiResult<Quota> {
+    quota(user.role).ok_or_else(|| {
+        AppError::forbidden("uploads_not_allowed", "Only farmers, field agents and admins upload photos")
+    })
+}
+
 /// Refuses an upload of `bytes` more that would take `user` past their quota.
 pub fn check_quota(conn: &Connection, user: &UserRow, bytes: i64) -> ApiResult<()> {
-    let Some(quota) = quota(user.role) else {
-        return Err(AppError::forbidden("uploads_not_allowed", "Only farmers, field agents and admins upload photos"));
-    };
+    let quota = may_upload(user)?;
     let usage = uploads::usage_of(conn, user.id, &crate::clock::before_now(std::time::Duration::from_secs(3600)))?;
     if usage.last_hour >= quota.per_hour {
         return Err(AppError::too_many_requests(

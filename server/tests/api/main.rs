@@ -5,6 +5,7 @@ mod accounts;
 mod admin;
 mod admin_surveys;
 mod agents;
+mod authz;
 mod cli;
 mod contact;
 mod hardening;
