@@ -8,6 +8,7 @@ mod agents;
 mod authz;
 mod cli;
 mod contact;
+mod fuzz;
 mod hardening;
 mod helpers;
 mod http;
