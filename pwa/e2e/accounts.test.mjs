@@ -66,6 +66,19 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByRole('heading', { name: 'Amani Bahati-Mushi' }).waitFor();
   assert.match(await page.locator('.profile-view').innerText(), /Kabare, South Kivu/);
 
+  // A new password needs the current one (a borrowed phone is not enough): a wrong
+  // one is refused in words and what was typed stays; the right one changes it.
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByLabel(/^Current password/).fill('not-mine');
+  await page.getByLabel(/^New password/).fill('secret456');
+  await page.getByLabel(/^Confirm/).fill('secret456');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Your current password is not correct.' }).waitFor();
+  assert.equal(await page.getByLabel(/^New password/).inputValue(), 'secret456');
+  await page.getByLabel(/^Current password/).fill('secret123');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByText('Password changed. Other devices have been signed out.').waitFor();
+
   // French at once (the open section stays), and kept across a reload.
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByLabel('Language').selectOption('fr');

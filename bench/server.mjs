@@ -1,0 +1,43 @@
+// Starts a throw-away release server for a benchmark and reads its memory:
+// `const server = await startServer(['--signup-limit', '1000'])`, then
+// `server.rssMib()`, `server.origin`, `await server.stop()`.
+// `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function startServer(args = [], { openFiles } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-'));
+  const binary = join(root, 'target/release/mavuno');
+  const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, ...args];
+  const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
+  const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
+  for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
+  const child = spawn(command[0], command[1], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const origin = await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/listening on (http:\/\/[\d.:]+)/);
+      if (match) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    origin,
+    rssMib() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
