@@ -8,16 +8,23 @@
 import net from 'node:net';
 import { startServer } from './server.mjs';
 
+/** Opens `sockets` connections that each send half a request; resolves once all are connected (or 10 s). */
 async function flood(origin, sockets) {
   const { hostname, port } = new URL(origin);
   const open = [];
+  let connected = 0;
   for (let n = 0; n < sockets; n++) {
-    const socket = net.connect(Number(port), hostname);
+    const socket = net.connect(Number(port), hostname, () => {
+      connected += 1;
+      socket.write('GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n');
+    });
     socket.on('error', () => {});
-    socket.write('GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n');
     open.push(socket);
   }
-  return open;
+  for (let waited = 0; connected < sockets && waited < 10_000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { open, connected };
 }
 
 async function healthTimes(origin, count) {
@@ -35,12 +42,11 @@ async function healthTimes(origin, count) {
 for (const [label, options] of [['default limits', {}], ['ulimit -n 1024', { openFiles: 1024 }]]) {
   const server = await startServer([], options);
   try {
-    const sockets = await flood(server.origin, 2000);
-    await new Promise((r) => setTimeout(r, 500));
+    const { open, connected } = await flood(server.origin, 2000);
     const times = await healthTimes(server.origin, 12);
-    console.log(`${label}: 2000 stalled sockets; /api/v1/health p50 ${times[6].toFixed(1)} ms, ` +
+    console.log(`${label}: 2000 stalled sockets (${connected} connected); /api/v1/health p50 ${times[6].toFixed(1)} ms, ` +
       `max ${times.at(-1).toFixed(1)} ms over ${times.length} calls; server RSS ${server.rssMib().toFixed(0)} MiB`);
-    for (const socket of sockets) socket.destroy();
+    for (const socket of open) socket.destroy();
   } finally {
     await server.stop();
   }
