@@ -33,6 +33,8 @@ pub struct Throttles {
     pub signup: Throttle,
     /// Contact messages per address.
     pub contact: Throttle,
+    /// Unverified payment callbacks kept per address.
+    pub callbacks: Throttle,
 }
 
 impl Throttles {
@@ -46,6 +48,7 @@ impl Throttles {
             known_places: KnownPlaces::new(Duration::from_secs(30 * 24 * 3600)),
             signup: Throttle::new(config.signup_max, config.signup_window),
             contact: Throttle::new(config.contact_max_messages, config.contact_window),
+            callbacks: Throttle::new(60, Duration::from_secs(3600)),
         }
     }
 }

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ClientIp};
 use crate::AppState;
 use crate::auth::{AdminUser, AuthUser};
 use crate::clock;
@@ -181,6 +181,7 @@ async fn list_payments(
     responses((status = 200, description = "Taken (applied or a duplicate)"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn callback(
     State(state): State<AppState>,
+    ClientIp(from): ClientIp,
     Path(provider): Path<String>,
     headers: HeaderMap,
     body: Bytes,
@@ -210,14 +211,24 @@ async fn callback(
         }
         Err(why) => {
             tracing::warn!(provider = name, %why, "payment callback refused");
-            state
-                .db
-                .write(move |tx| Ok(rows::store_callback(tx, name, None, &raw, false, "unverified", &clock::now())?))
-                .await?;
+            // Kept for an operator to look at, but anyone can send these: a short
+            // start of each, and a few an hour from one address (docs/security.md, Disk).
+            if state.throttles.callbacks.reserve(&[&format!("ip:{from}")]).is_ok() {
+                let start: String = raw.chars().take(MAX_UNVERIFIED_CHARS).collect();
+                state
+                    .db
+                    .write(move |tx| {
+                        Ok(rows::store_callback(tx, name, None, &start, false, "unverified", &clock::now())?)
+                    })
+                    .await?;
+            }
             Err(AppError::unauthorized("callback_unverified", "This callback could not be verified"))
         }
     }
 }
+
+/// How much of a callback that could not be verified is kept.
+const MAX_UNVERIFIED_CHARS: usize = 2048;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 struct OperatorQuery {

@@ -559,3 +559,22 @@ async fn the_demo_is_not_a_public_backdoor() {
     let buyer = login("buyer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await.unwrap();
     assert_eq!(buyer.status(), StatusCode::OK, "buyers and farmers keep the published password");
 }
+
+#[tokio::test]
+async fn forged_payment_callbacks_cannot_fill_the_disk() {
+    let app = spawn_app().await;
+    let forged = format!("{{\"payment\": \"{}\"}}", "x".repeat(60_000));
+    for _ in 0..100 {
+        let response = app
+            .client
+            .post(app.api("/payments/callbacks/simulator"))
+            .header("content-type", "application/json")
+            .body(forged.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let kept = count(&app, "SELECT COALESCE(SUM(LENGTH(body)), 0) FROM payment_callbacks");
+    assert!(kept <= 60 * 2048, "unverified callbacks keep {kept} bytes");
+}
