@@ -30,17 +30,6 @@ fn camera_jpeg(width: u32, height: u32) -> Vec<u8> {
     out
 }
 
-fn product_form() -> Form {
-    Form::new()
-        .text("product[title]", "Avocados")
-        .text("product[description]", "Creamy Hass avocados")
-        .text("product[quantity]", "30")
-        .text("product[price]", "1.50")
-        .text("product[current_price]", "1.20")
-        .text("product[category]", "fruits")
-        .text("product[unit]", "piece")
-}
-
 #[tokio::test]
 async fn a_picture_bomb_is_refused_on_every_path_that_takes_pictures() {
     let app = spawn_app().await;

@@ -263,3 +263,36 @@ pub fn png_bomb(width: u32, height: u32) -> Vec<u8> {
     writer.finish().unwrap();
     std::fs::read(file.path()).unwrap()
 }
+
+/// xorshift64*: enough randomness for a test, and repeatable from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// The spec's multipart product form with every text field valid (add photos with `.part`).
+pub fn product_form() -> Form {
+    Form::new()
+        .text("product[title]", "Avocados")
+        .text("product[description]", "Creamy Hass avocados")
+        .text("product[quantity]", "30")
+        .text("product[price]", "1.50")
+        .text("product[current_price]", "1.20")
+        .text("product[category]", "fruits")
+        .text("product[unit]", "piece")
+}

@@ -39,14 +39,7 @@ impl TestApp {
 async fn a_farmer_lists_edits_and_deletes_a_product_with_photos() {
     let app = spawn_app().await;
     let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
-    let form = Form::new()
-        .text("product[title]", "Avocados")
-        .text("product[description]", "Creamy Hass avocados")
-        .text("product[quantity]", "30")
-        .text("product[price]", "1.50")
-        .text("product[current_price]", "1.20")
-        .text("product[category]", "fruits")
-        .text("product[unit]", "piece")
+    let form = product_form()
         .part("product[images][]", image_part(png(800, 600), "a.png", "image/png"))
         .part("product[images][]", image_part(png(400, 400), "b.png", "image/png"));
     let response =

@@ -9,24 +9,6 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 use crate::sync::{mutation, uid};
 
-/// xorshift64*: enough randomness for a test, and repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
 const FIELDS: [(&str, &[&str]); 4] = [
     ("land_size", &["Less than 1 hectare", "1-2 hectares", "2-5 hectares"]),
     ("work_type", &["Alone", "With family", "Cooperative"]),

@@ -235,16 +235,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         value={values.email}
         onChange={set('email')}
       />
-      {emailChanged && (
-        <TextField
-          label={t('fields.current_password')}
-          type="password"
-          autoComplete="current-password"
-          required
-          value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
-        />
-      )}
+      {emailChanged && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
       <TextField
         label={t('fields.phone_number')}
         type="tel"
@@ -312,14 +303,7 @@ function PasswordForm({ onDone }: { onDone(): void }) {
       <h3 id="change-password">{t('profile.change_password')}</h3>
       <p className="muted">{t('profile.password_note')}</p>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
-      <TextField
-        label={t('fields.current_password')}
-        type="password"
-        autoComplete="current-password"
-        required
-        value={currentPassword}
-        onChange={(e) => setCurrentPassword(e.target.value)}
-      />
+      <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />
       <TextField
         label={t('fields.new_password')}
         type="password"
@@ -345,5 +329,20 @@ function PasswordForm({ onDone }: { onDone(): void }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** The current password, which changing the email or the password needs. */
+function CurrentPasswordField({ value, onChange }: { value: string; onChange(value: string): void }) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      label={t('fields.current_password')}
+      type="password"
+      autoComplete="current-password"
+      required
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }
