@@ -114,8 +114,14 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
             counted.give_back();
             return Err(too_many(wait));
         }
-        // The owner's own address is slowed down, never locked out.
-        Err(_) => pause = state.config.login_spacing,
+        // The owner's own address is slowed down, never locked out: its attempts take turns.
+        Err(_) => match throttles.login_pace.turn(&pair_key) {
+            Ok(wait) => pause = wait,
+            Err(wait) => {
+                counted.give_back();
+                return Err(too_many(wait));
+            }
+        },
     }
     if !known_place && throttles.login_account.count(&account_key) > state.config.login_slow_after {
         match throttles.login_pace.turn(&account_key) {
