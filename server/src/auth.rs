@@ -170,10 +170,15 @@ fn invalid_token() -> AppError {
     AppError::unauthorized("invalid_token", "Your session is not valid. Please sign in again.")
 }
 
+/// Devices one person may be signed in on at once (phones, shared phones, a computer).
+pub const MAX_SESSIONS: i64 = 20;
+
 /// Records a new session for `user_id` in the caller's transaction.
 pub fn start_session(conn: &rusqlite::Connection, keys: &TokenKeys, user_id: i64) -> ApiResult<String> {
     let issued = keys.issue(user_id)?;
     sessions::insert(conn, &issued.jti, user_id, &clock::now(), &issued.expires_at)?;
+    // Sessions are rows: a person signed in on more devices than this loses the oldest.
+    sessions::keep_newest(conn, user_id, MAX_SESSIONS)?;
     Ok(issued.token)
 }
 

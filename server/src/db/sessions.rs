@@ -30,3 +30,12 @@ pub fn delete_for_user(conn: &Connection, user_id: i64, keep: Option<&str>) -> r
 pub fn purge_expired(conn: &Connection, now: &str) -> rusqlite::Result<usize> {
     conn.prepare_cached("DELETE FROM sessions WHERE expires_at <= ?1")?.execute([now])
 }
+
+/// Ends a user's oldest sessions beyond the newest `keep`.
+pub fn keep_newest(conn: &Connection, user_id: i64, keep: i64) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "DELETE FROM sessions WHERE user_id = ?1 AND rowid NOT IN
+           (SELECT rowid FROM sessions WHERE user_id = ?1 ORDER BY rowid DESC LIMIT ?2)",
+    )?
+    .execute(params![user_id, keep])
+}

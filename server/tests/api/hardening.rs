@@ -567,3 +567,16 @@ async fn forged_payment_callbacks_cannot_fill_the_disk() {
     let kept = count(&app, "SELECT COALESCE(SUM(LENGTH(body)), 0) FROM payment_callbacks");
     assert!(kept <= 60 * 2048, "unverified callbacks keep {kept} bytes");
 }
+
+#[tokio::test]
+async fn sessions_are_bounded_per_person() {
+    let app = spawn_app().await;
+    let (first, _) = app.register("amani@example.com").await;
+    let mut last = String::new();
+    for _ in 0..mavuno::auth::MAX_SESSIONS + 4 {
+        last = app.login_token("amani@example.com", PASSWORD).await;
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM sessions"), mavuno::auth::MAX_SESSIONS);
+    assert_eq!(app.me(&first).await.status(), StatusCode::UNAUTHORIZED, "the oldest device is signed out");
+    assert_eq!(app.me(&last).await.status(), StatusCode::OK);
+}
