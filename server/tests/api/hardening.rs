@@ -151,7 +151,7 @@ async fn two_hundred_parallel_guesses_get_ten_tries() {
 #[tokio::test]
 async fn parallel_contact_messages_stop_at_the_limit() {
     let app = spawn_app().await;
-    let sends: Vec<_> = (0..20)
+    let sends: Vec<_> = (0..200)
         .map(|n| {
             let contact = serde_json::json!({"contact": {"name": "Amani", "email": "a@example.com",
                 "subject": format!("Question {n}"), "message": "When is the next market day?"}});
