@@ -40,9 +40,12 @@ pub struct Config {
     pub simulator_delay: Duration,
     /// Open connections at most; `main` keeps it below the process's file limit.
     pub max_connections: usize,
-    /// A request's headers must arrive within this time (and an idle
-    /// keep-alive connection is closed after it).
+    /// Once a request's first bytes arrive, its headers must be complete within this time.
     pub header_timeout: Duration,
+    /// A connection with no request in progress is closed after this long:
+    /// longer than browsers keep idle connections (5 minutes), so they never
+    /// reuse one we are closing.
+    pub idle_timeout: Duration,
     /// A request body may pause at most this long between two pieces.
     pub body_timeout: Duration,
     /// Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.
@@ -89,6 +92,7 @@ impl Config {
             trusted_proxies: Vec::new(),
             hsts_max_age: 31_536_000,
             header_timeout: Duration::from_secs(15),
+            idle_timeout: Duration::from_secs(360),
             body_timeout: Duration::from_secs(30),
         }
     }

@@ -50,7 +50,7 @@ enum Command {
         /// Open connections at most (kept below the open-files limit).
         #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
         max_connections: usize,
-        /// Seconds a client has to send a request's headers; idle connections close after it too.
+        /// Seconds a client has to finish a request's headers once it has begun them.
         #[arg(long, env = "MAVUNO_HEADER_TIMEOUT", default_value_t = 15)]
         header_timeout: u64,
         /// Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed

@@ -1,25 +1,33 @@
 //! The HTTP/1.1 server loop, with the limits `axum::serve` lacks
-//! (docs/security.md, Slow clients): a cap on open connections below the
-//! process's file limit, a deadline for each request's headers (which also
-//! closes idle keep-alive connections), and — in `build_app` — a deadline
-//! between the pieces of a request body. At the cap, the connection idle the
-//! longest makes room for a new one: a flood of stalled sockets then costs
-//! one slot each for a moment instead of every file the server has.
+//! (docs/security.md, Slow clients):
+//!
+//! - a cap on open connections below the process's file limit; at the cap,
+//!   the connection idle the longest (no request in progress) makes room for
+//!   the new one, so a flood of stalled sockets cannot keep real clients out;
+//! - a header deadline: once a request's first bytes arrive, its headers must
+//!   be complete within `header_timeout`;
+//! - an idle deadline: a connection with no request in progress is closed
+//!   after `idle_timeout`, longer than browsers keep idle connections, so a
+//!   browser never sends a request on a connection we are closing;
+//! - and, in `build_app`, a deadline between the pieces of a request body.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, oneshot, watch};
 use tower::ServiceExt;
 
@@ -30,19 +38,20 @@ use crate::Config;
 pub struct Limits {
     pub max_connections: usize,
     pub header_timeout: Duration,
+    pub idle_timeout: Duration,
 }
 
 impl Limits {
     pub fn of(config: &Config) -> Limits {
-        Limits { max_connections: config.max_connections.max(1), header_timeout: config.header_timeout }
+        Limits {
+            max_connections: config.max_connections.max(1),
+            header_timeout: config.header_timeout,
+            idle_timeout: config.idle_timeout,
+        }
     }
 }
 
 /// Serves until `shutdown` resolves, then lets the requests in flight finish.
-///
-/// At the cap, a new connection takes the place of the connection that has
-/// waited longest without a request in progress (a stalled or idle socket),
-/// so a flood of half-sent requests cannot keep real clients out.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
@@ -54,6 +63,7 @@ pub async fn serve(
     let (stop_tx, stop_rx) = watch::channel(());
     // Every connection holds a clone; once all are dropped, every connection has finished.
     let (alive_tx, alive_rx) = watch::channel(());
+    let reaper = tokio::spawn(reap(Arc::clone(&open), limits));
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -92,13 +102,13 @@ pub async fn serve(
                 response
             }
         });
+        let io = Watched { stream, id, open: Arc::clone(&open) };
         let mut stop = stop_rx.clone();
         let alive = alive_rx.clone();
         let open = Arc::clone(&open);
         tokio::spawn(async move {
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
-            let connection = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(io), TowerToHyperService::new(service));
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
@@ -112,6 +122,7 @@ pub async fn serve(
             drop((permit, alive));
         });
     }
+    reaper.abort();
     drop(listener);
     stop_tx.send(()).ok();
     drop(alive_rx);
@@ -119,8 +130,19 @@ pub async fn serve(
     Ok(())
 }
 
-/// The open connections: whether each has a request in progress, and since
-/// when it has had none.
+/// Closes, every so often, the connections past their header or idle deadline.
+async fn reap(open: Arc<Connections>, limits: Limits) {
+    let every = (limits.header_timeout / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        ticks.tick().await;
+        open.evict_overdue(limits.header_timeout, limits.idle_timeout);
+    }
+}
+
+/// The open connections: whether each has a request in progress, since when
+/// it has had none, and since when the headers of its next request have been
+/// arriving.
 #[derive(Default)]
 struct Connections {
     next_id: AtomicU64,
@@ -130,14 +152,24 @@ struct Connections {
 struct Connection {
     requests: usize,
     idle_since: Instant,
+    receiving_since: Option<Instant>,
     evict: Option<oneshot::Sender<()>>,
+}
+
+impl Connection {
+    fn evict(&mut self) {
+        if let Some(evict) = self.evict.take() {
+            evict.send(()).ok();
+        }
+    }
 }
 
 impl Connections {
     fn add(&self) -> (u64, oneshot::Receiver<()>) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (evict, evicted) = oneshot::channel();
-        let connection = Connection { requests: 0, idle_since: Instant::now(), evict: Some(evict) };
+        let connection =
+            Connection { requests: 0, idle_since: Instant::now(), receiving_since: None, evict: Some(evict) };
         self.lock().insert(id, connection);
         (id, evicted)
     }
@@ -146,10 +178,20 @@ impl Connections {
         self.lock().remove(&id);
     }
 
-    /// Marks a request in progress on `id` until the guard is dropped.
+    /// Bytes arrived on `id`: with no request in progress, a request's headers have begun.
+    fn bytes_arrived(&self, id: u64) {
+        if let Some(connection) = self.lock().get_mut(&id) {
+            if connection.requests == 0 && connection.receiving_since.is_none() {
+                connection.receiving_since = Some(Instant::now());
+            }
+        }
+    }
+
+    /// Marks a request in progress on `id` (its headers are complete) until the guard is dropped.
     fn busy(self: &Arc<Self>, id: u64) -> Busy {
         if let Some(connection) = self.lock().get_mut(&id) {
             connection.requests += 1;
+            connection.receiving_since = None;
         }
         Busy { connections: Arc::clone(self), id }
     }
@@ -158,12 +200,24 @@ impl Connections {
     fn evict_idlest(&self) {
         let mut table = self.lock();
         let idlest = table
-            .iter_mut()
-            .filter(|(_, c)| c.requests == 0 && c.evict.is_some())
-            .min_by_key(|(_, c)| c.idle_since)
-            .map(|(_, c)| c);
-        if let Some(evict) = idlest.and_then(|c| c.evict.take()) {
-            evict.send(()).ok();
+            .values_mut()
+            .filter(|c| c.requests == 0 && c.evict.is_some())
+            .min_by_key(|c| c.receiving_since.unwrap_or(c.idle_since));
+        if let Some(connection) = idlest {
+            connection.evict();
+        }
+    }
+
+    /// Closes the connections whose headers are late or that have been idle too long.
+    fn evict_overdue(&self, header_timeout: Duration, idle_timeout: Duration) {
+        for connection in self.lock().values_mut().filter(|c| c.requests == 0) {
+            let overdue = match connection.receiving_since {
+                Some(since) => since.elapsed() >= header_timeout,
+                None => connection.idle_since.elapsed() >= idle_timeout,
+            };
+            if overdue {
+                connection.evict();
+            }
         }
     }
 
@@ -183,5 +237,49 @@ impl Drop for Busy {
             connection.requests -= 1;
             connection.idle_since = Instant::now();
         }
+    }
+}
+
+/// A connection's socket, telling the table when bytes arrive.
+struct Watched {
+    stream: TcpStream,
+    id: u64,
+    open: Arc<Connections>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.open.bytes_arrived(self.id);
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, data)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
     }
 }

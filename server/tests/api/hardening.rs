@@ -571,12 +571,39 @@ async fn forged_payment_callbacks_cannot_fill_the_disk() {
 #[tokio::test]
 async fn sessions_are_bounded_per_person() {
     let app = spawn_app().await;
-    let (first, _) = app.register("amani@example.com").await;
-    let mut last = String::new();
-    for _ in 0..mavuno::auth::MAX_SESSIONS + 4 {
-        last = app.login_token("amani@example.com", PASSWORD).await;
-    }
+    let (first, user) = app.register("amani@example.com").await;
+    // As if the person had signed in many times since.
+    app.sql(&format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {})
+         INSERT INTO sessions (jti, user_id, created_at, expires_at)
+         SELECT 'old-' || i, {}, '2026-01-01T00:00:00Z', '2099-01-01T00:00:00Z' FROM n",
+        mavuno::auth::MAX_SESSIONS,
+        user["id"]
+    ));
+    let last = app.login_token("amani@example.com", PASSWORD).await;
     assert_eq!(count(&app, "SELECT COUNT(*) FROM sessions"), mavuno::auth::MAX_SESSIONS);
-    assert_eq!(app.me(&first).await.status(), StatusCode::UNAUTHORIZED, "the oldest device is signed out");
+    assert_eq!(app.me(&first).await.status(), StatusCode::UNAUTHORIZED, "the oldest session ends");
     assert_eq!(app.me(&last).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn half_sent_headers_are_cut_off_but_idle_keep_alive_connections_stay() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = ServerProcess::start(&[], &["--header-timeout", "1"], None).await;
+    let address = server.origin.trim_start_matches("http://").to_owned();
+    let mut stalled = tokio::net::TcpStream::connect(&address).await.unwrap();
+    stalled.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n").await.unwrap();
+    let mut kept = tokio::net::TcpStream::connect(&address).await.unwrap();
+    kept.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n\r\n").await.unwrap();
+    let mut answer = [0u8; 4096];
+    assert!(kept.read(&mut answer).await.unwrap() > 0, "the complete request is answered");
+
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), stalled.read_to_end(&mut rest)).await;
+    assert!(matches!(closed, Ok(Ok(_))), "the half-sent request's connection was closed");
+    // The idle keep-alive connection takes another request after the header deadline has passed.
+    kept.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n\r\n").await.unwrap();
+    let read = tokio::time::timeout(Duration::from_secs(5), kept.read(&mut answer)).await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&answer[..read]).starts_with("HTTP/1.1 200"), "still open and answering");
 }
