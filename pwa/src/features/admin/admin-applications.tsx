@@ -4,10 +4,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { ClipboardIcon, DownloadIcon } from '../../components/icons';
+import { ClipboardIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import { useToast } from '../../components/toast';
-import { download } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -20,6 +18,7 @@ import {
   reviewable,
 } from './api';
 import { useDebounced } from './use-debounced';
+import { ExportButton } from './export-button';
 import { StatCard } from '../../components/stat-card';
 import { Pager } from '../../components/pager';
 import { ApplicationDetailsModal } from './application-details-modal';
@@ -37,7 +36,6 @@ type Dialog =
 
 export function AdminApplications() {
   const { t } = useTranslation();
-  const toast = useToast();
   const [filters, setFilters] = useState<ApplicationFilters>({ q: '', status: '', period: 'all' });
   const query = useDebounced(filters.q);
   const [page, setPage] = useState(1);
@@ -46,7 +44,6 @@ export function AdminApplications() {
   const [loading, setLoading] = useState(true);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [exporting, setExporting] = useState(false);
 
   const { status, period } = filters;
   // The search box reaches the server through `query`, once typing pauses.
@@ -70,19 +67,6 @@ export function AdminApplications() {
     setFilters((current) => ({ ...current, [key]: value }));
     setPage(1);
     setSelected(new Set());
-  };
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await download(
-        `/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`,
-      );
-    } catch (caught) {
-      toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
-    } finally {
-      setExporting(false);
-    }
   };
 
   const afterChange = async () => {
@@ -167,9 +151,9 @@ export function AdminApplications() {
           ))}
         </SelectField>
         <div className="filter-actions">
-          <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
-            <DownloadIcon /> {exporting ? t('admin.exporting') : t('admin.export')}
-          </button>
+          <ExportButton
+            path={`/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`}
+          />
           <button type="button" className="button" onClick={() => setDialog({ kind: 'create' })}>
             <ClipboardIcon /> {t('admin.apps.create')}
           </button>

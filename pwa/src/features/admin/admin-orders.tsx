@@ -5,13 +5,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { DownloadIcon } from '../../components/icons';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
-import { useToast } from '../../components/toast';
-import { download } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -19,6 +16,7 @@ import { PART_STATUSES, type Order } from '../../lib/orders';
 import { answerPrompt, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { useDebounced } from './use-debounced';
+import { ExportButton } from './export-button';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
 import { LoadFailed } from '../../components/load-failed';
 
@@ -27,7 +25,6 @@ const money = (cents: number) => formatMoney(cents / 100);
 
 export function AdminOrders() {
   const { t } = useTranslation();
-  const toast = useToast();
   const [filters, setFilters] = useState<OrderFilters>({
     q: '',
     status: '',
@@ -40,7 +37,6 @@ export function AdminOrders() {
   const [result, setResult] = useState<OrderPage | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState<Order | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const { status, payment_method, payment, period } = filters;
   const load = useCallback(async () => {
@@ -59,23 +55,6 @@ export function AdminOrders() {
   const setFilter = <K extends keyof OrderFilters>(key: K, value: OrderFilters[K]) => {
     setPage(1);
     setFilters((current) => ({ ...current, [key]: value }));
-  };
-
-  const exportCsv = async () => {
-    if (result?.total === 0) {
-      toast('error', t('errors.no_orders'));
-      return;
-    }
-    setExporting(true);
-    try {
-      await download(
-        `/admin/orders/export?${orderQuery({ q, status, payment_method, payment, period }, { lang: currentLanguage() })}`,
-      );
-    } catch (caught) {
-      toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
-    } finally {
-      setExporting(false);
-    }
   };
 
   if (error && !result) {
@@ -151,9 +130,9 @@ export function AdminOrders() {
           ))}
         </SelectField>
         <div className="filter-actions">
-          <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
-            <DownloadIcon /> {exporting ? t('admin.exporting') : t('admin.export')}
-          </button>
+          <ExportButton
+            path={`/admin/orders/export?${orderQuery({ q, status, payment_method, payment, period }, { lang: currentLanguage() })}`}
+          />
         </div>
       </div>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.orders.load_failed')} />}

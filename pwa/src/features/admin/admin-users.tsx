@@ -4,10 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { DownloadIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import { useToast } from '../../components/toast';
-import { download } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -16,6 +13,7 @@ import { StatCard } from '../../components/stat-card';
 import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats } from './api';
 import { useDebounced } from './use-debounced';
 import { UserModal } from './user-modal';
+import { ExportButton } from './export-button';
 import { LoadFailed } from '../../components/load-failed';
 
 const ROLE_BADGE: Record<Role, string> = {
@@ -29,14 +27,12 @@ const STATUS_BADGE: Record<AccountStatus, string> = { active: 'green', inactive:
 
 export function AdminUsers() {
   const { t } = useTranslation();
-  const toast = useToast();
   const [filters, setFilters] = useState<UserFilters>({ q: '', role: '', status: '', country: '' });
   const query = useDebounced(filters.q);
   const [users, setUsers] = useState<User[] | null>(null);
   const [stats, setStats] = useState<UserStats | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const { role, status, country } = filters;
   const load = useCallback(async () => {
@@ -56,23 +52,6 @@ export function AdminUsers() {
 
   const setFilter = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) =>
     setFilters((current) => ({ ...current, [key]: value }));
-
-  const exportCsv = async () => {
-    if (users?.length === 0) {
-      toast('error', t('errors.no_users'));
-      return;
-    }
-    setExporting(true);
-    try {
-      await download(
-        `/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`,
-      );
-    } catch (caught) {
-      toast('error', errorMessages(caught, t, 'admin.export_failed')[0]!);
-    } finally {
-      setExporting(false);
-    }
-  };
 
   if (error && !users) {
     return (
@@ -139,9 +118,9 @@ export function AdminUsers() {
           ))}
         </SelectField>
         <div className="filter-actions">
-          <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={exporting}>
-            <DownloadIcon /> {exporting ? t('admin.exporting') : t('admin.export')}
-          </button>
+          <ExportButton
+            path={`/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`}
+          />
         </div>
       </div>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.load_failed')} />}
