@@ -7,6 +7,7 @@ import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { AlertIcon, CartIcon, TrashIcon } from '../../components/icons';
 import { formatMoney } from '../../lib/format';
+import { MoneySummary } from '../../components/money-summary';
 import { useSession } from '../../lib/session';
 import { useCatalogue } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
@@ -98,20 +99,7 @@ export function CartPage() {
         </ul>
         <aside className="card cart-summary" aria-labelledby="cart-summary">
           <h2 id="cart-summary">{t('cart.summary')}</h2>
-          <dl className="summary">
-            <div>
-              <dt>{t('cart.subtotal')}</dt>
-              <dd>{formatMoney(sum.subtotal)}</dd>
-            </div>
-            <div>
-              <dt>{t('cart.shipping')}</dt>
-              <dd>{formatMoney(sum.shipping)}</dd>
-            </div>
-            <div className="total">
-              <dt>{t('cart.total')}</dt>
-              <dd>{formatMoney(sum.total)}</dd>
-            </div>
-          </dl>
+          <MoneySummary subtotal={sum.subtotal} shipping={sum.shipping} />
           <p className="hint">{t('cart.shipping_note')}</p>
           {user ? (
             <button type="button" className="button wide" onClick={() => navigate(paths.checkout)}>

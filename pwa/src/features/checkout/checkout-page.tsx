@@ -15,6 +15,7 @@ import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
 import { useCatalogue } from '../../lib/catalogue';
 import { errorKey } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
+import { MoneySummary } from '../../components/money-summary';
 import { placeOrder, type Delivery, type PaymentMethod } from '../../lib/orders';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
@@ -223,20 +224,7 @@ export function CheckoutPage() {
                 </li>
               ))}
             </ul>
-            <dl className="summary">
-              <div>
-                <dt>{t('cart.subtotal')}</dt>
-                <dd>{formatMoney(sum.subtotal)}</dd>
-              </div>
-              <div>
-                <dt>{t('cart.shipping')}</dt>
-                <dd>{formatMoney(shipping)}</dd>
-              </div>
-              <div className="total">
-                <dt>{t('cart.total')}</dt>
-                <dd>{formatMoney(sum.subtotal + shipping)}</dd>
-              </div>
-            </dl>
+            <MoneySummary subtotal={sum.subtotal} shipping={shipping} />
             {blocked && (
               <p className="hint">
                 <Link to={paths.cart}>{t('checkout.fix_cart')}</Link>
