@@ -45,22 +45,13 @@ pub struct UserQuery {
     lang: Option<String>,
 }
 
-fn parse_filter<T>(value: Option<&str>, parse: fn(&str) -> Option<T>, field: &str) -> ApiResult<Option<T>> {
-    match value.filter(|v| !v.is_empty() && *v != "all") {
-        None => Ok(None),
-        Some(text) => parse(text)
-            .map(Some)
-            .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
-    }
-}
-
 impl UserQuery {
     fn filter(&self) -> ApiResult<UserFilter> {
         Ok(UserFilter {
             search: super::search(self.q.as_deref())?,
-            role: parse_filter(self.role.as_deref(), Role::parse, "role")?,
-            status: parse_filter(self.status.as_deref(), Status::parse, "status")?,
-            country: parse_filter(self.country.as_deref(), Country::parse, "country")?,
+            role: super::filter(self.role.as_deref(), "role", Role::parse)?,
+            status: super::filter(self.status.as_deref(), "status", Status::parse)?,
+            country: super::filter(self.country.as_deref(), "country", Country::parse)?,
         })
     }
 }
@@ -267,8 +258,8 @@ async fn change_user(
 ) -> ApiResult<Json<UserDetails>> {
     let form = request.user;
     let changes = Changes {
-        role: parse_filter(form.role.as_deref(), Role::parse, "role")?,
-        status: parse_filter(form.status.as_deref(), Status::parse, "status")?,
+        role: super::filter(form.role.as_deref(), "role", Role::parse)?,
+        status: super::filter(form.status.as_deref(), "status", Status::parse)?,
     };
     let actor = admin.user;
     let answer = state

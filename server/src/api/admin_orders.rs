@@ -51,26 +51,17 @@ pub struct OrderQuery {
     lang: Option<String>,
 }
 
-fn parsed<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>) -> ApiResult<Option<T>> {
-    match value.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
-        None => Ok(None),
-        Some(text) => parse(text)
-            .map(Some)
-            .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
-    }
-}
-
 impl OrderQuery {
     fn filter(&self) -> ApiResult<AdminFilter> {
         Ok(AdminFilter {
             search: super::search(self.q.as_deref())?,
-            status: parsed(self.status.as_deref(), "status", PartStatus::parse)?,
-            payment_method: parsed(self.payment_method.as_deref(), "payment_method", PaymentMethod::parse)?,
-            payment_status: parsed(self.payment.as_deref(), "payment", |text| match text {
+            status: super::filter(self.status.as_deref(), "status", PartStatus::parse)?,
+            payment_method: super::filter(self.payment_method.as_deref(), "payment_method", PaymentMethod::parse)?,
+            payment_status: super::filter(self.payment.as_deref(), "payment", |text| match text {
                 "unpaid" => Some(None),
                 other => PaymentStatus::parse(other).map(Some),
             })?,
-            placed_from: parsed(self.from.as_deref(), "from", |text| {
+            placed_from: super::filter(self.from.as_deref(), "from", |text| {
                 time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
                     .ok()
                     .map(clock::format)

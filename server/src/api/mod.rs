@@ -124,6 +124,16 @@ pub fn search(q: Option<&str>) -> Result<Option<String>, AppError> {
     Ok(Some(text.to_owned()))
 }
 
+/// A list filter: empty or "all" is no filter; anything `parse` does not know is a 422 `invalid_filter`.
+pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Option<T>, AppError> {
+    match value.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
+        None => Ok(None),
+        Some(text) => parse(text)
+            .map(Some)
+            .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
+    }
+}
+
 pub async fn not_found() -> AppError {
     AppError::not_found("not_found", "There is nothing at this address")
 }
