@@ -53,14 +53,15 @@ pub fn referenced(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
     statement.query_map([], |row| row.get::<_, String>(0))?.collect()
 }
 
-/// Forgets uploads made before `before` that nothing uses.
-pub fn delete_unreferenced(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "DELETE FROM uploads WHERE created_at <= ?1
-           AND sha256 NOT IN (SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL)
-           AND sha256 NOT IN (SELECT avatar FROM users WHERE avatar IS NOT NULL)",
-        [before],
-    )
+/// Uploads made before `before`.
+pub fn made_before(conn: &Connection, before: &str) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare("SELECT sha256 FROM uploads WHERE created_at <= ?1")?;
+    statement.query_map([before], |row| row.get(0))?.collect()
+}
+
+pub fn delete(conn: &Connection, sha256: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("DELETE FROM uploads WHERE sha256 = ?1")?.execute([sha256])?;
+    Ok(())
 }
 
 pub fn all_hashes(conn: &Connection) -> rusqlite::Result<Vec<String>> {

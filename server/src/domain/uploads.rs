@@ -62,7 +62,11 @@ pub fn check_quota(conn: &Connection, user: &UserRow, bytes: i64) -> ApiResult<(
 /// photos, avatars, and uploads not yet that old), for the media sweep.
 pub fn forget_unused(conn: &Connection, before: &str) -> ApiResult<HashSet<String>> {
     let mut used = uploads::referenced(conn)?;
-    uploads::delete_unreferenced(conn, before)?;
+    for hash in uploads::made_before(conn, before)? {
+        if !used.contains(&hash) {
+            uploads::delete(conn, &hash)?;
+        }
+    }
     used.extend(uploads::all_hashes(conn)?);
     Ok(used)
 }
