@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -59,7 +59,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let open = Arc::new(Connections::default());
+    let open = Arc::new(Connections::new());
     let (stop_tx, stop_rx) = watch::channel(());
     // Every connection holds a clone; once all are dropped, every connection has finished.
     let (alive_tx, alive_rx) = watch::channel(());
@@ -89,12 +89,12 @@ pub async fn serve(
             }
         };
         stream.set_nodelay(true).ok();
-        let (id, evicted) = open.add();
-        let tracked = Arc::clone(&open);
+        let (id, conn, evicted) = open.add();
         let app = app.clone();
+        let tracked = Arc::clone(&conn);
         let service = tower::service_fn(move |mut request: axum::http::Request<Incoming>| {
             request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
-            let busy = tracked.busy(id);
+            let busy = Busy::start(&tracked);
             let response = app.clone().oneshot(request.map(Body::new));
             async move {
                 let response = response.await;
@@ -102,7 +102,7 @@ pub async fn serve(
                 response
             }
         });
-        let io = Watched { stream, id, open: Arc::clone(&open) };
+        let io = Watched { stream, conn };
         let mut stop = stop_rx.clone();
         let alive = alive_rx.clone();
         let open = Arc::clone(&open);
@@ -142,109 +142,130 @@ async fn reap(open: Arc<Connections>, limits: Limits) {
 
 /// The open connections: whether each has a request in progress, since when
 /// it has had none, and since when the headers of its next request have been
-/// arriving.
-#[derive(Default)]
+/// arriving. Each connection keeps its own state in atomics, so reads and
+/// requests never take the table's lock; only opening, closing and the
+/// evictions' scans do.
 struct Connections {
+    epoch: Instant,
     next_id: AtomicU64,
-    table: Mutex<HashMap<u64, Connection>>,
+    table: Mutex<HashMap<u64, Arc<Conn>>>,
 }
 
-struct Connection {
-    requests: usize,
-    idle_since: Instant,
-    receiving_since: Option<Instant>,
-    evict: Option<oneshot::Sender<()>>,
+struct Conn {
+    epoch: Instant,
+    requests: AtomicUsize,
+    /// Milliseconds since `epoch`; `receiving_since` is 0 while no headers are arriving.
+    idle_since: AtomicU64,
+    receiving_since: AtomicU64,
+    evict: Mutex<Option<oneshot::Sender<()>>>,
 }
 
-impl Connection {
-    fn evict(&mut self) {
-        if let Some(evict) = self.evict.take() {
-            evict.send(()).ok();
+impl Conn {
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX).max(1)
+    }
+
+    fn is_idle(&self) -> bool {
+        self.requests.load(Ordering::Relaxed) == 0
+    }
+
+    /// When it started waiting: for its headers if they are arriving, else since its last request.
+    fn waiting_since(&self) -> u64 {
+        match self.receiving_since.load(Ordering::Relaxed) {
+            0 => self.idle_since.load(Ordering::Relaxed),
+            since => since,
         }
+    }
+
+    /// Bytes arrived: with no request in progress, a request's headers have begun.
+    fn bytes_arrived(&self) {
+        if self.is_idle() {
+            self.receiving_since.compare_exchange(0, self.now(), Ordering::Relaxed, Ordering::Relaxed).ok();
+        }
+    }
+
+    /// Closes it (once); answers whether this call did.
+    fn evict(&self) -> bool {
+        let sender = self.evict.lock().unwrap_or_else(|p| p.into_inner()).take();
+        sender.is_some_and(|sender| sender.send(()).is_ok())
     }
 }
 
 impl Connections {
-    fn add(&self) -> (u64, oneshot::Receiver<()>) {
+    fn new() -> Connections {
+        Connections { epoch: Instant::now(), next_id: AtomicU64::new(0), table: Mutex::new(HashMap::new()) }
+    }
+
+    fn add(&self) -> (u64, Arc<Conn>, oneshot::Receiver<()>) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (evict, evicted) = oneshot::channel();
-        let connection =
-            Connection { requests: 0, idle_since: Instant::now(), receiving_since: None, evict: Some(evict) };
-        self.lock().insert(id, connection);
-        (id, evicted)
+        let conn = Arc::new(Conn {
+            epoch: self.epoch,
+            requests: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            receiving_since: AtomicU64::new(0),
+            evict: Mutex::new(Some(evict)),
+        });
+        conn.idle_since.store(conn.now(), Ordering::Relaxed);
+        self.lock().insert(id, Arc::clone(&conn));
+        (id, conn, evicted)
     }
 
     fn remove(&self, id: u64) {
         self.lock().remove(&id);
     }
 
-    /// Bytes arrived on `id`: with no request in progress, a request's headers have begun.
-    fn bytes_arrived(&self, id: u64) {
-        if let Some(connection) = self.lock().get_mut(&id) {
-            if connection.requests == 0 && connection.receiving_since.is_none() {
-                connection.receiving_since = Some(Instant::now());
-            }
-        }
-    }
-
-    /// Marks a request in progress on `id` (its headers are complete) until the guard is dropped.
-    fn busy(self: &Arc<Self>, id: u64) -> Busy {
-        if let Some(connection) = self.lock().get_mut(&id) {
-            connection.requests += 1;
-            connection.receiving_since = None;
-        }
-        Busy { connections: Arc::clone(self), id }
-    }
-
     /// Closes the connection that has waited longest with no request in progress.
     fn evict_idlest(&self) {
-        let mut table = self.lock();
-        let idlest = table
-            .values_mut()
-            .filter(|c| c.requests == 0 && c.evict.is_some())
-            .min_by_key(|c| c.receiving_since.unwrap_or(c.idle_since));
-        if let Some(connection) = idlest {
-            connection.evict();
-        }
+        let table = self.lock();
+        let mut idle: Vec<&Arc<Conn>> = table.values().filter(|c| c.is_idle()).collect();
+        idle.sort_by_key(|c| c.waiting_since());
+        // One already told to close (and not gone yet) does not count.
+        idle.into_iter().find(|c| c.evict());
     }
 
     /// Closes the connections whose headers are late or that have been idle too long.
     fn evict_overdue(&self, header_timeout: Duration, idle_timeout: Duration) {
-        for connection in self.lock().values_mut().filter(|c| c.requests == 0) {
-            let overdue = match connection.receiving_since {
-                Some(since) => since.elapsed() >= header_timeout,
-                None => connection.idle_since.elapsed() >= idle_timeout,
+        let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        for conn in self.lock().values().filter(|c| c.is_idle()) {
+            let overdue = match conn.receiving_since.load(Ordering::Relaxed) {
+                0 => now.saturating_sub(conn.idle_since.load(Ordering::Relaxed)) >= millis(idle_timeout),
+                since => now.saturating_sub(since) >= millis(header_timeout),
             };
             if overdue {
-                connection.evict();
+                conn.evict();
             }
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Connection>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
         self.table.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
-struct Busy {
-    connections: Arc<Connections>,
-    id: u64,
+/// A request in progress on a connection (its headers are complete), until dropped.
+struct Busy(Arc<Conn>);
+
+impl Busy {
+    fn start(conn: &Arc<Conn>) -> Busy {
+        conn.requests.fetch_add(1, Ordering::Relaxed);
+        conn.receiving_since.store(0, Ordering::Relaxed);
+        Busy(Arc::clone(conn))
+    }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        if let Some(connection) = self.connections.lock().get_mut(&self.id) {
-            connection.requests -= 1;
-            connection.idle_since = Instant::now();
-        }
+        self.0.idle_since.store(self.0.now(), Ordering::Relaxed);
+        self.0.requests.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
-/// A connection's socket, telling the table when bytes arrive.
+/// A connection's socket, telling its state when bytes arrive.
 struct Watched {
     stream: TcpStream,
-    id: u64,
-    open: Arc<Connections>,
+    conn: Arc<Conn>,
 }
 
 impl AsyncRead for Watched {
@@ -252,7 +273,7 @@ impl AsyncRead for Watched {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
         if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.open.bytes_arrived(self.id);
+            self.conn.bytes_arrived();
         }
         polled
     }
