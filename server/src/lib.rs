@@ -6,6 +6,7 @@
 pub mod api;
 pub mod auth;
 pub mod cache;
+pub mod certificate_pdf;
 pub mod clock;
 pub mod config;
 pub mod csv;

@@ -111,6 +111,11 @@ impl MediaStore {
         format!("/media/{hash}-{size}.jpg")
     }
 
+    /// The size in bytes of one stored size of a picture (0 when it is not stored).
+    pub fn bytes_of(&self, hash: &str, size: u32) -> u64 {
+        std::fs::metadata(self.dir.join(file_name(hash, size))).map_or(0, |m| m.len())
+    }
+
     /// The stored files of one picture (those that exist).
     pub fn files_of(&self, hash: &str) -> Vec<PathBuf> {
         let mut sizes = [AVATAR_SIZES, PHOTO_SIZES].concat();

@@ -14,7 +14,7 @@ mod survey;
 pub use loose::Loose;
 pub use mutations::{
     ByUid, FavouriteChange, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError, ProductWrite,
-    ShippingInput, StockChange, SurveyWrite,
+    ProgressEvent, ShippingInput, StockChange, SurveyWrite,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};

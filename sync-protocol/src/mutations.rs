@@ -110,6 +110,22 @@ pub struct OrderPartChange {
     pub reason: Option<String>,
 }
 
+/// What a learner did in a lesson, an event kept for good (`uid` is the
+/// course's; `event_uid`, made on the phone, keeps a resent event single).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProgressEvent {
+    pub uid: String,
+    pub event_uid: String,
+    #[ts(type = "number")]
+    pub lesson_id: i64,
+    /// `viewed`, `completed` (a reading) or `quiz` (an attempt, with `answers`).
+    pub kind: String,
+    /// A quiz attempt's choices, one per question, in order.
+    #[serde(default)]
+    #[ts(optional)]
+    pub answers: Option<Vec<u32>>,
+}
+
 /// Every mutation, as `{name, args}` on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "name", content = "args")]
@@ -134,11 +150,16 @@ pub enum MutationArgs {
     OrderPlace(OrderPlace),
     #[serde(rename = "order.update_part")]
     OrderUpdatePart(OrderPartChange),
+    /// Enrols in a free course (`uid` is the course's).
+    #[serde(rename = "enrolment.create")]
+    EnrolmentCreate(ByUid),
+    #[serde(rename = "enrolment.progress")]
+    EnrolmentProgress(ProgressEvent),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 12] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -149,6 +170,8 @@ impl MutationArgs {
         "favourite.set",
         "order.place",
         "order.update_part",
+        "enrolment.create",
+        "enrolment.progress",
     ];
 
     /// The record the mutation touches.
@@ -161,6 +184,8 @@ impl MutationArgs {
             MutationArgs::FavouriteSet(a) => &a.uid,
             MutationArgs::OrderPlace(a) => &a.uid,
             MutationArgs::OrderUpdatePart(a) => &a.uid,
+            MutationArgs::EnrolmentCreate(a) => &a.uid,
+            MutationArgs::EnrolmentProgress(a) => &a.uid,
         }
     }
 }
@@ -204,6 +229,9 @@ mod tests {
                     "uid": "u", "lines": [], "delivery": "pickup", "payment_method": "cash_on_delivery"
                 }),
                 "order.update_part" => serde_json::json!({"uid": "u", "part_id": 1, "status": "shipped"}),
+                "enrolment.progress" => {
+                    serde_json::json!({"uid": "u", "event_uid": "e", "lesson_id": 1, "kind": "quiz", "answers": [0, 2]})
+                }
                 _ => serde_json::json!({"uid": "u"}),
             };
             let parsed = mutation(name, args).parse().unwrap();
@@ -233,6 +261,14 @@ mod tests {
                 shipping: ShippingInput::default(),
             }),
             OrderUpdatePart(OrderPartChange { uid: "u".into(), part_id: 1, status: "shipped".into(), reason: None }),
+            EnrolmentCreate(uid()),
+            EnrolmentProgress(ProgressEvent {
+                uid: "u".into(),
+                event_uid: "e".into(),
+                lesson_id: 1,
+                kind: "viewed".into(),
+                answers: None,
+            }),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -246,7 +282,9 @@ mod tests {
                 | ProductDelete(_)
                 | FavouriteSet(_)
                 | OrderPlace(_)
-                | OrderUpdatePart(_) => {}
+                | OrderUpdatePart(_)
+                | EnrolmentCreate(_)
+                | EnrolmentProgress(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

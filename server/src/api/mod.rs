@@ -7,6 +7,7 @@ pub mod admin_orders;
 pub mod admin_surveys;
 pub mod agent;
 pub mod contact;
+pub mod courses;
 pub mod earnings;
 pub mod extract;
 pub mod health;
@@ -69,6 +70,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_orders::routes())
         .merge(agent::routes())
         .merge(contact::routes())
+        .merge(courses::routes())
         .merge(earnings::routes())
         .merge(orders::routes())
         .merge(payments::routes())

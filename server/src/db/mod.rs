@@ -4,6 +4,7 @@
 //! serialise in SQLite anyway) and a few reader connections.
 
 pub mod contact;
+pub mod courses;
 pub mod earnings;
 pub mod favourites;
 pub mod meta;
@@ -44,6 +45,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0011_earnings", include_str!("../../../migrations/0011_earnings.sql")),
     ("0012_reviews", include_str!("../../../migrations/0012_reviews.sql")),
     ("0013_upload_quotas", include_str!("../../../migrations/0013_upload_quotas.sql")),
+    ("0014_courses", include_str!("../../../migrations/0014_courses.sql")),
 ];
 
 const READERS: usize = 4;

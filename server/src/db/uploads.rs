@@ -44,12 +44,14 @@ pub fn usage_of(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Resul
     })
 }
 
-/// Picture hashes something uses: live products' photos and avatars.
+/// Picture hashes something uses: live products' photos, avatars, courses' pictures.
 pub fn referenced(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
-    let mut statement = conn.prepare(
+    let mut statement = conn.prepare(&format!(
         "SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL
-         UNION SELECT avatar FROM users WHERE avatar IS NOT NULL",
-    )?;
+         UNION SELECT avatar FROM users WHERE avatar IS NOT NULL
+         UNION {}",
+        super::courses::PICTURES_IN_USE
+    ))?;
     statement.query_map([], |row| row.get::<_, String>(0))?.collect()
 }
 

@@ -10,6 +10,7 @@ pub fn is_uuid(text: &str) -> bool {
 
 pub mod accounts;
 pub mod contact;
+pub mod courses;
 pub mod favourites;
 pub mod input;
 pub mod merge;

@@ -10,14 +10,16 @@ use rusqlite::Connection;
 use serde_json::Value;
 use sync_protocol::{
     ByUid, FavouriteChange, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION, ParseError,
-    ProductWrite, PushRequest, ResultStatus, StockChange, SurveyWrite,
+    ProductWrite, ProgressEvent, PushRequest, ResultStatus, StockChange, SurveyWrite,
 };
 
+use super::courses::{self, CourseKey, ProgressInput};
 use super::favourites;
 use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::surveys::{self, SurveyRef};
 use crate::clock;
+use crate::db::courses::{CourseRow, EnrolmentRow, ModuleRow};
 use crate::db::favourites::FavouriteRow;
 use crate::db::orders::OrderRow;
 use crate::db::products::ProductRow;
@@ -239,6 +241,22 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             orders::change_part(tx, user, OrderRef::Uid(&uid), part_id, &status, reason.as_deref(), Notify::People)?;
             Vec::new()
         }
+        MutationArgs::EnrolmentCreate(ByUid { uid }) => {
+            courses::enrol(tx, user, CourseKey::Uid(&uid))?;
+            Vec::new()
+        }
+        MutationArgs::EnrolmentProgress(ProgressEvent { uid, event_uid, lesson_id, kind, answers }) => {
+            let answers: Option<Vec<usize>> = answers.map(|a| a.into_iter().map(|n| n as usize).collect());
+            let event = ProgressInput {
+                event_uid: &event_uid,
+                lesson_id,
+                kind: &kind,
+                answers: answers.as_deref(),
+                client_time: mutation.client_time.as_deref(),
+            };
+            courses::record_progress(tx, user, CourseKey::Uid(&uid), &event)?;
+            Vec::new()
+        }
     };
     let status = if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged };
     Ok(MutationResult { conflicts, ..outcome(mutation, status) })
@@ -251,6 +269,10 @@ pub enum Changed {
     Favourite(FavouriteRow),
     /// An order the viewer bought or sells in.
     Order(Box<OrderRow>),
+    /// A course of the catalogue, with its outline (no lesson text).
+    Course(Box<(CourseRow, Vec<ModuleRow>)>),
+    /// The viewer's enrolment, with their progress and certificate.
+    Enrolment(Box<EnrolmentRow>),
 }
 
 impl Changed {
@@ -260,6 +282,8 @@ impl Changed {
             Changed::Product(row) => row.version,
             Changed::Favourite(row) => row.version,
             Changed::Order(row) => row.version,
+            Changed::Course(course) => course.0.version,
+            Changed::Enrolment(row) => row.version,
         }
     }
 }
@@ -291,7 +315,13 @@ pub fn read_page(
         .into_iter()
         .map(|row| Changed::Product(Box::new(row)))
         .collect();
+    for course in db::courses::changes_after(&tx, after, limit + 1, snapshot)? {
+        let outline = db::courses::modules(&tx, course.id, false)?;
+        changes.push(Changed::Course(Box::new((course, outline))));
+    }
     if let Some(user_id) = viewer_id {
+        let enrolments = db::courses::enrolment_changes(&tx, user_id, after, limit + 1)?;
+        changes.extend(enrolments.into_iter().map(|row| Changed::Enrolment(Box::new(row))));
         let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
         changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
         let favourites = db::favourites::changes_of(&tx, user_id, after, limit + 1, !snapshot)?;

@@ -96,6 +96,26 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/sync/pull", Only(EVERYONE)),
     ("post", "/sync/push", Only(SIGNED)),
     ("put", "/uploads/{sha256}", Only(UPLOADERS)),
+    ("get", "/courses", Only(EVERYONE)),
+    ("get", "/courses/{id}", Only(EVERYONE)),
+    ("get", "/courses/{id}/content", Only(EVERYONE)),
+    ("post", "/courses/{id}/enrol", Only(SIGNED)),
+    ("post", "/courses/{id}/progress", Only(SIGNED)),
+    ("put", "/courses/{id}/rating", Only(SIGNED)),
+    ("get", "/certificates/{code}", Only(EVERYONE)),
+    ("get", "/certificates/{code}/pdf", Only(EVERYONE)),
+    ("get", "/admin/courses", Only(ADMINS)),
+    ("post", "/admin/courses", Only(ADMINS)),
+    ("get", "/admin/courses/{id}", Only(ADMINS)),
+    ("patch", "/admin/courses/{id}", Only(ADMINS)),
+    ("delete", "/admin/courses/{id}", Only(ADMINS)),
+    ("put", "/admin/courses/{id}/order", Only(ADMINS)),
+    ("post", "/admin/courses/{id}/modules", Only(ADMINS)),
+    ("patch", "/admin/modules/{id}", Only(ADMINS)),
+    ("delete", "/admin/modules/{id}", Only(ADMINS)),
+    ("post", "/admin/modules/{id}/lessons", Only(ADMINS)),
+    ("put", "/admin/lessons/{id}", Only(ADMINS)),
+    ("delete", "/admin/lessons/{id}", Only(ADMINS)),
     ("head", "/uploads/{sha256}", Only(SIGNED)),
 ];
 
@@ -195,6 +215,7 @@ impl World {
             .replace("{payment_id}", "999999")
             .replace("{provider}", "simulator")
             .replace("{sha256}", &"a".repeat(64))
+            .replace("{code}", "ABCD-EFGH-JKLM")
     }
 
     async fn call(&self, method: &str, template: &str, token: Option<&str>) -> (StatusCode, String) {

@@ -8,13 +8,8 @@ use mavuno::model::user::Role;
 use reqwest::StatusCode;
 use reqwest::multipart::Form;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::helpers::*;
-
-fn sha(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
 
 /// A phone photo as a camera writes it: noisy, so it stays megabytes as a JPEG.
 fn camera_jpeg(width: u32, height: u32) -> Vec<u8> {

@@ -164,6 +164,12 @@ impl TestApp {
     }
 }
 
+/// A picture's address in the media store: its SHA-256 in hex.
+pub fn sha(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(bytes))
+}
+
 /// Reads an error answer and checks its shape.
 pub async fn error_of(response: Response, status: StatusCode) -> Value {
     assert_eq!(response.status(), status);

@@ -8,6 +8,7 @@ mod agents;
 mod authz;
 mod cli;
 mod contact;
+mod courses;
 mod fuzz;
 mod hardening;
 mod helpers;

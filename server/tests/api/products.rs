@@ -4,7 +4,6 @@ use mavuno::model::user::Role;
 use reqwest::multipart::Form;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::helpers::*;
 use crate::sync::{CLIENT_A, CLIENT_B, mutation, uid};
@@ -194,10 +193,6 @@ async fn the_catalogue_searches_filters_sorts_and_pages_products_on_sale() {
     let hidden_id: i64 = app.catalogue("").await["data"].as_array().unwrap().len() as i64 + 1;
     let missing = error_of(app.get(&format!("/products/{hidden_id}"), None).await, StatusCode::NOT_FOUND).await;
     assert_eq!(missing["message"], "Product not found");
-}
-
-fn sha(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
 }
 
 #[tokio::test]

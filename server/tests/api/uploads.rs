@@ -1,13 +1,8 @@
 use mavuno::model::user::Role;
 use reqwest::StatusCode;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::helpers::*;
-
-fn sha(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
 
 #[tokio::test]
 async fn a_photo_is_stored_once_under_its_hash() {

@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::courses::{CourseJson, EnrolmentJson};
 use super::extract::ApiJson;
 use super::orders::OrderJson;
 use super::products::ProductJson;
@@ -106,6 +107,16 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
                 .is_none()
                 .then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
             ("favourite", row.product_uid, record)
+        }
+        Changed::Course(course) => {
+            let (row, modules) = *course;
+            let uid = row.uid.clone();
+            let record = row.is_listed().then(|| serde_json::to_value(CourseJson::new(row, modules)).ok()).flatten();
+            ("course", uid, record)
+        }
+        Changed::Enrolment(row) => {
+            let uid = row.course_uid.clone();
+            ("enrolment", uid, serde_json::to_value(EnrolmentJson::from(*row)).ok())
         }
         Changed::Order(row) => {
             let uid = row.uid.clone();

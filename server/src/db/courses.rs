@@ -1,0 +1,680 @@
+//! Courses, their modules and lessons, enrolments, progress events,
+//! certificates and ratings (docs/training.md).
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+
+use crate::model::course::{
+    CourseCategory, CourseFields, EnrolmentStatus, Event, EventKind, LessonKind, Level, Progress, Question,
+};
+
+#[derive(Debug, Clone)]
+pub struct CourseRow {
+    pub id: i64,
+    pub uid: String,
+    pub fields: CourseFields,
+    pub rating: f64,
+    pub rating_count: i64,
+    pub download_bytes: i64,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    pub deleted_at: Option<String>,
+    /// Active enrolments.
+    pub enrolled: i64,
+    pub lesson_count: i64,
+    pub minutes: i64,
+}
+
+impl CourseRow {
+    /// In the catalogue: published and not deleted.
+    pub fn is_listed(&self) -> bool {
+        self.fields.published && self.deleted_at.is_none()
+    }
+}
+
+const SELECT: &str = "SELECT c.id, c.uid, c.title, c.description, c.category, c.level, c.language, c.instructor_name,
+        c.instructor_title, c.instructor_bio, c.instructor_photo, c.cover_image, c.price_cents, c.certificate, c.tags,
+        c.outcomes, c.requirements, c.published, c.rating, c.rating_count, c.download_bytes, c.version, c.created_at,
+        c.updated_at, c.deleted_at,
+        (SELECT COUNT(*) FROM enrolments e WHERE e.course_id = c.id AND e.status = 'active'),
+        (SELECT COUNT(*) FROM course_lessons l JOIN course_modules m ON m.id = l.module_id WHERE m.course_id = c.id),
+        (SELECT COALESCE(SUM(l.minutes), 0) FROM course_lessons l JOIN course_modules m ON m.id = l.module_id
+         WHERE m.course_id = c.id)
+    FROM courses c";
+
+fn json_list(text: String) -> Vec<String> {
+    serde_json::from_str(&text).unwrap_or_default()
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<CourseRow> {
+    Ok(CourseRow {
+        id: row.get(0)?,
+        uid: row.get(1)?,
+        fields: CourseFields {
+            title: row.get(2)?,
+            description: row.get(3)?,
+            category: row.get(4)?,
+            level: row.get(5)?,
+            language: row.get(6)?,
+            instructor_name: row.get(7)?,
+            instructor_title: row.get(8)?,
+            instructor_bio: row.get(9)?,
+            instructor_photo: row.get(10)?,
+            cover_image: row.get(11)?,
+            price: row.get(12)?,
+            certificate: row.get(13)?,
+            tags: json_list(row.get(14)?),
+            outcomes: json_list(row.get(15)?),
+            requirements: json_list(row.get(16)?),
+            published: row.get(17)?,
+        },
+        rating: row.get(18)?,
+        rating_count: row.get(19)?,
+        download_bytes: row.get(20)?,
+        version: row.get(21)?,
+        created_at: row.get(22)?,
+        updated_at: row.get(23)?,
+        deleted_at: row.get(24)?,
+        enrolled: row.get(25)?,
+        lesson_count: row.get(26)?,
+        minutes: row.get(27)?,
+    })
+}
+
+fn to_json(list: &[String]) -> String {
+    serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
+}
+
+fn field_values(f: &CourseFields) -> Vec<Value> {
+    let text = |s: &str| Value::Text(s.to_owned());
+    let maybe = |s: &Option<String>| s.as_deref().map_or(Value::Null, text);
+    vec![
+        text(&f.title),
+        text(&f.description),
+        text(f.category.as_str()),
+        text(f.level.as_str()),
+        text(f.language.as_str()),
+        text(&f.instructor_name),
+        text(&f.instructor_title),
+        text(&f.instructor_bio),
+        maybe(&f.instructor_photo),
+        maybe(&f.cover_image),
+        Value::Integer(f.price),
+        Value::Integer(f.certificate.into()),
+        text(&to_json(&f.tags)),
+        text(&to_json(&f.outcomes)),
+        text(&to_json(&f.requirements)),
+        Value::Integer(f.published.into()),
+        text(&f.search_text()),
+    ]
+}
+
+const FIELD_COLUMNS: [&str; 17] = [
+    "title",
+    "description",
+    "category",
+    "level",
+    "language",
+    "instructor_name",
+    "instructor_title",
+    "instructor_bio",
+    "instructor_photo",
+    "cover_image",
+    "price_cents",
+    "certificate",
+    "tags",
+    "outcomes",
+    "requirements",
+    "published",
+    "search_text",
+];
+
+pub fn insert(conn: &Connection, uid: &str, fields: &CourseFields, version: i64, now: &str) -> rusqlite::Result<i64> {
+    let n = FIELD_COLUMNS.len();
+    let marks = (1..=n + 4).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "INSERT INTO courses ({}, uid, version, created_at, updated_at) VALUES ({marks})",
+        FIELD_COLUMNS.join(", ")
+    );
+    let mut values = field_values(fields);
+    values.extend([
+        Value::Text(uid.to_owned()),
+        Value::Integer(version),
+        Value::Text(now.into()),
+        Value::Text(now.into()),
+    ]);
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn update(conn: &Connection, id: i64, fields: &CourseFields, version: i64, now: &str) -> rusqlite::Result<()> {
+    let n = FIELD_COLUMNS.len();
+    let sets =
+        FIELD_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
+    let sql = format!("UPDATE courses SET {sets}, version = ?{}, updated_at = ?{} WHERE id = ?{}", n + 1, n + 2, n + 3);
+    let mut values = field_values(fields);
+    values.extend([Value::Integer(version), Value::Text(now.into()), Value::Integer(id)]);
+    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    Ok(())
+}
+
+/// A module or lesson changed: the course takes a new version, so phones pull its outline again.
+pub fn touch(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE courses SET version = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![id, version, now])?;
+    Ok(())
+}
+
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE courses SET deleted_at = ?2, updated_at = ?2, version = ?3, published = 0 WHERE id = ?1",
+    )?
+    .execute(params![id, now, version])?;
+    Ok(())
+}
+
+pub fn set_download_bytes(conn: &Connection, id: i64, bytes: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE courses SET download_bytes = ?2 WHERE id = ?1")?.execute(params![id, bytes])?;
+    Ok(())
+}
+
+/// Includes unpublished and deleted courses; callers decide what they may see.
+pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<CourseRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE c.id = ?1"))?.query_row([id], from_row).optional()
+}
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<CourseRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE c.uid = ?1"))?.query_row([uid], from_row).optional()
+}
+
+/// How the catalogue is ordered (docs/product.md, Constants; courses add duration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CourseSort {
+    Newest,
+    Title,
+    PriceUp,
+    PriceDown,
+    Rating,
+    /// Shortest first.
+    Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct CourseFilter {
+    /// Folded words, each found in the title, description or instructor.
+    pub search: Vec<String>,
+    pub category: Option<CourseCategory>,
+    pub level: Option<Level>,
+    pub sort: CourseSort,
+}
+
+/// One page of published courses and how many match in all.
+pub fn catalogue(
+    conn: &Connection,
+    filter: &CourseFilter,
+    limit: i64,
+    offset: i64,
+) -> rusqlite::Result<(Vec<CourseRow>, i64)> {
+    let mut sql = "c.published = 1 AND c.deleted_at IS NULL".to_owned();
+    let mut values: Vec<Value> = Vec::new();
+    for word in &filter.search {
+        values.push(Value::Text(super::like_pattern(word)));
+        sql.push_str(&format!(" AND c.search_text LIKE ?{} ESCAPE '\\'", values.len()));
+    }
+    if let Some(category) = filter.category {
+        values.push(Value::Text(category.as_str().into()));
+        sql.push_str(&format!(" AND c.category = ?{}", values.len()));
+    }
+    if let Some(level) = filter.level {
+        values.push(Value::Text(level.as_str().into()));
+        sql.push_str(&format!(" AND c.level = ?{}", values.len()));
+    }
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM courses c WHERE {sql}"))?
+        .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
+    // Columns 27 and 1: total minutes and id (SELECT's order).
+    let order = match filter.sort {
+        CourseSort::Newest => "c.id DESC",
+        CourseSort::Title => "c.title COLLATE NOCASE, c.id",
+        CourseSort::PriceUp => "c.price_cents, c.id",
+        CourseSort::PriceDown => "c.price_cents DESC, c.id",
+        CourseSort::Rating => "c.rating DESC, c.rating_count DESC, c.id",
+        CourseSort::Duration => "28, c.id",
+    };
+    let page =
+        format!("{SELECT} WHERE {sql} ORDER BY {order} LIMIT ?{} OFFSET ?{}", values.len() + 1, values.len() + 2);
+    values.extend([Value::Integer(limit), Value::Integer(offset)]);
+    let rows = conn.prepare_cached(&page)?.query_map(params_from_iter(values), from_row)?.collect::<Result<_, _>>()?;
+    Ok((rows, total))
+}
+
+/// Every course that is not deleted, newest first (the admin's list).
+pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<CourseRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE c.deleted_at IS NULL ORDER BY c.id DESC"))?
+        .query_map([], from_row)?
+        .collect()
+}
+
+/// Courses changed after `after`, oldest change first. A first snapshot
+/// (`snapshot`) leaves out what is not listed.
+pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool) -> rusqlite::Result<Vec<CourseRow>> {
+    let listed = if snapshot { " AND c.published = 1 AND c.deleted_at IS NULL" } else { "" };
+    conn.prepare_cached(&format!("{SELECT} WHERE c.version > ?1{listed} ORDER BY c.version LIMIT ?2"))?
+        .query_map(params![after, limit as i64], from_row)?
+        .collect()
+}
+
+// --- Modules and lessons -------------------------------------------------
+
+#[derive(Debug, Clone)]
+pub struct LessonRow {
+    pub id: i64,
+    pub module_id: i64,
+    pub kind: LessonKind,
+    pub title: String,
+    pub minutes: i64,
+    pub body: String,
+    pub questions: Vec<Question>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ModuleRow {
+    pub id: i64,
+    pub title: String,
+    pub lessons: Vec<LessonRow>,
+}
+
+/// A course's modules with their lessons, in order; with the lessons' text
+/// and questions only when `content`.
+pub fn modules(conn: &Connection, course_id: i64, content: bool) -> rusqlite::Result<Vec<ModuleRow>> {
+    let mut modules: Vec<ModuleRow> = conn
+        .prepare_cached("SELECT id, title FROM course_modules WHERE course_id = ?1 ORDER BY position, id")?
+        .query_map([course_id], |r| Ok(ModuleRow { id: r.get(0)?, title: r.get(1)?, lessons: Vec::new() }))?
+        .collect::<Result<_, _>>()?;
+    let sql = if content {
+        "SELECT l.id, l.module_id, l.kind, l.title, l.minutes, l.body, l.questions FROM course_lessons l
+         JOIN course_modules m ON m.id = l.module_id WHERE m.course_id = ?1 ORDER BY l.position, l.id"
+    } else {
+        "SELECT l.id, l.module_id, l.kind, l.title, l.minutes, '', '[]' FROM course_lessons l
+         JOIN course_modules m ON m.id = l.module_id WHERE m.course_id = ?1 ORDER BY l.position, l.id"
+    };
+    let lessons = conn
+        .prepare_cached(sql)?
+        .query_map([course_id], |r| {
+            Ok(LessonRow {
+                id: r.get(0)?,
+                module_id: r.get(1)?,
+                kind: r.get(2)?,
+                title: r.get(3)?,
+                minutes: r.get(4)?,
+                body: r.get(5)?,
+                questions: serde_json::from_str(&r.get::<_, String>(6)?).unwrap_or_default(),
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    for lesson in lessons {
+        if let Some(module) = modules.iter_mut().find(|m| m.id == lesson.module_id) {
+            module.lessons.push(lesson);
+        }
+    }
+    Ok(modules)
+}
+
+/// The course a module belongs to.
+pub fn module_course(conn: &Connection, module_id: i64) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached("SELECT course_id FROM course_modules WHERE id = ?1")?
+        .query_row([module_id], |r| r.get(0))
+        .optional()
+}
+
+/// The course and module a lesson belongs to.
+pub fn lesson_place(conn: &Connection, lesson_id: i64) -> rusqlite::Result<Option<(i64, i64)>> {
+    conn.prepare_cached(
+        "SELECT m.course_id, l.module_id FROM course_lessons l JOIN course_modules m ON m.id = l.module_id WHERE l.id = ?1",
+    )?
+    .query_row([lesson_id], |r| Ok((r.get(0)?, r.get(1)?)))
+    .optional()
+}
+
+fn next_position(conn: &Connection, sql: &str, parent: i64) -> rusqlite::Result<i64> {
+    conn.prepare_cached(sql)?.query_row([parent], |r| r.get(0))
+}
+
+pub fn insert_module(conn: &Connection, course_id: i64, title: &str) -> rusqlite::Result<i64> {
+    let position = next_position(
+        conn,
+        "SELECT COALESCE(MAX(position), 0) + 1 FROM course_modules WHERE course_id = ?1",
+        course_id,
+    )?;
+    conn.prepare_cached("INSERT INTO course_modules (course_id, position, title) VALUES (?1, ?2, ?3)")?
+        .execute(params![course_id, position, title])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn rename_module(conn: &Connection, id: i64, title: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE course_modules SET title = ?2 WHERE id = ?1")?.execute(params![id, title])?;
+    Ok(())
+}
+
+/// Removes a module and its lessons (learners' events about them stay, and are ignored).
+pub fn delete_module(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("DELETE FROM course_lessons WHERE module_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM course_modules WHERE id = ?1")?.execute([id])?;
+    Ok(())
+}
+
+/// What a lesson is made of, as written.
+pub struct LessonContent<'a> {
+    pub kind: LessonKind,
+    pub title: &'a str,
+    pub minutes: i64,
+    pub body: &'a str,
+    pub questions: &'a [Question],
+    /// The picture hashes the body shows.
+    pub images: &'a [String],
+}
+
+pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<i64> {
+    let position = next_position(
+        conn,
+        "SELECT COALESCE(MAX(position), 0) + 1 FROM course_lessons WHERE module_id = ?1",
+        module_id,
+    )?;
+    conn.prepare_cached(
+        "INSERT INTO course_lessons (module_id, position, kind, title, minutes, body, questions, images)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        module_id,
+        position,
+        lesson.kind,
+        lesson.title,
+        lesson.minutes,
+        lesson.body,
+        serde_json::to_string(lesson.questions).unwrap_or_else(|_| "[]".into()),
+        to_json(lesson.images),
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn update_lesson(conn: &Connection, id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE course_lessons SET kind = ?2, title = ?3, minutes = ?4, body = ?5, questions = ?6, images = ?7 WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        lesson.kind,
+        lesson.title,
+        lesson.minutes,
+        lesson.body,
+        serde_json::to_string(lesson.questions).unwrap_or_else(|_| "[]".into()),
+        to_json(lesson.images),
+    ])?;
+    Ok(())
+}
+
+pub fn delete_lesson(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("DELETE FROM course_lessons WHERE id = ?1")?.execute([id])?;
+    Ok(())
+}
+
+/// Puts a module at `position` (1, 2, ...).
+pub fn place_module(conn: &Connection, id: i64, position: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE course_modules SET position = ?2 WHERE id = ?1")?.execute(params![id, position])?;
+    Ok(())
+}
+
+/// Puts a lesson in `module_id` at `position` (1, 2, ...).
+pub fn place_lesson(conn: &Connection, id: i64, module_id: i64, position: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE course_lessons SET module_id = ?2, position = ?3 WHERE id = ?1")?
+        .execute(params![id, module_id, position])?;
+    Ok(())
+}
+
+/// Every picture courses use: covers, instructors' photos, lessons' pictures.
+pub const PICTURES_IN_USE: &str = "SELECT cover_image FROM courses WHERE cover_image IS NOT NULL AND deleted_at IS NULL
+    UNION SELECT instructor_photo FROM courses WHERE instructor_photo IS NOT NULL AND deleted_at IS NULL
+    UNION SELECT j.value FROM course_lessons l, json_each(l.images) j";
+
+// --- Enrolments, events, certificates --------------------------------------
+
+#[derive(Debug, Clone)]
+pub struct EnrolmentRow {
+    pub id: i64,
+    pub course_id: i64,
+    pub course_uid: String,
+    pub user_id: i64,
+    pub status: EnrolmentStatus,
+    pub price: i64,
+    pub progress: Progress,
+    pub completed_at: Option<String>,
+    pub certificate: Option<CertificateRow>,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+const ENROLMENT: &str =
+    "SELECT e.id, e.course_id, c.uid, e.user_id, e.status, e.price_cents, e.progress, e.completed_at,
+        e.version, e.created_at, e.updated_at, k.code, k.learner_name, k.course_title, k.issued_at
+    FROM enrolments e JOIN courses c ON c.id = e.course_id LEFT JOIN certificates k ON k.enrolment_id = e.id";
+
+fn enrolment_from_row(row: &Row<'_>) -> rusqlite::Result<EnrolmentRow> {
+    let code: Option<String> = row.get(11)?;
+    Ok(EnrolmentRow {
+        id: row.get(0)?,
+        course_id: row.get(1)?,
+        course_uid: row.get(2)?,
+        user_id: row.get(3)?,
+        status: row.get(4)?,
+        price: row.get(5)?,
+        progress: serde_json::from_str(&row.get::<_, String>(6)?).unwrap_or_default(),
+        completed_at: row.get(7)?,
+        version: row.get(8)?,
+        created_at: row.get(9)?,
+        updated_at: row.get(10)?,
+        certificate: match code {
+            Some(code) => Some(CertificateRow {
+                code,
+                learner_name: row.get(12)?,
+                course_title: row.get(13)?,
+                issued_at: row.get(14)?,
+            }),
+            None => None,
+        },
+    })
+}
+
+pub fn enrolment(conn: &Connection, user_id: i64, course_id: i64) -> rusqlite::Result<Option<EnrolmentRow>> {
+    conn.prepare_cached(&format!("{ENROLMENT} WHERE e.user_id = ?1 AND e.course_id = ?2"))?
+        .query_row(params![user_id, course_id], enrolment_from_row)
+        .optional()
+}
+
+pub fn insert_enrolment(
+    conn: &Connection,
+    user_id: i64,
+    course_id: i64,
+    price: i64,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO enrolments (course_id, user_id, status, price_cents, version, created_at, updated_at)
+         VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?5)",
+    )?
+    .execute(params![course_id, user_id, price, version, now])?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn set_progress(
+    conn: &Connection,
+    id: i64,
+    progress: &Progress,
+    completed_at: Option<&str>,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE enrolments SET progress = ?2, completed_at = COALESCE(completed_at, ?3), version = ?4, updated_at = ?5
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        serde_json::to_string(progress).unwrap_or_else(|_| "{}".into()),
+        completed_at,
+        version,
+        now
+    ])?;
+    Ok(())
+}
+
+/// A person's enrolments changed after `after`, oldest change first.
+pub fn enrolment_changes(
+    conn: &Connection,
+    user_id: i64,
+    after: i64,
+    limit: usize,
+) -> rusqlite::Result<Vec<EnrolmentRow>> {
+    conn.prepare_cached(&format!("{ENROLMENT} WHERE e.user_id = ?1 AND e.version > ?2 ORDER BY e.version LIMIT ?3"))?
+        .query_map(params![user_id, after, limit as i64], enrolment_from_row)?
+        .collect()
+}
+
+/// A course's enrolments: (active, completed).
+pub fn enrolment_counts(conn: &Connection, course_id: i64) -> rusqlite::Result<(i64, i64)> {
+    conn.prepare_cached(
+        "SELECT COUNT(*), COUNT(completed_at) FROM enrolments WHERE course_id = ?1 AND status = 'active'",
+    )?
+    .query_row([course_id], |r| Ok((r.get(0)?, r.get(1)?)))
+}
+
+/// Keeps an event unless one with its uid is already kept; whether it was new.
+#[allow(clippy::too_many_arguments)]
+pub fn insert_event(
+    conn: &Connection,
+    enrolment_id: i64,
+    uid: &str,
+    lesson_id: i64,
+    kind: &EventKind,
+    answers: Option<&[usize]>,
+    client_time: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<bool> {
+    let (kind, score) = match kind {
+        EventKind::Viewed => ("viewed", None),
+        EventKind::Completed => ("completed", None),
+        EventKind::Quiz(score) => ("quiz", Some(*score)),
+    };
+    let answers = answers.map(|a| serde_json::to_string(a).unwrap_or_else(|_| "[]".into()));
+    let added = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO progress_events (enrolment_id, uid, lesson_id, kind, answers, score, client_time, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .execute(params![enrolment_id, uid, lesson_id, kind, answers, score, client_time, now])?;
+    Ok(added == 1)
+}
+
+/// An enrolment's events in the order they happened (by the phone's clock,
+/// then arrival), so events from two phones interleave as they were made.
+pub fn events(conn: &Connection, enrolment_id: i64) -> rusqlite::Result<Vec<Event>> {
+    conn.prepare_cached(
+        "SELECT lesson_id, kind, score FROM progress_events WHERE enrolment_id = ?1
+         ORDER BY COALESCE(client_time, created_at), id",
+    )?
+    .query_map([enrolment_id], |r| {
+        let kind = match (r.get::<_, String>(1)?.as_str(), r.get::<_, Option<i64>>(2)?) {
+            ("completed", _) => EventKind::Completed,
+            ("quiz", score) => EventKind::Quiz(score.unwrap_or(0)),
+            _ => EventKind::Viewed,
+        };
+        Ok(Event { lesson_id: r.get(0)?, kind })
+    })?
+    .collect()
+}
+
+pub fn event_count(conn: &Connection, enrolment_id: i64) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT COUNT(*) FROM progress_events WHERE enrolment_id = ?1")?
+        .query_row([enrolment_id], |r| r.get(0))
+}
+
+/// A course's lessons (id, kind) in course order.
+pub fn lesson_kinds(conn: &Connection, course_id: i64) -> rusqlite::Result<Vec<(i64, LessonKind)>> {
+    conn.prepare_cached(
+        "SELECT l.id, l.kind FROM course_lessons l JOIN course_modules m ON m.id = l.module_id
+         WHERE m.course_id = ?1 ORDER BY m.position, m.id, l.position, l.id",
+    )?
+    .query_map([course_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect()
+}
+
+#[derive(Debug, Clone)]
+pub struct CertificateRow {
+    pub code: String,
+    pub learner_name: String,
+    pub course_title: String,
+    pub issued_at: String,
+}
+
+pub fn insert_certificate(conn: &Connection, enrolment_id: i64, certificate: &CertificateRow) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO certificates (code, enrolment_id, learner_name, course_title, issued_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        certificate.code,
+        enrolment_id,
+        certificate.learner_name,
+        certificate.course_title,
+        certificate.issued_at
+    ])?;
+    Ok(())
+}
+
+/// A certificate by its code, with the learner's id and the course's id.
+pub fn certificate(conn: &Connection, code: &str) -> rusqlite::Result<Option<(CertificateRow, i64, i64)>> {
+    conn.prepare_cached(
+        "SELECT k.code, k.learner_name, k.course_title, k.issued_at, e.user_id, e.course_id
+         FROM certificates k JOIN enrolments e ON e.id = k.enrolment_id WHERE k.code = ?1",
+    )?
+    .query_row([code], |r| {
+        Ok((
+            CertificateRow { code: r.get(0)?, learner_name: r.get(1)?, course_title: r.get(2)?, issued_at: r.get(3)? },
+            r.get(4)?,
+            r.get(5)?,
+        ))
+    })
+    .optional()
+}
+
+/// Records a learner's rating and recomputes the course's mean, with a new version.
+pub fn rate(
+    conn: &Connection,
+    course_id: i64,
+    user_id: i64,
+    rating: i64,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO course_ratings (course_id, user_id, rating, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT (course_id, user_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at",
+    )?
+    .execute(params![course_id, user_id, rating, now])?;
+    conn.prepare_cached(
+        "UPDATE courses SET rating = COALESCE((SELECT AVG(rating) FROM course_ratings WHERE course_id = ?1), 0),
+                            rating_count = (SELECT COUNT(*) FROM course_ratings WHERE course_id = ?1),
+                            version = ?2
+         WHERE id = ?1",
+    )?
+    .execute(params![course_id, version])?;
+    Ok(())
+}
+
+/// A learner's own rating of a course.
+pub fn rating_of(conn: &Connection, course_id: i64, user_id: i64) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached("SELECT rating FROM course_ratings WHERE course_id = ?1 AND user_id = ?2")?
+        .query_row(params![course_id, user_id], |r| r.get(0))
+        .optional()
+}
