@@ -13,8 +13,8 @@ mod survey;
 
 pub use loose::Loose;
 pub use mutations::{
-    ByUid, FavouriteChange, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError, ProductWrite,
-    ProgressEvent, ShippingInput, StockChange, SurveyWrite,
+    ByUid, FavouriteChange, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
+    ProductWrite, ShippingInput, StockChange, SurveyWrite,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
@@ -177,6 +177,7 @@ mod tests {
             ShippingInput::decl(&cfg),
             OrderPlace::decl(&cfg),
             OrderPartChange::decl(&cfg),
+            LessonEvent::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),

@@ -113,7 +113,7 @@ pub struct OrderPartChange {
 /// What a learner did in a lesson, an event kept for good (`uid` is the
 /// course's; `event_uid`, made on the phone, keeps a resent event single).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct ProgressEvent {
+pub struct LessonEvent {
     pub uid: String,
     pub event_uid: String,
     #[ts(type = "number")]
@@ -154,7 +154,7 @@ pub enum MutationArgs {
     #[serde(rename = "enrolment.create")]
     EnrolmentCreate(ByUid),
     #[serde(rename = "enrolment.progress")]
-    EnrolmentProgress(ProgressEvent),
+    EnrolmentProgress(LessonEvent),
 }
 
 impl MutationArgs {
@@ -262,7 +262,7 @@ mod tests {
             }),
             OrderUpdatePart(OrderPartChange { uid: "u".into(), part_id: 1, status: "shipped".into(), reason: None }),
             EnrolmentCreate(uid()),
-            EnrolmentProgress(ProgressEvent {
+            EnrolmentProgress(LessonEvent {
                 uid: "u".into(),
                 event_uid: "e".into(),
                 lesson_id: 1,

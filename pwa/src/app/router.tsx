@@ -34,8 +34,20 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('../features/marketplace/product-page')).ProductPage }),
       },
       { path: 'cart', lazy: async () => ({ Component: (await import('../features/cart/cart-page')).CartPage }) },
-      { path: 'training', element: <ComingSoon feature="training" /> },
-      { path: 'course/:id', element: <ComingSoon feature="training" /> },
+      {
+        path: 'training',
+        lazy: async () => ({ Component: (await import('../features/training/training-page')).TrainingPage }),
+      },
+      {
+        path: 'course/:id',
+        lazy: async () => ({ Component: (await import('../features/training/course-page')).CoursePage }),
+      },
+      {
+        path: 'certificates/:code',
+        lazy: async () => ({
+          Component: (await import('../features/training/certificate-page')).CertificatePage,
+        }),
+      },
       { path: 'news', element: <ComingSoon feature="news" /> },
       { path: 'news/:id', element: <ComingSoon feature="news" /> },
       {
@@ -52,6 +64,10 @@ export const routes: RouteObject[] = [
           {
             path: 'orders',
             lazy: async () => ({ Component: (await import('../features/orders/orders-page')).OrdersPage }),
+          },
+          {
+            path: 'learn/:id',
+            lazy: async () => ({ Component: (await import('../features/training/learn-page')).LearnPage }),
           },
           {
             path: 'checkout',

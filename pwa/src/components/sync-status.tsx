@@ -1,25 +1,12 @@
 // The sync state, readable everywhere: offline, "N changes waiting",
 // syncing, synced, or a refused change; tapping it shows the queue.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LocalDb } from '../lib/local-db';
 import { useOutbox } from '../lib/use-outbox';
+import { useOnline } from '../lib/use-online';
 import { engineState, subscribe, syncNow } from '../lib/sync-engine';
 import { AlertIcon, CheckIcon, ClockIcon, CloseIcon } from './icons';
-
-function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
-}
 
 export function SyncStatus({ db }: { db: LocalDb }) {
   const { t } = useTranslation();

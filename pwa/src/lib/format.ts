@@ -30,3 +30,25 @@ export function formatDay(day: string | null | undefined): string {
     Date.UTC(y, m - 1, d),
   );
 }
+
+/** A size such as "93 kB" or "1.2 MB", in the person's language. */
+export function formatBytes(bytes: number): string {
+  const [value, unit] =
+    bytes >= 1_000_000 ? [bytes / 1_000_000, 'megabyte'] : [Math.max(bytes, 1000) / 1000, 'kilobyte'];
+  return new Intl.NumberFormat(currentLanguage(), {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: value < 10 ? 1 : 0,
+  }).format(value);
+}
+
+/** A duration such as "35 min" or "1 h 20 min", in the person's language. */
+export function formatMinutes(total: number): string {
+  const unit = (value: number, name: 'hour' | 'minute') =>
+    new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  if (hours === 0) return unit(minutes, 'minute');
+  return minutes === 0 ? unit(hours, 'hour') : `${unit(hours, 'hour')} ${unit(minutes, 'minute')}`;
+}

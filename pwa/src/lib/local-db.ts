@@ -58,6 +58,12 @@ export class LocalDb extends Dexie {
   favourites!: EntityTable<LocalRecord, 'uid'>;
   /** Orders the person bought or sells in, by the order's `uid` (synced). */
   orders!: EntityTable<LocalRecord, 'uid'>;
+  /** The published courses (their outline, no lesson text), by `uid` (synced, public). */
+  courses!: EntityTable<LocalRecord, 'uid'>;
+  /** The person's enrolments and progress, by the course's `uid` (synced). */
+  enrolments!: EntityTable<LocalRecord, 'uid'>;
+  /** Courses downloaded for offline reading: lessons and picture addresses, by the course's `uid`. */
+  courseContent!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -71,6 +77,7 @@ export class LocalDb extends Dexie {
     this.version(4).stores({ photos: 'hash' });
     this.version(5).stores({ favourites: 'uid' });
     this.version(6).stores({ orders: 'uid' });
+    this.version(7).stores({ courses: 'uid, id', enrolments: 'uid', courseContent: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

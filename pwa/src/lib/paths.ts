@@ -8,6 +8,8 @@ export const paths = {
   register: '/register',
   training: '/training',
   course: (id: string | number) => `/course/${id}`,
+  learn: (id: string | number) => `/learn/${id}`,
+  certificate: (code: string) => `/certificates/${code}`,
   about: '/about',
   programs: '/programs',
   news: '/news',
@@ -21,5 +23,7 @@ export const paths = {
 
 /** Screens of the signed-in area show no public header or footer. */
 export function isAppArea(pathname: string): boolean {
-  return ['/dashboard', '/profile', '/orders', '/checkout'].some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  return ['/dashboard', '/profile', '/orders', '/checkout', '/learn'].some(
+    (p) => pathname === p || pathname.startsWith(`${p}/`),
+  );
 }

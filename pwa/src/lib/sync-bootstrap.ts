@@ -3,6 +3,7 @@
 // here, before the first pull, so no change arrives for an unknown entity.
 import { liveQuery } from 'dexie';
 import { surveyEntity } from './applications';
+import { courseEntity, enrolmentEntity } from './courses';
 import { adoptLocalFavourites, favouriteEntity } from './favourites';
 import { orderEntity } from './orders';
 import { productEntity } from './products';
@@ -13,6 +14,8 @@ registerEntity('survey', surveyEntity);
 registerEntity('product', productEntity);
 registerEntity('favourite', favouriteEntity);
 registerEntity('order', orderEntity);
+registerEntity('course', courseEntity);
+registerEntity('enrolment', enrolmentEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

@@ -20,6 +20,8 @@ export interface EntityHandler {
   apply(db: LocalDb, mutation: Mutation): Promise<void>;
   /** Sends what a change needs before the change itself (its photos); throws to try later. */
   beforePush?(db: LocalDb, mutation: Mutation): Promise<void>;
+  /** Other tables `apply` reads (they join every sync transaction). */
+  reads?(db: LocalDb): LocalDb['surveys'][];
 }
 
 const handlers = new Map<string, EntityHandler>();
@@ -30,7 +32,8 @@ export function registerEntity(entity: string, handler: EntityHandler): void {
 
 /** The tables a sync transaction touches: the queue, its bookkeeping and every entity's records. */
 function syncedTables(db: LocalDb) {
-  return [db.outbox, db.meta, ...new Set([...handlers.values()].map((h) => h.table(db)))];
+  const tables = [...handlers.values()].flatMap((h) => [h.table(db), ...(h.reads?.(db) ?? [])]);
+  return [db.outbox, db.meta, ...new Set(tables)];
 }
 
 function handlerFor(name: string): EntityHandler {

@@ -182,7 +182,17 @@ payment_method: string, shipping: ShippingInput, };
 
 export type OrderPartChange = { uid: string, part_id: number, status: string, reason?: string, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": ProgressEvent };
+export type LessonEvent = { uid: string, event_uid: string, lesson_id: number, 
+/**
+ * `viewed`, `completed` (a reading) or `quiz` (an attempt, with `answers`).
+ */
+kind: string, 
+/**
+ * A quiz attempt's choices, one per question, in order.
+ */
+answers?: Array<number>, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent };
 
 export type PushRequest = { protocol: number, 
 /**

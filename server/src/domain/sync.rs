@@ -9,8 +9,8 @@
 use rusqlite::Connection;
 use serde_json::Value;
 use sync_protocol::{
-    ByUid, FavouriteChange, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION, ParseError,
-    ProductWrite, ProgressEvent, PushRequest, ResultStatus, StockChange, SurveyWrite,
+    ByUid, FavouriteChange, LessonEvent, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION,
+    ParseError, ProductWrite, PushRequest, ResultStatus, StockChange, SurveyWrite,
 };
 
 use super::courses::{self, CourseKey, ProgressInput};
@@ -245,7 +245,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             courses::enrol(tx, user, CourseKey::Uid(&uid))?;
             Vec::new()
         }
-        MutationArgs::EnrolmentProgress(ProgressEvent { uid, event_uid, lesson_id, kind, answers }) => {
+        MutationArgs::EnrolmentProgress(LessonEvent { uid, event_uid, lesson_id, kind, answers }) => {
             let answers: Option<Vec<usize>> = answers.map(|a| a.into_iter().map(|n| n as usize).collect());
             let event = ProgressInput {
                 event_uid: &event_uid,

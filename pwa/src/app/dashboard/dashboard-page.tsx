@@ -20,6 +20,7 @@ import { ProductsSection } from '../../features/products/products-section';
 import { SalesSection } from '../../features/sales/sales-section';
 import { OrdersList } from '../../features/orders/orders-page';
 import { EarningsSection } from '../../features/earnings/earnings-section';
+import { TrainingSection } from '../../features/training/training-section';
 import { DashboardFigures } from './figures';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
@@ -163,6 +164,14 @@ function SectionContent({
     return (
       <ErrorBoundary>
         <EarningsSection />
+      </ErrorBoundary>
+    );
+  }
+  if (section.id === 'training') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <TrainingSection db={db} />
       </ErrorBoundary>
     );
   }

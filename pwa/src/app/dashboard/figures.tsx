@@ -1,6 +1,7 @@
 // The dashboard's figures, from the records on the phone (so they show
 // offline and follow every sync): a buyer's orders, the items bought and
-// the wishlist; a farmer's products, orders and what delivered orders earned.
+// the wishlist; a farmer's products, orders and what delivered orders earned;
+// for both, the courses they are enrolled in.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../components/stat-card';
@@ -15,6 +16,7 @@ export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: Dash
   const orders = useOrders(db);
   const products = useOwnProducts(db, userId);
   const wishlist = useLiveQuery(() => db.favourites.count(), [db]);
+  const courses = useLiveQuery(() => db.enrolments.count(), [db]);
   if (!orders || (kind !== 'customer' && kind !== 'farmer')) return null;
   if (kind === 'customer') {
     const bought = orders.filter((o) => o.parts.some((p) => p.farmer.id !== userId));
@@ -26,6 +28,7 @@ export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: Dash
       <div className="stat-cards">
         <StatCard label={t('dashboard.figures.orders')} value={bought.length} />
         <StatCard label={t('dashboard.figures.items')} value={items} />
+        <StatCard label={t('dashboard.figures.courses')} value={courses ?? 0} />
         <StatCard label={t('dashboard.figures.wishlist')} value={wishlist ?? 0} />
       </div>
     );
@@ -39,6 +42,7 @@ export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: Dash
       <StatCard label={t('dashboard.figures.products')} value={products?.length ?? 0} />
       <StatCard label={t('dashboard.figures.orders')} value={parts.length} />
       <StatCard label={t('dashboard.figures.earned')} value={formatMoney(earned / 100)} />
+      <StatCard label={t('dashboard.figures.courses')} value={courses ?? 0} />
     </div>
   );
 }

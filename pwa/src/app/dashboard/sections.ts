@@ -78,7 +78,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'earnings', icon: WalletIcon },
-    { id: 'training', icon: BookIcon, arrives: 'later' },
+    { id: 'training', icon: BookIcon },
     profile,
   ],
   agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, profile],
@@ -87,7 +87,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'wishlist', icon: HeartIcon, arrives: 'later' },
-    { id: 'training', icon: BookIcon, arrives: 'later' },
+    { id: 'training', icon: BookIcon },
     profile,
   ],
 };

@@ -1,0 +1,37 @@
+// Pieces the training pages share: a course's picture, badges and figures.
+import { useTranslation } from 'react-i18next';
+import type { Course } from '../../lib/courses';
+import { formatMinutes, formatMoney } from '../../lib/format';
+import { ProductImage } from '../../components/product-parts';
+
+export function CoursePicture({ course, large, saveData }: { course: Course; large?: boolean; saveData: boolean }) {
+  const src = (large ? course.image_url : course.thumbnail_url) ?? undefined;
+  const [width, height] = large ? [1024, 768] : [320, 240];
+  return <ProductImage src={src} alt="" width={width} height={height} saveData={saveData} />;
+}
+
+export function CourseBadges({ course }: { course: Course }) {
+  const { t } = useTranslation();
+  return (
+    <p className="badges">
+      <span className="badge">{t(`training.level.${course.level}`)}</span>{' '}
+      <span className="badge grey">{t(`training.languages.${course.language}`)}</span>{' '}
+      {course.certificate && <span className="badge green">{t('training.certificate_badge')}</span>}
+    </p>
+  );
+}
+
+export function CoursePrice({ course }: { course: Course }) {
+  const { t } = useTranslation();
+  return <span className="price">{course.price === 0 ? t('training.free') : formatMoney(course.price)}</span>;
+}
+
+export function CourseFacts({ course }: { course: Course }) {
+  const { t } = useTranslation();
+  return (
+    <p className="muted course-facts">
+      {formatMinutes(course.minutes)} · {t('training.lesson_count', { count: course.lessons })} ·{' '}
+      {t('training.enrolled_count', { count: course.enrolled })}
+    </p>
+  );
+}
