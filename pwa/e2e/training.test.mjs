@@ -1,0 +1,125 @@
+// Training that works without signal (docs/training.md): a farmer enrols, downloads
+// a course, goes offline, reloads, reads every lesson and passes both quizzes with no
+// network; back online, the certificate is issued, checkable by anyone, and the
+// progress shows on the learner's other phone. A visitor filters /training in French.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+const COURSE = 'Better beans and maize on a small plot';
+const LEARNER = 'habimana@mavuno.demo';
+
+/** The right answers of the course's two quizzes (server/demo/courses.json). */
+const ANSWERS = [
+  ['Across the slope', 'Lay them along the contour', '75 cm'],
+  [
+    'Two to three weeks after the crop comes up',
+    'Fifty: ten at five places',
+    'Ragged holes and droppings in the maize funnel',
+  ],
+];
+
+test('a farmer learns a downloaded course offline and earns a certificate anyone can check', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, LEARNER);
+  await controlledByServiceWorker(page);
+  await page.goto(`${env.server.origin}/training?lng=en`);
+  await page.getByRole('link', { name: COURSE }).click();
+  await page.getByRole('heading', { name: COURSE, level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Enrol now' }).click();
+  await page.waitForURL(/\/learn\/\d+$/);
+
+  // The size is shown before anything is fetched; then the download, with its progress.
+  const download = page.getByRole('button', { name: /^Download for offline \(\d+(\.\d)? kB\)$/ });
+  await download.click();
+  await page.getByText(/Available offline/).waitFor();
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Choosing and preparing your plot' }).waitFor();
+  // The lesson's picture comes from the downloads.
+  const picture = page.getByRole('img', { name: 'Rows planted across the slope' });
+  await picture.waitFor();
+  await page.waitForFunction(() => {
+    const img = document.querySelector('.lesson-picture img');
+    return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+  });
+
+  let quiz = 0;
+  for (let lesson = 1; lesson <= 6; lesson++) {
+    await page.getByText(`Lesson ${lesson} of 6`).waitFor();
+    const isQuiz = await page.getByRole('button', { name: 'Check my answers' }).isVisible();
+    if (isQuiz) {
+      // A wrong answer first: told at once, and not passed.
+      await page.getByRole('radio', { name: ANSWERS[quiz][0] }).check();
+      await page.getByRole('button', { name: 'Check my answers' }).click();
+      await page.getByText('Answer every question first.').waitFor();
+      for (const answer of ANSWERS[quiz]) await page.getByRole('radio', { name: answer }).check();
+      await page.getByRole('button', { name: 'Check my answers' }).click();
+      await page.getByText('You scored 100%: passed!').waitFor();
+      quiz += 1;
+    } else {
+      await page.getByRole('button', { name: 'Mark as complete' }).click();
+      await page.locator('.lesson').getByText('Completed').waitFor();
+    }
+    if (lesson < 6) await page.getByRole('button', { name: 'Next lesson' }).click();
+  }
+  await page.getByText('100% complete').waitFor();
+  await page
+    .getByText('Course complete! Your certificate will be issued as soon as your progress reaches the server.')
+    .waitFor();
+
+  await context.setOffline(false);
+  await page.getByRole('heading', { name: 'Your certificate' }).waitFor({ timeout: 30_000 });
+  const line = await page.locator('.certificate-card p').first().innerText();
+  const code = line.match(/[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}/)?.[0];
+  assert.ok(code, `a code in "${line}"`);
+
+  // Anyone can check it.
+  const visitor = await env.browser.newContext(PHONE);
+  const check = await visitor.newPage();
+  await check.goto(`${env.server.origin}/certificates/${code}?lng=en`);
+  await check.getByText('This certificate is genuine').waitFor();
+  await check.getByText('Jean-Claude').waitFor();
+  await check.getByRole('link', { name: COURSE }).waitFor();
+  const pdf = await fetch(`${env.server.origin}/api/v1/certificates/${code}/pdf`);
+  assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+  assert.ok((await pdf.arrayBuffer()).byteLength > 500);
+  await visitor.close();
+
+  // The learner's other phone shows the same progress and certificate.
+  const other = await env.browser.newContext(PHONE);
+  const second = await other.newPage();
+  await signIn(second, env.server.origin, LEARNER);
+  await second.getByRole('button', { name: 'Open menu' }).click();
+  await second.getByRole('navigation').getByRole('button', { name: 'Training' }).click();
+  const card = second.locator('.training-section li', { hasText: COURSE });
+  await card.getByText('100% complete').waitFor();
+  await card.getByText(`Certificate ${code}`).waitFor();
+  await other.close();
+  await context.close();
+});
+
+test('a visitor filters the courses in French', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/training?lng=fr`);
+  await page.getByRole('heading', { name: 'Formation', level: 1 }).waitFor();
+  await page.getByText('6 cours sur 6').waitFor();
+  await page.getByRole('button', { name: 'Climato-intelligente' }).click();
+  await page.getByText('1 cours sur 6').waitFor();
+  await page.getByRole('link', { name: 'Agriculture intelligente face au climat' }).waitFor();
+  await page.getByRole('button', { name: 'Débutant' }).click();
+  await page.getByText('Aucun cours trouvé').waitFor();
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await page.getByLabel('Rechercher des cours').fill('MARCHE');
+  await page.getByRole('link', { name: 'Vendre mieux au marché' }).waitFor();
+  await page.getByText('1 cours sur 6').waitFor();
+  // A visitor is invited to sign up, and a course page asks them to log in to enrol.
+  await page.getByRole('link', { name: 'Créer un compte' }).waitFor();
+  await page.getByRole('link', { name: 'Vendre mieux au marché' }).click();
+  await page.getByRole('link', { name: 'Connectez-vous pour vous inscrire' }).waitFor();
+  await context.close();
+});
