@@ -131,3 +131,26 @@ test('the marketplace, a product, the cart and the farmer product form have no s
   await context.close();
   await buyerContext.close();
 });
+
+test('the training screens have no serious accessibility problems', async () => {
+  const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  // The demo farmer is enrolled in the French marketing course (the second demo course).
+  await signIn(page, env.server.origin, 'farmer@mavuno.demo');
+  for (const path of ['/training', '/course/2', '/learn/2', '/certificates/AAAA-BBBB-CCCC']) {
+    await page.goto(`${env.server.origin}${path}?lng=fr`);
+    await page.locator('main h1').first().waitFor();
+    await page.locator('.spinner').waitFor({ state: 'detached' });
+    problems.push(...(await audit(page)).map((p) => `${path}: ${p}`));
+  }
+  // A quiz after answering: the right and wrong answers marked.
+  await page.goto(`${env.server.origin}/learn/2?lng=fr`);
+  await page.getByRole('button', { name: /Vérifiez vos connaissances/ }).first().click();
+  for (const radio of await page.getByRole('radio').all()) if (!(await radio.isChecked())) await radio.check();
+  await page.getByRole('button', { name: 'Vérifier mes réponses' }).click();
+  await page.locator('.quiz-result').waitFor();
+  problems.push(...(await audit(page)).map((p) => `/learn/2 quiz: ${p}`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -14,7 +14,7 @@ export function CourseBadges({ course }: { course: Course }) {
   const { t } = useTranslation();
   return (
     <p className="badges">
-      <span className="badge">{t(`training.level.${course.level}`)}</span>{' '}
+      <span className="badge blue">{t(`training.level.${course.level}`)}</span>{' '}
       <span className="badge grey">{t(`training.languages.${course.language}`)}</span>{' '}
       {course.certificate && <span className="badge green">{t('training.certificate_badge')}</span>}
     </p>

@@ -36,7 +36,7 @@ export function Quiz({
     <form ref={form} className="quiz" onSubmit={submit} noValidate>
       <p className="muted">{t('training.quiz_intro', { mark: PASS_MARK })}</p>
       {result && !submitted && (
-        <p className={result.passed ? 'badge green' : 'badge'}>
+        <p className={result.passed ? 'badge green' : 'badge yellow'}>
           {t(result.passed ? 'training.quiz_passed_before' : 'training.quiz_best', { score: result.best })}
         </p>
       )}
