@@ -146,7 +146,10 @@ test('the training screens have no serious accessibility problems', async () => 
   }
   // A quiz after answering: the right and wrong answers marked.
   await page.goto(`${env.server.origin}/learn/2?lng=fr`);
-  await page.getByRole('button', { name: /Vérifiez vos connaissances/ }).first().click();
+  await page
+    .getByRole('button', { name: /Vérifiez vos connaissances/ })
+    .first()
+    .click();
   for (const radio of await page.getByRole('radio').all()) if (!(await radio.isChecked())) await radio.check();
   await page.getByRole('button', { name: 'Vérifier mes réponses' }).click();
   await page.locator('.quiz-result').waitFor();

@@ -13,6 +13,7 @@ import {
   type Course,
   type CourseContent,
   type Enrolment,
+  type Progress,
   type Question,
 } from './courses';
 import { registerEntity } from './sync-engine';
@@ -78,7 +79,7 @@ describe('progress on the device', () => {
     expect(grade(questions, [1, 2])).toBe(100);
     expect(grade(questions, [1, 0])).toBe(50);
     const order = course(1).modules[0]!.lessons;
-    let progress = { completed: [], quizzes: {}, last_lesson_id: null, percent: 0 };
+    let progress: Progress = { completed: [], quizzes: {}, last_lesson_id: null, percent: 0 };
     progress = applyEvent(progress, order, { lesson_id: 13, kind: 'completed' });
     progress = applyEvent(progress, order, { lesson_id: 12, kind: 'quiz', score: 50 });
     expect(progress.completed).toEqual([13]);

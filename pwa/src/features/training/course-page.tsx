@@ -10,23 +10,14 @@ import { Avatar } from '../../components/avatar';
 import { Stars, useDataSaver } from '../../components/product-parts';
 import { formatMinutes } from '../../lib/format';
 import { enrol, useCourse, useEnrolment, type Course } from '../../lib/courses';
-import { CourseBadges, CoursePicture, CoursePrice } from './course-parts';
+import { CourseBadges, CourseNotFound, CoursePicture, CoursePrice } from './course-parts';
 
 export function CoursePage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const course = useCourse(useCatalogueDb(), Number(id));
   if (course === undefined) return <Spinner label={t('training.loading')} />;
-  if (course === null) {
-    return (
-      <section className="page narrow coming-soon">
-        <h1>{t('training.not_found')}</h1>
-        <Link className="button" to={paths.training}>
-          {t('training.back')}
-        </Link>
-      </section>
-    );
-  }
+  if (course === null) return <CourseNotFound />;
   return <CourseDetails course={course} />;
 }
 

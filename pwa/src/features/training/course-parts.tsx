@@ -1,5 +1,7 @@
 // Pieces the training pages share: a course's picture, badges and figures.
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { paths } from '../../lib/paths';
 import type { Course } from '../../lib/courses';
 import { formatMinutes, formatMoney } from '../../lib/format';
 import { ProductImage } from '../../components/product-parts';
@@ -33,5 +35,18 @@ export function CourseFacts({ course }: { course: Course }) {
       {formatMinutes(course.minutes)} · {t('training.lesson_count', { count: course.lessons })} ·{' '}
       {t('training.enrolled_count', { count: course.enrolled })}
     </p>
+  );
+}
+
+/** "Course not found", with the way back to the catalogue. */
+export function CourseNotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="page narrow coming-soon">
+      <h1>{t('training.not_found')}</h1>
+      <Link className="button" to={paths.training}>
+        {t('training.back')}
+      </Link>
+    </section>
   );
 }

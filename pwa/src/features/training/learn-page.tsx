@@ -30,6 +30,7 @@ import {
   type Lesson,
 } from '../../lib/courses';
 import { certificatePdf, downloadCourse, fetchContent, removeDownload, shouldAsk } from '../../lib/course-download';
+import { CourseNotFound } from './course-parts';
 import { LessonText } from './lesson-text';
 import { Quiz } from './quiz';
 
@@ -42,16 +43,7 @@ export function LearnPage() {
   const stored = useCourseContent(db, course?.uid);
   if (!db || course === undefined || (course && (enrolment === undefined || stored === undefined)))
     return <Spinner label={t('training.loading')} />;
-  if (!course) {
-    return (
-      <section className="page narrow coming-soon">
-        <h1>{t('training.not_found')}</h1>
-        <Link className="button" to={paths.training}>
-          {t('training.back')}
-        </Link>
-      </section>
-    );
-  }
+  if (!course) return <CourseNotFound />;
   if (!enrolment) {
     return (
       <section className="page narrow coming-soon">
