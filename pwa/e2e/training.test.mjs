@@ -123,3 +123,58 @@ test('a visitor filters the courses in French', async () => {
   await page.getByRole('link', { name: 'Connectez-vous pour vous inscrire' }).waitFor();
   await context.close();
 });
+
+test('an admin writes a course with a reading and a quiz, orders it, publishes it, and learners see it', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'admin@mavuno.demo');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Courses' }).click();
+  await page.getByRole('heading', { name: COURSE }).waitFor();
+  await page.getByRole('button', { name: 'New course' }).click();
+  await page.getByLabel(/^Title/).fill('Keeping goats healthy');
+  await page.getByLabel('Description').fill('Housing, feeding and the first signs of illness.');
+  await page.getByLabel("Instructor's name").fill('Dr Furaha Mushi');
+  await page.getByLabel('What learners will learn (one per line)').fill('Build a raised shed\nSpot a sick goat early');
+  await page.getByRole('button', { name: 'Create the course' }).click();
+  await page.getByRole('heading', { name: 'Keeping goats healthy' }).waitFor();
+
+  await page.getByLabel("New module's title").fill('Housing');
+  await page.getByRole('button', { name: 'Add module' }).click();
+  await page.getByRole('heading', { name: 'Module 1: Housing' }).waitFor();
+  await page.getByRole('button', { name: 'Add lesson' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/^Title/).fill('A raised shed');
+  await dialog.getByLabel('Text', { exact: true }).fill('## Off the ground\n- Dry floors stop foot rot');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.locator('.module-edit li', { hasText: 'A raised shed' }).waitFor();
+  await page.getByRole('button', { name: 'Add lesson' }).click();
+  await dialog.getByLabel(/^Title/).fill('Check yourself');
+  await dialog.getByLabel('Kind of lesson').selectOption('quiz');
+  // An unfinished question is refused with the reason, and what was typed stays.
+  await dialog.getByLabel('Question', { exact: true }).fill('Why raise the floor?');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByRole('alert').waitFor();
+  assert.equal(await dialog.getByLabel('Question', { exact: true }).inputValue(), 'Why raise the floor?');
+  await dialog.getByLabel('Choices (one per line)').fill('To keep it dry\nFor the view');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.locator('.module-edit li', { hasText: 'Check yourself' }).waitFor();
+  // The quiz first, then the reading.
+  await page.getByRole('button', { name: 'Move “Check yourself” up' }).click();
+  await page.locator('.module-edit li').first().getByText('Check yourself').waitFor();
+
+  await page.getByRole('button', { name: 'Back to courses' }).click();
+  const card = page.locator('.admin-courses li', { hasText: 'Keeping goats healthy' });
+  await card.getByText('Draft').waitFor();
+  await card.getByRole('button', { name: 'Publish' }).click();
+  await card.getByText('Published').waitFor();
+
+  const visitor = await env.browser.newContext(PHONE);
+  const reader = await visitor.newPage();
+  await reader.goto(`${env.server.origin}/training?lng=en`);
+  await reader.getByRole('link', { name: 'Keeping goats healthy' }).click();
+  await reader.getByText('Spot a sick goat early').waitFor();
+  await reader.getByText('2 lessons').first().waitFor();
+  await visitor.close();
+  await context.close();
+});

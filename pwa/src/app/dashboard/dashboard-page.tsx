@@ -31,6 +31,9 @@ const AdminApplications = lazy(() =>
 );
 const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
+const AdminCourses = lazy(() =>
+  import('../../features/admin/admin-courses').then((m) => ({ default: m.AdminCourses })),
+);
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -138,8 +141,13 @@ function SectionContent({
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
   const loading = <Spinner label={t('common.loading')} />;
-  if (kind === 'admin' && (section.id === 'applications' || section.id === 'users' || section.id === 'orders')) {
-    const Screen = { applications: AdminApplications, users: AdminUsers, orders: AdminOrders }[section.id];
+  if (
+    kind === 'admin' &&
+    (section.id === 'applications' || section.id === 'users' || section.id === 'orders' || section.id === 'courses')
+  ) {
+    const Screen = { applications: AdminApplications, users: AdminUsers, orders: AdminOrders, courses: AdminCourses }[
+      section.id
+    ];
     return (
       <ErrorBoundary>
         <Suspense fallback={loading}>

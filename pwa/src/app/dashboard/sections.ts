@@ -31,7 +31,8 @@ export type SectionId =
   | 'earnings'
   | 'training'
   | 'wishlist'
-  | 'farmers';
+  | 'farmers'
+  | 'courses';
 /** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
 export type Arrival = 'later';
 
@@ -67,6 +68,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'blogs', icon: NewsIcon, arrives: 'later' },
     { id: 'products', icon: BoxIcon, arrives: 'later' },
     { id: 'orders', icon: ReceiptIcon },
+    { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon, arrives: 'later' },
     { id: 'settings', icon: SettingsIcon, arrives: 'later' },
     profile,
@@ -94,7 +96,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
 
 /** The home section's shortcut tiles. */
 export const QUICK_ACTIONS: Record<DashboardKind, SectionId[]> = {
-  admin: ['applications', 'users', 'blogs', 'products', 'settings'],
+  admin: ['applications', 'users', 'courses', 'blogs', 'products', 'settings'],
   farmer: ['products', 'orders', 'training'],
   agent: ['farmers', 'applications'],
   customer: ['applications', 'orders', 'training', 'wishlist'],
