@@ -6,6 +6,7 @@
 pub mod contact;
 pub mod courses;
 pub mod earnings;
+pub mod enrolments;
 pub mod favourites;
 pub mod meta;
 pub mod orders;

@@ -19,7 +19,8 @@ use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::surveys::{self, SurveyRef};
 use crate::clock;
-use crate::db::courses::{CourseRow, EnrolmentRow, ModuleRow};
+use crate::db::courses::{CourseRow, ModuleRow};
+use crate::db::enrolments::EnrolmentRow;
 use crate::db::favourites::FavouriteRow;
 use crate::db::orders::OrderRow;
 use crate::db::products::ProductRow;
@@ -320,7 +321,7 @@ pub fn read_page(
         changes.push(Changed::Course(Box::new((course, outline))));
     }
     if let Some(user_id) = viewer_id {
-        let enrolments = db::courses::enrolment_changes(&tx, user_id, after, limit + 1)?;
+        let enrolments = db::enrolments::enrolment_changes(&tx, user_id, after, limit + 1)?;
         changes.extend(enrolments.into_iter().map(|row| Changed::Enrolment(Box::new(row))));
         let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
         changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));

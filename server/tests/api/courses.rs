@@ -354,3 +354,27 @@ async fn a_lesson_picture_is_kept_once_and_counted_in_the_download() {
     let used = app.state.db.read(|conn| Ok(mavuno::db::uploads::referenced(conn)?)).await.unwrap();
     assert!(used.contains(&hash));
 }
+
+#[tokio::test]
+async fn demo_courses_load_once_also_into_an_older_demo_database() {
+    let app = spawn_app().await;
+    // A demo database from before courses: the accounts and products only.
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo_courses::seed(&app.state).await.unwrap());
+    assert!(!mavuno::demo_courses::seed(&app.state).await.unwrap(), "once");
+    let courses: Value = app.get("/courses?sort=title", None).await.json().await.unwrap();
+    assert_eq!(courses["total"], 6);
+    let languages: Vec<&str> =
+        courses["data"].as_array().unwrap().iter().map(|c| c["language"].as_str().unwrap()).collect();
+    for language in ["en", "fr", "sw"] {
+        assert_eq!(languages.iter().filter(|l| **l == language).count(), 2, "two courses in {language}");
+    }
+    for course in courses["data"].as_array().unwrap() {
+        assert_eq!(course["lessons"], 6, "{}", course["title"]);
+        assert!(course["image_url"].is_string() && course["download_bytes"].as_i64().unwrap() > 0);
+    }
+    let farmer = app.login_token("farmer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
+    let pulled = app.pull(&farmer, CLIENT_A, None, 500).await;
+    let enrolment = pulled["changes"].as_array().unwrap().iter().find(|c| c["entity"] == "enrolment").unwrap().clone();
+    assert_eq!(enrolment["record"]["progress"]["completed"].as_array().unwrap().len(), 1);
+}

@@ -5,7 +5,8 @@ use rusqlite::Connection;
 
 use super::not_found;
 use crate::clock;
-use crate::db::courses::{self as rows, CertificateRow, CourseRow, EnrolmentRow};
+use crate::db::courses::{self as rows, CourseRow};
+use crate::db::enrolments::{self, CertificateRow, EnrolmentRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
@@ -44,7 +45,7 @@ pub fn can_read_content(conn: &Connection, viewer: Option<&UserRow>, course: &Co
         return Ok(true);
     }
     let Some(viewer) = viewer else { return Ok(false) };
-    Ok(rows::enrolment(conn, viewer.id, course.id)?.is_some_and(|e| e.status == EnrolmentStatus::Active))
+    Ok(enrolments::enrolment(conn, viewer.id, course.id)?.is_some_and(|e| e.status == EnrolmentStatus::Active))
 }
 
 /// Enrols `learner` in a free course; enrolling again answers the same
@@ -52,14 +53,15 @@ pub fn can_read_content(conn: &Connection, viewer: Option<&UserRow>, course: &Co
 /// enrolment exists (docs/training.md).
 pub fn enrol(tx: &Connection, learner: &UserRow, course: CourseKey<'_>) -> ApiResult<(EnrolmentRow, bool)> {
     let course = listed(tx, course)?;
-    if let Some(existing) = rows::enrolment(tx, learner.id, course.id)? {
+    if let Some(existing) = enrolments::enrolment(tx, learner.id, course.id)? {
         return Ok((existing, false));
     }
     if course.fields.price > 0 {
         return Err(AppError::conflict("payment_required", "This course is paid; paying for courses is not open yet"));
     }
-    rows::insert_enrolment(tx, learner.id, course.id, 0, sync::next_version(tx)?, &clock::now())?;
-    let row = rows::enrolment(tx, learner.id, course.id)?.ok_or_else(|| AppError::internal("enrolment vanished"))?;
+    enrolments::insert_enrolment(tx, learner.id, course.id, 0, sync::next_version(tx)?, &clock::now())?;
+    let row =
+        enrolments::enrolment(tx, learner.id, course.id)?.ok_or_else(|| AppError::internal("enrolment vanished"))?;
     Ok((row, true))
 }
 
@@ -90,7 +92,7 @@ pub fn record_progress(
     }
     .filter(|c| c.deleted_at.is_none())
     .ok_or_else(not_found)?;
-    let enrolment = rows::enrolment(tx, learner.id, course.id)?
+    let enrolment = enrolments::enrolment(tx, learner.id, course.id)?
         .filter(|e| e.status == EnrolmentStatus::Active)
         .ok_or_else(|| AppError::forbidden("not_enrolled", "Enrol in the course first"))?;
     if event.event_uid.is_empty() || event.event_uid.chars().count() > MAX_UID_CHARS {
@@ -118,18 +120,26 @@ pub fn record_progress(
         }
         _ => return Err(AppError::invalid("kind", "invalid_option", "This kind of event does not fit this lesson")),
     };
-    if rows::event_count(tx, enrolment.id)? >= MAX_EVENTS {
+    if enrolments::event_count(tx, enrolment.id)? >= MAX_EVENTS {
         return Err(AppError::conflict("too_many_events", "This course has recorded all the progress it can keep"));
     }
     let now = clock::now();
     let client_time = event.client_time.filter(|t| t.len() <= 40 && time_like(t));
     let answers = matches!(kind, EventKind::Quiz(_)).then_some(event.answers.unwrap_or_default());
-    if !rows::insert_event(tx, enrolment.id, event.event_uid, event.lesson_id, &kind, answers, client_time, &now)? {
+    if !enrolments::insert_event(tx, enrolment.id, event.event_uid, event.lesson_id, &kind, answers, client_time, &now)?
+    {
         return Ok(enrolment);
     }
-    let progress = Progress::derive(&lessons, &rows::events(tx, enrolment.id)?);
+    let progress = Progress::derive(&lessons, &enrolments::events(tx, enrolment.id)?);
     let complete = progress.is_complete(lessons.len());
-    rows::set_progress(tx, enrolment.id, &progress, complete.then_some(now.as_str()), sync::next_version(tx)?, &now)?;
+    enrolments::set_progress(
+        tx,
+        enrolment.id,
+        &progress,
+        complete.then_some(now.as_str()),
+        sync::next_version(tx)?,
+        &now,
+    )?;
     if complete && course.fields.certificate && enrolment.certificate.is_none() {
         let certificate = CertificateRow {
             code: certificate_code(),
@@ -137,9 +147,9 @@ pub fn record_progress(
             course_title: course.fields.title.clone(),
             issued_at: now.clone(),
         };
-        rows::insert_certificate(tx, enrolment.id, &certificate)?;
+        enrolments::insert_certificate(tx, enrolment.id, &certificate)?;
     }
-    rows::enrolment(tx, learner.id, course.id)?.ok_or_else(|| AppError::internal("enrolment vanished"))
+    enrolments::enrolment(tx, learner.id, course.id)?.ok_or_else(|| AppError::internal("enrolment vanished"))
 }
 
 /// Phones send ISO times; anything else is ignored (the server's time orders the event).
@@ -162,11 +172,11 @@ fn certificate_code() -> String {
 /// A learner rates a course they are enrolled in (1 to 5; again changes it).
 pub fn rate(tx: &Connection, learner: &UserRow, course_id: i64, rating: i64) -> ApiResult<()> {
     let course = listed(tx, CourseKey::Id(course_id))?;
-    if rows::enrolment(tx, learner.id, course.id)?.is_none() {
+    if enrolments::enrolment(tx, learner.id, course.id)?.is_none() {
         return Err(AppError::forbidden("not_enrolled", "Only the course's learners rate it"));
     }
     if !(1..=5).contains(&rating) {
         return Err(AppError::invalid("rating", "rating_invalid", "Choose 1 to 5 stars"));
     }
-    Ok(rows::rate(tx, course.id, learner.id, rating, sync::next_version(tx)?, &clock::now())?)
+    Ok(enrolments::rate(tx, course.id, learner.id, rating, sync::next_version(tx)?, &clock::now())?)
 }
