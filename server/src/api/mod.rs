@@ -126,6 +126,12 @@ pub fn search(q: Option<&str>) -> Result<Option<String>, AppError> {
     Ok(Some(text.to_owned()))
 }
 
+/// The page and page size of a public catalogue (products, courses): 24 a page
+/// unless asked, at most 100; pages from 1.
+pub fn catalogue_page(page: Option<i64>, per_page: Option<i64>) -> (i64, i64) {
+    (page.unwrap_or(1).clamp(1, 100_000), per_page.unwrap_or(24).clamp(1, 100))
+}
+
 /// A list filter: empty or "all" is no filter; anything `parse` does not know is a 422 `invalid_filter`.
 pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Option<T>, AppError> {
     match value.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {

@@ -157,9 +157,6 @@ impl From<ProductRow> for ProductJson {
     }
 }
 
-const DEFAULT_PER_PAGE: i64 = 24;
-const MAX_PER_PAGE: i64 = 100;
-
 #[derive(Deserialize, IntoParams)]
 pub struct CatalogueQuery {
     /// Words found in the name, description or farmer's name (case and accents ignored).
@@ -223,8 +220,7 @@ async fn catalogue(
     Query(query): Query<CatalogueQuery>,
 ) -> ApiResult<Response> {
     let filter = query.filter()?;
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).clamp(1, 100_000);
+    let (page, per_page) = super::catalogue_page(query.page, query.per_page);
     // The same page for everyone until something changes: answered from memory meanwhile.
     let key = format!("{filter:?}|{page}|{per_page}");
     let version = state.db.read(|conn| Ok(sync::current_version(conn)?)).await?;

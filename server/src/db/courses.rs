@@ -373,6 +373,7 @@ pub struct LessonContent<'a> {
     pub images: &'a [String],
 }
 
+/// Adds a lesson at the end of a module; returns its id.
 pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<i64> {
     let position = next_position(
         conn,
@@ -380,20 +381,12 @@ pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'
         module_id,
     )?;
     conn.prepare_cached(
-        "INSERT INTO course_lessons (module_id, position, kind, title, minutes, body, questions, images)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO course_lessons (module_id, position, kind, title, minutes) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![
-        module_id,
-        position,
-        lesson.kind,
-        lesson.title,
-        lesson.minutes,
-        lesson.body,
-        serde_json::to_string(lesson.questions).unwrap_or_else(|_| "[]".into()),
-        to_json(lesson.images),
-    ])?;
-    Ok(conn.last_insert_rowid())
+    .execute(params![module_id, position, lesson.kind, lesson.title, lesson.minutes])?;
+    let id = conn.last_insert_rowid();
+    update_lesson(conn, id, lesson)?;
+    Ok(id)
 }
 
 pub fn update_lesson(conn: &Connection, id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<()> {

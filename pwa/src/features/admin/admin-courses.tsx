@@ -96,7 +96,10 @@ export function AdminCourses() {
         onConfirm={() => {
           const gone = deleting;
           setDeleting(null);
-          if (gone) void api(`/admin/courses/${gone.id}`, { method: 'DELETE' }).then(load, load);
+          if (gone)
+            void api(`/admin/courses/${gone.id}`, { method: 'DELETE' }).then(load, (caught: unknown) =>
+              toast('error', errorMessages(caught, t, 'admin_courses.save_failed')[0]!),
+            );
         }}
         onCancel={() => setDeleting(null)}
       >

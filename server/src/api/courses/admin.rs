@@ -83,7 +83,7 @@ async fn admin_detail(state: &AppState, id: i64) -> ApiResult<AdminCourseDetail>
         .db
         .read(move |conn| {
             let row = rows::find(conn, id)?.filter(|c| c.deleted_at.is_none()).ok_or_else(courses::not_found)?;
-            let (content, _) = content_of(&media, &row, rows::modules(conn, id, true)?)?;
+            let content = content_of(&media, &row, rows::modules(conn, id, true)?)?;
             let modules = rows::modules(conn, id, false)?;
             Ok(AdminCourseDetail { success: true, course: CourseJson::new(row, modules), lessons: content.lessons })
         })

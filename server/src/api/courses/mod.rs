@@ -156,9 +156,6 @@ impl CourseJson {
     }
 }
 
-const DEFAULT_PER_PAGE: i64 = 24;
-const MAX_PER_PAGE: i64 = 100;
-
 #[derive(Deserialize, IntoParams)]
 pub struct CourseQuery {
     /// Words found in the title, description or instructor (case and accents ignored).
@@ -205,15 +202,17 @@ async fn catalogue(State(state): State<AppState>, Query(query): Query<CourseQuer
         level: super::filter(query.level.as_deref(), "level", Level::parse)?,
         sort: sort.unwrap_or(CourseSort::Newest),
     };
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).clamp(1, 100_000);
+    let (page, per_page) = super::catalogue_page(query.page, query.per_page);
     let (data, total) = state
         .db
         .read(move |conn| {
             let (found, total) = rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?;
             let data = found
                 .into_iter()
-                .map(|c| Ok(CourseJson::new(c.clone(), rows::modules(conn, c.id, false)?)))
+                .map(|c| {
+                    let modules = rows::modules(conn, c.id, false)?;
+                    Ok(CourseJson::new(c, modules))
+                })
                 .collect::<ApiResult<Vec<_>>>()?;
             Ok((data, total))
         })
@@ -284,7 +283,7 @@ pub struct ContentJson {
 }
 
 /// A course's lessons and pictures, in bytes and as the answer that carries them.
-fn content_of(media: &MediaStore, row: &CourseRow, modules: Vec<ModuleRow>) -> ApiResult<(ContentJson, usize)> {
+fn content_of(media: &MediaStore, row: &CourseRow, modules: Vec<ModuleRow>) -> ApiResult<ContentJson> {
     let mut hashes: Vec<(String, u32)> = Vec::new();
     let mut add = |hash: &str, size: u32| {
         if !hashes.iter().any(|(h, s)| h == hash && *s == size) {
@@ -324,13 +323,13 @@ fn content_of(media: &MediaStore, row: &CourseRow, modules: Vec<ModuleRow>) -> A
         ContentJson { success: true, course_id: row.id, version: row.version, lessons, pictures, bytes: 0 };
     let text = serde_json::to_vec(&answer).map_err(AppError::internal)?.len();
     answer.bytes = text as u64 + answer.pictures.iter().map(|p| p.bytes).sum::<u64>();
-    Ok((answer, text))
+    Ok(answer)
 }
 
 /// Writes a course's download size (call in the transaction that changed it).
 pub fn refresh_download_size(tx: &Connection, media: &MediaStore, course_id: i64) -> ApiResult<()> {
     let Some(row) = rows::find(tx, course_id)? else { return Ok(()) };
-    let (answer, _) = content_of(media, &row, rows::modules(tx, course_id, true)?)?;
+    let answer = content_of(media, &row, rows::modules(tx, course_id, true)?)?;
     Ok(rows::set_download_bytes(tx, course_id, answer.bytes as i64)?)
 }
 
@@ -360,7 +359,7 @@ async fn content(
                     courses::not_found()
                 });
             }
-            Ok(content_of(&media, &row, rows::modules(conn, id, true)?)?.0)
+            content_of(&media, &row, rows::modules(conn, id, true)?)
         })
         .await?;
     Ok(Json(answer))
