@@ -16,10 +16,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-
-  get isNetwork(): boolean {
-    return this.status === 0;
-  }
 }
 
 export function getToken(): string | null {

@@ -46,6 +46,16 @@ describe('session (docs/product.md, Statuses)', () => {
     expect(localStorage.getItem('mavuno.user')).toBeNull();
   });
 
+  it('a server error at start keeps the last known user and the token', async () => {
+    localStorage.setItem('token', 'stored');
+    localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
+    scriptFetch({ 'GET /me': { status: 503, body: { success: false, code: 'server_busy', message: 'Busy' } } });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.user?.email).toBe(sampleUser.email);
+    expect(localStorage.getItem('token')).toBe('stored');
+  });
+
   it('offline at start, the last known user is kept (offline-first)', async () => {
     localStorage.setItem('token', 'stored');
     localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
@@ -138,6 +148,6 @@ describe('api client', () => {
   it('a lost connection is a network error', async () => {
     scriptFetch({});
     const error = (await api('/me').catch((e: unknown) => e)) as ApiError;
-    expect(error.isNetwork).toBe(true);
+    expect([error.status, error.code]).toEqual([0, 'network_error']);
   });
 });

@@ -70,8 +70,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .then((me) => !cancelled && setUser(me))
       .catch((error: unknown) => {
         if (cancelled) return;
+        // Only the server saying the session is over ends it; no signal or a
+        // server in trouble (5xx, 429) keeps the last known person signed in.
         const cached = readCachedUser();
-        if (error instanceof ApiError && error.isNetwork && cached) setUserState(cached);
+        const ended = error instanceof ApiError && error.status === 401;
+        if (!ended && cached) setUserState(cached);
         else clear();
       })
       .finally(() => !cancelled && setStatus('ready'));
