@@ -74,6 +74,22 @@ pub fn insert_enrolment(
     Ok(conn.last_insert_rowid())
 }
 
+/// Starts (again) or ends an enrolment.
+pub fn set_status(
+    conn: &Connection,
+    id: i64,
+    status: EnrolmentStatus,
+    price: i64,
+    version: i64,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE enrolments SET status = ?2, price_cents = ?3, version = ?4, updated_at = ?5 WHERE id = ?1",
+    )?
+    .execute(params![id, status, price, version, now])?;
+    Ok(())
+}
+
 pub fn set_progress(
     conn: &Connection,
     id: i64,

@@ -13,6 +13,7 @@ pub mod orders;
 pub mod outbox;
 pub mod payments;
 pub mod products;
+pub mod refunds;
 pub mod reviews;
 pub mod sessions;
 pub mod surveys;
@@ -47,7 +48,13 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0012_reviews", include_str!("../../../migrations/0012_reviews.sql")),
     ("0013_upload_quotas", include_str!("../../../migrations/0013_upload_quotas.sql")),
     ("0014_courses", include_str!("../../../migrations/0014_courses.sql")),
+    ("0015_course_payments", include_str!("../../../migrations/0015_course_payments.sql")),
 ];
+
+/// The first line of a migration that rebuilds a table other tables point
+/// at: foreign keys are off while it runs (SQLite's documented way to
+/// rebuild a table) and all of them are checked before it commits.
+const REBUILDS_TABLES: &str = "-- mavuno: rebuilds tables";
 
 const READERS: usize = 4;
 pub const DB_FILE: &str = "mavuno.db";
@@ -92,13 +99,35 @@ pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let applied: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", index as i64 + 1)?;
-        tx.commit()?;
+        let rebuilds = sql.starts_with(REBUILDS_TABLES);
+        if rebuilds {
+            // Only outside a transaction does this pragma take effect.
+            conn.pragma_update(None, "foreign_keys", "OFF")?;
+        }
+        let applied = apply(conn, sql, index as i64 + 1, rebuilds);
+        if rebuilds {
+            conn.pragma_update(None, "foreign_keys", "ON")?;
+        }
+        applied?;
         tracing::info!(migration = name, "applied migration");
     }
     Ok(())
+}
+
+fn apply(conn: &mut Connection, sql: &str, version: i64, check_keys: bool) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    tx.execute_batch(sql)?;
+    if check_keys {
+        let broken: i64 = tx.query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
+        if broken > 0 {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                Some(format!("{broken} rows point at rows that do not exist")),
+            ));
+        }
+    }
+    tx.pragma_update(None, "user_version", version)?;
+    tx.commit()
 }
 
 /// Creates the database file private (0600) before SQLite opens it, and makes
@@ -206,5 +235,51 @@ mod tests {
         assert_eq!(version as usize, MIGRATIONS.len());
         let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
         assert_eq!(mode, "wal");
+    }
+
+    /// 0015 rebuilds `payments`, which `payment_events` points at: an older
+    /// database's payments and their history come through whole.
+    #[test]
+    fn rebuilding_payments_keeps_an_older_database_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
+        for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(14) {
+            apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO users (id, email, password_hash, first_name, last_name, created_at, updated_at)
+                VALUES (7, 'b@x.cd', 'h', 'B', 'Y', 't', 't');
+             INSERT INTO orders (id, uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method,
+                    delivery, first_name, last_name, email, phone, address, city, postal_code, country, version,
+                    created_at, updated_at)
+                VALUES (3, 'o', 7, 500, 0, 500, 'mobile_money', 'pickup', 'B', 'Y', 'b@x.cd', '1', 'a', 'c', '', 'DRC',
+                    1, 't', 't');
+             INSERT INTO payments (id, uid, order_id, provider, operator, phone, amount_cents, currency, status,
+                    next_check_at, expires_at, created_at, updated_at)
+                VALUES (9, 'p', 3, 'simulator', 'AIRTEL_COD', '243990000001', 500, 'USD', 'succeeded', 't', 't', 't', 't');
+             INSERT INTO payment_events (payment_id, status, source, at) VALUES (9, 'succeeded', 'callback', 't');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let (payer, order, course): (i64, Option<i64>, Option<i64>) = conn
+            .query_row("SELECT payer_id, order_id, course_id FROM payments WHERE uid = 'p'", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!((payer, order, course), (7, Some(3), None));
+        let events: i64 = conn
+            .query_row("SELECT COUNT(*) FROM payment_events e JOIN payments p ON p.id = e.payment_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(events, 1);
+        let keys_on: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+        assert_eq!(keys_on, 1, "foreign keys are on again after the rebuild");
+        // A payment is for an order or a course, never both or neither.
+        let neither = conn.execute(
+            "INSERT INTO payments (uid, payer_id, provider, operator, phone, amount_cents, currency, status,
+                    next_check_at, expires_at, created_at, updated_at)
+                VALUES ('q', 7, 's', 'o', '1', 1, 'USD', 'pending', 't', 't', 't', 't')",
+            [],
+        );
+        assert!(neither.is_err());
     }
 }

@@ -8,7 +8,10 @@ use crate::model::payment::PaymentStatus;
 pub struct PaymentRow {
     pub id: i64,
     pub uid: String,
-    pub order_id: i64,
+    /// What is paid for: an order or a course.
+    pub order_id: Option<i64>,
+    pub course_id: Option<i64>,
+    pub payer_id: i64,
     pub provider: String,
     pub operator: String,
     pub phone: String,
@@ -26,7 +29,9 @@ pub struct PaymentRow {
 
 pub struct NewPayment<'a> {
     pub uid: &'a str,
-    pub order_id: i64,
+    pub order_id: Option<i64>,
+    pub course_id: Option<i64>,
+    pub payer_id: i64,
     pub provider: &'a str,
     pub operator: &'a str,
     pub phone: &'a str,
@@ -37,39 +42,43 @@ pub struct NewPayment<'a> {
     pub now: &'a str,
 }
 
-const COLUMNS: &str = "id, uid, order_id, provider, operator, phone, amount_cents, currency, status, provider_ref,
-    failure_reason, checks, next_check_at, expires_at, created_at, updated_at";
+const COLUMNS: &str = "id, uid, order_id, course_id, payer_id, provider, operator, phone, amount_cents, currency,
+    status, provider_ref, failure_reason, checks, next_check_at, expires_at, created_at, updated_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
     Ok(PaymentRow {
         id: r.get(0)?,
         uid: r.get(1)?,
         order_id: r.get(2)?,
-        provider: r.get(3)?,
-        operator: r.get(4)?,
-        phone: r.get(5)?,
-        amount_cents: r.get(6)?,
-        currency: r.get(7)?,
-        status: r.get(8)?,
-        provider_ref: r.get(9)?,
-        failure_reason: r.get(10)?,
-        checks: r.get(11)?,
-        next_check_at: r.get(12)?,
-        expires_at: r.get(13)?,
-        created_at: r.get(14)?,
-        updated_at: r.get(15)?,
+        course_id: r.get(3)?,
+        payer_id: r.get(4)?,
+        provider: r.get(5)?,
+        operator: r.get(6)?,
+        phone: r.get(7)?,
+        amount_cents: r.get(8)?,
+        currency: r.get(9)?,
+        status: r.get(10)?,
+        provider_ref: r.get(11)?,
+        failure_reason: r.get(12)?,
+        checks: r.get(13)?,
+        next_check_at: r.get(14)?,
+        expires_at: r.get(15)?,
+        created_at: r.get(16)?,
+        updated_at: r.get(17)?,
     })
 }
 
 pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> rusqlite::Result<i64> {
     conn.prepare_cached(
-        "INSERT INTO payments (uid, order_id, provider, operator, phone, amount_cents, currency, status,
-                               next_check_at, expires_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'initiating', ?8, ?9, ?10, ?10)",
+        "INSERT INTO payments (uid, order_id, course_id, payer_id, provider, operator, phone, amount_cents, currency,
+                               status, next_check_at, expires_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'initiating', ?10, ?11, ?12, ?12)",
     )?
     .execute(params![
         p.uid,
         p.order_id,
+        p.course_id,
+        p.payer_id,
         p.provider,
         p.operator,
         p.phone,
@@ -88,10 +97,21 @@ pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<Paym
         .optional()
 }
 
+pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<PaymentRow>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE id = ?1"))?.query_row([id], from_row).optional()
+}
+
 /// An order's payments, oldest first.
 pub fn of_order(conn: &Connection, order_id: i64) -> rusqlite::Result<Vec<PaymentRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE order_id = ?1 ORDER BY id"))?
         .query_map([order_id], from_row)?
+        .collect()
+}
+
+/// What a person paid, or tried to pay, for a course, oldest first.
+pub fn of_course(conn: &Connection, course_id: i64, payer_id: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE course_id = ?1 AND payer_id = ?2 ORDER BY id"))?
+        .query_map([course_id, payer_id], from_row)?
         .collect()
 }
 

@@ -1,17 +1,22 @@
-//! Mobile-money payments of orders (docs/payments.md), over a transaction:
-//! starting one (the row is written before any provider is called), and
-//! settling it from whatever says how it went (the provider's first answer,
-//! a callback, a status check, or the clock). Statuses only move forward; a
-//! failed or expired payment cancels what the order still holds, so the
-//! stock goes back on sale.
+//! Mobile-money payments of orders and courses (docs/payments.md), over a
+//! transaction: starting one (the row is written before any provider is
+//! called), and settling it from whatever says how it went (the provider's
+//! first answer, a callback, a status check, or the clock). Statuses only
+//! move forward; a failed or expired payment cancels what the order still
+//! holds, so the stock goes back on sale; a course payment that succeeds
+//! enrols the payer. Refunds of course payments (an admin's, within 30
+//! days) follow the same shape: written first, then asked for, then checked.
 
 use rusqlite::Connection;
 use time::OffsetDateTime;
 
+use super::courses::learning;
 use super::orders::{self, OrderRef};
 use crate::clock;
+use crate::db::courses::CourseRow;
 use crate::db::orders::OrderRow;
 use crate::db::payments::{self, NewPayment, PaymentRow};
+use crate::db::refunds::{self, RefundRow};
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{PartStatus, PaymentMethod};
@@ -23,6 +28,10 @@ pub const PAYMENT_WINDOW: time::Duration = time::Duration::minutes(10);
 /// The first status check, then doubling up to `MAX_CHECK_GAP`.
 const FIRST_CHECK: time::Duration = time::Duration::seconds(15);
 const MAX_CHECK_GAP: time::Duration = time::Duration::minutes(5);
+/// How long after paying for a course its payer can be refunded.
+pub const REFUND_WINDOW: time::Duration = time::Duration::days(30);
+/// What paid courses cost in (their prices are in US cents).
+pub const COURSE_CURRENCY: &str = "USD";
 
 /// What a provider (or the clock) says about a payment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,10 +51,19 @@ pub enum Outcome {
     Unknown,
 }
 
+fn parse(at: &str) -> OffsetDateTime {
+    OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| OffsetDateTime::now_utc())
+}
+
 fn plus(now: &str, gap: time::Duration) -> String {
-    let at = OffsetDateTime::parse(now, &time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| OffsetDateTime::now_utc());
-    clock::format(at + gap)
+    clock::format(parse(now) + gap)
+}
+
+/// After `checks` status checks that settled nothing: 15 s, 30 s, 1 min ... up to 5 min.
+fn next_check(now: &str, checks: i64) -> String {
+    let gap = FIRST_CHECK * 2_i32.pow(checks.clamp(0, 10) as u32);
+    plus(now, gap.min(MAX_CHECK_GAP))
 }
 
 /// The amount still to pay: what the parts that are not cancelled cost.
@@ -92,6 +110,65 @@ pub fn begin(
         return Err(AppError::conflict("nothing_to_pay", "There is nothing to pay for this order"));
     }
     let country = Country::parse(&order.address.country).unwrap_or(Country::Drc);
+    let payment = Payment {
+        order_id: Some(order.id),
+        course_id: None,
+        payer_id: buyer.id,
+        amount_cents: amount_due(&order),
+        currency: &order.currency,
+    };
+    open(conn, &payment, country, operator, phone, provider)
+}
+
+/// Starts paying for `course` (the learner's own payment; the enrolment
+/// follows when it succeeds). A payment already under way is answered again.
+pub fn begin_course(
+    conn: &Connection,
+    learner: &UserRow,
+    course: &CourseRow,
+    operator: &str,
+    phone: &str,
+    provider: &str,
+) -> ApiResult<(PaymentRow, bool)> {
+    if course.fields.price == 0 {
+        return Err(AppError::conflict("course_free", "This course is free: enrol without paying"));
+    }
+    if learning::is_active_learner(conn, learner.id, course.id)? {
+        return Err(AppError::conflict("already_enrolled", "You are already enrolled in this course"));
+    }
+    if let Some(under_way) =
+        payments::of_course(conn, course.id, learner.id)?.into_iter().find(|p| !p.status.is_final())
+    {
+        return Ok((under_way, false));
+    }
+    let payment = Payment {
+        order_id: None,
+        course_id: Some(course.id),
+        payer_id: learner.id,
+        amount_cents: course.fields.price,
+        currency: COURSE_CURRENCY,
+    };
+    open(conn, &payment, learner.country.unwrap_or(Country::Drc), operator, phone, provider)
+}
+
+/// What a new payment is for, who pays and how much.
+struct Payment<'a> {
+    order_id: Option<i64>,
+    course_id: Option<i64>,
+    payer_id: i64,
+    amount_cents: i64,
+    currency: &'a str,
+}
+
+/// Checks the operator (one of `country`'s) and the number, and writes the payment (initiating).
+fn open(
+    conn: &Connection,
+    p: &Payment<'_>,
+    country: Country,
+    operator: &str,
+    phone: &str,
+    provider: &str,
+) -> ApiResult<(PaymentRow, bool)> {
     if !operators(country).iter().any(|(id, _)| *id == operator) {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
     }
@@ -108,12 +185,14 @@ pub fn begin(
         conn,
         &NewPayment {
             uid: &uid,
-            order_id: order.id,
+            order_id: p.order_id,
+            course_id: p.course_id,
+            payer_id: p.payer_id,
             provider,
             operator,
             phone: &phone,
-            amount_cents: amount_due(&order),
-            currency: &order.currency,
+            amount_cents: p.amount_cents,
+            currency: p.currency,
             next_check_at: &plus(&now, FIRST_CHECK),
             expires_at: &plus(&now, PAYMENT_WINDOW),
             now: &now,
@@ -145,12 +224,17 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
         return Ok((payment, false));
     }
     payments::add_event(conn, payment.id, to, source, reason, &now)?;
-    if matches!(to, PaymentStatus::Failed | PaymentStatus::Expired) {
-        // The stock the order held goes back on sale.
-        orders::cancel_unpaid(conn, payment.order_id, &format!("payment {to}"))?;
+    if let Some(order_id) = payment.order_id {
+        if matches!(to, PaymentStatus::Failed | PaymentStatus::Expired) {
+            // The stock the order held goes back on sale.
+            orders::cancel_unpaid(conn, order_id, &format!("payment {to}"))?;
+        }
+        // Phones pull the order again to see where its payment stands.
+        crate::db::orders::touch(conn, order_id, crate::db::sync::next_version(conn)?, &now)?;
     }
-    // Phones pull the order again to see where its payment stands.
-    crate::db::orders::touch(conn, payment.order_id, crate::db::sync::next_version(conn)?, &now)?;
+    if let (Some(course_id), PaymentStatus::Succeeded) = (payment.course_id, to) {
+        learning::grant_paid(conn, payment.payer_id, course_id, payment.amount_cents)?;
+    }
     let row = payments::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;
     Ok((row, true))
 }
@@ -163,8 +247,68 @@ pub fn after_check(conn: &Connection, payment: &PaymentRow) -> ApiResult<()> {
         settle(conn, &payment.uid, &Outcome::Expired, "expiry")?;
         return Ok(());
     }
-    let gap = FIRST_CHECK * 2_i32.pow(payment.checks.clamp(0, 10) as u32);
-    payments::schedule_check(conn, payment.id, &plus(&now, gap.min(MAX_CHECK_GAP)))?;
+    payments::schedule_check(conn, payment.id, &next_check(&now, payment.checks))?;
+    Ok(())
+}
+
+/// When a payment succeeded (its `succeeded` event), if it did.
+fn paid_at(conn: &Connection, payment: &PaymentRow) -> ApiResult<Option<String>> {
+    Ok(payments::events(conn, payment.id)?.into_iter().find(|e| e.status == PaymentStatus::Succeeded).map(|e| e.at))
+}
+
+/// An admin gives back a course payment, within `REFUND_WINDOW` of paying:
+/// the refund is written (pending) and returned; the caller asks the
+/// provider. A refund under way is answered again; a failed one may be
+/// tried again.
+pub fn begin_refund(conn: &Connection, admin: &UserRow, payment_uid: &str) -> ApiResult<(RefundRow, bool)> {
+    let payment = payments::find_by_uid(conn, payment_uid)?
+        .filter(|p| p.course_id.is_some())
+        .ok_or_else(|| AppError::not_found("payment_not_found", "Payment not found"))?;
+    let Some(paid_at) = paid_at(conn, &payment)?.filter(|_| payment.status == PaymentStatus::Succeeded) else {
+        return Err(AppError::conflict("not_refundable", "Only a course payment that went through can be refunded"));
+    };
+    match refunds::latest(conn, payment.id)? {
+        Some(r) if r.status == PaymentStatus::Pending => return Ok((r, false)),
+        Some(r) if r.status == PaymentStatus::Succeeded => {
+            return Err(AppError::conflict("already_refunded", "This payment was already refunded"));
+        }
+        _ => {}
+    }
+    let now = clock::now();
+    if parse(&now) > parse(&paid_at) + REFUND_WINDOW {
+        return Err(AppError::conflict("refund_window_over", "Refunds are possible within 30 days of paying"));
+    }
+    let uid = uuid::Uuid::new_v4().to_string();
+    refunds::insert(conn, &uid, &payment, admin.id, &plus(&now, FIRST_CHECK), &now)?;
+    let row = refunds::find_by_uid(conn, &uid)?.ok_or_else(|| AppError::internal("refund vanished"))?;
+    Ok((row, true))
+}
+
+/// Applies what the provider says of refund `uid`; a refund that went
+/// through ends the enrolment it paid for. Answers whether it moved.
+pub fn settle_refund(conn: &Connection, uid: &str, outcome: &Outcome) -> ApiResult<(RefundRow, bool)> {
+    let refund = refunds::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("refund vanished"))?;
+    let (to, reason) = match outcome {
+        Outcome::Succeeded { .. } => (PaymentStatus::Succeeded, None),
+        Outcome::Failed { reason } => (PaymentStatus::Failed, Some(reason.as_str())),
+        Outcome::Pending { .. } | Outcome::Unknown | Outcome::Expired => return Ok((refund, false)),
+    };
+    if !refunds::set_status(conn, refund.id, to, reason, &clock::now())? {
+        return Ok((refund, false));
+    }
+    if to == PaymentStatus::Succeeded {
+        let payment = payments::find(conn, refund.payment_id)?.ok_or_else(|| AppError::internal("payment vanished"))?;
+        if let Some(course_id) = payment.course_id {
+            learning::end_refunded(conn, payment.payer_id, course_id)?;
+        }
+    }
+    let row = refunds::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("refund vanished"))?;
+    Ok((row, true))
+}
+
+/// A refund check settled nothing: ask again later.
+pub fn after_refund_check(conn: &Connection, refund: &RefundRow) -> ApiResult<()> {
+    refunds::schedule_check(conn, refund.id, &next_check(&clock::now(), refund.checks))?;
     Ok(())
 }
 

@@ -29,6 +29,17 @@ pub struct Collection {
     pub phone: String,
 }
 
+/// Money given back for a payment that succeeded.
+#[derive(Debug, Clone)]
+pub struct Refund {
+    /// Our refund id: the provider's idempotency key.
+    pub uid: String,
+    /// The payment it gives back (our payment id).
+    pub payment_uid: String,
+    pub amount_cents: i64,
+    pub currency: String,
+}
+
 /// The interface every provider implements.
 pub(crate) trait PaymentProvider {
     fn name(&self) -> &'static str;
@@ -38,6 +49,10 @@ pub(crate) trait PaymentProvider {
     async fn status(&self, uid: &str) -> Outcome;
     /// Verifies and reads a callback: the payment it is about and its outcome.
     async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String>;
+    /// Asks for a refund to the payer's wallet. Unclear is `Unknown`, never a failure.
+    async fn refund(&self, refund: &Refund) -> Outcome;
+    /// How a refund stands at the provider.
+    async fn refund_status(&self, uid: &str) -> Outcome;
 }
 
 /// The provider this server uses.
@@ -72,6 +87,18 @@ impl Provider {
             Provider::PawaPay(p) => p.callback(headers, body).await,
         }
     }
+    pub async fn refund(&self, refund: &Refund) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.refund(refund).await,
+            Provider::PawaPay(p) => p.refund(refund).await,
+        }
+    }
+    pub async fn refund_status(&self, uid: &str) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.refund_status(uid).await,
+            Provider::PawaPay(p) => p.refund_status(uid).await,
+        }
+    }
     /// The simulator, when it is the provider (its prompts are answered in the demo).
     pub fn simulator(&self) -> Option<&Arc<Simulator>> {
         match self {
@@ -89,7 +116,7 @@ pub type Origin = Arc<OnceLock<String>>;
 const POLL: Duration = Duration::from_secs(2);
 
 /// Starts the poller: payments not settled whose check is due are asked
-/// about, and settled, or checked again later, or expired.
+/// about, and settled, or checked again later, or expired; so are pending refunds.
 pub fn spawn_poller(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
@@ -103,7 +130,8 @@ pub fn spawn_poller(state: &AppState) {
     });
 }
 
-/// One round of status checks; public for tests that do not want to wait.
+/// One round of status checks (payments, then refunds); public for tests
+/// that do not want to wait. Answers how many were asked about.
 pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
     let due = state.db.read(|conn| Ok(crate::db::payments::due(conn, &crate::clock::now(), 20)?)).await?;
     let count = due.len();
@@ -115,6 +143,21 @@ pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
                 let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
                 if !moved {
                     rules::after_check(tx, &payment)?;
+                }
+                Ok(())
+            })
+            .await?;
+    }
+    let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::clock::now(), 20)?)).await?;
+    let count = count + refunds.len();
+    for refund in refunds {
+        let outcome = state.payments.refund_status(&refund.uid).await;
+        state
+            .db
+            .write(move |tx| {
+                let (_, moved) = rules::settle_refund(tx, &refund.uid, &outcome)?;
+                if !moved {
+                    rules::after_refund_check(tx, &refund)?;
                 }
                 Ok(())
             })

@@ -12,7 +12,7 @@ use axum::http::HeaderMap;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Collection, PaymentProvider};
+use super::{Collection, PaymentProvider, Refund};
 use crate::domain::payments::Outcome;
 
 pub struct PawaPay {
@@ -27,11 +27,13 @@ struct Reason {
     code: Option<String>,
 }
 
-/// A deposit as pawaPay describes it (request answers, status reads, callbacks).
+/// A deposit or a refund as pawaPay describes it (request answers, status
+/// reads, callbacks); `id` is the `depositId` or the `refundId`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Deposit {
-    deposit_id: String,
+    #[serde(alias = "depositId", alias = "refundId")]
+    id: String,
     status: String,
     #[serde(default)]
     rejection_reason: Option<Reason>,
@@ -43,11 +45,11 @@ impl Deposit {
     fn outcome(self) -> Outcome {
         let reason = |r: Option<Reason>| r.and_then(|r| r.code).unwrap_or_else(|| "failed".into()).to_lowercase();
         match self.status.as_str() {
-            "COMPLETED" => Outcome::Succeeded { provider_ref: Some(self.deposit_id) },
+            "COMPLETED" => Outcome::Succeeded { provider_ref: Some(self.id) },
             "FAILED" => Outcome::Failed { reason: reason(self.failure_reason) },
             "REJECTED" => Outcome::Failed { reason: reason(self.rejection_reason) },
-            // ACCEPTED, SUBMITTED, ENQUEUED, DUPLICATE_IGNORED: the payer has not answered yet.
-            _ => Outcome::Pending { provider_ref: Some(self.deposit_id) },
+            // ACCEPTED, SUBMITTED, ENQUEUED, DUPLICATE_IGNORED: not final yet.
+            _ => Outcome::Pending { provider_ref: Some(self.id) },
         }
     }
 }
@@ -67,6 +69,43 @@ fn amount(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
 }
 
+impl PawaPay {
+    /// Sends a request (a deposit or a refund); pawaPay answers where it stands.
+    async fn request(&self, what: &str, body: serde_json::Value) -> Outcome {
+        let sent = self.http.post(format!("{}/{what}", self.base)).bearer_auth(&self.token).json(&body).send().await;
+        match sent {
+            Ok(response) if response.status().is_success() => match response.json::<Deposit>().await {
+                Ok(answer) => answer.outcome(),
+                Err(err) => {
+                    tracing::warn!(%err, what, "pawaPay answered a request unreadably");
+                    Outcome::Unknown
+                }
+            },
+            Ok(response) => {
+                tracing::warn!(status = %response.status(), what, "pawaPay refused a request");
+                Outcome::Unknown
+            }
+            Err(err) => {
+                tracing::warn!(%err, "pawaPay could not be reached");
+                Outcome::Unknown
+            }
+        }
+    }
+
+    /// Reads how a deposit or refund stands (pawaPay answers a list of at most one).
+    async fn read(&self, what: &str, id: &str) -> Outcome {
+        let sent = self.http.get(format!("{}/{what}/{id}", self.base)).bearer_auth(&self.token).send().await;
+        let Ok(response) = sent else { return Outcome::Unknown };
+        if !response.status().is_success() {
+            return Outcome::Unknown;
+        }
+        match response.json::<Vec<Deposit>>().await {
+            Ok(found) => found.into_iter().next().map_or(Outcome::Unknown, Deposit::outcome),
+            Err(_) => Outcome::Unknown,
+        }
+    }
+}
+
 impl PaymentProvider for PawaPay {
     fn name(&self) -> &'static str {
         "pawapay"
@@ -80,46 +119,34 @@ impl PaymentProvider for PawaPay {
             "correspondent": c.operator,
             "payer": { "type": "MSISDN", "address": { "value": c.phone } },
             "customerTimestamp": crate::clock::now(),
-            "statementDescription": "MAVUNO order",
+            "statementDescription": "MAVUNO",
         });
-        let sent = self.http.post(format!("{}/deposits", self.base)).bearer_auth(&self.token).json(&body).send().await;
-        match sent {
-            Ok(response) if response.status().is_success() => match response.json::<Deposit>().await {
-                Ok(deposit) => deposit.outcome(),
-                Err(err) => {
-                    tracing::warn!(%err, "pawaPay answered a deposit request unreadably");
-                    Outcome::Unknown
-                }
-            },
-            Ok(response) => {
-                tracing::warn!(status = %response.status(), "pawaPay refused a deposit request");
-                Outcome::Unknown
-            }
-            Err(err) => {
-                tracing::warn!(%err, "pawaPay could not be reached");
-                Outcome::Unknown
-            }
-        }
+        self.request("deposits", body).await
     }
 
     async fn status(&self, uid: &str) -> Outcome {
-        let sent = self.http.get(format!("{}/deposits/{uid}", self.base)).bearer_auth(&self.token).send().await;
-        let Ok(response) = sent else { return Outcome::Unknown };
-        if !response.status().is_success() {
-            return Outcome::Unknown;
-        }
-        match response.json::<Vec<Deposit>>().await {
-            Ok(found) => found.into_iter().next().map_or(Outcome::Unknown, Deposit::outcome),
-            Err(_) => Outcome::Unknown,
-        }
+        self.read("deposits", uid).await
     }
 
     async fn callback(&self, _headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String> {
         // The body only says which deposit to look at; pawaPay says how it stands.
         let claimed: Deposit = serde_json::from_slice(body).map_err(|e| format!("unreadable callback: {e}"))?;
-        match self.status(&claimed.deposit_id).await {
-            Outcome::Unknown => Err(format!("pawaPay does not know deposit {}", claimed.deposit_id)),
-            known => Ok((claimed.deposit_id, known)),
+        match self.status(&claimed.id).await {
+            Outcome::Unknown => Err(format!("pawaPay does not know deposit {}", claimed.id)),
+            known => Ok((claimed.id, known)),
         }
+    }
+
+    async fn refund(&self, r: &Refund) -> Outcome {
+        let body = json!({
+            "refundId": r.uid,
+            "depositId": r.payment_uid,
+            "amount": amount(r.amount_cents),
+        });
+        self.request("refunds", body).await
+    }
+
+    async fn refund_status(&self, uid: &str) -> Outcome {
+        self.read("refunds", uid).await
     }
 }

@@ -4,7 +4,7 @@
 //! our own callback endpoint like a real provider's. Numbers without a test
 //! ending wait for someone to answer the prompt (the admin's demo screen).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use super::{Collection, Origin, PaymentProvider};
+use super::{Collection, Origin, PaymentProvider, Refund};
 use crate::domain::payments::Outcome;
 
 pub const SIGNATURE_HEADER: &str = "x-simulator-signature";
@@ -83,6 +83,8 @@ struct Callback {
 
 pub struct Simulator {
     prompts: Mutex<HashMap<String, (Prompt, Answer)>>,
+    /// Refunds made: the money goes back at once.
+    refunds: Mutex<HashSet<String>>,
     delay: Duration,
     secret: Vec<u8>,
     origin: Origin,
@@ -93,6 +95,7 @@ impl Simulator {
     pub fn new(delay: Duration, secret: Vec<u8>, origin: Origin) -> Simulator {
         Simulator {
             prompts: Mutex::default(),
+            refunds: Mutex::default(),
             delay,
             secret,
             origin,
@@ -234,5 +237,18 @@ impl PaymentProvider for Arc<Simulator> {
             other => return Err(format!("unknown status {other:?}")),
         };
         Ok((callback.payment_id, outcome))
+    }
+
+    async fn refund(&self, refund: &Refund) -> Outcome {
+        self.refunds.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(refund.uid.clone());
+        Outcome::Succeeded { provider_ref: None }
+    }
+
+    async fn refund_status(&self, uid: &str) -> Outcome {
+        if self.refunds.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).contains(uid) {
+            Outcome::Succeeded { provider_ref: None }
+        } else {
+            Outcome::Unknown
+        }
     }
 }

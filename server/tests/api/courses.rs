@@ -15,15 +15,15 @@ const QUIZ: &str = r#"[
     {"prompt": "Burn the stalks?", "choices": ["Yes", "No"], "answer": 1}
 ]"#;
 
-struct Built {
-    id: i64,
-    uid: String,
+pub struct Built {
+    pub id: i64,
+    pub uid: String,
     /// Lesson ids in course order: reading, reading, quiz.
-    lessons: Vec<i64>,
+    pub lessons: Vec<i64>,
 }
 
 impl TestApp {
-    async fn ok(&self, method: Method, path: &str, token: &str, body: Option<Value>) -> Value {
+    pub async fn ok(&self, method: Method, path: &str, token: &str, body: Option<Value>) -> Value {
         let response = self.call(method.clone(), path, token, body).await;
         let status = response.status();
         let text = response.text().await.unwrap();
@@ -32,7 +32,7 @@ impl TestApp {
     }
 
     /// A published course of two modules: two readings, then a quiz of three questions.
-    async fn course(&self, admin: &str, fields: Value) -> Built {
+    pub async fn course(&self, admin: &str, fields: Value) -> Built {
         let created = self.ok(Method::POST, "/admin/courses", admin, Some(fields)).await;
         let id = created["course"]["id"].as_i64().unwrap();
         let uid = created["course"]["uid"].as_str().unwrap().to_owned();
@@ -60,17 +60,17 @@ impl TestApp {
         Built { id, uid, lessons }
     }
 
-    async fn progress(&self, token: &str, course: i64, event: Value) -> reqwest::Response {
+    pub async fn progress(&self, token: &str, course: i64, event: Value) -> reqwest::Response {
         self.call(Method::POST, &format!("/courses/{course}/progress"), token, Some(event)).await
     }
 }
 
-fn fields(title: &str, category: &str, level: &str) -> Value {
+pub fn fields(title: &str, category: &str, level: &str) -> Value {
     json!({"title": title, "description": "For smallholders", "category": category, "level": level, "language": "en",
         "instructor_name": "Amani Bisimwa", "outcomes": ["Plant in rows"], "requirements": ["A plot"]})
 }
 
-async fn admin(app: &TestApp) -> String {
+pub async fn admin(app: &TestApp) -> String {
     app.user_with_role("admin@example.com", Role::Admin).await
 }
 

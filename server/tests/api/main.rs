@@ -8,6 +8,7 @@ mod agents;
 mod authz;
 mod cli;
 mod contact;
+mod course_payments;
 mod courses;
 mod fuzz;
 mod hardening;

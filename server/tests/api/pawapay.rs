@@ -1,7 +1,8 @@
 //! The pawaPay adapter against a local fake of pawaPay's deposits API
 //! (nothing here reaches the internet): the deposit request as pawaPay
 //! takes it, callbacks verified by asking pawaPay, forged ones changing
-//! nothing, status checks, a rejected request, and pawaPay unreachable.
+//! nothing, status checks, a rejected request, and pawaPay unreachable;
+//! refunds of a course payment through its refunds API.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,15 +21,19 @@ use crate::sync::uid;
 
 const TOKEN: &str = "fake-pawapay-token";
 
-/// The fake: deposits by id (their last requested body and status).
+/// The fake: deposits and refunds by id (their last requested body and status).
 #[derive(Clone, Default)]
 struct Fake {
     deposits: Arc<Mutex<HashMap<String, (Value, String)>>>,
+    refunds: Arc<Mutex<HashMap<String, (Value, String)>>>,
 }
 
 impl Fake {
     fn set(&self, id: &str, status: &str) {
         self.deposits.lock().unwrap().get_mut(id).unwrap().1 = status.to_owned();
+    }
+    fn set_refund(&self, id: &str, status: &str) {
+        self.refunds.lock().unwrap().get_mut(id).unwrap().1 = status.to_owned();
     }
     fn request(&self, id: &str) -> Value {
         self.deposits.lock().unwrap()[id].0.clone()
@@ -85,11 +90,51 @@ async fn deposit_status(
     (AxumStatus::OK, Json(list))
 }
 
+/// pawaPay refunds a completed deposit only.
+async fn request_refund(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({})));
+    }
+    let id = body["refundId"].as_str().unwrap().to_owned();
+    let deposit = body["depositId"].as_str().unwrap_or_default();
+    let completed = fake.deposits.lock().unwrap().get(deposit).is_some_and(|(_, status)| status == "COMPLETED");
+    if !completed {
+        let reason = json!({"rejectionCode": "DEPOSIT_NOT_FOUND"});
+        return (AxumStatus::OK, Json(json!({"refundId": id, "status": "REJECTED", "rejectionReason": reason})));
+    }
+    fake.refunds.lock().unwrap().insert(id.clone(), (body, "SUBMITTED".into()));
+    (AxumStatus::OK, Json(json!({"refundId": id, "status": "ACCEPTED", "created": "2026-11-23T10:00:00Z"})))
+}
+
+async fn refund_status(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({})));
+    }
+    let list = match fake.refunds.lock().unwrap().get(&id).map(|(_, status)| status.clone()) {
+        None => json!([]),
+        Some(status) if status == "FAILED" => {
+            json!([{"refundId": id, "status": status, "failureReason": {"failureCode": "RECIPIENT_NOT_FOUND"}}])
+        }
+        Some(status) => json!([{"refundId": id, "status": status}]),
+    };
+    (AxumStatus::OK, Json(list))
+}
+
 async fn fake_pawapay() -> (Fake, String) {
     let fake = Fake::default();
     let app = Router::new()
         .route("/deposits", post(request_deposit))
         .route("/deposits/{id}", get(deposit_status))
+        .route("/refunds", post(request_refund))
+        .route("/refunds/{id}", get(refund_status))
         .with_state(fake.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -218,4 +263,63 @@ async fn status_checks_rejections_and_an_unreachable_pawapay() {
     let unreachable = Setup { app: down, buyer, product: product["product"]["id"].as_i64().unwrap() };
     let order = unreachable.order(4).await;
     assert_eq!(unreachable.pay(order, "+243970000001").await["status"], "pending");
+}
+
+#[tokio::test]
+async fn a_course_refund_is_asked_of_pawapay_and_settled_by_its_status_check() {
+    let (fake, url) = fake_pawapay().await;
+    let s = setup(url).await;
+    let admin = crate::courses::admin(&s.app).await;
+    let mut fields = crate::courses::fields("Coffee certification", "certification", "intermediate");
+    fields["price"] = json!(29.99);
+    let course = s.app.course(&admin, fields).await;
+    let path = format!("/courses/{}/payments", course.id);
+    let content = format!("/courses/{}/content", course.id);
+    let pay = |phone: &'static str| {
+        let body = json!({"operator": "AIRTEL_COD", "phone": phone});
+        s.app.ok(Method::POST, &path, &s.buyer, Some(body))
+    };
+    let (app, admin_token) = (&s.app, admin.as_str());
+    let refund = move |payment: String| async move {
+        app.call(Method::POST, &format!("/admin/payments/{payment}/refund"), admin_token, None).await
+    };
+    let check = || async {
+        s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z'");
+        s.app.sql("UPDATE refunds SET next_check_at = '2000-01-01T00:00:00Z'");
+        mavuno::providers::poll_once(&s.app.state).await.unwrap();
+    };
+
+    let deposit = pay("+243970000001").await["data"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(fake.request(&deposit)["amount"], "29.99");
+    fake.set(&deposit, "COMPLETED");
+    check().await;
+    assert_eq!(s.app.get(&content, Some(&s.buyer)).await.status(), StatusCode::OK);
+
+    // Refused by the operator: the refund fails, the learner keeps the course; tried again, it goes through.
+    let first = refund(deposit.clone()).await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let first = first.json::<Value>().await.unwrap()["data"].clone();
+    assert_eq!(first["status"], "pending");
+    let first_id = first["id"].as_str().unwrap();
+    let asked = fake.refunds.lock().unwrap()[first_id].0.clone();
+    assert_eq!(asked, json!({"refundId": first_id, "depositId": deposit, "amount": "29.99"}));
+    fake.set_refund(first_id, "FAILED");
+    check().await;
+    let purchases =
+        s.app.ok(Method::GET, &format!("/admin/courses/{}/purchases", course.id), &admin, None).await["data"][0]
+            .clone();
+    assert_eq!(
+        (purchases["refund"]["status"].as_str(), purchases["refund"]["failure_reason"].as_str()),
+        (Some("failed"), Some("recipient_not_found"))
+    );
+    assert_eq!(s.app.get(&content, Some(&s.buyer)).await.status(), StatusCode::OK);
+
+    let second =
+        refund(deposit.clone()).await.json::<Value>().await.unwrap()["data"]["id"].as_str().unwrap().to_owned();
+    assert_ne!(second, first_id);
+    check().await;
+    assert_eq!(s.app.get(&content, Some(&s.buyer)).await.status(), StatusCode::OK, "pending: still enrolled");
+    fake.set_refund(&second, "COMPLETED");
+    check().await;
+    assert_eq!(s.app.get(&content, Some(&s.buyer)).await.status(), StatusCode::FORBIDDEN);
 }

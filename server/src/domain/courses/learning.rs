@@ -18,7 +18,7 @@ const MAX_EVENTS: i64 = 5_000;
 const MAX_UID_CHARS: usize = 64;
 
 /// A published course by id or uid, for learners.
-fn listed(conn: &Connection, course: CourseKey<'_>) -> ApiResult<CourseRow> {
+pub fn listed(conn: &Connection, course: CourseKey<'_>) -> ApiResult<CourseRow> {
     let row = match course {
         CourseKey::Id(id) => rows::find(conn, id)?,
         CourseKey::Uid(uid) => rows::find_by_uid(conn, uid)?,
@@ -48,16 +48,44 @@ pub fn can_read_content(conn: &Connection, viewer: Option<&UserRow>, course: &Co
     Ok(enrolments::enrolment(conn, viewer.id, course.id)?.is_some_and(|e| e.status == EnrolmentStatus::Active))
 }
 
+/// Whether `user_id` is enrolled in `course_id` and not refunded.
+pub fn is_active_learner(conn: &Connection, user_id: i64, course_id: i64) -> ApiResult<bool> {
+    Ok(enrolments::enrolment(conn, user_id, course_id)?.is_some_and(|e| e.status == EnrolmentStatus::Active))
+}
+
+/// A course payment went through: its payer is enrolled (again, after a
+/// refund, with the progress they had).
+pub fn grant_paid(tx: &Connection, user_id: i64, course_id: i64, price: i64) -> ApiResult<()> {
+    let (version, now) = (sync::next_version(tx)?, clock::now());
+    match enrolments::enrolment(tx, user_id, course_id)? {
+        Some(e) => enrolments::set_status(tx, e.id, EnrolmentStatus::Active, price, version, &now)?,
+        None => {
+            enrolments::insert_enrolment(tx, user_id, course_id, price, version, &now)?;
+        }
+    }
+    Ok(())
+}
+
+/// A refund went through: the enrolment ends (lessons of the paid course
+/// close; progress and any certificate earned are kept).
+pub fn end_refunded(tx: &Connection, user_id: i64, course_id: i64) -> ApiResult<()> {
+    if let Some(e) = enrolments::enrolment(tx, user_id, course_id)? {
+        let (version, now) = (sync::next_version(tx)?, clock::now());
+        enrolments::set_status(tx, e.id, EnrolmentStatus::Refunded, e.price, version, &now)?;
+    }
+    Ok(())
+}
+
 /// Enrols `learner` in a free course; enrolling again answers the same
-/// enrolment (`false`: not new). Paid courses are refused until paid
-/// enrolment exists (docs/training.md).
+/// enrolment (`false`: not new). A paid course is refused here: its
+/// enrolment comes from a payment (`POST /courses/{id}/payments`).
 pub fn enrol(tx: &Connection, learner: &UserRow, course: CourseKey<'_>) -> ApiResult<(EnrolmentRow, bool)> {
     let course = listed(tx, course)?;
     if let Some(existing) = enrolments::enrolment(tx, learner.id, course.id)? {
         return Ok((existing, false));
     }
     if course.fields.price > 0 {
-        return Err(AppError::conflict("payment_required", "This course is paid; paying for courses is not open yet"));
+        return Err(AppError::conflict("payment_required", "This course is paid: pay for it to enrol"));
     }
     enrolments::insert_enrolment(tx, learner.id, course.id, 0, sync::next_version(tx)?, &clock::now())?;
     let row =

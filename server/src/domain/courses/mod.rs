@@ -2,7 +2,7 @@
 //! order, their lessons in order); everyone reads published ones; learners
 //! enrol and make progress (`learning`). Every text and list is bounded.
 
-mod learning;
+pub mod learning;
 pub mod markup;
 
 pub use learning::{CourseKey, ProgressInput, can_read_content, enrol, rate, record_progress};

@@ -3,7 +3,10 @@
 //! `GET /orders/{id}/payments` follows it, the providers' callbacks arrive at
 //! `POST /payments/callbacks/{provider}`, and in the demo an admin answers
 //! the simulator's prompts (`GET /admin/payments/prompts`,
-//! `POST /admin/payments/prompts/{payment_id}`).
+//! `POST /admin/payments/prompts/{payment_id}`). Paying for a course and
+//! its refunds: `courses.rs`.
+
+mod courses;
 
 use axum::Json;
 use axum::body::Bytes;
@@ -33,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(prompts))
         .routes(routes!(list_operators))
         .routes(routes!(answer_prompt))
+        .merge(courses::routes())
 }
 
 /// One step of a payment's history.
@@ -49,7 +53,9 @@ pub struct PaymentEventJson {
 pub struct PaymentJson {
     /// Our payment id, the provider's idempotency key.
     id: String,
-    order_id: i64,
+    /// What is paid for: an order or a course.
+    order_id: Option<i64>,
+    course_id: Option<i64>,
     provider: String,
     operator: String,
     phone: String,
@@ -70,6 +76,7 @@ fn json(conn: &rusqlite::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
     Ok(PaymentJson {
         id: p.uid,
         order_id: p.order_id,
+        course_id: p.course_id,
         provider: p.provider,
         operator: p.operator,
         phone: p.phone,
@@ -124,6 +131,16 @@ async fn start_payment(
     let provider = state.payments.name();
     let (payment, created) =
         state.db.write(move |tx| payments::begin(tx, &buyer, id, &request.operator, &request.phone, provider)).await?;
+    ask_provider(&state, payment, created).await
+}
+
+/// Asks the provider for a payment just written (`created`), and answers it
+/// as it then stands: 201, or 200 for one that was already under way.
+async fn ask_provider(
+    state: &AppState,
+    payment: PaymentRow,
+    created: bool,
+) -> ApiResult<(StatusCode, Json<PaymentResponse>)> {
     let uid = payment.uid.clone();
     if created {
         let collection = Collection {
