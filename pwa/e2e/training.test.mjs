@@ -2,6 +2,7 @@
 // a course, goes offline, reloads, reads every lesson and passes both quizzes with no
 // network; back online, the certificate is issued, checkable by anyone, and the
 // progress shows on the learner's other phone. A visitor filters /training in French.
+// A buyer pays for a paid course by mobile money, and an admin refunds it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
@@ -176,5 +177,52 @@ test('an admin writes a course with a reading and a quiz, orders it, publishes i
   await reader.getByText('Spot a sick goat early').waitFor();
   await reader.getByText('2 lessons').first().waitFor();
   await visitor.close();
+  await context.close();
+});
+
+test('a buyer pays for a course by mobile money, and an admin refunds it within 30 days', async () => {
+  const PAID = 'Getting ready for organic certification';
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'buyer@mavuno.demo');
+  await page.goto(`${env.server.origin}/training?lng=en`);
+  await page.getByRole('link', { name: PAID }).click();
+  const sidebar = page.getByRole('complementary', { name: 'Enrolment' });
+  await sidebar.getByText('$29.99').waitFor();
+  await sidebar.getByText(/^30-day money-back guarantee/).waitFor();
+
+  // Refused on the phone first (the simulator's number ending in 2): told so, nobody enrolled.
+  await sidebar.getByRole('button', { name: 'Pay now' }).click();
+  assert.equal(await sidebar.getByLabel('Mobile money operator').inputValue(), 'MTN_MOMO_RWA');
+  await sidebar.getByLabel(/^Number that pays/).fill('+250 780 000 002');
+  await sidebar.getByRole('button', { name: 'Pay $29.99' }).click();
+  await sidebar.getByText('Check your phone and approve the payment of $29.99.').waitFor();
+  await sidebar.getByText('The payment failed').waitFor({ timeout: 20_000 });
+  await sidebar.getByLabel(/^Number that pays/).fill('+250 780 000 001');
+  await sidebar.getByRole('button', { name: 'Pay $29.99' }).click();
+  await sidebar.getByText('Enrolled').waitFor({ timeout: 20_000 });
+  await sidebar.getByRole('link', { name: 'Continue learning' }).click();
+  await page.getByRole('heading', { name: 'Organic rules in plain words' }).waitFor();
+  const learnUrl = page.url();
+
+  const desk = await env.browser.newContext(PHONE);
+  const admin = await desk.newPage();
+  await signIn(admin, env.server.origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Courses' }).click();
+  await admin.locator('.admin-courses li', { hasText: PAID }).getByRole('button', { name: 'Payments' }).click();
+  const purchase = admin.locator('.admin-course-purchases li', { hasText: 'Grace Uwimana' });
+  await purchase.getByText(/^Paid \$29\.99 on /).waitFor();
+  await purchase.getByRole('button', { name: 'Refund' }).click();
+  await admin.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
+  await purchase.getByText(/^Refunded on /).waitFor();
+  await desk.close();
+
+  // The buyer's lessons close; the course page offers paying again.
+  await page.goto(learnUrl);
+  await page.getByText('This enrolment was refunded, so its lessons are closed.', { exact: false }).waitFor();
+  await page.getByRole('link', { name: 'View course' }).click();
+  await sidebar.getByText('Refunded').waitFor();
+  await sidebar.getByRole('button', { name: 'Pay now' }).waitFor();
   await context.close();
 });

@@ -1,6 +1,8 @@
-// Paying an order by mobile money (docs/payments.md): online only, a tap on
-// "Pay now" asks the operator to show a prompt on the payer's phone; the
-// server learns the answer and the order's payment status follows by sync.
+// Paying an order or a course by mobile money (docs/payments.md): online
+// only, a tap on "Pay now" asks the operator to show a prompt on the payer's
+// phone; the server learns the answer, and the order's payment status or the
+// course's enrolment follows by sync. `path` is what is paid for's payments:
+// `/orders/{id}/payments` or `/courses/{id}/payments`.
 import { api } from './api';
 
 export type PaymentStatus = 'initiating' | 'pending' | 'succeeded' | 'failed' | 'expired';
@@ -12,7 +14,8 @@ export interface Operator {
 
 export interface Payment {
   id: string;
-  order_id: number;
+  order_id: number | null;
+  course_id: number | null;
   status: PaymentStatus;
   amount_cents: number;
   currency: string;
@@ -27,15 +30,16 @@ export const isSettled = (status: PaymentStatus | null | undefined) =>
 export const fetchOperators = (country: string) =>
   api<{ data: Operator[] }>(`/payments/operators?country=${encodeURIComponent(country)}`).then((r) => r.data);
 
-export const startPayment = (orderId: number, operator: string, phone: string) =>
-  api<{ data: Payment }>(`/orders/${orderId}/payments`, { method: 'POST', json: { operator, phone } }).then(
-    (r) => r.data,
-  );
+export const orderPaymentsPath = (orderId: number) => `/orders/${orderId}/payments`;
+export const coursePaymentsPath = (courseId: number) => `/courses/${courseId}/payments`;
+
+export const startPayment = (path: string, operator: string, phone: string) =>
+  api<{ data: Payment }>(path, { method: 'POST', json: { operator, phone } }).then((r) => r.data);
 
 /** An order's payments, oldest first, with their history. */
 export const orderPayments = (orderId: number) =>
   api<{ data: (Payment & { events: { status: PaymentStatus; source: string; note: string | null; at: string }[] })[] }>(
-    `/orders/${orderId}/payments`,
+    orderPaymentsPath(orderId),
   ).then((r) => r.data);
 
 /** A simulated phone prompt waiting for an answer (the demo). */
@@ -52,6 +56,5 @@ export const fetchPrompts = () => api<{ data: Prompt[] }>('/admin/payments/promp
 export const answerPrompt = (paymentId: string, approve: boolean) =>
   api(`/admin/payments/prompts/${paymentId}`, { method: 'POST', json: { approve } });
 
-/** The order's latest payment, as the server has it now. */
-export const latestPayment = (orderId: number) =>
-  api<{ data: Payment[] }>(`/orders/${orderId}/payments`).then((r) => r.data.at(-1) ?? null);
+/** The latest payment, as the server has it now. */
+export const latestPayment = (path: string) => api<{ data: Payment[] }>(path).then((r) => r.data.at(-1) ?? null);

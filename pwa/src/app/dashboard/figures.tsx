@@ -16,7 +16,7 @@ export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: Dash
   const orders = useOrders(db);
   const products = useOwnProducts(db, userId);
   const wishlist = useLiveQuery(() => db.favourites.count(), [db]);
-  const courses = useLiveQuery(() => db.enrolments.count(), [db]);
+  const courses = useLiveQuery(() => db.enrolments.filter((e) => e.status === 'active').count(), [db]);
   if (!orders || (kind !== 'customer' && kind !== 'farmer')) return null;
   if (kind === 'customer') {
     const bought = orders.filter((o) => o.parts.some((p) => p.farmer.id !== userId));

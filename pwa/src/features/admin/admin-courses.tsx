@@ -1,6 +1,7 @@
 // The admin's Courses section (docs/training.md): every course with its learners and
 // completion rate; create, edit, publish, delete; modules and lessons added, edited,
-// moved and removed (the forms are in course-forms.tsx). Online (the admin API).
+// moved and removed (the forms are in course-forms.tsx); a paid course's payments and
+// refunds (course-purchases.tsx). Online (the admin API).
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
@@ -12,6 +13,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { CourseForm, LessonForm, type AdminCourse, type Detail } from './course-forms';
+import { CoursePurchases } from './course-purchases';
 
 export function AdminCourses() {
   const { t } = useTranslation();
@@ -20,6 +22,7 @@ export function AdminCourses() {
   const [error, setError] = useState<unknown>(null);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AdminCourse | null>(null);
+  const [payments, setPayments] = useState<AdminCourse | null>(null);
   const load = useCallback(() => {
     api<{ data: AdminCourse[] }>('/admin/courses').then(
       (answer) => (setCourses(answer.data), setError(null)),
@@ -31,6 +34,7 @@ export function AdminCourses() {
   if (editing !== null) {
     return <CourseEditor id={editing} onOpen={setEditing} onClose={() => (setEditing(null), load())} />;
   }
+  if (payments) return <CoursePurchases course={payments} onClose={() => (setPayments(null), load())} />;
   if (error && !courses) {
     return (
       <LoadFailed
@@ -79,6 +83,11 @@ export function AdminCourses() {
                 <button type="button" className="button secondary small" onClick={() => void publish(c, !c.published)}>
                   {t(c.published ? 'admin_courses.unpublish' : 'admin_courses.publish')}
                 </button>
+                {c.price > 0 && (
+                  <button type="button" className="button secondary small" onClick={() => setPayments(c)}>
+                    {t('admin_courses.purchases')}
+                  </button>
+                )}
                 <button type="button" className="button secondary small" onClick={() => setDeleting(c)}>
                   {t('admin_courses.delete')}
                 </button>

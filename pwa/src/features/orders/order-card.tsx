@@ -16,7 +16,8 @@ import { changePart, dropOrder, type ChangedLine, type Order, type OrderPart } f
 import { paths } from '../../lib/paths';
 import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
-import { PayNow } from './pay-now';
+import { PayNow } from '../../components/pay-now';
+import { orderPaymentsPath } from '../../lib/payments';
 import { ReviewForm } from './review-form';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
 
@@ -63,7 +64,15 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           <span className={order.payment_status === 'succeeded' ? 'badge green' : 'badge yellow'}>
             {t(`payments.order.${order.payment_status ?? 'unpaid'}`)}
           </span>
-          {order.status !== 'cancelled' && !order.payment_status && <PayNow db={db} order={order} />}
+          {order.id && order.status !== 'cancelled' && !order.payment_status && (
+            <PayNow
+              db={db}
+              path={orderPaymentsPath(order.id)}
+              country={order.shipping_address.country}
+              phone={order.shipping_address.phone}
+              amountCents={order.total_cents}
+            />
+          )}
         </div>
       )}
       {waiting && (

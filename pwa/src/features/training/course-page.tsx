@@ -1,15 +1,20 @@
 // One course (docs/training.md, "Course detail"), from the courses on the device; the
-// sidebar enrols (also offline: the enrolment is queued) or continues learning.
+// sidebar enrols in a free course (also offline: the enrolment is queued), pays for a
+// paid one (online; the enrolment follows by sync), or continues learning.
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
 import { Spinner } from '../../components/spinner';
+import { PayNow } from '../../components/pay-now';
+import { coursePaymentsPath } from '../../lib/payments';
 import { Avatar } from '../../components/avatar';
 import { Stars, useDataSaver } from '../../components/product-parts';
 import { formatMinutes } from '../../lib/format';
-import { enrol, useCourse, useEnrolment, type Course } from '../../lib/courses';
+import { enrol, useCourse, useEnrolment, type Course, type Enrolment } from '../../lib/courses';
+import type { LocalDb } from '../../lib/local-db';
+import type { User } from '../../lib/account';
 import { CourseBadges, CourseNotFound, CoursePicture, CoursePrice } from './course-parts';
 
 export function CoursePage() {
@@ -106,6 +111,7 @@ function CourseDetails({ course: c }: { course: Course }) {
           <p>
             <CoursePrice course={c} />
           </p>
+          {c.price > 0 && <p className="muted">{t('training.money_back')}</p>}
           <EnrolBox course={c} />
         </aside>
       </div>
@@ -132,7 +138,7 @@ function EnrolBox({ course }: { course: Course }) {
     );
   }
   if (!db || enrolment === undefined) return <Spinner label={t('training.loading')} />;
-  if (enrolment) {
+  if (enrolment?.status === 'active') {
     return (
       <div className="actions column">
         <p className="badge green">{t('training.enrolled')}</p>
@@ -142,7 +148,7 @@ function EnrolBox({ course }: { course: Course }) {
       </div>
     );
   }
-  if (course.price > 0) return <p className="muted">{t('training.paid_soon')}</p>;
+  if (course.price > 0) return <PayForCourse db={db} course={course} enrolment={enrolment} user={user} />;
   return (
     <button
       type="button"
@@ -151,5 +157,33 @@ function EnrolBox({ course }: { course: Course }) {
     >
       {t('training.enrol')}
     </button>
+  );
+}
+
+/** A paid course: the learner pays by mobile money; the enrolment arrives by sync. */
+function PayForCourse({
+  db,
+  course,
+  enrolment,
+  user,
+}: {
+  db: LocalDb;
+  course: Course;
+  enrolment: Enrolment | null;
+  user: User;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="actions column">
+      {enrolment?.status === 'refunded' && <p className="badge grey">{t('training.refunded')}</p>}
+      <p className="muted">{t('training.pay_to_enrol')}</p>
+      <PayNow
+        db={db}
+        path={coursePaymentsPath(course.id)}
+        country={user.country ?? 'DRC'}
+        phone={user.phone_number ?? ''}
+        amountCents={Math.round(course.price * 100)}
+      />
+    </div>
   );
 }

@@ -44,11 +44,11 @@ export function LearnPage() {
   if (!db || course === undefined || (course && (enrolment === undefined || stored === undefined)))
     return <Spinner label={t('training.loading')} />;
   if (!course) return <CourseNotFound />;
-  if (!enrolment) {
+  if (enrolment?.status !== 'active') {
     return (
       <section className="page narrow coming-soon">
         <h1>{course.title}</h1>
-        <p>{t('training.enrol_first')}</p>
+        <p>{t(enrolment ? 'training.refunded_closed' : 'training.enrol_first')}</p>
         <Link className="button" to={paths.course(course.id)}>
           {t('training.view_course')}
         </Link>

@@ -39,9 +39,18 @@ export function TrainingSection({ db }: { db: LocalDb }) {
                 </p>
               )}
               <div className="actions">
-                <Link className="button small" to={paths.learn(course!.id)}>
-                  {enrolment.progress.percent === 0 ? t('training.start') : t('training.continue')}
-                </Link>
+                {enrolment.status === 'active' ? (
+                  <Link className="button small" to={paths.learn(course!.id)}>
+                    {enrolment.progress.percent === 0 ? t('training.start') : t('training.continue')}
+                  </Link>
+                ) : (
+                  <>
+                    <span className="badge grey">{t('training.refunded')}</span>
+                    <Link className="button secondary small" to={paths.course(course!.id)}>
+                      {t('training.view_course')}
+                    </Link>
+                  </>
+                )}
               </div>
             </li>
           ))}

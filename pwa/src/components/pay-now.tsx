@@ -1,57 +1,71 @@
-// "Pay now" on a mobile-money order: the operator (the order's country's)
-// and the number that pays; then the prompt on the phone, followed until
-// the operator answers. Online only: the buttons say so when offline.
+// "Pay now" by mobile money, for an order or a course (`path`: its payments):
+// the operator (the country's) and the number that pays; then the prompt on
+// the phone, followed until the operator answers, and a sync to pull what
+// the payment changed. Online only: the button says so when offline.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { Spinner } from '../../components/spinner';
-import { errorMessages } from '../../lib/error-text';
-import { formatMoney } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import type { Order } from '../../lib/orders';
-import {
-  fetchOperators,
-  isSettled,
-  latestPayment,
-  startPayment,
-  type Operator,
-  type Payment,
-} from '../../lib/payments';
-import { syncNow } from '../../lib/sync-engine';
+import { ErrorBox, SelectField, TextField } from './form';
+import { Spinner } from './spinner';
+import { errorMessages } from '../lib/error-text';
+import { formatMoney } from '../lib/format';
+import type { LocalDb } from '../lib/local-db';
+import { fetchOperators, isSettled, latestPayment, startPayment, type Operator, type Payment } from '../lib/payments';
+import { syncNow } from '../lib/sync-engine';
 
 const POLL_MS = 2000;
 
-export function PayNow({ db, order }: { db: LocalDb; order: Order }) {
+export function PayNow({
+  db,
+  path,
+  country,
+  phone: payerPhone,
+  amountCents,
+}: {
+  db: LocalDb;
+  /** The payments of what is paid for: `/orders/{id}/payments` or `/courses/{id}/payments`. */
+  path: string;
+  /** Whose operators to offer. */
+  country: string;
+  /** The number to suggest. */
+  phone: string;
+  amountCents: number;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [operators, setOperators] = useState<Operator[] | null>(null);
   const [operator, setOperator] = useState('');
-  const [phone, setPhone] = useState(order.shipping_address.phone);
+  const [phone, setPhone] = useState(payerPhone);
   const [payment, setPayment] = useState<Payment | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open || operators) return;
-    fetchOperators(order.shipping_address.country).then((list) => {
+    fetchOperators(country).then((list) => {
       setOperators(list);
       setOperator((current) => current || list[0]?.id || '');
     }, setProblem);
-  }, [open, operators, order.shipping_address.country]);
+  }, [open, operators, country]);
 
-  // Follow the prompt until the operator answers, then pull the order again.
+  // Follow the prompt until the operator answers, then pull what it changed.
   useEffect(() => {
-    if (!payment || isSettled(payment.status) || !order.id) return;
+    if (!payment || isSettled(payment.status)) return;
     const timer = window.setTimeout(() => {
-      latestPayment(order.id!).then((latest) => {
+      latestPayment(path).then((latest) => {
         setPayment(latest);
         if (latest && isSettled(latest.status)) void syncNow(db);
       }, setProblem);
     }, POLL_MS);
     return () => window.clearTimeout(timer);
-  }, [payment, order.id, db]);
+  }, [payment, path, db]);
 
-  if (!order.id) return null;
+  if (payment?.status === 'succeeded') {
+    return (
+      <p className="sync-note ok" role="status">
+        {t('payments.status.succeeded')}
+      </p>
+    );
+  }
   if (payment && !isSettled(payment.status)) {
     return (
       <p className="sync-note wait" role="status">
@@ -70,7 +84,7 @@ export function PayNow({ db, order }: { db: LocalDb; order: Order }) {
     event.preventDefault();
     setBusy(true);
     try {
-      setPayment(await startPayment(order.id!, operator, phone));
+      setPayment(await startPayment(path, operator, phone));
       setProblem(null);
     } catch (caught) {
       setProblem(caught);
@@ -81,7 +95,7 @@ export function PayNow({ db, order }: { db: LocalDb; order: Order }) {
   return (
     <form className="card form pay-now" onSubmit={submit}>
       <ErrorBox messages={problem ? errorMessages(problem, t, 'payments.failed_to_start') : []} />
-      {payment && isSettled(payment.status) && payment.status !== 'succeeded' && (
+      {payment && isSettled(payment.status) && (
         <p className="sync-note bad">{t(`payments.status.${payment.status}`)}</p>
       )}
       {operators === null ? (
@@ -109,7 +123,7 @@ export function PayNow({ db, order }: { db: LocalDb; order: Order }) {
         autoComplete="tel"
       />
       <button type="submit" className="button" disabled={busy || !operator}>
-        {busy ? t('checkout.processing') : t('payments.pay_amount', { amount: formatMoney(order.total_cents / 100) })}
+        {busy ? t('checkout.processing') : t('payments.pay_amount', { amount: formatMoney(amountCents / 100) })}
       </button>
     </form>
   );
