@@ -12,6 +12,7 @@ pub mod config;
 pub mod csv;
 pub mod db;
 pub mod demo;
+pub mod demo_blogs;
 pub mod demo_courses;
 pub mod demo_pictures;
 pub mod domain;

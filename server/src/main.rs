@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts;
 use mavuno::model::user::{Role, Status};
-use mavuno::{AppState, Config, auth, build_app, clock, db, demo, demo_courses, serve};
+use mavuno::{AppState, Config, auth, build_app, clock, db, demo, demo_blogs, demo_courses, serve};
 
 /// MAVUNO: marketplace, training and farmer services that work offline.
 #[derive(Parser)]
@@ -219,6 +219,9 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         // Courses came later: a demo database seeded before them gets them once too.
         if demo_courses::seed(&state).await.map_err(|e| e.to_string())? {
             tracing::info!("demo courses loaded");
+        }
+        if demo_blogs::seed(&state).await.map_err(|e| e.to_string())? {
+            tracing::info!("demo news loaded");
         }
         if exposure == demo::Exposure::Public {
             for (email, password) in demo::protect_staff(&state).await.map_err(|e| e.to_string())? {

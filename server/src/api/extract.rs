@@ -20,7 +20,7 @@ use crate::error::AppError;
 use crate::media;
 
 /// Text fields of a form are short; this bounds what one may hold.
-const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;
 
 /// The address a request comes from, proxies considered (`middleware::client_ip`).
 pub struct ClientIp(pub IpAddr);
@@ -72,7 +72,7 @@ pub fn request_too_large() -> AppError {
     AppError::too_large("request_too_large", "The request is too large")
 }
 
-fn multipart_error(err: MultipartError) -> AppError {
+pub(crate) fn multipart_error(err: MultipartError) -> AppError {
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         request_too_large()
     } else {
@@ -80,13 +80,17 @@ fn multipart_error(err: MultipartError) -> AppError {
     }
 }
 
-fn multipart_rejection(rejection: MultipartRejection) -> AppError {
+pub(crate) fn multipart_rejection(rejection: MultipartRejection) -> AppError {
     tracing::debug!(%rejection, "multipart rejected");
     AppError::bad_request("malformed_multipart", "The form data could not be read")
 }
 
 /// Reads a field to its end, refusing more than `limit` bytes as soon as they arrive.
-async fn read_field(field: &mut Field<'_>, limit: usize, too_big: fn() -> AppError) -> Result<Vec<u8>, AppError> {
+pub(crate) async fn read_field(
+    field: &mut Field<'_>,
+    limit: usize,
+    too_big: fn() -> AppError,
+) -> Result<Vec<u8>, AppError> {
     let mut bytes = Vec::new();
     while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
         if bytes.len() + chunk.len() > limit {
@@ -97,7 +101,7 @@ async fn read_field(field: &mut Field<'_>, limit: usize, too_big: fn() -> AppErr
     Ok(bytes)
 }
 
-fn field_too_long() -> AppError {
+pub(crate) fn field_too_long() -> AppError {
     AppError::too_large("field_too_large", "A form field is too long")
 }
 

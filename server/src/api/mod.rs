@@ -6,6 +6,7 @@ pub mod admin;
 pub mod admin_orders;
 pub mod admin_surveys;
 pub mod agent;
+pub mod blogs;
 pub mod contact;
 pub mod courses;
 pub mod earnings;
@@ -69,6 +70,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_surveys::routes())
         .merge(admin_orders::routes())
         .merge(agent::routes())
+        .merge(blogs::routes())
         .merge(contact::routes())
         .merge(courses::routes())
         .merge(earnings::routes())

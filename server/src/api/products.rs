@@ -318,7 +318,7 @@ pub struct ProductSaved {
 
 /// Stores a form's photo files (checked and re-encoded) and records them as
 /// uploads; returns their hashes.
-async fn store_files(state: &AppState, uploader: &UserRow, files: Vec<Vec<u8>>) -> ApiResult<Vec<String>> {
+pub(crate) async fn store_files(state: &AppState, uploader: &UserRow, files: Vec<Vec<u8>>) -> ApiResult<Vec<String>> {
     let mut hashes = Vec::with_capacity(files.len());
     for bytes in files {
         let size = bytes.len() as i64;

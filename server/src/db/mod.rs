@@ -3,6 +3,7 @@
 //! which runs closures on blocking threads with one writer connection (writes
 //! serialise in SQLite anyway) and a few reader connections.
 
+pub mod blogs;
 pub mod contact;
 pub mod courses;
 pub mod earnings;
@@ -49,6 +50,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0013_upload_quotas", include_str!("../../../migrations/0013_upload_quotas.sql")),
     ("0014_courses", include_str!("../../../migrations/0014_courses.sql")),
     ("0015_course_payments", include_str!("../../../migrations/0015_course_payments.sql")),
+    ("0016_blogs", include_str!("../../../migrations/0016_blogs.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -44,13 +44,15 @@ pub fn usage_of(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Resul
     })
 }
 
-/// Picture hashes something uses: live products' photos, avatars, courses' pictures.
+/// Picture hashes something uses: live products' photos, avatars, courses' and posts' pictures.
 pub fn referenced(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
     let mut statement = conn.prepare(&format!(
         "SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL
          UNION SELECT avatar FROM users WHERE avatar IS NOT NULL
+         UNION {}
          UNION {}",
-        super::courses::PICTURES_IN_USE
+        super::courses::PICTURES_IN_USE,
+        super::blogs::PICTURES_IN_USE
     ))?;
     statement.query_map([], |row| row.get::<_, String>(0))?.collect()
 }

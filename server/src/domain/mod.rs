@@ -9,6 +9,7 @@ pub fn is_uuid(text: &str) -> bool {
 }
 
 pub mod accounts;
+pub mod blogs;
 pub mod contact;
 pub mod courses;
 pub mod favourites;

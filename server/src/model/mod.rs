@@ -46,6 +46,7 @@ macro_rules! string_enum {
 /// Per-field versions (docs/sync.md): the version that last changed each field of a record.
 pub type FieldVersions = BTreeMap<String, i64>;
 
+pub mod blog;
 pub mod course;
 pub mod order;
 pub mod payment;

@@ -6,6 +6,7 @@ mod admin;
 mod admin_surveys;
 mod agents;
 mod authz;
+mod blogs;
 mod cli;
 mod contact;
 mod course_payments;

@@ -76,7 +76,7 @@ pub struct CourseInput {
     pub published: Option<bool>,
 }
 
-fn check_text(errors: &mut FieldErrors, field: &str, text: &str, max: usize, multiline: bool) {
+pub(crate) fn check_text(errors: &mut FieldErrors, field: &str, text: &str, max: usize, multiline: bool) {
     if text.chars().count() > max {
         errors.add(field, "too_long", format!("The {field} is at most {max} characters"));
     } else if has_hidden_characters(text, multiline) {
