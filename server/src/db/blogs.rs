@@ -204,3 +204,21 @@ pub fn backdate(conn: &Connection, id: i64, at: &str) -> rusqlite::Result<()> {
     .execute(params![id, at])?;
     Ok(())
 }
+
+/// How many of the latest published posts a phone's first snapshot carries;
+/// later pulls bring every post that changes (new ones among them).
+pub const ON_THE_PHONE: i64 = 20;
+
+/// Posts changed after `after`, oldest change first. A first snapshot
+/// (`snapshot`) carries only the latest published ones.
+pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool) -> rusqlite::Result<Vec<BlogRow>> {
+    let latest = if snapshot {
+        " AND id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
+                     ORDER BY published_at DESC, id DESC LIMIT ?3)"
+    } else {
+        " AND ?3 > 0"
+    };
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE version > ?1{latest} ORDER BY version LIMIT ?2"))?
+        .query_map(params![after, limit as i64, ON_THE_PHONE], from_row)?
+        .collect()
+}

@@ -122,11 +122,7 @@ fn has_text(html: &str) -> bool {
 }
 
 pub(crate) fn check_admin(actor: &UserRow) -> ApiResult<()> {
-    if actor.role.is_admin() {
-        Ok(())
-    } else {
-        Err(AppError::forbidden("forbidden", "Only admins manage the blog"))
-    }
+    if actor.role.is_admin() { Ok(()) } else { Err(AppError::forbidden("forbidden", "Only admins manage the blog")) }
 }
 
 fn not_found() -> AppError {

@@ -274,6 +274,8 @@ pub enum Changed {
     Course(Box<(CourseRow, Vec<ModuleRow>)>),
     /// The viewer's enrolment, with their progress and certificate.
     Enrolment(Box<EnrolmentRow>),
+    /// A news post, with its content (readable offline).
+    Blog(Box<crate::db::blogs::BlogRow>),
 }
 
 impl Changed {
@@ -285,6 +287,7 @@ impl Changed {
             Changed::Order(row) => row.version,
             Changed::Course(course) => course.0.version,
             Changed::Enrolment(row) => row.version,
+            Changed::Blog(row) => row.version,
         }
     }
 }
@@ -320,6 +323,8 @@ pub fn read_page(
         let outline = db::courses::modules(&tx, course.id, false)?;
         changes.push(Changed::Course(Box::new((course, outline))));
     }
+    let posts = db::blogs::changes_after(&tx, after, limit + 1, snapshot)?;
+    changes.extend(posts.into_iter().map(|row| Changed::Blog(Box::new(row))));
     if let Some(user_id) = viewer_id {
         let enrolments = db::enrolments::enrolment_changes(&tx, user_id, after, limit + 1)?;
         changes.extend(enrolments.into_iter().map(|row| Changed::Enrolment(Box::new(row))));

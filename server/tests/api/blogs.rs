@@ -258,3 +258,37 @@ async fn demo_news_loads_once() {
     let admin = app.login_token("admin@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
     assert_eq!(app.ok(Method::GET, "/admin/blogs", &admin, None).await["stats"]["drafts"], 1);
 }
+
+#[tokio::test]
+async fn phones_pull_the_latest_posts_and_lose_unpublished_ones() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let mut ids = Vec::new();
+    for n in 0..22 {
+        let title = format!("Post {n}");
+        let fields = [
+            ("title", title.as_str()),
+            ("description", "Short"),
+            ("full_content", "<p>Text</p>"),
+            ("author", "Neema"),
+            ("published", "true"),
+        ];
+        let created = app.send_form(Method::POST, "/admin/blogs", &admin, form(&fields)).await;
+        ids.push(created.json::<Value>().await.unwrap()["data"]["id"].as_i64().unwrap());
+    }
+    let posts_in = |pulled: &Value| -> Vec<Value> {
+        pulled["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "blog").cloned().collect()
+    };
+    let first: Value = app.get("/sync/pull?limit=500", None).await.json().await.unwrap();
+    let posts = posts_in(&first);
+    assert_eq!(posts.len(), 20, "a first snapshot carries the 20 latest");
+    assert!(posts.iter().all(|p| p["record"]["title"] != "Post 0" && p["record"]["title"] != "Post 1"));
+    assert_eq!(posts[0]["record"]["full_content"], "<p>Text</p>", "readable offline");
+
+    let cursor = first["cursor"].as_i64().unwrap();
+    app.call(Method::PUT, &format!("/admin/blogs/{}/unpublish", ids[21]), &admin, None).await;
+    let next: Value = app.get(&format!("/sync/pull?cursor={cursor}"), None).await.json().await.unwrap();
+    let changed = posts_in(&next);
+    assert_eq!(changed.len(), 1);
+    assert_eq!(changed[0]["op"], "del");
+}

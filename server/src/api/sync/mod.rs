@@ -118,6 +118,11 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             let uid = row.course_uid.clone();
             ("enrolment", uid, serde_json::to_value(EnrolmentJson::from(*row)).ok())
         }
+        Changed::Blog(row) => {
+            let uid = row.uid.clone();
+            let visible = row.fields.published && row.deleted_at.is_none();
+            ("blog", uid, visible.then(|| serde_json::to_value(crate::api::blogs::BlogJson::from(*row)).ok()).flatten())
+        }
         Changed::Order(row) => {
             let uid = row.uid.clone();
             let record = viewer_id.and_then(|id| serde_json::to_value(OrderJson::for_viewer(*row, id, false)).ok());
