@@ -157,3 +157,18 @@ test('the training screens have no serious accessibility problems', async () => 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the news screens have no serious accessibility problems', async () => {
+  const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  await page.goto(`${env.server.origin}/news?lng=sw`);
+  await page.locator('main h1').first().waitFor();
+  await page.locator('.post-card').first().waitFor();
+  problems.push(...(await audit(page)).map((p) => `/news: ${p}`));
+  await page.locator('.post-card h2 a').first().click();
+  await page.locator('.article-content').waitFor();
+  problems.push(...(await audit(page)).map((p) => `${new URL(page.url()).pathname}: ${p}`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,7 +1,6 @@
 // The route table (docs/product.md, Screens). Pages load lazily, so a first visit
 // downloads only what it shows.
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ComingSoon } from '../components/coming-soon';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
@@ -48,8 +47,11 @@ export const routes: RouteObject[] = [
           Component: (await import('../features/training/certificate-page')).CertificatePage,
         }),
       },
-      { path: 'news', element: <ComingSoon feature="news" /> },
-      { path: 'news/:id', element: <ComingSoon feature="news" /> },
+      { path: 'news', lazy: async () => ({ Component: (await import('../features/news/news-page')).NewsPage }) },
+      {
+        path: 'news/:id',
+        lazy: async () => ({ Component: (await import('../features/news/article-page')).ArticlePage }),
+      },
       {
         element: <RequireAuth />,
         children: [

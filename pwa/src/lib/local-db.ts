@@ -64,6 +64,10 @@ export class LocalDb extends Dexie {
   enrolments!: EntityTable<LocalRecord, 'uid'>;
   /** Courses downloaded for offline reading: lessons and picture addresses, by the course's `uid`. */
   courseContent!: EntityTable<LocalRecord, 'uid'>;
+  /** News posts with their content, by `uid`: the latest ones (synced, public) and those opened. */
+  blogs!: EntityTable<LocalRecord, 'uid'>;
+  /** When a post was last opened here, by its `uid`: an opened post stays readable offline. */
+  openedPosts!: EntityTable<{ uid: string; at: number }, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -78,6 +82,7 @@ export class LocalDb extends Dexie {
     this.version(5).stores({ favourites: 'uid' });
     this.version(6).stores({ orders: 'uid' });
     this.version(7).stores({ courses: 'uid, id', enrolments: 'uid', courseContent: 'uid' });
+    this.version(8).stores({ blogs: 'uid, id', openedPosts: 'uid, at' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -8,6 +8,7 @@ import { adoptLocalFavourites, favouriteEntity } from './favourites';
 import { orderEntity } from './orders';
 import { productEntity } from './products';
 import { localDb, type LocalDb } from './local-db';
+import { blogEntity } from './news';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -16,6 +17,7 @@ registerEntity('favourite', favouriteEntity);
 registerEntity('order', orderEntity);
 registerEntity('course', courseEntity);
 registerEntity('enrolment', enrolmentEntity);
+registerEntity('blog', blogEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

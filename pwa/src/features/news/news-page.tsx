@@ -1,0 +1,137 @@
+// News (docs/news.md): the spec's banner and grid of posts, with search and category
+// chips. It reads the posts on the device (the latest ones come by sync), so it
+// filters as the person types and opens with no signal once loaded.
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../../lib/paths';
+import { useCatalogueDb } from '../../lib/sync-provider';
+import { useCatalogueLoaded } from '../../lib/catalogue';
+import { currentLanguage } from '../../lib/i18n';
+import { formatDate } from '../../lib/format';
+import { syncNow } from '../../lib/sync-engine';
+import { BLOG_CATEGORIES, filterNews, pruneNews, useNews, type NewsFilters, type Post } from '../../lib/news';
+import { TextField } from '../../components/form';
+import { Spinner } from '../../components/spinner';
+import { ProductImage, useDataSaver } from '../../components/product-parts';
+
+const EMPTY: NewsFilters = { q: '', category: 'all' };
+
+export function NewsPage() {
+  const { t } = useTranslation();
+  const db = useCatalogueDb();
+  const posts = useNews(db);
+  const loaded = useCatalogueLoaded(db);
+  const [filters, setFilters] = useState<NewsFilters>(EMPTY);
+  const [saveData] = useDataSaver();
+  const [refreshing, setRefreshing] = useState(false);
+  useEffect(() => {
+    if (db) void pruneNews(db);
+  }, [db]);
+
+  if (!posts || loaded === undefined) return <Spinner label={t('news.loading')} />;
+  const refresh = () => {
+    if (!db) return;
+    setRefreshing(true);
+    void syncNow(db).finally(() => setRefreshing(false));
+  };
+  const shown = filterNews(posts, filters);
+  return (
+    <section className="page marketplace news" aria-labelledby="news-title">
+      <header className="news-banner">
+        <h1 id="news-title">{t('news.title')}</h1>
+        <p className="lead">{t('news.intro')}</p>
+        <a className="muted" href={`/api/v1/blogs/feed.xml?lang=${currentLanguage()}`}>
+          {t('news.rss')}
+        </a>
+      </header>
+      {posts.length === 0 ? (
+        <div className="card coming-soon">
+          <h2>{t('news.empty_title')}</h2>
+          <p>{loaded ? t('news.empty_body') : t('news.never_loaded')}</p>
+          <div className="actions">
+            <button type="button" className="button" onClick={refresh} disabled={refreshing}>
+              {refreshing ? t('news.refreshing') : t('news.refresh')}
+            </button>
+            <Link className="button secondary" to={paths.home}>
+              {t('news.back_home')}
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className="market-tools">
+            <TextField
+              label={t('news.search')}
+              type="search"
+              placeholder={t('news.search_placeholder')}
+              value={filters.q}
+              onChange={(e) => setFilters((f) => ({ ...f, q: e.target.value }))}
+            />
+          </div>
+          <div className="chips" role="group" aria-label={t('news.categories')}>
+            {(['all', ...BLOG_CATEGORIES] as const).map((c) => (
+              <button
+                key={c}
+                type="button"
+                className="chip"
+                aria-pressed={filters.category === c}
+                onClick={() => setFilters((f) => ({ ...f, category: c }))}
+              >
+                {t(`news.category.${c}`)}
+              </button>
+            ))}
+          </div>
+          <p role="status">{t('news.showing', { shown: shown.length, total: posts.length })}</p>
+          {shown.length === 0 ? (
+            <div className="card coming-soon">
+              <h2>{t('news.no_match')}</h2>
+              <button type="button" className="button" onClick={() => setFilters(EMPTY)}>
+                {t('news.clear_filters')}
+              </button>
+            </div>
+          ) : (
+            <ul className="product-grid">
+              {shown.map((p) => (
+                <PostCard key={p.uid} post={p} saveData={saveData} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function PostCard({ post: p, saveData }: { post: Post; saveData: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <li className="card product-card post-card" lang={p.language}>
+      <div className="product-media">
+        <ProductImage src={p.thumbnail_url ?? undefined} alt="" width={320} height={240} saveData={saveData} />
+      </div>
+      <div className="product-body">
+        <p className="badges">
+          <span className="badge blue">{p.read_time}</span>{' '}
+          <span className="badge grey">{t(`news.category.${p.category}`)}</span>
+        </p>
+        <p className="muted">
+          {formatDate(p.date)} · {p.author}
+        </p>
+        <h2>
+          <Link to={paths.article(p.id)}>{p.title}</Link>
+        </h2>
+        <p className="description">{p.description}</p>
+        <div className="actions">
+          <Link
+            className="button small"
+            to={paths.article(p.id)}
+            aria-label={t('news.read_more_about', { title: p.title })}
+          >
+            {t('news.read_more')}
+          </Link>
+        </div>
+      </div>
+    </li>
+  );
+}

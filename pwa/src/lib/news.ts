@@ -1,0 +1,107 @@
+// News and blog (docs/news.md): posts arrive by sync (the latest 20, with their
+// content) and are read from the device, so /news works with no signal. An older
+// post opened online is kept too, and so is any post opened here, up to KEEP_OPENED.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { api } from './api';
+import { fold } from './catalogue';
+import type { LocalDb } from './local-db';
+import type { EntityHandler } from './sync-engine';
+
+export type BlogCategory = 'General' | 'Tourism' | 'Conservation' | 'Community' | 'Technology' | 'Education';
+export const BLOG_CATEGORIES: readonly BlogCategory[] = [
+  'General',
+  'Tourism',
+  'Conservation',
+  'Community',
+  'Technology',
+  'Education',
+];
+
+/** How many of the latest posts stay on the device (the server's first snapshot carries as many). */
+export const LATEST_KEPT = 20;
+/** How many opened posts stay on the device beyond the latest. */
+export const KEEP_OPENED = 50;
+
+export interface Post {
+  uid: string;
+  id: number;
+  title: string;
+  description: string;
+  /** HTML the server sanitised before storing it. */
+  full_content: string;
+  author: string;
+  category: BlogCategory;
+  read_time: string;
+  language: 'en' | 'fr' | 'sw';
+  image_url: string | null;
+  thumbnail_url: string | null;
+  date: string;
+}
+
+export const blogEntity: EntityHandler = {
+  table: (db) => db.blogs,
+  // Posts only come from the server.
+  apply: async () => undefined,
+};
+
+const newestFirst = (a: Post, b: Post) => b.date.localeCompare(a.date) || b.id - a.id;
+
+export function useNews(db: LocalDb | null): Post[] | undefined {
+  return useLiveQuery(
+    async () => (db ? ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst) : undefined),
+    [db],
+  );
+}
+
+/** A post by its server id, as this device has it: undefined while reading, null when it has not. */
+export function useStoredPost(db: LocalDb | null, id: number): Post | null | undefined {
+  return useLiveQuery(
+    async () =>
+      db ? (((await db.blogs.where('id').equals(id).first()) as unknown as Post | undefined) ?? null) : undefined,
+    [db, id],
+  );
+}
+
+export interface NewsFilters {
+  q: string;
+  category: BlogCategory | 'all';
+}
+
+/** Posts that match: every word in the title, description or author, any case and accents. */
+export function filterNews(posts: Post[], filters: NewsFilters): Post[] {
+  const words = fold(filters.q).split(/\s+/).filter(Boolean);
+  return posts.filter((p) => {
+    if (filters.category !== 'all' && p.category !== filters.category) return false;
+    const text = fold(`${p.title} ${p.description} ${p.author}`);
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** Fetches a post the device does not have (an older one) and keeps it. */
+export async function fetchPost(db: LocalDb, id: number): Promise<Post> {
+  const post = await api<Post>(`/blogs/${id}`);
+  await db.blogs.put({ ...post });
+  return post;
+}
+
+/** Notes that a post was opened here, so it stays readable offline. */
+export async function markOpened(db: LocalDb, uid: string): Promise<void> {
+  await db.openedPosts.put({ uid, at: Date.now() });
+}
+
+/**
+ * Keeps the device's news small: the LATEST_KEPT newest posts and the KEEP_OPENED
+ * most recently opened ones stay; the rest go (the server still has them).
+ */
+export async function pruneNews(db: LocalDb): Promise<void> {
+  await db.transaction('rw', db.blogs, db.openedPosts, async () => {
+    const opened = await db.openedPosts.orderBy('at').reverse().toArray();
+    const stale = opened.slice(KEEP_OPENED).map((o) => o.uid);
+    if (stale.length) await db.openedPosts.bulkDelete(stale);
+    const keep = new Set(opened.slice(0, KEEP_OPENED).map((o) => o.uid));
+    const posts = ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst);
+    posts.slice(0, LATEST_KEPT).forEach((p) => keep.add(p.uid));
+    const gone = posts.filter((p) => !keep.has(p.uid)).map((p) => p.uid);
+    if (gone.length) await db.blogs.bulkDelete(gone);
+  });
+}
