@@ -76,6 +76,13 @@ test('the admin and field agent screens have no serious accessibility problems',
   await page.getByRole('button', { name: 'View' }).first().click();
   await page.getByRole('dialog').locator('.timeline').getByText('Delivered').first().waitFor();
   problems.push(...(await audit(page)).map((p) => `admin order details: ${p}`));
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
+  await section('Blog management');
+  await page.locator('.admin-blogs .data-table').waitFor();
+  problems.push(...(await audit(page)).map((p) => `admin blogs: ${p}`));
+  await page.getByRole('button', { name: 'Edit' }).first().click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Content' }).waitFor();
+  problems.push(...(await audit(page)).map((p) => `blog form: ${p}`));
 
   const agent = await context.newPage();
   await signIn(agent, env.server.origin, 'agent@mavuno.demo');

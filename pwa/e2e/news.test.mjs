@@ -1,9 +1,10 @@
 // News (docs/news.md): a visitor reads the demo articles in Kiswahili, filters them,
 // and reads them again offline after one visit; a post carrying a script and an
-// event handler shows its text and runs neither.
+// event handler shows its text and runs neither; an admin writes a post with a
+// picture in Blog Management, as a draft, publishes it, and a visitor reads it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, controlledByServiceWorker, serverAndBrowser } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -87,4 +88,81 @@ test('a post with a script and an event handler shows its text and runs neither'
   assert.equal(await page.evaluate(() => window.__ran ?? null), null);
   assert.equal(await page.locator('.article-content script, .article-content [onerror]').count(), 0);
   await context.close();
+});
+
+/** A picture drawn in the page, as a PNG file to pick. */
+async function drawnPicture(page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1200;
+    canvas.height = 800;
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#7cb342';
+    g.fillRect(0, 0, 1200, 800);
+    g.fillStyle = '#33691e';
+    for (let i = 0; i < 30; i++) g.fillRect((i * 97) % 1100, (i * 53) % 700, 80, 40);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name: 'terraces.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+test('an admin writes a post with a picture as a draft, publishes it, and a visitor reads it offline', async () => {
+  const desk = await env.browser.newContext(PHONE);
+  const admin = await desk.newPage();
+  await signIn(admin, env.server.origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Blog management' }).click();
+  await admin.getByRole('heading', { name: 'Blog Management' }).waitFor();
+  await admin.getByRole('button', { name: 'New Blog Post' }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByRole('heading', { name: 'Create New Blog Post' }).waitFor();
+  // Left empty, the form says why, and keeps what was typed.
+  await dialog.getByLabel(/^Title/).fill('Terraces that hold the rain');
+  await dialog.getByRole('button', { name: 'Create Blog' }).click();
+  await dialog.getByRole('alert').waitFor();
+  assert.equal(await dialog.getByLabel(/^Title/).inputValue(), 'Terraces that hold the rain');
+  await dialog.getByLabel(/^Author/).fill('Amani Bisimwa');
+  await dialog.getByLabel(/^Description/).fill('How farmers in Walungu keep soil and water on steep fields.');
+  const editor = dialog.getByRole('textbox', { name: 'Content' });
+  await editor.click();
+  await dialog.getByRole('button', { name: 'Heading', exact: true }).click();
+  await admin.keyboard.type('Why terraces');
+  await admin.keyboard.press('Enter');
+  await dialog.getByRole('button', { name: 'Paragraph' }).click();
+  await admin.keyboard.type('Rain runs off a bare slope and takes the soil with it.');
+  await dialog.getByLabel('Image', { exact: true }).setInputFiles(await drawnPicture(admin));
+  await dialog.getByRole('img', { name: 'The chosen picture' }).waitFor();
+  await dialog.getByRole('button', { name: 'Create Blog' }).click();
+  const row = admin.locator('.admin-blogs tr', { hasText: 'Terraces that hold the rain' });
+  await row.getByText('Draft').waitFor();
+  await admin.locator('.stat-card', { hasText: 'Drafts' }).getByText('2', { exact: true }).waitFor();
+
+  // A draft is not public.
+  const visitor = await env.browser.newContext(PHONE);
+  const reader = await visitor.newPage();
+  await reader.goto(`${env.server.origin}/news?lng=en`);
+  await controlledByServiceWorker(reader);
+  await reader.locator('.post-card').first().waitFor();
+  assert.equal(await reader.getByRole('link', { name: 'Terraces that hold the rain', exact: true }).count(), 0);
+
+  await row.getByRole('button', { name: 'Publish' }).click();
+  await row.getByText('Published').waitFor();
+  await desk.close();
+
+  await reader
+    .getByRole('button', { name: 'Refresh' })
+    .click()
+    .catch(() => {});
+  await reader.reload();
+  await reader.getByRole('link', { name: 'Terraces that hold the rain', exact: true }).click();
+  await reader.getByRole('heading', { name: 'Why terraces' }).waitFor();
+  await reader.getByText('Rain runs off a bare slope').waitFor();
+  await reader.waitForFunction(() => {
+    const img = document.querySelector('.article img.product-image');
+    return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+  });
+  await visitor.setOffline(true);
+  await reader.reload();
+  await reader.getByRole('heading', { name: 'Why terraces' }).waitFor();
+  await visitor.close();
 });

@@ -31,6 +31,7 @@ const AdminApplications = lazy(() =>
 );
 const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
+const AdminBlogs = lazy(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
 const AdminCourses = lazy(() =>
   import('../../features/admin/admin-courses').then((m) => ({ default: m.AdminCourses })),
 );
@@ -143,11 +144,19 @@ function SectionContent({
   const loading = <Spinner label={t('common.loading')} />;
   if (
     kind === 'admin' &&
-    (section.id === 'applications' || section.id === 'users' || section.id === 'orders' || section.id === 'courses')
+    (section.id === 'applications' ||
+      section.id === 'users' ||
+      section.id === 'orders' ||
+      section.id === 'courses' ||
+      section.id === 'blogs')
   ) {
-    const Screen = { applications: AdminApplications, users: AdminUsers, orders: AdminOrders, courses: AdminCourses }[
-      section.id
-    ];
+    const Screen = {
+      applications: AdminApplications,
+      users: AdminUsers,
+      orders: AdminOrders,
+      courses: AdminCourses,
+      blogs: AdminBlogs,
+    }[section.id];
     return (
       <ErrorBoundary>
         <Suspense fallback={loading}>

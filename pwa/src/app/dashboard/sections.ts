@@ -65,7 +65,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     home,
     { id: 'applications', icon: ClipboardIcon },
     { id: 'users', icon: UsersIcon },
-    { id: 'blogs', icon: NewsIcon, arrives: 'later' },
+    { id: 'blogs', icon: NewsIcon },
     { id: 'products', icon: BoxIcon, arrives: 'later' },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'courses', icon: BookIcon },

@@ -5,8 +5,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import { keepPhoto, uploadPhotos } from '../../lib/photos';
-import { useLocalDb } from '../../lib/sync-provider';
+import { usePictureUpload } from './use-picture-upload';
 import { COURSE_CATEGORIES, LEVELS, type Course, type Lesson, type Question } from '../../lib/courses';
 import { Modal } from '../../components/dialog';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
@@ -26,17 +25,6 @@ export interface Detail {
 }
 
 const LANGUAGES = ['en', 'fr', 'sw'] as const;
-
-/** Sends a picked picture (resized, by its hash) and answers the hash. */
-function usePictureUpload() {
-  const db = useLocalDb();
-  return async (file: File): Promise<string> => {
-    if (!db) throw new Error('no local database');
-    const hash = await keepPhoto(db, file);
-    await uploadPhotos(db, [hash]);
-    return hash;
-  };
-}
 
 export function CourseForm({ course, onSaved }: { course: AdminCourse | null; onSaved(detail: Detail): void }) {
   const { t } = useTranslation();
