@@ -13,8 +13,8 @@ mod survey;
 
 pub use loose::Loose;
 pub use mutations::{
-    ByUid, FavouriteChange, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
-    ProductWrite, ShippingInput, StockChange, SurveyWrite,
+    ByUid, CommentWrite, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
+    ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
@@ -172,12 +172,13 @@ mod tests {
             ProductWrite::decl(&cfg),
             ByUid::decl(&cfg),
             StockChange::decl(&cfg),
-            FavouriteChange::decl(&cfg),
+            Toggle::decl(&cfg),
             OrderLineInput::decl(&cfg),
             ShippingInput::decl(&cfg),
             OrderPlace::decl(&cfg),
             OrderPartChange::decl(&cfg),
             LessonEvent::decl(&cfg),
+            CommentWrite::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),

@@ -50,9 +50,10 @@ pub struct StockChange {
     pub delta: i64,
 }
 
-/// Marks (`on`) or unmarks a product, by its uid, as a favourite.
+/// Turns something on or off for the person, by its uid: a product as a
+/// favourite (`favourite.set`), a like of a comment (`comment.like`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct FavouriteChange {
+pub struct Toggle {
     pub uid: String,
     pub on: bool,
 }
@@ -126,6 +127,19 @@ pub struct LessonEvent {
     pub answers: Option<Vec<u32>>,
 }
 
+/// A comment under a news post, written on the phone (`uid` is the
+/// comment's, made there; `post_uid` the post's; `parent_uid` the comment it
+/// answers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CommentWrite {
+    pub uid: String,
+    pub post_uid: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub parent_uid: Option<String>,
+    pub body: String,
+}
+
 /// Every mutation, as `{name, args}` on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "name", content = "args")]
@@ -145,7 +159,7 @@ pub enum MutationArgs {
     #[serde(rename = "product.delete")]
     ProductDelete(ByUid),
     #[serde(rename = "favourite.set")]
-    FavouriteSet(FavouriteChange),
+    FavouriteSet(Toggle),
     #[serde(rename = "order.place")]
     OrderPlace(OrderPlace),
     #[serde(rename = "order.update_part")]
@@ -155,11 +169,16 @@ pub enum MutationArgs {
     EnrolmentCreate(ByUid),
     #[serde(rename = "enrolment.progress")]
     EnrolmentProgress(LessonEvent),
+    #[serde(rename = "comment.create")]
+    CommentCreate(CommentWrite),
+    /// Likes (`on`) or unlikes a comment (`uid` is the comment's).
+    #[serde(rename = "comment.like")]
+    CommentLike(Toggle),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 14] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -172,6 +191,8 @@ impl MutationArgs {
         "order.update_part",
         "enrolment.create",
         "enrolment.progress",
+        "comment.create",
+        "comment.like",
     ];
 
     /// The record the mutation touches.
@@ -186,6 +207,8 @@ impl MutationArgs {
             MutationArgs::OrderUpdatePart(a) => &a.uid,
             MutationArgs::EnrolmentCreate(a) => &a.uid,
             MutationArgs::EnrolmentProgress(a) => &a.uid,
+            MutationArgs::CommentCreate(a) => &a.uid,
+            MutationArgs::CommentLike(a) => &a.uid,
         }
     }
 }
@@ -224,7 +247,8 @@ mod tests {
         for name in MutationArgs::NAMES {
             let args = match name {
                 "product.adjust_stock" => serde_json::json!({"uid": "u", "delta": 2}),
-                "favourite.set" => serde_json::json!({"uid": "u", "on": true}),
+                "favourite.set" | "comment.like" => serde_json::json!({"uid": "u", "on": true}),
+                "comment.create" => serde_json::json!({"uid": "u", "post_uid": "p", "body": "Good"}),
                 "order.place" => serde_json::json!({
                     "uid": "u", "lines": [], "delivery": "pickup", "payment_method": "cash_on_delivery"
                 }),
@@ -252,7 +276,7 @@ mod tests {
             ProductUpdate(ProductWrite::default()),
             ProductAdjustStock(StockChange { uid: "u".into(), delta: 1 }),
             ProductDelete(uid()),
-            FavouriteSet(FavouriteChange { uid: "u".into(), on: true }),
+            FavouriteSet(Toggle { uid: "u".into(), on: true }),
             OrderPlace(super::OrderPlace {
                 uid: "u".into(),
                 lines: vec![],
@@ -269,6 +293,13 @@ mod tests {
                 kind: "viewed".into(),
                 answers: None,
             }),
+            CommentCreate(CommentWrite {
+                uid: "u".into(),
+                post_uid: "p".into(),
+                parent_uid: None,
+                body: "Good".into(),
+            }),
+            CommentLike(Toggle { uid: "u".into(), on: true }),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -284,7 +315,9 @@ mod tests {
                 | OrderPlace(_)
                 | OrderUpdatePart(_)
                 | EnrolmentCreate(_)
-                | EnrolmentProgress(_) => {}
+                | EnrolmentProgress(_)
+                | CommentCreate(_)
+                | CommentLike(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

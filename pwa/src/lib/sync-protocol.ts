@@ -122,7 +122,7 @@ export const SURVEY_FIELDS = [
   }
 ] as const;
 
-export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress"] as const;
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like"] as const;
 
 export type Loose = boolean | number | string;
 
@@ -160,7 +160,7 @@ export type ByUid = { uid: string, };
 
 export type StockChange = { uid: string, delta: number, };
 
-export type FavouriteChange = { uid: string, on: boolean, };
+export type Toggle = { uid: string, on: boolean, };
 
 export type OrderLineInput = { product_id: number, quantity: number, unit_price_cents: number, };
 
@@ -192,7 +192,9 @@ kind: string,
  */
 answers?: Array<number>, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": FavouriteChange } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent };
+export type CommentWrite = { uid: string, post_uid: string, parent_uid?: string, body: string, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle };
 
 export type PushRequest = { protocol: number, 
 /**

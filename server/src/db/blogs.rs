@@ -222,3 +222,7 @@ pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool
         .query_map(params![after, limit as i64, ON_THE_PHONE], from_row)?
         .collect()
 }
+
+pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<BlogRow>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE uid = ?1"))?.query_row([uid], from_row).optional()
+}

@@ -4,6 +4,7 @@
 //! serialise in SQLite anyway) and a few reader connections.
 
 pub mod blogs;
+pub mod comments;
 pub mod contact;
 pub mod courses;
 pub mod earnings;
@@ -51,6 +52,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0014_courses", include_str!("../../../migrations/0014_courses.sql")),
     ("0015_course_payments", include_str!("../../../migrations/0015_course_payments.sql")),
     ("0016_blogs", include_str!("../../../migrations/0016_blogs.sql")),
+    ("0017_blog_comments", include_str!("../../../migrations/0017_blog_comments.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -10,6 +10,7 @@ pub fn is_uuid(text: &str) -> bool {
 
 pub mod accounts;
 pub mod blogs;
+pub mod comments;
 pub mod contact;
 pub mod courses;
 pub mod favourites;

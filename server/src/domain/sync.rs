@@ -9,10 +9,11 @@
 use rusqlite::Connection;
 use serde_json::Value;
 use sync_protocol::{
-    ByUid, FavouriteChange, LessonEvent, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION,
-    ParseError, ProductWrite, PushRequest, ResultStatus, StockChange, SurveyWrite,
+    ByUid, CommentWrite, LessonEvent, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION,
+    ParseError, ProductWrite, PushRequest, ResultStatus, StockChange, SurveyWrite, Toggle,
 };
 
+use super::comments;
 use super::courses::{self, CourseKey, ProgressInput};
 use super::favourites;
 use super::orders::{self, Notify, OrderRef};
@@ -230,7 +231,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
             products::delete(tx, user, ProductRef::Uid(&uid))?;
             Vec::new()
         }
-        MutationArgs::FavouriteSet(FavouriteChange { uid, on }) => {
+        MutationArgs::FavouriteSet(Toggle { uid, on }) => {
             favourites::set(tx, user, &uid, on)?;
             Vec::new()
         }
@@ -256,6 +257,15 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
                 client_time: mutation.client_time.as_deref(),
             };
             courses::record_progress(tx, user, CourseKey::Uid(&uid), &event)?;
+            Vec::new()
+        }
+        MutationArgs::CommentCreate(CommentWrite { uid, post_uid, parent_uid, body }) => {
+            let parent = parent_uid.as_deref().map(comments::Key::Uid);
+            comments::create(tx, user, comments::Key::Uid(&post_uid), Some(&uid), parent, &body)?;
+            Vec::new()
+        }
+        MutationArgs::CommentLike(Toggle { uid, on }) => {
+            comments::like(tx, user, comments::Key::Uid(&uid), on)?;
             Vec::new()
         }
     };

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 
 /// A `blog[...]` form of these fields.
-fn form(fields: &[(&str, &str)]) -> Form {
+pub fn form(fields: &[(&str, &str)]) -> Form {
     fields.iter().fold(Form::new(), |form, (key, value)| form.text(format!("blog[{key}]"), (*value).to_owned()))
 }
 
@@ -23,7 +23,7 @@ const POST: &[(&str, &str)] = &[
 ];
 
 impl TestApp {
-    async fn send_form(&self, method: Method, path: &str, token: &str, form: Form) -> reqwest::Response {
+    pub async fn send_form(&self, method: Method, path: &str, token: &str, form: Form) -> reqwest::Response {
         self.client.request(method, self.api(path)).bearer_auth(token).multipart(form).send().await.unwrap()
     }
 

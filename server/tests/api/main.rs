@@ -8,6 +8,7 @@ mod agents;
 mod authz;
 mod blogs;
 mod cli;
+mod comments;
 mod contact;
 mod course_payments;
 mod courses;

@@ -1,8 +1,10 @@
 //! News and blog (docs/news.md), the spec's API: `GET /blogs` (published
 //! posts, an array), `GET /blogs/{id}` (one post), an RSS feed per language
-//! (`GET /blogs/feed.xml?lang=`), and the admin's Blog Management (`admin.rs`).
+//! (`GET /blogs/feed.xml?lang=`), the admin's Blog Management (`admin.rs`) and
+//! comments (`comments.rs`).
 
 mod admin;
+mod comments;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -22,7 +24,12 @@ use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list)).routes(routes!(one)).routes(routes!(feed)).merge(admin::routes())
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(one))
+        .routes(routes!(feed))
+        .merge(admin::routes())
+        .merge(comments::routes())
 }
 
 /// A post as the spec's client reads it.
