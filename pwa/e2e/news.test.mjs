@@ -166,3 +166,64 @@ test('an admin writes a post with a picture as a draft, publishes it, and a visi
   await reader.getByRole('heading', { name: 'Why terraces' }).waitFor();
   await visitor.close();
 });
+
+test('a buyer comments, replies and likes, also offline; an admin hides a comment and readers stop seeing it', async () => {
+  const ARTICLE = 'Bean prices at Kadutu market climb before the rains';
+  const open = async (page) => {
+    await page.goto(`${env.server.origin}/news?lng=en`);
+    await page.getByRole('link', { name: ARTICLE, exact: true }).click();
+    await page.getByRole('heading', { name: ARTICLE, level: 1 }).waitFor();
+  };
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'buyer@mavuno.demo');
+  await open(page);
+  await page.getByLabel('Add a comment').fill('Prices in Kabare are up too.');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  const first = page.locator('.comment', { hasText: 'Prices in Kabare are up too.' });
+  await first.waitFor();
+  await first.getByText('Waiting to send').waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Reply' }).first().click();
+  await page.getByLabel(/^Reply to/).fill('And in Walungu.');
+  await page.getByRole('button', { name: 'Send reply' }).click();
+  await page.locator('.comment-replies .comment', { hasText: 'And in Walungu.' }).waitFor();
+
+  // With no signal, a comment waits on the phone and goes when the network is back.
+  await context.setOffline(true);
+  await page.getByLabel('Add a comment').fill('Written with no signal.');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  const offline = page.locator('.comment', { hasText: 'Written with no signal.' });
+  await offline.getByText('Waiting to send').waitFor();
+  await context.setOffline(false);
+  await offline.getByText('Waiting to send').waitFor({ state: 'detached', timeout: 30_000 });
+
+  // Another reader likes the first comment, once.
+  const other = await env.browser.newContext(PHONE);
+  const farmer = await other.newPage();
+  await signIn(farmer, env.server.origin, 'farmer@mavuno.demo');
+  await open(farmer);
+  const liked = farmer.locator('.comment', { hasText: 'Prices in Kabare are up too.' });
+  await liked.getByRole('button', { name: 'Like (0)' }).click();
+  await liked.getByRole('button', { name: 'Like (1)', pressed: true }).waitFor();
+  await other.close();
+
+  const desk = await env.browser.newContext(PHONE);
+  const admin = await desk.newPage();
+  await signIn(admin, env.server.origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Blog management' }).click();
+  await admin.getByRole('button', { name: 'Comments', exact: true }).click();
+  const card = admin.locator('.admin-comment', { hasText: 'Prices in Kabare are up too.' });
+  await card.getByRole('button', { name: 'Hide' }).click();
+  await card.getByText('Hidden').waitFor();
+  await desk.close();
+
+  const visitor = await env.browser.newContext(PHONE);
+  const reader = await visitor.newPage();
+  await open(reader);
+  await reader.locator('.comment', { hasText: 'Written with no signal.' }).waitFor();
+  assert.equal(await reader.locator('.comment', { hasText: 'Prices in Kabare are up too.' }).count(), 0);
+  await reader.getByRole('link', { name: 'Log in to comment' }).waitFor();
+  await visitor.close();
+  await context.close();
+});

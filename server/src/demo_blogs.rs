@@ -1,6 +1,7 @@
 //! The demo news (`demo/blogs.json`), loaded by `--demo` through the admin's
 //! domain functions, once (also into a demo database made before news existed):
-//! six published articles in the three languages and one draft, with drawn pictures.
+//! six published articles in the three languages and one draft, with drawn
+//! pictures, and a few comments and replies from demo accounts.
 
 use crate::AppState;
 use crate::db::{meta, uploads, users};
@@ -57,6 +58,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 };
                 let image = post["picture"].as_str().and_then(|name| pictures.get(name)).map(|(hash, _)| hash.clone());
                 let created = blogs::create(tx, &admin, &input, image)?;
+                seed_comments(tx, created.id, &post["comments"], None)?;
                 let ago = std::time::Duration::from_secs(post["days_ago"].as_u64().unwrap_or(0) * 86_400);
                 crate::db::blogs::backdate(tx, created.id, &crate::clock::before_now(ago))?;
             }
@@ -64,4 +66,21 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
             Ok(true)
         })
         .await
+}
+
+/// A post's demo comments (and their replies), written by demo accounts.
+fn seed_comments(
+    tx: &rusqlite::Connection,
+    post_id: i64,
+    comments: &serde_json::Value,
+    parent: Option<i64>,
+) -> ApiResult<()> {
+    use crate::domain::comments::{self, Key};
+    for comment in comments.as_array().into_iter().flatten() {
+        let Some(author) = users::find_by_email(tx, comment["by"].as_str().unwrap_or_default())? else { continue };
+        let body = comment["body"].as_str().unwrap_or_default();
+        let (row, _) = comments::create(tx, &author, Key::Id(post_id), None, parent.map(Key::Id), body)?;
+        seed_comments(tx, post_id, &comment["replies"], Some(row.id))?;
+    }
+    Ok(())
 }

@@ -68,6 +68,8 @@ export class LocalDb extends Dexie {
   blogs!: EntityTable<LocalRecord, 'uid'>;
   /** When a post was last opened here, by its `uid`: an opened post stays readable offline. */
   openedPosts!: EntityTable<{ uid: string; at: number }, 'uid'>;
+  /** Comments under posts, by `uid`: as last fetched, and those written here not yet sent. */
+  comments!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -83,6 +85,7 @@ export class LocalDb extends Dexie {
     this.version(6).stores({ orders: 'uid' });
     this.version(7).stores({ courses: 'uid, id', enrolments: 'uid', courseContent: 'uid' });
     this.version(8).stores({ blogs: 'uid, id', openedPosts: 'uid, at' });
+    this.version(9).stores({ comments: 'uid, post_uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -9,6 +9,7 @@ import { orderEntity } from './orders';
 import { productEntity } from './products';
 import { localDb, type LocalDb } from './local-db';
 import { blogEntity } from './news';
+import { commentEntity } from './comments';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -18,6 +19,7 @@ registerEntity('order', orderEntity);
 registerEntity('course', courseEntity);
 registerEntity('enrolment', enrolmentEntity);
 registerEntity('blog', blogEntity);
+registerEntity('comment', commentEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

@@ -257,6 +257,10 @@ async fn demo_news_loads_once() {
     assert!(dates.windows(2).all(|w| w[0] >= w[1]), "newest first: {dates:?}");
     let admin = app.login_token("admin@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
     assert_eq!(app.ok(Method::GET, "/admin/blogs", &admin, None).await["stats"]["drafts"], 1);
+    let newest = posts[0]["id"].as_i64().unwrap();
+    let comments: Value = app.get(&format!("/blogs/{newest}/comments"), None).await.json().await.unwrap();
+    assert_eq!(comments["total"], 2);
+    assert_eq!(comments["data"][0]["replies"].as_array().unwrap().len(), 1, "a reply from another demo account");
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
 import { useToast } from '../../components/toast';
+import { AdminComments } from './admin-comments';
 import { BlogForm, type AdminPost } from './blog-form';
 import { useDebounced } from './use-debounced';
 
@@ -35,6 +36,7 @@ export function AdminBlogs() {
   const [error, setError] = useState<unknown>(null);
   const [editing, setEditing] = useState<AdminPost | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AdminPost | null>(null);
+  const [tab, setTab] = useState<'posts' | 'comments'>('posts');
   const load = useCallback(() => {
     setList(null);
     const query = new URLSearchParams({ q, status, category, per_page: '200' });
@@ -58,7 +60,15 @@ export function AdminBlogs() {
           {t('admin_blogs.new')}
         </button>
       </div>
-      {list && (
+      <div className="chips" role="group" aria-label={t('admin_blogs.title')}>
+        {(['posts', 'comments'] as const).map((k) => (
+          <button key={k} type="button" className="chip" aria-pressed={tab === k} onClick={() => setTab(k)}>
+            {t(`admin_blogs.tabs.${k}`)}
+          </button>
+        ))}
+      </div>
+      {tab === 'comments' && <AdminComments />}
+      {tab === 'posts' && list && (
         <div className="stat-cards">
           <StatCard label={t('admin_blogs.stats.total')} value={list.stats.total} />
           <StatCard label={t('admin_blogs.stats.published')} value={list.stats.published} />
@@ -66,43 +76,45 @@ export function AdminBlogs() {
           <StatCard label={t('admin_blogs.stats.authors')} value={list.stats.authors} />
         </div>
       )}
-      <div className="filters card">
-        <TextField
-          label={t('admin_blogs.search')}
-          type="search"
-          placeholder={t('admin_blogs.search_placeholder')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <SelectField
-          label={t('admin_blogs.status')}
-          value={status}
-          onChange={(e) => setStatus(e.target.value as Status)}
-        >
-          {(['all', 'published', 'draft'] as const).map((s) => (
-            <option key={s} value={s}>
-              {t(`admin_blogs.statuses.${s}`)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('admin_blogs.category')}
-          value={category}
-          onChange={(e) => setCategory(e.target.value as BlogCategory | 'all')}
-        >
-          {(['all', ...BLOG_CATEGORIES] as const).map((c) => (
-            <option key={c} value={c}>
-              {t(`news.category.${c}`)}
-            </option>
-          ))}
-        </SelectField>
-        <div className="filter-actions">
-          <button type="button" className="button secondary" onClick={load}>
-            {t('admin_blogs.refresh')}
-          </button>
+      {tab === 'posts' && (
+        <div className="filters card">
+          <TextField
+            label={t('admin_blogs.search')}
+            type="search"
+            placeholder={t('admin_blogs.search_placeholder')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <SelectField
+            label={t('admin_blogs.status')}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as Status)}
+          >
+            {(['all', 'published', 'draft'] as const).map((s) => (
+              <option key={s} value={s}>
+                {t(`admin_blogs.statuses.${s}`)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label={t('admin_blogs.category')}
+            value={category}
+            onChange={(e) => setCategory(e.target.value as BlogCategory | 'all')}
+          >
+            {(['all', ...BLOG_CATEGORIES] as const).map((c) => (
+              <option key={c} value={c}>
+                {t(`news.category.${c}`)}
+              </option>
+            ))}
+          </SelectField>
+          <div className="filter-actions">
+            <button type="button" className="button secondary" onClick={load}>
+              {t('admin_blogs.refresh')}
+            </button>
+          </div>
         </div>
-      </div>
-      {!list ? (
+      )}
+      {tab === 'comments' ? null : !list ? (
         <Spinner label={t('common.loading')} />
       ) : list.data.length === 0 ? (
         <p className="card empty-note">{t('admin_blogs.none')}</p>

@@ -12,6 +12,7 @@ import { formatDate } from '../../lib/format';
 import { fetchPost, markOpened, useStoredPost } from '../../lib/news';
 import { Spinner } from '../../components/spinner';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
+import { CommentsSection } from './comments-section';
 
 type Fetching = 'loading' | 'not_found' | 'failed' | 'offline';
 
@@ -57,6 +58,7 @@ export function ArticlePage() {
       </p>
       {post.image_url && <ProductImage src={post.image_url} alt="" width={1024} height={768} saveData={saveData} />}
       <div className="article-content" dangerouslySetInnerHTML={{ __html: post.full_content }} />
+      {db && <CommentsSection db={db} post={post} />}
     </article>
   );
 }
