@@ -15,6 +15,15 @@ test('a visitor reads the news in Kiswahili, then offline after one visit', asyn
   await controlledByServiceWorker(page);
   await page.getByRole('heading', { name: 'Habari na Blogu ya MAVUNO', level: 1 }).waitFor();
   await page.getByText('Makala 6 kati ya 6').waitFor();
+  // The list pictures of the latest posts are kept for offline, even those not scrolled to.
+  const listPictures = () =>
+    page.evaluate(
+      async () => (await (await caches.open('media')).keys()).filter((r) => r.url.endsWith('-320.jpg')).length,
+    );
+  const posts = await (await fetch(`${env.server.origin}/api/v1/blogs`)).json();
+  const distinct = new Set(posts.map((p) => p.thumbnail_url)).size;
+  for (let i = 0; i < 100 && (await listPictures()) < distinct; i++) await page.waitForTimeout(100);
+  assert.equal(await listPictures(), distinct);
   await page.getByRole('button', { name: 'Uhifadhi' }).click();
   await page.getByText('Makala 2 kati ya 6').waitFor();
   await page.getByLabel('Tafuta habari').fill('MWENGA');

@@ -105,3 +105,15 @@ export async function pruneNews(db: LocalDb): Promise<void> {
     if (gone.length) await db.blogs.bulkDelete(gone);
   });
 }
+
+/**
+ * Fetches the list pictures (320 px) of the latest posts once, so the service
+ * worker keeps them and /news shows them offline; skipped with data saver on.
+ * One at a time, after the page has what it needs; a cached one costs nothing.
+ */
+export async function keepListPictures(posts: Post[]): Promise<void> {
+  for (const post of posts.slice(0, LATEST_KEPT)) {
+    if (!post.thumbnail_url || !navigator.onLine) continue;
+    await fetch(post.thumbnail_url).catch(() => undefined);
+  }
+}

@@ -10,7 +10,15 @@ import { useCatalogueLoaded } from '../../lib/catalogue';
 import { currentLanguage } from '../../lib/i18n';
 import { formatDate } from '../../lib/format';
 import { syncNow } from '../../lib/sync-engine';
-import { BLOG_CATEGORIES, filterNews, pruneNews, useNews, type NewsFilters, type Post } from '../../lib/news';
+import {
+  BLOG_CATEGORIES,
+  filterNews,
+  keepListPictures,
+  pruneNews,
+  useNews,
+  type NewsFilters,
+  type Post,
+} from '../../lib/news';
 import { TextField } from '../../components/form';
 import { Spinner } from '../../components/spinner';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
@@ -28,6 +36,12 @@ export function NewsPage() {
   useEffect(() => {
     if (db) void pruneNews(db);
   }, [db]);
+  const latest = posts?.map((p) => p.uid).join();
+  useEffect(() => {
+    if (posts && !saveData) void keepListPictures(posts);
+    // Again only when the list of posts changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [latest, saveData]);
 
   if (!posts || loaded === undefined) return <Spinner label={t('news.loading')} />;
   const refresh = () => {
