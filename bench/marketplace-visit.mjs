@@ -4,32 +4,15 @@
 // the app work offline. Uses Debian's Chromium through playwright-core.
 //
 //   node bench/marketplace-visit.mjs [origin]     (start a server with --demo first)
-import { createRequire } from 'node:module';
+import { PHONE, countBytes, kindOf, launchChromium } from './phone.mjs';
 
-const require = createRequire(new URL('../pwa/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
+const browser = await launchChromium();
+const context = await browser.newContext(PHONE);
 const page = await context.newPage();
-const cdp = await context.newCDPSession(page);
-await cdp.send('Network.enable');
-const requests = new Map();
-const totals = {};
-const files = [];
-cdp.on('Network.responseReceived', ({ requestId, response, type }) => requests.set(requestId, { url: response.url, type, fromWorker: response.fromServiceWorker }));
-cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
-  const r = requests.get(requestId);
-  if (!r || r.fromWorker) return;
-  const path = new URL(r.url).pathname;
-  const kind = path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? 'catalogue (API)' : 'app (HTML, JS, CSS, icons)';
-  totals[kind] = (totals[kind] ?? 0) + encodedDataLength;
-  if (kind.startsWith('app')) files.push([path, encodedDataLength]);
-});
+const { totals, files: all } = await countBytes(context, page, kindOf('catalogue (API)'));
+const files = all.filter(([kind]) => kind.startsWith('app')).map(([, path, bytes]) => [path, bytes]);
 
 const started = performance.now();
 await page.goto(`${origin}/marketplace?lng=en`);

@@ -4,38 +4,22 @@
 // Dexie, the pictures in the service worker's media cache).
 //
 //   node bench/news.mjs        (needs target/release/mavuno and pwa/dist)
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PHONE, countBytes, kindOf, launchChromium } from './phone.mjs';
 import { startServer } from './server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(join(root, 'pwa/package.json'));
-const { chromium } = require('playwright-core');
 const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchChromium();
 
 /** Opens `path` in a fresh phone and counts what came over the network, by kind, until `ready`. */
 async function firstVisit(path, ready) {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  const requests = new Map();
-  const totals = {};
-  cdp.on('Network.responseReceived', ({ requestId, response }) => requests.set(requestId, response));
-  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
-    const r = requests.get(requestId);
-    if (!r || r.fromServiceWorker) return;
-    const p = new URL(r.url).pathname;
-    const kind = p.startsWith('/media/') ? 'pictures' : p.startsWith('/api/') ? 'API (sync pull, post, comments)' : 'app (HTML, JS, CSS)';
-    totals[kind] = (totals[kind] ?? 0) + encodedDataLength;
-  });
+  const { totals } = await countBytes(context, page, kindOf('API (sync pull, post, comments)'));
   const started = performance.now();
   await page.goto(`${server.origin}${path}`);
   await ready(page);

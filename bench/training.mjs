@@ -4,14 +4,12 @@
 // certificate and making its PDF take.
 //
 //   node bench/training.mjs        (needs target/release/mavuno and pwa/dist)
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PHONE, countBytes, kindOf, launchChromium } from './phone.mjs';
 import { startServer } from './server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(join(root, 'pwa/package.json'));
-const { chromium } = require('playwright-core');
 const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
 const api = async (path, { token, method = 'GET', body } = {}) => {
   const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
@@ -25,29 +23,17 @@ const percentile = (values, p) => values.sort((a, b) => a - b)[Math.min(values.l
 try {
   console.log('"Download for offline" of each demo course (lessons + pictures, as the server counts it):');
   const { data: courses } = await api('/courses?sort=title');
+  // An admin reads every course's lessons, the paid one's too.
+  const admin = await api('/users/login', { method: 'POST', body: { user: { email: 'admin@mavuno.demo', password: 'mavuno-demo' } } });
   for (const c of courses) {
-    const content = await api(`/courses/${c.id}/content`);
+    const content = await api(`/courses/${c.id}/content`, { token: admin.user.token });
     console.log(`  ${kb(c.download_bytes).padStart(8)}  ${c.title} (${content.lessons.length} lessons, ${content.pictures.length} pictures)`);
   }
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
+  const browser = await launchChromium();
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  const requests = new Map();
-  const totals = {};
-  cdp.on('Network.responseReceived', ({ requestId, response }) => requests.set(requestId, response));
-  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
-    const r = requests.get(requestId);
-    if (!r || r.fromServiceWorker) return;
-    const path = new URL(r.url).pathname;
-    const kind = path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? 'catalogue and courses (sync pull)' : 'app (HTML, JS, CSS)';
-    totals[kind] = (totals[kind] ?? 0) + encodedDataLength;
-  });
+  const { totals } = await countBytes(context, page, kindOf('catalogue and courses (sync pull)'));
   const started = performance.now();
   await page.goto(`${server.origin}/training?lng=en`);
   await page.getByText(/^Showing \d+ of \d+ courses$/).waitFor();

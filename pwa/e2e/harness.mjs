@@ -141,3 +141,19 @@ export async function fillApplication(page) {
   await page.getByLabel(/^What would help you produce more/).fill('Better seed');
   await page.getByLabel(/^What would help you sell better/).fill('Selling as a group');
 }
+
+/** A photo as a phone's camera would give it: drawn in the page, returned as a PNG file to pick. */
+export async function cameraPhoto(page, name) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1600;
+    canvas.height = 1200;
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#f3e6c8';
+    g.fillRect(0, 0, 1600, 1200);
+    g.fillStyle = '#c9a96e';
+    for (let i = 0; i < 40; i++) g.fillRect((i * 97) % 1500, (i * 53) % 1100, 90, 60);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name, mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}

@@ -4,7 +4,7 @@
 // picture in Blog Management, as a draft, publishes it, and a visitor reads it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, cameraPhoto, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -99,22 +99,6 @@ test('a post with a script and an event handler shows its text and runs neither'
   await context.close();
 });
 
-/** A picture drawn in the page, as a PNG file to pick. */
-async function drawnPicture(page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 1200;
-    canvas.height = 800;
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#7cb342';
-    g.fillRect(0, 0, 1200, 800);
-    g.fillStyle = '#33691e';
-    for (let i = 0; i < 30; i++) g.fillRect((i * 97) % 1100, (i * 53) % 700, 80, 40);
-    return canvas.toDataURL('image/png').split(',')[1];
-  });
-  return { name: 'terraces.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
-}
-
 test('an admin writes a post with a picture as a draft, publishes it, and a visitor reads it offline', async () => {
   const desk = await env.browser.newContext(PHONE);
   const admin = await desk.newPage();
@@ -139,7 +123,7 @@ test('an admin writes a post with a picture as a draft, publishes it, and a visi
   await admin.keyboard.press('Enter');
   await dialog.getByRole('button', { name: 'Paragraph' }).click();
   await admin.keyboard.type('Rain runs off a bare slope and takes the soil with it.');
-  await dialog.getByLabel('Image', { exact: true }).setInputFiles(await drawnPicture(admin));
+  await dialog.getByLabel('Image', { exact: true }).setInputFiles(await cameraPhoto(admin, 'terraces.png'));
   await dialog.getByRole('img', { name: 'The chosen picture' }).waitFor();
   await dialog.getByRole('button', { name: 'Create Blog' }).click();
   const row = admin.locator('.admin-blogs tr', { hasText: 'Terraces that hold the rain' });

@@ -2,25 +2,9 @@
 // them after sync (issue: a real marketplace).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, cameraPhoto, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
-
-/** A photo as a phone's camera would give it: drawn in the page, returned as PNG bytes. */
-async function cameraPhoto(page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 1600;
-    canvas.height = 1200;
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#f3e6c8';
-    g.fillRect(0, 0, 1600, 1200);
-    g.fillStyle = '#c9a96e';
-    for (let i = 0; i < 40; i++) g.fillRect((i * 97) % 1500, (i * 53) % 1100, 90, 60);
-    return canvas.toDataURL('image/png').split(',')[1];
-  });
-  return { name: 'cassava.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
-}
 
 async function openProducts(page) {
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -53,7 +37,7 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   await farmer.getByLabel(/^Quantity in stock/).fill('40');
   await farmer.getByLabel(/^Original price/).fill('2.00');
   await farmer.getByLabel(/^Current price/).fill('1.75');
-  await farmer.getByLabel('Photos').setInputFiles(await cameraPhoto(farmer));
+  await farmer.getByLabel('Photos').setInputFiles(await cameraPhoto(farmer, 'cassava.png'));
   await farmer.locator('.photo-strip img').waitFor();
   await farmer.getByRole('button', { name: 'Save product' }).click();
   const row = farmer.locator('.product-row', { hasText: 'Cassava flour' });

@@ -71,6 +71,17 @@ async fn request_deposit(
     (AxumStatus::OK, Json(json!({"depositId": id, "status": "ACCEPTED", "created": "2026-11-23T10:00:00Z"})))
 }
 
+/// pawaPay's answer to a status read: a list of at most one, with a failure's reason.
+fn status_list(key: &str, id: &str, found: Option<String>, failure_code: &str) -> Json<Value> {
+    Json(match found {
+        None => json!([]),
+        Some(status) if status == "FAILED" => {
+            json!([{key: id, "status": status, "failureReason": {"failureCode": failure_code}}])
+        }
+        Some(status) => json!([{key: id, "status": status}]),
+    })
+}
+
 async fn deposit_status(
     State(fake): State<Fake>,
     headers: HeaderMap,
@@ -80,14 +91,7 @@ async fn deposit_status(
         return (AxumStatus::UNAUTHORIZED, Json(json!({})));
     }
     let found = fake.deposits.lock().unwrap().get(&id).map(|(_, status)| status.clone());
-    let list = match found {
-        None => json!([]),
-        Some(status) if status == "FAILED" => {
-            json!([{"depositId": id, "status": status, "failureReason": {"failureCode": "PAYER_LIMIT_REACHED"}}])
-        }
-        Some(status) => json!([{"depositId": id, "status": status}]),
-    };
-    (AxumStatus::OK, Json(list))
+    (AxumStatus::OK, status_list("depositId", &id, found, "PAYER_LIMIT_REACHED"))
 }
 
 /// pawaPay refunds a completed deposit only.
@@ -118,14 +122,8 @@ async fn refund_status(
     if !authorised(&headers) {
         return (AxumStatus::UNAUTHORIZED, Json(json!({})));
     }
-    let list = match fake.refunds.lock().unwrap().get(&id).map(|(_, status)| status.clone()) {
-        None => json!([]),
-        Some(status) if status == "FAILED" => {
-            json!([{"refundId": id, "status": status, "failureReason": {"failureCode": "RECIPIENT_NOT_FOUND"}}])
-        }
-        Some(status) => json!([{"refundId": id, "status": status}]),
-    };
-    (AxumStatus::OK, Json(list))
+    let found = fake.refunds.lock().unwrap().get(&id).map(|(_, status)| status.clone());
+    (AxumStatus::OK, status_list("refundId", &id, found, "RECIPIENT_NOT_FOUND"))
 }
 
 async fn fake_pawapay() -> (Fake, String) {

@@ -1,0 +1,39 @@
+// A phone for the benchmarks: Debian's Chromium through playwright-core at 360 px,
+// and a count of what a page downloads over the network (not what the service worker
+// answers), by kind, as it arrives compressed.
+import { createRequire } from 'node:module';
+
+const require = createRequire(new URL('../pwa/package.json', import.meta.url));
+const { chromium } = require('playwright-core');
+
+export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true };
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Bytes by kind (`kindOf(path)`), filled in as `page` loads; `files` lists each response. */
+export async function countBytes(context, page, kindOf) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const requests = new Map();
+  const totals = {};
+  const files = [];
+  cdp.on('Network.responseReceived', ({ requestId, response }) => requests.set(requestId, response));
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const r = requests.get(requestId);
+    if (!r || r.fromServiceWorker) return;
+    const path = new URL(r.url).pathname;
+    const kind = kindOf(path);
+    totals[kind] = (totals[kind] ?? 0) + encodedDataLength;
+    files.push([kind, path, encodedDataLength]);
+  });
+  return { totals, files };
+}
+
+/** The usual kinds: pictures, the API, and the app itself. */
+export const kindOf = (api) => (path) =>
+  path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? api : 'app (HTML, JS, CSS)';
