@@ -18,7 +18,7 @@ async function downloadText(page, click) {
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
 }
 
-test('an admin approves with a comment; the applicant sees Active and the farmer dashboard', async () => {
+test('an admin approves with a comment; the applicant sees Approved and the farmer dashboard', async () => {
   const { origin } = env.server;
   const applicant = await (await env.browser.newContext(PHONE)).newPage();
   await signIn(applicant, origin, 'furaha@mavuno.demo');
@@ -37,7 +37,7 @@ test('an admin approves with a comment; the applicant sees Active and the farmer
   await dialog.getByLabel(/^Comment for the applicant/).fill('Karibu! Your cassava plots passed the visit.');
   await dialog.getByRole('button', { name: 'Update status' }).click();
   await admin.getByText('Application status updated').waitFor();
-  await row.locator('.badge', { hasText: 'Active' }).waitFor();
+  await row.locator('.badge', { hasText: 'Approved' }).waitFor();
   assert.equal(
     await row.getByRole('button', { name: 'Review' }).count(),
     0,
@@ -47,7 +47,7 @@ test('an admin approves with a comment; the applicant sees Active and the farmer
   // The applicant's phone learns it at its next sync (here: the signal comes back).
   await applicant.context().setOffline(true);
   await applicant.context().setOffline(false);
-  await applicant.locator('.application-card .badge', { hasText: 'Active' }).waitFor();
+  await applicant.locator('.application-card .badge', { hasText: 'Approved' }).waitFor();
   await applicant.getByText('Karibu! Your cassava plots passed the visit.').waitFor();
   await applicant.locator('.sidebar-user', { hasText: 'Farmer' }).waitFor();
   assert.ok(

@@ -1,13 +1,22 @@
 // The route table (docs/product.md, Screens). Pages load lazily, so a first visit
 // downloads only what it shows.
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../components/spinner';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
 
+/** Shown while the first page's code arrives on a cold start. */
+function RouteLoading() {
+  const { t } = useTranslation();
+  return <Spinner label={t('common.loading')} />;
+}
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    HydrateFallback: RouteLoading,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('../features/home/home-page')).HomePage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) },

@@ -1,8 +1,11 @@
 // The marketplace's search, filters and sorts (docs/product.md, Constants), run on the
 // device over the local catalogue, so they answer as the person types and
 // work with no signal.
+import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb } from './local-db';
+import { engineState, subscribe } from './sync-engine';
+import { useOnline } from './use-online';
 import type { Category, Product } from './products';
 
 export type Sort = 'name' | 'price_asc' | 'price_desc' | 'rating';
@@ -61,9 +64,18 @@ export function useProduct(db: LocalDb | null, id: number): Product | null | und
   );
 }
 
-/** Whether this device has pulled the catalogue at least once; `undefined` while finding out. */
+/**
+ * Whether this device has pulled the catalogue at least once: `undefined` while
+ * finding out, and while a first pull is on its way (online, no sync failed), so a
+ * first visit says "loading" rather than "not downloaded"; `false` only offline or
+ * after a failed first pull.
+ */
 export function useCatalogueLoaded(db: LocalDb | null): boolean | undefined {
-  return useLiveQuery(async () => (db ? (await db.getMeta<number>('cursor')) !== undefined : undefined), [db]);
+  const pulled = useLiveQuery(async () => (db ? (await db.getMeta<number>('cursor')) !== undefined : undefined), [db]);
+  const online = useOnline();
+  const engine = useSyncExternalStore(subscribe, engineState);
+  if (pulled !== false) return pulled;
+  return online && !engine.error ? undefined : false;
 }
 
 /** The quantities a buyer may order: from the minimum order to the stock (and the maximum order). */

@@ -12,7 +12,7 @@ pub enum SurveyStatus {
     Draft,
     #[serde(rename = "pending")]
     Pending,
-    /// Shown as "Active" to the applicant; `active` is true.
+    /// Shown as "Approved" (the spec's older client said "Active"); `active` is true.
     #[serde(rename = "approved")]
     Approved,
     #[serde(rename = "rejected")]

@@ -14,6 +14,9 @@ const QUICK_LINKS = [
   ['contact', paths.contact],
 ] as const;
 
+/** The year the app was opened in (the copyright line). */
+const YEAR = new Date().getFullYear();
+
 export function Footer() {
   const { t } = useTranslation();
   return (
@@ -44,7 +47,7 @@ export function Footer() {
           <LanguagePicker />
         </div>
       </div>
-      <p className="copyright">{t('footer.copyright', { year: 2024 })}</p>
+      <p className="copyright">{t('footer.copyright', { year: YEAR })}</p>
     </footer>
   );
 }
