@@ -1,6 +1,6 @@
 // What a new person meets on a 360 px phone (issue 19): a first visit on a slow link
-// says it is loading rather than "not downloaded", a cold start warns nothing, and the
-// footer carries the current year.
+// says it is loading rather than "not downloaded", a cold start warns nothing, the
+// footer carries the current year, and quick add puts in the minimum order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PHONE, serverAndBrowser } from './harness.mjs';
@@ -29,6 +29,12 @@ test('a first visit on a slow link says the marketplace is loading, then shows i
     [],
   );
   await page.getByText(`© ${new Date().getFullYear()} MAVUNO`).waitFor();
+
+  // Quick add puts in the farmer's minimum order (avocados: 5).
+  await page.locator('.product-card', { hasText: 'Avocados' }).getByRole('button', { name: 'Add to cart' }).click();
+  await page.goto(`${env.server.origin}/cart?lng=en`);
+  const line = page.locator('.cart-page').getByRole('group', { name: 'Quantity' }).first();
+  assert.equal(await line.locator('output').textContent(), '5');
   await context.close();
 });
 

@@ -82,9 +82,9 @@ export function Price({ product }: { product: Pick<Product, 'price' | 'current_p
     <span className="price">
       <strong>{formatMoney(product.current_price)}</strong>
       <span className="muted"> / {t(`market.units.${product.unit}`)}</span>
-      {product.price !== product.current_price && (
-        <del className="muted" aria-label={t('market.was', { price: formatMoney(product.price) })}>
-          {' '}
+      {/* A discount only: a raised price is just the price. */}
+      {product.current_price < product.price && (
+        <del className="muted was-price" aria-label={t('market.was', { price: formatMoney(product.price) })}>
           {formatMoney(product.price)}
         </del>
       )}

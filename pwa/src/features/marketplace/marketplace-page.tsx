@@ -15,6 +15,7 @@ import { CATEGORIES, type Category, type Product } from '../../lib/products';
 import {
   SORTS,
   filterProducts,
+  orderRange,
   useCatalogue,
   useCatalogueLoaded,
   type CatalogueFilters,
@@ -109,7 +110,9 @@ export function MarketplacePage() {
 function ProductCard({ product: p, saveData }: { product: Product; saveData: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const soldOut = p.quantity <= 0;
+  // Quick add puts in the least a farmer sells (their minimum order).
+  const [least, most] = orderRange(p);
+  const soldOut = p.quantity <= 0 || least > most;
   return (
     <li className="card product-card">
       <div className="product-media">
@@ -142,7 +145,7 @@ function ProductCard({ product: p, saveData }: { product: Product; saveData: boo
             className="button small"
             disabled={soldOut}
             onClick={() => {
-              addToCart(p, 1);
+              addToCart(p, least);
               toast('success', t('market.added', { title: p.title }));
             }}
           >
