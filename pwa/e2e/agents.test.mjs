@@ -51,6 +51,11 @@ test('an agent fills an application offline for a farmer and it arrives after re
   assert.equal(filled[0].status, 'pending');
   assert.equal(filled[0].cooperative_name, 'Umoja wa Kabare');
 
+  // Back at Grace's card, the agent is warned that a second application would be refused.
+  await openSection(page, 'Farmers');
+  await page.getByLabel('Search').fill('grace');
+  await card.getByText(/is waiting for a decision: a second one will be refused/).waitFor();
+
   // Grace sees the application made for her on her own phone.
   const grace = await (await env.browser.newContext(PHONE)).newPage();
   await signIn(grace, origin, 'buyer@mavuno.demo');

@@ -6,6 +6,7 @@ import {
   controlledByServiceWorker,
   fillApplication,
   launchProfile,
+  newBuyer,
   serverAndBrowser,
   signIn,
 } from './harness.mjs';
@@ -76,7 +77,8 @@ test('an application whose push answer was lost exists once on the server', asyn
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   const phone = await context.newPage();
-  await signIn(phone, origin, 'buyer@mavuno.demo');
+  // Someone with no application waiting yet (one person has one waiting at a time).
+  await signIn(phone, origin, await newBuyer(origin, 'lost'));
   let lost = 0;
   // The server receives and commits the first push, but its answer never reaches the phone.
   await phone.route('**/api/v1/sync/push', async (route) => {

@@ -157,3 +157,24 @@ export async function cameraPhoto(page, name) {
   });
   return { name, mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }
+
+/** A new buyer's account, made through the API; answers its email (password: the demo one). */
+export async function newBuyer(origin, prefix) {
+  const email = uniqueEmail(prefix);
+  const user = {
+    first_name: 'Neema',
+    last_name: 'Bahati',
+    email,
+    phone_number: '0991 234 567',
+    country: 'DRC',
+    password: DEMO_PASSWORD,
+    password_confirmation: DEMO_PASSWORD,
+  };
+  const response = await fetch(`${origin}/api/v1/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return email;
+}

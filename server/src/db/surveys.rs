@@ -322,3 +322,13 @@ pub fn has_approved(conn: &Connection, user_id: i64) -> rusqlite::Result<bool> {
     )?
     .query_row([user_id], |r| r.get(0))
 }
+
+/// A person's application waiting for a decision (pending or re-submitted), other than `except`.
+pub fn waiting_of(conn: &Connection, user_id: i64, except: i64) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT id FROM surveys WHERE user_id = ?1 AND id != ?2 AND status IN ('pending', 're-submitted')
+           AND deleted_at IS NULL LIMIT 1",
+    )?
+    .query_row(params![user_id, except], |r| r.get(0))
+    .optional()
+}

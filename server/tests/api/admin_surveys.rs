@@ -126,10 +126,11 @@ async fn only_pending_or_resubmitted_applications_are_decided() {
 async fn a_bulk_decision_reports_each_application() {
     let app = spawn_app().await;
     let (buyer, _) = app.register("amani@example.com").await;
+    let (other, _) = app.register("baraka@example.com").await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let (a, b, draft) = (
         app.submitted(&buyer, None).await,
-        app.submitted(&buyer, None).await,
+        app.submitted(&other, None).await,
         app.submitted(&buyer, Some("draft")).await,
     );
     let body: Value = app
@@ -204,11 +205,12 @@ async fn buyers_farmers_and_agents_cannot_review() {
 async fn the_admin_list_filters_pages_and_counts() {
     let app = spawn_app().await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
-    let (amani, _) = app.register("amani@example.com").await;
-    let (grace, _) = app.register("grace@example.com").await;
-    for _ in 0..3 {
-        app.submitted(&amani, None).await;
+    // One application waits per person: three applicants.
+    for email in ["amani@example.com", "baraka@example.com", "chance@example.com"] {
+        let (applicant, _) = app.register(email).await;
+        app.submitted(&applicant, None).await;
     }
+    let (grace, _) = app.register("grace@example.com").await;
     let rejected = app.submitted(&grace, None).await;
     app.submitted(&grace, Some("draft")).await;
     app.call(Method::PATCH, &format!("/admin/surveys/{rejected}"), &admin, Some(decide("rejected", ""))).await;
@@ -341,8 +343,8 @@ async fn a_notified_decision_is_emailed_in_the_applicants_language() {
     let (buyer, _) = app.register("amani@example.com").await;
     app.sql("UPDATE users SET country = 'DRC' WHERE email = 'amani@example.com'");
     let quiet = app.submitted(&buyer, None).await;
-    let loud = app.submitted(&buyer, None).await;
     app.call(Method::PATCH, &format!("/admin/surveys/{quiet}"), &admin, Some(decide("rejected", ""))).await;
+    let loud = app.submitted(&buyer, None).await;
     let mut body = decide("approved", "Karibu!");
     body["farmer_survey_form"]["notify"] = json!(true);
     app.call(Method::PATCH, &format!("/admin/surveys/{loud}"), &admin, Some(body)).await;
@@ -390,7 +392,8 @@ async fn without_smtp_a_notification_is_logged_and_marked_so() {
     let app = spawn_app().await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let (buyer, _) = app.register("amani@example.com").await;
-    let (a, b) = (app.submitted(&buyer, None).await, app.submitted(&buyer, None).await);
+    let (other, _) = app.register("baraka@example.com").await;
+    let (a, b) = (app.submitted(&buyer, None).await, app.submitted(&other, None).await);
     let answer = app
         .call(
             Method::POST,
@@ -404,11 +407,40 @@ async fn without_smtp_a_notification_is_logged_and_marked_so() {
     let mut logged = 0;
     for _ in 0..50 {
         let conn = rusqlite::Connection::open(&db).unwrap();
-        logged = conn.query_row("SELECT COUNT(*) FROM email_outbox WHERE delivery = 'logged' AND sent_at IS NOT NULL AND to_email = 'amani@example.com'", [], |r| r.get::<_, i64>(0)).unwrap();
+        logged = conn.query_row("SELECT COUNT(*) FROM email_outbox WHERE delivery = 'logged' AND sent_at IS NOT NULL AND to_email IN ('amani@example.com', 'baraka@example.com')", [], |r| r.get::<_, i64>(0)).unwrap();
         if logged == 2 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(logged, 2);
+}
+
+#[tokio::test]
+async fn one_application_per_person_waits_for_a_decision() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    let first = app.submitted(&buyer, None).await;
+    // A second one is refused while the first waits; a draft may wait beside it.
+    let again = app
+        .call(Method::POST, "/farmer/farmer_survey_forms", &buyer, Some(json!({"farmer_survey_form": complete()})))
+        .await;
+    assert_eq!(error_of(again, StatusCode::CONFLICT).await["code"], "application_waiting");
+    let draft = app.submitted(&buyer, Some("draft")).await;
+    let submit = json!({"farmer_survey_form": {"status": "pending"}});
+    let sent =
+        app.call(Method::PATCH, &format!("/farmer/farmer_survey_forms/{draft}"), &buyer, Some(submit.clone())).await;
+    assert_eq!(error_of(sent, StatusCode::CONFLICT).await["code"], "application_waiting");
+    // A field agent filling one for the same person is told so too.
+    let agent = app.user_with_role("agent@example.com", Role::FieldAgent).await;
+    let person = app.get("/me", Some(&buyer)).await.json::<Value>().await.unwrap()["user"]["id"].clone();
+    let args = json!({"uid": crate::sync::uid(90), "user_id": person, "status": "pending", "answers": complete()});
+    let filled =
+        app.push_ok(&agent, crate::sync::CLIENT_A, vec![crate::sync::mutation(1, "survey.create", args, None)]).await;
+    assert_eq!(filled["results"][0]["code"], "application_waiting", "{filled}");
+    // Once decided, the next may be sent.
+    app.call(Method::PATCH, &format!("/admin/surveys/{first}"), &admin, Some(decide("rejected", ""))).await;
+    let sent = app.call(Method::PATCH, &format!("/farmer/farmer_survey_forms/{draft}"), &buyer, Some(submit)).await;
+    assert_eq!(sent.status(), StatusCode::OK);
 }

@@ -54,6 +54,9 @@ export function FarmersSection({ db }: { db: LocalDb }) {
 
   const shown = saved.people.filter((p) => matches(p, search));
   const filledFor = (id: number) => applications.filter((a) => a.user_id === id).length;
+  // One application per person waits for a decision (the server refuses a second).
+  const waitingFor = (id: number) =>
+    applications.some((a) => a.user_id === id && (a.status === 'pending' || a.status === 're-submitted'));
   return (
     <div className="agent-people">
       <div className="section-head">
@@ -88,6 +91,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
                   {t(`roles.${p.role}`)}
                   {filledFor(p.id) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p.id)}`}
                 </p>
+                {waitingFor(p.id) && <p className="sync-note wait">{t('agent.waiting_warning')}</p>}
               </div>
               <button type="button" className="button small" onClick={() => setFilling({ person: p, uid: newUid() })}>
                 <ClipboardIcon /> {t('agent.new_for')}

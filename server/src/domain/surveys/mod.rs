@@ -62,6 +62,7 @@ pub fn create(
         };
     }
     let (status, strictness) = owner_transition(None, status)?;
+    one_waiting(conn, owner.id, status, 0)?;
     let answers = apply(&SurveyAnswers::default(), input, strictness).map_err(AppError::Validation)?;
     let version = sync::next_version(conn)?;
     let mut versions = FieldVersions::new();
@@ -69,6 +70,20 @@ pub fn create(
     stamp(&mut versions, &["status"], version);
     let id = rows::insert(conn, &uid, owner.id, created_by, status, &answers, &versions, version, &clock::now())?;
     Ok((rows::find(conn, id)?.ok_or_else(not_found)?, true))
+}
+
+/// One application per person waits for a decision at a time: sending another
+/// (pending or re-submitted) while one waits is refused with the reason.
+fn one_waiting(conn: &Connection, user_id: i64, status: SurveyStatus, except: i64) -> ApiResult<()> {
+    if matches!(status, SurveyStatus::Pending | SurveyStatus::Resubmitted)
+        && rows::waiting_of(conn, user_id, except)?.is_some()
+    {
+        return Err(AppError::conflict(
+            "application_waiting",
+            "This person already has an application waiting for a decision",
+        ));
+    }
+    Ok(())
 }
 
 /// Approves or rejects an application that is pending or re-submitted;
@@ -124,6 +139,9 @@ pub fn update(
 ) -> ApiResult<(SurveyRow, Vec<String>)> {
     let survey = owned(conn, owner, target)?;
     let (new_status, strictness) = owner_transition(Some(survey.status), status)?;
+    if new_status != survey.status {
+        one_waiting(conn, survey.user_id, new_status, survey.id)?;
+    }
     let answers = apply(&survey.answers, input, strictness).map_err(AppError::Validation)?;
     let mut touched: Vec<&str> = input.given().into_iter().map(|(field, _)| field).collect();
     if status.is_some() {
