@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupI18n } from '../lib/i18n';
-import { Price } from './product-parts';
+import { Price, unitCounted } from './product-parts';
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('en');
@@ -18,5 +18,29 @@ describe('a price', () => {
     const raised = render(<Price product={{ price: 1.5, current_price: 2.95, unit: 'kg' }} />);
     expect(raised.container.querySelector('del')).toBeNull();
     expect(raised.container.textContent).toContain('$2.95');
+  });
+});
+
+describe('a count of a unit', () => {
+  it('takes the plural form of each language', async () => {
+    const i18n = setupI18n();
+    const say = (lang: string) => i18n.getFixedT(lang);
+    await i18n.loadLanguages(['fr', 'sw']);
+    expect(say('en')('market.in_stock', { count: 1, unit: unitCounted(say('en'), 'piece', 1) })).toBe(
+      '1 piece in stock',
+    );
+    expect(say('en')('market.in_stock', { count: 200, unit: unitCounted(say('en'), 'piece', 200) })).toBe(
+      '200 pieces in stock',
+    );
+    expect(say('fr')('market.in_stock', { count: 200, unit: unitCounted(say('fr'), 'piece', 200) })).toBe(
+      '200 pièces en stock',
+    );
+    expect(say('sw')('market.in_stock', { count: 200, unit: unitCounted(say('sw'), 'piece', 200) })).toBe(
+      'Akiba: vipande 200',
+    );
+    expect(say('fr')('market.order_range', { min: 5, max: 100, unit: unitCounted(say('fr'), 'piece', 100) })).toBe(
+      'Commandez de 5 à 100 pièces',
+    );
+    expect(unitCounted(say('en'), 'kg', 120)).toBe('kg');
   });
 });

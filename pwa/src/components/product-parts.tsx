@@ -1,10 +1,16 @@
 // Pieces the marketplace, product and cart pages share.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatMoney } from '../lib/format';
 import type { Product } from '../lib/products';
 
 const DATA_SAVER_KEY = 'mavuno.data_saver';
+
+/** A unit as a count of it reads: "1 piece", "200 pieces" (plural forms of each language). */
+export function unitCounted(t: TFunction, unit: Product['unit'], count: number): string {
+  return t(`market.units_counted.${unit}`, { count });
+}
 
 /** "Save data: no pictures until asked", kept on the device; on by default when the browser asks to save data. */
 export function useDataSaver(): [boolean, (on: boolean) => void] {

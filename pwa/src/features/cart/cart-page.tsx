@@ -12,6 +12,7 @@ import { useSession } from '../../lib/session';
 import { useCatalogue } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
 import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
+import { unitCounted } from '../../components/product-parts';
 
 /** docs/product.md, Constants: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;
@@ -63,7 +64,7 @@ export function CartPage() {
                 <p className="muted">{t('market.by', { name: item.product.farmer.name })}</p>
                 <p>
                   {formatMoney(price)} / {t(`market.units.${item.product.unit}`)} ·{' '}
-                  {t('market.in_stock', { count: stock, unit: t(`market.units.${item.product.unit}`) })}
+                  {t('market.in_stock', { count: stock, unit: unitCounted(t, item.product.unit, stock) })}
                 </p>
                 {!available && (
                   <p className="sync-note bad">

@@ -21,7 +21,7 @@ import {
   type CatalogueFilters,
   type Sort,
 } from '../../lib/catalogue';
-import { Price, ProductImage, Stars, useDataSaver } from '../../components/product-parts';
+import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
 
@@ -137,7 +137,7 @@ function ProductCard({ product: p, saveData }: { product: Product; saveData: boo
           {t('market.by', { name: p.farmer.name })} ·{' '}
           {soldOut
             ? t('market.sold_out')
-            : t('market.in_stock', { count: p.quantity, unit: t(`market.units.${p.unit}`) })}
+            : t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })}
         </p>
         <div className="actions">
           <button

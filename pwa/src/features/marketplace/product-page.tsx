@@ -12,7 +12,7 @@ import { addToCart } from '../../lib/cart';
 import type { Product } from '../../lib/products';
 import { useProduct } from '../../lib/catalogue';
 import { useFavourite } from '../../lib/favourites';
-import { Price, ProductImage, Stars, useDataSaver } from '../../components/product-parts';
+import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 import { orderRange } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
 import { ProductReviews } from './product-reviews';
@@ -46,7 +46,6 @@ function ProductDetails({ product: p }: { product: Product }) {
   const [low, high] = orderRange(p);
   const [quantity, setQuantity] = useState(low);
   const canOrder = high >= low;
-  const unit = t(`market.units.${p.unit}`);
   const add = () => {
     addToCart(p, quantity);
     toast('success', t('market.added', { title: p.title }));
@@ -134,7 +133,11 @@ function ProductDetails({ product: p }: { product: Product }) {
             </div>
             <div>
               <dt>{t('market.stock')}</dt>
-              <dd>{p.quantity > 0 ? t('market.in_stock', { count: p.quantity, unit }) : t('market.sold_out')}</dd>
+              <dd>
+                {p.quantity > 0
+                  ? t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })
+                  : t('market.sold_out')}
+              </dd>
             </div>
             {p.certifications.length > 0 && (
               <div>
@@ -146,7 +149,9 @@ function ProductDetails({ product: p }: { product: Product }) {
           {canOrder ? (
             <>
               <Stepper label={t('market.quantity')} value={quantity} min={low} max={high} onChange={setQuantity} />
-              <p className="hint">{t('market.order_range', { min: low, max: high, unit })}</p>
+              <p className="hint">
+                {t('market.order_range', { min: low, max: high, unit: unitCounted(t, p.unit, high) })}
+              </p>
               <div className="actions">
                 <button type="button" className="button" onClick={add}>
                   <CartIcon /> {t('market.add_to_cart')}

@@ -5,6 +5,7 @@ import { formatDate, formatDay, formatMoney } from '../../lib/format';
 import type { LocalDb } from '../../lib/local-db';
 import { fieldsOf, type Product } from '../../lib/products';
 import { Photo } from './product-photo';
+import { unitCounted } from '../../components/product-parts';
 
 export function ProductDetails({ db, product: p, onClose }: { db: LocalDb; product: Product; onClose(): void }) {
   const { t } = useTranslation();
@@ -23,7 +24,7 @@ export function ProductDetails({ db, product: p, onClose }: { db: LocalDb; produ
         </div>
         <div>
           <dt>{t('market.stock')}</dt>
-          <dd>{t('market.in_stock', { count: p.quantity, unit: t(`market.units.${f.unit}`) })}</dd>
+          <dd>{t('market.in_stock', { count: p.quantity, unit: unitCounted(t, f.unit, p.quantity) })}</dd>
         </div>
         <div>
           <dt>{t('products.fields.price')}</dt>

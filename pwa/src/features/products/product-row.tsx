@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
-import { Price } from '../../components/product-parts';
+import { Price, unitCounted } from '../../components/product-parts';
 import { LOW_STOCK, type Product } from '../../lib/products';
 import { Photo } from './product-photo';
 
@@ -42,7 +42,7 @@ export function ProductRow(props: {
           <Price product={p} />
         </p>
         <p className="muted">
-          {t('market.in_stock', { count: p.quantity, unit: t(`market.units.${p.unit}`) })}
+          {t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })}
           {Number(p.quantity) <= LOW_STOCK && (
             <>
               {' '}
