@@ -102,19 +102,30 @@ pub fn of_post(
         ))?
         .query_map(params![viewer, blog_id, limit, offset], from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut replies = conn.prepare_cached(&format!(
-        "{SELECT} WHERE c.parent_id = ?2 AND {SHOWN} ORDER BY c.id LIMIT {MAX_REPLIES_SHOWN}"
-    ))?;
-    let mut threads = Vec::with_capacity(top.len());
-    for comment in top {
-        let answers = replies.query_map(params![viewer, comment.id], from_row)?.collect::<rusqlite::Result<_>>()?;
-        threads.push((comment, answers));
-    }
+    // The page's replies in one query, oldest first, at most MAX_REPLIES_SHOWN a thread.
+    let ids = serde_json::to_string(&top.iter().map(|c| c.id).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into());
+    let numbered =
+        SELECT.replacen("\n    FROM", ", ROW_NUMBER() OVER (PARTITION BY c.parent_id ORDER BY c.id) AS n\n    FROM", 1);
+    let mut replies = conn
+        .prepare_cached(&format!(
+            "SELECT * FROM ({numbered} WHERE c.parent_id IN (SELECT value FROM json_each(?2)) AND {SHOWN})
+             WHERE n <= {MAX_REPLIES_SHOWN} ORDER BY 1"
+        ))?
+        .query_map(params![viewer, ids], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let threads = top
+        .into_iter()
+        .map(|comment| {
+            let (answers, rest) = replies.drain(..).partition(|r| r.parent_id == Some(comment.id));
+            replies = rest;
+            (comment, answers)
+        })
+        .collect();
     Ok((threads, total))
 }
 
 /// Replies shown under one comment.
-pub const MAX_REPLIES_SHOWN: i64 = 100;
+pub const MAX_REPLIES_SHOWN: usize = 100;
 
 /// Every comment for the admin, newest first: `hidden` narrows to hidden
 /// (true) or shown (false) ones. Deleted ones are left out.

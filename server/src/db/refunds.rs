@@ -120,41 +120,41 @@ pub struct Purchase {
     pub refund: Option<RefundRow>,
 }
 
-/// A course's paid enrolments, newest first, a page at a time, and how many there are.
+/// A course's paid enrolments, newest first, a page at a time, each with its
+/// latest refund, and how many there are.
 pub fn purchases(conn: &Connection, course_id: i64, limit: i64, offset: i64) -> rusqlite::Result<(Vec<Purchase>, i64)> {
     let total = conn
         .prepare_cached("SELECT COUNT(*) FROM payments WHERE course_id = ?1 AND status = 'succeeded'")?
         .query_row([course_id], |r| r.get(0))?;
     let rows = conn
         .prepare_cached(
-            "SELECT p.id, p.uid, u.id, u.first_name || ' ' || u.last_name, u.email, p.amount_cents, p.currency,
-                    p.operator,
+            "SELECT r.id, r.uid, r.payment_id, r.amount_cents, r.currency, r.status, r.failure_reason, r.checks,
+                    r.created_at, r.updated_at,
+                    p.uid, u.id, u.first_name || ' ' || u.last_name, u.email, p.amount_cents, p.currency, p.operator,
                     COALESCE((SELECT at FROM payment_events WHERE payment_id = p.id AND status = 'succeeded'), p.updated_at)
              FROM payments p JOIN users u ON u.id = p.payer_id
+             LEFT JOIN refunds r ON r.id = (SELECT MAX(id) FROM refunds WHERE payment_id = p.id)
              WHERE p.course_id = ?1 AND p.status = 'succeeded'
              ORDER BY p.id DESC LIMIT ?2 OFFSET ?3",
         )?
         .query_map(params![course_id, limit, offset], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                Purchase {
-                    payment_uid: r.get(1)?,
-                    learner_id: r.get(2)?,
-                    learner_name: r.get(3)?,
-                    learner_email: r.get(4)?,
-                    amount_cents: r.get(5)?,
-                    currency: r.get(6)?,
-                    operator: r.get(7)?,
-                    paid_at: r.get(8)?,
-                    refund: None,
-                },
-            ))
+            // Columns 0-9 are the refund's (as `COLUMNS`), null when there is none.
+            let refund = match r.get::<_, Option<i64>>(0)? {
+                Some(_) => Some(from_row(r)?),
+                None => None,
+            };
+            Ok(Purchase {
+                refund,
+                payment_uid: r.get(10)?,
+                learner_id: r.get(11)?,
+                learner_name: r.get(12)?,
+                learner_email: r.get(13)?,
+                amount_cents: r.get(14)?,
+                currency: r.get(15)?,
+                operator: r.get(16)?,
+                paid_at: r.get(17)?,
+            })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut list = Vec::with_capacity(rows.len());
-    for (payment_id, mut purchase) in rows {
-        purchase.refund = latest(conn, payment_id)?;
-        list.push(purchase);
-    }
-    Ok((list, total))
+    Ok((rows, total))
 }

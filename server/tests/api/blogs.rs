@@ -228,6 +228,8 @@ async fn the_feed_is_valid_rss_in_each_language() {
     assert_eq!(feed.headers()["content-type"], "application/rss+xml; charset=utf-8");
     let xml = feed.text().await.unwrap();
     let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let channel_title = doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text());
+    assert_eq!(channel_title, Some("Actualités et blog MAVUNO"), "the channel speaks the feed's language");
     let items: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("item")).collect();
     assert_eq!(items.len(), 1);
     let title = items[0].children().find(|n| n.has_tag_name("title")).unwrap().text();

@@ -191,11 +191,15 @@ fn rfc2822(at: &str) -> String {
 }
 
 fn rss(origin: &str, language: CourseLanguage, posts: &[BlogRow]) -> String {
+    // The channel speaks the feed's language, in the PWA's own words.
+    let words = crate::labels::Lang::parse(Some(language.as_str()));
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\">\n<channel>\n\
-         <title>MAVUNO News &amp; Blog</title>\n<link>{origin}/news</link>\n\
+         <title>{title}</title>\n<link>{origin}/news</link>\n\
          <atom:link href=\"{origin}/api/v1/blogs/feed.xml?lang={lang}\" rel=\"self\" type=\"application/rss+xml\"/>\n\
-         <description>Farming news from South Kivu</description>\n<language>{lang}</language>\n",
+         <description>{description}</description>\n<language>{lang}</language>\n",
+        title = escape(&words.text("news.title")),
+        description = escape(&words.text("news.intro")),
         lang = language.as_str()
     );
     for post in posts {

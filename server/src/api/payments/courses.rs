@@ -207,11 +207,11 @@ async fn refund(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<RefundResponse>)> {
     let admin = auth.user.clone();
+    // The path names the payment by its uid: the provider's id for it.
+    let payment_uid = id.clone();
     let (row, created) = state.db.write(move |tx| payments::begin_refund(tx, &admin, &id)).await?;
     let uid = row.uid.clone();
     if created {
-        let payment_uid =
-            state.db.read(move |conn| Ok(rows::find(conn, row.payment_id)?.map(|p| p.uid).unwrap_or_default())).await?;
         let request = Refund { uid: uid.clone(), payment_uid, amount_cents: row.amount_cents, currency: row.currency };
         let outcome = state.payments.refund(&request).await;
         if outcome != Outcome::Unknown {
