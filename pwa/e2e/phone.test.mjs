@@ -46,3 +46,36 @@ test('a first visit that cannot reach the server says the marketplace is not dow
   await page.getByText(/pas encore été téléchargé sur ce téléphone/).waitFor();
   await context.close();
 });
+
+test('the first HTML paints a shell in the reader language, and every page has its own title', async () => {
+  // Before any script runs (here: none at all), the shell says what is coming, in French.
+  const bare = await env.browser.newContext({ ...PHONE, locale: 'fr-CD', javaScriptEnabled: false });
+  const still = await bare.newPage();
+  const violations = [];
+  still.on('console', (message) => {
+    if (/Content Security Policy/.test(message.text())) violations.push(message.text());
+  });
+  await still.goto(`${env.server.origin}/marketplace`);
+  await still.getByText('Marché, formations et actualités pour les agriculteurs. Ouverture…').waitFor();
+  assert.equal(await still.title(), 'Marché · MAVUNO');
+  assert.equal(await still.locator('html').getAttribute('lang'), 'fr');
+  const shell = await still.locator('.boot').boundingBox();
+  assert.ok(shell.width <= 360 && shell.height >= 600, 'the shell fills the phone, styled by its inline style');
+  assert.deepEqual(violations, [], 'the inline style is allowed by its hash');
+  await bare.close();
+
+  // With the app running, each route titles itself, a product by its name, and a change
+  // of language retitles the page and is remembered for the server's next first HTML.
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/training?lng=sw`);
+  await page.locator('.training .product-card').first().waitFor();
+  assert.equal(await page.title(), 'Mafunzo · MAVUNO');
+  await page.goto(`${env.server.origin}/marketplace?lng=en`);
+  await page.locator('.product-card', { hasText: 'Avocados' }).getByRole('link').first().click();
+  await page.waitForFunction(() => document.title.startsWith('Avocados'));
+  assert.match(await page.title(), /^Avocados.* · MAVUNO$/);
+  const cookies = await context.cookies();
+  assert.equal(cookies.find((c) => c.name === 'mavuno_lng')?.value, 'en');
+  await context.close();
+});

@@ -32,6 +32,16 @@ impl Lang {
         Lang(LANGUAGES.iter().position(|l| *l == base).unwrap_or(0))
     }
 
+    /// Its code: `en`, `fr` or `sw`.
+    pub fn code(self) -> &'static str {
+        LANGUAGES[self.0]
+    }
+
+    /// Its Open Graph locale.
+    pub fn locale(self) -> &'static str {
+        ["en_US", "fr_FR", "sw_KE"][self.0]
+    }
+
     /// The language to write to someone in when all we know is their country
     /// (the PWA's detector makes the same guess for Congo and Burundi).
     pub fn for_country(country: Option<Country>) -> Lang {

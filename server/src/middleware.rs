@@ -29,7 +29,7 @@ pub async fn log_request(request: Request, next: Next) -> Response {
 }
 
 /// No inline scripts, no framing, no sniffing, and no referrer leaks.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
@@ -52,7 +52,10 @@ pub async fn security_headers(State(config): State<Arc<Config>>, request: Reques
         (HeaderName::from_static("permissions-policy"), "geolocation=(), microphone=(), payment=()"),
     ];
     for (name, value) in set {
-        headers.insert(name, HeaderValue::from_static(value));
+        // A page may carry its own policy (the site's, plus its inline style's hash).
+        if !headers.contains_key(&name) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
     }
     response
 }
@@ -80,6 +83,22 @@ pub fn client_ip(config: &Config, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
         }
     }
     peer
+}
+
+/// The origin (`https://host:port`) a client sees this server at, for absolute links
+/// (feeds, previews): the Host header when it is a plain host and port, over HTTPS
+/// only when a trusted proxy says so.
+pub fn public_origin(config: &Config, peer: IpAddr, headers: &HeaderMap) -> String {
+    let scheme = if came_over_https(config, peer, headers) { "https" } else { "http" };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).filter(|h| is_host(h)).unwrap_or("localhost");
+    format!("{scheme}://{host}")
+}
+
+/// A Host header we may write into links: a name or address and a port, nothing else.
+fn is_host(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 255
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
 }
 
 /// Whether the client reached us over HTTPS: only a trusted proxy can say so.

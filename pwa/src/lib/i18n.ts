@@ -63,7 +63,11 @@ export function initOptions(): InitOptions {
       order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
       lookupQuerystring: 'lng',
       lookupLocalStorage: LANGUAGE_CACHE_KEY,
-      caches: ['localStorage'],
+      // The cookie tells the server the language of the first HTML it sends (its shell and title).
+      lookupCookie: 'mavuno_lng',
+      caches: ['localStorage', 'cookie'],
+      cookieMinutes: 60 * 24 * 365,
+      cookieOptions: { path: '/', sameSite: 'lax' },
       convertDetectedLanguage: toCandidate,
     },
     react: { useSuspense: true },

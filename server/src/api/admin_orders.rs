@@ -20,6 +20,7 @@ use crate::csv::Csv;
 use crate::db::orders::{self as rows, AdminFilter, OrderRow};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
+use crate::model::decimal_amount;
 use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
 
@@ -169,10 +170,6 @@ async fn export(
     Ok(csv_download("orders", csv))
 }
 
-fn amount(cents: i64) -> String {
-    format!("{}.{:02}", cents / 100, cents % 100)
-}
-
 fn export_rows(csv: &mut Csv, lang: Lang, order: &OrderRow) {
     let a = &order.address;
     for part in &order.parts {
@@ -188,8 +185,8 @@ fn export_rows(csv: &mut Csv, lang: Lang, order: &OrderRow) {
             lang.text(&format!("checkout.{}", order.payment_method)),
             lang.text(&format!("checkout.delivery_{}", order.delivery)),
             items,
-            amount(part.subtotal_cents),
-            amount(part.shipping_cents),
+            decimal_amount(part.subtotal_cents),
+            decimal_amount(part.shipping_cents),
             order.currency.clone(),
         ]);
     }

@@ -53,3 +53,9 @@ pub mod payment;
 pub mod product;
 pub mod survey;
 pub mod user;
+
+/// An amount in cents with two decimals: 1500 → "15.00" (mail, CSV, providers, previews).
+pub fn decimal_amount(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", (cents / 100).abs(), (cents % 100).abs())
+}

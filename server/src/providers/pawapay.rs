@@ -14,6 +14,7 @@ use serde_json::json;
 
 use super::{Collection, PaymentProvider, Refund};
 use crate::domain::payments::Outcome;
+use crate::model::decimal_amount;
 
 pub struct PawaPay {
     base: String,
@@ -64,11 +65,6 @@ impl PawaPay {
     }
 }
 
-/// "1500" cents → "15.00".
-fn amount(cents: i64) -> String {
-    format!("{}.{:02}", cents / 100, cents % 100)
-}
-
 impl PawaPay {
     /// Sends a request (a deposit or a refund); pawaPay answers where it stands.
     async fn request(&self, what: &str, body: serde_json::Value) -> Outcome {
@@ -114,7 +110,7 @@ impl PaymentProvider for PawaPay {
     async fn start(&self, c: &Collection) -> Outcome {
         let body = json!({
             "depositId": c.uid,
-            "amount": amount(c.amount_cents),
+            "amount": decimal_amount(c.amount_cents),
             "currency": c.currency,
             "correspondent": c.operator,
             "payer": { "type": "MSISDN", "address": { "value": c.phone } },
@@ -141,7 +137,7 @@ impl PaymentProvider for PawaPay {
         let body = json!({
             "refundId": r.uid,
             "depositId": r.payment_uid,
-            "amount": amount(r.amount_cents),
+            "amount": decimal_amount(r.amount_cents),
         });
         self.request("refunds", body).await
     }

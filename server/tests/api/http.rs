@@ -1,6 +1,7 @@
 //! What every client meets: health, the document, JSON errors for bad
 //! input, headers, and the web app served beside the API.
 
+use mavuno::model::user::Role;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -198,5 +199,70 @@ async fn the_web_app_is_served_with_client_routes_and_cache_rules() {
         let response = get(path).await.unwrap();
         let body = response.text().await.unwrap();
         assert!(!body.contains(&secret) && !body.contains("root:"), "{path} leaked a file");
+    }
+}
+
+/// What a first visit and a link preview (WhatsApp's crawler runs no script) read
+/// before any JavaScript: the page in the reader's language with its own title,
+/// description and Open Graph tags, and the inline shell allowed by its hash only.
+#[tokio::test]
+async fn pages_carry_their_language_title_and_preview() {
+    let web = tempfile::tempdir().unwrap();
+    let template = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/index.html")).unwrap();
+    std::fs::write(web.path().join("index.html"), &template).unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let farmer = app.user_with_role("preview-farmer@example.com", Role::Farmer).await;
+    let form = product_form()
+        .text("product[title]", "Avocats \"Hass\" <Kabare>")
+        .part("product[images][]", image_part(png(800, 600), "a.png", "image/png"));
+    let response =
+        app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let product = response.json::<Value>().await.unwrap()["product"].clone();
+    let page = |path: String, lang: &'static str| {
+        app.client.get(format!("{}{path}", app.origin)).header("accept-language", lang).send()
+    };
+
+    let response = page(format!("/product/{}", product["id"]), "fr-CD,fr;q=0.9,en;q=0.5").await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-language"], "fr");
+    let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.contains("style-src 'self' 'sha256-") && csp.contains("script-src 'self';"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"));
+    let html = response.text().await.unwrap();
+    assert!(html.contains("<html lang=\"fr\">"));
+    assert!(html.contains("<title>Avocats &quot;Hass&quot; &lt;Kabare&gt; · MAVUNO</title>"), "{html}");
+    assert!(html.contains("<meta property=\"og:type\" content=\"product\""));
+    assert!(html.contains("1.20 USD / pièce"), "the price in the description: {html}");
+    let hash = product["images"][0].as_str().unwrap();
+    assert!(
+        html.contains(&format!("<meta property=\"og:image\" content=\"{}/media/{hash}-1024.jpg", app.origin)),
+        "{html}"
+    );
+    assert!(html.contains("Marché, formations et actualités pour les agriculteurs"), "the shell's line in French");
+    assert!(!html.contains("<Kabare>"));
+
+    // The list's own words in Kiswahili; the PWA's cookie wins over the browser's language.
+    let html = page("/marketplace".into(), "sw").await.unwrap().text().await.unwrap();
+    assert!(html.contains("<html lang=\"sw\">") && html.contains("<title>Soko · MAVUNO</title>"));
+    let html = app
+        .client
+        .get(format!("{}/news", app.origin))
+        .header("accept-language", "sw")
+        .header("cookie", "mavuno_lng=en")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("<html lang=\"en\">") && html.contains("<title>News · MAVUNO</title>"));
+    // A product nobody may see, or none at all, reads as the marketplace's page; no 500s.
+    for path in ["/product/999999", "/news/abc", "/course/-1", "/index.html", "/"] {
+        let response = page(path.into(), "en").await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(!html.contains("og:image"), "{path}");
     }
 }

@@ -24,6 +24,7 @@ import { TrainingSection } from '../../features/training/training-section';
 import { DashboardFigures } from './figures';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
+import { usePageHead } from '../../lib/page-head';
 
 // Admin screens are only downloaded by admins.
 const AdminApplications = lazy(() =>
@@ -37,6 +38,7 @@ const AdminCourses = lazy(() =>
 );
 
 export function DashboardPage() {
+  usePageHead('dashboard');
   const { t } = useTranslation();
   const { user } = useSession();
   const db = useLocalDb();

@@ -6,8 +6,10 @@ import { ErrorBox, TextField } from '../../components/form';
 import { problemMessages, type Problem } from '../../lib/error-text';
 import { useSession } from '../../lib/session';
 import { validateLogin } from '../../lib/validation';
+import { usePageHead } from '../../lib/page-head';
 
 export function LoginPage() {
+  usePageHead('login');
   const { t } = useTranslation();
   const { login } = useSession();
   const navigate = useNavigate();

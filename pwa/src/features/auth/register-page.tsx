@@ -10,6 +10,7 @@ import { useImagePick } from '../../lib/image-pick';
 import { useSession } from '../../lib/session';
 import { COUNTRIES } from '../../lib/account';
 import { validateRegistration, type RegistrationValues } from '../../lib/validation';
+import { usePageHead } from '../../lib/page-head';
 
 /** docs/product.md, Constants: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
@@ -26,6 +27,7 @@ const EMPTY: RegistrationValues = {
 };
 
 export function RegisterPage() {
+  usePageHead('register');
   const { t } = useTranslation();
   const { register } = useSession();
   const [values, setValues] = useState(EMPTY);

@@ -13,11 +13,13 @@ import { useCatalogue } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
 import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
 import { unitCounted } from '../../components/product-parts';
+import { usePageHead } from '../../lib/page-head';
 
 /** docs/product.md, Constants: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;
 
 export function CartPage() {
+  usePageHead('cart');
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useSession();

@@ -22,6 +22,7 @@ import { useSession } from '../../lib/session';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
 import type { ShippingInput } from '../../lib/sync-protocol';
 import { looksLikeEmail } from '../../lib/validation';
+import { usePageHead } from '../../lib/page-head';
 
 const REQUIRED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
 
@@ -51,6 +52,7 @@ export function checkShipping(form: ShippingInput): string[] {
 }
 
 export function CheckoutPage() {
+  usePageHead('checkout');
   const { t } = useTranslation();
   const { user } = useSession();
   const db = useLocalDb();

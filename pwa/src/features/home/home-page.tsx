@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { ChevronLeft, ChevronRight, PinIcon } from '../../components/icons';
+import { usePageHead } from '../../lib/page-head';
 
 export const HERO_INTERVAL_MS = 5000;
 const SLIDES = [0, 1] as const;
@@ -16,6 +17,7 @@ function prefersReducedMotion(): boolean {
 }
 
 export function HomePage() {
+  usePageHead('home');
   const { t } = useTranslation();
   const [slide, setSlide] = useState(0);
   useEffect(() => {

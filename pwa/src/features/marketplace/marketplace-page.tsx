@@ -22,10 +22,12 @@ import {
   type Sort,
 } from '../../lib/catalogue';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
+import { usePageHead } from '../../lib/page-head';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
 
 export function MarketplacePage() {
+  usePageHead('marketplace');
   const { t } = useTranslation();
   const db = useCatalogueDb();
   const products = useCatalogue(db);

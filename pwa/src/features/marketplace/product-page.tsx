@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
 import { CartIcon, HeartIcon } from '../../components/icons';
@@ -22,6 +23,7 @@ export function ProductPage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const product = useProduct(db, Number(id));
+  usePageHead('product', product?.title, product?.description);
   if (product === undefined) return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
     return (

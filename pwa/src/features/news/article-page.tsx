@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
+import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { formatDate } from '../../lib/format';
@@ -21,6 +22,7 @@ export function ArticlePage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const post = useStoredPost(db, Number(id));
+  usePageHead('article', post?.title, post?.description);
   const [fetching, setFetching] = useState<Fetching>('loading');
   const [saveData] = useDataSaver();
 

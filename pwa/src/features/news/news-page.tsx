@@ -22,10 +22,12 @@ import {
 import { TextField } from '../../components/form';
 import { Spinner } from '../../components/spinner';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
+import { usePageHead } from '../../lib/page-head';
 
 const EMPTY: NewsFilters = { q: '', category: 'all' };
 
 export function NewsPage() {
+  usePageHead('news');
   const { t } = useTranslation();
   const db = useCatalogueDb();
   const posts = useNews(db);

@@ -15,11 +15,13 @@ import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useOutbox } from '../../lib/use-outbox';
 import { OrderCard } from './order-card';
+import { usePageHead } from '../../lib/page-head';
 
 const TABS = ['all', 'processing', 'shipped', 'delivered'] as const;
 type Tab = (typeof TABS)[number];
 
 export function OrdersPage() {
+  usePageHead('orders');
   const { t } = useTranslation();
   const db = useLocalDb();
   return (

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { usePageHead } from '../../lib/page-head';
 
 const VALUES = ['innovation', 'integrity', 'inclusion', 'resilience', 'sustainability'] as const;
 const REASONS = ['local', 'offline', 'whole_chain'] as const;
 
 export function AboutPage() {
+  usePageHead('about');
   const { t } = useTranslation();
   return (
     <div className="page">

@@ -8,6 +8,7 @@ import { CheckIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { api } from '../../lib/api';
 import { problemMessages, type Problem } from '../../lib/error-text';
 import { looksLikeEmail } from '../../lib/validation';
+import { usePageHead } from '../../lib/page-head';
 
 const EMPTY = { name: '', email: '', subject: '', message: '' };
 type ContactField = keyof typeof EMPTY;
@@ -23,6 +24,7 @@ export function validateContact(values: typeof EMPTY): string[] {
 }
 
 export function ContactPage() {
+  usePageHead('contact');
   const { t } = useTranslation();
   const [values, setValues] = useState(EMPTY);
   const [sending, setSending] = useState(false);

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
+import { usePageHead } from '../../lib/page-head';
 
 export function NotFoundPage() {
+  usePageHead('not_found');
   const { t } = useTranslation();
   return (
     <section className="page narrow coming-soon">

@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { usePageHead } from '../../lib/page-head';
 
 const PROGRAMS = ['climate_smart', 'business_school', 'water_climate'] as const;
 
 export function ProgramsPage() {
+  usePageHead('programs');
   const { t } = useTranslation();
   return (
     <div className="page">

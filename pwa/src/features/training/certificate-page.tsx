@@ -9,6 +9,7 @@ import { formatDate } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
 import { LoadFailed } from '../../components/load-failed';
 import type { Certificate } from '../../lib/courses';
+import { usePageHead } from '../../lib/page-head';
 
 interface Check {
   certificate: Certificate;
@@ -16,6 +17,7 @@ interface Check {
 }
 
 export function CertificatePage() {
+  usePageHead('certificate');
   const { t } = useTranslation();
   const { code = '' } = useParams();
   const [check, setCheck] = useState<Check | null | { error: unknown } | undefined>(undefined);

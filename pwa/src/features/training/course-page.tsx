@@ -3,6 +3,7 @@
 // paid one (online; the enrolment follows by sync), or continues learning.
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
@@ -21,6 +22,7 @@ export function CoursePage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const course = useCourse(useCatalogueDb(), Number(id));
+  usePageHead('course', course?.title, course?.description);
   if (course === undefined) return <Spinner label={t('training.loading')} />;
   if (course === null) return <CourseNotFound />;
   return <CourseDetails course={course} />;

@@ -33,8 +33,10 @@ import { certificatePdf, downloadCourse, fetchContent, removeDownload, shouldAsk
 import { CourseNotFound } from './course-parts';
 import { LessonText } from './lesson-text';
 import { Quiz } from './quiz';
+import { usePageHead } from '../../lib/page-head';
 
 export function LearnPage() {
+  usePageHead('learn');
   const { t } = useTranslation();
   const { id } = useParams();
   const db = useLocalDb();

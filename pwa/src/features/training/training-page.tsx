@@ -22,10 +22,12 @@ import {
   type CourseSort,
 } from '../../lib/courses';
 import { CourseBadges, CourseFacts, CoursePicture, CoursePrice } from './course-parts';
+import { usePageHead } from '../../lib/page-head';
 
 const EMPTY: CourseFilters = { q: '', category: 'all', level: 'all', sort: 'title' };
 
 export function TrainingPage() {
+  usePageHead('training');
   const { t } = useTranslation();
   const { user } = useSession();
   const db = useCatalogueDb();

@@ -22,6 +22,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
+use crate::web::escape;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -164,22 +165,9 @@ async fn feed(
     let filter =
         BlogFilter { published: Some(true), language: Some(language.as_str().to_owned()), ..Default::default() };
     let (posts, _) = state.db.read(move |conn| Ok(rows::list(conn, &filter, FEED_ITEMS, 0)?)).await?;
-    let scheme = if crate::middleware::came_over_https(&state.config, peer.ip(), &headers) { "https" } else { "http" };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).filter(|h| is_host(h)).unwrap_or("localhost");
-    let origin = format!("{scheme}://{host}");
+    let origin = crate::middleware::public_origin(&state.config, peer.ip(), &headers);
     let xml = rss(&origin, language, &posts);
     Ok(([(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")], xml).into_response())
-}
-
-/// A Host header we may write into links: a name or address and a port, nothing else.
-fn is_host(text: &str) -> bool {
-    !text.is_empty()
-        && text.len() <= 255
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// RFC 3339 (as stored) → RFC 2822 (as RSS wants it).

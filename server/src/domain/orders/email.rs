@@ -15,7 +15,7 @@ use crate::model::order::{Delivery, PartStatus};
 
 /// "16.40 USD": amounts in mail as in the app, with two decimals.
 fn money(cents: i64, currency: &str) -> String {
-    format!("{}.{:02} {currency}", cents / 100, cents % 100)
+    format!("{} {currency}", crate::model::decimal_amount(cents))
 }
 
 fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {

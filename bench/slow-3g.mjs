@@ -1,0 +1,72 @@
+// A first visit on a bad day (issue 19's profile): a 360 px phone on a 400 kbps /
+// 400 ms link with a 4× slower CPU, on a throw-away release server with the demo.
+// Prints, for each route, when the first paint happened, when the first contentful
+// paint happened, what that paint said, and when the route's content showed (the
+// first product cards on /marketplace). Median of `RUNS` fresh phones.
+//
+//   node bench/slow-3g.mjs [runs]        (needs target/release/mavuno and pwa/dist)
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PHONE, launchChromium } from './phone.mjs';
+import { startServer } from './server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const runs = Number(process.argv[2] ?? 3);
+const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const browser = await launchChromium();
+
+const ROUTES = [
+  ['/marketplace', (page) => page.locator('.product-card').first().waitFor({ timeout: 120_000 })],
+  ['/', (page) => page.locator('main h1').first().waitFor({ timeout: 120_000 })],
+  ['/news', (page) => page.locator('.post-card').first().waitFor({ timeout: 120_000 })],
+];
+
+async function visit(path, ready, lang) {
+  const context = await browser.newContext({ ...PHONE, locale: lang });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 400,
+    downloadThroughput: (400 * 1024) / 8,
+    uploadThroughput: (400 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const started = Date.now();
+  await page.goto(`${server.origin}${path}`, { waitUntil: 'commit', timeout: 120_000 });
+  await ready(page);
+  const contentMs = Date.now() - started;
+  const paints = await page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType('paint').map((p) => [p.name, p.startTime])),
+  );
+  const navStart = await page.evaluate(() => performance.timeOrigin);
+  await context.close();
+  // performance.timeOrigin is when the navigation began; `started` is just before it.
+  const offset = navStart - started;
+  return {
+    firstPaint: (paints['first-paint'] ?? NaN) + offset,
+    firstContentfulPaint: (paints['first-contentful-paint'] ?? NaN) + offset,
+    content: contentMs,
+  };
+}
+
+const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+try {
+  for (const lang of ['fr-CD', 'sw']) {
+    for (const [path, ready] of ROUTES) {
+      const results = [];
+      for (let i = 0; i < runs; i++) results.push(await visit(path, ready, lang));
+      const pick = (key) => median(results.map((r) => r[key]));
+      console.log(
+        `${lang.padEnd(5)} ${path.padEnd(12)} first paint ${s(pick('firstPaint'))}, ` +
+          `first contentful paint ${s(pick('firstContentfulPaint'))}, content shown ${s(pick('content'))}  (median of ${runs})`,
+      );
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}

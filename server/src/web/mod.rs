@@ -1,0 +1,101 @@
+//! Serves the built PWA and uploaded media from the same origin as the API.
+//!
+//! Hashed assets and media are immutable for a year; `index.html`, `sw.js`
+//! and the manifest must be revalidated, so a new version reaches phones.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
+
+use crate::AppState;
+
+mod page;
+pub use page::{LANGUAGE_COOKIE, escape};
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// Shown when the server runs without a PWA build (e.g. API-only tests).
+const PLACEHOLDER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>MAVUNO</title></head>\
+<body><h1>MAVUNO</h1><p>The server is running. The web app has not been built yet: run <code>scripts/start</code>.</p>\
+<p>API: <a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a></p></body></html>";
+
+pub fn routes(web_dir: Option<&Path>, media_dir: &Path) -> Router<AppState> {
+    let media = Router::new()
+        .fallback_service(ServeDir::new(media_dir))
+        .layer(middleware::from_fn(|req: Request, next: Next| cache_for(req, next, IMMUTABLE)));
+    let app = match web_dir.filter(|dir| dir.join("index.html").is_file()) {
+        Some(dir) => {
+            let files = ServeDir::new(dir).precompressed_br().precompressed_gzip();
+            let dir = dir.to_owned();
+            Router::new().fallback(move |State(state): State<AppState>, request: Request| {
+                let (files, index) = (files.clone(), dir.join("index.html"));
+                async move {
+                    if is_page(request.uri().path()) {
+                        page(&state, &index, request).await
+                    } else {
+                        files.oneshot(request).await.map_or_else(|e| match e {}, IntoResponse::into_response)
+                    }
+                }
+            })
+        }
+        None => Router::new().fallback(|| async { Html(PLACEHOLDER) }),
+    };
+    Router::new().nest("/media", media).merge(app.layer(middleware::from_fn(app_cache_headers)))
+}
+
+/// Client-side routes (`/`, `/marketplace`, `/product/7`) and `/index.html` are the
+/// app's page; anything else that looks like a file (`/assets/x.js`, `/logo.png`)
+/// is served from the build or is a real 404.
+fn is_page(path: &str) -> bool {
+    path == "/index.html"
+        || !(path.starts_with("/assets/") || path.rsplit('/').next().is_some_and(|last| last.contains('.')))
+}
+
+/// `index.html` with the page's language, words and preview written in (`page.rs`).
+async fn page(state: &AppState, index: &Path, request: Request) -> Response {
+    let Ok(template) = tokio::fs::read_to_string(index).await else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let lang = page::language(request.uri().query(), request.headers());
+    let path = request.uri().path();
+    let head = page::head(state, path, lang).await;
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map_or([127, 0, 0, 1].into(), |c| c.0.ip());
+    let origin = crate::middleware::public_origin(&state.config, peer, request.headers());
+    let html = page::render(&template, &head, &origin, path);
+    let csp = HeaderValue::from_str(&page::content_security_policy(&template))
+        .unwrap_or(HeaderValue::from_static(crate::middleware::CONTENT_SECURITY_POLICY));
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::CONTENT_LANGUAGE, HeaderValue::from_static(lang.code())),
+            (header::VARY, HeaderValue::from_static("Accept-Language, Cookie")),
+            (header::CONTENT_SECURITY_POLICY, csp),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+async fn cache_for(req: Request, next: Next, value: &'static str) -> Response {
+    let mut response = next.run(req).await;
+    if response.status().is_success() {
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    }
+    response
+}
+
+async fn app_cache_headers(req: Request, next: Next) -> Response {
+    let hashed = req.uri().path().starts_with("/assets/");
+    let mut response = next.run(req).await;
+    let value = if hashed && response.status().is_success() { IMMUTABLE } else { "no-cache" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    response
+}

@@ -1,0 +1,304 @@
+//! The HTML a navigation gets: the PWA's `index.html` with the reader's language,
+//! the page's title and description, Open Graph tags for products, courses and
+//! articles, and the inline shell's line filled in here. A first visit on a slow
+//! link paints the shell in the reader's language from this one response, and a
+//! link shared on WhatsApp shows a preview (its crawler runs no script).
+
+use axum::http::HeaderMap;
+use axum::http::header;
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+use crate::AppState;
+use crate::labels::{LANGUAGES, Lang};
+use crate::media::MediaStore;
+use crate::model::decimal_amount;
+
+/// The cookie the PWA keeps the chosen language in (i18next's detector, `lookupCookie`).
+pub const LANGUAGE_COOKIE: &str = "mavuno_lng";
+
+/// The shell's line in the template; replaced by `pages.boot` in the reader's language.
+const BOOT_LINE: (&str, &str) = ("<p class=\"boot-line\">", "</p>");
+
+/// What a page says about itself in `<head>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Head {
+    pub lang: Lang,
+    pub title: String,
+    pub description: String,
+    /// A picture for previews: a media path (`/media/…`).
+    pub image: Option<String>,
+    /// `og:type`: `website`, `article` or `product`.
+    pub kind: &'static str,
+}
+
+/// The reader's language: `?lng=`, then the PWA's cookie, then `Accept-Language`
+/// (by preference), then English, as the PWA's own detector decides.
+pub fn language(query: Option<&str>, headers: &HeaderMap) -> Lang {
+    let from_query = query.into_iter().flat_map(|q| q.split('&')).find_map(|pair| pair.strip_prefix("lng="));
+    let from_cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(LANGUAGE_COOKIE)?.strip_prefix('='));
+    if let Some(lang) = from_query.into_iter().chain(from_cookie).find_map(supported) {
+        return lang;
+    }
+    let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let mut ranges = accept
+        .split(',')
+        .filter_map(|range| {
+            let mut parts = range.split(';');
+            let tag = parts.next()?.trim();
+            let q = parts.find_map(|p| p.trim().strip_prefix("q=")).map_or(Some(1.0), |q| q.parse::<f32>().ok())?;
+            Some((tag, q))
+        })
+        .collect::<Vec<_>>();
+    ranges.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ranges.into_iter().filter(|(_, q)| *q > 0.0).find_map(|(tag, _)| supported(tag)).unwrap_or(Lang::EN)
+}
+
+fn supported(code: &str) -> Option<Lang> {
+    let base = code.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+    LANGUAGES.contains(&base.as_str()).then(|| Lang::parse(Some(&base)))
+}
+
+/// The route's key under `pages.` in the catalogues, and the id of a product,
+/// course or article.
+fn route(path: &str) -> (&'static str, Option<i64>) {
+    let parts = path.trim_matches('/').split('/').collect::<Vec<_>>();
+    let id = parts.get(1).and_then(|id| id.parse::<i64>().ok());
+    let key = match parts.as_slice() {
+        ["" | "index.html"] => "home",
+        ["product", _] => "product",
+        ["course", _] => "course",
+        ["news", _] => "article",
+        ["learn", _] => "learn",
+        ["certificates", _] => "certificate",
+        ["forgot-password"] => "forgot_password",
+        ["reset-password"] => "reset_password",
+        ["privacy"] => "terms",
+        ["marketplace"] => "marketplace",
+        ["training"] => "training",
+        ["news"] => "news",
+        ["about"] => "about",
+        ["programs"] => "programs",
+        ["contact"] => "contact",
+        ["login"] => "login",
+        ["register"] => "register",
+        ["terms"] => "terms",
+        ["help"] => "help",
+        ["cart"] => "cart",
+        ["checkout"] => "checkout",
+        ["orders"] => "orders",
+        ["dashboard"] => "dashboard",
+        ["profile"] => "profile",
+        _ => "not_found",
+    };
+    (key, id)
+}
+
+/// The head of the page at `path`: its own words, or a product's, course's or
+/// published article's (what anyone may see; anything else reads as the list's page).
+pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
+    let (key, id) = route(path);
+    let page = |key: &str| Head {
+        lang,
+        title: if key == "home" {
+            lang.text("pages.home.title")
+        } else {
+            lang.format("pages.title_format", &[("page", &lang.text(&format!("pages.{key}.title")))])
+        },
+        description: lang.text(&format!("pages.{key}.description")),
+        image: None,
+        kind: "website",
+    };
+    let Some(id) = id else { return page(key) };
+    let found = state
+        .db
+        .read(move |conn| {
+            Ok(match key {
+                "product" => crate::db::products::find_listed(conn, id)?.map(|p| {
+                    let price = decimal_amount(p.listing.current_price);
+                    let unit = lang.text(&format!("market.units.{}", p.listing.unit.as_str()));
+                    let description = format!("{price} USD / {unit} · {} · {}", p.farmer.name, p.listing.description);
+                    (p.listing.title, description, p.listing.images.first().cloned(), "product")
+                }),
+                "course" => crate::db::courses::find(conn, id)?
+                    .filter(|c| c.is_listed())
+                    .map(|c| (c.fields.title, c.fields.description, c.fields.cover_image, "website")),
+                "article" => crate::db::blogs::find(conn, id)?
+                    .filter(|b| b.fields.published && b.deleted_at.is_none())
+                    .map(|b| (b.fields.title, b.fields.description, b.fields.image, "article")),
+                _ => None,
+            })
+        })
+        .await
+        .ok()
+        .flatten();
+    match found {
+        Some((title, description, image, kind)) => Head {
+            lang,
+            title: lang.format("pages.title_format", &[("page", &title)]),
+            description: shorten(&description, 200),
+            image: image.map(|hash| MediaStore::url(&hash, 1024)),
+            kind,
+        },
+        None => page(key),
+    }
+}
+
+/// At most `max` characters, cut at a word with an ellipsis.
+fn shorten(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let cut = text.chars().take(max).collect::<String>();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{cut}…")
+}
+
+/// The template with `head` written in: `<html lang>`, title, description, Open Graph
+/// tags (absolute URLs from `origin`), and the shell's line.
+pub fn render(template: &str, head: &Head, origin: &str, path: &str) -> String {
+    let title = escape(&head.title);
+    let description = escape(&head.description);
+    let mut tags = format!(
+        "\n    <meta property=\"og:site_name\" content=\"MAVUNO\" />\n    \
+         <meta property=\"og:type\" content=\"{}\" />\n    \
+         <meta property=\"og:title\" content=\"{title}\" />\n    \
+         <meta property=\"og:description\" content=\"{description}\" />\n    \
+         <meta property=\"og:url\" content=\"{origin}{}\" />\n    \
+         <meta property=\"og:locale\" content=\"{}\" />\n",
+        head.kind,
+        escape(path),
+        head.lang.locale(),
+    );
+    if let Some(image) = &head.image {
+        tags += &format!(
+            "    <meta property=\"og:image\" content=\"{origin}{}\" />\n    \
+             <meta name=\"twitter:card\" content=\"summary_large_image\" />\n",
+            escape(image)
+        );
+    }
+    let mut html = replace_between(template, "<html lang=\"", "\"", head.lang.code());
+    html = replace_between(&html, "<title>", "</title>", &title);
+    html = replace_between(&html, "<meta name=\"description\" content=\"", "\"", &description);
+    html = replace_between(&html, BOOT_LINE.0, BOOT_LINE.1, &escape(&head.lang.text("pages.boot")));
+    html.replacen("</head>", &format!("{tags}  </head>"), 1)
+}
+
+/// `text` with what lies between the first `start` and the next `end` replaced.
+fn replace_between(text: &str, start: &str, end: &str, with: &str) -> String {
+    let Some(from) = text.find(start).map(|i| i + start.len()) else { return text.to_owned() };
+    let Some(to) = text[from..].find(end).map(|i| from + i) else { return text.to_owned() };
+    format!("{}{with}{}", &text[..from], &text[to..])
+}
+
+/// The CSP for a page: the site's, with the template's inline `<style>` blocks
+/// allowed by their hashes (no `'unsafe-inline'`, and still no inline script).
+pub fn content_security_policy(template: &str) -> String {
+    let mut hashes = String::new();
+    let mut rest = template;
+    while let Some(start) = rest.find("<style>") {
+        let body = &rest[start + "<style>".len()..];
+        let Some(end) = body.find("</style>") else { break };
+        let digest = Sha256::digest(&body.as_bytes()[..end]);
+        hashes += &format!(" 'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(digest));
+        rest = &body[end..];
+    }
+    crate::middleware::CONTENT_SECURITY_POLICY.replacen("style-src 'self'", &format!("style-src 'self'{hashes}"), 1)
+}
+
+/// Text made safe inside HTML or XML, in content and in quoted attributes.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = include_str!("../../../pwa/index.html");
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(), value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn the_language_comes_from_the_query_then_the_cookie_then_the_browser() {
+        let fr = Lang::parse(Some("fr"));
+        let sw = Lang::parse(Some("sw"));
+        assert_eq!(language(Some("lng=sw"), &headers(&[("cookie", "mavuno_lng=fr")])), sw);
+        assert_eq!(language(Some("lng=de"), &headers(&[("cookie", "a=1; mavuno_lng=fr")])), fr);
+        assert_eq!(language(None, &headers(&[("accept-language", "de-DE,sw;q=0.5,fr-CD;q=0.8")])), fr);
+        assert_eq!(language(None, &headers(&[("accept-language", "fr;q=0,sw-TZ")])), sw);
+        assert_eq!(language(None, &headers(&[("accept-language", "garbage;;q=x,,")])), Lang::EN);
+        assert_eq!(language(None, &HeaderMap::new()), Lang::EN);
+    }
+
+    #[test]
+    fn routes_have_their_own_words() {
+        assert_eq!(route("/"), ("home", None));
+        assert_eq!(route("/product/12"), ("product", Some(12)));
+        assert_eq!(route("/news/3"), ("article", Some(3)));
+        assert_eq!(route("/news"), ("news", None));
+        assert_eq!(route("/marketplace/"), ("marketplace", None));
+        assert_eq!(route("/forgot-password"), ("forgot_password", None));
+        assert_eq!(route("/no/such/page"), ("not_found", None));
+        for key in ["home", "product", "article", "news", "marketplace", "forgot_password", "not_found", "terms"] {
+            for lang in LANGUAGES {
+                let lang = Lang::parse(Some(lang));
+                assert_ne!(lang.text(&format!("pages.{key}.title")), format!("pages.{key}.title"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_template_gets_the_language_title_preview_and_shell_line_escaped() {
+        let head = Head {
+            lang: Lang::parse(Some("fr")),
+            title: "Haricots \"rouges\" <b>".into(),
+            description: "Tomates & 'oignons'".into(),
+            image: Some("/media/abc-1024.jpg".into()),
+            kind: "product",
+        };
+        let html = render(TEMPLATE, &head, "https://mavuno.example", "/product/7");
+        assert!(html.contains("<html lang=\"fr\">"));
+        assert!(html.contains("<title>Haricots &quot;rouges&quot; &lt;b&gt;</title>"));
+        assert!(html.contains("<meta name=\"description\" content=\"Tomates &amp; &#39;oignons&#39;\""));
+        assert!(html.contains("<meta property=\"og:image\" content=\"https://mavuno.example/media/abc-1024.jpg\""));
+        assert!(html.contains("<meta property=\"og:url\" content=\"https://mavuno.example/product/7\""));
+        assert!(html.contains("<meta property=\"og:locale\" content=\"fr_FR\""));
+        assert!(
+            html.contains(&format!(
+                "<p class=\"boot-line\">{}</p>",
+                escape(&Lang::parse(Some("fr")).text("pages.boot"))
+            ))
+        );
+        assert!(!html.contains("<b>"), "no markup from the title reaches the page");
+    }
+
+    #[test]
+    fn the_inline_style_is_allowed_by_its_hash_and_nothing_else() {
+        let csp = content_security_policy(TEMPLATE);
+        assert!(csp.contains("style-src 'self' 'sha256-"), "{csp}");
+        assert!(csp.contains("script-src 'self';"));
+        assert!(!csp.contains("unsafe-inline"));
+        let style = TEMPLATE.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
+        let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(style.as_bytes()));
+        assert!(csp.contains(&hash));
+    }
+
+    #[test]
+    fn long_descriptions_are_cut_at_a_word() {
+        assert_eq!(shorten("one  two\nthree", 200), "one two three");
+        assert_eq!(shorten("alpha beta gamma", 12), "alpha beta…");
+    }
+}
