@@ -1,22 +1,9 @@
 // axe-core on the screens a person meets first: no serious or critical problems.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { PHONE, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, audit, serverAndBrowser, signIn } from './harness.mjs';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const env = serverAndBrowser();
-
-async function audit(page) {
-  // The app's CSP forbids injected scripts; this context bypasses it for axe only.
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() =>
-    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 for (const language of ['en', 'fr']) {
   test(`login, register, profile and dashboard have no serious accessibility problems (${language})`, async () => {

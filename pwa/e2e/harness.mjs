@@ -3,6 +3,7 @@
 // downloaded: the browser is the system's.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -177,4 +178,18 @@ export async function newBuyer(origin, prefix) {
   });
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return email;
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical WCAG 2.1 A/AA problems on the page (needs a context with `bypassCSP`). */
+export async function audit(page) {
+  // The app's CSP forbids injected scripts; the test's context bypasses it for axe only.
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

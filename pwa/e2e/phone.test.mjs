@@ -3,7 +3,7 @@
 // footer carries the current year, and quick add puts in the minimum order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, serverAndBrowser } from './harness.mjs';
+import { PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -77,5 +77,42 @@ test('the first HTML paints a shell in the reader language, and every page has i
   assert.match(await page.title(), /^Avocados.* · MAVUNO$/);
   const cookies = await context.cookies();
   assert.equal(cookies.find((c) => c.name === 'mavuno_lng')?.value, 'en');
+  await context.close();
+});
+
+test('a success toast shows above the dialog it came from, and deleting an account sits apart from editing', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const email = await newBuyer(env.server.origin, 'toast');
+  await signIn(page, env.server.origin, 'admin@mavuno.demo');
+  await page.goto(`${env.server.origin}/dashboard?lng=fr`);
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Utilisateurs' }).click();
+  await page.getByLabel('Rechercher').fill(email);
+  await page.locator('tr', { hasText: email }).getByRole('button', { name: 'Voir', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Statut').selectOption('inactive');
+  await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  const toast = page.getByRole('status').filter({ hasText: 'Modifications enregistrées' });
+  await toast.waitFor();
+  // Drawn on top (not under the dialog's backdrop), and its close button works.
+  const box = await toast.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 360, 'the toast fits the screen');
+  const onTop = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x, y)?.closest('.toast') !== null,
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  assert.ok(onTop, 'the toast is above the dialog');
+  await toast.getByRole('button', { name: 'Fermer' }).click();
+  await toast.waitFor({ state: 'detached' });
+
+  // The profile's Edit and Delete account are far apart, Delete under its own heading.
+  await page.goto(`${env.server.origin}/profile`);
+  const edit = await page.getByRole('button', { name: 'Modifier' }).boundingBox();
+  const remove = page
+    .getByRole('region', { name: 'Supprimer votre compte' })
+    .getByRole('button', { name: 'Supprimer le compte' });
+  const removeBox = await remove.boundingBox();
+  assert.ok(removeBox.y - (edit.y + edit.height) > 200, 'Delete account is well below Edit');
   await context.close();
 });

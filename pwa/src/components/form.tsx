@@ -76,12 +76,14 @@ interface ImagePickerProps {
   label: string;
   buttonLabel: string;
   fileName: string | null;
+  /** Several pictures at once (a product's photos). */
+  multiple?: boolean;
   onChange(event: ChangeEvent<HTMLInputElement>): void;
 }
 
 /** A file input whose button and file name are in the person's language
  * (the browser's own control speaks the browser's language). */
-export function ImagePicker({ label, buttonLabel, fileName, onChange }: ImagePickerProps) {
+export function ImagePicker({ label, buttonLabel, fileName, multiple, onChange }: ImagePickerProps) {
   const id = useId();
   return (
     <div className="image-picker">
@@ -93,6 +95,7 @@ export function ImagePicker({ label, buttonLabel, fileName, onChange }: ImagePic
         className="visually-hidden file-input"
         type="file"
         accept="image/*"
+        multiple={multiple}
         onChange={onChange}
         aria-labelledby={`${id}-label`}
       />

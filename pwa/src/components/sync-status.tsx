@@ -31,7 +31,14 @@ export function SyncStatus({ db }: { db: LocalDb }) {
     <div className="sync-status">
       <button type="button" className={`sync-pill ${tone}`} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {tone === 'ok' ? <CheckIcon /> : tone === 'bad' ? <AlertIcon /> : <ClockIcon />}
-        <span role="status">{label}</span>
+        {waiting > 0 && (
+          <span className="sync-count" aria-hidden="true">
+            {waiting}
+          </span>
+        )}
+        <span className="sync-label" role="status">
+          {label}
+        </span>
       </button>
       {open && (
         <div className="sync-panel" role="dialog" aria-label={t('sync.queue_title')}>

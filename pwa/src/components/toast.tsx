@@ -1,6 +1,8 @@
 // One toast at a time, top right: 10 s for success, 5 s for errors (docs/product.md,
-// Statuses and Constants), or until dismissed.
+// Statuses and Constants), or until dismissed. While a modal dialog is open, the toast
+// shows inside it: the rest of the page is then under the dialog and inert.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, AlertIcon, CloseIcon } from './icons';
 
@@ -10,25 +12,54 @@ interface Toast {
   id: number;
   kind: Kind;
   message: string;
+  /** The modal dialog open when it was shown, if any. */
+  host: HTMLDialogElement | null;
+}
+
+function topmostModal(): HTMLDialogElement | null {
+  const open = [...document.querySelectorAll('dialog')].filter((d) => d.open && d.matches(':modal'));
+  return open.at(-1) ?? null;
 }
 
 const ToastContext = createContext<((kind: Kind, message: string) => void) | null>(null);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
-  const show = useCallback((kind: Kind, message: string) => setToast({ id: Date.now(), kind, message }), []);
+  const show = useCallback(
+    (kind: Kind, message: string) => setToast({ id: Date.now(), kind, message, host: topmostModal() }),
+    [],
+  );
   useEffect(() => {
     if (!toast) return;
     const timer = window.setTimeout(() => setToast(null), TOAST_MS[toast.kind]);
     return () => window.clearTimeout(timer);
   }, [toast]);
+  // When its dialog closes (or goes away), the toast moves back to the page.
+  useEffect(() => {
+    const host = toast?.host;
+    if (!host) return;
+    const leave = () => {
+      if (!host.open || !host.isConnected) setToast((t) => (t && t.host === host ? { ...t, host: null } : t));
+    };
+    const watch = new MutationObserver(leave);
+    watch.observe(document.body, { childList: true, subtree: true });
+    watch.observe(host, { attributes: true, attributeFilter: ['open'] });
+    return () => watch.disconnect();
+  }, [toast?.host]);
   const value = useMemo(() => show, [show]);
   return (
     <ToastContext.Provider value={value}>
       {children}
       <div className="toast-region" aria-live="polite">
-        {toast && <ToastView key={toast.id} toast={toast} onClose={() => setToast(null)} />}
+        {toast && !toast.host && <ToastView key={toast.id} toast={toast} onClose={() => setToast(null)} />}
       </div>
+      {toast?.host &&
+        createPortal(
+          <div className="toast-region">
+            <ToastView key={toast.id} toast={toast} onClose={() => setToast(null)} />
+          </div>,
+          toast.host,
+        )}
     </ToastContext.Provider>
   );
 }

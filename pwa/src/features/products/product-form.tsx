@@ -2,7 +2,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';
-import { ErrorBox, SelectField } from '../../components/form';
+import { ErrorBox, ImagePicker, SelectField } from '../../components/form';
 import { checkImage } from '../../lib/image-pick';
 import type { LocalDb } from '../../lib/local-db';
 import { keepPhoto } from '../../lib/photos';
@@ -203,8 +203,13 @@ export function ProductForm({
         {field('max_order', 'number', { inputMode: 'decimal', min: 0, step: 0.5 })}
       </div>
       <div className="field">
-        <label htmlFor="product-photos">{t('products.fields.images')}</label>
-        <input id="product-photos" type="file" accept="image/*" multiple onChange={(e) => void pickPhotos(e)} />
+        <ImagePicker
+          label={t('products.fields.images')}
+          buttonLabel={t('products.add_photos')}
+          fileName={null}
+          multiple
+          onChange={(e) => void pickPhotos(e)}
+        />
         <p className="hint">{t('products.photos_hint')}</p>
         {photoProblem && (
           <p className="field-error" role="alert">

@@ -53,9 +53,6 @@ export function ProfilePanel() {
           <button type="button" className="button" onClick={() => setEditing(true)}>
             <EditIcon /> {t('profile.edit')}
           </button>
-          <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
-            <TrashIcon /> {t('profile.delete')}
-          </button>
         </div>
       )}
 
@@ -88,6 +85,15 @@ export function ProfilePanel() {
             </button>
           </div>
         )}
+      </section>
+
+      {/* Far from Edit, under its own heading: deleting is never a slip of the thumb. */}
+      <section className="card danger-zone" aria-labelledby="delete-account">
+        <h2 id="delete-account">{t('profile.danger_title')}</h2>
+        <p className="muted">{t('profile.delete_warning')}</p>
+        <button type="button" className="button danger-outline" onClick={() => setConfirmDelete(true)}>
+          <TrashIcon /> {t('profile.delete')}
+        </button>
       </section>
 
       <ConfirmDialog
