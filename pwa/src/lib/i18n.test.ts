@@ -43,6 +43,7 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
   afterEach(() => {
     localStorage.clear();
     sessionStorage.clear();
+    document.cookie = 'mavuno_lng=; path=/; max-age=0';
     window.history.replaceState({}, '', '/');
     vi.restoreAllMocks();
   });
@@ -52,6 +53,8 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
     window.history.replaceState({}, '', '/?lng=sw');
     expect(await detect()).toBe('sw');
     expect(localStorage.getItem('i18nextLng')).toBe('sw');
+    // And in the cookie the server reads for the first HTML it sends.
+    expect(document.cookie).toContain('mavuno_lng=sw');
   });
 
   it('the stored choice wins over the browser language', async () => {
