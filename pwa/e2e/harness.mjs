@@ -27,8 +27,8 @@ export async function startServer() {
   // Never leave a server behind, even when the tests are interrupted.
   const killServer = () => child.kill('SIGKILL');
   process.once('exit', killServer);
+  let output = '';
   const origin = await new Promise((resolve, reject) => {
-    let output = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -42,6 +42,8 @@ export async function startServer() {
   });
   return {
     origin,
+    /** What the server has logged so far (without SMTP, the emails it sends are written there). */
+    log: () => output,
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');

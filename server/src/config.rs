@@ -34,6 +34,9 @@ pub struct Config {
     /// Where email goes, e.g. `smtp://user:pass@mail.example.org:587?tls=required`
     /// or `smtps://...`; without it, messages are written to the log.
     pub smtp_url: Option<String>,
+    /// Where people open the app, for links in emails (`--public-url`); the listening
+    /// address when unset. A request's Host header is never used: anyone can forge it.
+    pub public_url: Option<String>,
     /// The sender of every message.
     pub mail_from: String,
     /// How long the payment simulator's "phone prompt" takes before it answers.
@@ -84,6 +87,7 @@ impl Config {
             contact_max_messages: 5,
             contact_window: Duration::from_secs(60 * 60),
             smtp_url: None,
+            public_url: None,
             mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
             simulator_delay: Duration::from_secs(3),
             pawapay: None,

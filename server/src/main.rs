@@ -38,6 +38,10 @@ enum Command {
         /// without it, messages are written to the log.
         #[arg(long, env = "MAVUNO_SMTP_URL", hide_env_values = true)]
         smtp_url: Option<String>,
+        /// The address people open MAVUNO at (e.g. https://mavuno.africa), for links in emails;
+        /// this server's own address when not set. Never taken from a request's Host header.
+        #[arg(long, env = "MAVUNO_PUBLIC_URL")]
+        public_url: Option<String>,
         /// Sender address of every email.
         #[arg(long, env = "MAVUNO_MAIL_FROM", default_value = "MAVUNO <no-reply@mavuno.africa>")]
         mail_from: String,
@@ -131,6 +135,7 @@ async fn run() -> ExitCode {
             demo,
             jwt_secret,
             smtp_url,
+            public_url,
             mail_from,
             pawapay_token,
             pawapay_url,
@@ -147,6 +152,7 @@ async fn run() -> ExitCode {
                 web_dir,
                 jwt_secret,
                 smtp_url,
+                public_url: public_url.map(|url| url.trim_end_matches('/').to_owned()),
                 mail_from,
                 pawapay,
                 max_connections: max_connections.min(open_files_limit().saturating_sub(RESERVED_FILES)),

@@ -33,6 +33,8 @@ pub struct Throttles {
     pub signup: Throttle,
     /// Contact messages per address.
     pub contact: Throttle,
+    /// Password reset requests per address and per email.
+    pub password_reset: Throttle,
     /// Unverified payment callbacks kept per address.
     pub callbacks: Throttle,
 }
@@ -48,6 +50,7 @@ impl Throttles {
             known_places: KnownPlaces::new(Duration::from_secs(30 * 24 * 3600)),
             signup: Throttle::new(config.signup_max, config.signup_window),
             contact: Throttle::new(config.contact_max_messages, config.contact_window),
+            password_reset: Throttle::new(5, Duration::from_secs(15 * 60)),
             callbacks: Throttle::new(60, Duration::from_secs(3600)),
         }
     }

@@ -34,6 +34,21 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('../features/pages/contact-page')).ContactPage }),
       },
       {
+        path: 'forgot-password',
+        lazy: async () => ({
+          Component: (await import('../features/auth/password-reset-pages')).ForgotPasswordPage,
+        }),
+      },
+      {
+        path: 'reset-password',
+        lazy: async () => ({
+          Component: (await import('../features/auth/password-reset-pages')).ResetPasswordPage,
+        }),
+      },
+      { path: 'terms', lazy: async () => ({ Component: (await import('../features/pages/terms-page')).TermsPage }) },
+      { path: 'privacy', lazy: async () => ({ Component: (await import('../features/pages/terms-page')).TermsPage }) },
+      { path: 'help', lazy: async () => ({ Component: (await import('../features/pages/help-page')).HelpPage }) },
+      {
         path: 'marketplace',
         lazy: async () => ({ Component: (await import('../features/marketplace/marketplace-page')).MarketplacePage }),
       },

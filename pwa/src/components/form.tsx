@@ -1,16 +1,41 @@
-// Labelled form controls with large touch targets, and the red error box.
-import { useId, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+// Labelled form controls with large touch targets, each with its own error line,
+// the red error box, and focus on the first invalid field after a refused send.
+import {
+  useEffect,
+  useId,
+  type ChangeEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefObject,
+  type SelectHTMLAttributes,
+} from 'react';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   hint?: string;
+  /** What is wrong with the value, in words: marks the field and is read with it. */
+  error?: string;
 }
 
-export function TextField({ label, hint, ...input }: FieldProps) {
+/** `aria-describedby` for a field's hint and error, and the error's line. */
+function describe(id: string, hint?: string, error?: string) {
+  const ids = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  return {
+    describedBy: ids || undefined,
+    invalid: error ? true : undefined,
+    line: error && (
+      <p className="field-error" id={`${id}-error`}>
+        {error}
+      </p>
+    ),
+  };
+}
+
+export function TextField({ label, hint, error, ...input }: FieldProps) {
   const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
+  const { describedBy, invalid, line } = describe(id, hint, error);
   return (
-    <div className="field">
+    <div className={`field${error ? ' has-error' : ''}`}>
       <label htmlFor={id}>
         {label}
         {input.required && (
@@ -20,12 +45,13 @@ export function TextField({ label, hint, ...input }: FieldProps) {
           </span>
         )}
       </label>
-      <input id={id} aria-describedby={hintId} {...input} />
+      <input id={id} aria-describedby={describedBy} aria-invalid={invalid} {...input} />
       {hint && (
-        <p className="hint" id={hintId}>
+        <p className="hint" id={`${id}-hint`}>
           {hint}
         </p>
       )}
+      {line}
     </div>
   );
 }
@@ -33,12 +59,14 @@ export function TextField({ label, hint, ...input }: FieldProps) {
 interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
   children: ReactNode;
+  error?: string;
 }
 
-export function SelectField({ label, children, ...select }: SelectProps) {
+export function SelectField({ label, children, error, ...select }: SelectProps) {
   const id = useId();
+  const { describedBy, invalid, line } = describe(id, undefined, error);
   return (
-    <div className="field">
+    <div className={`field${error ? ' has-error' : ''}`}>
       <label htmlFor={id}>
         {label}
         {select.required && (
@@ -48,9 +76,10 @@ export function SelectField({ label, children, ...select }: SelectProps) {
           </span>
         )}
       </label>
-      <select id={id} {...select}>
+      <select id={id} aria-describedby={describedBy} aria-invalid={invalid} {...select}>
         {children}
       </select>
+      {line}
     </div>
   );
 }
@@ -58,7 +87,7 @@ export function SelectField({ label, children, ...select }: SelectProps) {
 export function ErrorBox({ messages }: { messages: string[] }) {
   if (messages.length === 0) return null;
   return (
-    <div className="error-box" role="alert">
+    <div className="error-box" role="alert" tabIndex={-1}>
       {messages.length === 1 ? (
         <p>{messages[0]}</p>
       ) : (
@@ -105,4 +134,19 @@ export function ImagePicker({ label, buttonLabel, fileName, multiple, onChange }
       {fileName && <span className="file-name">{fileName}</span>}
     </div>
   );
+}
+
+/**
+ * After a refused send (`attempt` counts them), moves focus and the view to the form's
+ * first invalid field, or else to its error box, so a phone shows what to fix.
+ */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, attempt: number) {
+  useEffect(() => {
+    if (attempt === 0) return;
+    const root = form.current;
+    const target =
+      root?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? root?.querySelector<HTMLElement>('.error-box');
+    target?.scrollIntoView({ block: 'center' });
+    target?.focus({ preventScroll: true });
+  }, [form, attempt]);
 }

@@ -36,3 +36,27 @@ export function errorMessages(error: unknown, t: TFunction, fallbackKey: ParseKe
   }
   return [t(errorKey(error.code), { defaultValue: t(fallbackKey) })];
 }
+
+/** Codes whose field is not their prefix. */
+const CODE_FIELD: Record<string, string> = { passwords_do_not_match: 'password_confirmation' };
+
+/**
+ * Each of `fields`' first problem, in words: from a form's own codes (a code names its
+ * field as its prefix: `first_name_required`) or from the server's field codes.
+ */
+export function fieldProblems(problem: Problem, t: TFunction, fields: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (field: string | undefined, code: string) => {
+    if (field && !(field in out)) out[field] = t(errorKey(code), { defaultValue: code });
+  };
+  if (!problem) return out;
+  if ('codes' in problem) {
+    const byLength = [...fields].sort((a, b) => b.length - a.length);
+    for (const code of problem.codes) add(CODE_FIELD[code] ?? byLength.find((f) => code.startsWith(`${f}_`)), code);
+  } else if (problem.error instanceof ApiError && problem.error.errorCodes) {
+    for (const [field, codes] of Object.entries(problem.error.errorCodes)) {
+      if (fields.includes(field) && codes[0]) add(field, codes[0]);
+    }
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ pub mod favourites;
 pub mod meta;
 pub mod orders;
 pub mod outbox;
+pub mod password_resets;
 pub mod payments;
 pub mod products;
 pub mod refunds;
@@ -53,6 +54,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0015_course_payments", include_str!("../../../migrations/0015_course_payments.sql")),
     ("0016_blogs", include_str!("../../../migrations/0016_blogs.sql")),
     ("0017_blog_comments", include_str!("../../../migrations/0017_blog_comments.sql")),
+    ("0018_password_resets", include_str!("../../../migrations/0018_password_resets.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

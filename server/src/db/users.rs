@@ -122,6 +122,14 @@ pub fn find_by_email(conn: &Connection, email: &str) -> rusqlite::Result<Option<
         .optional()
 }
 
+pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, password_hash, now],
+    )?;
+    Ok(())
+}
+
 pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
     conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND deleted_at IS NULL AND id IS NOT ?2)")?
         .query_row(params![email, except_id], |row| row.get(0))

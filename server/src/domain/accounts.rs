@@ -69,7 +69,7 @@ pub fn looks_like_email(email: &str) -> bool {
         && chars(email) <= MAX_EMAIL_CHARS
 }
 
-fn check_password(errors: &mut FieldErrors, password: &str, confirmation: &str) {
+pub fn check_password(errors: &mut FieldErrors, password: &str, confirmation: &str) {
     if password != confirmation {
         errors.add("password_confirmation", "passwords_do_not_match", "Passwords do not match");
     }

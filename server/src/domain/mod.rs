@@ -17,6 +17,7 @@ pub mod favourites;
 pub mod input;
 pub mod merge;
 pub mod orders;
+pub mod password_reset;
 pub mod payments;
 pub mod people;
 pub mod phone;

@@ -50,6 +50,8 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/health", Only(EVERYONE)),
     ("post", "/users", Only(EVERYONE)),
     ("post", "/users/login", Only(EVERYONE)),
+    ("post", "/password/forgot", Only(EVERYONE)),
+    ("post", "/password/reset", Only(EVERYONE)),
     ("get", "/me", Only(SIGNED)),
     ("patch", "/me/update", Only(SIGNED)),
     ("post", "/auth/logout", Only(SIGNED)),

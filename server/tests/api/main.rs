@@ -17,6 +17,7 @@ mod hardening;
 mod helpers;
 mod http;
 mod orders;
+mod password_reset;
 mod pawapay;
 mod payments;
 mod products;

@@ -12,6 +12,8 @@ const QUICK_LINKS = [
   ['about', paths.about],
   ['news', paths.news],
   ['contact', paths.contact],
+  ['help', paths.help],
+  ['terms', paths.terms],
 ] as const;
 
 /** The year the app was opened in (the copyright line). */

@@ -1,7 +1,7 @@
 // The application form shared by the customer, the field agent and the admin: drafts save as the person types.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox } from '../form';
+import { ErrorBox, useFocusFirstInvalid } from '../form';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { FIELDS, toAnswers, validateSubmission, type Answers } from '../../lib/application-fields';
 import { saveApplication, type Application, type ApplicationStatus } from '../../lib/applications';
@@ -34,6 +34,9 @@ export function ApplicationForm(props: {
   const forUserId = props.person?.id;
   const [values, setValues] = useState<Answers>(() => initialValues(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, attempt);
   const [savedAt, setSavedAt] = useState<number | null>(null);
   const dirty = useRef(false);
   const status = existing?.status;
@@ -59,7 +62,10 @@ export function ApplicationForm(props: {
     event.preventDefault();
     const found = validateSubmission(values);
     setProblems(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setAttempt((n) => n + 1);
+      return;
+    }
     const next: ApplicationStatus = status === 'rejected' ? 're-submitted' : 'pending';
     await saveApplication(db, uid, toAnswers(values), next, forUserId);
     props.onDone();
@@ -78,7 +84,13 @@ export function ApplicationForm(props: {
   const summary = Object.keys(problems).length > 0 ? [t('survey.check_form')] : [];
 
   return (
-    <form className="card form survey-form" onSubmit={submit} noValidate aria-labelledby="survey-form-title">
+    <form
+      ref={formRef}
+      className="card form survey-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="survey-form-title"
+    >
       <h2 id="survey-form-title">
         {status === 'rejected' ? t('survey.resubmit_title') : existing ? t('survey.edit_title') : t('survey.new_title')}
       </h2>

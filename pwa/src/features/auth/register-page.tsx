@@ -1,11 +1,13 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
-import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
+import { Modal } from '../../components/dialog';
+import { ErrorBox, ImagePicker, SelectField, TextField, useFocusFirstInvalid } from '../../components/form';
+import { TermsText } from '../../components/terms-text';
 import { CheckIcon } from '../../components/icons';
-import { problemMessages, type Problem } from '../../lib/error-text';
+import { fieldProblems, problemMessages, type Problem } from '../../lib/error-text';
 import { useImagePick } from '../../lib/image-pick';
 import { useSession } from '../../lib/session';
 import { COUNTRIES } from '../../lib/account';
@@ -14,6 +16,17 @@ import { usePageHead } from '../../lib/page-head';
 
 /** docs/product.md, Constants: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
+
+const FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone_number',
+  'country',
+  'password',
+  'password_confirmation',
+  'terms',
+] as const;
 
 const EMPTY: RegistrationValues = {
   first_name: '',
@@ -33,6 +46,11 @@ export function RegisterPage() {
   const [values, setValues] = useState(EMPTY);
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<Problem>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [showTerms, setShowTerms] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, attempt);
+  const invalid = fieldProblems(problem, t, FIELDS);
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [done, setDone] = useState(false);
 
@@ -45,7 +63,11 @@ export function RegisterPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const codes = validateRegistration(values);
-    if (codes.length > 0) return setProblem({ codes });
+    if (codes.length > 0) {
+      setProblem({ codes });
+      setAttempt((n) => n + 1);
+      return;
+    }
     const form = new FormData();
     for (const field of ['first_name', 'last_name', 'email', 'phone_number', 'country'] as const) {
       form.append(`user[${field}]`, values[field].trim());
@@ -63,6 +85,7 @@ export function RegisterPage() {
       setDone(true);
     } catch (error) {
       setProblem({ error });
+      setAttempt((n) => n + 1);
     } finally {
       setSubmitting(false);
     }
@@ -74,7 +97,7 @@ export function RegisterPage() {
     <section className="page narrow auth-page">
       <h1>{t('auth.register_title')}</h1>
       <p className="lead">{t('auth.register_intro')}</p>
-      <form onSubmit={submit} noValidate className="card form">
+      <form ref={formRef} onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.register_failed')} />
         <div className="field-row">
           <TextField
@@ -82,6 +105,7 @@ export function RegisterPage() {
             autoComplete="given-name"
             required
             value={values.first_name}
+            error={invalid.first_name}
             onChange={set('first_name')}
           />
           <TextField
@@ -89,6 +113,7 @@ export function RegisterPage() {
             autoComplete="family-name"
             required
             value={values.last_name}
+            error={invalid.last_name}
             onChange={set('last_name')}
           />
         </div>
@@ -99,6 +124,7 @@ export function RegisterPage() {
           autoComplete="email"
           required
           value={values.email}
+          error={invalid.email}
           onChange={set('email')}
         />
         <TextField
@@ -108,9 +134,16 @@ export function RegisterPage() {
           autoComplete="tel"
           required
           value={values.phone_number}
+          error={invalid.phone_number}
           onChange={set('phone_number')}
         />
-        <SelectField label={t('fields.country')} required value={values.country} onChange={set('country')}>
+        <SelectField
+          label={t('fields.country')}
+          required
+          value={values.country}
+          error={invalid.country}
+          onChange={set('country')}
+        >
           <option value="">{t('fields.choose_country')}</option>
           {COUNTRIES.map((code) => (
             <option key={code} value={code}>
@@ -125,6 +158,7 @@ export function RegisterPage() {
           required
           hint={t('fields.password_hint')}
           value={values.password}
+          error={invalid.password}
           onChange={set('password')}
         />
         <TextField
@@ -133,6 +167,7 @@ export function RegisterPage() {
           autoComplete="new-password"
           required
           value={values.password_confirmation}
+          error={invalid.password_confirmation}
           onChange={set('password_confirmation')}
         />
         <div className="field avatar-field">
@@ -151,10 +186,30 @@ export function RegisterPage() {
             )}
           </div>
         </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={values.terms} onChange={set('terms')} />
-          <span>{t('auth.accept_terms')}</span>
-        </label>
+        <div className={`field${invalid.terms ? ' has-error' : ''}`}>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={values.terms}
+              onChange={set('terms')}
+              aria-invalid={invalid.terms ? true : undefined}
+              aria-describedby={invalid.terms ? 'terms-error' : undefined}
+            />
+            <span>
+              <Trans
+                i18nKey="auth.accept_terms"
+                components={{
+                  terms: <button type="button" className="link-button inline" onClick={() => setShowTerms(true)} />,
+                }}
+              />
+            </span>
+          </label>
+          {invalid.terms && (
+            <p className="field-error" id="terms-error">
+              {invalid.terms}
+            </p>
+          )}
+        </div>
         <button type="submit" className="button wide" disabled={submitting}>
           {submitting ? t('auth.creating_account') : t('auth.create_account')}
         </button>
@@ -162,6 +217,11 @@ export function RegisterPage() {
           {t('auth.have_account')} <Link to={paths.login}>{t('auth.sign_in')}</Link>
         </p>
       </form>
+      {showTerms && (
+        <Modal title={t('terms.title')} closeLabel={t('common.dismiss')} onClose={() => setShowTerms(false)}>
+          <TermsText headingLevel={3} />
+        </Modal>
+      )}
     </section>
   );
 }

@@ -2,6 +2,7 @@
 //! erasure (docs/api.md).
 
 mod flows;
+mod reset;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
@@ -36,6 +37,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(me))
         .routes(routes!(logout))
         .routes(routes!(delete_me))
+        .merge(reset::routes())
         .merge(with_avatar)
 }
 

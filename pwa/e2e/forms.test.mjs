@@ -1,0 +1,121 @@
+// Forms on a 360 px phone (issue 19): a refused send moves focus to the first field to
+// fix, marks each field with its message and keeps what was typed; the terms open from
+// the sign-up form without losing it; a forgotten password is reset by an emailed link.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+const focusedLabel = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.labels?.[0]?.textContent?.replace('*', '').trim() ?? el?.tagName;
+  });
+
+test('an empty sign-up shows what to fix at the first field, in French, and the terms open over the form', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/register?lng=fr`);
+  // Scrolled to the button at the bottom, as a thumb would be.
+  await page.getByRole('button', { name: 'Créer un compte' }).click();
+  assert.equal(await focusedLabel(page), 'Prénom');
+  const first = page.getByLabel(/^Prénom/);
+  assert.equal(await first.getAttribute('aria-invalid'), 'true');
+  const describedBy = await first.getAttribute('aria-describedby');
+  assert.match(await page.locator(`#${describedBy.split(' ').at(-1).replace(/:/g, '\\:')}`).textContent(), /prénom/i);
+  assert.ok(
+    await first.evaluate(
+      (el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight,
+    ),
+  );
+
+  // Typed values stay; the next send points at the next problem (the email).
+  await first.fill('Amani');
+  await page.getByLabel(/^Nom/).first().fill('Bahati');
+  await page.getByLabel(/^E-mail/).fill('amani@');
+  await page.getByRole('button', { name: 'Créer un compte' }).click();
+  assert.equal(await focusedLabel(page), 'E-mail');
+  assert.equal(await first.inputValue(), 'Amani');
+  assert.equal(await first.getAttribute('aria-invalid'), null, 'a fixed field is no longer marked');
+
+  // The terms open in a dialog; closing it leaves the form as it was.
+  await page.getByRole('button', { name: 'conditions d’utilisation et la politique de confidentialité' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Conditions d’utilisation et confidentialité' });
+  await dialog.getByRole('heading', { name: 'Ce que nous gardons sur vous' }).waitFor();
+  await dialog.getByRole('button', { name: 'Fermer' }).click();
+  assert.equal(await page.getByLabel(/^E-mail/).inputValue(), 'amani@');
+  assert.equal(await page.getByRole('checkbox').isChecked(), false, 'opening the terms does not accept them');
+  await context.close();
+});
+
+test('an incomplete application moves focus to its first missing answer', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const email = await newBuyer(env.server.origin, 'focus');
+  await signIn(page, env.server.origin, email);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await page.locator('.section-head .button').click();
+  await page.getByLabel(/^How much land/).selectOption('1-2 hectares');
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  assert.equal(await focusedLabel(page), 'Who works on your farm?');
+  assert.equal(await page.getByLabel(/^Who works on your farm/).getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.getByLabel(/^How much land/).inputValue(), '1-2 hectares');
+  await context.close();
+});
+
+test('a forgotten password is reset with the emailed link, once', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const email = await newBuyer(env.server.origin, 'forgot');
+  await page.goto(`${env.server.origin}/login?lng=sw`);
+  await page.getByRole('link', { name: 'Umesahau nenosiri?' }).click();
+  await page.getByRole('button', { name: 'Tuma kiungo' }).click();
+  assert.equal(await focusedLabel(page), 'Barua pepe');
+  await page.getByLabel(/^Barua pepe/).fill(email);
+  await page.getByRole('button', { name: 'Tuma kiungo' }).click();
+  await page.getByRole('status').filter({ hasText: email }).waitFor();
+
+  // The email went through the outbox; without SMTP the server writes it to its log.
+  let link;
+  for (let i = 0; i < 50 && !link; i++) {
+    link = env.server.log().match(/http:\/\/[\d.:]+\/reset-password\?token=[0-9a-f]+/)?.[0];
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(link, 'the reset email was sent');
+  assert.ok(env.server.log().includes(email));
+  await page.goto(link);
+  await page.getByLabel(/^Nenosiri jipya/).fill('mpya-kabisa');
+  await page.getByLabel(/^Thibitisha nenosiri/).fill('mpya-kabisa-2');
+  await page.getByRole('button', { name: 'Hifadhi nenosiri jipya' }).click();
+  assert.match(await focusedLabel(page), /^Thibitisha nenosiri/);
+  await page.getByLabel(/^Thibitisha nenosiri/).fill('mpya-kabisa');
+  await page.getByRole('button', { name: 'Hifadhi nenosiri jipya' }).click();
+  await page.getByRole('heading', { name: 'Nenosiri lako limebadilishwa. Ingia kwa nenosiri jipya.' }).waitFor();
+  await signIn(page, env.server.origin, email, 'mpya-kabisa');
+
+  // The same link again: refused, with a way to ask for a new one.
+  const again = await context.newPage();
+  await again.goto(`${link}&lng=sw`);
+  await again.getByLabel(/^Nenosiri jipya/).fill('tena-tena');
+  await again.getByLabel(/^Thibitisha nenosiri/).fill('tena-tena');
+  await again.getByRole('button', { name: 'Hifadhi nenosiri jipya' }).click();
+  await again.getByRole('alert').filter({ hasText: 'Kiungo hiki kimeshatumika' }).waitFor();
+  await again.getByRole('link', { name: 'Omba kiungo kipya' }).waitFor();
+  await context.close();
+});
+
+test('the footer leads to the help centre and the terms', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/?lng=fr`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Aide' }).click();
+  await page.getByRole('heading', { name: 'Aide', level: 1 }).waitFor();
+  await page.getByText('MAVUNO marche-t-il sans réseau ?').click();
+  await page.getByText(/attend sur votre téléphone et part tout seul/).waitFor();
+  assert.equal(await page.title(), 'Aide · MAVUNO');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Conditions et confidentialité' }).click();
+  await page.getByRole('heading', { name: 'Conditions d’utilisation et confidentialité', level: 1 }).waitFor();
+  await context.close();
+});
