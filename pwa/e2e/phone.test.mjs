@@ -3,7 +3,7 @@
 // footer carries the current year, and quick add puts in the minimum order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, fillApplication, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -114,5 +114,56 @@ test('a success toast shows above the dialog it came from, and deleting an accou
     .getByRole('button', { name: 'Supprimer le compte' });
   const removeBox = await remove.boundingBox();
   assert.ok(removeBox.y - (edit.y + edit.height) > 200, 'Delete account is well below Edit');
+  await context.close();
+});
+
+test('an approval reaches the open app within seconds, and the new farmer is shown the next step', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const email = await newBuyer(env.server.origin, 'listening');
+  await signIn(page, env.server.origin, email);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await page.getByRole('button', { name: 'New application' }).first().click();
+  await fillApplication(page);
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  await page.getByText('Pending', { exact: true }).first().waitFor();
+
+  // The admin approves on another device; this app stays open and is not touched.
+  const api = (path, init = {}) =>
+    fetch(`${env.server.origin}/api/v1${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+    }).then((r) => r.json());
+  let mine;
+  for (let i = 0; i < 50 && !mine; i++) {
+    const login = await api('/users/login', {
+      method: 'POST',
+      body: JSON.stringify({ user: { email: 'admin@mavuno.demo', password: DEMO_PASSWORD } }),
+    });
+    const token = login.user.token;
+    const list = await api(`/admin/surveys?q=${encodeURIComponent(email)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    mine = list.data.find((s) => s.status === 'pending');
+    if (mine) {
+      const decided = Date.now();
+      await api(`/admin/surveys/${mine.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ farmer_survey_form: { status: 'approved' } }),
+      });
+      await page.getByText('Approved', { exact: true }).first().waitFor({ timeout: 8_000 });
+      assert.ok(Date.now() - decided < 8_000, 'seen within seconds, without a reload');
+    } else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(mine, 'the application reached the server');
+
+  // The farmer's home says what to do next, and leads there.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Dashboard' }).click();
+  await page.getByRole('heading', { name: 'Welcome, farmer: your application is approved' }).waitFor();
+  await page.getByRole('button', { name: 'Publish your first product' }).click();
+  await page.getByRole('button', { name: 'New product' }).waitFor();
   await context.close();
 });

@@ -302,7 +302,46 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
   notify();
 }
 
-/** Starts syncing for an account: now, when back online, when shown again. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * While the app is open, shown and online, it listens (`GET /sync/wait`, a long poll
+ * the server answers when its sync version passes ours) and pulls at once: an
+ * approval, a new order or a price change shows within seconds. Hidden or offline,
+ * it stops asking (no battery or data spent); the usual triggers catch up.
+ */
+async function listen(db: LocalDb, stopped: AbortSignal): Promise<void> {
+  let pause = 2_000;
+  while (!stopped.aborted) {
+    const cursor = await db.getMeta<number>('cursor');
+    if (cursor === undefined || !navigator.onLine || document.visibilityState !== 'visible') {
+      await sleep(2_000, stopped);
+      continue;
+    }
+    try {
+      const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
+      if (!answer.ok) throw new Error(`wait: ${answer.status}`);
+      const { version } = (await answer.json()) as { version: number };
+      if (version > cursor) await syncNow(db);
+      // A pull that did not catch up (it failed, or another tab holds the lock) waits a little.
+      const caughtUp = ((await db.getMeta<number>('cursor')) ?? 0) >= version;
+      pause = caughtUp ? 2_000 : Math.min(pause * 2, 60_000);
+      if (!caughtUp) await sleep(pause, stopped);
+    } catch {
+      pause = Math.min(pause * 2, 60_000);
+      await sleep(pause, stopped);
+    }
+  }
+}
+
+/** Starts syncing for an account: now, when back online, when shown again, and on every server change while open. */
 export function startSync(db: LocalDb): () => void {
   const onOnline = () => void syncNow(db);
   const onVisible = () => {
@@ -311,7 +350,10 @@ export function startSync(db: LocalDb): () => void {
   window.addEventListener('online', onOnline);
   document.addEventListener('visibilitychange', onVisible);
   void syncSoon(db);
+  const listening = new AbortController();
+  void listen(db, listening.signal);
   return () => {
+    listening.abort();
     window.removeEventListener('online', onOnline);
     document.removeEventListener('visibilitychange', onVisible);
     if (retryTimer) clearTimeout(retryTimer);

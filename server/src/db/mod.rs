@@ -75,6 +75,7 @@ struct Pool {
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
     reader_permits: Semaphore,
+    versions: tokio::sync::watch::Sender<i64>,
 }
 
 /// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
@@ -157,14 +158,22 @@ impl Db {
         let mut writer = connect(&path)?;
         migrate(&mut writer)?;
         let readers = (0..READERS).map(|_| connect(&path)).collect::<Result<Vec<_>, _>>()?;
+        let (versions, _) = tokio::sync::watch::channel(sync::current_version(&writer)?);
         Ok(Db {
             pool: Arc::new(Pool {
                 path,
                 writer: Mutex::new(writer),
                 readers: Mutex::new(readers),
                 reader_permits: Semaphore::new(READERS),
+                versions,
             }),
         })
+    }
+
+    /// The global sync version, announced after each write that moved it
+    /// (`GET /sync/wait` holds phones on it: docs/sync.md, Listening).
+    pub fn versions(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.pool.versions.subscribe()
     }
 
     pub fn path(&self) -> &Path {
@@ -207,6 +216,8 @@ impl Db {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = f(&tx)?;
             tx.commit()?;
+            let version = sync::current_version(&conn)?;
+            pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
             Ok(value)
         })
         .await?

@@ -354,6 +354,12 @@ pub fn read_page(
         }
         _ => 0,
     };
-    let cursor = changes.last().map_or(after, Changed::version);
+    // A whole answer covers everything up to the version of this snapshot, also the
+    // changes this viewer may not see: the cursor moves past them, so a phone that
+    // listens for new versions (GET /sync/wait) is not woken by them again.
+    let cursor = match changes.last() {
+        Some(last) if has_more => last.version(),
+        _ => sync::current_version(&tx)?.max(after),
+    };
     Ok(PullPage { cursor, last_mutation_id, changes, has_more })
 }

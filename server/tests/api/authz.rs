@@ -96,6 +96,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("post", "/payments/callbacks/{provider}", Provider),
     ("get", "/payments/operators", Only(EVERYONE)),
     ("get", "/sync/pull", Only(EVERYONE)),
+    ("get", "/sync/wait", Only(EVERYONE)),
     ("post", "/sync/push", Only(SIGNED)),
     ("put", "/uploads/{sha256}", Only(UPLOADERS)),
     ("get", "/blogs", Only(EVERYONE)),

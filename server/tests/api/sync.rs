@@ -230,3 +230,38 @@ async fn old_apps_and_malformed_requests_are_told_so() {
     )
     .await;
 }
+
+/// An open app listens with `GET /sync/wait`: it is answered as soon as something
+/// changes (then it pulls), and a whole pull moves the cursor past changes the
+/// viewer may not see, so those do not wake it again and again.
+#[tokio::test]
+async fn an_open_app_hears_of_a_change_within_moments() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("listener@example.com").await;
+    let (other, _) = app.register("someone.else@example.com").await;
+    let cursor = app.pull(&token, CLIENT_A, None, 100).await["cursor"].as_i64().unwrap();
+    let wait = |cursor: i64| app.client.get(app.api(&format!("/sync/wait?cursor={cursor}"))).send();
+
+    // Another person's draft: the listener is told something changed, pulls, sees
+    // nothing of it, and its cursor moves past it.
+    let started = std::time::Instant::now();
+    let (answer, _) = tokio::join!(wait(cursor), async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        app.push_ok(&other, CLIENT_B, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    });
+    let version = answer.unwrap().json::<Value>().await.unwrap()["version"].as_i64().unwrap();
+    assert!(version > cursor);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "answered when the change was made");
+    let page = app.pull(&token, CLIENT_A, Some(cursor), 100).await;
+    assert_eq!(page["changes"], json!([]));
+    assert_eq!(page["cursor"].as_i64().unwrap(), version);
+    // Nothing new: the wait holds (here for at least a second).
+    let held = tokio::time::timeout(std::time::Duration::from_secs(1), wait(version)).await;
+    assert!(held.is_err(), "no answer while nothing changes");
+
+    // Behind already: answered at once. Malformed: a 400, not a hang.
+    let behind = wait(cursor).await.unwrap().json::<Value>().await.unwrap();
+    assert_eq!(behind["version"].as_i64().unwrap(), version);
+    let bad = app.client.get(app.api("/sync/wait?cursor=soon")).send().await.unwrap();
+    assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
+}

@@ -221,7 +221,7 @@ function SectionContent({
           <h2>{t('dashboard.welcome', { name: user.first_name || displayName(user) })}</h2>
           <p>{t(`dashboard.intro.${kind}`)}</p>
         </section>
-        {db && <DashboardFigures db={db} kind={kind} userId={user.id} />}
+        {db && <DashboardFigures db={db} kind={kind} userId={user.id} onOpen={onOpen} />}
         <section aria-labelledby="dashboard-quick">
           <h2 id="dashboard-quick">{t('dashboard.quick_actions')}</h2>
           <div className="tiles">

@@ -11,7 +11,15 @@ import { useOrders } from '../../lib/orders';
 import { useOwnProducts } from '../../lib/products';
 import type { DashboardKind } from './sections';
 
-export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: DashboardKind; userId: number }) {
+interface FiguresProps {
+  db: LocalDb;
+  kind: DashboardKind;
+  userId: number;
+  /** Opens a dashboard section (the farmer's first step: Products). */
+  onOpen(section: 'products'): void;
+}
+
+export function DashboardFigures({ db, kind, userId, onOpen }: FiguresProps) {
   const { t } = useTranslation();
   const orders = useOrders(db);
   const products = useOwnProducts(db, userId);
@@ -38,11 +46,23 @@ export function DashboardFigures({ db, kind, userId }: { db: LocalDb; kind: Dash
     .filter((p) => p.status === 'delivered')
     .reduce((s, p) => s + p.subtotal_cents + p.shipping_cents, 0);
   return (
-    <div className="stat-cards">
-      <StatCard label={t('dashboard.figures.products')} value={products?.length ?? 0} />
-      <StatCard label={t('dashboard.figures.orders')} value={parts.length} />
-      <StatCard label={t('dashboard.figures.earned')} value={formatMoney(earned / 100)} />
-      <StatCard label={t('dashboard.figures.courses')} value={courses ?? 0} />
-    </div>
+    <>
+      {products?.length === 0 && (
+        // A new farmer (just approved, or never sold): the one next step.
+        <section className="card next-step" aria-labelledby="first-product">
+          <h2 id="first-product">{t('dashboard.first_product.title')}</h2>
+          <p>{t('dashboard.first_product.body')}</p>
+          <button type="button" className="button" onClick={() => onOpen('products')}>
+            {t('dashboard.first_product.action')}
+          </button>
+        </section>
+      )}
+      <div className="stat-cards">
+        <StatCard label={t('dashboard.figures.products')} value={products?.length ?? 0} />
+        <StatCard label={t('dashboard.figures.orders')} value={parts.length} />
+        <StatCard label={t('dashboard.figures.earned')} value={formatMoney(earned / 100)} />
+        <StatCard label={t('dashboard.figures.courses')} value={courses ?? 0} />
+      </div>
+    </>
   );
 }

@@ -24,7 +24,47 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 const PUSH_LIMIT: usize = 1024 * 1024;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(push)).layer(DefaultBodyLimit::max(PUSH_LIMIT)).routes(routes!(pull))
+    OpenApiRouter::new()
+        .routes(routes!(push))
+        .layer(DefaultBodyLimit::max(PUSH_LIMIT))
+        .routes(routes!(pull))
+        .routes(routes!(wait))
+}
+
+/// How long `GET /sync/wait` holds a request when nothing changes (below the
+/// idle timeouts of the proxies and phone networks in front of us).
+pub const WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(25);
+
+#[derive(Deserialize, IntoParams)]
+struct WaitQuery {
+    /// The `cursor` of the phone's last pull.
+    cursor: i64,
+}
+
+#[derive(serde::Serialize, ToSchema)]
+struct WaitResponse {
+    /// The server's sync version now: above `cursor` means there is something to pull.
+    version: i64,
+}
+
+/// Listening for changes while the app is open: answers as soon as the server's sync
+/// version passes `cursor` (then the phone pulls), or after 25 seconds with the
+/// version unchanged (then it asks again). No token needed: it says only that
+/// something changed, not what.
+#[utoipa::path(get, path = "/sync/wait", tag = "sync", security((), ("bearer" = [])), params(WaitQuery),
+    responses((status = 200, body = WaitResponse), (status = 400, body = ErrorBody)))]
+async fn wait(
+    State(state): State<AppState>,
+    query: Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<WaitResponse>> {
+    let Query(WaitQuery { cursor }) =
+        query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
+    let mut versions = state.db.versions();
+    let seen = match tokio::time::timeout(WAIT_LIMIT, versions.wait_for(|version| *version > cursor)).await {
+        Ok(Ok(seen)) => Some(*seen),
+        _ => None,
+    };
+    Ok(Json(WaitResponse { version: seen.unwrap_or_else(|| *versions.borrow()) }))
 }
 
 /// The wire types live in the sync-protocol crate; the document describes them loosely.
