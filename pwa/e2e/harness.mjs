@@ -189,7 +189,10 @@ export async function audit(page) {
   // The app's CSP forbids injected scripts; the test's context bypasses it for axe only.
   await page.addScriptTag({ path: axePath });
   const result = await page.evaluate(() =>
-    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+    window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
   );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -82,8 +82,13 @@ function layoutProblems() {
 
 /** Checks the page as it is now; `where` names it in the report. */
 async function check(page, where, problems) {
-  // Let lazy parts, pictures and fonts settle before measuring.
-  await page.waitForLoadState('networkidle').catch(() => {});
+  // Let lazy parts and pictures settle before measuring (not "network idle": an open
+  // app always holds one request, listening for changes).
+  await page
+    .waitForFunction(() => [...document.images].every((img) => img.complete || img.loading === 'lazy'), null, {
+      timeout: 5000,
+    })
+    .catch(() => {});
   await page.waitForFunction(() => !document.querySelector('.spinner'), null, { timeout: 5000 }).catch(() => {});
   // And the drawer's slide and other transitions to end.
   await page.waitForFunction(() => document.getAnimations().length === 0, null, { timeout: 5000 }).catch(() => {});
