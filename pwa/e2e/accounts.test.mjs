@@ -3,7 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PHONE, controlledByServiceWorker, launchProfile, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
+import {
+  PHONE,
+  assertOffline,
+  controlledByServiceWorker,
+  launchProfile,
+  serverAndBrowser,
+  signIn,
+  uniqueEmail,
+} from './harness.mjs';
 
 const avatarFile = fileURLToPath(new URL('../public/icons/icon-192.png', import.meta.url));
 const env = serverAndBrowser();
@@ -156,6 +164,7 @@ test('after one online visit the app opens with the network off', async () => {
   await page.goto(env.server.origin);
   await controlledByServiceWorker(page);
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await page.getByRole('heading', { name: 'From your field to fair markets' }).waitFor();
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -172,6 +181,7 @@ test('a signed-in person stays signed in when the app opens offline', async () =
   await signIn(page, env.server.origin, 'farmer@mavuno.demo');
   await controlledByServiceWorker(page);
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await page.getByRole('heading', { name: 'Welcome back, Amani' }).waitFor();
   await context.close();

@@ -2,7 +2,14 @@
 // (issue: admin review, user management, field agents).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, fillApplication, serverAndBrowser, signIn } from './harness.mjs';
+import {
+  PHONE,
+  assertOffline,
+  controlledByServiceWorker,
+  fillApplication,
+  serverAndBrowser,
+  signIn,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -22,6 +29,7 @@ test('an agent fills an application offline for a farmer and it arrives after re
 
   // In the field: no signal, and the app is opened again from scratch.
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await openSection(page, 'Farmers');
   await page.getByLabel('Search').fill('grace rusizi');

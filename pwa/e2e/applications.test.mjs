@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   PHONE,
+  assertOffline,
   controlledByServiceWorker,
   fillApplication,
   launchProfile,
@@ -36,6 +37,7 @@ test('an application filled offline survives a reload and syncs when the network
   await page.getByText('No applications yet').waitFor();
 
   await context.setOffline(true);
+  await assertOffline(page);
   await page.getByRole('button', { name: 'New application' }).first().click();
   await page.getByRole('button', { name: 'Submit application' }).click();
   await page.getByText('Please answer the questions marked in red.').waitFor();
@@ -114,6 +116,7 @@ test('a draft saved offline survives closing and reopening the browser', async (
   await controlledByServiceWorker(page);
   await openApplications(page);
   await profile.context.setOffline(true);
+  await assertOffline(page);
   await page.getByRole('button', { name: 'New application' }).first().click();
   await page.getByLabel(/^How much land/).selectOption('More than 5 hectares');
   await page.getByLabel(/^Main challenges/).fill('Written in the field, no signal');
@@ -126,6 +129,7 @@ test('a draft saved offline survives closing and reopening the browser', async (
   await profile.context.setOffline(true);
   page = await profile.context.newPage();
   await page.goto(`${origin}/dashboard`);
+  await assertOffline(page);
   await openApplications(page);
   const card = page.locator('.application-card').filter({ hasText: 'More than 5 hectares' });
   await card.getByText('Saved on this phone, waiting to be sent').waitFor();

@@ -198,3 +198,20 @@ export async function audit(page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * Fails unless the page really cannot reach the server: in Chromium, network throttling
+ * and `setOffline(true)` can disagree and leave requests flowing, so an "offline" test
+ * proves it is offline. Call it on a page already showing the app.
+ */
+export async function assertOffline(page) {
+  const reached = await page.evaluate(async () => {
+    try {
+      await fetch(`/api/v1/health?offline-check=${Date.now()}`, { cache: 'no-store' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (reached) throw new Error(`${page.url()} still reaches the server while it should be offline`);
+}

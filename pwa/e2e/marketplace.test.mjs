@@ -1,7 +1,7 @@
 // Buyers browse the marketplace, offline too, and fill a cart (issue: a real marketplace).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -63,6 +63,7 @@ test('with the network off the marketplace still lists, filters and shows cached
   );
 
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await page.getByText('Showing 6 of 6 products').waitFor();
   await page.getByLabel('Search products').fill('beans');
@@ -75,6 +76,16 @@ test('with the network off the marketplace still lists, filters and shows cached
   });
   await page.getByRole('link', { name: 'Green beans' }).click();
   await page.getByRole('heading', { name: 'Green beans' }).waitFor();
+  // Its large picture was never fetched: the cached card size shows, no broken image.
+  await page.waitForFunction(() => {
+    const main = document.querySelector('.gallery .product-image');
+    const images = [...document.querySelectorAll('main img')];
+    return (
+      main instanceof HTMLImageElement &&
+      main.src.endsWith('-320.jpg') &&
+      images.every((img) => img.complete && img.naturalWidth > 0)
+    );
+  });
   await page.goBack();
 
   // Saving data: no pictures until asked.

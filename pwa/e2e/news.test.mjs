@@ -4,7 +4,15 @@
 // picture in Blog Management, as a draft, publishes it, and a visitor reads it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, cameraPhoto, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import {
+  DEMO_PASSWORD,
+  PHONE,
+  assertOffline,
+  cameraPhoto,
+  controlledByServiceWorker,
+  serverAndBrowser,
+  signIn,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -39,6 +47,7 @@ test('a visitor reads the news in Kiswahili, then offline after one visit', asyn
   });
 
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await page.getByRole('heading', { name: 'Hatua rahisi' }).waitFor();
   await page.waitForFunction(() => {
@@ -155,6 +164,7 @@ test('an admin writes a post with a picture as a draft, publishes it, and a visi
     return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
   });
   await visitor.setOffline(true);
+  await assertOffline(reader);
   await reader.reload();
   await reader.getByRole('heading', { name: 'Why terraces' }).waitFor();
   await visitor.close();
@@ -183,6 +193,7 @@ test('a buyer comments, replies and likes, also offline; an admin hides a commen
 
   // With no signal, a comment waits on the phone and goes when the network is back.
   await context.setOffline(true);
+  await assertOffline(page);
   await page.getByLabel('Add a comment').fill('Written with no signal.');
   await page.getByRole('button', { name: 'Post comment' }).click();
   const offline = page.locator('.comment', { hasText: 'Written with no signal.' });

@@ -4,7 +4,15 @@
 // while the buyer was offline is shown before anything is placed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, controlledByServiceWorker, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
+import {
+  DEMO_PASSWORD,
+  PHONE,
+  assertOffline,
+  controlledByServiceWorker,
+  serverAndBrowser,
+  signIn,
+  uniqueEmail,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -84,6 +92,7 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await page.locator('.cart-summary').getByText('$4.90').waitFor();
 
   await context.setOffline(true);
+  await assertOffline(page);
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByText('Your order is saved on this phone and will be sent as soon as you are back online.').waitFor();
   await page.getByRole('link', { name: 'View Orders' }).click();
@@ -216,6 +225,7 @@ test('a price the farmer changed while the buyer was offline is shown before any
   await toCheckout(page, 'Cassava leaves');
 
   await context.setOffline(true);
+  await assertOffline(page);
   const raised = await api(`/farmer/products/${product.id}`, {
     token: farmerToken,
     method: 'PATCH',

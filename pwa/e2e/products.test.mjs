@@ -2,7 +2,7 @@
 // them after sync (issue: a real marketplace).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, cameraPhoto, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, assertOffline, cameraPhoto, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -28,6 +28,7 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   await farmer.locator('.product-row', { hasText: 'Fresh tomatoes' }).waitFor();
 
   await farmerContext.setOffline(true);
+  await assertOffline(farmer);
   await farmer.getByRole('button', { name: 'New product' }).click();
   await farmer.getByRole('button', { name: 'Save product' }).click();
   await farmer.getByText('Please answer the questions marked in red.').waitFor();
@@ -72,6 +73,7 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
 
   // The price changes on the farmer's phone with no signal; the buyer sees it after both sync.
   await farmerContext.setOffline(true);
+  await assertOffline(farmer);
   await row.getByRole('button', { name: 'Edit' }).click();
   await farmer.getByLabel(/^Current price/).fill('1.50');
   await farmer.getByLabel(/^Quantity in stock/).fill('55');

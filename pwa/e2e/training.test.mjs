@@ -5,7 +5,7 @@
 // A buyer pays for a paid course by mobile money, and an admin refunds it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 const COURSE = 'Better beans and maize on a small plot';
@@ -38,6 +38,7 @@ test('a farmer learns a downloaded course offline and earns a certificate anyone
   await page.getByText(/Available offline/).waitFor();
 
   await context.setOffline(true);
+  await assertOffline(page);
   await page.reload();
   await page.getByRole('heading', { name: 'Choosing and preparing your plot' }).waitFor();
   // The lesson's picture comes from the downloads.

@@ -1,7 +1,7 @@
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupI18n } from '../lib/i18n';
-import { Price, unitCounted } from './product-parts';
+import { Price, ProductImage, unitCounted } from './product-parts';
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('en');
@@ -42,5 +42,39 @@ describe('a count of a unit', () => {
       'Commandez de 5 à 100 pièces',
     );
     expect(unitCounted(say('en'), 'kg', 120)).toBe('kg');
+  });
+});
+
+describe('a product picture', () => {
+  it('falls back to the cached smaller size, then to a drawn placeholder, never a broken image', () => {
+    const view = render(
+      <ProductImage
+        src="/media/a-1024.jpg"
+        fallback="/media/a-320.jpg"
+        alt="Beans"
+        width={1024}
+        height={768}
+        saveData={false}
+      />,
+    );
+    const img = () => view.container.querySelector('img');
+    expect(img()?.getAttribute('src')).toBe('/media/a-1024.jpg');
+    fireEvent.error(img()!);
+    expect(img()?.getAttribute('src')).toBe('/media/a-320.jpg');
+    fireEvent.error(img()!);
+    expect(img()).toBeNull();
+    expect(screen.getByRole('img', { name: 'Beans' }).classList.contains('placeholder')).toBe(true);
+    // Another picture starts from its own address again.
+    view.rerender(
+      <ProductImage
+        src="/media/b-1024.jpg"
+        fallback="/media/b-320.jpg"
+        alt="Beans"
+        width={1024}
+        height={768}
+        saveData={false}
+      />,
+    );
+    expect(img()?.getAttribute('src')).toBe('/media/b-1024.jpg');
   });
 });

@@ -28,31 +28,44 @@ export function useDataSaver(): [boolean, (on: boolean) => void] {
 }
 
 /** A product picture at the size the place needs; with data saver on, a button that loads it. */
-export function ProductImage({
-  src,
-  alt,
-  width,
-  height,
-  saveData,
-}: {
+/**
+ * A product picture, with what a phone without signal can still show: when `src`
+ * cannot be loaded (offline, not cached), the smaller `fallback` the marketplace
+ * cards cached, else a placeholder drawn here; never a broken-image icon.
+ */
+export function ProductImage(props: {
   src: string | undefined;
+  /** A smaller size of the same picture, likely in the cache already. */
+  fallback?: string;
   alt: string;
   width: number;
   height: number;
   saveData: boolean;
 }) {
+  // A new picture starts over from its own address.
+  return <PictureWithFallback key={props.src} {...props} />;
+}
+
+function PictureWithFallback({ src, fallback, alt, width, height, saveData }: Parameters<typeof ProductImage>[0]) {
   const { t } = useTranslation();
   const [asked, setAsked] = useState(false);
-  if (!src)
+  const [failed, setFailed] = useState(0);
+  const shape = { aspectRatio: `${width} / ${height}` };
+  const current = [src, fallback].filter(Boolean)[failed];
+  if (!current)
     return (
-      <div className="product-image placeholder" style={{ aspectRatio: `${width} / ${height}` }} aria-hidden="true" />
+      <div
+        className="product-image placeholder"
+        style={shape}
+        {...(src && alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+      />
     );
   if (saveData && !asked) {
     return (
       <button
         type="button"
         className="product-image placeholder show-picture"
-        style={{ aspectRatio: `${width} / ${height}` }}
+        style={shape}
         onClick={() => setAsked(true)}
       >
         {t('market.show_picture')}
@@ -60,7 +73,16 @@ export function ProductImage({
     );
   }
   return (
-    <img className="product-image" src={src} alt={alt} width={width} height={height} loading="lazy" decoding="async" />
+    <img
+      className="product-image"
+      src={current}
+      alt={alt}
+      width={width}
+      height={height}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed((n) => n + 1)}
+    />
   );
 }
 

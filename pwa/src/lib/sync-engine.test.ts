@@ -93,6 +93,37 @@ describe('push and pull', () => {
     expect(body.mutations.map((m: Mutation) => m.mutation_id)).toEqual([1, 2]);
   });
 
+  it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {
+    await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Shipped' } });
+    const pushed: number[][] = [];
+    let release: () => void = () => {};
+    const pullHeld = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.includes('/sync/push')) {
+          const ids = (JSON.parse(init!.body as string).mutations as Mutation[]).map((m) => m.mutation_id);
+          pushed.push(ids);
+          return reply(200, {
+            last_mutation_id: ids.at(-1),
+            results: ids.map((id) => ({ mutation_id: id, status: 'applied' })),
+          });
+        }
+        // The first pull is slow: the person taps again meanwhile.
+        if (pushed.length === 1) await pullHeld;
+        return reply(200, { cursor: 5, last_mutation_id: pushed.flat().at(-1) ?? 0, changes: [], has_more: false });
+      }),
+    );
+    const first = syncNow(db);
+    await vi.waitFor(() => expect(pushed).toHaveLength(1));
+    await enqueueNote(db, 'note.create', { uid: 'b', answers: { title: 'Delivered' } });
+    void syncNow(db);
+    release();
+    await first;
+    await vi.waitFor(() => expect(pushed).toEqual([[1], [2]]));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+  });
+
   it('a pull page replaces records, deletes tombstones and rebases queued edits on top', async () => {
     await db.surveys.bulkPut([
       { uid: 'a', title: 'old' },

@@ -166,12 +166,17 @@ export function engineState(): EngineState {
 
 const BATCH = 50;
 let running: Promise<void> | null = null;
+/** Asked for while one ran: a change queued after its push must not wait for the next trigger. */
+let again = false;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 let failures = 0;
 
 /** Runs a sync now unless one is running; another tab holding the lock is enough. */
 export function syncNow(db: LocalDb): Promise<void> {
-  if (running) return running;
+  if (running) {
+    again = true;
+    return running;
+  }
   const work = async () => {
     setState({ syncing: true });
     try {
@@ -192,6 +197,10 @@ export function syncNow(db: LocalDb): Promise<void> {
       : work()
   ).finally(() => {
     running = null;
+    if (again) {
+      again = false;
+      void syncNow(db);
+    }
   });
   return running;
 }

@@ -37,7 +37,7 @@ export function MarketplacePage() {
   const set = <K extends keyof CatalogueFilters>(key: K, value: CatalogueFilters[K]) =>
     setFilters((f) => ({ ...f, [key]: value }));
 
-  if (!products || loaded === undefined) return <Spinner label={t('market.loading')} />;
+  if (!products || loaded === undefined) return <MarketLoading />;
   if (!loaded && products.length === 0) {
     return (
       <section className="page narrow coming-soon">
@@ -105,6 +105,33 @@ export function MarketplacePage() {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * While the first products arrive: the title and cards of the final size, so the page
+ * does not jump (nor the footer) when they come (layout shift on slow links).
+ */
+function MarketLoading() {
+  const { t } = useTranslation();
+  return (
+    <section className="page marketplace" aria-labelledby="market-title" aria-busy="true">
+      <h1 id="market-title">{t('market.title')}</h1>
+      <Spinner label={t('market.loading')} />
+      <ul className="product-grid" aria-hidden="true">
+        {[0, 1, 2, 3].map((i) => (
+          <li key={i} className="card product-card skeleton">
+            <div className="product-image placeholder" />
+            <div className="product-body">
+              <span className="skeleton-line wide" />
+              <span className="skeleton-line" />
+              <span className="skeleton-line" />
+              <span className="skeleton-line short" />
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -60,7 +60,14 @@ function ProductDetails({ product: p }: { product: Product }) {
       </nav>
       <div className="product-layout">
         <div className="gallery">
-          <ProductImage src={p.image_urls[picture]?.url} alt={p.title} width={1024} height={768} saveData={saveData} />
+          <ProductImage
+            src={p.image_urls[picture]?.url}
+            fallback={p.image_urls[picture]?.thumbnail_url}
+            alt={p.title}
+            width={1024}
+            height={768}
+            saveData={saveData}
+          />
           {p.image_urls.length > 1 && (
             <div className="thumbnails">
               {p.image_urls.map((image, index) => (

@@ -1,0 +1,68 @@
+// Lighthouse (mobile) on the public routes, on a throw-away release server with the
+// demo, with Debian's Chromium: the performance score, layout shift, blocking time and
+// largest contentful paint under Lighthouse's default mobile throttling (simulated
+// slow 4G, 4x CPU) and under its Regular 3G preset (300 ms, 700 kbps, 4x CPU).
+//
+//   node bench/lighthouse.mjs [route ...]     (needs target/release/mavuno and pwa/dist;
+//                                             installs Lighthouse into bench/lighthouse once)
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const tools = join(here, 'lighthouse');
+if (!existsSync(join(tools, 'node_modules', 'lighthouse'))) {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: tools, stdio: 'inherit' });
+}
+const require = createRequire(join(tools, 'package.json'));
+const { default: lighthouse } = await import(pathToFileURL(require.resolve('lighthouse')).href);
+const constants = await import(pathToFileURL(require.resolve('lighthouse/core/config/constants.js')).href);
+const chromeLauncher = await import(pathToFileURL(require.resolve('chrome-launcher')).href);
+
+const routes = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/marketplace', '/training', '/news', '/about'];
+const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+
+const profiles = [
+  ['mobile (simulated slow 4G)', constants.throttling.mobileSlow4G],
+  ['Regular 3G', constants.throttling.mobileRegular3G],
+];
+try {
+  for (const [name, throttling] of profiles) {
+    console.log(`\n${name}:`);
+    for (const route of routes) {
+      const { lhr } = await lighthouse(`${server.origin}${route}?lng=fr`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        throttling,
+        // A fresh profile each time: a first visit, as the issue measures.
+        disableStorageReset: false,
+      });
+      const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+      console.log(
+        `  ${route.padEnd(14)} score ${(lhr.categories.performance.score ?? 0).toFixed(2)}  ` +
+          `FCP ${(audit('first-contentful-paint') / 1000).toFixed(2)} s  LCP ${(audit('largest-contentful-paint') / 1000).toFixed(2)} s  ` +
+          `CLS ${audit('cumulative-layout-shift').toFixed(3)}  TBT ${audit('total-blocking-time').toFixed(0)} ms`,
+      );
+    }
+  }
+} finally {
+  await chrome.kill();
+  await server.stop();
+}
