@@ -2,6 +2,27 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { Plugin } from 'vite';
+
+/**
+ * Moves the app's stylesheets from <head> to the end of <body>: the inline shell in
+ * index.html then paints as soon as the HTML arrives, instead of waiting for the CSS.
+ * The app's module script still runs only after them (a parser-inserted stylesheet
+ * blocks deferred scripts), so nothing shows unstyled.
+ */
+function stylesAfterShell(): Plugin {
+  return {
+    name: 'mavuno-styles-after-shell',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+        const rest = links.reduce((out, link) => out.replace(link, ''), html);
+        return rest.replace('</body>', `${links.map((l) => l.trim()).join('\n    ')}\n  </body>`);
+      },
+    },
+  };
+}
 
 // The server (`mavuno serve`) hosts the build; in development Vite proxies the API to it.
 const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
@@ -9,6 +30,7 @@ const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [
     react(),
+    stylesAfterShell(),
     VitePWA({
       // A new version waits for the person to accept it: never a reload mid-form.
       registerType: 'prompt',

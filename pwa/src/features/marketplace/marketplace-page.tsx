@@ -8,7 +8,7 @@ import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { SelectField, TextField } from '../../components/form';
 import { CartIcon, PinIcon } from '../../components/icons';
-import { Spinner } from '../../components/spinner';
+import { LoadingCards } from '../../components/loading-cards';
 import { useToast } from '../../components/toast';
 import { addToCart } from '../../lib/cart';
 import { CATEGORIES, type Category, type Product } from '../../lib/products';
@@ -37,7 +37,8 @@ export function MarketplacePage() {
   const set = <K extends keyof CatalogueFilters>(key: K, value: CatalogueFilters[K]) =>
     setFilters((f) => ({ ...f, [key]: value }));
 
-  if (!products || loaded === undefined) return <MarketLoading />;
+  if (!products || loaded === undefined)
+    return <LoadingCards className="" label={t('market.loading')} head={<h1>{t('market.title')}</h1>} />;
   if (!loaded && products.length === 0) {
     return (
       <section className="page narrow coming-soon">
@@ -105,33 +106,6 @@ export function MarketplacePage() {
           ))}
         </ul>
       )}
-    </section>
-  );
-}
-
-/**
- * While the first products arrive: the title and cards of the final size, so the page
- * does not jump (nor the footer) when they come (layout shift on slow links).
- */
-function MarketLoading() {
-  const { t } = useTranslation();
-  return (
-    <section className="page marketplace" aria-labelledby="market-title" aria-busy="true">
-      <h1 id="market-title">{t('market.title')}</h1>
-      <Spinner label={t('market.loading')} />
-      <ul className="product-grid" aria-hidden="true">
-        {[0, 1, 2, 3].map((i) => (
-          <li key={i} className="card product-card skeleton">
-            <div className="product-image placeholder" />
-            <div className="product-body">
-              <span className="skeleton-line wide" />
-              <span className="skeleton-line" />
-              <span className="skeleton-line" />
-              <span className="skeleton-line short" />
-            </div>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

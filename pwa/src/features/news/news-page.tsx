@@ -20,7 +20,7 @@ import {
   type Post,
 } from '../../lib/news';
 import { TextField } from '../../components/form';
-import { Spinner } from '../../components/spinner';
+import { LoadingCards } from '../../components/loading-cards';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
 
@@ -45,7 +45,15 @@ export function NewsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [latest, saveData]);
 
-  if (!posts || loaded === undefined) return <Spinner label={t('news.loading')} />;
+  if (!posts || loaded === undefined) {
+    const head = (
+      <header className="news-banner">
+        <h1>{t('news.title')}</h1>
+        <p className="lead">{t('news.intro')}</p>
+      </header>
+    );
+    return <LoadingCards className="news" label={t('news.loading')} head={head} />;
+  }
   const refresh = () => {
     if (!db) return;
     setRefreshing(true);

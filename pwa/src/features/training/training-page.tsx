@@ -9,7 +9,7 @@ import { useSession } from '../../lib/session';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { useCatalogueLoaded } from '../../lib/catalogue';
 import { SelectField, TextField } from '../../components/form';
-import { Spinner } from '../../components/spinner';
+import { LoadingCards } from '../../components/loading-cards';
 import { Stars, useDataSaver } from '../../components/product-parts';
 import {
   COURSE_CATEGORIES,
@@ -38,7 +38,15 @@ export function TrainingPage() {
   const set = <K extends keyof CourseFilters>(key: K, value: CourseFilters[K]) =>
     setFilters((f) => ({ ...f, [key]: value }));
 
-  if (!courses || loaded === undefined) return <Spinner label={t('training.loading')} />;
+  if (!courses || loaded === undefined) {
+    const head = (
+      <>
+        <h1>{t('training.title')}</h1>
+        <p className="lead">{t('training.intro')}</p>
+      </>
+    );
+    return <LoadingCards className="training" label={t('training.loading')} head={head} />;
+  }
   if (!loaded && courses.length === 0) {
     return (
       <section className="page narrow coming-soon">
