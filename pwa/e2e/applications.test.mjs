@@ -8,17 +8,12 @@ import {
   fillApplication,
   launchProfile,
   newBuyer,
+  openApplications,
   serverAndBrowser,
   signIn,
 } from './harness.mjs';
 
 const env = serverAndBrowser();
-
-async function openApplications(page) {
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
-  await page.getByRole('heading', { name: 'Your applications' }).waitFor();
-}
 
 async function serverApplications(page, origin) {
   return page.evaluate(async (url) => {

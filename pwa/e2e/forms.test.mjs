@@ -3,7 +3,7 @@
 // the sign-up form without losing it; a forgotten password is reset by an emailed link.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, newBuyer, openApplications, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -54,8 +54,7 @@ test('an incomplete application moves focus to its first missing answer', async 
   const page = await context.newPage();
   const email = await newBuyer(env.server.origin, 'focus');
   await signIn(page, env.server.origin, email);
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await openApplications(page);
   await page.locator('.section-head .button').click();
   await page.getByLabel(/^How much land/).selectOption('1-2 hectares');
   await page.getByRole('button', { name: 'Submit application' }).click();

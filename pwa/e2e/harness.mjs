@@ -121,6 +121,13 @@ export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
   await page.waitForURL(`${origin}/dashboard`);
 }
 
+/** Opens the signed-in buyer's Applications section of the dashboard (English, at 360 px). */
+export async function openApplications(page) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await page.getByRole('heading', { name: 'Your applications' }).waitFor();
+}
+
 /** Answers every question of the application form (English labels). */
 export async function fillApplication(page) {
   const choose = async (label, option) => page.getByLabel(label).selectOption(option);

@@ -3,7 +3,15 @@
 // footer carries the current year, and quick add puts in the minimum order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, fillApplication, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
+import {
+  DEMO_PASSWORD,
+  PHONE,
+  fillApplication,
+  newBuyer,
+  openApplications,
+  serverAndBrowser,
+  signIn,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -122,8 +130,7 @@ test('an approval reaches the open app within seconds, and the new farmer is sho
   const page = await context.newPage();
   const email = await newBuyer(env.server.origin, 'listening');
   await signIn(page, env.server.origin, email);
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  await openApplications(page);
   await page.getByRole('button', { name: 'New application' }).first().click();
   await fillApplication(page);
   await page.getByRole('button', { name: 'Submit application' }).click();

@@ -216,8 +216,10 @@ impl Db {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = f(&tx)?;
             tx.commit()?;
-            let version = sync::current_version(&conn)?;
-            pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
+            // Committed: a failed look at the version must not turn it into an error.
+            if let Ok(version) = sync::current_version(&conn) {
+                pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
+            }
             Ok(value)
         })
         .await?

@@ -17,7 +17,7 @@ use tower_http::services::ServeDir;
 use crate::AppState;
 
 mod page;
-pub use page::{LANGUAGE_COOKIE, escape};
+pub use page::escape;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
