@@ -64,7 +64,9 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           <span className={order.payment_status === 'succeeded' ? 'badge green' : 'badge yellow'}>
             {t(`payments.order.${order.payment_status ?? 'unpaid'}`)}
           </span>
-          {order.id && order.status !== 'cancelled' && !order.payment_status && (
+          {/* Kept while a payment is under way (its prompt stays when the pending state
+              arrives by sync) and after one failed or expired, to try again. */}
+          {order.id && order.status !== 'cancelled' && order.payment_status !== 'succeeded' && (
             <PayNow
               db={db}
               path={orderPaymentsPath(order.id)}
