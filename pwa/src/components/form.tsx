@@ -3,12 +3,15 @@
 import {
   useEffect,
   useId,
+  useRef,
+  useState,
   type ChangeEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type RefObject,
   type SelectHTMLAttributes,
 } from 'react';
+import type { Problem } from '../lib/error-text';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -149,4 +152,37 @@ export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, at
     target?.scrollIntoView({ block: 'center' });
     target?.focus({ preventScroll: true });
   }, [form, attempt]);
+}
+
+/**
+ * A form's send: its own checks (codes) first, then `request`; a refusal of either
+ * keeps what was typed, says why, and moves focus to what to fix. `setProblem` lets
+ * other checks (a picked picture) report through the same box.
+ */
+export function useFormSend() {
+  const [problem, setProblem] = useState<Problem>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, attempt);
+  const send = async (codes: string[], request: () => Promise<unknown>): Promise<boolean> => {
+    if (codes.length > 0) {
+      setProblem({ codes });
+      setAttempt((n) => n + 1);
+      return false;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      await request();
+      return true;
+    } catch (error) {
+      setProblem({ error });
+      setAttempt((n) => n + 1);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { problem, setProblem, busy, form, send };
 }

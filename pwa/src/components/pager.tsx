@@ -1,21 +1,18 @@
 // Previous / next through pages of a server list, with where we are.
 import { useTranslation } from 'react-i18next';
 
-export function Pager({
-  page,
-  pages,
-  total,
-  perPage,
-  onPage,
-}: {
+/** The paging fields every paged list answer carries. */
+export interface Paged {
   page: number;
-  pages: number;
   total: number;
-  perPage: number;
-  onPage(page: number): void;
-}) {
+  per_page: number;
+}
+
+export function Pager({ list, onPage }: { list: Paged; onPage(page: number): void }) {
   const { t } = useTranslation();
+  const { page, total, per_page: perPage } = list;
   if (total === 0) return null;
+  const pages = Math.ceil(total / perPage);
   const from = (page - 1) * perPage + 1;
   const to = Math.min(total, page * perPage);
   return (

@@ -311,13 +311,16 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
   notify();
 }
 
+/** Waits `ms`, or less if `signal` aborts (its listener goes with the wait: the loop below runs for hours). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /**

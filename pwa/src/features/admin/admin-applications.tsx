@@ -88,7 +88,6 @@ export function AdminApplications() {
   if (!result) return <Spinner label={t('common.loading')} />;
 
   const rows = result.data;
-  const pages = Math.max(1, Math.ceil(result.total / result.per_page));
   const decidable = rows.filter(reviewable);
   const allSelected = decidable.length > 0 && decidable.every((a) => selected.has(a.id));
   const toggle = (id: number) =>
@@ -246,7 +245,7 @@ export function AdminApplications() {
           </table>
         </div>
       )}
-      <Pager page={result.page} pages={pages} total={result.total} perPage={result.per_page} onPage={setPage} />
+      <Pager list={result} onPage={setPage} />
 
       {dialog?.kind === 'details' && (
         <ApplicationDetailsModal

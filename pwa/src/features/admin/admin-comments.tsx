@@ -106,13 +106,7 @@ export function AdminComments() {
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.page}
-            pages={Math.ceil(list.total / list.per_page)}
-            total={list.total}
-            perPage={list.per_page}
-            onPage={setPage}
-          />
+          <Pager list={list} onPage={setPage} />
         </>
       )}
       <ConfirmDialog

@@ -180,13 +180,7 @@ export function AdminOrders() {
           </table>
         </div>
       )}
-      <Pager
-        page={result.page}
-        pages={Math.max(1, Math.ceil(result.total / result.per_page))}
-        total={result.total}
-        perPage={result.per_page}
-        onPage={setPage}
-      />
+      <Pager list={result} onPage={setPage} />
       {open && <OrderDetails order={open} onClose={() => setOpen(null)} />}
     </div>
   );

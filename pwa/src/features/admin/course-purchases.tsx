@@ -101,13 +101,7 @@ export function CoursePurchases({ course, onClose }: { course: AdminCourse; onCl
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.page}
-            pages={Math.ceil(list.total / list.per_page)}
-            total={list.total}
-            perPage={list.per_page}
-            onPage={setPage}
-          />
+          <Pager list={list} onPage={setPage} />
         </>
       )}
       <ConfirmDialog

@@ -1,9 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import { ErrorBox, TextField, useFocusFirstInvalid } from '../../components/form';
-import { fieldProblems, problemMessages, type Problem } from '../../lib/error-text';
+import { ErrorBox, TextField, useFormSend } from '../../components/form';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { useSession } from '../../lib/session';
 import { validateLogin } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
@@ -17,30 +17,13 @@ export function LoginPage() {
   const from = (useLocation().state as { from?: string } | null)?.from;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [problem, setProblem] = useState<Problem>(null);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
+  const { problem, busy, form, send } = useFormSend();
   const invalid = fieldProblems(problem, t, ['email', 'password']);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const codes = validateLogin(email, password);
-    if (codes.length > 0) {
-      setProblem({ codes });
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSubmitting(true);
-    setProblem(null);
-    try {
-      await login(email.trim(), password);
+    if (await send(validateLogin(email, password), () => login(email.trim(), password))) {
       navigate(from === paths.cart ? paths.cart : paths.dashboard, { replace: true });
-    } catch (error) {
-      setProblem({ error });
-      setAttempt((n) => n + 1);
-      setSubmitting(false);
     }
   };
 
@@ -48,7 +31,7 @@ export function LoginPage() {
     <section className="page narrow auth-page">
       <h1>{t('auth.login_title')}</h1>
       <p className="lead">{t('auth.login_intro')}</p>
-      <form ref={formRef} onSubmit={submit} noValidate className="card form">
+      <form ref={form} onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.login_failed')} />
         <TextField
           label={t('fields.email')}
@@ -72,8 +55,8 @@ export function LoginPage() {
         <p className="form-aside">
           <Link to={paths.forgotPassword}>{t('auth.forgot_link')}</Link>
         </p>
-        <button type="submit" className="button wide" disabled={submitting}>
-          {submitting ? t('auth.signing_in') : t('auth.sign_in')}
+        <button type="submit" className="button wide" disabled={busy}>
+          {busy ? t('auth.signing_in') : t('auth.sign_in')}
         </button>
         <p className="form-footer">
           {t('auth.no_account')} <Link to={paths.register}>{t('auth.create_account')}</Link>

@@ -1,51 +1,22 @@
 // Forgotten passwords (docs/accounts.md): ask for a link by email, then choose a new
 // password with it. What was typed stays when the server refuses it.
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, TextField, useFocusFirstInvalid } from '../../components/form';
+import { ErrorBox, TextField, useFormSend } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
 import { api } from '../../lib/api';
-import { fieldProblems, problemMessages, type Problem } from '../../lib/error-text';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { checkPassword, looksLikeEmail } from '../../lib/validation';
-
-/** Runs a form's send: its own checks first, then the server; focus goes to what to fix. */
-function useSend() {
-  const [problem, setProblem] = useState<Problem>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(form, attempt);
-  const send = async (codes: string[], request: () => Promise<unknown>): Promise<boolean> => {
-    if (codes.length > 0) {
-      setProblem({ codes });
-      setAttempt((n) => n + 1);
-      return false;
-    }
-    setBusy(true);
-    setProblem(null);
-    try {
-      await request();
-      return true;
-    } catch (error) {
-      setProblem({ error });
-      setAttempt((n) => n + 1);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { problem, busy, form, send };
-}
 
 export function ForgotPasswordPage() {
   usePageHead('forgot_password');
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const { problem, busy, form, send } = useSend();
+  const { problem, busy, form, send } = useFormSend();
   const invalid = fieldProblems(problem, t, ['email']);
 
   const submit = async (event: FormEvent) => {
@@ -100,7 +71,7 @@ export function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [done, setDone] = useState(false);
-  const { problem, busy, form, send } = useSend();
+  const { problem, busy, form, send } = useFormSend();
   const invalid = fieldProblems(problem, t, ['password', 'password_confirmation', 'token']);
 
   const submit = async (event: FormEvent) => {

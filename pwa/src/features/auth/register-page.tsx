@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { Modal } from '../../components/dialog';
-import { ErrorBox, ImagePicker, SelectField, TextField, useFocusFirstInvalid } from '../../components/form';
+import { ErrorBox, ImagePicker, SelectField, TextField, useFormSend } from '../../components/form';
 import { TermsText } from '../../components/terms-text';
 import { CheckIcon } from '../../components/icons';
-import { fieldProblems, problemMessages, type Problem } from '../../lib/error-text';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { useImagePick } from '../../lib/image-pick';
 import { useSession } from '../../lib/session';
 import { COUNTRIES } from '../../lib/account';
@@ -44,12 +44,8 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const { register } = useSession();
   const [values, setValues] = useState(EMPTY);
-  const [submitting, setSubmitting] = useState(false);
-  const [problem, setProblem] = useState<Problem>(null);
-  const [attempt, setAttempt] = useState(0);
+  const { problem, setProblem, busy, form: formRef, send } = useFormSend();
   const [showTerms, setShowTerms] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
   const invalid = fieldProblems(problem, t, FIELDS);
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [done, setDone] = useState(false);
@@ -62,12 +58,6 @@ export function RegisterPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const codes = validateRegistration(values);
-    if (codes.length > 0) {
-      setProblem({ codes });
-      setAttempt((n) => n + 1);
-      return;
-    }
     const form = new FormData();
     for (const field of ['first_name', 'last_name', 'email', 'phone_number', 'country'] as const) {
       form.append(`user[${field}]`, values[field].trim());
@@ -76,18 +66,10 @@ export function RegisterPage() {
     form.append('user[password]', values.password);
     form.append('user[password_confirmation]', values.password_confirmation);
     if (avatar.file) form.append('user[avatar]', avatar.file);
-    setSubmitting(true);
-    setProblem(null);
-    try {
-      await register(form);
+    if (await send(validateRegistration(values), () => register(form))) {
       setValues(EMPTY);
       avatar.clear();
       setDone(true);
-    } catch (error) {
-      setProblem({ error });
-      setAttempt((n) => n + 1);
-    } finally {
-      setSubmitting(false);
     }
   };
 
@@ -210,8 +192,8 @@ export function RegisterPage() {
             </p>
           )}
         </div>
-        <button type="submit" className="button wide" disabled={submitting}>
-          {submitting ? t('auth.creating_account') : t('auth.create_account')}
+        <button type="submit" className="button wide" disabled={busy}>
+          {busy ? t('auth.creating_account') : t('auth.create_account')}
         </button>
         <p className="form-footer">
           {t('auth.have_account')} <Link to={paths.login}>{t('auth.sign_in')}</Link>
