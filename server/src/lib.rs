@@ -15,6 +15,7 @@ pub mod demo;
 pub mod demo_blogs;
 pub mod demo_courses;
 pub mod demo_pictures;
+pub mod demo_rates;
 pub mod domain;
 pub mod error;
 pub mod files;

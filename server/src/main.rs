@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts;
 use mavuno::model::user::{Role, Status};
-use mavuno::{AppState, Config, auth, build_app, clock, db, demo, demo_blogs, demo_courses, serve};
+use mavuno::{AppState, Config, auth, build_app, clock, db, demo, demo_blogs, demo_courses, demo_rates, serve};
 
 /// MAVUNO: marketplace, training and farmer services that work offline.
 #[derive(Parser)]
@@ -228,6 +228,9 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         }
         if demo_blogs::seed(&state).await.map_err(|e| e.to_string())? {
             tracing::info!("demo news loaded");
+        }
+        if demo_rates::seed(&state).await.map_err(|e| e.to_string())? {
+            tracing::info!("demo exchange rate set");
         }
         if exposure == demo::Exposure::Public {
             for (email, password) in demo::protect_staff(&state).await.map_err(|e| e.to_string())? {

@@ -1,7 +1,12 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Francs } from '../lib/francs';
 import { setupI18n } from '../lib/i18n';
 import { Price, ProductImage, unitCounted } from './product-parts';
+
+// Whether francs show (and at which rate) is the hook's business, tested in lib/francs.
+const francs = vi.hoisted(() => ({ value: null as Francs | null }));
+vi.mock('../lib/francs', () => ({ useFrancs: () => francs.value }));
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('en');
@@ -18,6 +23,15 @@ describe('a price', () => {
     const raised = render(<Price product={{ price: 1.5, current_price: 2.95, unit: 'kg' }} />);
     expect(raised.container.querySelector('del')).toBeNull();
     expect(raised.container.textContent).toContain('$2.95');
+    expect(raised.container.querySelector('.francs')).toBeNull();
+  });
+
+  it('adds the estimate in francs of the current price when there is one', () => {
+    const rate = { currency: 'CDF' as const, francs_per_usd: 2850, as_of: '2026-11-20' };
+    francs.value = { rate, of: (usd) => `≈ ${usd * rate.francs_per_usd} FC` };
+    const view = render(<Price product={{ price: 1.5, current_price: 1.2, unit: 'kg' }} />);
+    expect(view.container.querySelector('.francs')?.textContent).toBe('≈ 3420 FC');
+    francs.value = null;
   });
 });
 

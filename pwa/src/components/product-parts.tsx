@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatMoney } from '../lib/format';
+import { useFrancs } from '../lib/francs';
 import type { Product } from '../lib/products';
 
 const DATA_SAVER_KEY = 'mavuno.data_saver';
@@ -103,9 +104,10 @@ export function Stars({ rating, reviews }: { rating: number; reviews: number }) 
   );
 }
 
-/** "$1.20 / kg", with the original price struck through when it differs. */
+/** "$1.20 / kg", the original price struck through when it was higher, and francs in the DRC. */
 export function Price({ product }: { product: Pick<Product, 'price' | 'current_price' | 'unit'> }) {
   const { t } = useTranslation();
+  const francs = useFrancs();
   return (
     <span className="price">
       <strong>{formatMoney(product.current_price)}</strong>
@@ -116,6 +118,7 @@ export function Price({ product }: { product: Pick<Product, 'price' | 'current_p
           {formatMoney(product.price)}
         </del>
       )}
+      {francs && <span className="francs">{francs.of(product.current_price)}</span>}
     </span>
   );
 }

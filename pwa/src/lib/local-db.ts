@@ -70,6 +70,8 @@ export class LocalDb extends Dexie {
   openedPosts!: EntityTable<{ uid: string; at: number }, 'uid'>;
   /** Comments under posts, by `uid`: as last fetched, and those written here not yet sent. */
   comments!: EntityTable<LocalRecord, 'uid'>;
+  /** The exchange rates in use, by currency (synced, public; docs/money.md). */
+  rates!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -86,6 +88,7 @@ export class LocalDb extends Dexie {
     this.version(7).stores({ courses: 'uid, id', enrolments: 'uid', courseContent: 'uid' });
     this.version(8).stores({ blogs: 'uid, id', openedPosts: 'uid, at' });
     this.version(9).stores({ comments: 'uid, post_uid' });
+    this.version(10).stores({ rates: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -10,6 +10,7 @@ import { productEntity } from './products';
 import { localDb, type LocalDb } from './local-db';
 import { blogEntity } from './news';
 import { commentEntity } from './comments';
+import { rateEntity } from './rates';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -20,6 +21,7 @@ registerEntity('course', courseEntity);
 registerEntity('enrolment', enrolmentEntity);
 registerEntity('blog', blogEntity);
 registerEntity('comment', commentEntity);
+registerEntity('exchange_rate', rateEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

@@ -55,6 +55,11 @@ export function useLocalDb(): LocalDb | null {
   return db?.name.endsWith('-guest') ? null : db;
 }
 
+/** Whichever database is open: the account's, a visitor's guest one, or none yet. */
+export function useOpenDb(): LocalDb | null {
+  return useContext(LocalDbContext).db;
+}
+
 /** The database that holds the catalogue, for anyone (a visitor's is opened on first use). */
 export function useCatalogueDb(): LocalDb | null {
   const { db, wantCatalogue } = useContext(LocalDbContext);

@@ -10,6 +10,7 @@ pub mod blogs;
 pub mod contact;
 pub mod courses;
 pub mod earnings;
+pub mod exchange_rates;
 pub mod extract;
 pub mod health;
 pub mod orders;
@@ -74,6 +75,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(contact::routes())
         .merge(courses::routes())
         .merge(earnings::routes())
+        .merge(exchange_rates::routes())
         .merge(orders::routes())
         .merge(payments::routes())
         .merge(uploads::routes())

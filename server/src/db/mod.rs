@@ -9,6 +9,7 @@ pub mod contact;
 pub mod courses;
 pub mod earnings;
 pub mod enrolments;
+pub mod exchange_rates;
 pub mod favourites;
 pub mod meta;
 pub mod orders;
@@ -55,6 +56,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0016_blogs", include_str!("../../../migrations/0016_blogs.sql")),
     ("0017_blog_comments", include_str!("../../../migrations/0017_blog_comments.sql")),
     ("0018_password_resets", include_str!("../../../migrations/0018_password_resets.sql")),
+    ("0019_exchange_rates", include_str!("../../../migrations/0019_exchange_rates.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

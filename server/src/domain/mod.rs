@@ -13,6 +13,7 @@ pub mod blogs;
 pub mod comments;
 pub mod contact;
 pub mod courses;
+pub mod exchange_rates;
 pub mod favourites;
 pub mod input;
 pub mod merge;

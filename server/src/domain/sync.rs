@@ -286,6 +286,8 @@ pub enum Changed {
     Enrolment(Box<EnrolmentRow>),
     /// A news post, with its content (readable offline).
     Blog(Box<crate::db::blogs::BlogRow>),
+    /// A currency's rate in use (docs/money.md).
+    Rate(Box<crate::db::exchange_rates::RateRow>),
 }
 
 impl Changed {
@@ -298,6 +300,7 @@ impl Changed {
             Changed::Course(course) => course.0.version,
             Changed::Enrolment(row) => row.version,
             Changed::Blog(row) => row.version,
+            Changed::Rate(row) => row.version,
         }
     }
 }
@@ -335,6 +338,8 @@ pub fn read_page(
     }
     let posts = db::blogs::changes_after(&tx, after, limit + 1, snapshot)?;
     changes.extend(posts.into_iter().map(|row| Changed::Blog(Box::new(row))));
+    let rates = db::exchange_rates::changes_after(&tx, after)?;
+    changes.extend(rates.into_iter().map(|row| Changed::Rate(Box::new(row))));
     if let Some(user_id) = viewer_id {
         let enrolments = db::enrolments::enrolment_changes(&tx, user_id, after, limit + 1)?;
         changes.extend(enrolments.into_iter().map(|row| Changed::Enrolment(Box::new(row))));

@@ -95,6 +95,9 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("post", "/orders/{id}/payments", Own(&[Buyer], &[])),
     ("post", "/payments/callbacks/{provider}", Provider),
     ("get", "/payments/operators", Only(EVERYONE)),
+    ("get", "/exchange-rates", Only(EVERYONE)),
+    ("get", "/admin/exchange-rates/{currency}", Only(ADMINS)),
+    ("put", "/admin/exchange-rates/{currency}", Only(ADMINS)),
     ("get", "/sync/pull", Only(EVERYONE)),
     ("get", "/sync/wait", Only(EVERYONE)),
     ("post", "/sync/push", Only(SIGNED)),
@@ -239,6 +242,7 @@ impl World {
             .replace("{provider}", "simulator")
             .replace("{sha256}", &"a".repeat(64))
             .replace("{code}", "ABCD-EFGH-JKLM")
+            .replace("{currency}", "CDF")
     }
 
     async fn call(&self, method: &str, template: &str, token: Option<&str>) -> (StatusCode, String) {

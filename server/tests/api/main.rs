@@ -12,6 +12,7 @@ mod comments;
 mod contact;
 mod course_payments;
 mod courses;
+mod exchange_rates;
 mod fuzz;
 mod hardening;
 mod helpers;

@@ -33,6 +33,9 @@ const AdminApplications = lazy(() =>
 const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
 const AdminBlogs = lazy(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
+const AdminSettings = lazy(() =>
+  import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
+);
 const AdminCourses = lazy(() =>
   import('../../features/admin/admin-courses').then((m) => ({ default: m.AdminCourses })),
 );
@@ -150,7 +153,8 @@ function SectionContent({
       section.id === 'users' ||
       section.id === 'orders' ||
       section.id === 'courses' ||
-      section.id === 'blogs')
+      section.id === 'blogs' ||
+      section.id === 'settings')
   ) {
     const Screen = {
       applications: AdminApplications,
@@ -158,6 +162,7 @@ function SectionContent({
       orders: AdminOrders,
       courses: AdminCourses,
       blogs: AdminBlogs,
+      settings: AdminSettings,
     }[section.id];
     return (
       <ErrorBoundary>

@@ -70,7 +70,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'orders', icon: ReceiptIcon },
     { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon, arrives: 'later' },
-    { id: 'settings', icon: SettingsIcon, arrives: 'later' },
+    { id: 'settings', icon: SettingsIcon },
     profile,
   ],
   farmer: [

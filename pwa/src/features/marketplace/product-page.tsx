@@ -16,6 +16,8 @@ import { useFavourite } from '../../lib/favourites';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 import { orderRange } from '../../lib/catalogue';
 import { Stepper } from '../../components/stepper';
+import { RateNote } from '../../components/money-summary';
+import { useFrancs } from '../../lib/francs';
 import { ProductReviews } from './product-reviews';
 
 export function ProductPage() {
@@ -43,6 +45,7 @@ function ProductDetails({ product: p }: { product: Product }) {
   const toast = useToast();
   const navigate = useNavigate();
   const [saveData] = useDataSaver();
+  const francs = useFrancs();
   const [picture, setPicture] = useState(0);
   const [favourite, toggleFavourite] = useFavourite(useLocalDb(), p.uid);
   const [low, high] = orderRange(p);
@@ -101,6 +104,7 @@ function ProductDetails({ product: p }: { product: Product }) {
           <p className="big-price">
             <Price product={p} />
           </p>
+          {francs && <RateNote francs={francs} />}
           <p>{p.description}</p>
           <section className="card farmer-card" aria-label={t('market.farmer')}>
             <span className="initial" aria-hidden="true">

@@ -11,6 +11,7 @@ import { AlertIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { addToCart } from '../../lib/cart';
 import { errorKey } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
+import { useFrancs } from '../../lib/francs';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { changePart, dropOrder, type ChangedLine, type Order, type OrderPart } from '../../lib/orders';
 import { paths } from '../../lib/paths';
@@ -28,6 +29,7 @@ const whatsapp = (phone: string) => `https://wa.me/${phone.replace(/\D/g, '')}`;
 
 export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; entries: OutboxEntry[] }) {
   const { t } = useTranslation();
+  const francs = useFrancs();
   const navigate = useNavigate();
   const [open, setOpen] = useState<'track' | 'contact' | 'details' | null>(null);
   const [cancelling, setCancelling] = useState<OrderPart | null>(null);
@@ -57,7 +59,10 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
         ) : (
           <OrderStatusBadge status={order.status} />
         )}
-        <strong>{money(order.total_cents)}</strong>
+        <strong>
+          {money(order.total_cents)}
+          {francs && <span className="francs">{francs.of(order.total_cents / 100)}</span>}
+        </strong>
       </div>
       {order.payment_method === 'mobile_money' && !refused && (
         <div className="payment-line">

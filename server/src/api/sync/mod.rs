@@ -163,6 +163,10 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             let visible = row.fields.published && row.deleted_at.is_none();
             ("blog", uid, visible.then(|| serde_json::to_value(crate::api::blogs::BlogJson::from(*row)).ok()).flatten())
         }
+        Changed::Rate(row) => {
+            let currency = row.currency.clone();
+            ("exchange_rate", currency, serde_json::to_value(super::exchange_rates::RateJson::from(*row)).ok())
+        }
         Changed::Order(row) => {
             let uid = row.uid.clone();
             let record = viewer_id.and_then(|id| serde_json::to_value(OrderJson::for_viewer(*row, id, false)).ok());
