@@ -5,20 +5,34 @@ import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
 
 /**
- * Moves the app's stylesheets from <head> to the end of <body>: the inline shell in
- * index.html then paints as soon as the HTML arrives, instead of waiting for the CSS.
- * The app's module script still runs only after them (a parser-inserted stylesheet
- * blocks deferred scripts), so nothing shows unstyled.
+ * Puts the app's stylesheet into index.html, at the end of <body>: the inline shell
+ * paints as soon as the first bytes of the HTML arrive, and the app's styles come with
+ * the HTML instead of costing another round trip (400 ms on a slow 3G link) before the
+ * app can show anything. The server allows each inline <style> by its hash (CSP).
+ * The .css file stays in the build: Vite's loader of lazy chunks asks for it (it
+ * finds no <link> to it), and the styles it adds again are the same rules.
  */
-function stylesAfterShell(): Plugin {
+function inlineStyles(): Plugin {
   return {
-    name: 'mavuno-styles-after-shell',
+    name: 'mavuno-inline-styles',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
-        const links = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
-        const rest = links.reduce((out, link) => out.replace(link, ''), html);
-        return rest.replace('</body>', `${links.map((l) => l.trim()).join('\n    ')}\n  </body>`);
+      handler(html, ctx) {
+        // The dev server injects styles from JavaScript; only the build has a bundle.
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const styles: string[] = [];
+        let out = html;
+        for (const link of html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? []) {
+          const file = /href="\/([^"]+\.css)"/.exec(link)?.[1];
+          const asset = file ? bundle[file] : undefined;
+          if (!file || asset?.type !== 'asset') continue;
+          const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+          if (css.includes('</style')) throw new Error(`${file} cannot be inlined`);
+          styles.push(`<style>${css}</style>`);
+          out = out.replace(link, '');
+        }
+        return out.replace('</body>', `  ${styles.join('')}\n  </body>`);
       },
     },
   };
@@ -30,7 +44,7 @@ const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [
     react(),
-    stylesAfterShell(),
+    inlineStyles(),
     VitePWA({
       // A new version waits for the person to accept it: never a reload mid-form.
       registerType: 'prompt',

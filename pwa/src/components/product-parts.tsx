@@ -42,12 +42,15 @@ export function ProductImage(props: {
   width: number;
   height: number;
   saveData: boolean;
+  /** The page's main (or first) picture, likely its largest content: fetched at once, first. */
+  priority?: boolean;
 }) {
   // A new picture starts over from its own address.
   return <PictureWithFallback key={props.src} {...props} />;
 }
 
-function PictureWithFallback({ src, fallback, alt, width, height, saveData }: Parameters<typeof ProductImage>[0]) {
+function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
+  const { src, fallback, alt, width, height, saveData, priority } = props;
   const { t } = useTranslation();
   const [asked, setAsked] = useState(false);
   const [failed, setFailed] = useState(0);
@@ -80,7 +83,8 @@ function PictureWithFallback({ src, fallback, alt, width, height, saveData }: Pa
       alt={alt}
       width={width}
       height={height}
-      loading="lazy"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
       decoding="async"
       onError={() => setFailed((n) => n + 1)}
     />

@@ -101,8 +101,8 @@ export function MarketplacePage() {
         </div>
       ) : (
         <ul className="product-grid">
-          {shown.map((p) => (
-            <ProductCard key={p.uid} product={p} saveData={saveData} />
+          {shown.map((p, index) => (
+            <ProductCard key={p.uid} product={p} saveData={saveData} first={index === 0} />
           ))}
         </ul>
       )}
@@ -110,7 +110,7 @@ export function MarketplacePage() {
   );
 }
 
-function ProductCard({ product: p, saveData }: { product: Product; saveData: boolean }) {
+function ProductCard({ product: p, saveData, first }: { product: Product; saveData: boolean; first: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
   // Quick add puts in the least a farmer sells (their minimum order).
@@ -119,7 +119,14 @@ function ProductCard({ product: p, saveData }: { product: Product; saveData: boo
   return (
     <li className="card product-card">
       <div className="product-media">
-        <ProductImage src={p.image_urls[0]?.thumbnail_url} alt={p.title} width={320} height={240} saveData={saveData} />
+        <ProductImage
+          src={p.image_urls[0]?.thumbnail_url}
+          alt={p.title}
+          width={320}
+          height={240}
+          saveData={saveData}
+          priority={first}
+        />
         {p.certifications.includes('organic') && (
           <span className="badge green organic">{t('market.certifications.organic')}</span>
         )}

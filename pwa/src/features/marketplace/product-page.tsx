@@ -70,6 +70,7 @@ function ProductDetails({ product: p }: { product: Product }) {
             width={1024}
             height={768}
             saveData={saveData}
+            priority
           />
           {p.image_urls.length > 1 && (
             <div className="thumbnails">

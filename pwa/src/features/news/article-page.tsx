@@ -58,7 +58,9 @@ export function ArticlePage() {
       <p className="muted">
         {formatDate(post.date)} · {post.author} · {post.read_time}
       </p>
-      {post.image_url && <ProductImage src={post.image_url} alt="" width={1024} height={768} saveData={saveData} />}
+      {post.image_url && (
+        <ProductImage src={post.image_url} alt="" width={1024} height={768} saveData={saveData} priority />
+      )}
       <div className="article-content" dangerouslySetInnerHTML={{ __html: post.full_content }} />
       {db && <CommentsSection db={db} post={post} />}
     </article>

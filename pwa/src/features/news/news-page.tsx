@@ -116,8 +116,8 @@ export function NewsPage() {
             </div>
           ) : (
             <ul className="product-grid">
-              {shown.map((p) => (
-                <PostCard key={p.uid} post={p} saveData={saveData} />
+              {shown.map((p, index) => (
+                <PostCard key={p.uid} post={p} saveData={saveData} first={index === 0} />
               ))}
             </ul>
           )}
@@ -127,12 +127,19 @@ export function NewsPage() {
   );
 }
 
-function PostCard({ post: p, saveData }: { post: Post; saveData: boolean }) {
+function PostCard({ post: p, saveData, first }: { post: Post; saveData: boolean; first: boolean }) {
   const { t } = useTranslation();
   return (
     <li className="card product-card post-card" lang={p.language}>
       <div className="product-media">
-        <ProductImage src={p.thumbnail_url ?? undefined} alt="" width={320} height={240} saveData={saveData} />
+        <ProductImage
+          src={p.thumbnail_url ?? undefined}
+          alt=""
+          width={320}
+          height={240}
+          saveData={saveData}
+          priority={first}
+        />
       </div>
       <div className="product-body">
         <p className="badges">

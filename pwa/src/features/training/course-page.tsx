@@ -109,7 +109,7 @@ function CourseDetails({ course: c }: { course: Course }) {
           )}
         </div>
         <aside className="card course-sidebar" aria-label={t('training.enrolment')}>
-          <CoursePicture course={c} large saveData={saveData} />
+          <CoursePicture course={c} large saveData={saveData} priority />
           <p>
             <CoursePrice course={c} />
           </p>

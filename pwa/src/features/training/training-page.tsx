@@ -117,8 +117,8 @@ export function TrainingPage() {
         </div>
       ) : (
         <ul className="product-grid">
-          {shown.map((c) => (
-            <CourseCard key={c.uid} course={c} saveData={saveData} />
+          {shown.map((c, index) => (
+            <CourseCard key={c.uid} course={c} saveData={saveData} first={index === 0} />
           ))}
         </ul>
       )}
@@ -135,12 +135,12 @@ export function TrainingPage() {
   );
 }
 
-function CourseCard({ course: c, saveData }: { course: Course; saveData: boolean }) {
+function CourseCard({ course: c, saveData, first }: { course: Course; saveData: boolean; first: boolean }) {
   const { t } = useTranslation();
   return (
     <li className="card product-card">
       <div className="product-media">
-        <CoursePicture course={c} saveData={saveData} />
+        <CoursePicture course={c} saveData={saveData} priority={first} />
       </div>
       <div className="product-body">
         <CourseBadges course={c} />
