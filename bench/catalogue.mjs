@@ -1,7 +1,10 @@
-// Catalogue reads under load: 10,000 products, 200 concurrent connections.
-// Prints throughput, latency percentiles and the server's RSS, for the
-// first page, a search and a filtered sort. Seeds through the farmer API
-// (JSON, no photos), so use a throw-away data dir:
+// Catalogue reads under load: 10,000 products (PRODUCTS=100000 for more), 200
+// concurrent connections. Prints throughput, latency percentiles and the server's
+// peak RSS for the first page, a repeated search, a filtered sort, distinct
+// searches (every request a different query, as real buyers make), the first page
+// and distinct searches while 20 phones push unrelated writes (application drafts,
+// 20 a second in all), and the push throughput of 20 phones at once. Seeds through
+// the farmer API (JSON, no photos), so use a throw-away data dir:
 //
 //   target/release/mavuno serve --demo --data-dir /tmp/bench-catalogue &
 //   node bench/catalogue.mjs [origin] [pid of the server]
@@ -10,12 +13,13 @@
 // the figures are a floor, not a ceiling.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
-import { client } from './http.mjs';
+import { randomUUID } from 'node:crypto';
+import { application, client, register } from './http.mjs';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const pid = process.argv[3];
 const request = client(origin);
-const PRODUCTS = 10_000;
+const PRODUCTS = Number(process.env.PRODUCTS ?? 10_000);
 const CONNECTIONS = 200;
 const REQUESTS = 10_000;
 
@@ -51,6 +55,7 @@ function get(path) {
   });
 }
 
+/** `path`: one address, or a function making each request's own. */
 async function load(label, path) {
   const times = [];
   let bytes = 0;
@@ -63,7 +68,7 @@ async function load(label, path) {
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     while (next < REQUESTS) {
       next += 1;
-      const r = await get(path);
+      const r = await get(typeof path === 'function' ? path(next) : path);
       times.push(r.ms);
       bytes = r.bytes;
     }
@@ -75,8 +80,51 @@ async function load(label, path) {
   console.log(`${label}: ${(REQUESTS / seconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, ${(bytes / 1024).toFixed(1)} KB a response; peak RSS ${pid ? `${(peak / 1024).toFixed(0)} MB` : 'unknown'}`);
 }
 
+// Phones saving application drafts: unrelated to the catalogue, but synced writes.
+const buyer = await register(request, `bench.writer.${Date.now()}@example.com`, 'Writer');
+const phones = Array.from({ length: 20 }, () => ({ id: randomUUID(), next: 1 }));
+let drafts = 0;
+async function pushDraft(phone) {
+  const mutations = [{ mutation_id: phone.next, name: 'survey.create', args: { ...application(drafts++), status: 'draft' } }];
+  const pushed = await request('POST', '/sync/push', { token: buyer, body: { protocol: 1, client_id: phone.id, mutations } });
+  if (pushed.status !== 200) throw new Error(`push: ${pushed.status}`);
+  phone.next += 1;
+}
+/** Runs `during` while the phones push one draft each every second (20 writes a second). */
+async function withWrites(during) {
+  let running = true;
+  const writers = phones.map(async (phone, i) => {
+    await new Promise((r) => setTimeout(r, i * 50));
+    while (running) {
+      const started = performance.now();
+      await pushDraft(phone);
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
+    }
+  });
+  await during();
+  running = false;
+  await Promise.all(writers);
+}
+
+// Every request a different lot, named as it was listed (so each finds products).
+const distinct = (n) => {
+  const lot = (n * 7919) % PRODUCTS;
+  return `/products?q=${encodeURIComponent(`${words[lot % words.length]} lot ${lot}`)}`;
+};
 await get('/products');
 await load('first page (24, newest)', '/products');
 await load('search "cassava lot 12"', `/products?q=${encodeURIComponent('cassava lot 12')}`);
 await load('fruits under $10 by price', '/products?category=fruits&price=under_10&sort=price_asc');
+await load('distinct searches', distinct);
+await withWrites(() => load('first page, 20 writes/s', '/products'));
+await withWrites(() => load('distinct searches, 20 writes/s', (n) => distinct(n + REQUESTS)));
+
+// Push throughput: 20 phones at once, each pushing one draft after another.
+const PUSHES = 50;
+const pushing = performance.now();
+await Promise.all(phones.map(async (phone) => {
+  for (let i = 0; i < PUSHES; i++) await pushDraft(phone);
+}));
+const seconds = (performance.now() - pushing) / 1000;
+console.log(`pushes, 20 phones at once: ${((phones.length * PUSHES) / seconds).toFixed(0)} pushes/s (one draft each)`);
 console.log(`server RSS after: ${rss()}`);

@@ -46,6 +46,9 @@ use crate::error::AppError;
 use crate::media::MediaStore;
 use crate::rate_limit::Throttles;
 
+/// What the catalogue cache may hold: ~400 pages of 24 products with their brotli form.
+const CATALOGUE_CACHE_BYTES: usize = 8 * 1024 * 1024;
+
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
@@ -110,7 +113,7 @@ impl AppState {
             tokens: Arc::new(tokens),
             media,
             mailer: mailer::Mailer::default(),
-            catalogue_cache: Arc::new(cache::VersionedCache::new(512)),
+            catalogue_cache: Arc::new(cache::VersionedCache::new(512, CATALOGUE_CACHE_BYTES)),
         })
     }
 }

@@ -18,8 +18,8 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::cache::Cached;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
+use crate::db::uploads;
 use crate::db::users::UserRow;
-use crate::db::{sync, uploads};
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
@@ -223,7 +223,7 @@ async fn catalogue(
     let (page, per_page) = super::catalogue_page(query.page, query.per_page);
     // The same page for everyone until something changes: answered from memory meanwhile.
     let key = format!("{filter:?}|{page}|{per_page}");
-    let version = state.db.read(|conn| Ok(sync::current_version(conn)?)).await?;
+    let version = state.db.catalogue_version();
     let brotli = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
@@ -231,9 +231,9 @@ async fn catalogue(
     let cached = match state.catalogue_cache.get(&key, version) {
         Some(cached) => cached,
         None => {
-            // One page is made at a time: a burst of the same request waits for
-            // the first instead of running the query and the compression 200 times.
-            let _making = state.catalogue_cache.making.lock().await;
+            // A burst of the same request waits for the first instead of running the
+            // query and the compression 200 times; other pages are made meanwhile.
+            let _making = state.catalogue_cache.making(&key).await;
             if let Some(cached) = state.catalogue_cache.get(&key, version) {
                 return Ok(cached_json(cached, brotli));
             }

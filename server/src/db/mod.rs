@@ -27,6 +27,7 @@ pub mod user_changes;
 pub mod users;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -78,6 +79,19 @@ struct Pool {
     readers: Mutex<Vec<Connection>>,
     reader_permits: Semaphore,
     versions: tokio::sync::watch::Sender<i64>,
+    /// The newest version of any product (docs/architecture.md, Catalogue cache): it
+    /// moves only with writes that can change a catalogue page, read after each commit.
+    catalogue: AtomicI64,
+}
+
+/// The global sync version and the catalogue's: every product write (a listing, its
+/// stock, rating or deletion, and a farmer's change, which rewrites their products)
+/// gives the product a new version, so the newest product version is the catalogue's.
+fn versions_now(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+    conn.prepare_cached(
+        "SELECT (SELECT version FROM sync_state WHERE id = 1), (SELECT COALESCE(MAX(version), 0) FROM products)",
+    )?
+    .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
 }
 
 /// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
@@ -160,7 +174,8 @@ impl Db {
         let mut writer = connect(&path)?;
         migrate(&mut writer)?;
         let readers = (0..READERS).map(|_| connect(&path)).collect::<Result<Vec<_>, _>>()?;
-        let (versions, _) = tokio::sync::watch::channel(sync::current_version(&writer)?);
+        let (version, catalogue) = versions_now(&writer)?;
+        let (versions, _) = tokio::sync::watch::channel(version);
         Ok(Db {
             pool: Arc::new(Pool {
                 path,
@@ -168,6 +183,7 @@ impl Db {
                 readers: Mutex::new(readers),
                 reader_permits: Semaphore::new(READERS),
                 versions,
+                catalogue: AtomicI64::new(catalogue),
             }),
         })
     }
@@ -176,6 +192,12 @@ impl Db {
     /// (`GET /sync/wait` holds phones on it: docs/sync.md, Listening).
     pub fn versions(&self) -> tokio::sync::watch::Receiver<i64> {
         self.pool.versions.subscribe()
+    }
+
+    /// The catalogue's version: cached catalogue pages are good while it is unchanged.
+    /// Read from memory: a cached answer touches no database.
+    pub fn catalogue_version(&self) -> i64 {
+        self.pool.catalogue.load(Ordering::Acquire)
     }
 
     pub fn path(&self) -> &Path {
@@ -218,8 +240,9 @@ impl Db {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = f(&tx)?;
             tx.commit()?;
-            // Committed: a failed look at the version must not turn it into an error.
-            if let Ok(version) = sync::current_version(&conn) {
+            // Committed: a failed look at the versions must not turn it into an error.
+            if let Ok((version, catalogue)) = versions_now(&conn) {
+                pool.catalogue.fetch_max(catalogue, Ordering::AcqRel);
                 pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
             }
             Ok(value)

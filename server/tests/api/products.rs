@@ -282,6 +282,22 @@ async fn catalogue_pages_are_kept_until_a_product_changes() {
     let path = format!("/farmer/products/{}", product["id"]);
     app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"current_price": "1.99"}}))).await;
     assert_eq!(app.catalogue("").await["data"][0]["current_price"], 1.99, "a change makes the kept page stale");
+
+    // Writes that cannot change a page (a buyer's favourite, an application draft)
+    // leave the catalogue's version, and so its kept pages, alone.
+    let kept = app.state.db.catalogue_version();
+    let synced = *app.state.db.versions().borrow();
+    let (buyer, _) = app.register("keeps.cache@example.com").await;
+    let favourite = json!({"uid": product["uid"], "on": true});
+    app.push_ok(&buyer, CLIENT_A, vec![mutation(1, "favourite.set", favourite, None)]).await;
+    assert!(*app.state.db.versions().borrow() > synced, "the favourite is a synced write");
+    assert_eq!(app.state.db.catalogue_version(), kept);
+    // A farmer's new name is on their products' cards at once.
+    let renamed = Form::new().text("user[first_name]", "Amina");
+    assert_eq!(app.update_me(&farmer, renamed).await.status(), StatusCode::OK);
+    assert!(app.state.db.catalogue_version() > kept);
+    assert!(app.catalogue("").await["data"][0]["farmer"]["name"].as_str().unwrap().starts_with("Amina"));
+
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let me: Value = app.me(&farmer).await.json().await.unwrap();
     app.call(
