@@ -58,6 +58,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0017_blog_comments", include_str!("../../../migrations/0017_blog_comments.sql")),
     ("0018_password_resets", include_str!("../../../migrations/0018_password_resets.sql")),
     ("0019_exchange_rates", include_str!("../../../migrations/0019_exchange_rates.sql")),
+    ("0020_catalogue_search", include_str!("../../../migrations/0020_catalogue_search.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point
@@ -279,6 +280,58 @@ mod tests {
         assert_eq!(version as usize, MIGRATIONS.len());
         let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
         assert_eq!(mode, "wal");
+    }
+
+    /// 0020 adds the listed flag and the search index: an older database's products
+    /// come out flagged and searchable, and the triggers keep both from then on.
+    #[test]
+    fn an_older_catalogue_is_flagged_and_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
+        for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(19) {
+            apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        }
+        let product = |id: i64, farmer: i64, status: &str, text: &str| {
+            format!(
+                "INSERT INTO products (id, uid, farmer_id, title, description, category, unit, quantity, price_cents,
+                    current_price_cents, status, search_text, version, created_at, updated_at)
+                 VALUES ({id}, 'u{id}', {farmer}, 't', 'd', 'fruits', 'kg', 1, 1, 1, '{status}', '{text}', {id}, 't', 't');"
+            )
+        };
+        conn.execute_batch(&format!(
+            "INSERT INTO users (id, email, password_hash, first_name, last_name, role, status, created_at, updated_at)
+                VALUES (1, 'a@x.cd', 'h', 'A', 'Y', 'farmer', 'active', 't', 't'),
+                       (2, 'b@x.cd', 'h', 'B', 'Y', 'farmer', 'inactive', 't', 't');
+             {}{}{}",
+            product(1, 1, "active", "mangoes from kalehe"),
+            product(2, 1, "inactive", "mango juice"),
+            product(3, 2, "active", "mangoes of an inactive farmer"),
+        ))
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let listed = |conn: &Connection| -> Vec<i64> {
+            let mut stmt = conn.prepare("SELECT id FROM products WHERE listed = 1 ORDER BY id").unwrap();
+            stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(listed(&conn), [1]);
+        let found = |conn: &Connection, word: &str| -> Vec<i64> {
+            let mut stmt = conn
+                .prepare("SELECT rowid FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid")
+                .unwrap();
+            stmt.query_map([word], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(found(&conn, "\"ango\""), [1, 2, 3]);
+        // The farmer's status, the product's status and its text are followed from now on.
+        conn.execute_batch(
+            "UPDATE users SET status = 'active' WHERE id = 2;
+             UPDATE products SET status = 'active' WHERE id = 2;
+             UPDATE products SET search_text = 'passion fruit' WHERE id = 1;
+             UPDATE users SET role = 'user' WHERE id = 1;",
+        )
+        .unwrap();
+        assert_eq!(listed(&conn), [3]);
+        assert_eq!(found(&conn, "\"ango\""), [2, 3]);
+        assert_eq!(found(&conn, "\"passion\""), [1]);
     }
 
     /// 0015 rebuilds `payments`, which `payment_events` points at: an older

@@ -46,7 +46,8 @@ impl ProductRow {
     }
 }
 
-const LISTED: &str = "p.deleted_at IS NULL AND p.status = 'active' AND f.status = 'active' AND f.role = 'farmer' AND f.deleted_at IS NULL";
+/// On sale: not deleted, active, from an active farmer (`listed` is kept by triggers, migration 0020).
+const LISTED: &str = "p.listed = 1";
 
 fn select(filter: &str) -> String {
     format!(
@@ -327,11 +328,25 @@ pub struct CatalogueFilter {
 }
 
 impl CatalogueFilter {
+    /// The filter over `products p` alone (no join: counts stay on an index). Words of
+    /// three letters or more are looked up in the trigram index; shorter ones are
+    /// matched in the text of what that leaves (or of every product, if nothing does).
     fn sql(&self) -> (String, Vec<Value>) {
         let mut sql = String::from(LISTED);
         let mut values: Vec<Value> = Vec::new();
         if let Some(search) = self.search.as_deref().map(fold) {
-            for word in search.split_whitespace() {
+            let (indexed, short): (Vec<&str>, Vec<&str>) =
+                search.split_whitespace().partition(|word| word.chars().count() >= 3);
+            if !indexed.is_empty() {
+                // Each word a quoted phrase: the text's own quotes doubled, nothing read as syntax.
+                let phrases: Vec<String> = indexed.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect();
+                values.push(Value::Text(phrases.join(" AND ")));
+                sql.push_str(&format!(
+                    " AND p.id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?{})",
+                    values.len()
+                ));
+            }
+            for word in short {
                 values.push(Value::Text(super::like_pattern(word)));
                 sql.push_str(&format!(" AND p.search_text LIKE ?{} ESCAPE '\\'", values.len()));
             }
@@ -369,7 +384,7 @@ pub fn catalogue(
 ) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
     let (sql, mut values) = filter.sql();
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM products p JOIN users f ON f.id = p.farmer_id WHERE {sql}"))?
+        .prepare_cached(&format!("SELECT COUNT(*) FROM products p WHERE {sql}"))?
         .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
     let page = format!(
         "{} ORDER BY {} LIMIT ?{} OFFSET ?{}",

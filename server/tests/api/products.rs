@@ -196,6 +196,48 @@ async fn the_catalogue_searches_filters_sorts_and_pages_products_on_sale() {
 }
 
 #[tokio::test]
+async fn search_finds_parts_of_words_short_words_and_takes_any_characters_literally() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("search@example.com", Role::Farmer).await;
+    let mut ids = Vec::new();
+    for title in ["Tomatoes lot 12", "Tomatoes lot 120", "Beans lot 7", "Mama's \"best\" honey 100%"] {
+        let mut product = tomatoes();
+        product["title"] = json!(title);
+        product["description"] = json!("Sorted and packed in Kalehe");
+        ids.push(app.list_product(&farmer, product).await["id"].as_i64().unwrap());
+    }
+    let search = |q: &str| {
+        let query = format!("sort=name&q={}", urlencoding(q));
+        let app = &app;
+        async move { app.titles(&query).await }
+    };
+    assert_eq!(search("MATO").await, ["Tomatoes lot 12", "Tomatoes lot 120"], "inside a word, any case");
+    assert_eq!(search("lot 12").await, ["Tomatoes lot 12", "Tomatoes lot 120"], "a short word matches inside too");
+    assert_eq!(search("beans 7").await, ["Beans lot 7"]);
+    assert_eq!(search("\"best\"").await, ["Mama's \"best\" honey 100%"], "quotes are text");
+    assert_eq!(search("100%").await, ["Mama's \"best\" honey 100%"], "% is a character, not a wildcard");
+    for odd in ["%", "NEAR(tom bea)", "tom*", "beans OR honey", "-tomatoes", "\"", "^lot", "a:b"] {
+        let answer = app.get(&format!("/products?q={}", urlencoding(odd)), None).await;
+        assert_eq!(answer.status(), StatusCode::OK, "{odd}");
+    }
+    assert!(search("beans OR honey").await.is_empty(), "no search syntax: every word must be there");
+
+    // The index follows edits and deletions.
+    let path = format!("/farmer/products/{}", ids[2]);
+    app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"title": "Red kidney beans lot 7"}}))).await;
+    assert_eq!(search("kidney").await, ["Red kidney beans lot 7"]);
+    app.call(Method::DELETE, &path, &farmer, None).await;
+    assert!(search("kidney").await.is_empty());
+    assert_eq!(app.catalogue("q=lot").await["total"], 2);
+}
+
+fn urlencoding(text: &str) -> String {
+    text.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+#[tokio::test]
 async fn offline_product_changes_merge_and_wait_for_their_photos() {
     let app = spawn_app().await;
     let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
