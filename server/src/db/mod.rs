@@ -235,20 +235,50 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Transaction<'_>) -> ApiResult<T> + Send + 'static,
     {
+        self.with_writer(|writer| writer.transaction(f)).await
+    }
+
+    /// Holds the writer for several transactions in a row, on one blocking thread
+    /// (a sync push: its mutations each commit on their own, without a hop per
+    /// mutation or taking the lock again for each).
+    pub async fn with_writer<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Writer<'_>) -> ApiResult<T> + Send + 'static,
+    {
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = lock(&pool.writer);
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let value = f(&tx)?;
-            tx.commit()?;
-            // Committed: a failed look at the versions must not turn it into an error.
-            if let Ok((version, catalogue)) = versions_now(&conn) {
-                pool.catalogue.fetch_max(catalogue, Ordering::AcqRel);
-                pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
-            }
-            Ok(value)
+            f(&mut Writer { conn: &mut conn, pool: &pool })
         })
         .await?
+    }
+}
+
+/// The writer connection while `Db::with_writer` holds it.
+pub struct Writer<'a> {
+    conn: &'a mut Connection,
+    pool: &'a Pool,
+}
+
+impl Writer<'_> {
+    /// Reads outside any write transaction (seeing everything committed).
+    pub fn conn(&self) -> &Connection {
+        self.conn
+    }
+
+    /// Runs `f` in one IMMEDIATE transaction; commits when it returns `Ok`, then
+    /// announces the new versions (the catalogue's and the sync version).
+    pub fn transaction<T>(&mut self, f: impl FnOnce(&Transaction<'_>) -> ApiResult<T>) -> ApiResult<T> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        // Committed: a failed look at the versions must not turn it into an error.
+        if let Ok((version, catalogue)) = versions_now(self.conn) {
+            self.pool.catalogue.fetch_max(catalogue, Ordering::AcqRel);
+            self.pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
+        }
+        Ok(value)
     }
 }
 

@@ -93,6 +93,13 @@ pub fn register_client(tx: &Connection, client_id: &str, user_id: i64) -> ApiRes
     }
 }
 
+/// The device's last processed mutation when it is already registered to this
+/// account (a plain read: no write lock); `None` when it must be registered first
+/// (`register_client` then also refuses another account's device id).
+pub fn known_client(conn: &Connection, client_id: &str, user_id: i64) -> ApiResult<Option<i64>> {
+    Ok(sync::client(conn, client_id)?.filter(|c| c.user_id == user_id).map(|c| c.last_mutation_id))
+}
+
 /// A push must continue where the server is: from `last + 1` or earlier (replays).
 pub fn check_sequence(request: &PushRequest, last: i64) -> ApiResult<()> {
     match request.mutations.first() {

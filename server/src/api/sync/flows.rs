@@ -11,29 +11,37 @@ use crate::db::users::UserRow;
 use crate::domain::sync::{self, MAX_PULL_LIMIT, PullPage};
 use crate::error::ApiResult;
 
-/// Processes a push: each mutation in its own committed transaction; a
+/// Processes a push on one blocking thread holding the writer: the device's
+/// sequence is read (the device registered in a transaction of its own only on its
+/// first push), then each mutation runs in its own committed transaction; a
 /// `retry` stops the rest of the push, which waits behind it.
 #[instrument(skip_all, fields(user_id = user.id, mutations = request.mutations.len()))]
 pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> ApiResult<PushResponse> {
     sync::check_request(&request)?;
     let client_id = request.client_id.to_lowercase();
-    let (lookup, user_id) = (client_id.clone(), user.id);
-    let last = state.db.write(move |tx| sync::register_client(tx, &lookup, user_id)).await?;
-    sync::check_sequence(&request, last)?;
-    let mut results = Vec::with_capacity(request.mutations.len());
-    for mutation in request.mutations {
-        let client_id = client_id.clone();
-        let user = user.clone();
-        let result = state.db.write(move |tx| sync::process(tx, &client_id, &user, &mutation)).await?;
-        let retry = result.status == ResultStatus::Retry;
-        results.push(result);
-        if retry {
-            break;
-        }
-    }
+    let user = user.clone();
+    let (results, last_mutation_id) = state
+        .db
+        .with_writer(move |writer| {
+            let last = match sync::known_client(writer.conn(), &client_id, user.id)? {
+                Some(last) => last,
+                None => writer.transaction(|tx| sync::register_client(tx, &client_id, user.id))?,
+            };
+            sync::check_sequence(&request, last)?;
+            let mut results = Vec::with_capacity(request.mutations.len());
+            for mutation in &request.mutations {
+                let result = writer.transaction(|tx| sync::process(tx, &client_id, &user, mutation))?;
+                let retry = result.status == ResultStatus::Retry;
+                results.push(result);
+                if retry {
+                    break;
+                }
+            }
+            Ok((results, sync::last_mutation_id(writer.conn(), &client_id)?))
+        })
+        .await?;
     // Orders write to people; the mailer sends once the changes are committed.
     state.mailer.wake();
-    let last_mutation_id = state.db.read(move |conn| sync::last_mutation_id(conn, &client_id)).await?;
     tracing::debug!(last_mutation_id, "push applied");
     Ok(PushResponse { last_mutation_id: last_mutation_id as u64, results })
 }
