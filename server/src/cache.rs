@@ -27,9 +27,7 @@ impl Cached {
         }
         Cached { json: json.into(), brotli: brotli.into() }
     }
-}
 
-impl Cached {
     fn bytes(&self) -> usize {
         self.json.len() + self.brotli.len()
     }
