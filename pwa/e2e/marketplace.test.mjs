@@ -114,3 +114,37 @@ test('a favourite marked while signed in follows the buyer to another phone', as
   await openMangoes(other);
   await other.getByRole('button', { name: 'Remove from favourites' }).waitFor();
 });
+
+test('a long catalogue is drawn a page at a time, and a new search starts from its first page', async () => {
+  const { origin } = env.server;
+  const login = await fetch(`${origin}/api/v1/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { email: 'farmer@mavuno.demo', password: 'mavuno-demo' } }),
+  });
+  const token = (await login.json()).user.token;
+  for (let n = 1; n <= 30; n++) {
+    const product = { title: `Sorghum lot ${n}`, description: 'Dry sorghum from Kabare', quantity: 40, price: 1.1 };
+    const listed = await fetch(`${origin}/api/v1/farmer/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ product: { ...product, current_price: product.price } }),
+    });
+    assert.equal(listed.status, 201);
+  }
+  const page = await (await env.browser.newContext(PHONE)).newPage();
+  await page.goto(`${origin}/marketplace?lng=en`);
+  const total = Number((await page.getByText(/^Showing \d+ of \d+ products$/).textContent()).match(/of (\d+)/)[1]);
+  assert.ok(total >= 36, `${total} products on sale`);
+  assert.equal(await page.locator('.product-card').count(), 24, 'the first 24 are drawn');
+  await page.getByRole('button', { name: `Show ${Math.min(24, total - 24)} more products` }).click();
+  await page.locator('.product-card').nth(24).waitFor();
+  assert.equal(await page.locator('.product-card').count(), Math.min(48, total));
+  // Searching starts again from the top; the rest of the matches wait behind a button.
+  await page.getByLabel('Search products').fill('sorghum lot');
+  await page.getByText('Showing 30 of').waitFor();
+  assert.equal(await page.locator('.product-card').count(), 24);
+  await page.getByRole('button', { name: 'Show 6 more products' }).click();
+  assert.equal(await page.locator('.product-card').count(), 30);
+  assert.equal(await page.getByRole('button', { name: /^Show \d+ more/ }).count(), 0);
+});

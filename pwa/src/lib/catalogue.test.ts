@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './products';
-import { filterProducts, orderRange } from './catalogue';
+import { orderRange } from './catalogue';
+import { filterProducts } from './product-search';
 
 const product = (
   title: string,

@@ -1,48 +1,12 @@
-// The marketplace's search, filters and sorts (docs/product.md, Constants), run on the
-// device over the local catalogue, so they answer as the person types and
-// work with no signal.
+// The local catalogue as the marketplace reads it (its search and sorts are in
+// product-search.ts): the products on sale on this device, one by id, whether it
+// has been downloaded, and how much of a product may be ordered.
 import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb } from './local-db';
 import { engineState, subscribe } from './sync-engine';
 import { useOnline } from './use-online';
-import type { Category, Product } from './products';
-
-export type Sort = 'name' | 'price_asc' | 'price_desc' | 'rating';
-export const SORTS: readonly Sort[] = ['name', 'price_asc', 'price_desc', 'rating'];
-
-export interface CatalogueFilters {
-  q: string;
-  category: Category | 'all';
-  sort: Sort;
-}
-
-/** Lower case without accents: "cafe" finds "Café". */
-export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-}
-
-/** Products on sale that match, in the chosen order. */
-export function filterProducts(products: Product[], filters: CatalogueFilters): Product[] {
-  const words = fold(filters.q).split(/\s+/).filter(Boolean);
-  const matches = products.filter((p) => {
-    if (p.status !== 'active') return false;
-    if (filters.category !== 'all' && p.category !== filters.category) return false;
-    const text = fold(`${p.title} ${p.description} ${p.farmer?.name ?? ''}`);
-    return words.every((w) => text.includes(w));
-  });
-  const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);
-  const order: Record<Sort, (a: Product, b: Product) => number> = {
-    name: byName,
-    price_asc: (a, b) => a.current_price - b.current_price || byName(a, b),
-    price_desc: (a, b) => b.current_price - a.current_price || byName(a, b),
-    rating: (a, b) => b.rating - a.rating || b.reviews - a.reviews || byName(a, b),
-  };
-  return matches.sort(order[filters.sort]);
-}
+import type { Product } from './products';
 
 /** The products on sale on this device; `undefined` while loading. */
 export function useCatalogue(db: LocalDb | null): Product[] | undefined {

@@ -2,7 +2,7 @@
 // marketplace, the person's enrolments with progress made offline shown at once,
 // and courses downloaded for reading with no signal.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { fold } from './catalogue';
+import { fold } from './product-search';
 import type { LocalDb, LocalRecord } from './local-db';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
 

@@ -3,7 +3,7 @@
 // post opened online is kept too, and so is any post opened here, up to KEEP_OPENED.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from './api';
-import { fold } from './catalogue';
+import { fold } from './product-search';
 import type { LocalDb } from './local-db';
 import type { EntityHandler } from './sync-engine';
 

@@ -12,19 +12,14 @@ import { LoadingCards } from '../../components/loading-cards';
 import { useToast } from '../../components/toast';
 import { addToCart } from '../../lib/cart';
 import { CATEGORIES, type Category, type Product } from '../../lib/products';
-import {
-  SORTS,
-  filterProducts,
-  orderRange,
-  useCatalogue,
-  useCatalogueLoaded,
-  type CatalogueFilters,
-  type Sort,
-} from '../../lib/catalogue';
+import { orderRange, useCatalogue, useCatalogueLoaded } from '../../lib/catalogue';
+import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/product-search';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
+/** Cards drawn at a time: a phone with 10,000 products on it draws the first ones at once. */
+const PAGE = 24;
 
 export function MarketplacePage() {
   usePageHead('marketplace');
@@ -33,9 +28,14 @@ export function MarketplacePage() {
   const products = useCatalogue(db);
   const loaded = useCatalogueLoaded(db);
   const [filters, setFilters] = useState<CatalogueFilters>(EMPTY);
+  const [drawn, setDrawn] = useState(PAGE);
   const [saveData, setSaveData] = useDataSaver();
+  const filter = (next: CatalogueFilters | ((f: CatalogueFilters) => CatalogueFilters)) => {
+    setFilters(next);
+    setDrawn(PAGE);
+  };
   const set = <K extends keyof CatalogueFilters>(key: K, value: CatalogueFilters[K]) =>
-    setFilters((f) => ({ ...f, [key]: value }));
+    filter((f) => ({ ...f, [key]: value }));
 
   if (!products || loaded === undefined)
     return <LoadingCards className="" label={t('market.loading')} head={<h1>{t('market.title')}</h1>} />;
@@ -95,16 +95,23 @@ export function MarketplacePage() {
         <div className="card coming-soon">
           <h2>{t('market.empty_title')}</h2>
           <p>{t('market.empty_body')}</p>
-          <button type="button" className="button" onClick={() => setFilters(EMPTY)}>
+          <button type="button" className="button" onClick={() => filter(EMPTY)}>
             {t('market.clear_filters')}
           </button>
         </div>
       ) : (
-        <ul className="product-grid">
-          {shown.map((p, index) => (
-            <ProductCard key={p.uid} product={p} saveData={saveData} first={index === 0} />
-          ))}
-        </ul>
+        <>
+          <ul className="product-grid">
+            {shown.slice(0, drawn).map((p, index) => (
+              <ProductCard key={p.uid} product={p} saveData={saveData} first={index === 0} />
+            ))}
+          </ul>
+          {shown.length > drawn && (
+            <button type="button" className="button secondary show-more" onClick={() => setDrawn((n) => n + PAGE)}>
+              {t('market.show_more', { count: Math.min(PAGE, shown.length - drawn) })}
+            </button>
+          )}
+        </>
       )}
     </section>
   );
