@@ -6,6 +6,7 @@
 //
 //   node bench/sync.mjs [origin]      (start a server first, e.g. scripts/start)
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { application, client, register } from './http.mjs';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
@@ -26,10 +27,15 @@ console.log(`push one application: ${kb(one.sent)} up, ${kb(one.received)} down 
 let sent = 0;
 let received = 0;
 let trips = 0;
+let gzippedUp = 0;
 const started = performance.now();
 for (let batch = 0; batch < 2; batch++) {
-  const mutations = Array.from({ length: 50 }, (_, i) => ({ mutation_id: next++, name: 'survey.create', args: application(batch * 50 + i + 1) }));
-  const result = await request('POST', '/sync/push', { token, body: { protocol: 1, client_id: phone, mutations } });
+  // Drafts: a person has one pending application at a time (the server refuses a second).
+  const mutations = Array.from({ length: 50 }, (_, i) => ({ mutation_id: next++, name: 'survey.create', args: { ...application(batch * 50 + i + 1), status: 'draft' } }));
+  const body = { protocol: 1, client_id: phone, mutations };
+  // The app gzips its pushes (CompressionStream); the server inflates them.
+  gzippedUp += gzipSync(JSON.stringify(body)).length;
+  const result = await request('POST', '/sync/push', { token, body });
   if (result.status !== 200 || result.json.results.some((r) => r.status !== 'applied')) throw new Error('push failed');
   sent += result.sent;
   received += result.received;
@@ -37,6 +43,7 @@ for (let batch = 0; batch < 2; batch++) {
 }
 const pushMs = performance.now() - started;
 console.log(`push 100 queued applications: ${kb(sent)} up, ${kb(received)} down, ${pushMs.toFixed(0)} ms here (${on2g(sent + received, trips)})`);
+console.log(`  the same pushes gzipped, as the app sends them: ${kb(gzippedUp)} up (${on2g(gzippedUp + received, trips)})`);
 
 const laptop = randomUUID();
 let cursor;

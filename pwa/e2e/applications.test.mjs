@@ -50,7 +50,10 @@ test('an application filled offline survives a reload and syncs when the network
   await page.getByText('Saved on this phone, waiting to be sent').waitFor();
   assert.equal(await page.locator('.application-card .badge').innerText(), 'Pending');
 
+  // The queued application goes up gzipped (the phone pays per megabyte).
+  const pushed = page.waitForRequest((r) => r.url().endsWith('/api/v1/sync/push'));
   await context.setOffline(false);
+  assert.equal((await pushed).headers()['content-encoding'], 'gzip');
   await page.getByText('Synced').waitFor();
   assert.equal(await page.getByText('Saved on this phone, waiting to be sent').count(), 0);
   const onServer = await serverApplications(page, origin);

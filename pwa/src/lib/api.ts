@@ -47,6 +47,18 @@ interface RequestOptions {
   form?: FormData;
   /** Sign-in and sign-up: a 401 there is a wrong password, not a lost session. */
   keepTokenOn401?: boolean;
+  /** Send the JSON gzipped when the browser can (only `POST /sync/push` takes it). */
+  gzip?: boolean;
+}
+
+/** `text` gzipped by the browser, or null where it cannot (then it goes as it is). */
+export async function gzipped(text: string): Promise<Blob | null> {
+  if (typeof CompressionStream === 'undefined') return null;
+  try {
+    return await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+  } catch {
+    return null;
+  }
 }
 
 interface ErrorBody {
@@ -90,6 +102,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
+    const packed = options.gzip ? await gzipped(body) : null;
+    if (packed) {
+      headers['Content-Encoding'] = 'gzip';
+      body = packed;
+    }
   } else if (options.form) {
     body = options.form;
   }

@@ -265,3 +265,46 @@ async fn an_open_app_hears_of_a_change_within_moments() {
     let bad = app.client.get(app.api("/sync/wait?cursor=soon")).send().await.unwrap();
     assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
 }
+
+#[tokio::test]
+async fn a_gzipped_push_is_taken_and_one_that_inflates_past_the_limit_is_refused() {
+    use std::io::Write;
+    let gzip = |bytes: &[u8]| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(bytes).unwrap();
+        encoder.finish().unwrap()
+    };
+    let app = spawn_app().await;
+    let (token, _) = app.register("gzip.push@example.com").await;
+    let send = |body: Vec<u8>, encoding: &'static str| {
+        app.client
+            .post(app.api("/sync/push"))
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .header("content-encoding", encoding)
+            .body(body)
+            .send()
+    };
+    let push = |mutations: Vec<Value>| {
+        serde_json::to_vec(&json!({"protocol": 1, "client_id": CLIENT_A, "mutations": mutations})).unwrap()
+    };
+    let plain = push((1..=20).map(|n| mutation(n, "survey.create", draft(n as u32), None)).collect());
+    let packed = gzip(&plain);
+    assert!(packed.len() * 4 < plain.len(), "{} bytes gzipped from {}", packed.len(), plain.len());
+    let answer: Value = send(packed, "gzip").await.unwrap().json().await.unwrap();
+    assert_eq!(answer["last_mutation_id"], 20);
+    assert_eq!(app.survey_count(), 20);
+
+    // 2 MB of spaces inside valid JSON gzip to a few KB: refused for what they inflate to.
+    let mut bomb = push(vec![mutation(21, "survey.create", draft(21), None)]);
+    bomb.splice(1..1, std::iter::repeat_n(b' ', 2 * 1024 * 1024));
+    let refused = send(gzip(&bomb), "gzip").await.unwrap();
+    assert_eq!(refused.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(refused.json::<Value>().await.unwrap()["code"].is_string(), "a JSON error");
+    // Not gzip at all, or an encoding we do not take: a 4xx, never a 500.
+    for (body, encoding) in [(b"not gzip".to_vec(), "gzip"), (push(vec![]), "br")] {
+        let answer = send(body, encoding).await.unwrap();
+        assert!(answer.status().is_client_error(), "{encoding}: {}", answer.status());
+    }
+    assert_eq!(app.survey_count(), 20);
+}

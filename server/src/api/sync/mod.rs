@@ -5,6 +5,7 @@ mod flows;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use serde::Deserialize;
+use tower_http::decompression::RequestDecompressionLayer;
 use sync_protocol::{Change, ChangeOp, PullResponse, PushRequest, PushResponse};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -26,6 +27,9 @@ const PUSH_LIMIT: usize = 1024 * 1024;
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(push))
+        // Phones may gzip a push (they pay per megabyte); the limit counts the inflated
+        // bytes, so a small body that inflates past it is refused like a large one.
+        .layer(RequestDecompressionLayer::new())
         .layer(DefaultBodyLimit::max(PUSH_LIMIT))
         .routes(routes!(pull))
         .routes(routes!(wait))
