@@ -52,7 +52,7 @@ interface RequestOptions {
 }
 
 /** `text` gzipped by the browser, or null where it cannot (then it goes as it is). */
-export async function gzipped(text: string): Promise<Blob | null> {
+async function gzipped(text: string): Promise<Blob | null> {
   if (typeof CompressionStream === 'undefined') return null;
   try {
     return await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();

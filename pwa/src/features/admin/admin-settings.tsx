@@ -102,8 +102,9 @@ export function AdminSettings() {
         <>
           <h3>{t('admin_settings.history')}</h3>
           <ul className="rate-history">
-            {history.map((rate) => (
-              <li key={rate.updated_at + rate.francs_per_usd}>
+            {/* Newest first and never reordered: the place in the list is the rate's identity. */}
+            {history.map((rate, index) => (
+              <li key={index}>
                 <strong>{formatFrancs(rate.francs_per_usd)}</strong> · {formatDay(rate.as_of)}
                 <span className="muted">
                   {' '}
