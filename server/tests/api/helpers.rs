@@ -1,5 +1,6 @@
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts::insert_account;
@@ -203,6 +204,8 @@ pub struct ServerProcess {
     pub origin: String,
     pub child: tokio::process::Child,
     pub client: reqwest::Client,
+    /// The last lines the server wrote (log and panics), to explain a failure.
+    log: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
     _dir: TempDir,
 }
 
@@ -232,13 +235,23 @@ impl ServerProcess {
             .args(args)
             .env("RUST_LOG", "warn,mavuno=info")
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
             .kill_on_drop(true);
         let mut child = command.spawn().unwrap();
         let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
         let origin = read_origin(&mut lines).await;
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        ServerProcess { origin, child, client: reqwest::Client::builder().no_proxy().build().unwrap(), _dir: dir }
+        let log = Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
+        keep_tail(lines.into_inner(), Arc::clone(&log));
+        keep_tail(tokio::io::BufReader::new(child.stderr.take().unwrap()), Arc::clone(&log));
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        ServerProcess { origin, child, client, log, _dir: dir }
+    }
+
+    /// Whether the server has stopped: its exit status and last lines, if so.
+    pub fn stopped(&mut self) -> Option<String> {
+        let status = self.child.try_wait().unwrap()?;
+        let log = self.log.lock().unwrap();
+        Some(format!("{status}; its last lines:\n{}", Vec::from(log.clone()).join("\n")))
     }
 
     pub fn api(&self, path: &str) -> String {
@@ -251,6 +264,26 @@ impl ServerProcess {
         let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
         line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
     }
+}
+
+/// Drains a child's output to its end (so the child never blocks on a full
+/// pipe, whatever bytes it writes), keeping the last 100 lines.
+fn keep_tail<R: tokio::io::AsyncBufRead + Unpin + Send + 'static>(
+    mut output: R,
+    tail: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+) {
+    use tokio::io::AsyncBufReadExt;
+    tokio::spawn(async move {
+        let mut line = Vec::new();
+        while output.read_until(b'\n', &mut line).await.is_ok_and(|read| read > 0) {
+            let mut tail = tail.lock().unwrap();
+            if tail.len() == 100 {
+                tail.pop_front();
+            }
+            tail.push_back(String::from_utf8_lossy(&line).trim_end().to_owned());
+            line.clear();
+        }
+    });
 }
 
 /// A PNG that declares `width`×`height` black pixels and is honest about it: it
