@@ -79,6 +79,8 @@ struct Pool {
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
     reader_permits: Semaphore,
+    /// Taken before a blocking thread is: writes waiting their turn hold no thread.
+    writer_permit: Semaphore,
     versions: tokio::sync::watch::Sender<i64>,
     /// The newest version of any product (docs/architecture.md, Catalogue cache): it
     /// moves only with writes that can change a catalogue page, read after each commit.
@@ -189,6 +191,7 @@ impl Db {
                 writer: Mutex::new(writer),
                 readers: Mutex::new(readers),
                 reader_permits: Semaphore::new(READERS),
+                writer_permit: Semaphore::new(1),
                 versions,
                 catalogue: AtomicI64::new(catalogue),
             }),
@@ -253,7 +256,10 @@ impl Db {
         F: FnOnce(&mut Writer<'_>) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let _permit = pool.writer_permit.acquire().await.map_err(AppError::internal)?;
+        let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
+            let pool = pool_for_task;
             let mut conn = lock(&pool.writer);
             f(&mut Writer { conn: &mut conn, pool: &pool })
         })

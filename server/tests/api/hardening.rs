@@ -7,7 +7,7 @@ use std::time::Duration;
 use mavuno::model::user::Role;
 use reqwest::StatusCode;
 use reqwest::multipart::Form;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
@@ -611,4 +611,29 @@ async fn half_sent_headers_are_cut_off_but_idle_keep_alive_connections_stay() {
     kept.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: mavuno\r\n\r\n").await.unwrap();
     let read = tokio::time::timeout(Duration::from_secs(5), kept.read(&mut answer)).await.unwrap().unwrap();
     assert!(String::from_utf8_lossy(&answer[..read]).starts_with("HTTP/1.1 200"), "still open and answering");
+}
+
+#[tokio::test]
+async fn a_burst_of_writes_waits_its_turn_without_a_thread_each() {
+    let server = ServerProcess::start(&[], &["--demo"], None).await;
+    let login = json!({"user": {"email": "farmer@mavuno.demo", "password": mavuno::demo::DEMO_PASSWORD}});
+    let login: Value =
+        server.client.post(server.api("/users/login")).json(&login).send().await.unwrap().json().await.unwrap();
+    let token = login["user"]["token"].as_str().unwrap().to_owned();
+    let sends: Vec<_> = (0..120)
+        .map(|n| {
+            let product = json!({"product": {
+                "title": format!("Beans lot {n}"), "description": "Dry beans from Kabare, sorted by hand.",
+                "quantity": 40, "price": "2.50", "current_price": "2.00", "category": "grains", "unit": "kg",
+            }});
+            tokio::spawn(server.client.post(server.api("/farmer/products")).bearer_auth(&token).json(&product).send())
+        })
+        .collect();
+    for send in sends {
+        assert_eq!(send.await.unwrap().unwrap().status(), StatusCode::CREATED);
+    }
+    // Idle blocking threads linger for seconds: one per waiting write would still be there.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id().unwrap())).unwrap();
+    let threads: usize = status.lines().find_map(|l| l.strip_prefix("Threads:")).unwrap().trim().parse().unwrap();
+    assert!(threads < 40, "{threads} threads after 120 writes at once");
 }
