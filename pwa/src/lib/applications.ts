@@ -55,7 +55,15 @@ export async function saveApplication(
       ...(forUserId === undefined ? {} : { user_id: forUserId }),
     });
   } else {
-    await enqueue(db, 'survey.update', args, existing?.version as number | undefined);
+    // Only the answers that differ from this phone's copy: an answer someone
+    // else changed meanwhile, left as it was here, keeps their change.
+    const before = (existing ?? {}) as Record<string, unknown>;
+    const changed = Object.fromEntries(
+      Object.entries(answers).filter(
+        ([field, value]) => JSON.stringify(before[field] ?? null) !== JSON.stringify(value ?? null),
+      ),
+    );
+    await enqueue(db, 'survey.update', { ...args, answers: changed }, existing?.version as number | undefined);
   }
 }
 

@@ -9,11 +9,14 @@ pub fn stamp(versions: &mut FieldVersions, fields: &[&str], version: i64) {
     }
 }
 
-/// The fields an edit based on version `base` touches that someone else
-/// changed after `base`: the edit wins them, and says so.
-pub fn conflicts(versions: &FieldVersions, touched: &[&str], base: Option<i64>) -> Vec<String> {
+/// The fields an edit based on version `base` changes (`changed`: its value
+/// differs from the stored one) that someone else changed after `base`: the
+/// edit wins them, and says so. Setting a field to the value it already has
+/// is no conflict. An edit without a base is a deliberate overwrite (a form
+/// filled online, or an edit queued behind its own create): it reports none.
+pub fn conflicts(versions: &FieldVersions, changed: &[&str], base: Option<i64>) -> Vec<String> {
     let Some(base) = base else { return Vec::new() };
-    touched
+    changed
         .iter()
         .filter(|field| versions.get(**field).is_some_and(|changed| *changed > base))
         .map(|field| (*field).to_owned())

@@ -144,6 +144,38 @@ async fn edits_of_different_fields_both_survive_and_the_same_field_reports_merge
 }
 
 #[tokio::test]
+async fn the_same_value_set_twice_is_no_conflict_and_an_edit_without_base_overwrites() {
+    let app = spawn_app().await;
+    let (phone, _) = app.register("amani@example.com").await;
+    let laptop = app.login_token("amani@example.com", PASSWORD).await;
+    app.push_ok(&phone, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let base = app.pull(&laptop, CLIENT_B, None, 100).await["changes"][0]["record"]["version"].as_i64().unwrap();
+
+    // Both devices give the same answer offline, the laptop with its whole form.
+    let on_phone = json!({"uid": uid(1), "answers": {"challenges": "Pests"}});
+    let on_laptop = json!({"uid": uid(1), "answers": {"challenges": "Pests", "land_size": "1-2 hectares"}});
+    let a = app.push_ok(&phone, CLIENT_A, vec![mutation(2, "survey.update", on_phone, Some(base))]).await;
+    assert_eq!(a["results"][0]["status"], "applied");
+    let b = app.push_ok(&laptop, CLIENT_B, vec![mutation(1, "survey.update", on_laptop, Some(base))]).await;
+    assert_eq!(
+        (&b["results"][0]["status"], &b["results"][0]["conflicts"]),
+        (&json!("applied"), &Value::Null),
+        "no conflicts"
+    );
+
+    // Without a base, an edit is a deliberate overwrite: it wins and reports nothing.
+    let overwrite = json!({"uid": uid(1), "answers": {"challenges": "Drought"}});
+    let c = app.push_ok(&laptop, CLIENT_B, vec![mutation(2, "survey.update", overwrite, None)]).await;
+    assert_eq!(
+        (&c["results"][0]["status"], &c["results"][0]["conflicts"]),
+        (&json!("applied"), &Value::Null),
+        "no conflicts"
+    );
+    let record = &app.pull(&phone, CLIENT_A, None, 100).await["changes"][0]["record"];
+    assert_eq!(record["challenges"], "Drought");
+}
+
+#[tokio::test]
 async fn an_edit_arriving_after_approval_is_refused_and_loses_nothing() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;

@@ -102,7 +102,8 @@ pub fn create(
 
 /// Edits a product. `base` is the version an offline edit started from: the
 /// fields it changes that someone else changed after `base` come back as
-/// conflicts (the edit wins them); fields it does not touch keep the other change.
+/// conflicts (the edit wins them); fields it does not touch, or sets to the
+/// value they already have, keep the other change without a conflict.
 pub fn update(
     conn: &Connection,
     farmer: &UserRow,
@@ -116,12 +117,12 @@ pub fn update(
     if !missing.is_empty() {
         return Err(photo_missing(&missing));
     }
-    let touched = input.given_fields();
-    let conflicts = conflicts(&product.field_versions, &touched.iter().map(String::as_str).collect::<Vec<_>>(), base);
+    let changed = changed_fields(&product.listing, &listing);
+    let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+    let conflicts = conflicts(&product.field_versions, &changed, base);
     let version = sync::next_version(conn)?;
     let mut versions = product.field_versions.clone();
-    let changed = changed_fields(&product.listing, &listing);
-    stamp(&mut versions, &changed.iter().map(String::as_str).collect::<Vec<_>>(), version);
+    stamp(&mut versions, &changed, version);
     rows::update(conn, product.id, &listing, &versions, version, &clock::now())?;
     Ok((rows::find(conn, product.id)?.ok_or_else(not_found)?, conflicts))
 }

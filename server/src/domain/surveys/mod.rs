@@ -128,7 +128,7 @@ pub enum SurveyRef<'a> {
 /// `base` is the version the person edited (an offline edit); the fields
 /// they changed that someone else changed after `base` are returned as
 /// conflicts. Their change wins (it arrived later); every field they did not
-/// touch keeps the other change.
+/// touch, or set to the value it already has, keeps the other change.
 pub fn update(
     conn: &Connection,
     owner: &UserRow,
@@ -143,17 +143,14 @@ pub fn update(
         one_waiting(conn, survey.user_id, new_status, survey.id)?;
     }
     let answers = apply(&survey.answers, input, strictness).map_err(AppError::Validation)?;
-    let mut touched: Vec<&str> = input.given().into_iter().map(|(field, _)| field).collect();
-    if status.is_some() {
-        touched.push("status");
+    let mut changed = answers.changed_fields(&survey.answers);
+    if new_status != survey.status {
+        changed.push("status");
     }
-    let conflicts = conflicts(&survey.field_versions, &touched, base);
+    let conflicts = conflicts(&survey.field_versions, &changed, base);
     let version = sync::next_version(conn)?;
     let mut versions = survey.field_versions.clone();
-    stamp(&mut versions, &answers.changed_fields(&survey.answers), version);
-    if new_status != survey.status {
-        stamp(&mut versions, &["status"], version);
-    }
+    stamp(&mut versions, &changed, version);
     rows::update(conn, survey.id, new_status, &answers, &versions, version, &clock::now())?;
     Ok((rows::find(conn, survey.id)?.ok_or_else(not_found)?, conflicts))
 }
