@@ -19,6 +19,7 @@ pub mod demo_rates;
 pub mod domain;
 pub mod error;
 pub mod files;
+pub mod housekeeping;
 pub mod labels;
 pub mod mailer;
 pub mod media;

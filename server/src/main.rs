@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::accounts;
 use mavuno::model::user::{Role, Status};
-use mavuno::{AppState, Config, auth, build_app, clock, db, demo, demo_blogs, demo_courses, demo_rates, serve};
+use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_rates, serve};
 
 /// MAVUNO: marketplace, training and farmer services that work offline.
 #[derive(Parser)]
@@ -242,22 +242,7 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         }
     }
     mavuno::mailer::spawn(&state)?;
-    let housekeeping = state.clone();
-    tokio::spawn(async move {
-        let mut hourly = tokio::time::interval(Duration::from_secs(3600));
-        loop {
-            hourly.tick().await;
-            let purged = housekeeping.db.write(|tx| Ok(db::sessions::purge_expired(tx, &clock::now())?)).await;
-            if let Err(err) = purged {
-                tracing::warn!(%err, "could not purge expired sessions");
-            }
-            match mavuno::api::uploads::collect_unused(&housekeeping, housekeeping.config.upload_grace).await {
-                Ok(0) => {}
-                Ok(removed) => tracing::info!(removed, "removed pictures nothing uses"),
-                Err(err) => tracing::warn!(%err, "could not collect unused pictures"),
-            }
-        }
-    });
+    mavuno::housekeeping::spawn(&state);
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let origin = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
     tracing::info!("MAVUNO listening on {origin}");

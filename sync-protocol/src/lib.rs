@@ -80,6 +80,10 @@ pub enum ResultStatus {
     Rejected,
     /// Not yet: e.g. a photo it uses has not arrived. Send it again later.
     Retry,
+    /// A replay of a change processed so long ago that its result is no longer
+    /// kept (the server keeps each device's last 500): it was processed once,
+    /// and a pull shows how it stands.
+    Forgotten,
 }
 
 /// What happened to one mutation. A replayed mutation gets its first result
@@ -99,7 +103,8 @@ pub struct MutationResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub id: Option<String>,
-    /// For `rejected`: the API's error code and sentence, and field errors.
+    /// For `rejected`: the API's error code and sentence, and field errors (for
+    /// `forgotten`: `result_forgotten` and a sentence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub code: Option<String>,

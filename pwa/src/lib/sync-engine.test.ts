@@ -61,27 +61,30 @@ describe('outbox', () => {
 });
 
 describe('push and pull', () => {
-  it('drops applied changes, keeps refused ones with the reason, and keeps everything on a network failure', async () => {
+  it('drops applied and forgotten changes, keeps refused ones with the reason, and keeps everything on a network failure', async () => {
     await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
     await enqueueNote(db, 'note.create', { uid: 'b', answers: {} });
+    await enqueueNote(db, 'note.create', { uid: 'c', answers: { title: 'Maize' } });
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('offline'))),
     );
     await syncNow(db);
-    expect(await db.outbox.count()).toBe(2);
+    expect(await db.outbox.count()).toBe(3);
 
     const fetch = vi.fn(async (url: string) => {
       if (url.includes('/sync/push')) {
         return reply(200, {
-          last_mutation_id: 2,
+          last_mutation_id: 3,
           results: [
             { mutation_id: 1, status: 'applied' },
             { mutation_id: 2, status: 'rejected', code: 'validation_failed', message: 'Title is required' },
+            // Processed long ago (a replay past what the server keeps): done, nothing to show.
+            { mutation_id: 3, status: 'forgotten', duplicate: true, code: 'result_forgotten' },
           ],
         });
       }
-      return reply(200, { cursor: 9, last_mutation_id: 2, changes: [], has_more: false });
+      return reply(200, { cursor: 9, last_mutation_id: 3, changes: [], has_more: false });
     });
     vi.stubGlobal('fetch', fetch);
     await syncNow(db);
@@ -90,7 +93,7 @@ describe('push and pull', () => {
     expect(outbox[0]).toMatchObject({ mutation_id: 2, state: 'rejected', result: { code: 'validation_failed' } });
     expect(await db.getMeta('cursor')).toBe(9);
     const body = JSON.parse((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
-    expect(body.mutations.map((m: Mutation) => m.mutation_id)).toEqual([1, 2]);
+    expect(body.mutations.map((m: Mutation) => m.mutation_id)).toEqual([1, 2, 3]);
   });
 
   it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {

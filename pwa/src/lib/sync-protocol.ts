@@ -232,7 +232,7 @@ export type PushResponse = {
  */
 last_mutation_id: number, results: Array<MutationResult>, };
 
-export type ResultStatus = "applied" | "merged" | "rejected" | "retry";
+export type ResultStatus = "applied" | "merged" | "rejected" | "retry" | "forgotten";
 
 export type MutationResult = { mutation_id: number, status: ResultStatus, duplicate?: boolean, 
 /**
@@ -240,7 +240,8 @@ export type MutationResult = { mutation_id: number, status: ResultStatus, duplic
  */
 entity?: string, id?: string, 
 /**
- * For `rejected`: the API's error code and sentence, and field errors.
+ * For `rejected`: the API's error code and sentence, and field errors (for
+ * `forgotten`: `result_forgotten` and a sentence).
  */
 code?: string, message?: string, error_codes?: Record<string, string[]>, 
 /**

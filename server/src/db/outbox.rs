@@ -52,3 +52,13 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -
     .execute(params![id, error, next_try_at])?;
     Ok(())
 }
+
+/// Deletes the emails written before `before`; answers how many, and how many of
+/// them were never sent.
+pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<(usize, usize)> {
+    let unsent = conn
+        .prepare_cached("SELECT COUNT(*) FROM email_outbox WHERE created_at < ?1 AND sent_at IS NULL")?
+        .query_row([before], |row| row.get::<_, i64>(0))?;
+    let removed = conn.prepare_cached("DELETE FROM email_outbox WHERE created_at < ?1")?.execute([before])?;
+    Ok((removed, usize::try_from(unsent).unwrap_or(0)))
+}

@@ -34,7 +34,12 @@ pub fn create_client(conn: &Connection, client_id: &str, user_id: i64, now: &str
     Ok(())
 }
 
-/// Keeps a mutation's result and moves the client's sequence on, in the mutation's transaction.
+/// How many of a device's latest results are kept for its replays: a phone
+/// resends at most its last unanswered batch (50 changes).
+pub const RESULTS_KEPT: i64 = 500;
+
+/// Keeps a mutation's result (and no more than the device's last `RESULTS_KEPT`)
+/// and moves the client's sequence on, in the mutation's transaction.
 pub fn record_result(
     conn: &Connection,
     client_id: &str,
@@ -44,6 +49,8 @@ pub fn record_result(
 ) -> rusqlite::Result<()> {
     conn.prepare_cached("INSERT INTO sync_results (client_id, mutation_id, result) VALUES (?1, ?2, ?3)")?
         .execute(params![client_id, mutation_id, result])?;
+    conn.prepare_cached("DELETE FROM sync_results WHERE client_id = ?1 AND mutation_id <= ?2")?
+        .execute(params![client_id, mutation_id - RESULTS_KEPT])?;
     conn.prepare_cached("UPDATE sync_clients SET last_mutation_id = ?2, updated_at = ?3 WHERE client_id = ?1")?
         .execute(params![client_id, mutation_id, now])?;
     Ok(())

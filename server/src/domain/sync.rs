@@ -123,9 +123,12 @@ pub fn process(tx: &Connection, client_id: &str, user: &UserRow, mutation: &Muta
     let last = sync::client(tx, client_id)?.map_or(0, |c| c.last_mutation_id);
     if id <= last {
         let stored = sync::stored_result(tx, client_id, id)?;
-        let mut result: MutationResult = stored
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or_else(|| outcome(mutation, ResultStatus::Applied));
+        let mut result: MutationResult =
+            stored.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_else(|| MutationResult {
+                code: Some("result_forgotten".to_owned()),
+                message: Some("This change was processed long ago; its result is no longer kept".to_owned()),
+                ..outcome(mutation, ResultStatus::Forgotten)
+            });
         result.duplicate = true;
         return Ok(result);
     }

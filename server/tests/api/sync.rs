@@ -72,6 +72,38 @@ async fn a_replayed_push_creates_nothing_new() {
 }
 
 #[tokio::test]
+async fn a_device_keeps_its_last_500_results_and_an_older_replay_is_answered_honestly() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let missing = json!({"uid": uid(99)});
+    for start in (1..=520u64).step_by(130) {
+        let batch = (start..start + 130).map(|id| mutation(id, "survey.delete", missing.clone(), None)).collect();
+        app.push_ok(&token, CLIENT_A, batch).await;
+    }
+    let kept: (i64, i64, i64) = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT COUNT(*), MIN(mutation_id), MAX(mutation_id) FROM sync_results", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    assert_eq!(kept, (500, 21, 520));
+
+    // The newest replay gets its own result again; a pruned one is never a made-up "applied".
+    let recent = app.push_ok(&token, CLIENT_A, vec![mutation(520, "survey.delete", missing.clone(), None)]).await;
+    assert_eq!(
+        (&recent["results"][0]["status"], &recent["results"][0]["code"]),
+        (&json!("rejected"), &json!("survey_not_found"))
+    );
+    let old = app.push_ok(&token, CLIENT_A, vec![mutation(3, "survey.delete", missing, None)]).await;
+    let old = &old["results"][0];
+    assert_eq!(
+        (&old["status"], &old["code"], &old["duplicate"]),
+        (&json!("forgotten"), &json!("result_forgotten"), &json!(true))
+    );
+    assert_eq!(app.survey_count(), 0);
+}
+
+#[tokio::test]
 async fn a_gap_in_the_sequence_is_refused_before_anything_is_applied() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;
@@ -339,4 +371,27 @@ async fn a_gzipped_push_is_taken_and_one_that_inflates_past_the_limit_is_refused
         assert!(answer.status().is_client_error(), "{encoding}: {}", answer.status());
     }
     assert_eq!(app.survey_count(), 20);
+}
+
+#[tokio::test]
+async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
+    let app = spawn_app().await;
+    let old = mavuno::clock::before_now(mavuno::housekeeping::EMAILS_KEPT + std::time::Duration::from_secs(60));
+    let recent = mavuno::clock::before_now(std::time::Duration::from_secs(3600));
+    for (to, created, sent) in
+        [("a@example.com", &old, "'x'"), ("b@example.com", &old, "NULL"), ("c@example.com", &recent, "NULL")]
+    {
+        app.sql(&format!(
+            "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, sent_at)
+             VALUES ('{to}', 'Hello', 'Body', '{created}', '9999-01-01T00:00:00Z', {sent})"
+        ));
+    }
+    // (Retries not due: the mailer leaves them alone meanwhile.)
+    let tidied = mavuno::housekeeping::run_once(&app.state).await.unwrap();
+    assert_eq!((tidied.emails, tidied.unsent_emails), (2, 1));
+    let left: String = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT group_concat(to_email) FROM email_outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, "c@example.com");
 }

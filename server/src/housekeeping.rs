@@ -1,0 +1,51 @@
+//! What the server tidies every hour, so nothing grows without bound
+//! (docs/sync.md, Retention): expired sessions, pictures nothing uses, and
+//! emails older than `EMAILS_KEPT` (sent or given up). A device's sync results
+//! are bounded as they are written (`db::sync::RESULTS_KEPT`).
+
+use std::time::Duration;
+
+use crate::db::{outbox, sessions};
+use crate::error::ApiResult;
+use crate::{AppState, clock};
+
+/// An email is kept this long after it was written: long enough to look up
+/// what was sent, and an email still unsent after that is no longer news.
+pub const EMAILS_KEPT: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// What one round removed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Tidied {
+    pub sessions: usize,
+    pub pictures: usize,
+    pub emails: usize,
+    pub unsent_emails: usize,
+}
+
+pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
+    let now = clock::now();
+    let emails_before = clock::before_now(EMAILS_KEPT);
+    let (sessions, (emails, unsent_emails)) =
+        state.db.write(move |tx| Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?))).await?;
+    let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
+    Ok(Tidied { sessions, pictures, emails, unsent_emails })
+}
+
+/// Runs a round every hour, logging what it removed.
+pub fn spawn(state: &AppState) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let mut hourly = tokio::time::interval(Duration::from_secs(3600));
+        loop {
+            hourly.tick().await;
+            match run_once(&state).await {
+                Ok(tidied) if tidied.unsent_emails > 0 => {
+                    tracing::warn!(?tidied, "tidied; some old emails were never sent")
+                }
+                Ok(tidied) if tidied != Tidied::default() => tracing::info!(?tidied, "tidied"),
+                Ok(_) => {}
+                Err(err) => tracing::warn!(%err, "could not tidy"),
+            }
+        }
+    });
+}
