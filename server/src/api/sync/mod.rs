@@ -85,7 +85,7 @@ struct PushBody {
 /// answer; a replayed one gets its first result with `duplicate: true`.
 #[utoipa::path(post, path = "/sync/push", tag = "sync", security(("bearer" = [])), request_body = PushBody,
     responses(
-        (status = 200, description = "Per-mutation results (applied, merged, rejected, retry)", body = Object),
+        (status = 200, description = "Per-mutation results (applied, merged, rejected, retry, forgotten)", body = Object),
         (status = 400, description = "protocol_unsupported, invalid_client_id, mutation_order", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 409, description = "mutation_gap (pull, then resend) or client_taken", body = ErrorBody),
