@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './products';
-import { checkLines, totals, type Cart, type CartItem } from './cart';
+import { addToCart, checkLines, setCartOwner, totals, type Cart, type CartItem } from './cart';
 
 function item(id: number, farmer: number, quantity: number, price: number, shipping = 5): CartItem {
   return {
@@ -39,5 +39,37 @@ describe('the cart', () => {
     expect(gone).toMatchObject({ available: false });
     expect(totals([changed!, gone!])).toEqual({ subtotal: 5, shipping: 5, total: 10 });
     expect(checkLines(cart, undefined)[0]).toMatchObject({ price: 1.2, available: true, priceChanged: false });
+  });
+});
+
+describe('the cart on a shared phone', () => {
+  it('shows each person their own cart, and a visitor’s cart joins the account signed in to', () => {
+    localStorage.clear();
+    const bean = (id: number) =>
+      ({
+        id,
+        uid: `u${id}`,
+        title: `P${id}`,
+        current_price: 2,
+        quantity: 50,
+        unit: 'kg',
+        image_urls: [],
+        farmer: { id: 7, name: 'F' },
+        shipping: { cost: 1, available: true },
+      }) as unknown as Product;
+    const ids = (key: string) =>
+      (JSON.parse(localStorage.getItem(key) ?? '{"items":[]}') as Cart).items.map((i) => i.id);
+
+    setCartOwner(null);
+    addToCart(bean(1), 1);
+    setCartOwner(1);
+    expect(ids('cart:1')).toEqual([1]);
+    expect(localStorage.getItem('cart')).toBeNull();
+    setCartOwner(null);
+    expect(ids('cart')).toEqual([]);
+    addToCart(bean(2), 1);
+    setCartOwner(2);
+    expect(ids('cart:2')).toEqual([2]);
+    expect(ids('cart:1')).toEqual([1]);
   });
 });

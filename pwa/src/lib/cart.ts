@@ -1,10 +1,14 @@
-// The cart (docs/product.md, Records and Statuses): kept in localStorage under `cart`, so it
-// survives reloads and works offline; every tab and the header badge follow it.
+// The cart (docs/product.md, Records and Statuses): kept in localStorage, so it survives
+// reloads and works offline; every tab and the header badge follow it. A visitor's is
+// under `cart`; each account on a phone keeps its own under `cart:<id>` (a shared
+// phone shows nobody another person's cart), and a visitor's cart joins the account
+// they sign in to.
 import { useSyncExternalStore } from 'react';
 import type { Product } from './products';
 
-const KEY = 'cart';
+const VISITOR_KEY = 'cart';
 const EVENT = 'mavuno:cart';
+let key = VISITOR_KEY;
 
 /** What a line keeps of its product, so the cart shows even before the catalogue has loaded. */
 export interface CartProduct {
@@ -31,9 +35,9 @@ export interface Cart {
   items: CartItem[];
 }
 
-function read(): Cart {
+function read(from = key): Cart {
   try {
-    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '') as Cart;
+    const parsed = JSON.parse(localStorage.getItem(from) ?? '') as Cart;
     return Array.isArray(parsed?.items) ? parsed : { items: [] };
   } catch {
     return { items: [] };
@@ -45,7 +49,7 @@ let snapshot: Cart = typeof localStorage === 'undefined' ? { items: [] } : read(
 function write(cart: Cart): void {
   snapshot = cart;
   try {
-    localStorage.setItem(KEY, JSON.stringify(cart));
+    localStorage.setItem(key, JSON.stringify(cart));
   } catch {
     // Storage full or unavailable: the cart lasts as long as the page.
   }
@@ -54,7 +58,7 @@ function write(cart: Cart): void {
 
 function subscribe(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
-    if (event.key === KEY) {
+    if (event.key === key) {
       snapshot = read();
       listener();
     }
@@ -65,6 +69,24 @@ function subscribe(listener: () => void): () => void {
     window.removeEventListener(EVENT, listener);
     window.removeEventListener('storage', onStorage);
   };
+}
+
+/** Whose cart shows: the signed-in person's (`userId`) or a visitor's (`null`). */
+export function setCartOwner(userId: number | null): void {
+  const next = userId === null ? VISITOR_KEY : `${VISITOR_KEY}:${userId}`;
+  if (next === key) return;
+  key = next;
+  const cart = read();
+  if (userId !== null) {
+    const visitor = read(VISITOR_KEY).items.filter((v) => !cart.items.some((item) => item.id === v.id));
+    cart.items.push(...visitor);
+    try {
+      localStorage.removeItem(VISITOR_KEY);
+    } catch {
+      // Storage unavailable: nothing was kept there either.
+    }
+  }
+  write(cart);
 }
 
 export function useCart(): Cart {

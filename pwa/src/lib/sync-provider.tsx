@@ -3,6 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { fetchMe, useSession } from './session';
 import type { LocalDb } from './local-db';
+import { setCartOwner } from './cart';
 
 interface LocalDbValue {
   db: LocalDb | null;
@@ -44,6 +45,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       stop?.();
     };
   }, [key, isBuyer, updateUser]);
+  // Each person on a shared phone sees their own cart (a visitor's joins theirs).
+  const cartOwner = user ? user.id : status === 'ready' ? null : undefined;
+  useEffect(() => {
+    if (cartOwner !== undefined) setCartOwner(cartOwner);
+  }, [cartOwner]);
   const wantCatalogue = useCallback(() => setCatalogueWanted(true), []);
   const value = useMemo(() => ({ db, wantCatalogue }), [db, wantCatalogue]);
   return <LocalDbContext.Provider value={value}>{children}</LocalDbContext.Provider>;

@@ -7,7 +7,8 @@ import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { ChevronLeft, ClockIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
-import { useSession, useSignOut } from '../../lib/session';
+import { useSession } from '../../lib/session';
+import { useSignOutAsking } from '../../components/sign-out';
 import { displayName, type User } from '../../lib/account';
 import { LanguagePicker } from '../../components/language-picker';
 import { useLocalDb } from '../../lib/sync-provider';
@@ -45,7 +46,7 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const db = useLocalDb();
-  const signOut = useSignOut();
+  const { signOut, dialog: signOutDialog } = useSignOutAsking();
   const [active, setActive] = useState<SectionId>('home');
   const [navOpen, setNavOpen] = useState(false);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -103,7 +104,7 @@ export function DashboardPage() {
             <ChevronLeft /> {t('dashboard.back_to_site')}
           </Link>
           <LanguagePicker />
-          <button type="button" className="nav-item" onClick={() => void signOut()}>
+          <button type="button" className="nav-item" onClick={signOut}>
             <LogoutIcon /> {t('nav.logout')}
           </button>
         </div>
@@ -128,6 +129,7 @@ export function DashboardPage() {
           <SectionContent section={section} kind={kind} user={user} onOpen={open} />
         </div>
       </div>
+      {signOutDialog}
     </div>
   );
 }

@@ -9,7 +9,8 @@ import { Avatar } from '../../components/avatar';
 import { CartIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { useLocalDb } from '../../lib/sync-provider';
-import { useSession, useSignOut } from '../../lib/session';
+import { useSession } from '../../lib/session';
+import { useSignOutAsking } from '../../components/sign-out';
 import { itemCount, useCart } from '../../lib/cart';
 import { displayName, type User } from '../../lib/account';
 
@@ -44,7 +45,7 @@ export function Header() {
   const count = itemCount(useCart());
   const { user, status } = useSession();
   const db = useLocalDb();
-  const signOut = useSignOut();
+  const { signOut, dialog: signOutDialog } = useSignOutAsking();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const hidden = useHideOnScroll(menuOpen);
@@ -118,7 +119,7 @@ export function Header() {
             <>
               <NavLink to={paths.dashboard}>{t('nav.dashboard')}</NavLink>
               <NavLink to={paths.profile}>{t('nav.profile')}</NavLink>
-              <button type="button" className="menu-button" onClick={() => void signOut()}>
+              <button type="button" className="menu-button" onClick={signOut}>
                 {t('nav.logout')}
               </button>
             </>
@@ -134,11 +135,12 @@ export function Header() {
           )}
         </nav>
       )}
+      {signOutDialog}
     </header>
   );
 }
 
-function UserMenu({ user, onSignOut }: { user: User; onSignOut(): Promise<void> }) {
+function UserMenu({ user, onSignOut }: { user: User; onSignOut(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -177,7 +179,7 @@ function UserMenu({ user, onSignOut }: { user: User; onSignOut(): Promise<void> 
           <Link to={paths.dashboard}>{t('nav.dashboard')}</Link>
           <Link to={paths.profile}>{t('nav.profile')}</Link>
           <Link to={paths.orders}>{t('nav.orders')}</Link>
-          <button type="button" className="menu-button" onClick={() => void onSignOut()}>
+          <button type="button" className="menu-button" onClick={onSignOut}>
             <LogoutIcon /> {t('nav.logout')}
           </button>
         </div>
