@@ -125,7 +125,7 @@ pub struct MutationResult {
     pub conflicts: Vec<String>,
 }
 
-/// `GET /api/v1/sync/pull?client_id=..&cursor=..&limit=..` answer.
+/// `GET /api/v1/sync/pull?client_id=..&cursor=..&snapshot=..&limit=..` answer.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct PullResponse {
     /// Ask for the next page (or the next pull) with this.
@@ -136,6 +136,11 @@ pub struct PullResponse {
     pub last_mutation_id: u64,
     pub changes: Vec<Change>,
     pub has_more: bool,
+    /// While a snapshot (a first pull) has more pages: send it back as `snapshot=`
+    /// with the next `cursor`, so those pages too leave out what the phone never had.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub snapshot: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -96,6 +96,29 @@ describe('push and pull', () => {
     expect(body.mutations.map((m: Mutation) => m.mutation_id)).toEqual([1, 2, 3]);
   });
 
+  it('carries a first pull’s snapshot through its pages, then pulls changes as usual', async () => {
+    const pages = [
+      { cursor: 5, snapshot: 40, last_mutation_id: 0, changes: [], has_more: true },
+      { cursor: 41, last_mutation_id: 0, changes: [], has_more: false },
+      { cursor: 42, last_mutation_id: 0, changes: [], has_more: false },
+    ];
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(url.slice(url.indexOf('?')));
+        return reply(200, pages[asked.length - 1]);
+      }),
+    );
+    await syncNow(db);
+    await syncNow(db);
+    expect(asked.map((q) => [/cursor=(\d+)/.exec(q)?.[1], /snapshot=(\d+)/.exec(q)?.[1]])).toEqual([
+      [undefined, undefined],
+      ['5', '40'],
+      ['41', undefined],
+    ]);
+  });
+
   it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {
     await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Shipped' } });
     const pushed: number[][] = [];

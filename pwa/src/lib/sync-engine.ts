@@ -278,7 +278,11 @@ async function pull(db: LocalDb): Promise<void> {
   const id = await clientId(db);
   for (;;) {
     const cursor = await db.getMeta<number>('cursor');
-    const query = `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}`;
+    // A first pull's later pages carry on its snapshot (nothing deleted before it).
+    const snapshot = await db.getMeta<number | null>('snapshot');
+    const query =
+      `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}` +
+      (snapshot == null ? '' : `&snapshot=${snapshot}`);
     const page = await api<PullResponse>(`/sync/pull?${query}`);
     await applyPage(db, page);
     if (!page.has_more) return;
@@ -308,6 +312,7 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
       if (touched.has(entry.uid)) await handlerFor(entry.name).apply(db, entry);
     }
     await db.setMeta('cursor', page.cursor);
+    await db.setMeta('snapshot', page.snapshot ?? null);
     await db.setMeta('server_last_mutation_id', page.last_mutation_id);
   });
   notify();

@@ -262,7 +262,12 @@ cursor: number,
 /**
  * Drop queued mutations up to this one: their effects are in the changes.
  */
-last_mutation_id: number, changes: Array<Change>, has_more: boolean, };
+last_mutation_id: number, changes: Array<Change>, has_more: boolean, 
+/**
+ * While a snapshot (a first pull) has more pages: send it back as `snapshot=`
+ * with the next `cursor`, so those pages too leave out what the phone never had.
+ */
+snapshot?: number, };
 
 export type ChangeOp = "put" | "del";
 

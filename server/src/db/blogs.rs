@@ -211,15 +211,17 @@ pub const ON_THE_PHONE: i64 = 20;
 
 /// Posts changed after `after`, oldest change first. A first snapshot
 /// (`snapshot`) carries only the latest published ones.
-pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool) -> rusqlite::Result<Vec<BlogRow>> {
-    let latest = if snapshot {
-        " AND id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
-                     ORDER BY published_at DESC, id DESC LIMIT ?3)"
-    } else {
-        " AND ?3 > 0"
-    };
+pub fn changes_after(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+    snapshot: Option<i64>,
+) -> rusqlite::Result<Vec<BlogRow>> {
+    let latest =
+        " AND (?4 IS NULL OR version > ?4 OR id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
+                     ORDER BY published_at DESC, id DESC LIMIT ?3))";
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE version > ?1{latest} ORDER BY version LIMIT ?2"))?
-        .query_map(params![after, limit as i64, ON_THE_PHONE], from_row)?
+        .query_map(params![after, limit as i64, ON_THE_PHONE, snapshot], from_row)?
         .collect()
 }
 

@@ -256,10 +256,15 @@ pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<CourseRow>> {
 
 /// Courses changed after `after`, oldest change first. A first snapshot
 /// (`snapshot`) leaves out what is not listed.
-pub fn changes_after(conn: &Connection, after: i64, limit: usize, snapshot: bool) -> rusqlite::Result<Vec<CourseRow>> {
-    let listed = if snapshot { " AND c.published = 1 AND c.deleted_at IS NULL" } else { "" };
+pub fn changes_after(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+    snapshot: Option<i64>,
+) -> rusqlite::Result<Vec<CourseRow>> {
+    let listed = " AND (?3 IS NULL OR c.version > ?3 OR (c.published = 1 AND c.deleted_at IS NULL))";
     conn.prepare_cached(&format!("{SELECT} WHERE c.version > ?1{listed} ORDER BY c.version LIMIT ?2"))?
-        .query_map(params![after, limit as i64], from_row)?
+        .query_map(params![after, limit as i64, snapshot], from_row)?
         .collect()
 }
 

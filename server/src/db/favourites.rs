@@ -45,18 +45,16 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<FavouriteRow> {
     })
 }
 
-/// A person's favourites changed after `after`, oldest first; removals only when `with_tombstones`.
+/// A person's favourites changed after `after`, oldest first; removals too, except those at or below `snapshot`.
 pub fn changes_of(
     conn: &Connection,
     user_id: i64,
     after: i64,
     limit: usize,
-    with_tombstones: bool,
+    snapshot: Option<i64>,
 ) -> rusqlite::Result<Vec<FavouriteRow>> {
-    let sql = if with_tombstones {
-        "SELECT product_uid, version, created_at, deleted_at FROM favourites WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3"
-    } else {
-        "SELECT product_uid, version, created_at, deleted_at FROM favourites WHERE user_id = ?1 AND version > ?2 AND deleted_at IS NULL ORDER BY version LIMIT ?3"
-    };
-    conn.prepare_cached(sql)?.query_map(params![user_id, after, limit as i64], from_row)?.collect()
+    let sql = "SELECT product_uid, version, created_at, deleted_at FROM favourites
+               WHERE user_id = ?1 AND version > ?2 AND (?4 IS NULL OR version > ?4 OR deleted_at IS NULL)
+               ORDER BY version LIMIT ?3";
+    conn.prepare_cached(sql)?.query_map(params![user_id, after, limit as i64, snapshot], from_row)?.collect()
 }

@@ -400,24 +400,18 @@ pub fn catalogue(
 
 /// Products changed after `after`, oldest change first, at most `limit`:
 /// every product, listed or not (the caller sends what a viewer may not see as
-/// a deletion). A first snapshot (`snapshot`) leaves out what is not listed
-/// unless it is `owner`'s.
+/// a deletion). A snapshot (`snapshot`: the version it was taken at) leaves out,
+/// of the rows at or below that version, what is not listed unless it is `owner`'s.
 pub fn changes_after(
     conn: &Connection,
     after: i64,
     limit: usize,
-    snapshot: bool,
+    snapshot: Option<i64>,
     owner: Option<i64>,
 ) -> rusqlite::Result<Vec<ProductRow>> {
-    let filter = if snapshot {
-        format!("p.version > ?1 AND (({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))")
-    } else {
-        "p.version > ?1".to_owned()
-    };
+    let filter = format!(
+        "p.version > ?1 AND (?4 IS NULL OR p.version > ?4 OR ({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))"
+    );
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.version LIMIT ?2", select(&filter)))?;
-    if snapshot {
-        stmt.query_map(params![after, limit as i64, owner], from_row)?.collect()
-    } else {
-        stmt.query_map(params![after, limit as i64], from_row)?.collect()
-    }
+    stmt.query_map(params![after, limit as i64, owner, snapshot], from_row)?.collect()
 }

@@ -204,21 +204,18 @@ pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64
 
 /// What changed after `after` (a version) in the applications a person
 /// applied with or filled for someone, oldest first, at most `limit` rows;
-/// tombstones only when `with_tombstones` (a first snapshot has nothing to delete).
+/// tombstones, except those at or below `snapshot` (a snapshot has nothing of them to delete).
 pub fn changes_visible_to(
     conn: &Connection,
     user_id: i64,
     after: i64,
     limit: usize,
-    with_tombstones: bool,
+    snapshot: Option<i64>,
 ) -> rusqlite::Result<Vec<SurveyRow>> {
-    let filter = if with_tombstones {
-        "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2"
-    } else {
-        "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2 AND s.deleted_at IS NULL"
-    };
+    let filter = "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2
+                  AND (?4 IS NULL OR s.version > ?4 OR s.deleted_at IS NULL)";
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.version LIMIT ?3", select(filter)))?;
-    stmt.query_map(params![user_id, after, limit as i64], from_row)?.collect()
+    stmt.query_map(params![user_id, after, limit as i64, snapshot], from_row)?.collect()
 }
 
 /// Includes tombstones; callers decide what a deleted row means to them.

@@ -323,6 +323,9 @@ pub struct PullPage {
     pub last_mutation_id: i64,
     pub changes: Vec<Changed>,
     pub has_more: bool,
+    /// While a snapshot has more pages: the version it was taken at, sent back with
+    /// the next page's cursor so those pages leave out what the phone never had.
+    pub snapshot: Option<i64>,
 }
 
 /// One page of what changed after `cursor` (a first snapshot when there is
@@ -332,11 +335,18 @@ pub fn read_page(
     viewer_id: Option<i64>,
     client_id: Option<&str>,
     cursor: Option<i64>,
+    snapshot: Option<i64>,
     limit: usize,
 ) -> ApiResult<PullPage> {
     let tx = conn.unchecked_transaction()?;
     let after = cursor.unwrap_or(0);
-    let snapshot = cursor.is_none();
+    // A first pull is a snapshot of now: of what existed then, only what the viewer
+    // may see comes (no tombstones, nothing off sale); what changes meanwhile comes
+    // as changes do. Its later pages carry on the same snapshot.
+    let snapshot = match cursor {
+        None => Some(sync::current_version(&tx)?),
+        Some(_) => snapshot,
+    };
     // Each list holds its own first `limit + 1`, so the merged first `limit` are exact.
     let mut changes: Vec<Changed> = db::products::changes_after(&tx, after, limit + 1, snapshot, viewer_id)?
         .into_iter()
@@ -353,9 +363,9 @@ pub fn read_page(
     if let Some(user_id) = viewer_id {
         let enrolments = db::enrolments::enrolment_changes(&tx, user_id, after, limit + 1)?;
         changes.extend(enrolments.into_iter().map(|row| Changed::Enrolment(Box::new(row))));
-        let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, !snapshot)?;
+        let surveys = db::surveys::changes_visible_to(&tx, user_id, after, limit + 1, snapshot)?;
         changes.extend(surveys.into_iter().map(|row| Changed::Survey(Box::new(row))));
-        let favourites = db::favourites::changes_of(&tx, user_id, after, limit + 1, !snapshot)?;
+        let favourites = db::favourites::changes_of(&tx, user_id, after, limit + 1, snapshot)?;
         changes.extend(favourites.into_iter().map(Changed::Favourite));
         let orders = db::orders::changes_visible_to(&tx, user_id, after, limit + 1)?;
         changes.extend(orders.into_iter().map(|row| Changed::Order(Box::new(row))));
@@ -376,5 +386,6 @@ pub fn read_page(
         Some(last) if has_more => last.version(),
         _ => sync::current_version(&tx)?.max(after),
     };
-    Ok(PullPage { cursor, last_mutation_id, changes, has_more })
+    let snapshot = snapshot.filter(|_| has_more);
+    Ok(PullPage { cursor, last_mutation_id, changes, has_more, snapshot })
 }

@@ -387,3 +387,57 @@ async fn favourites_follow_the_person_to_their_other_phone() {
         .await;
     assert_eq!(unknown["results"][0]["code"], "product_not_found");
 }
+
+/// A visitor's pull, page by page, as the app does it (sending a snapshot's version back).
+async fn visitor_pages(app: &TestApp, limit: usize, between: impl AsyncFn(usize)) -> Vec<(String, String)> {
+    let (mut cursor, mut snapshot, mut seen) = (None::<i64>, None::<i64>, Vec::new());
+    for page_number in 0.. {
+        let mut query = format!("/sync/pull?limit={limit}");
+        query.extend(cursor.map(|c| format!("&cursor={c}")));
+        query.extend(snapshot.map(|s| format!("&snapshot={s}")));
+        let page: Value = app.get(&query, None).await.json().await.unwrap();
+        for change in page["changes"].as_array().unwrap().iter().filter(|c| c["entity"] == "product") {
+            seen.push((
+                change["op"].as_str().unwrap().to_owned(),
+                change["record"]["title"].as_str().unwrap_or("").to_owned(),
+            ));
+        }
+        if page["has_more"] == false {
+            return seen;
+        }
+        (cursor, snapshot) = (page["cursor"].as_i64(), page["snapshot"].as_i64());
+        between(page_number).await;
+    }
+    unreachable!()
+}
+
+#[tokio::test]
+async fn a_new_phones_snapshot_carries_only_what_is_on_sale_on_every_page() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let mut ids = Vec::new();
+    for n in 0..8 {
+        let mut product = tomatoes();
+        product["title"] = json!(format!("Lot {n}"));
+        ids.push(app.list_product(&farmer, product).await["id"].clone());
+    }
+    for id in &ids[..4] {
+        let path = format!("/farmer/products/{id}");
+        assert_eq!(app.call(Method::DELETE, &path, &farmer, None).await.status(), StatusCode::OK);
+    }
+    // Two products a page: no page carries the four deleted before the phone came.
+    let seen = visitor_pages(&app, 2, async |_| {}).await;
+    let titles: Vec<&str> = seen.iter().map(|(op, title)| (op == "put").then_some(title.as_str()).unwrap()).collect();
+    assert_eq!(titles, ["Lot 4", "Lot 5", "Lot 6", "Lot 7"]);
+
+    // One deleted while the phone is between pages of its snapshot still reaches it as a deletion.
+    let last = format!("/farmer/products/{}", ids[7]);
+    let seen = visitor_pages(&app, 2, async |page| {
+        if page == 0 {
+            assert_eq!(app.call(Method::DELETE, &last, &farmer, None).await.status(), StatusCode::OK);
+        }
+    })
+    .await;
+    assert_eq!(seen.last().unwrap().0, "del", "{seen:?}");
+    assert_eq!(seen.iter().filter(|(op, _)| op == "del").count(), 1, "{seen:?}");
+}

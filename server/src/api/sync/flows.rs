@@ -53,6 +53,7 @@ pub async fn pull(
     viewer: Option<&UserRow>,
     client_id: Option<String>,
     cursor: Option<i64>,
+    snapshot: Option<i64>,
     limit: usize,
 ) -> ApiResult<PullPage> {
     if let Some(client_id) = &client_id {
@@ -60,5 +61,5 @@ pub async fn pull(
     }
     let limit = limit.clamp(1, MAX_PULL_LIMIT);
     let viewer_id = viewer.map(|v| v.id);
-    state.db.read(move |conn| sync::read_page(conn, viewer_id, client_id.as_deref(), cursor, limit)).await
+    state.db.read(move |conn| sync::read_page(conn, viewer_id, client_id.as_deref(), cursor, snapshot, limit)).await
 }

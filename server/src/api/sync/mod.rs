@@ -104,6 +104,8 @@ struct PullQuery {
     client_id: Option<String>,
     /// The `cursor` of the previous answer; none for a first snapshot.
     cursor: Option<i64>,
+    /// The previous answer's `snapshot`, while a snapshot has more pages.
+    snapshot: Option<i64>,
     /// At most this many changes (default 100, at most 500).
     limit: Option<usize>,
 }
@@ -119,9 +121,8 @@ async fn pull(
 ) -> ApiResult<Json<PullResponse>> {
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
     let viewer = auth.0.map(|a| a.user);
-    let page =
-        flows::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.limit.unwrap_or(DEFAULT_PULL_LIMIT))
-            .await?;
+    let limit = query.limit.unwrap_or(DEFAULT_PULL_LIMIT);
+    let page = flows::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.snapshot, limit).await?;
     let viewer_id = viewer.map(|v| v.id);
     let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id)).collect();
     Ok(Json(PullResponse {
@@ -129,6 +130,7 @@ async fn pull(
         last_mutation_id: page.last_mutation_id as u64,
         changes,
         has_more: page.has_more,
+        snapshot: page.snapshot,
     }))
 }
 
