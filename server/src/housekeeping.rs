@@ -1,17 +1,24 @@
 //! What the server tidies every hour, so nothing grows without bound
-//! (docs/sync.md, Retention): expired sessions, pictures nothing uses, and
-//! emails older than `EMAILS_KEPT` (sent or given up). A device's sync results
-//! are bounded as they are written (`db::sync::RESULTS_KEPT`).
+//! (docs/sync.md, Retention): expired sessions, pictures nothing uses, emails
+//! older than `EMAILS_KEPT` (sent or given up), and the tombstones of
+//! applications and favourites deleted more than `TOMBSTONES_KEPT` ago (raising
+//! the sync horizon: a phone that has not synced since is told to take a new
+//! snapshot). A device's sync results are bounded as they are written
+//! (`db::sync::RESULTS_KEPT`).
 
 use std::time::Duration;
 
-use crate::db::{outbox, sessions};
+use crate::db::{favourites, outbox, sessions, surveys, sync};
 use crate::error::ApiResult;
 use crate::{AppState, clock};
 
 /// An email is kept this long after it was written: long enough to look up
 /// what was sent, and an email still unsent after that is no longer news.
 pub const EMAILS_KEPT: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A deletion is sent to phones for this long; a phone that stays away longer
+/// takes a new snapshot instead.
+pub const TOMBSTONES_KEPT: Duration = Duration::from_secs(90 * 24 * 3600);
 
 /// What one round removed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -20,15 +27,24 @@ pub struct Tidied {
     pub pictures: usize,
     pub emails: usize,
     pub unsent_emails: usize,
+    pub tombstones: usize,
 }
 
 pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
     let now = clock::now();
     let emails_before = clock::before_now(EMAILS_KEPT);
-    let (sessions, (emails, unsent_emails)) =
-        state.db.write(move |tx| Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?))).await?;
+    let deleted_before = clock::before_now(TOMBSTONES_KEPT);
+    let (sessions, (emails, unsent_emails), tombstones) = state
+        .db
+        .write(move |tx| {
+            let (applications, newest_application) = surveys::purge_tombstones(tx, &deleted_before)?;
+            let (favourites, newest_favourite) = favourites::purge_tombstones(tx, &deleted_before)?;
+            sync::raise_horizon(tx, newest_application.max(newest_favourite))?;
+            Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, applications + favourites))
+        })
+        .await?;
     let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
-    Ok(Tidied { sessions, pictures, emails, unsent_emails })
+    Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones })
 }
 
 /// Runs a round every hour, logging what it removed.

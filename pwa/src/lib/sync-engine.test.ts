@@ -119,6 +119,42 @@ describe('push and pull', () => {
     ]);
   });
 
+  it('takes a new snapshot when its copy is too old, keeping the changes still waiting', async () => {
+    await applyPage(db, {
+      cursor: 7,
+      last_mutation_id: 0,
+      has_more: false,
+      changes: [
+        { entity: 'note', id: 'gone', op: 'put', record: { title: 'Deleted long ago on another phone' } },
+        { entity: 'note', id: 'kept', op: 'put', record: { title: 'Beans' } },
+      ],
+    });
+    await enqueueNote(db, 'note.create', { uid: 'mine', answers: { title: 'Written offline' } });
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        // The change waits (a photo not sent yet): it must survive the new snapshot.
+        if (url.includes('/sync/push'))
+          return reply(200, { last_mutation_id: 0, results: [{ mutation_id: 1, status: 'retry' }] });
+        asked.push(url.slice(url.indexOf('?')));
+        if (url.includes('cursor=7'))
+          return reply(409, { success: false, code: 'snapshot_required', message: 'Too old' });
+        return reply(200, {
+          cursor: 9,
+          last_mutation_id: 0,
+          has_more: false,
+          changes: [{ entity: 'note', id: 'kept', op: 'put', record: { title: 'Beans' } }],
+        });
+      }),
+    );
+    await syncNow(db);
+    expect(asked.map((q) => q.includes('cursor='))).toEqual([true, false]);
+    expect((await db.surveys.toArray()).map((r) => r.uid).sort()).toEqual(['kept', 'mine']);
+    expect(await db.outbox.count()).toBe(1);
+    expect(await db.getMeta('cursor')).toBe(9);
+  });
+
   it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {
     await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Shipped' } });
     const pushed: number[][] = [];

@@ -283,10 +283,34 @@ async function pull(db: LocalDb): Promise<void> {
     const query =
       `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}` +
       (snapshot == null ? '' : `&snapshot=${snapshot}`);
-    const page = await api<PullResponse>(`/sync/pull?${query}`);
+    let page: PullResponse;
+    try {
+      page = await api<PullResponse>(`/sync/pull?${query}`);
+    } catch (error) {
+      // Away longer than the server keeps deletions: start again from a new snapshot.
+      if (error instanceof ApiError && error.code === 'snapshot_required') {
+        await startOver(db);
+        continue;
+      }
+      throw error;
+    }
     await applyPage(db, page);
     if (!page.has_more) return;
   }
+}
+
+/** Empties this phone's copy for a new snapshot, keeping the queue: the changes still
+ * waiting are applied again to the empty tables, so the screens keep showing them. */
+async function startOver(db: LocalDb): Promise<void> {
+  await db.transaction('rw', syncedTables(db), async () => {
+    for (const table of syncedTables(db)) if (table !== db.outbox && table !== db.meta) await table.clear();
+    for (const entry of await db.outbox.where('state').equals('queued').sortBy('mutation_id')) {
+      await handlerFor(entry.name).apply(db, entry);
+    }
+    await db.setMeta('cursor', undefined);
+    await db.setMeta('snapshot', null);
+  });
+  notify();
 }
 
 /** Applies one page in one transaction, then re-applies the changes still queued. */

@@ -59,6 +59,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0018_password_resets", include_str!("../../../migrations/0018_password_resets.sql")),
     ("0019_exchange_rates", include_str!("../../../migrations/0019_exchange_rates.sql")),
     ("0020_catalogue_search", include_str!("../../../migrations/0020_catalogue_search.sql")),
+    ("0021_sync_horizon", include_str!("../../../migrations/0021_sync_horizon.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

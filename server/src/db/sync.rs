@@ -14,6 +14,16 @@ pub fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.prepare_cached("SELECT version FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
 }
 
+/// The highest version whose tombstone may have been removed (docs/sync.md, Retention).
+pub fn horizon(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT horizon FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
+}
+
+pub fn raise_horizon(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE sync_state SET horizon = MAX(horizon, ?1) WHERE id = 1")?.execute([version])?;
+    Ok(())
+}
+
 /// A browser profile that pushes changes, and the last of its mutations processed.
 pub struct ClientRow {
     pub user_id: i64,

@@ -339,6 +339,13 @@ pub fn read_page(
     limit: usize,
 ) -> ApiResult<PullPage> {
     let tx = conn.unchecked_transaction()?;
+    let horizon = sync::horizon(&tx)?;
+    if cursor.is_some_and(|cursor| cursor < horizon) {
+        return Err(AppError::conflict(
+            "snapshot_required",
+            "This phone's copy is too old to bring up to date; it takes a new one",
+        ));
+    }
     let after = cursor.unwrap_or(0);
     // A first pull is a snapshot of now: of what existed then, only what the viewer
     // may see comes (no tombstones, nothing off sale); what changes meanwhile comes

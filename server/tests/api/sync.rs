@@ -395,3 +395,30 @@ async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
         .unwrap();
     assert_eq!(left, "c@example.com");
 }
+
+#[tokio::test]
+async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snapshot() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    app.push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let away_since = app.pull(&token, CLIENT_A, None, 100).await["cursor"].as_i64().unwrap();
+    let delete = json!({"uid": uid(1)});
+    app.push_ok(&token, CLIENT_A, vec![mutation(2, "survey.delete", delete, None)]).await;
+    let caught_up = app.pull(&token, CLIENT_A, Some(away_since), 100).await["cursor"].as_i64().unwrap();
+
+    // Within the window nothing is removed; past it the tombstone goes.
+    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 0);
+    let long_ago =
+        mavuno::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
+    app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}'"));
+    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
+    assert_eq!(app.survey_count(), 0);
+
+    // The phone that was away could have missed that deletion: it must start again.
+    let url = app.api(&format!("/sync/pull?client_id={CLIENT_A}&cursor={away_since}"));
+    let stale = app.client.get(url).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(error_of(stale, StatusCode::CONFLICT).await["code"], "snapshot_required");
+    // One that had seen it goes on; a new snapshot works.
+    assert_eq!(app.pull(&token, CLIENT_A, Some(caught_up), 100).await["changes"], json!([]));
+    assert_eq!(app.pull(&token, CLIENT_A, None, 100).await["changes"], json!([]));
+}
