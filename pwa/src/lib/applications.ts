@@ -45,7 +45,7 @@ export async function saveApplication(
   const queuedCreate = await db.outbox
     .where('uid')
     .equals(uid)
-    .and((e) => e.name === 'survey.create' && e.state === 'queued')
+    .and((e) => e.name === 'survey.create' && e.state !== 'rejected')
     .count();
   const args = { uid, answers, ...(status ? { status } : {}) };
   if (existing?.version === undefined && queuedCreate === 0) {

@@ -7,7 +7,8 @@ import type { Mutation, MutationResult } from './sync-protocol';
 
 /** A queued change. `rejected` ones stay until the person fixes or drops them. */
 export interface OutboxEntry extends Mutation {
-  state: 'queued' | 'rejected';
+  /** `sent`: answered by the server, kept until a pull confirms it (docs/sync.md). */
+  state: 'queued' | 'sent' | 'rejected';
   /** The record it touches (`args.uid`), to find a record's pending changes. */
   uid: string;
   result?: MutationResult;

@@ -145,7 +145,7 @@ export async function saveProduct(
   const queuedCreate = await db.outbox
     .where('uid')
     .equals(uid)
-    .and((e) => e.name === 'product.create' && e.state === 'queued')
+    .and((e) => e.name === 'product.create' && e.state !== 'rejected')
     .count();
   if (!existing) {
     await enqueue(db, 'product.create', { uid, fields: toInput({ ...fields, quantity }) });

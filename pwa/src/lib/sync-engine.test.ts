@@ -155,6 +155,37 @@ describe('push and pull', () => {
     expect(await db.getMeta('cursor')).toBe(9);
   });
 
+  it('keeps answered changes until a pull confirms them, and sends them again to a server restored from a backup', async () => {
+    await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
+    await enqueueNote(db, 'note.create', { uid: 'b', answers: { title: 'Maize' } });
+    let serverLast = 0;
+    const pushed: number[][] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.includes('/sync/push')) {
+          const ids = (JSON.parse(init!.body as string) as { mutations: Mutation[] }).mutations.map(
+            (m) => m.mutation_id,
+          );
+          pushed.push(ids);
+          // The first answer comes from a server that is then restored from last night's backup.
+          if (pushed.length > 1) serverLast = ids.at(-1)!;
+          return reply(200, {
+            last_mutation_id: ids.at(-1),
+            results: ids.map((id) => ({ mutation_id: id, status: 'applied' })),
+          });
+        }
+        return reply(200, { cursor: 3, last_mutation_id: serverLast, changes: [], has_more: false });
+      }),
+    );
+    await syncNow(db);
+    expect(pushed).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {
     await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Shipped' } });
     const pushed: number[][] = [];

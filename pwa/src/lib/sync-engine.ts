@@ -182,6 +182,12 @@ export function syncNow(db: LocalDb): Promise<void> {
     try {
       await push(db);
       await pull(db);
+      // Answered but unknown to the server now (restored from a backup): sent again.
+      if ((await db.outbox.where('state').equals('sent').count()) > 0) {
+        await renumber(db);
+        await push(db);
+        await pull(db);
+      }
       failures = 0;
       setState({ syncing: false, lastSyncedAt: Date.now(), error: null });
     } catch (error) {
@@ -254,7 +260,9 @@ async function push(db: LocalDb): Promise<void> {
       for (const result of response.results) {
         if (result.status === 'rejected') await db.outbox.update(result.mutation_id, { state: 'rejected', result });
         else if (result.status === 'retry') retry = true;
-        else await db.outbox.delete(result.mutation_id);
+        // Kept until a pull's last_mutation_id confirms it (a server restored from a
+        // backup may not have it any more: it is then sent again).
+        else await db.outbox.update(result.mutation_id, { state: 'sent' });
       }
     });
     notify();
@@ -262,14 +270,19 @@ async function push(db: LocalDb): Promise<void> {
   }
 }
 
-/** After a gap, number the still-queued changes on from what the server has. */
+/** After a gap, number the changes the server does not have on from what it has: the
+ * queued ones, and after a server was restored from a backup also those it had
+ * answered (kept as `sent` until a pull confirmed them) or refused, sent again. */
 async function renumber(db: LocalDb): Promise<void> {
   await db.transaction('rw', db.outbox, db.meta, async () => {
     const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
-    const queued = await db.outbox.where('state').equals('queued').sortBy('mutation_id');
-    await db.outbox.bulkDelete(queued.map((e) => e.mutation_id));
+    const unknown = await db.outbox.where('mutation_id').above(last).sortBy('mutation_id');
+    await db.outbox.bulkDelete(unknown.map((e) => e.mutation_id));
     let next = last + 1;
-    for (const entry of queued) await db.outbox.add({ ...entry, mutation_id: next++ });
+    for (const entry of unknown) {
+      const { result: _refusal, ...change } = entry;
+      await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });
+    }
     await db.setMeta('next_mutation_id', next);
   });
 }
@@ -304,7 +317,7 @@ async function pull(db: LocalDb): Promise<void> {
 async function startOver(db: LocalDb): Promise<void> {
   await db.transaction('rw', syncedTables(db), async () => {
     for (const table of syncedTables(db)) if (table !== db.outbox && table !== db.meta) await table.clear();
-    for (const entry of await db.outbox.where('state').equals('queued').sortBy('mutation_id')) {
+    for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
       await handlerFor(entry.name).apply(db, entry);
     }
     await db.setMeta('cursor', undefined);
@@ -330,9 +343,9 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
     await db.outbox
       .where('mutation_id')
       .belowOrEqual(page.last_mutation_id)
-      .and((e: OutboxEntry) => e.state === 'queued')
+      .and((e: OutboxEntry) => e.state !== 'rejected')
       .delete();
-    for (const entry of await db.outbox.where('state').equals('queued').sortBy('mutation_id')) {
+    for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
       if (touched.has(entry.uid)) await handlerFor(entry.name).apply(db, entry);
     }
     await db.setMeta('cursor', page.cursor);

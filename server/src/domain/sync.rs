@@ -339,8 +339,10 @@ pub fn read_page(
     limit: usize,
 ) -> ApiResult<PullPage> {
     let tx = conn.unchecked_transaction()?;
-    let horizon = sync::horizon(&tx)?;
-    if cursor.is_some_and(|cursor| cursor < horizon) {
+    // Below the horizon a deletion may be gone; past the current version the phone saw
+    // a history this server no longer has (restored from a backup).
+    let (horizon, now) = (sync::horizon(&tx)?, sync::current_version(&tx)?);
+    if cursor.is_some_and(|cursor| cursor < horizon || cursor > now) {
         return Err(AppError::conflict(
             "snapshot_required",
             "This phone's copy is too old to bring up to date; it takes a new one",
@@ -351,7 +353,7 @@ pub fn read_page(
     // may see comes (no tombstones, nothing off sale); what changes meanwhile comes
     // as changes do. Its later pages carry on the same snapshot.
     let snapshot = match cursor {
-        None => Some(sync::current_version(&tx)?),
+        None => Some(now),
         Some(_) => snapshot,
     };
     // Each list holds its own first `limit + 1`, so the merged first `limit` are exact.

@@ -422,3 +422,37 @@ async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snaps
     assert_eq!(app.pull(&token, CLIENT_A, Some(caught_up), 100).await["changes"], json!([]));
     assert_eq!(app.pull(&token, CLIENT_A, None, 100).await["changes"], json!([]));
 }
+
+#[tokio::test]
+async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_and_it_lands_once() {
+    let live = tempfile::tempdir().unwrap();
+    let app = spawn_in(live.path(), |_| {}).await;
+    let (token, _) = app.register("amani@example.com").await;
+    app.push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let backup = live.path().join("backup.db");
+    mavuno::db::backup(live.path(), &backup).unwrap();
+    // After last night's backup: one more change, answered and pulled by the phone.
+    app.push_ok(&token, CLIENT_A, vec![mutation(2, "survey.create", draft(2), None)]).await;
+    let cursor = app.pull(&token, CLIENT_A, None, 100).await["cursor"].as_i64().unwrap();
+
+    let restored = tempfile::tempdir().unwrap();
+    std::fs::copy(&backup, restored.path().join(mavuno::db::DB_FILE)).unwrap();
+    std::fs::copy(live.path().join("jwt-secret"), restored.path().join("jwt-secret")).unwrap();
+    let app = spawn_in(restored.path(), |_| {}).await;
+
+    // The phone's next change skips what the server lost: a gap, nothing applied.
+    let next = app.push(&token, CLIENT_A, vec![mutation(3, "survey.create", draft(3), None)]).await;
+    assert_eq!(error_of(next, StatusCode::CONFLICT).await["code"], "mutation_gap");
+    // Its copy has seen a history this server no longer has: it starts a new snapshot,
+    // which says the server has its changes up to 1.
+    let url = app.api(&format!("/sync/pull?client_id={CLIENT_A}&cursor={cursor}"));
+    let stale = app.client.get(url).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(error_of(stale, StatusCode::CONFLICT).await["code"], "snapshot_required");
+    assert_eq!(app.pull(&token, CLIENT_A, None, 100).await["last_mutation_id"], 1);
+    // It numbers what the server lacks on from there and sends it: each lands once.
+    let again = vec![mutation(2, "survey.create", draft(2), None), mutation(3, "survey.create", draft(3), None)];
+    let body = app.push_ok(&token, CLIENT_A, again.clone()).await;
+    assert_eq!(body["last_mutation_id"], 3);
+    app.push_ok(&token, CLIENT_A, again).await;
+    assert_eq!(app.survey_count(), 3);
+}
