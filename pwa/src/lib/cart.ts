@@ -5,10 +5,13 @@
 // they sign in to.
 import { useSyncExternalStore } from 'react';
 import type { Product } from './products';
+import { cachedUserId } from './session';
 
 const VISITOR_KEY = 'cart';
 const EVENT = 'mavuno:cart';
-let key = VISITOR_KEY;
+const keyOf = (userId: number | null) => (userId === null ? VISITOR_KEY : `${VISITOR_KEY}:${userId}`);
+// Known at once, so a page opened straight on /checkout finds the person's cart.
+let key = typeof localStorage === 'undefined' ? VISITOR_KEY : keyOf(cachedUserId());
 
 /** What a line keeps of its product, so the cart shows even before the catalogue has loaded. */
 export interface CartProduct {
@@ -73,7 +76,7 @@ function subscribe(listener: () => void): () => void {
 
 /** Whose cart shows: the signed-in person's (`userId`) or a visitor's (`null`). */
 export function setCartOwner(userId: number | null): void {
-  const next = userId === null ? VISITOR_KEY : `${VISITOR_KEY}:${userId}`;
+  const next = keyOf(userId);
   if (next === key) return;
   key = next;
   const cart = read();

@@ -100,7 +100,10 @@ export async function fetchComments(db: LocalDb, postId: number, postUid: string
   });
   const fresh = answer.data.flatMap((c) => [stored(c, null), ...c.replies.map((r) => stored(r, c.uid))]);
   await db.transaction('rw', db.comments, db.outbox, async () => {
-    const waiting = new Set((await db.outbox.toArray()).filter((e) => e.name === 'comment.create').map((e) => e.uid));
+    // Sent ones are the server's now: its copy replaces the one shown while waiting.
+    const waiting = new Set(
+      (await db.outbox.toArray()).filter((e) => e.name === 'comment.create' && e.state !== 'sent').map((e) => e.uid),
+    );
     const old = (await db.comments.where('post_uid').equals(postUid).toArray()) as unknown as StoredComment[];
     await db.comments.bulkDelete(old.filter((c) => !waiting.has(c.uid)).map((c) => c.uid));
     await db.comments.bulkPut(fresh.filter((c) => !waiting.has(c.uid)).map((c) => ({ ...c })));

@@ -35,6 +35,11 @@ function readCachedUser(): User | null {
   }
 }
 
+/** The person last signed in on this phone, known before the server answers (e.g. whose cart to show). */
+export function cachedUserId(): number | null {
+  return readCachedUser()?.id ?? null;
+}
+
 function cacheUser(user: User | null): void {
   try {
     if (user) localStorage.setItem(USER_CACHE_KEY, JSON.stringify(user));
