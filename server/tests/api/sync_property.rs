@@ -47,8 +47,19 @@ impl Device {
 }
 
 async fn pull_all(app: &TestApp, device: &mut Device) {
+    // A first pull's pages carry its snapshot, as the app sends it back.
+    let mut snapshot: Option<i64> = None;
     loop {
-        let page = app.pull(&device.token, &device.client_id, device.cursor, 3).await;
+        let page = match snapshot {
+            None => app.pull(&device.token, &device.client_id, device.cursor, 3).await,
+            Some(snapshot) => {
+                let cursor = device.cursor.unwrap();
+                let query =
+                    format!("/sync/pull?client_id={}&limit=3&cursor={cursor}&snapshot={snapshot}", device.client_id);
+                app.get(&query, Some(&device.token)).await.json().await.unwrap()
+            }
+        };
+        snapshot = page["snapshot"].as_i64();
         for change in page["changes"].as_array().unwrap() {
             let id = change["id"].as_str().unwrap().to_owned();
             if change["op"] == "del" {
