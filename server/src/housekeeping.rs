@@ -8,7 +8,8 @@
 
 use std::time::Duration;
 
-use crate::db::{favourites, outbox, sessions, surveys, sync};
+use crate::db::sync::{self, Purgeable};
+use crate::db::{outbox, sessions};
 use crate::error::ApiResult;
 use crate::{AppState, clock};
 
@@ -37,10 +38,13 @@ pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
     let (sessions, (emails, unsent_emails), tombstones) = state
         .db
         .write(move |tx| {
-            let (applications, newest_application) = surveys::purge_tombstones(tx, &deleted_before)?;
-            let (favourites, newest_favourite) = favourites::purge_tombstones(tx, &deleted_before)?;
-            sync::raise_horizon(tx, newest_application.max(newest_favourite))?;
-            Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, applications + favourites))
+            let mut tombstones = 0;
+            for table in [Purgeable::Surveys, Purgeable::Favourites] {
+                let (removed, newest) = sync::purge_tombstones(tx, table, &deleted_before)?;
+                sync::raise_horizon(tx, newest)?;
+                tombstones += removed;
+            }
+            Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;
     let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;

@@ -58,13 +58,3 @@ pub fn changes_of(
                ORDER BY version LIMIT ?3";
     conn.prepare_cached(sql)?.query_map(params![user_id, after, limit as i64, snapshot], from_row)?.collect()
 }
-
-/// Removes the tombstones of rows deleted before `before`; answers how many, and
-/// the highest version among them (0 when none).
-pub fn purge_tombstones(conn: &Connection, before: &str) -> rusqlite::Result<(usize, i64)> {
-    let newest: i64 = conn
-        .prepare_cached("SELECT COALESCE(MAX(version), 0) FROM favourites WHERE deleted_at < ?1")?
-        .query_row([before], |row| row.get(0))?;
-    let removed = conn.prepare_cached("DELETE FROM favourites WHERE deleted_at < ?1")?.execute([before])?;
-    Ok((removed, newest))
-}

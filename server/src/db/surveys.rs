@@ -329,13 +329,3 @@ pub fn waiting_of(conn: &Connection, user_id: i64, except: i64) -> rusqlite::Res
     .query_row(params![user_id, except], |r| r.get(0))
     .optional()
 }
-
-/// Removes the tombstones of rows deleted before `before`; answers how many, and
-/// the highest version among them (0 when none).
-pub fn purge_tombstones(conn: &Connection, before: &str) -> rusqlite::Result<(usize, i64)> {
-    let newest: i64 = conn
-        .prepare_cached("SELECT COALESCE(MAX(version), 0) FROM surveys WHERE deleted_at < ?1")?
-        .query_row([before], |row| row.get(0))?;
-    let removed = conn.prepare_cached("DELETE FROM surveys WHERE deleted_at < ?1")?.execute([before])?;
-    Ok((removed, newest))
-}

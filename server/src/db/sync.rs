@@ -24,6 +24,28 @@ pub fn raise_horizon(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The synced tables whose tombstones nothing points at: they may be removed
+/// after the retention window (docs/sync.md, Retention).
+#[derive(Debug, Clone, Copy)]
+pub enum Purgeable {
+    Surveys,
+    Favourites,
+}
+
+/// Removes `table`'s tombstones of rows deleted before `before`; answers how many,
+/// and the highest version among them (0 when none).
+pub fn purge_tombstones(conn: &Connection, table: Purgeable, before: &str) -> rusqlite::Result<(usize, i64)> {
+    let table = match table {
+        Purgeable::Surveys => "surveys",
+        Purgeable::Favourites => "favourites",
+    };
+    let newest: i64 = conn
+        .prepare_cached(&format!("SELECT COALESCE(MAX(version), 0) FROM {table} WHERE deleted_at < ?1"))?
+        .query_row([before], |row| row.get(0))?;
+    let removed = conn.prepare_cached(&format!("DELETE FROM {table} WHERE deleted_at < ?1"))?.execute([before])?;
+    Ok((removed, newest))
+}
+
 /// A browser profile that pushes changes, and the last of its mutations processed.
 pub struct ClientRow {
     pub user_id: i64,
