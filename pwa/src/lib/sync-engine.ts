@@ -369,7 +369,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * While the app is open, shown and online, it listens (`GET /sync/wait`, a long poll
- * the server answers when its sync version passes ours) and pulls at once: an
+ * the server answers when its sync version differs from ours) and pulls at once: an
  * approval, a new order or a price change shows within seconds. Hidden or offline,
  * it stops asking (no battery or data spent); the usual triggers catch up.
  */
@@ -385,7 +385,8 @@ async function listen(db: LocalDb, stopped: AbortSignal): Promise<void> {
       const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
       if (!answer.ok) throw new Error(`wait: ${answer.status}`);
       const { version } = (await answer.json()) as { version: number };
-      if (version > cursor) await syncNow(db);
+      // Behind ours: the server was restored from a backup; the pull starts over.
+      if (version !== cursor) await syncNow(db);
       // A pull that did not catch up (it failed, or another tab holds the lock) waits a little.
       const caughtUp = ((await db.getMeta<number>('cursor')) ?? 0) >= version;
       pause = caughtUp ? 2_000 : Math.min(pause * 2, 60_000);

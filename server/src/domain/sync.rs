@@ -393,7 +393,7 @@ pub fn read_page(
     // listens for new versions (GET /sync/wait) is not woken by them again.
     let cursor = match changes.last() {
         Some(last) if has_more => last.version(),
-        _ => sync::current_version(&tx)?.max(after),
+        _ => now,
     };
     let snapshot = snapshot.filter(|_| has_more);
     Ok(PullPage { cursor, last_mutation_id, changes, has_more, snapshot })

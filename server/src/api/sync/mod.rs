@@ -52,7 +52,7 @@ struct WaitResponse {
 }
 
 /// Listening for changes while the app is open: answers as soon as the server's sync
-/// version passes `cursor` (then the phone pulls), or after 25 seconds with the
+/// version differs from `cursor` (then the phone pulls), or after 25 seconds with the
 /// version unchanged (then it asks again). No token needed: it says only that
 /// something changed, not what.
 #[utoipa::path(get, path = "/sync/wait", tag = "sync", security((), ("bearer" = [])), params(WaitQuery),
@@ -64,7 +64,9 @@ async fn wait(
     let Query(WaitQuery { cursor }) =
         query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
     let mut versions = state.db.versions();
-    let seen = match tokio::time::timeout(WAIT_LIMIT, versions.wait_for(|version| *version > cursor)).await {
+    // Answered as soon as the version differs: past the cursor (something changed), or
+    // behind it (a server restored from a backup: the phone's pull then starts over).
+    let seen = match tokio::time::timeout(WAIT_LIMIT, versions.wait_for(|version| *version != cursor)).await {
         Ok(Ok(seen)) => Some(*seen),
         _ => None,
     };
