@@ -10,13 +10,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The module imports types only, so TypeScript's one-file transpiler makes it runnable.
+// The module imports types and the produce words only, so TypeScript's one-file
+// transpiler makes it runnable, with the words inlined.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ts = createRequire(join(root, 'pwa/package.json'))('typescript');
 const source = readFileSync(join(root, 'pwa/src/lib/product-search.ts'), 'utf8');
-const { outputText } = ts.transpileModule(source, {
-  compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-});
+const produceWords = readFileSync(join(root, 'pwa/src/lib/produce-words.json'), 'utf8');
+const { outputText } = ts.transpileModule(
+  source.replace("import vocabulary from './produce-words.json';", `const vocabulary = ${produceWords};`),
+  { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } },
+);
 const { filterProducts } = await import(`data:text/javascript,${encodeURIComponent(outputText)}`);
 
 const PRODUCTS = Number(process.env.PRODUCTS ?? 10_000);

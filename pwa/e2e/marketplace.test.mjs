@@ -10,7 +10,11 @@ test('a buyer finds a product by search and category, adds 2 to the cart, and th
   const page = await (await env.browser.newContext(PHONE)).newPage();
   await page.goto(`${origin}/marketplace?lng=en`);
   await page.getByText('Showing 6 of 6 products').waitFor();
-  await page.getByLabel('Search products').fill('cafe kivu');
+  // The coffee is listed in English; its Kiswahili and French names find it too.
+  await page.getByLabel('Search products').fill('kahawa kivu');
+  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByRole('link', { name: 'Arabica coffee beans' }).waitFor();
+  await page.getByLabel('Search products').fill('cassava kivu');
   await page.getByText('Showing 0 of 6 products').waitFor();
   await page.getByLabel('Search products').fill('arabica nabintu');
   await page.getByText('Showing 1 of 6 products').waitFor();
@@ -66,6 +70,10 @@ test('with the network off the marketplace still lists, filters and shows cached
   await assertOffline(page);
   await page.reload();
   await page.getByText('Showing 6 of 6 products').waitFor();
+  // A French search finds the coffee listed in English, with no signal too.
+  await page.getByLabel('Search products').fill('Café');
+  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByRole('link', { name: 'Arabica coffee beans' }).waitFor();
   await page.getByLabel('Search products').fill('beans');
   await page.getByText('Showing 2 of 6 products').waitFor();
   const picture = page.locator('.product-card img').first();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from './products';
 import { orderRange } from './catalogue';
 import { filterProducts } from './product-search';
+import vocabulary from './produce-words.json';
 
 const product = (
   title: string,
@@ -55,5 +56,19 @@ describe('the marketplace filters', () => {
     expect(orderRange({ min_order: 0.5, max_order: 20, quantity: 80 })).toEqual([1, 20]);
     expect(orderRange({ min_order: 5, max_order: null, quantity: 8 })).toEqual([5, 8]);
     expect(orderRange({ min_order: 5, max_order: 100, quantity: 3 })).toEqual([5, 3]);
+  });
+});
+
+describe('the search in the region’s three languages', () => {
+  it('finds every product of the vocabulary, listed in English, from each of its names, offline', () => {
+    const listed = vocabulary.groups.map((group) => product(`Fresh ${group[0]} from Kabare`, 'vegetables', 1, 4));
+    for (const group of vocabulary.groups)
+      for (const name of group) {
+        const found = titles(filterProducts(listed, { q: name.replace(/^=/, ''), category: 'all', sort: 'name' }));
+        expect(found, `${name} finds ${group[0]}`).toContain(`Fresh ${group[0]} from Kabare`);
+      }
+    expect(titles(filterProducts(listed, { q: 'Café', category: 'all', sort: 'name' }))).toEqual([
+      'Fresh coffee from Kabare',
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 // device over the local catalogue, so they answer as the person types and
 // work with no signal. Plain functions: no React, no database.
 import type { Category, Product } from './products';
+import vocabulary from './produce-words.json';
 
 export type Sort = 'name' | 'price_asc' | 'price_desc' | 'rating';
 export const SORTS: readonly Sort[] = ['name', 'price_asc', 'price_desc', 'rating'];
@@ -20,14 +21,47 @@ export function fold(text: string): string {
     .toLowerCase();
 }
 
+const GROUPS: string[][] = vocabulary.groups;
+const PHRASES = GROUPS.flat()
+  .filter((term) => term.includes(' '))
+  .sort((a, b) => b.length - a.length);
+
+/** What to look for for one folded word: every name of the products it names in the
+ * region's three languages (it or its plural is one of a group's words; `=` words only
+ * start a search), or else the word itself. As the server does (model/produce_words.rs). */
+export function equivalents(word: string): string[] {
+  const names = (term: string) => {
+    const t = term.replace(/^=/, '');
+    return word === t || word === `${t}s` || word === `${t}es`;
+  };
+  const found = new Set<string>();
+  for (const group of GROUPS.filter((g) => g.some(names)))
+    for (const term of group) if (!term.startsWith('=')) found.add(term);
+  return found.size > 0 ? [...found] : [word];
+}
+
+/** A search, word by word, each with what to look for; "pomme de terre" is one word. */
+export function searchWords(query: string): string[][] {
+  let rest = ` ${fold(query).split(/\s+/).filter(Boolean).join(' ')} `;
+  const words: string[][] = [];
+  for (const phrase of PHRASES) {
+    const name = phrase.replace(/^=/, '');
+    while (rest.includes(` ${name} `)) {
+      words.push(equivalents(name));
+      rest = rest.replace(` ${name} `, ' ');
+    }
+  }
+  return [...words, ...rest.split(' ').filter(Boolean).map(equivalents)];
+}
+
 /** Products on sale that match, in the chosen order. */
 export function filterProducts(products: Product[], filters: CatalogueFilters): Product[] {
-  const words = fold(filters.q).split(/\s+/).filter(Boolean);
+  const words = searchWords(filters.q);
   const matches = products.filter((p) => {
     if (p.status !== 'active') return false;
     if (filters.category !== 'all' && p.category !== filters.category) return false;
     const text = fold(`${p.title} ${p.description} ${p.farmer?.name ?? ''}`);
-    return words.every((w) => text.includes(w));
+    return words.every((names) => names.some((name) => text.includes(name)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);
   const order: Record<Sort, (a: Product, b: Product) => number> = {

@@ -4,6 +4,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::model::FieldVersions;
+use crate::model::produce_words;
 use crate::model::product::{Category, Listing, ProductStatus, fold};
 use crate::model::user::{Role, Status};
 
@@ -335,12 +336,19 @@ impl CatalogueFilter {
         let mut sql = String::from(LISTED);
         let mut values: Vec<Value> = Vec::new();
         if let Some(search) = self.search.as_deref().map(fold) {
-            let (indexed, short): (Vec<&str>, Vec<&str>) =
-                search.split_whitespace().partition(|word| word.chars().count() >= 3);
+            // Each word with its names in the other languages (model/produce_words.rs).
+            let (indexed, short): (Vec<Vec<String>>, Vec<Vec<String>>) = produce_words::search_words(&search)
+                .into_iter()
+                .partition(|names| names.iter().all(|name| name.chars().count() >= 3));
+            let short: Vec<&str> = short.iter().flatten().map(String::as_str).collect();
             if !indexed.is_empty() {
-                // Each word a quoted phrase: the text's own quotes doubled, nothing read as syntax.
-                let phrases: Vec<String> = indexed.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect();
-                values.push(Value::Text(phrases.join(" AND ")));
+                // Each name a quoted phrase: the text's own quotes doubled, nothing read as syntax.
+                let quote = |name: &String| format!("\"{}\"", name.replace('"', "\"\""));
+                let words: Vec<String> = indexed
+                    .iter()
+                    .map(|names| format!("({})", names.iter().map(quote).collect::<Vec<_>>().join(" OR ")))
+                    .collect();
+                values.push(Value::Text(words.join(" AND ")));
                 sql.push_str(&format!(
                     " AND p.id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?{})",
                     values.len()

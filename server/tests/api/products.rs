@@ -441,3 +441,30 @@ async fn a_new_phones_snapshot_carries_only_what_is_on_sale_on_every_page() {
     assert_eq!(seen.last().unwrap().0, "del", "{seen:?}");
     assert_eq!(seen.iter().filter(|(op, _)| op == "del").count(), 1, "{seen:?}");
 }
+
+#[tokio::test]
+async fn every_product_of_the_vocabulary_is_found_from_each_language() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let file: Value = serde_json::from_str(include_str!("../../../pwa/src/lib/produce-words.json")).unwrap();
+    let groups = file["groups"].as_array().unwrap();
+    // One listing a product, named in English only, in a title of the farmer's words.
+    for group in groups {
+        let mut product = tomatoes();
+        product["title"] = json!(format!("Fresh {} from Kabare", group[0].as_str().unwrap()));
+        product["description"] = json!("Grown and sorted by our cooperative.");
+        app.list_product(&farmer, product).await;
+    }
+    for group in groups {
+        let english = format!("Fresh {} from Kabare", group[0].as_str().unwrap());
+        for name in group.as_array().unwrap() {
+            let name = name.as_str().unwrap().trim_start_matches('=');
+            let query = format!("q={}&per_page=50", name.replace(' ', "+"));
+            assert!(app.titles(&query).await.contains(&english), "{name:?} finds {english:?}");
+        }
+    }
+    // Accents and capitals as people type them; a word outside the vocabulary as before.
+    assert!(app.titles("q=Caf%C3%A9").await.contains(&"Fresh coffee from Kabare".to_owned()));
+    assert!(app.titles("q=Ma%C3%AFs").await.contains(&"Fresh maize from Kabare".to_owned()));
+    assert_eq!(app.titles("q=Kabare&per_page=100").await.len(), groups.len());
+}

@@ -1,0 +1,90 @@
+//! The region's produce in English, French and Kiswahili (issue 17): a search for
+//! "café" also looks for "coffee" and "kahawa". The words live in one file that the
+//! phone's offline search reads too (pwa/src/lib/produce-words.json).
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Vocabulary {
+    groups: Vec<Vec<String>>,
+}
+
+static GROUPS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
+    serde_json::from_str::<Vocabulary>(include_str!("../../../pwa/src/lib/produce-words.json"))
+        .map(|v| v.groups)
+        .unwrap_or_default()
+});
+
+/// A search, word by word, each with what to look for (`equivalents`); a name of
+/// several words ("pomme de terre") counts as one word.
+pub fn search_words(search: &str) -> Vec<Vec<String>> {
+    let mut rest = format!(" {} ", search.split_whitespace().collect::<Vec<_>>().join(" "));
+    let mut words = Vec::new();
+    let mut phrases: Vec<&String> = GROUPS.iter().flatten().filter(|term| term.contains(' ')).collect();
+    phrases.sort_by_key(|phrase| std::cmp::Reverse(phrase.len()));
+    for phrase in phrases {
+        let needle = format!(" {} ", phrase.trim_start_matches('='));
+        while let Some(at) = rest.find(&needle) {
+            words.push(equivalents(phrase.trim_start_matches('=')));
+            rest.replace_range(at..at + needle.len() - 1, "");
+        }
+    }
+    words.extend(rest.split_whitespace().map(equivalents));
+    words
+}
+
+/// What to look for in listings for one search word (already folded): every name of
+/// the products it names (itself or its plural is one of a group's words), or else the
+/// word itself. A word marked `=` in the file only starts a search.
+pub fn equivalents(word: &str) -> Vec<String> {
+    let names = |term: &String| {
+        let term = term.trim_start_matches('=');
+        word == term || word.strip_suffix('s') == Some(term) || word.strip_suffix("es") == Some(term)
+    };
+    let mut found: Vec<String> = Vec::new();
+    for group in GROUPS.iter().filter(|group| group.iter().any(names)) {
+        for term in group.iter().filter(|term| !term.starts_with('=')) {
+            if !found.contains(term) {
+                found.push(term.clone());
+            }
+        }
+    }
+    if found.is_empty() {
+        found.push(word.to_owned());
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::product::fold;
+
+    #[test]
+    fn the_vocabulary_is_read_and_every_word_can_be_looked_for() {
+        assert!(GROUPS.len() >= 60, "{} groups", GROUPS.len());
+        for group in GROUPS.iter() {
+            let searched: Vec<&String> = group.iter().filter(|t| !t.starts_with('=')).collect();
+            assert!(searched.len() >= 2, "{group:?}: at least two names to look for");
+            for term in group {
+                assert_eq!(&fold(term), term, "{term}: lower case, no accents");
+            }
+            for term in searched {
+                assert!(term.chars().count() >= 3, "{term}: the search index finds three letters or more");
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_finds_its_names_in_every_language() {
+        assert_eq!(equivalents("cafe"), ["coffee", "cafe", "kahawa"]);
+        assert_eq!(equivalents("haricots"), ["bean", "haricot", "maharage", "maharagwe"]);
+        assert_eq!(equivalents("ble"), ["wheat", "froment", "ngano"], "too short to look for itself");
+        assert_eq!(equivalents("kabare"), ["kabare"]);
+        let words = search_words("pommes de terre  kabare");
+        assert_eq!(words.len(), 2);
+        assert!(words[0].contains(&"viazi".to_owned()) && words[1] == ["kabare"]);
+    }
+}
