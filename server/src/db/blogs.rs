@@ -209,8 +209,8 @@ pub fn backdate(conn: &Connection, id: i64, at: &str) -> rusqlite::Result<()> {
 /// later pulls bring every post that changes (new ones among them).
 pub const ON_THE_PHONE: i64 = 20;
 
-/// Posts changed after `after`, oldest change first. A first snapshot
-/// (`snapshot`) carries only the latest published ones.
+/// Posts changed after `after`, oldest change first. A snapshot (`snapshot`: the
+/// version it was taken at) carries, of the posts at or below it, only the latest published.
 pub fn changes_after(
     conn: &Connection,
     after: i64,

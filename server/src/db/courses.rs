@@ -254,8 +254,8 @@ pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<CourseRow>> {
         .collect()
 }
 
-/// Courses changed after `after`, oldest change first. A first snapshot
-/// (`snapshot`) leaves out what is not listed.
+/// Courses changed after `after`, oldest change first. A snapshot (`snapshot`: the
+/// version it was taken at) leaves out, of the courses at or below it, what is not listed.
 pub fn changes_after(
     conn: &Connection,
     after: i64,

@@ -115,7 +115,8 @@ struct PullQuery {
 /// What changed since `cursor`, page by page: the public catalogue for
 /// anyone, and with a token also the person's own records.
 #[utoipa::path(get, path = "/sync/pull", tag = "sync", security((), ("bearer" = [])), params(PullQuery),
-    responses((status = 200, body = Object), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Object), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 409, description = "snapshot_required: the cursor is older than the deletions kept, or past a server restored from a backup; pull again without it", body = ErrorBody)))]
 async fn pull(
     State(state): State<AppState>,
     auth: MaybeAuthUser,
