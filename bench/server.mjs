@@ -1,6 +1,6 @@
 // Starts a throw-away release server for a benchmark and reads its memory:
 // `const server = await startServer(['--signup-limit', '1000'])`, then
-// `server.rssMib()`, `server.origin`, `await server.stop()`.
+// `server.rssMib()`, `server.origin`, `server.dataDir`, `await server.stop()`.
 // `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,6 +30,7 @@ export async function startServer(args = [], { openFiles } = {}) {
   });
   return {
     origin,
+    dataDir,
     rssMib() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;

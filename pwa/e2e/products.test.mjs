@@ -89,3 +89,62 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   assert.equal(onServer.total, 1, 'listed once, even though it was sent from an offline queue');
   assert.equal(onServer.data[0].image_urls.length, 1);
 });
+
+test('a farmer edits a description offline on two phones: both edits show', async () => {
+  const { origin } = env.server;
+  const phones = [];
+  for (let n = 0; n < 2; n += 1) {
+    const context = await env.browser.newContext(PHONE);
+    const page = await context.newPage();
+    await signIn(page, origin, 'farmer@mavuno.demo');
+    await controlledByServiceWorker(page);
+    await openProducts(page);
+    phones.push({ context, page, row: page.locator('.product-row', { hasText: 'Sweet corn' }) });
+  }
+  const [a, b] = phones;
+  const description = async (phone) => {
+    await phone.row.getByRole('button', { name: 'Edit' }).click();
+    const value = await phone.page.getByLabel(/^Description/).inputValue();
+    await phone.page.getByRole('button', { name: 'Cancel' }).click();
+    return value;
+  };
+  const edit = async (phone, change) => {
+    await phone.row.getByRole('button', { name: 'Edit' }).click();
+    const field = phone.page.getByLabel(/^Description/);
+    await field.fill(change(await field.inputValue()));
+    await phone.page.getByRole('button', { name: 'Save product' }).click();
+    await phone.row.getByText('Saved on this phone, waiting to be sent').waitFor();
+  };
+  const sent = (phone) => phone.row.getByText('Saved on this phone, waiting to be sent').waitFor({ state: 'detached' });
+  const shows = async (phone, text, message) => {
+    for (let tries = 0; (await description(phone)) !== text; tries += 1) {
+      assert.ok(tries < 20, message);
+      await phone.page.waitForTimeout(250);
+    }
+  };
+
+  // Online, on phone A: three sentences; phone B hears of it.
+  const start = 'Tender yellow maize cobs. Harvested young for grilling. Sold by the kilo.';
+  await edit(a, () => start);
+  await sent(a);
+  await reconnect(b.context);
+  await shows(b, start, 'phone B has the text');
+
+  // No signal on either phone: each changes a different sentence.
+  for (const phone of phones) {
+    await phone.context.setOffline(true);
+    await assertOffline(phone.page);
+  }
+  await edit(a, (text) => text.replace('yellow maize cobs', 'white maize cobs from Walungu'));
+  await edit(b, (text) => text.replace('by the kilo', 'by the 50 kg bag'));
+  await a.context.setOffline(false);
+  await sent(a);
+  await b.context.setOffline(false);
+  await sent(b);
+  await reconnect(a.context);
+
+  const merged = 'Tender white maize cobs from Walungu. Harvested young for grilling. Sold by the 50 kg bag.';
+  for (const phone of phones) await shows(phone, merged, 'both edits reach the phone');
+  const onServer = await (await fetch(`${origin}/api/v1/products?q=corn`)).json();
+  assert.equal(onServer.data[0].description, merged);
+});

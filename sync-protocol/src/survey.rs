@@ -14,8 +14,11 @@ use crate::Loose;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerKind {
-    /// Free text or one of the options; kept as text, blank is no answer.
+    /// A short free text or one of the options; kept as text, blank is no answer.
     Text,
+    /// A free text of several sentences: kept as text, and edits made offline
+    /// on two devices merge (docs/sync.md, Text that merges).
+    LongText,
     /// Yes or no.
     Flag,
     /// A whole number from 0 to 100.
@@ -109,7 +112,8 @@ impl InputSlot for Option<Loose> {
     }
 }
 
-/// Declares the answers once. Each line is `name: kind` with `+ required`
+/// Declares the answers once. Each line is `name: kind` (`text`, `long_text`,
+/// `flag`, `percent`) with `+ required`
 /// for answers a submission must give, in the form's order. A macro, because
 /// the two structs' fields and the field table must come from one list; the
 /// tt-muncher builds both structs' fields and the table as it reads the lines.
@@ -120,6 +124,14 @@ macro_rules! survey_answers {
             [$($stored)* $(#[doc = $doc])* pub $name: Option<String>,]
             [$($input)* #[ts(optional)] pub $name: Option<String>,]
             [$($table)* ($name, Text, survey_answers!(@required $($required)?))]
+            $($rest)*);
+    };
+    (@read [$($stored:tt)*] [$($input:tt)*] [$($table:tt)*]
+        $(#[doc = $doc:literal])* $name:ident: long_text $(+ $required:ident)?; $($rest:tt)*) => {
+        survey_answers!(@read
+            [$($stored)* $(#[doc = $doc])* pub $name: Option<String>,]
+            [$($input)* #[ts(optional)] pub $name: Option<String>,]
+            [$($table)* ($name, LongText, survey_answers!(@required $($required)?))]
             $($rest)*);
     };
     (@read [$($stored:tt)*] [$($input:tt)*] [$($table:tt)*]
@@ -200,23 +212,23 @@ survey_answers! {
     seed_source: text + required;
     fertilizers: text + required;
     field_preparation: text + required;
-    farming_techniques: text + required;
+    farming_techniques: long_text + required;
     planting_season: text + required;
     higher_season: text + required;
-    higher_season_reason: text + required;
+    higher_season_reason: long_text + required;
     average_yield: text + required;
-    challenges: text + required;
+    challenges: long_text + required;
     post_harvest_losses: flag;
     /// 0 to 100; 0 unless `post_harvest_losses`.
     loss_percentage: percent;
     selling_method: text + required;
     selling_challenges: flag;
     /// Only when `selling_challenges`.
-    selling_challenges_explanation: text;
+    selling_challenges_explanation: long_text;
     mobile_interest: flag;
-    improvements_production: text + required;
-    improvements_selling: text + required;
-    additional_comments: text;
+    improvements_production: long_text + required;
+    improvements_selling: long_text + required;
+    additional_comments: long_text;
 }
 
 #[cfg(test)]

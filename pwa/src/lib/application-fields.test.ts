@@ -20,9 +20,9 @@ describe('application form', () => {
     );
   });
 
-  it("asks each of the server's questions in a form of its kind", () => {
+  it("asks each of the server's questions in a form of its kind (long texts, which merge, in a text area)", () => {
     expect(FIELDS.map((f) => f.name)).toEqual(SURVEY_FIELDS.map((f) => f.name));
-    const asked = { text: ['select', 'text', 'textarea'], flag: ['checkbox'], percent: ['percent'] };
+    const asked = { text: ['select', 'text'], long_text: ['textarea'], flag: ['checkbox'], percent: ['percent'] };
     for (const [i, field] of FIELDS.entries()) expect(asked[SURVEY_FIELDS[i]!.kind]).toContain(field.kind);
   });
 

@@ -47,7 +47,7 @@ export const SURVEY_FIELDS = [
   },
   {
     "name": "farming_techniques",
-    "kind": "text",
+    "kind": "long_text",
     "required": true
   },
   {
@@ -62,7 +62,7 @@ export const SURVEY_FIELDS = [
   },
   {
     "name": "higher_season_reason",
-    "kind": "text",
+    "kind": "long_text",
     "required": true
   },
   {
@@ -72,7 +72,7 @@ export const SURVEY_FIELDS = [
   },
   {
     "name": "challenges",
-    "kind": "text",
+    "kind": "long_text",
     "required": true
   },
   {
@@ -97,7 +97,7 @@ export const SURVEY_FIELDS = [
   },
   {
     "name": "selling_challenges_explanation",
-    "kind": "text",
+    "kind": "long_text",
     "required": false
   },
   {
@@ -107,17 +107,17 @@ export const SURVEY_FIELDS = [
   },
   {
     "name": "improvements_production",
-    "kind": "text",
+    "kind": "long_text",
     "required": true
   },
   {
     "name": "improvements_selling",
-    "kind": "text",
+    "kind": "long_text",
     "required": true
   },
   {
     "name": "additional_comments",
-    "kind": "text",
+    "kind": "long_text",
     "required": false
   }
 ] as const;

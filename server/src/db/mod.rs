@@ -22,6 +22,7 @@ pub mod reviews;
 pub mod sessions;
 pub mod surveys;
 pub mod sync;
+pub mod texts;
 pub mod uploads;
 pub mod user_changes;
 pub mod users;
@@ -60,6 +61,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0019_exchange_rates", include_str!("../../../migrations/0019_exchange_rates.sql")),
     ("0020_catalogue_search", include_str!("../../../migrations/0020_catalogue_search.sql")),
     ("0021_sync_horizon", include_str!("../../../migrations/0021_sync_horizon.sql")),
+    ("0022_text_documents", include_str!("../../../migrations/0022_text_documents.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

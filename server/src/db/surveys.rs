@@ -56,7 +56,7 @@ fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<SurveyAnswers>
     let mut answers = SurveyAnswers::default();
     for (i, field) in SurveyAnswers::FIELDS.iter().enumerate() {
         let value = match field.kind {
-            AnswerKind::Text => CellValue::Text(row.get(offset + i)?),
+            AnswerKind::Text | AnswerKind::LongText => CellValue::Text(row.get(offset + i)?),
             AnswerKind::Flag => CellValue::Bool(row.get(offset + i)?),
             AnswerKind::Percent => CellValue::Number(row.get(offset + i)?),
         };

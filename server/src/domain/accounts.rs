@@ -261,6 +261,7 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
     }
     // The marketplace shows the farmer's name and place with their products.
     crate::db::products::touch_farmer(tx, user_id)?;
+    crate::db::texts::delete_of_user(tx, user_id)?;
     if changes.password_hash.is_some() {
         sessions::delete_for_user(tx, user_id, Some(keep_session))?;
     }
@@ -308,6 +309,7 @@ pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
     sessions::delete_for_user(tx, user_id, None)?;
     users::erase(tx, user_id, &now)?;
     crate::db::products::touch_farmer(tx, user_id)?;
+    crate::db::texts::delete_of_user(tx, user_id)?;
     // Each tombstone takes its own version, so pull pages never split a version.
     for id in surveys::draft_ids_of(tx, user_id)? {
         surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;

@@ -2,6 +2,15 @@
 
 use crate::model::FieldVersions;
 
+/// What an offline edit was made on: the record's `version` on the phone, and
+/// the phone (its sync client id), whose own later edits, sent but not yet
+/// pulled back, are part of what it saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Base<'a> {
+    pub version: i64,
+    pub device: &'a str,
+}
+
 /// Per-field versions (docs/sync.md): records which version last changed each field.
 pub fn stamp(versions: &mut FieldVersions, fields: &[&str], version: i64) {
     for field in fields {

@@ -16,6 +16,7 @@ pub mod courses;
 pub mod exchange_rates;
 pub mod favourites;
 pub mod input;
+pub mod long_text;
 pub mod merge;
 pub mod orders;
 pub mod password_reset;

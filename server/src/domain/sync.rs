@@ -16,6 +16,7 @@ use sync_protocol::{
 use super::comments;
 use super::courses::{self, CourseKey, ProgressInput};
 use super::favourites;
+use super::merge::Base;
 use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::surveys::{self, SurveyRef};
@@ -132,7 +133,7 @@ pub fn process(tx: &Connection, client_id: &str, user: &UserRow, mutation: &Muta
         result.duplicate = true;
         return Ok(result);
     }
-    let result = match apply(tx, user, mutation) {
+    let result = match apply(tx, user, client_id, mutation) {
         Ok(result) => result,
         Err(AppError::Internal(cause)) => return Err(AppError::Internal(cause)),
         Err(refusal) if refusal.code() == PHOTO_MISSING => {
@@ -201,7 +202,8 @@ fn clip(message: &str) -> String {
 
 /// Applies one mutation of the table (sync-protocol's `MutationArgs`). The
 /// match is exhaustive: a new mutation does not compile until it is handled.
-fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<MutationResult> {
+fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) -> ApiResult<MutationResult> {
+    let base = mutation.base.map(|version| Base { version, device: client_id });
     let args = mutation.parse().map_err(|err| match err {
         ParseError::Unknown(name) => AppError::bad_request(UNKNOWN_MUTATION, format!("Unknown change {name:?}")),
         ParseError::Invalid(why) => {
@@ -219,7 +221,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
         }
         MutationArgs::SurveyUpdate(SurveyWrite { uid, status, answers, .. }) => {
             let answers = answers.unwrap_or_default();
-            surveys::update(tx, user, SurveyRef::Uid(&uid), &answers, status.as_deref(), mutation.base)?.1
+            surveys::update(tx, user, SurveyRef::Uid(&uid), &answers, status.as_deref(), base)?.1
         }
         MutationArgs::SurveyDelete(ByUid { uid }) => {
             surveys::delete(tx, user, SurveyRef::Uid(&uid))?;
@@ -231,7 +233,7 @@ fn apply(tx: &Connection, user: &UserRow, mutation: &Mutation) -> ApiResult<Muta
         }
         MutationArgs::ProductUpdate(ProductWrite { uid, fields }) => {
             let fields = fields.unwrap_or_default();
-            products::update(tx, user, ProductRef::Uid(&uid), &fields, mutation.base)?.1
+            products::update(tx, user, ProductRef::Uid(&uid), &fields, base)?.1
         }
         MutationArgs::ProductAdjustStock(StockChange { uid, delta }) => {
             products::adjust_stock(tx, user, ProductRef::Uid(&uid), delta)?;

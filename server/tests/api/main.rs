@@ -17,6 +17,7 @@ mod fuzz;
 mod hardening;
 mod helpers;
 mod http;
+mod long_texts;
 mod orders;
 mod password_reset;
 mod pawapay;

@@ -160,18 +160,18 @@ async fn edits_of_different_fields_both_survive_and_the_same_field_reports_merge
     let base = pulled["changes"][0]["record"]["version"].as_i64().unwrap();
 
     // Both devices edit offline on top of the same version.
-    let on_phone = json!({"uid": uid(1), "answers": {"work_type": "Alone", "challenges": "Pests"}});
-    let on_laptop = json!({"uid": uid(1), "answers": {"seed_type": "Mixed", "challenges": "Drought"}});
+    let on_phone = json!({"uid": uid(1), "answers": {"work_type": "Alone", "cooperative_name": "Umoja"}});
+    let on_laptop = json!({"uid": uid(1), "answers": {"seed_type": "Mixed", "cooperative_name": "Tuungane"}});
     let a = app.push_ok(&phone, CLIENT_A, vec![mutation(2, "survey.update", on_phone, Some(base))]).await;
     assert_eq!(a["results"][0]["status"], "applied");
     let b = app.push_ok(&laptop, CLIENT_B, vec![mutation(1, "survey.update", on_laptop, Some(base))]).await;
     assert_eq!(b["results"][0]["status"], "merged");
-    assert_eq!(b["results"][0]["conflicts"], json!(["challenges"]));
+    assert_eq!(b["results"][0]["conflicts"], json!(["cooperative_name"]));
 
     let record = &app.pull(&phone, CLIENT_A, None, 100).await["changes"][0]["record"];
     assert_eq!(record["work_type"], "Alone", "the phone's field survives");
     assert_eq!(record["seed_type"], "Mixed", "the laptop's field survives");
-    assert_eq!(record["challenges"], "Drought", "the later arrival wins the shared field");
+    assert_eq!(record["cooperative_name"], "Tuungane", "the later arrival wins the shared short field");
     assert_eq!(record["land_size"], "1-2 hectares");
 }
 

@@ -9,10 +9,12 @@ pub use validate::{CERTIFICATIONS, LOW_STOCK, MAX_IMAGES, Mode, apply, parse_cen
 use rusqlite::Connection;
 use sync_protocol::ListingInput;
 
-use self::validate::{MAX_QUANTITY, changed_fields};
-use super::merge::{conflicts, stamp};
+use self::validate::{MAX_DESCRIPTION_CHARS, MAX_QUANTITY, changed_fields};
+use super::long_text;
+use super::merge::{Base, conflicts, stamp};
 use crate::clock;
 use crate::db::products::{self as rows, ProductRow};
+use crate::db::texts::{self, TextKey};
 use crate::db::users::UserRow;
 use crate::db::{sync, uploads};
 use crate::error::{ApiResult, AppError};
@@ -109,18 +111,27 @@ pub fn update(
     farmer: &UserRow,
     target: ProductRef<'_>,
     input: &ListingInput,
-    base: Option<i64>,
+    base: Option<Base<'_>>,
 ) -> ApiResult<(ProductRow, Vec<String>)> {
     let product = owned(conn, farmer, target)?;
-    let listing = apply(&product.listing, input, Mode::Edit).map_err(AppError::Validation)?;
+    let mut listing = apply(&product.listing, input, Mode::Edit).map_err(AppError::Validation)?;
     let missing = missing_photos(conn, &listing, &product.listing.images)?;
     if !missing.is_empty() {
         return Err(photo_missing(&missing));
     }
     let changed = changed_fields(&product.listing, &listing);
     let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
-    let conflicts = conflicts(&product.field_versions, &changed, base);
+    let mut conflicts = conflicts(&product.field_versions, &changed, base.map(|b| b.version));
     let version = sync::next_version(conn)?;
+    if changed.contains(&"description") {
+        let key = TextKey { entity: "product", record_id: product.id, field: "description" };
+        let stored = (product.listing.description.as_str(), *product.field_versions.get("description").unwrap_or(&0));
+        let written = long_text::write(conn, key, stored, base, &listing.description, version, MAX_DESCRIPTION_CHARS)?;
+        if written.merged {
+            conflicts.retain(|field| field != "description");
+        }
+        listing.description = written.text;
+    }
     let mut versions = product.field_versions.clone();
     stamp(&mut versions, &changed, version);
     rows::update(conn, product.id, &listing, &versions, version, &clock::now())?;
@@ -150,5 +161,6 @@ pub fn delete(conn: &Connection, farmer: &UserRow, target: ProductRef<'_>) -> Ap
     let product = owned(conn, farmer, target)?;
     let version = sync::next_version(conn)?;
     rows::tombstone(conn, product.id, version, &clock::now())?;
+    texts::delete(conn, "product", product.id)?;
     Ok(())
 }

@@ -13,7 +13,7 @@ pub const CERTIFICATIONS: [&str; 3] = ["organic", "fair-trade", "rainforest-alli
 pub const LOW_STOCK: i64 = 10;
 pub const MAX_IMAGES: usize = 6;
 const MAX_TITLE_CHARS: usize = 120;
-const MAX_DESCRIPTION_CHARS: usize = 4000;
+pub(super) const MAX_DESCRIPTION_CHARS: usize = 4000;
 const MAX_TAGS: usize = 10;
 const MAX_TAG_CHARS: usize = 30;
 /// 1,000,000 USD: beyond any harvest, and far from integer limits.

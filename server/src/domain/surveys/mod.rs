@@ -18,14 +18,16 @@ use rusqlite::Connection;
 
 use self::status::locked;
 use self::validate::MAX_TEXT_CHARS;
-use super::merge::{conflicts, stamp};
+use super::long_text;
+use super::merge::{Base, conflicts, stamp};
 use crate::clock;
 use crate::db::surveys::{self as rows, SurveyRow};
 use crate::db::sync;
+use crate::db::texts::{self, TextKey};
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::FieldVersions;
-use crate::model::survey::{SurveyAnswers, SurveyAnswersInput, SurveyStatus};
+use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveyAnswersInput, SurveyStatus};
 use crate::model::user::Status;
 
 fn not_found() -> AppError {
@@ -135,20 +137,30 @@ pub fn update(
     target: SurveyRef<'_>,
     input: &SurveyAnswersInput,
     status: Option<&str>,
-    base: Option<i64>,
+    base: Option<Base<'_>>,
 ) -> ApiResult<(SurveyRow, Vec<String>)> {
     let survey = owned(conn, owner, target)?;
     let (new_status, strictness) = owner_transition(Some(survey.status), status)?;
     if new_status != survey.status {
         one_waiting(conn, survey.user_id, new_status, survey.id)?;
     }
-    let answers = apply(&survey.answers, input, strictness).map_err(AppError::Validation)?;
+    let mut answers = apply(&survey.answers, input, strictness).map_err(AppError::Validation)?;
     let mut changed = answers.changed_fields(&survey.answers);
     if new_status != survey.status {
         changed.push("status");
     }
-    let conflicts = conflicts(&survey.field_versions, &changed, base);
+    let mut conflicts = conflicts(&survey.field_versions, &changed, base.map(|b| b.version));
     let version = sync::next_version(conn)?;
+    for field in SurveyAnswers::FIELDS.iter().filter(|f| f.kind == AnswerKind::LongText && changed.contains(&f.name)) {
+        let key = TextKey { entity: "survey", record_id: survey.id, field: field.name };
+        let stored = (text_of(&survey.answers, field.name), *survey.field_versions.get(field.name).unwrap_or(&0));
+        let sent = text_of(&answers, field.name);
+        let written = long_text::write(conn, key, (&stored.0, stored.1), base, &sent, version, MAX_TEXT_CHARS)?;
+        if written.merged {
+            conflicts.retain(|conflict| conflict != field.name);
+        }
+        answers.set(field.name, CellValue::Text(Some(written.text).filter(|text| !text.is_empty())));
+    }
     let mut versions = survey.field_versions.clone();
     stamp(&mut versions, &changed, version);
     rows::update(conn, survey.id, new_status, &answers, &versions, version, &clock::now())?;
@@ -163,7 +175,20 @@ pub fn delete(conn: &Connection, owner: &UserRow, target: SurveyRef<'_>) -> ApiR
     }
     let version = sync::next_version(conn)?;
     rows::tombstone(conn, survey.id, version, &clock::now())?;
+    texts::delete(conn, "survey", survey.id)?;
     Ok(())
+}
+
+/// A text answer by name ("" when blank).
+fn text_of(answers: &SurveyAnswers, name: &str) -> String {
+    answers
+        .cells()
+        .into_iter()
+        .find_map(|(field, cell)| match cell {
+            Cell::Text(text) if field == name => text.clone(),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// An application is its applicant's and its author's (a field agent or

@@ -73,7 +73,7 @@ pub fn apply(
             }
         }
     }
-    for field in SurveyAnswers::FIELDS.iter().filter(|f| f.kind == AnswerKind::Text) {
+    for field in SurveyAnswers::FIELDS.iter().filter(|f| matches!(f.kind, AnswerKind::Text | AnswerKind::LongText)) {
         let Some(Some(value)) = text_of(field.name) else { continue };
         if options(field.name).is_some_and(|allowed| !allowed.contains(&value.as_str())) {
             errors.add(field.name, "invalid_option", "Please choose one of the options");
