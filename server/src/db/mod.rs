@@ -185,6 +185,10 @@ impl Db {
         // commits; FULL syncs the log at each commit (docs/sync.md, Push).
         writer.pragma_update(None, "synchronous", "FULL")?;
         migrate(&mut writer)?;
+        if let Some(taken) = meta::get(&writer, sync::RESTORED_FROM_BACKUP)? {
+            sync::after_restore(&mut writer)?;
+            tracing::warn!(backup_taken = %taken, "started on a restored backup: every phone takes a new snapshot");
+        }
         let readers = (0..READERS).map(|_| connect(&path)).collect::<Result<Vec<_>, _>>()?;
         let (version, catalogue) = versions_now(&writer)?;
         let (versions, _) = tokio::sync::watch::channel(version);
@@ -308,7 +312,9 @@ pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
     let conn = connect(&data_dir.join(DB_FILE))?;
     // A backup holds everything the database does: private like it.
     crate::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
-    conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)
+    conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)?;
+    // Only the copy carries the mark: a server started on it knows it was restored.
+    meta::set(&Connection::open(out)?, sync::RESTORED_FROM_BACKUP, &crate::clock::now())
 }
 
 #[cfg(test)]

@@ -24,6 +24,26 @@ pub fn raise_horizon(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The `meta` key a backup carries (docs/operations.md, Backup and restore).
+pub const RESTORED_FROM_BACKUP: &str = "restored_from_backup";
+
+/// How far the version jumps after a restore: past any version the lost history
+/// gave out (it would take this many writes between backup and restore to reach it).
+const RESTORE_GAP: i64 = 1 << 32;
+
+/// A server started on a backup has lost the versions it gave out after the
+/// backup, and would give the same numbers out again for other rows: a phone
+/// whose cursor is one of them would skip those rows and keep rows the server
+/// no longer has. The version jumps past them all and the sync horizon with it,
+/// so every phone's next pull is answered `snapshot_required` (it keeps its
+/// queued changes and sends again what the server lost: docs/sync.md, Push).
+pub fn after_restore(conn: &mut Connection) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    tx.execute("UPDATE sync_state SET version = version + ?1, horizon = version + ?1 WHERE id = 1", [RESTORE_GAP])?;
+    tx.execute("DELETE FROM meta WHERE key = ?1", [RESTORED_FROM_BACKUP])?;
+    tx.commit()
+}
+
 /// The synced tables whose tombstones nothing points at: they may be removed
 /// after the retention window (docs/sync.md, Retention).
 #[derive(Debug, Clone, Copy)]

@@ -446,8 +446,13 @@ async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_
     // The phone's next change skips what the server lost: a gap, nothing applied.
     let next = app.push(&token, CLIENT_A, vec![mutation(3, "survey.create", draft(3), None)]).await;
     assert_eq!(error_of(next, StatusCode::CONFLICT).await["code"], "mutation_gap");
-    // Its copy has seen a history this server no longer has: it starts a new snapshot,
-    // which says the server has its changes up to 1.
+    // Meanwhile others write: the restored server gives out new versions, never
+    // the lost history's numbers again.
+    let (other, _) = app.register("baraka@example.com").await;
+    let others = (1..=3).map(|n| mutation(n, "survey.create", draft(10 + n as u32), None)).collect();
+    app.push_ok(&other, CLIENT_B, others).await;
+    // The phone's copy has seen a history this server no longer has: it starts a new
+    // snapshot, which says the server has its changes up to 1.
     let url = app.api(&format!("/sync/pull?client_id={CLIENT_A}&cursor={cursor}"));
     let stale = app.client.get(url).bearer_auth(&token).send().await.unwrap();
     assert_eq!(error_of(stale, StatusCode::CONFLICT).await["code"], "snapshot_required");
@@ -457,5 +462,5 @@ async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_
     let body = app.push_ok(&token, CLIENT_A, again.clone()).await;
     assert_eq!(body["last_mutation_id"], 3);
     app.push_ok(&token, CLIENT_A, again).await;
-    assert_eq!(app.survey_count(), 3);
+    assert_eq!(app.survey_count(), 3 + 3, "the phone's three and the other person's three");
 }
