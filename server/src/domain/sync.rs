@@ -342,9 +342,11 @@ pub fn read_page(
 ) -> ApiResult<PullPage> {
     let tx = conn.unchecked_transaction()?;
     // Below the horizon a deletion may be gone; past the current version the phone saw
-    // a history this server no longer has (restored from a backup).
+    // a history this server no longer has (restored from a backup). A snapshot's later
+    // pages are as recent as the snapshot: its rows carry no deletions, and a row it
+    // sent that went later has a tombstone above it.
     let (horizon, now) = (sync::horizon(&tx)?, sync::current_version(&tx)?);
-    if cursor.is_some_and(|cursor| cursor < horizon || cursor > now) {
+    if cursor.is_some_and(|cursor| snapshot.unwrap_or(cursor) < horizon || cursor > now) {
         return Err(AppError::conflict(
             "snapshot_required",
             "This phone's copy is too old to bring up to date; it takes a new one",

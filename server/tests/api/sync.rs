@@ -427,6 +427,29 @@ async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snaps
 }
 
 #[tokio::test]
+async fn a_snapshot_under_way_goes_on_when_deletions_older_than_it_are_removed() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let drafts = (1..=3).map(|n| mutation(n as u64, "survey.create", draft(n), None)).collect();
+    app.push_ok(&token, CLIENT_A, drafts).await;
+    app.push_ok(&token, CLIENT_A, vec![mutation(4, "survey.delete", json!({"uid": uid(1)}), None)]).await;
+    let first = app.pull(&token, CLIENT_B, None, 1).await;
+    let (cursor, snapshot) = (first["cursor"].as_i64().unwrap(), first["snapshot"].as_i64().unwrap());
+
+    // The deletion is removed while the new phone is between pages: the horizon passes
+    // its cursor, not its snapshot, which never carried that deletion.
+    let long_ago =
+        mavuno::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
+    app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}' WHERE deleted_at IS NOT NULL"));
+    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
+    let next =
+        app.get(&format!("/sync/pull?client_id={CLIENT_B}&cursor={cursor}&snapshot={snapshot}"), Some(&token)).await;
+    assert_eq!(next.status(), StatusCode::OK, "the snapshot goes on");
+    let next: Value = next.json().await.unwrap();
+    assert_eq!(first["changes"].as_array().unwrap().len() + next["changes"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
 async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_and_it_lands_once() {
     let live = tempfile::tempdir().unwrap();
     let app = spawn_in(live.path(), |_| {}).await;
