@@ -430,7 +430,7 @@ async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snaps
 async fn a_snapshot_under_way_goes_on_when_deletions_older_than_it_are_removed() {
     let app = spawn_app().await;
     let (token, _) = app.register("amani@example.com").await;
-    let drafts = (1..=3).map(|n| mutation(n as u64, "survey.create", draft(n), None)).collect();
+    let drafts = (1..=3).map(|n| mutation(u64::from(n), "survey.create", draft(n), None)).collect();
     app.push_ok(&token, CLIENT_A, drafts).await;
     app.push_ok(&token, CLIENT_A, vec![mutation(4, "survey.delete", json!({"uid": uid(1)}), None)]).await;
     let first = app.pull(&token, CLIENT_B, None, 1).await;
