@@ -61,6 +61,18 @@ pub struct Config {
     /// Mobile money through pawaPay instead of the simulator: the API's base
     /// address and token (docs/operations.md).
     pub pawapay: Option<PawaPaySettings>,
+    /// Where SMS go; without it they are written to the log (docs/sms.md).
+    pub africas_talking: Option<AfricasTalkingSettings>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AfricasTalkingSettings {
+    /// `https://api.africastalking.com`, or the sandbox's `https://api.sandbox.africastalking.com`.
+    pub url: String,
+    pub username: String,
+    pub api_key: String,
+    /// The sender id or short code, when the account has one.
+    pub from: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -91,6 +103,7 @@ impl Config {
             mail_from: "MAVUNO <no-reply@mavuno.africa>".to_owned(),
             simulator_delay: Duration::from_secs(3),
             pawapay: None,
+            africas_talking: None,
             max_connections: 4096,
             upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),

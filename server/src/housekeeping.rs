@@ -1,6 +1,6 @@
 //! What the server tidies every hour, so nothing grows without bound
 //! (docs/sync.md, Retention): expired sessions, pictures nothing uses, emails
-//! older than `EMAILS_KEPT` (sent or given up), and the tombstones of
+//! and SMS older than `EMAILS_KEPT` (sent or given up), and the tombstones of
 //! applications and favourites deleted more than `TOMBSTONES_KEPT` ago (raising
 //! the sync horizon: a phone that has not synced since is told to take a new
 //! snapshot). A device's sync results are bounded as they are written
@@ -9,12 +9,12 @@
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, sessions};
+use crate::db::{outbox, sessions, sms};
 use crate::error::ApiResult;
 use crate::{AppState, clock};
 
-/// An email is kept this long after it was written: long enough to look up
-/// what was sent, and an email still unsent after that is no longer news.
+/// An email (or SMS) is kept this long after it was written: long enough to look
+/// up what was sent, and a message still unsent after that is no longer news.
 pub const EMAILS_KEPT: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// A deletion is sent to phones for this long; a phone that stays away longer
@@ -44,6 +44,7 @@ pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
                 sync::raise_horizon(tx, newest)?;
                 tombstones += removed;
             }
+            sms::prune(tx, &emails_before)?;
             Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;

@@ -19,6 +19,7 @@ pub mod demo_rates;
 pub mod domain;
 pub mod error;
 pub mod files;
+pub mod gsm7;
 pub mod housekeeping;
 pub mod labels;
 pub mod mailer;
@@ -28,6 +29,7 @@ pub mod model;
 pub mod providers;
 pub mod rate_limit;
 pub mod server;
+pub mod sms;
 pub mod web;
 
 use std::sync::Arc;

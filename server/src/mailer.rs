@@ -15,16 +15,23 @@ use crate::AppState;
 use crate::clock;
 use crate::db::outbox::{self, Email};
 
-/// Wakes the sender after a transaction wrote to the outbox.
+/// Wakes the senders after a transaction wrote to the email or SMS outbox.
 #[derive(Clone, Default)]
 pub struct Mailer {
     wake: Arc<Notify>,
+    sms: Arc<Notify>,
 }
 
 impl Mailer {
-    /// Call after the transaction that enqueued a message has committed.
+    /// Call after the transaction that enqueued a message (email or SMS) has committed.
     pub fn wake(&self) {
         self.wake.notify_one();
+        self.sms.notify_one();
+    }
+
+    /// Answers when a transaction may have written an SMS (`crate::sms`).
+    pub async fn sms_written(&self) {
+        self.sms.notified().await;
     }
 }
 
@@ -113,7 +120,7 @@ async fn deliver(transport: &Transport, email: &Email) -> Result<&'static str, S
 }
 
 /// 1, 2, 4 ... minutes after each failure, at most six hours apart.
-fn retry_at(attempts: i64) -> String {
+pub(crate) fn retry_at(attempts: i64) -> String {
     let minutes = 1i64 << attempts.clamp(0, 9);
     clock::format(OffsetDateTime::now_utc() + time::Duration::minutes(minutes.min(360)))
 }

@@ -17,6 +17,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at start: the size of `Serve` (every server option) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Run the server: API, sync and the web app.
@@ -51,6 +53,18 @@ enum Command {
         /// pawaPay's API address (its sandbox unless set).
         #[arg(long, env = "MAVUNO_PAWAPAY_URL", default_value = "https://api.sandbox.pawapay.cloud")]
         pawapay_url: String,
+        /// Africa's Talking's username: SMS through Africa's Talking instead of the log.
+        #[arg(long, env = "MAVUNO_AT_USERNAME", requires = "at_api_key")]
+        at_username: Option<String>,
+        /// Africa's Talking's API key.
+        #[arg(long, env = "MAVUNO_AT_API_KEY", hide_env_values = true, requires = "at_username")]
+        at_api_key: Option<String>,
+        /// Africa's Talking's API address (its sandbox is https://api.sandbox.africastalking.com).
+        #[arg(long, env = "MAVUNO_AT_URL", default_value = "https://api.africastalking.com")]
+        at_url: String,
+        /// The SMS sender id or short code, when the Africa's Talking account has one.
+        #[arg(long, env = "MAVUNO_SMS_FROM")]
+        sms_from: Option<String>,
         /// Open connections at most (kept below the open-files limit).
         #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
         max_connections: usize,
@@ -142,6 +156,10 @@ async fn run() -> ExitCode {
             mail_from,
             pawapay_token,
             pawapay_url,
+            at_username,
+            at_api_key,
+            at_url,
+            sms_from,
             max_connections,
             header_timeout,
             trusted_proxies,
@@ -151,6 +169,9 @@ async fn run() -> ExitCode {
         } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
             let pawapay = pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token });
+            let africas_talking = at_username.zip(at_api_key).map(|(username, api_key)| {
+                mavuno::config::AfricasTalkingSettings { url: at_url, username, api_key, from: sms_from }
+            });
             let config = Config {
                 web_dir,
                 jwt_secret,
@@ -158,6 +179,7 @@ async fn run() -> ExitCode {
                 public_url: public_url.map(|url| url.trim_end_matches('/').to_owned()),
                 mail_from,
                 pawapay,
+                africas_talking,
                 max_connections: max_connections.min(open_files_limit().saturating_sub(RESERVED_FILES)),
                 header_timeout: Duration::from_secs(header_timeout.max(1)),
                 trusted_proxies,
@@ -242,6 +264,7 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         }
     }
     mavuno::mailer::spawn(&state)?;
+    mavuno::sms::spawn(&state);
     mavuno::housekeeping::spawn(&state);
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let origin = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);

@@ -20,6 +20,7 @@ pub mod products;
 pub mod refunds;
 pub mod reviews;
 pub mod sessions;
+pub mod sms;
 pub mod surveys;
 pub mod sync;
 pub mod texts;
@@ -62,6 +63,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0020_catalogue_search", include_str!("../../../migrations/0020_catalogue_search.sql")),
     ("0021_sync_horizon", include_str!("../../../migrations/0021_sync_horizon.sql")),
     ("0022_text_documents", include_str!("../../../migrations/0022_text_documents.sql")),
+    ("0023_sms_outbox", include_str!("../../../migrations/0023_sms_outbox.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -25,6 +25,7 @@ pub mod people;
 pub mod phone;
 pub mod products;
 pub mod reviews;
+pub mod sms;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;

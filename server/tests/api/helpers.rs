@@ -46,6 +46,7 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
     state.origin.set(origin.clone()).ok();
     let (shutdown, stop) = oneshot::channel::<()>();
     mavuno::mailer::spawn(&state).expect("mailer");
+    mavuno::sms::spawn(&state);
     mavuno::providers::spawn_poller(&state);
     let app = build_app(state.clone());
     let limits = mavuno::server::Limits::of(&state.config);

@@ -24,6 +24,7 @@ mod pawapay;
 mod payments;
 mod products;
 mod sessions;
+mod sms;
 mod surveys;
 mod sync;
 mod sync_property;

@@ -1,4 +1,4 @@
-//! The email that tells an applicant about a decision.
+//! The email (and SMS, to a phone number) that tells an applicant about a decision.
 
 use rusqlite::Connection;
 
@@ -9,7 +9,8 @@ use crate::labels::Lang;
 use crate::model::survey::SurveyStatus;
 
 /// Writes the applicant an email about the decision on `survey`, in the
-/// language of their country; the mailer sends it after the commit.
+/// language of their country, and an SMS when they have a phone number; the
+/// senders send them after the commit.
 pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     let Some(applicant) = crate::db::users::find(conn, survey.user_id)? else { return Ok(()) };
     let lang = Lang::for_country(applicant.country);
@@ -25,5 +26,6 @@ pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     body.push_str(&lang.text("email.signature"));
     let subject = lang.format(&format!("email.decision.subject_{outcome}"), &[("number", &number)]);
     crate::db::outbox::enqueue(conn, &applicant.email, &subject, &body, &clock::now())?;
+    crate::domain::sms::text_person(conn, &applicant, &format!("decision_{outcome}"), &[("number", &number)])?;
     Ok(())
 }

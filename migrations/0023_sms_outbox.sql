@@ -1,0 +1,18 @@
+-- SMS as email works (docs/sms.md): messages written in the same transaction as
+-- what they announce, sent afterwards by the SMS sender (Africa's Talking, or the
+-- log when it is not configured), retried with backoff; the provider's status kept.
+CREATE TABLE sms_outbox (
+    id          INTEGER PRIMARY KEY,
+    to_number   TEXT NOT NULL,                 -- E.164
+    body        TEXT NOT NULL,                 -- GSM-7, one segment
+    created_at  TEXT NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    last_error  TEXT,
+    next_try_at TEXT,                          -- NULL once sent or given up
+    sent_at     TEXT,
+    delivery    TEXT CHECK (delivery IN ('africastalking', 'logged')),
+    provider_id TEXT,                          -- the provider's message id
+    status      TEXT NOT NULL DEFAULT 'queued'
+                CHECK (status IN ('queued', 'sent', 'failed'))
+);
+CREATE INDEX sms_outbox_due ON sms_outbox (next_try_at) WHERE next_try_at IS NOT NULL;

@@ -1,0 +1,61 @@
+//! The `sms_outbox` table: text messages written with what they announce and
+//! sent afterwards by the SMS sender (docs/sms.md).
+
+use rusqlite::{Connection, params};
+
+#[derive(Debug, Clone)]
+pub struct Sms {
+    pub id: i64,
+    pub to_number: String,
+    pub body: String,
+    pub attempts: i64,
+}
+
+pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached("INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)")?
+        .execute(params![to_number, body, now])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Messages whose next attempt is due, oldest first.
+pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Sms>> {
+    conn.prepare_cached(
+        "SELECT id, to_number, body, attempts FROM sms_outbox WHERE next_try_at <= ?1 ORDER BY id LIMIT ?2",
+    )?
+    .query_map(params![now, limit], |row| {
+        Ok(Sms { id: row.get(0)?, to_number: row.get(1)?, body: row.get(2)?, attempts: row.get(3)? })
+    })?
+    .collect()
+}
+
+/// The provider took the message: `delivery` is `africastalking` or `logged`.
+pub fn mark_sent(
+    conn: &Connection,
+    id: i64,
+    delivery: &str,
+    provider_id: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE sms_outbox SET status = 'sent', sent_at = ?2, delivery = ?3, provider_id = ?4, next_try_at = NULL,
+         attempts = attempts + 1 WHERE id = ?1",
+    )?
+    .execute(params![id, now, delivery, provider_id])?;
+    Ok(())
+}
+
+/// A failed attempt: tried again at `next_try_at`, or never (`None`: the number
+/// cannot be reached, or the attempts are spent).
+pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: Option<&str>) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE sms_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3,
+         status = CASE WHEN ?3 IS NULL THEN 'failed' ELSE status END WHERE id = ?1",
+    )?
+    .execute(params![id, error, next_try_at])?;
+    Ok(())
+}
+
+/// Deletes the messages written before `before`; answers how many.
+pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("DELETE FROM sms_outbox WHERE created_at < ?1")?.execute([before])
+}

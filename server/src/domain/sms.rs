@@ -1,0 +1,69 @@
+//! Text messages to people (docs/sms.md): the catalogue's `sms.*` templates in
+//! the person's language, in GSM-7 and one segment, written to the SMS outbox
+//! in the transaction of what they announce.
+
+use rusqlite::Connection;
+
+use crate::db::users::UserRow;
+use crate::error::ApiResult;
+use crate::gsm7;
+use crate::labels::Lang;
+use crate::{clock, db};
+
+/// A person's name in a message is cut to this many characters, so that every
+/// template fits one segment (a test fills each with a name this long).
+pub const NAME_CHARS: usize = 20;
+
+/// Writes `person` the message `sms.<key>` when they have a phone number.
+pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
+    let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
+    let body = compose(Lang::for_country(person.country), key, &person.first_name, values);
+    db::sms::enqueue(conn, number, &body, &clock::now())?;
+    Ok(())
+}
+
+/// The message `sms.<key>` for `name`: in GSM-7, at most one segment.
+pub fn compose(lang: Lang, key: &str, name: &str, values: &[(&str, &str)]) -> String {
+    let name = gsm7::cut(&gsm7::fold(name.trim()), NAME_CHARS);
+    let mut all = vec![("name", name.as_str())];
+    all.extend_from_slice(values);
+    gsm7::cut(&gsm7::fold(&lang.format(&format!("sms.{key}"), &all)), gsm7::SEGMENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labels::LANGUAGES;
+
+    #[test]
+    fn every_template_in_every_language_is_gsm7_and_fits_one_segment_with_the_longest_name() {
+        let catalogue: serde_json::Value =
+            serde_json::from_str(include_str!("../../../pwa/src/locales/en.json")).unwrap();
+        let keys: Vec<&String> = catalogue["sms"].as_object().unwrap().keys().collect();
+        assert!(keys.len() >= 2);
+        let name = "W".repeat(NAME_CHARS);
+        for code in LANGUAGES {
+            let lang = Lang::parse(Some(code));
+            for key in &keys {
+                let template = lang.text(&format!("sms.{key}"));
+                assert!(gsm7::units(&template).is_some(), "{code} sms.{key} has a character outside GSM-7: {template}");
+                let filled = lang.format(&format!("sms.{key}"), &[("name", &name), ("number", "9999999")]);
+                let units = gsm7::units(&filled).unwrap();
+                assert!(units <= gsm7::SEGMENT, "{code} sms.{key} takes {units} characters: {filled}");
+                assert_eq!(compose(lang, key, &name, &[("number", "9999999")]), filled, "nothing cut");
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_folded_into_gsm7_and_cut() {
+        let text = compose(
+            Lang::parse(Some("fr")),
+            "decision_approved",
+            "Françoise Mukêsa-Bahati Nyiramana",
+            &[("number", "12")],
+        );
+        assert!(text.starts_with("MAVUNO: Francoise Mukesa-Bah, votre demande"), "{text}");
+        assert!(gsm7::units(&text).is_some());
+    }
+}

@@ -1,0 +1,138 @@
+//! Sends the SMS outbox (docs/sms.md). Messages are written to `sms_outbox` in
+//! the same transaction as what they announce; this task sends them through
+//! Africa's Talking when it is configured (`--at-username`, `--at-api-key`) and
+//! otherwise writes them to the log, so everything runs on one machine with no
+//! keys. A failure is tried again 1, 2, 4 ... minutes later, `ATTEMPTS` times;
+//! a number the provider cannot reach is not tried again.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::AppState;
+use crate::clock;
+use crate::config::AfricasTalkingSettings;
+use crate::db::sms::{self, Sms};
+use crate::error::AppError;
+
+const POLL: Duration = Duration::from_secs(30);
+const BATCH: i64 = 20;
+/// Attempts before a message is given up.
+pub const ATTEMPTS: i64 = 8;
+
+enum Transport {
+    AfricasTalking(reqwest::Client, AfricasTalkingSettings),
+    Log,
+}
+
+/// What became of one attempt.
+enum Outcome {
+    Sent {
+        delivery: &'static str,
+        provider_id: Option<String>,
+    },
+    /// Worth trying again later.
+    Failed(String),
+    /// The provider will never deliver it (a bad or barred number).
+    Refused(String),
+}
+
+/// Starts the sender; it runs as long as the runtime does.
+pub fn spawn(state: &AppState) {
+    let transport = match &state.config.africas_talking {
+        Some(settings) => Transport::AfricasTalking(
+            reqwest::Client::builder().timeout(Duration::from_secs(20)).build().unwrap_or_default(),
+            settings.clone(),
+        ),
+        None => Transport::Log,
+    };
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            if let Err(err) = send_due(&state, &transport).await {
+                tracing::warn!(%err, "could not read the SMS outbox");
+            }
+            let _ = tokio::time::timeout(POLL, state.mailer.sms_written()).await;
+        }
+    });
+}
+
+async fn send_due(state: &AppState, transport: &Transport) -> Result<(), AppError> {
+    loop {
+        let due = state.db.read(|conn| Ok(sms::due(conn, &clock::now(), BATCH)?)).await?;
+        if due.is_empty() {
+            return Ok(());
+        }
+        for message in due {
+            let outcome = deliver(transport, &message).await;
+            state
+                .db
+                .write(move |tx| {
+                    match outcome {
+                        Outcome::Sent { delivery, provider_id } => {
+                            sms::mark_sent(tx, message.id, delivery, provider_id.as_deref(), &clock::now())?
+                        }
+                        Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
+                            tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
+                            sms::mark_failed(tx, message.id, &error, Some(&crate::mailer::retry_at(message.attempts)))?
+                        }
+                        Outcome::Failed(error) | Outcome::Refused(error) => {
+                            tracing::warn!(id = message.id, %error, "SMS given up");
+                            sms::mark_failed(tx, message.id, &error, None)?
+                        }
+                    }
+                    Ok(())
+                })
+                .await?;
+        }
+    }
+}
+
+async fn deliver(transport: &Transport, message: &Sms) -> Outcome {
+    match transport {
+        Transport::Log => {
+            // Debug-quoted: what people typed reaches the log escaped, never raw.
+            tracing::info!(to = ?message.to_number, body = ?message.body, "SMS (no provider configured)");
+            Outcome::Sent { delivery: "logged", provider_id: None }
+        }
+        Transport::AfricasTalking(http, settings) => africas_talking(http, settings, message).await,
+    }
+}
+
+/// Africa's Talking's SMS API: `POST /version1/messaging`, a form, the key in
+/// an `apiKey` header; the answer names each recipient's status code
+/// (100-102: taken; 403, 404, 406: a number it will never reach).
+async fn africas_talking(http: &reqwest::Client, settings: &AfricasTalkingSettings, message: &Sms) -> Outcome {
+    let mut form =
+        vec![("username", settings.username.as_str()), ("to", &message.to_number), ("message", &message.body)];
+    if let Some(from) = &settings.from {
+        form.push(("from", from));
+    }
+    let url = format!("{}/version1/messaging", settings.url);
+    let response = match http
+        .post(url)
+        .header("apiKey", &settings.api_key)
+        .header("Accept", "application/json")
+        .form(&form)
+        .send()
+        .await
+    {
+        Ok(response) => response,
+        Err(err) => return Outcome::Failed(format!("Africa's Talking unreachable: {err}")),
+    };
+    let status = response.status();
+    let body: Value = match response.json().await {
+        Ok(body) if status.is_success() => body,
+        Ok(_) | Err(_) => return Outcome::Failed(format!("Africa's Talking answered {status}")),
+    };
+    let recipient = &body["SMSMessageData"]["Recipients"][0];
+    let (code, words) = (recipient["statusCode"].as_i64().unwrap_or(0), recipient["status"].as_str().unwrap_or(""));
+    match code {
+        100..=102 => Outcome::Sent {
+            delivery: "africastalking",
+            provider_id: recipient["messageId"].as_str().map(str::to_owned),
+        },
+        403 | 404 | 406 => Outcome::Refused(format!("{code} {words}")),
+        _ => Outcome::Failed(format!("{code} {words}")),
+    }
+}

@@ -1,0 +1,171 @@
+//! Text messages (docs/sms.md): written with what they announce, sent by the log
+//! when no provider is configured, and through Africa's Talking against a local
+//! fake of its SMS API (nothing here reaches the internet): a failure tried
+//! again, a number it cannot reach given up, the provider's message id kept.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode as AxumStatus};
+use axum::routing::post;
+use axum::{Form, Json, Router};
+use mavuno::config::AfricasTalkingSettings;
+use mavuno::model::user::Role;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+const KEY: &str = "fake-at-key";
+
+type Fields = Vec<(String, String)>;
+
+/// The fake's answers (HTTP status, recipient status code) in turn, the last
+/// repeating, and the forms it was sent.
+#[derive(Clone, Default)]
+struct Fake {
+    answers: Arc<Mutex<Vec<(u16, i64)>>>,
+    received: Arc<Mutex<Vec<Fields>>>,
+}
+
+/// A row of the SMS outbox.
+#[derive(Debug)]
+struct Text {
+    to: String,
+    body: String,
+    status: String,
+    delivery: Option<String>,
+    provider_id: Option<String>,
+    attempts: i64,
+}
+
+async fn messaging(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Form(form): Form<Fields>,
+) -> (AxumStatus, Json<Value>) {
+    if headers.get("apikey").and_then(|v| v.to_str().ok()) != Some(KEY) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!("The supplied authentication is invalid")));
+    }
+    let number = form.iter().find(|(k, _)| k == "to").map(|(_, v)| v.clone()).unwrap_or_default();
+    fake.received.lock().unwrap().push(form);
+    let (http, code) = {
+        let mut answers = fake.answers.lock().unwrap();
+        if answers.len() > 1 { answers.remove(0) } else { answers[0] }
+    };
+    let status = match code {
+        101 => "Success",
+        403 => "InvalidPhoneNumber",
+        _ => "InternalServerError",
+    };
+    let recipient = json!({"statusCode": code, "number": number, "status": status, "cost": "USD 0.0200",
+                           "messageId": "ATXid_1f2e3d"});
+    let body = json!({"SMSMessageData": {"Message": "Sent to 1/1", "Recipients": [recipient]}});
+    (AxumStatus::from_u16(http).unwrap(), Json(body))
+}
+
+async fn fake_africas_talking(answers: Vec<(u16, i64)>) -> (String, Fake) {
+    let fake = Fake { answers: Arc::new(Mutex::new(answers)), ..Fake::default() };
+    let app = Router::new().route("/version1/messaging", post(messaging)).with_state(fake.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, fake)
+}
+
+impl TestApp {
+    fn texts(&self) -> Vec<Text> {
+        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT to_number, body, status, delivery, provider_id, attempts FROM sms_outbox ORDER BY id")
+            .unwrap();
+        stmt.query_map([], |r| {
+            let (to, body, status) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            Ok(Text { to, body, status, delivery: r.get(3)?, provider_id: r.get(4)?, attempts: r.get(5)? })
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+    }
+
+    /// Waits until the outbox's statuses are `statuses`.
+    async fn texts_become(&self, statuses: &[&str]) -> Vec<Text> {
+        for _ in 0..100 {
+            let texts = self.texts();
+            if texts.iter().map(|t| t.status.as_str()).collect::<Vec<_>>() == statuses {
+                return texts;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the SMS outbox stayed {:?}", self.texts());
+    }
+
+    /// An application by `buyer`, approved or rejected with notice by an admin.
+    async fn decided(&self, buyer: &str, status: &str) -> i64 {
+        let admin = self.user_with_role(&format!("admin.{status}@example.com"), Role::Admin).await;
+        let id = self.submitted(buyer, None).await;
+        let body = json!({"farmer_survey_form": {"status": status, "admin_comment": "", "notify": true}});
+        let response = self.call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(body)).await;
+        assert!(response.status().is_success());
+        id.as_i64().unwrap()
+    }
+}
+
+#[tokio::test]
+async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_provider() {
+    let app = spawn_app().await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    let id = app.decided(&buyer, "approved").await;
+    let texts = app.texts_become(&["sent"]).await;
+    assert_eq!((texts[0].to.as_str(), texts[0].delivery.as_deref()), ("+243991234567", Some("logged")));
+    assert_eq!(
+        texts[0].body,
+        format!(
+            "MAVUNO: Amani, votre demande d'agriculteur no {id} est approuvée. Ouvrez l'application pour publier vos produits."
+        ),
+        "in French for Congo"
+    );
+}
+
+#[tokio::test]
+async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_number_given_up() {
+    let (url, fake) = fake_africas_talking(vec![(500, 500), (201, 101)]).await;
+    let settings =
+        AfricasTalkingSettings { url, username: "sandbox".into(), api_key: KEY.into(), from: Some("MAVUNO".into()) };
+    let app = spawn_with(|config| config.africas_talking = Some(settings)).await;
+    let (buyer, _) = app.register("amani@example.com").await;
+    app.decided(&buyer, "rejected").await;
+
+    // The first attempt fails: it waits a minute (brought forward here), then goes.
+    let failed = app.texts_become(&["queued"]).await;
+    for _ in 0..100 {
+        if app.texts()[0].attempts == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(app.texts()[0].attempts, 1, "one attempt made: {failed:?}");
+    app.sql("UPDATE sms_outbox SET next_try_at = '2000-01-01T00:00:00Z' WHERE status = 'queued'");
+    app.state.mailer.wake();
+    let sent = &app.texts_become(&["sent"]).await[0];
+    assert_eq!(
+        (sent.delivery.as_deref(), sent.provider_id.as_deref(), sent.attempts),
+        (Some("africastalking"), Some("ATXid_1f2e3d"), 2)
+    );
+    let form = fake.received.lock().unwrap().last().unwrap().clone();
+    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    assert_eq!(field("username").as_deref(), Some("sandbox"));
+    assert_eq!(field("to").as_deref(), Some("+243991234567"));
+    assert_eq!(field("from").as_deref(), Some("MAVUNO"));
+    assert!(field("message").unwrap().contains("n'est pas approuvée"));
+
+    // A number Africa's Talking cannot reach is not tried again.
+    *fake.answers.lock().unwrap() = vec![(201, 403)];
+    let (other, _) = app.register("baraka@example.com").await;
+    app.decided(&other, "approved").await;
+    let texts = app.texts_become(&["sent", "failed"]).await;
+    assert_eq!(texts[1].attempts, 1);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(fake.received.lock().unwrap().len(), 3, "two attempts for the first, one for the second");
+}
