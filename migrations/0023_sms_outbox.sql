@@ -16,3 +16,6 @@ CREATE TABLE sms_outbox (
                 CHECK (status IN ('queued', 'sent', 'failed'))
 );
 CREATE INDEX sms_outbox_due ON sms_outbox (next_try_at) WHERE next_try_at IS NOT NULL;
+
+-- A person may turn off the SMS that are not needed to use the account (docs/sms.md).
+ALTER TABLE users ADD COLUMN sms_updates INTEGER NOT NULL DEFAULT 1;

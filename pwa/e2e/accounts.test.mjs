@@ -69,10 +69,17 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel(/^Last name/).fill('Bahati-Mushi');
   await page.getByLabel(/^Location/).fill('Kabare, South Kivu');
+  const sms = page.getByLabel('Send me SMS about my applications, orders and payments');
+  assert.equal(await sms.isChecked(), true, 'SMS updates are on for a new account');
+  await sms.uncheck();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByText('Profile updated successfully!').waitFor();
   await page.getByRole('heading', { name: 'Amani Bahati-Mushi' }).waitFor();
   assert.match(await page.locator('.profile-view').innerText(), /Kabare, South Kivu/);
+  // The form opens again with the account the server answered: SMS updates off.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  assert.equal(await sms.isChecked(), false, 'the server kept the choice');
+  await page.getByRole('button', { name: 'Cancel' }).click();
 
   // A new password needs the current one (a borrowed phone is not enough): a wrong
   // one is refused in words and what was typed stays; the right one changes it.

@@ -18,6 +18,7 @@ export const sampleUser: User = {
   business_profile: null,
   created_at: '2026-01-02T03:04:05Z',
   updated_at: '2026-01-02T03:04:05Z',
+  sms_updates: true,
 };
 
 type Reply = { status: number; body: unknown } | 'offline';

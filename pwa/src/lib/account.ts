@@ -21,6 +21,8 @@ export interface User {
   business_profile: { name: string } | null;
   created_at: string;
   updated_at: string;
+  /** SMS about applications, orders and payments (docs/sms.md). */
+  sms_updates: boolean;
 }
 
 export function displayName(user: Pick<User, 'full_name' | 'email'>): string {

@@ -153,6 +153,7 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
             "location" => &mut form.location,
             "business_name" => &mut form.business_name,
             "current_password" => &mut form.current_password,
+            "sms_updates" => &mut form.sms_updates,
             _ => continue,
         };
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;

@@ -21,6 +21,8 @@ pub struct UserRow {
     pub business_name: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// The person takes SMS about their applications, orders and payments (docs/sms.md).
+    pub sms_updates: bool,
 }
 
 /// Everything needed to create an account, whoever creates it (sign-up, the
@@ -53,10 +55,11 @@ pub struct ProfileChanges {
     pub business_name: Option<String>,
     pub avatar: Option<String>,
     pub password_hash: Option<String>,
+    pub sms_updates: Option<bool>,
 }
 
 const COLUMNS: &str = "id, email, password_hash, first_name, last_name, phone_number, country, username, \
-                       role, status, location, avatar, business_name, created_at, updated_at";
+                       role, status, location, avatar, business_name, created_at, updated_at, sms_updates";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
     Ok(UserRow {
@@ -75,6 +78,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
         business_name: row.get(12)?,
         created_at: row.get(13)?,
         updated_at: row.get(14)?,
+        sms_updates: row.get(15)?,
     })
 }
 
@@ -156,7 +160,8 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
             business_name = COALESCE(?9, business_name),
             avatar        = COALESCE(?10, avatar),
             password_hash = COALESCE(?11, password_hash),
-            updated_at    = ?12
+            updated_at    = ?12,
+            sms_updates   = COALESCE(?13, sms_updates)
          WHERE id = ?1 AND deleted_at IS NULL",
         params![
             id,
@@ -170,7 +175,8 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
             changes.business_name,
             changes.avatar,
             changes.password_hash,
-            now
+            now,
+            changes.sms_updates
         ],
     )?;
     Ok(())

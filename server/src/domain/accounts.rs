@@ -38,6 +38,8 @@ pub struct AccountForm {
     pub business_name: Option<String>,
     /// Needed to change the email or the password, so a borrowed token cannot take the account.
     pub current_password: Option<String>,
+    /// `true` or `false`: SMS about applications, orders and payments (docs/sms.md).
+    pub sms_updates: Option<String>,
     /// The avatar's bytes (multipart only).
     #[serde(skip)]
     #[schema(ignore)]
@@ -210,6 +212,14 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
     }
     check_length(&mut errors, "location", present(&form.location), MAX_TEXT_CHARS);
     check_length(&mut errors, "business_name", present(&form.business_name), MAX_TEXT_CHARS);
+    let sms_updates = present(&form.sms_updates).map(|v| match v {
+        "true" | "1" | "on" => Some(true),
+        "false" | "0" | "off" => Some(false),
+        _ => None,
+    });
+    if sms_updates == Some(None) {
+        errors.add("sms_updates", "invalid_boolean", "SMS updates must be true or false");
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -226,6 +236,7 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
             business_name: owned(&form.business_name),
             avatar: None,
             password_hash: None,
+            sms_updates: sms_updates.flatten(),
         },
         new_password,
     })

@@ -235,6 +235,12 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
     if let (Some(course_id), PaymentStatus::Succeeded) = (payment.course_id, to) {
         learning::grant_paid(conn, payment.payer_id, course_id, payment.amount_cents)?;
     }
+    if to == PaymentStatus::Succeeded {
+        if let Some(payer) = crate::db::users::find(conn, payment.payer_id)? {
+            let total = format!("{} {}", crate::model::decimal_amount(payment.amount_cents), payment.currency);
+            super::sms::text_person(conn, &payer, "payment_received", &[("total", &total)])?;
+        }
+    }
     let row = payments::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;
     Ok((row, true))
 }

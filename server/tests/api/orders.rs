@@ -96,6 +96,11 @@ fn line(product_id: i64, quantity: i64, unit_price_cents: i64) -> Value {
 async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock() {
     let m = market().await;
     m.app.sql("UPDATE users SET country = 'KEN' WHERE email = 'esther@example.com'");
+    // The buyer and Esther have phone numbers; Esther turned SMS updates off.
+    m.app.sql(
+        "UPDATE users SET phone_number = '+243990000111' WHERE email = 'buyer@example.com';
+         UPDATE users SET phone_number = '+254700000222', sms_updates = 0 WHERE email = 'esther@example.com';",
+    );
     let response = m
         .app
         .place(&m.buyer, order(1, json!([line(m.tomatoes, 4, 250), line(m.beans, 2, 120), line(m.avocados, 5, 80)])))
@@ -128,6 +133,10 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     assert_eq!(esther_mail[0].0, format!("Oda mpya #{number} kwenye MAVUNO"));
     assert!(esther_mail[0].1.contains("Avenue Lumumba 12, Bukavu"), "{}", esther_mail[0].1);
     assert!(!esther_mail[0].1.contains("Tomatoes"), "a farmer reads their own lines only");
+    let texts = m.app.sms_bodies();
+    let placed_text =
+        format!("MAVUNO: Test, votre commande no {number} de 24.40 USD est passée. Suivez-la dans l'application.");
+    assert_eq!(texts, [("+243990000111".to_owned(), placed_text)], "Amani has no number; Esther said no");
 
     // Each farmer sees the delivery details and their own part only.
     let theirs: Value = m.app.call(Method::GET, "/orders", &m.esther, None).await.json().await.unwrap();

@@ -169,3 +169,26 @@ async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_num
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.received.lock().unwrap().len(), 3, "two attempts for the first, one for the second");
 }
+
+#[tokio::test]
+async fn a_person_who_turned_sms_updates_off_gets_none_and_the_email_still() {
+    let app = spawn_app().await;
+    let (buyer, user) = app.register("amani@example.com").await;
+    assert_eq!(user["sms_updates"], true, "on for a new account");
+    let form = reqwest::multipart::Form::new().text("user[sms_updates]", "false");
+    let response = app.client.patch(app.api("/me/update")).bearer_auth(&buyer).multipart(form).send().await.unwrap();
+    assert_eq!(response.json::<Value>().await.unwrap()["user"]["sms_updates"], false);
+    let bad = reqwest::multipart::Form::new().text("user[sms_updates]", "maybe");
+    let response = app.client.patch(app.api("/me/update")).bearer_auth(&buyer).multipart(bad).send().await.unwrap();
+    assert_eq!(
+        error_of(response, reqwest::StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["sms_updates"][0],
+        "invalid_boolean"
+    );
+
+    app.decided(&buyer, "approved").await;
+    let emails: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM email_outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!((emails, app.sms_bodies().len()), (1, 0));
+}

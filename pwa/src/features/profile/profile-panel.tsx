@@ -170,6 +170,8 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const toast = useToast();
   const [values, setValues] = useState(() => initialValues(user));
   const [currentPassword, setCurrentPassword] = useState('');
+  // A session saved before the setting existed has none: SMS updates are on.
+  const [smsUpdates, setSmsUpdates] = useState(user.sms_updates !== false);
   const [problem, setProblem] = useState<Problem>(null);
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [saving, setSaving] = useState(false);
@@ -191,7 +193,11 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
     setSaving(true);
     setProblem(null);
     try {
-      const fields = emailChanged ? { ...values, current_password: currentPassword } : values;
+      const fields = {
+        ...values,
+        sms_updates: String(smsUpdates),
+        ...(emailChanged ? { current_password: currentPassword } : {}),
+      };
       const updated = await updateProfile(fields, avatar.file);
       updateUser(updated);
       toast('success', t('profile.updated'));
@@ -264,6 +270,10 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         onChange={set('username')}
       />
       <TextField label={t('fields.location')} value={values.location} onChange={set('location')} />
+      <label className="checkbox">
+        <input type="checkbox" checked={smsUpdates} onChange={(event) => setSmsUpdates(event.target.checked)} />
+        <span>{t('profile.sms_updates')}</span>
+      </label>
       <div className="actions">
         <button type="submit" className="button" disabled={saving}>
           {saving ? t('common.saving') : t('profile.save')}

@@ -60,6 +60,8 @@ pub struct UserJson {
     pub business_profile: Option<BusinessProfile>,
     pub created_at: String,
     pub updated_at: String,
+    /// SMS about applications, orders and payments (docs/sms.md); turned off in the profile.
+    pub sms_updates: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -85,6 +87,7 @@ impl From<UserRow> for UserJson {
             business_profile: row.business_name.map(|name| BusinessProfile { name }),
             created_at: row.created_at,
             updated_at: row.updated_at,
+            sms_updates: row.sms_updates,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The emails an order sends through the outbox (written in the order's
 //! transaction, sent after the commit), each in its reader's language: the
 //! buyer's confirmation, each farmer's new order, and each step of a part to
-//! the other side (shipped, delivered, cancelled).
+//! the other side (shipped, delivered, cancelled); each with a short SMS
+//! (docs/sms.md).
 
 use rusqlite::Connection;
 
@@ -38,7 +39,8 @@ fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str
     let body =
         format!("{}\n\n{}", lang.format(&format!("email.order.{kind}_body"), values), lang.text("email.signature"));
     outbox::enqueue(conn, &to.email, &subject, &body, &clock::now())?;
-    Ok(())
+    let short: Vec<(&str, &str)> = values.iter().copied().filter(|(k, _)| ["number", "total"].contains(k)).collect();
+    crate::domain::sms::text_person(conn, to, &format!("order_{kind}"), &short)
 }
 
 /// The buyer's confirmation, and a new order to each farmer.
