@@ -71,4 +71,18 @@ describe('the search in the region’s three languages', () => {
       'Fresh coffee from Kabare',
     ]);
   });
+  it('finds a product by its category in any of the three languages, as the server does', () => {
+    const search = (q: string) => titles(filterProducts(all, { q, category: 'all', sort: 'name' }));
+    for (const words of ['fruits', 'Matunda', 'tunda']) expect(search(words)).toEqual(['Avocados', 'Mangoes']);
+    expect(search('boissons')).toEqual(['Café arabica']);
+    expect(search('vinywaji kivu')).toEqual(['Café arabica']);
+    expect(Object.keys(vocabulary.categories)).toEqual([
+      'vegetables',
+      'fruits',
+      'grains',
+      'dairy',
+      'beverages',
+      'herbs',
+    ]);
+  });
 });

@@ -22,6 +22,7 @@ export function fold(text: string): string {
 }
 
 const GROUPS: string[][] = vocabulary.groups;
+const CATEGORY_WORDS: Record<string, string[]> = vocabulary.categories;
 const PHRASES = GROUPS.flat()
   .filter((term) => term.includes(' '))
   .sort((a, b) => b.length - a.length);
@@ -60,7 +61,9 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
   const matches = products.filter((p) => {
     if (p.status !== 'active') return false;
     if (filters.category !== 'all' && p.category !== filters.category) return false;
-    const text = fold(`${p.title} ${p.description} ${p.farmer?.name ?? ''}`);
+    // The category's words too: "légumes" finds the vegetables, as on the server.
+    const category = (CATEGORY_WORDS[p.category] ?? []).join(' ');
+    const text = fold(`${p.title} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
     return words.every((names) => names.some((name) => text.includes(name)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);

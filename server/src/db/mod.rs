@@ -64,6 +64,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0021_sync_horizon", include_str!("../../../migrations/0021_sync_horizon.sql")),
     ("0022_text_documents", include_str!("../../../migrations/0022_text_documents.sql")),
     ("0023_sms_outbox", include_str!("../../../migrations/0023_sms_outbox.sql")),
+    ("0024_category_search", include_str!("../../../migrations/0024_category_search.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

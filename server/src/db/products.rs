@@ -111,8 +111,15 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
     })
 }
 
+/// What a search looks in: the listing's name and description, its farmer's name,
+/// and its category's words in the three languages (model/produce_words.rs).
 fn search_text(listing: &Listing, farmer_name: &str) -> String {
-    fold(&format!("{} {} {}", listing.title, listing.description, farmer_name))
+    searched(&listing.title, &listing.description, farmer_name, listing.category.as_str())
+}
+
+fn searched(title: &str, description: &str, farmer_name: &str, category: &str) -> String {
+    let category = crate::model::produce_words::category_words(category);
+    fold(&format!("{title} {description} {farmer_name} {category}"))
 }
 
 fn farmer_name(conn: &Connection, farmer_id: i64) -> rusqlite::Result<String> {
@@ -240,15 +247,16 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 /// pages never split one.
 pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     let name = farmer_name(conn, farmer_id)?;
-    let mut stmt =
-        conn.prepare_cached("SELECT id, title, description FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL")?;
-    let products: Vec<(i64, String, String)> =
-        stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?;
-    for (id, title, description) in products {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, title, description, category FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL",
+    )?;
+    let products: Vec<(i64, String, String, String)> =
+        stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<Result<_, _>>()?;
+    for (id, title, description, category) in products {
         let version = super::sync::next_version(conn)?;
         conn.prepare_cached("UPDATE products SET search_text = ?2, version = ?3 WHERE id = ?1")?.execute(params![
             id,
-            fold(&format!("{title} {description} {name}")),
+            searched(&title, &description, &name, &category),
             version
         ])?;
     }

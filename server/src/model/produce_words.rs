@@ -2,20 +2,26 @@
 //! "café" also looks for "coffee" and "kahawa". The words live in one file that the
 //! phone's offline search reads too (pwa/src/lib/produce-words.json).
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use serde::Deserialize;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct Vocabulary {
     groups: Vec<Vec<String>>,
+    categories: HashMap<String, Vec<String>>,
 }
 
-static GROUPS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
-    serde_json::from_str::<Vocabulary>(include_str!("../../../pwa/src/lib/produce-words.json"))
-        .map(|v| v.groups)
-        .unwrap_or_default()
-});
+static VOCABULARY: LazyLock<Vocabulary> =
+    LazyLock::new(|| serde_json::from_str(include_str!("../../../pwa/src/lib/produce-words.json")).unwrap_or_default());
+static GROUPS: LazyLock<&'static [Vec<String>]> = LazyLock::new(|| &VOCABULARY.groups);
+
+/// The words of a category (`vegetables`) in the three languages, added to each
+/// listing's searched text: "légumes" and "mboga" find the vegetables.
+pub fn category_words(category: &str) -> String {
+    VOCABULARY.categories.get(category).map(|words| words.join(" ")).unwrap_or_default()
+}
 
 /// A search, word by word, each with what to look for (`equivalents`); a name of
 /// several words ("pomme de terre") counts as one word.
@@ -74,6 +80,25 @@ mod tests {
             for term in searched {
                 assert!(term.chars().count() >= 3, "{term}: the search index finds three letters or more");
             }
+        }
+    }
+
+    #[test]
+    fn every_category_has_its_words_in_each_language() {
+        for category in crate::model::product::Category::ALL {
+            let words = category_words(category.as_str());
+            assert!(words.split(' ').count() >= 3, "{category:?}: {words}");
+            assert_eq!(fold(&words), words);
+        }
+    }
+
+    #[test]
+    fn the_listings_written_before_were_given_these_category_words() {
+        // Changing a category's words needs a migration like 0024 for the listings already written.
+        let migration = include_str!("../../../migrations/0024_category_search.sql");
+        for category in crate::model::product::Category::ALL {
+            let line = format!("WHEN '{}' THEN '{}'", category.as_str(), category_words(category.as_str()));
+            assert!(migration.contains(&line), "{line}");
         }
     }
 

@@ -468,3 +468,22 @@ async fn every_product_of_the_vocabulary_is_found_from_each_language() {
     assert!(app.titles("q=Ma%C3%AFs").await.contains(&"Fresh maize from Kabare".to_owned()));
     assert_eq!(app.titles("q=Kabare&per_page=100").await.len(), groups.len());
 }
+
+#[tokio::test]
+async fn a_product_is_found_by_its_categorys_name_in_each_language() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    app.list_product(&farmer, tomatoes()).await;
+    for query in ["vegetables", "L%C3%A9gumes", "mboga", "mboga+kabare"] {
+        assert_eq!(app.titles(&format!("q={query}")).await, ["Tomatoes"], "{query}");
+    }
+    assert!(app.titles("q=boissons").await.is_empty(), "another category's word finds nothing");
+    // A farmer's new name rewrites their products' searched text: the category stays in it.
+    app.sql("UPDATE users SET first_name = 'Neema' WHERE email = 'amani@example.com'");
+    let id: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT id FROM users WHERE email = 'amani@example.com'", [], |r| r.get(0))
+        .unwrap();
+    app.state.db.write(move |tx| Ok(mavuno::db::products::touch_farmer(tx, id)?)).await.unwrap();
+    assert_eq!(app.titles("q=neema+mboga").await, ["Tomatoes"]);
+}
