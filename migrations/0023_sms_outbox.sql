@@ -12,9 +12,12 @@ CREATE TABLE sms_outbox (
     sent_at     TEXT,
     delivery    TEXT CHECK (delivery IN ('africastalking', 'logged')),
     provider_id TEXT,                          -- the provider's message id
+    -- sent: the provider took it; delivered / undelivered: its delivery report said so.
     status      TEXT NOT NULL DEFAULT 'queued'
-                CHECK (status IN ('queued', 'sent', 'failed'))
+                CHECK (status IN ('queued', 'sent', 'failed', 'delivered', 'undelivered')),
+    reported_at TEXT                           -- when the delivery report came
 );
+CREATE INDEX sms_outbox_provider_id ON sms_outbox (provider_id) WHERE provider_id IS NOT NULL;
 CREATE INDEX sms_outbox_due ON sms_outbox (next_try_at) WHERE next_try_at IS NOT NULL;
 
 -- A person may turn off the SMS that are not needed to use the account (docs/sms.md).

@@ -73,6 +73,9 @@ pub struct AfricasTalkingSettings {
     pub api_key: String,
     /// The sender id or short code, when the account has one.
     pub from: Option<String>,
+    /// The secret part of the delivery-report address set in Africa's Talking's
+    /// dashboard (`/api/v1/sms/delivery/{token}`); no reports are taken without it.
+    pub callback_token: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -65,6 +65,10 @@ enum Command {
         /// The SMS sender id or short code, when the Africa's Talking account has one.
         #[arg(long, env = "MAVUNO_SMS_FROM")]
         sms_from: Option<String>,
+        /// A secret of at least 32 characters: Africa's Talking's delivery reports are
+        /// taken at /api/v1/sms/delivery/{this}.
+        #[arg(long, env = "MAVUNO_AT_CALLBACK_TOKEN", hide_env_values = true)]
+        at_callback_token: Option<String>,
         /// Open connections at most (kept below the open-files limit).
         #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
         max_connections: usize,
@@ -160,6 +164,7 @@ async fn run() -> ExitCode {
             at_api_key,
             at_url,
             sms_from,
+            at_callback_token,
             max_connections,
             header_timeout,
             trusted_proxies,
@@ -169,8 +174,18 @@ async fn run() -> ExitCode {
         } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
             let pawapay = pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token });
+            if at_callback_token.as_ref().is_some_and(|token| token.len() < 32) {
+                return fail("MAVUNO_AT_CALLBACK_TOKEN must be at least 32 characters".to_owned());
+            }
             let africas_talking = at_username.zip(at_api_key).map(|(username, api_key)| {
-                mavuno::config::AfricasTalkingSettings { url: at_url, username, api_key, from: sms_from }
+                let callback_token = at_callback_token;
+                mavuno::config::AfricasTalkingSettings {
+                    url: at_url,
+                    username,
+                    api_key,
+                    from: sms_from,
+                    callback_token,
+                }
             });
             let config = Config {
                 web_dir,

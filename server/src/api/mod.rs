@@ -17,6 +17,7 @@ pub mod orders;
 pub mod payments;
 pub mod products;
 pub mod reviews;
+pub mod sms;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
@@ -83,6 +84,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(reviews::routes())
         .merge(surveys::routes())
         .merge(sync::routes())
+        .merge(sms::routes())
         .split_for_parts()
 }
 

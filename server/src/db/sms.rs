@@ -55,6 +55,25 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: Option<
     Ok(())
 }
 
+/// A delivery report for the provider's message `provider_id`: `delivered`, or
+/// `undelivered` with the reason. Answers whether a message was found.
+pub fn report(
+    conn: &Connection,
+    provider_id: &str,
+    delivered: bool,
+    reason: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<bool> {
+    let status = if delivered { "delivered" } else { "undelivered" };
+    let changed = conn
+        .prepare_cached(
+            "UPDATE sms_outbox SET status = ?2, last_error = COALESCE(?3, last_error), reported_at = ?4
+             WHERE provider_id = ?1 AND status IN ('sent', 'delivered', 'undelivered')",
+        )?
+        .execute(params![provider_id, status, reason, now])?;
+    Ok(changed > 0)
+}
+
 /// Deletes the messages written before `before`; answers how many.
 pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
     conn.prepare_cached("DELETE FROM sms_outbox WHERE created_at < ?1")?.execute([before])

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 
 const KEY: &str = "fake-at-key";
+const CALLBACK: &str = "delivery-reports-secret-0123456789abcdef";
 
 type Fields = Vec<(String, String)>;
 
@@ -131,8 +132,13 @@ async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_pr
 #[tokio::test]
 async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_number_given_up() {
     let (url, fake) = fake_africas_talking(vec![(500, 500), (201, 101)]).await;
-    let settings =
-        AfricasTalkingSettings { url, username: "sandbox".into(), api_key: KEY.into(), from: Some("MAVUNO".into()) };
+    let settings = AfricasTalkingSettings {
+        url,
+        username: "sandbox".into(),
+        api_key: KEY.into(),
+        from: Some("MAVUNO".into()),
+        callback_token: Some(CALLBACK.into()),
+    };
     let app = spawn_with(|config| config.africas_talking = Some(settings)).await;
     let (buyer, _) = app.register("amani@example.com").await;
     app.decided(&buyer, "rejected").await;
@@ -160,11 +166,25 @@ async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_num
     assert_eq!(field("from").as_deref(), Some("MAVUNO"));
     assert!(field("message").unwrap().contains("n'est pas approuvée"));
 
+    // Its delivery report reaches our secret address only; then the message is delivered.
+    let report = |token: &str, status: &str| {
+        let form = [("id", "ATXid_1f2e3d"), ("status", status), ("phoneNumber", "+243991234567"), ("retryCount", "0")];
+        app.client.post(app.api(&format!("/sms/delivery/{token}"))).form(&form).send()
+    };
+    assert_eq!(report("guess", "Success").await.unwrap().status(), reqwest::StatusCode::NOT_FOUND);
+    let junk = app.client.post(app.api(&format!("/sms/delivery/{CALLBACK}"))).body("{}").send().await.unwrap();
+    assert_eq!(error_of(junk, reqwest::StatusCode::BAD_REQUEST).await["code"], "invalid_body");
+    assert_eq!(app.texts()[0].status, "sent", "nothing changed");
+    assert_eq!(report(CALLBACK, "Buffered").await.unwrap().status(), reqwest::StatusCode::OK);
+    assert_eq!(app.texts()[0].status, "sent", "on its way");
+    report(CALLBACK, "Success").await.unwrap();
+    assert_eq!(app.texts()[0].status, "delivered");
+
     // A number Africa's Talking cannot reach is not tried again.
     *fake.answers.lock().unwrap() = vec![(201, 403)];
     let (other, _) = app.register("baraka@example.com").await;
     app.decided(&other, "approved").await;
-    let texts = app.texts_become(&["sent", "failed"]).await;
+    let texts = app.texts_become(&["delivered", "failed"]).await;
     assert_eq!(texts[1].attempts, 1);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.received.lock().unwrap().len(), 3, "two attempts for the first, one for the second");
