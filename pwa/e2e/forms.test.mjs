@@ -3,7 +3,7 @@
 // the sign-up form without losing it; a forgotten password is reset by an emailed link.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, newBuyer, openApplications, serverAndBrowser, signIn } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, newBuyer, openApplications, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -70,10 +70,10 @@ test('a forgotten password is reset with the emailed link, once', async () => {
   const email = await newBuyer(env.server.origin, 'forgot');
   await page.goto(`${env.server.origin}/login?lng=sw`);
   await page.getByRole('link', { name: 'Umesahau nenosiri?' }).click();
-  await page.getByRole('button', { name: 'Tuma kiungo' }).click();
-  assert.equal(await focusedLabel(page), 'Barua pepe');
+  await page.getByRole('button', { name: 'Tuma', exact: true }).click();
+  assert.equal(await focusedLabel(page), 'Barua pepe au nambari ya simu');
   await page.getByLabel(/^Barua pepe/).fill(email);
-  await page.getByRole('button', { name: 'Tuma kiungo' }).click();
+  await page.getByRole('button', { name: 'Tuma', exact: true }).click();
   await page.getByRole('status').filter({ hasText: email }).waitFor();
 
   // The email went through the outbox; without SMTP the server writes it to its log.
@@ -102,6 +102,60 @@ test('a forgotten password is reset with the emailed link, once', async () => {
   await again.getByRole('button', { name: 'Hifadhi nenosiri jipya' }).click();
   await again.getByRole('alert').filter({ hasText: 'Kiungo hiki kimeshatumika' }).waitFor();
   await again.getByRole('link', { name: 'Omba kiungo kipya' }).waitFor();
+  await context.close();
+});
+
+test('a forgotten password is reset with a code sent by SMS to the phone number', async () => {
+  const { origin } = env.server;
+  const national = `09${String(Date.now()).slice(-8)}`;
+  const email = uniqueEmail('sms');
+  const user = {
+    first_name: 'Neema',
+    last_name: 'Bahati',
+    email,
+    phone_number: national,
+    country: 'DRC',
+    password: DEMO_PASSWORD,
+    password_confirmation: DEMO_PASSWORD,
+  };
+  const created = await fetch(`${origin}/api/v1/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user }),
+  });
+  assert.equal(created.status, 201);
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${origin}/forgot-password?lng=fr`);
+  await page.getByLabel(/^E-mail ou numéro de téléphone/).fill(national);
+  await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Si un compte utilise le ${national}` })
+    .waitFor();
+
+  // Without an SMS provider the server writes the message to its log.
+  const e164 = `+243${national.slice(1)}`;
+  let code;
+  for (let i = 0; i < 50 && !code; i++) {
+    const line = env.server
+      .log()
+      .split('\n')
+      .find((l) => l.includes('SMS (no provider configured)') && l.includes(e164));
+    code = line?.match(/est (\d{6})\./)?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(code, 'the code was texted');
+  await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
+  assert.equal(await focusedLabel(page), 'Code reçu par SMS');
+  await page.getByLabel(/^Code reçu par SMS/).fill(code);
+  await page.getByLabel(/^Nouveau mot de passe/).fill('nouveau-depart');
+  await page.getByLabel(/^Confirmez le mot de passe/).fill('nouveau-depart');
+  await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
+  await page
+    .getByRole('heading', { name: 'Votre mot de passe a été changé. Connectez-vous avec le nouveau.' })
+    .waitFor();
+  await signIn(page, origin, email, 'nouveau-depart');
   await context.close();
 });
 

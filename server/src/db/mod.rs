@@ -65,6 +65,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0022_text_documents", include_str!("../../../migrations/0022_text_documents.sql")),
     ("0023_sms_outbox", include_str!("../../../migrations/0023_sms_outbox.sql")),
     ("0024_category_search", include_str!("../../../migrations/0024_category_search.sql")),
+    ("0025_sms_reset_codes", include_str!("../../../migrations/0025_sms_reset_codes.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

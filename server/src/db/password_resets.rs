@@ -1,4 +1,4 @@
-//! The `password_resets` table: one row per emailed link, by its token's hash.
+//! The `password_resets` table: one row per emailed link or SMS code, by its hash.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -8,24 +8,47 @@ pub struct ResetRow {
     pub used_at: Option<String>,
 }
 
-pub fn insert(conn: &Connection, token_hash: &str, user_id: i64, now: &str, expires_at: &str) -> rusqlite::Result<()> {
+/// `kind` is `link` (emailed) or `sms` (a code).
+pub fn insert(
+    conn: &Connection,
+    token_hash: &str,
+    kind: &str,
+    user_id: i64,
+    now: &str,
+    expires_at: &str,
+) -> rusqlite::Result<()> {
     conn.execute(
-        "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        params![token_hash, user_id, now, expires_at],
+        "INSERT OR REPLACE INTO password_resets (token_hash, kind, user_id, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![token_hash, kind, user_id, now, expires_at],
     )?;
     Ok(())
 }
 
-pub fn find(conn: &Connection, token_hash: &str) -> rusqlite::Result<Option<ResetRow>> {
+pub fn find(conn: &Connection, token_hash: &str, kind: &str) -> rusqlite::Result<Option<ResetRow>> {
     conn.query_row(
-        "SELECT user_id, expires_at, used_at FROM password_resets WHERE token_hash = ?1",
-        [token_hash],
+        "SELECT user_id, expires_at, used_at FROM password_resets WHERE token_hash = ?1 AND kind = ?2",
+        params![token_hash, kind],
         |r| Ok(ResetRow { user_id: r.get(0)?, expires_at: r.get(1)?, used_at: r.get(2)? }),
     )
     .optional()
 }
 
-/// Links sent to one account since `since`.
+/// A wrong code: counts a try on the account's open codes and spends those that
+/// reached `max_tries`.
+pub fn wrong_code(conn: &Connection, user_id: i64, max_tries: i64, now: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE password_resets SET tries = tries + 1 WHERE user_id = ?1 AND kind = 'sms' AND used_at IS NULL",
+        [user_id],
+    )?;
+    conn.execute(
+        "UPDATE password_resets SET used_at = ?3 WHERE user_id = ?1 AND kind = 'sms' AND used_at IS NULL AND tries >= ?2",
+        params![user_id, max_tries, now],
+    )?;
+    Ok(())
+}
+
+/// Links and codes sent to one account since `since`.
 pub fn sent_since(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Result<i64> {
     conn.query_row(
         "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",

@@ -119,6 +119,13 @@ pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
         .optional()
 }
 
+/// The active accounts whose phone number is one of `numbers` (E.164).
+pub fn find_by_phones(conn: &Connection, numbers: &[String]) -> rusqlite::Result<Vec<UserRow>> {
+    let marks = vec!["?"; numbers.len()].join(", ");
+    let sql = format!("SELECT {COLUMNS} FROM users WHERE phone_number IN ({marks}) AND deleted_at IS NULL LIMIT 2");
+    conn.prepare(&sql)?.query_map(rusqlite::params_from_iter(numbers), from_row)?.collect()
+}
+
 /// `email` must already be lower-case.
 pub fn find_by_email(conn: &Connection, email: &str) -> rusqlite::Result<Option<UserRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE email = ?1 AND deleted_at IS NULL"))?

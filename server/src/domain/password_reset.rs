@@ -1,7 +1,8 @@
 //! Forgotten passwords (docs/accounts.md): a link by email that works once, for an
-//! hour. Asking answers the same whether or not the address has an account; the
-//! link carries a random token of which only the hash is stored; using it sets the
-//! new password, spends every open link of the account and signs out every phone.
+//! hour, or a six-digit code by SMS that works once, for 15 minutes. Asking answers
+//! the same whether or not an account has that address or number; only hashes are
+//! stored; using one sets the new password, spends every open link and code of the
+//! account and signs out every phone. Five wrong codes spend the account's codes.
 
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use crate::db::{outbox, password_resets, sessions, users};
 use crate::domain::accounts::{check_password, normalise_email};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::labels::Lang;
-use crate::model::user::Status;
+use crate::model::user::{Country, Status};
 
 /// How long a link works.
 pub const LINK_LIFETIME: Duration = Duration::from_secs(3600);
@@ -39,7 +40,8 @@ pub fn request(tx: &Connection, email: &str, origin: &str) -> ApiResult<bool> {
     }
     let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
     let now = OffsetDateTime::now_utc();
-    password_resets::insert(tx, &hash(&token), user.id, &clock::format(now), &clock::format(now + LINK_LIFETIME))?;
+    let (created, expires) = (clock::format(now), clock::format(now + LINK_LIFETIME));
+    password_resets::insert(tx, &hash(&token), "link", user.id, &created, &expires)?;
     let lang = Lang::for_country(user.country);
     let link = format!("{origin}/reset-password?token={token}");
     let name = user.first_name.clone();
@@ -63,7 +65,7 @@ pub fn validate(password: &str, confirmation: &str) -> Result<(), FieldErrors> {
 /// The account a link opens, if it still may: known, unused, in time, and active.
 pub fn check(conn: &Connection, token: &str) -> ApiResult<i64> {
     let invalid = || AppError::invalid("token", "reset_link_invalid", "This link is not valid. Ask for a new one.");
-    let row = password_resets::find(conn, &hash(token))?.ok_or_else(invalid)?;
+    let row = password_resets::find(conn, &hash(token), "link")?.ok_or_else(invalid)?;
     if row.used_at.is_some() {
         return Err(AppError::invalid("token", "reset_link_used", "This link was already used. Ask for a new one."));
     }
@@ -79,6 +81,78 @@ pub fn check(conn: &Connection, token: &str) -> ApiResult<i64> {
 /// Sets the password the link was for (already hashed), in one transaction.
 pub fn reset(tx: &Connection, token: &str, password_hash: &str) -> ApiResult<UserRow> {
     let user_id = check(tx, token)?;
+    set_password(tx, user_id, password_hash)
+}
+
+/// How long an SMS code works.
+pub const CODE_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// Wrong codes before the account's open codes are spent.
+pub const CODE_TRIES: i64 = 5;
+
+/// The one active account a typed phone number names: international (`+243…`) or
+/// in the national form of one of the six countries. `None` when no account, or
+/// more than one (numbers were not unique before phone sign-in), has it.
+pub fn account_by_phone(conn: &Connection, typed: &str) -> ApiResult<Option<UserRow>> {
+    let mut numbers: Vec<String> = Country::ALL.iter().filter_map(|c| super::phone::to_e164(typed, *c)).collect();
+    numbers.dedup();
+    if numbers.is_empty() {
+        return Ok(None);
+    }
+    let found = users::find_by_phones(conn, &numbers)?;
+    Ok(match found.as_slice() {
+        [one] if one.status == Status::Active => Some(one.clone()),
+        _ => None,
+    })
+}
+
+fn code_hash(user_id: i64, code: &str) -> String {
+    hash(&format!("sms:{user_id}:{code}"))
+}
+
+/// Texts a code to the account of `phone` (if there is one), whatever its SMS
+/// updates say: the person asked for it. Returns whether one was written.
+pub fn request_code(tx: &Connection, phone: &str) -> ApiResult<bool> {
+    let Some(user) = account_by_phone(tx, phone)? else { return Ok(false) };
+    if password_resets::sent_since(tx, user.id, &clock::before_now(LINK_LIFETIME))? >= LINKS_PER_HOUR {
+        return Ok(false);
+    }
+    let code = format!("{:06}", u128::from_le_bytes(*uuid::Uuid::new_v4().as_bytes()) % 1_000_000);
+    let now = OffsetDateTime::now_utc();
+    let (created, expires) = (clock::format(now), clock::format(now + CODE_LIFETIME));
+    password_resets::insert(tx, &code_hash(user.id, &code), "sms", user.id, &created, &expires)?;
+    super::sms::send(tx, &user, "reset_code", &[("code", &code)])?;
+    Ok(true)
+}
+
+/// The account a code opens, or why not (the outer error is the database's). A
+/// wrong code counts against the account's open codes, so the transaction must
+/// commit also when the code is refused; an unknown number is a wrong code.
+pub fn check_code(tx: &Connection, phone: &str, code: &str) -> ApiResult<Result<i64, AppError>> {
+    let wrong =
+        || AppError::invalid("code", "reset_code_wrong", "This code is not right. Check the SMS or ask for a new one.");
+    let Some(user) = account_by_phone(tx, phone)? else { return Ok(Err(wrong())) };
+    let now = clock::now();
+    Ok(match password_resets::find(tx, &code_hash(user.id, code.trim()), "sms")? {
+        Some(row) if row.used_at.is_none() && row.expires_at > now => Ok(user.id),
+        Some(_) => Err(AppError::invalid(
+            "code",
+            "reset_code_expired",
+            "This code has expired or was used. Ask for a new one.",
+        )),
+        None => {
+            password_resets::wrong_code(tx, user.id, CODE_TRIES, &now)?;
+            Err(wrong())
+        }
+    })
+}
+
+/// Sets the password a code was for (already hashed), in one transaction.
+pub fn reset_with_code(tx: &Connection, phone: &str, code: &str, password_hash: &str) -> ApiResult<UserRow> {
+    let user_id = check_code(tx, phone, code)??;
+    set_password(tx, user_id, password_hash)
+}
+
+fn set_password(tx: &Connection, user_id: i64, password_hash: &str) -> ApiResult<UserRow> {
     let now = clock::now();
     users::set_password(tx, user_id, password_hash, &now)?;
     password_resets::use_all(tx, user_id, &now)?;

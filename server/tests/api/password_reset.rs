@@ -115,3 +115,69 @@ async fn an_expired_link_is_refused_and_asking_is_throttled() {
     let long = app.reset(&"x".repeat(10_000), "new-secret-1", "new-secret-1").await;
     assert_eq!(long.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+/// The six-digit codes texted, oldest first.
+fn codes(app: &TestApp) -> Vec<String> {
+    app.sms_bodies()
+        .iter()
+        .filter_map(|(_, body)| body.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() == 6).map(str::to_owned))
+        .collect()
+}
+
+async fn reset_by_code(app: &TestApp, phone: &str, code: &str, password: &str) -> reqwest::Response {
+    let body = json!({ "phone_number": phone, "code": code, "password": password, "password_confirmation": password });
+    app.client.post(app.api("/password/reset")).json(&body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_code_by_sms_resets_the_password_once_and_wrong_codes_spend_it() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    // SMS updates off: a code the person asked for comes anyway.
+    app.sql("UPDATE users SET sms_updates = 0");
+    let ask = |phone: &'static str| {
+        app.client.post(app.api("/password/forgot")).json(&json!({ "phone_number": phone })).send()
+    };
+    let answer = ask("0991 234 567").await.unwrap();
+    assert_eq!(answer.status(), StatusCode::ACCEPTED);
+    let words = answer.json::<Value>().await.unwrap()["message"].clone();
+    let unknown = ask("+243 970 000 000").await.unwrap();
+    assert_eq!(
+        (unknown.status(), unknown.json::<Value>().await.unwrap()["message"].clone()),
+        (StatusCode::ACCEPTED, words)
+    );
+    let texts = app.sms_bodies();
+    assert_eq!(texts.len(), 1, "nothing texted for a number without an account");
+    assert_eq!(texts[0].0, "+243991234567");
+    assert!(
+        texts[0].1.starts_with("MAVUNO: Amani, votre code pour choisir un nouveau mot de passe est "),
+        "{}",
+        texts[0].1
+    );
+    let code = codes(&app)[0].clone();
+
+    let wrong = reset_by_code(&app, "+243991234567", "000000", "a new passphrase 1").await;
+    assert_eq!(error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["code"][0], "reset_code_wrong");
+    let right = reset_by_code(&app, "0991234567", &code, "a new passphrase 1").await;
+    assert_eq!(right.status(), StatusCode::OK);
+    assert_eq!(app.me(&token).await.status(), StatusCode::UNAUTHORIZED, "signed out everywhere");
+    app.login_token("amani@example.com", "a new passphrase 1").await;
+    let again = reset_by_code(&app, "0991234567", &code, "another passphrase 2").await;
+    assert_eq!(error_of(again, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["code"][0], "reset_code_expired");
+
+    // Five wrong codes spend the open one, even if the sixth is right.
+    ask("0991234567").await.unwrap();
+    let fresh = codes(&app)[1].clone();
+    for _ in 0..5 {
+        let guess = if fresh == "123456" { "654321" } else { "123456" };
+        reset_by_code(&app, "0991234567", guess, "another passphrase 2").await;
+    }
+    let late = reset_by_code(&app, "0991234567", &fresh, "another passphrase 2").await;
+    assert_eq!(error_of(late, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["code"][0], "reset_code_expired");
+    // Only hashes are kept.
+    let stored: String = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
+        .unwrap()
+        .query_row("SELECT group_concat(token_hash) FROM password_resets WHERE kind = 'sms'", [], |r| r.get(0))
+        .unwrap();
+    assert!(!stored.contains(&code) && !stored.contains(&fresh));
+}

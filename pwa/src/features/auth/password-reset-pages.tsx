@@ -1,7 +1,7 @@
-// Forgotten passwords (docs/accounts.md): ask for a link by email, then choose a new
-// password with it. What was typed stays when the server refuses it.
+// Forgotten passwords (docs/accounts.md): ask for a link by email or a code by SMS,
+// then choose a new password with it. What was typed stays when the server refuses it.
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField, useFormSend } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
@@ -14,14 +14,22 @@ import { checkPassword, looksLikeEmail } from '../../lib/validation';
 export function ForgotPasswordPage() {
   usePageHead('forgot_password');
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const { problem, busy, form, send } = useFormSend();
-  const invalid = fieldProblems(problem, t, ['email']);
+  const invalid = fieldProblems(problem, t, ['email', 'phone_number']);
+  // A phone number (no @) gets a code by SMS, typed on the next page.
+  const phone = !email.includes('@') && /\d/.test(email) ? email.trim() : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const codes = !email.trim() ? ['email_required'] : looksLikeEmail(email) ? [] : ['email_invalid'];
+    if (phone) {
+      const ok = await send([], () => api('/password/forgot', { method: 'POST', json: { phone_number: phone } }));
+      if (ok) navigate(`${paths.resetPassword}?phone=${encodeURIComponent(phone)}`);
+      return;
+    }
+    const codes = !email.trim() ? ['email_or_phone_required'] : looksLikeEmail(email) ? [] : ['email_invalid'];
     const ok = await send(codes, () => api('/password/forgot', { method: 'POST', json: { email: email.trim() } }));
     if (ok) setSent(true);
   };
@@ -42,13 +50,13 @@ export function ForgotPasswordPage() {
           <p className="lead">{t('auth.forgot_intro')}</p>
           <ErrorBox messages={problemMessages(problem, t, 'auth.forgot_failed')} />
           <TextField
-            label={t('fields.email')}
-            type="email"
+            label={t('fields.email_or_phone')}
+            type="text"
             inputMode="email"
-            autoComplete="email"
+            autoComplete="username"
             required
             value={email}
-            error={invalid.email}
+            error={invalid.email ?? invalid.phone_number}
             onChange={(e) => setEmail(e.target.value)}
           />
           <button type="submit" className="button wide" disabled={busy}>
@@ -68,18 +76,23 @@ export function ResetPasswordPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  // After asking for a code by SMS: the number it went to.
+  const phone = params.get('phone');
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [done, setDone] = useState(false);
   const { problem, busy, form, send } = useFormSend();
-  const invalid = fieldProblems(problem, t, ['password', 'password_confirmation', 'token']);
+  const invalid = fieldProblems(problem, t, ['code', 'password', 'password_confirmation', 'token']);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const ok = await send(checkPassword(password, confirmation), () =>
+    const proof = phone ? { phone_number: phone, code: code.trim() } : { token };
+    const codes = [...(phone && !code.trim() ? ['code_required'] : []), ...checkPassword(password, confirmation)];
+    const ok = await send(codes, () =>
       api('/password/reset', {
         method: 'POST',
-        json: { token, password, password_confirmation: confirmation },
+        json: { ...proof, password, password_confirmation: confirmation },
       }),
     );
     if (ok) setDone(true);
@@ -102,11 +115,27 @@ export function ResetPasswordPage() {
     <section className="page narrow auth-page">
       <h1>{t('auth.reset_title')}</h1>
       <form ref={form} onSubmit={submit} noValidate className="card form">
+        {phone && (
+          <p className="lead" role="status">
+            {t('auth.forgot_texted', { phone })}
+          </p>
+        )}
         <ErrorBox messages={problemMessages(problem, t, 'auth.reset_failed')} />
-        {(invalid.token || !token) && (
+        {(invalid.token || invalid.code || (!token && !phone)) && (
           <p>
             <Link to={paths.forgotPassword}>{t('auth.reset_ask_again')}</Link>
           </p>
+        )}
+        {phone && (
+          <TextField
+            label={t('fields.reset_code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            error={invalid.code}
+            onChange={(e) => setCode(e.target.value)}
+          />
         )}
         <TextField
           label={t('fields.new_password')}
@@ -127,7 +156,7 @@ export function ResetPasswordPage() {
           error={invalid.password_confirmation}
           onChange={(e) => setConfirmation(e.target.value)}
         />
-        <button type="submit" className="button wide" disabled={busy || !token}>
+        <button type="submit" className="button wide" disabled={busy || (!token && !phone)}>
           {busy ? t('common.saving') : t('auth.reset_save')}
         </button>
       </form>

@@ -1,5 +1,5 @@
-//! Forgotten passwords: ask for a link by email, then choose a new password with it
-//! (domain/password_reset.rs).
+//! Forgotten passwords: ask for a link by email or a code by SMS, then choose a new
+//! password with it (domain/password_reset.rs).
 
 use axum::Json;
 use axum::extract::State;
@@ -21,17 +21,23 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(forgot)).routes(routes!(reset))
 }
 
+/// An email (a link comes) or a phone number (a code comes by SMS).
 #[derive(Deserialize, ToSchema)]
 pub struct ForgotRequest {
+    #[serde(default)]
     email: String,
+    /// International (`+243…`) or national; sent instead of `email`.
+    phone_number: Option<String>,
 }
 
 /// The same words whether or not the address has an account.
 const SENT: &str =
     "If an account uses this email, a link to choose a new password is on its way. It works once, for one hour.";
+const TEXTED: &str = "If an account uses this number, a code to choose a new password is on its way by SMS. It works once, for 15 minutes.";
 
-/// Ask for a link to choose a new password. The answer is the same whether or not
-/// the email has an account; at most five requests per 15 minutes per address and per email.
+/// Ask for a link by email, or a code by SMS, to choose a new password. The answer
+/// is the same whether or not an account has the email or number; at most five
+/// requests per 15 minutes per address and per email or number.
 #[utoipa::path(post, path = "/password/forgot", tag = "accounts", request_body = ForgotRequest,
     responses((status = 202, body = MessageResponse), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn forgot(
@@ -39,6 +45,16 @@ async fn forgot(
     ClientIp(from): ClientIp,
     ApiJson(request): ApiJson<ForgotRequest>,
 ) -> ApiResult<(StatusCode, Json<MessageResponse>)> {
+    if let Some(phone) = request.phone_number.map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()) {
+        if phone.chars().count() > 30 {
+            return Err(AppError::invalid("phone_number", "phone_number_invalid", "Please enter a valid phone number"));
+        }
+        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{phone}")])?;
+        if state.db.write(move |tx| password_reset::request_code(tx, &phone)).await? {
+            state.mailer.wake();
+        }
+        return Ok((StatusCode::ACCEPTED, MessageResponse::new(TEXTED)));
+    }
     let email = normalise_email(&request.email);
     if email.is_empty() {
         return Err(AppError::invalid("email", "email_required", "Email is required"));
@@ -46,15 +62,7 @@ async fn forgot(
     if !crate::domain::accounts::looks_like_email(&email) {
         return Err(AppError::invalid("email", "email_invalid", "Please enter a valid email address"));
     }
-    let keys = [format!("reset-ip:{from}"), format!("reset-email:{email}")];
-    let keys = keys.iter().map(String::as_str).collect::<Vec<_>>();
-    state.throttles.password_reset.reserve(&keys).map_err(|wait_secs| {
-        AppError::too_many_requests(
-            "too_many_reset_requests",
-            "Many links were asked for in a short time. Please wait a few minutes.",
-            wait_secs,
-        )
-    })?;
+    throttle(&state, &[format!("reset-ip:{from}"), format!("reset-email:{email}")])?;
     let origin = state.config.public_url.clone().or_else(|| state.origin.get().cloned()).unwrap_or_default();
     if state.db.write(move |tx| password_reset::request(tx, &email, &origin)).await? {
         state.mailer.wake();
@@ -62,22 +70,49 @@ async fn forgot(
     Ok((StatusCode::ACCEPTED, MessageResponse::new(SENT)))
 }
 
+fn throttle(state: &AppState, keys: &[String]) -> ApiResult<()> {
+    let keys = keys.iter().map(String::as_str).collect::<Vec<_>>();
+    state.throttles.password_reset.reserve(&keys).map_err(|wait_secs| {
+        AppError::too_many_requests(
+            "too_many_reset_requests",
+            "Many links were asked for in a short time. Please wait a few minutes.",
+            wait_secs,
+        )
+    })
+}
+
+/// An emailed link's `token`, or the `phone_number` and the `code` texted to it.
 #[derive(Deserialize, ToSchema)]
 pub struct ResetRequest {
+    #[serde(default)]
     token: String,
+    phone_number: Option<String>,
+    code: Option<String>,
     password: String,
     password_confirmation: String,
 }
 
-/// Choose a new password with an emailed link's token: the link then stops working,
-/// and every phone signed in to the account is signed out.
+/// Choose a new password with an emailed link's token, or a texted code: it then
+/// stops working, and every phone signed in to the account is signed out.
 #[utoipa::path(post, path = "/password/reset", tag = "accounts", request_body = ResetRequest,
-    responses((status = 200, body = MessageResponse), (status = 422, description = "Password refused, or the link is invalid, used or expired", body = ErrorBody)))]
+    responses((status = 200, body = MessageResponse), (status = 422, description = "Password refused; the link is invalid, used or expired; the code wrong, used or expired", body = ErrorBody)))]
 async fn reset(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ResetRequest>,
 ) -> ApiResult<Json<MessageResponse>> {
-    let ResetRequest { token, password, password_confirmation } = request;
+    let ResetRequest { token, phone_number, code, password, password_confirmation } = request;
+    if let (Some(phone), Some(code)) = (phone_number, code) {
+        if phone.chars().count() > 30 || code.chars().count() > 12 {
+            return Err(AppError::invalid("code", "reset_code_wrong", "This code is not right."));
+        }
+        password_reset::validate(&password, &password_confirmation).map_err(AppError::Validation)?;
+        // Checked (a wrong code counted) before the slow hash, and again when it is used.
+        let (check_phone, check_code) = (phone.clone(), code.clone());
+        state.db.write(move |tx| password_reset::check_code(tx, &check_phone, &check_code)).await??;
+        let hash = auth::hash_password_async(password.chars().take(MAX_PASSWORD_CHARS).collect()).await?;
+        state.db.write(move |tx| password_reset::reset_with_code(tx, &phone, &code, &hash)).await?;
+        return Ok(MessageResponse::new("Your password has been changed. Sign in with the new one."));
+    }
     if token.len() > 200 {
         return Err(AppError::invalid("token", "reset_link_invalid", "This link is not valid. Ask for a new one."));
     }
