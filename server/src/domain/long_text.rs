@@ -175,13 +175,26 @@ fn sentences(text: &str) -> Vec<&str> {
     pieces
 }
 
+/// The longest common subsequence is taken over at most this many cells: the
+/// sentences that changed, between those both texts start and end with.
+const MAX_TABLE: usize = 256 * 256;
+
 /// The changes from `old` to `new` as (position in characters, characters
-/// removed, text inserted), in order, from the longest run of sentences the
-/// two share (a longest common subsequence: texts are at most a few thousand
-/// characters, so a few dozen sentences). Sentences that differ only in the
-/// spaces after them match (the last sentence gains one when one is added).
+/// removed, text inserted), in order. The sentences both texts start and end with
+/// are kept; between them, the longest run of sentences the two share (a longest
+/// common subsequence), or, past `MAX_TABLE` (a text of thousands of one-letter
+/// lines), the whole middle replaced. Sentences that differ only in the spaces
+/// after them match (the last sentence gains one when one is added).
 fn sentence_changes(old: &str, new: &str) -> Vec<(usize, usize, String)> {
-    let (a, b) = (sentences(old), sentences(new));
+    let (old, new) = (sentences(old), sentences(new));
+    let head = old.iter().zip(&new).take_while(|(x, y)| x == y).count();
+    let tail = old[head..].iter().rev().zip(new[head..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    let width = |pieces: &[&str]| pieces.iter().map(|s| s.chars().count()).sum::<usize>();
+    let mut at = width(&old[..head]);
+    if (a.len() + 1) * (b.len() + 1) > MAX_TABLE {
+        return vec![(at, width(a), b.concat())];
+    }
     let same = |i: usize, j: usize| a[i].trim_end() == b[j].trim_end();
     let mut common = vec![vec![0u16; b.len() + 1]; a.len() + 1];
     for i in (0..a.len()).rev() {
@@ -189,7 +202,7 @@ fn sentence_changes(old: &str, new: &str) -> Vec<(usize, usize, String)> {
             common[i][j] = if same(i, j) { common[i + 1][j + 1] + 1 } else { common[i + 1][j].max(common[i][j + 1]) };
         }
     }
-    let (mut i, mut j, mut at) = (0, 0, 0);
+    let (mut i, mut j) = (0, 0);
     let mut changes = Vec::new();
     let mut open: Option<(usize, usize, String)> = None;
     while i < a.len() || j < b.len() {
@@ -333,6 +346,11 @@ mod tests {
         assert_eq!(sentences(""), Vec::<&str>::new());
         assert_eq!(sentence_changes("A. B. C.", "A. X. C. D."), [(3, 3, "X. ".to_owned()), (8, 0, " D.".to_owned())]);
         assert_eq!(sentence_changes("Same.", "Same."), []);
+        // Thousands of one-letter lines: the middle is replaced whole, no table of millions of cells.
+        let (old, new) = ("x\n".repeat(3000), format!("A.\n{}B.\n", "y\n".repeat(3000)));
+        assert_eq!(sentence_changes(&old, &new), [(0, 6000, new.clone())]);
+        let edited = format!("{}z\n", "x\n".repeat(2999));
+        assert_eq!(sentence_changes(&old, &edited), [(5998, 2, "z\n".to_owned())], "only the last line changed");
     }
 
     #[test]

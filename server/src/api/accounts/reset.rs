@@ -49,7 +49,8 @@ async fn forgot(
         if phone.chars().count() > 30 {
             return Err(AppError::invalid("phone_number", "phone_number_invalid", "Please enter a valid phone number"));
         }
-        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{phone}")])?;
+        let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
+        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{digits}")])?;
         if state.db.write(move |tx| password_reset::request_code(tx, &phone)).await? {
             state.mailer.wake();
         }
