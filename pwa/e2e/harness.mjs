@@ -168,14 +168,14 @@ export async function cameraPhoto(page, name) {
   return { name, mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }
 
-/** A new buyer's account, made through the API; answers its email (password: the demo one). */
-export async function newBuyer(origin, prefix) {
+/** A new buyer's account, made through the API (with `phone`, a number of its own); answers its email (password: the demo one). */
+export async function newBuyer(origin, prefix, phone = '0991 234 567') {
   const email = uniqueEmail(prefix);
   const user = {
     first_name: 'Neema',
     last_name: 'Bahati',
     email,
-    phone_number: '0991 234 567',
+    phone_number: phone,
     country: 'DRC',
     password: DEMO_PASSWORD,
     password_confirmation: DEMO_PASSWORD,
