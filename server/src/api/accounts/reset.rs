@@ -24,8 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// An email (a link comes) or a phone number (a code comes by SMS).
 #[derive(Deserialize, ToSchema)]
 pub struct ForgotRequest {
-    #[serde(default)]
-    email: String,
+    email: Option<String>,
     /// International (`+243…`) or national; sent instead of `email`.
     phone_number: Option<String>,
 }
@@ -56,7 +55,7 @@ async fn forgot(
         }
         return Ok((StatusCode::ACCEPTED, MessageResponse::new(TEXTED)));
     }
-    let email = normalise_email(&request.email);
+    let email = normalise_email(request.email.as_deref().unwrap_or_default());
     if email.is_empty() {
         return Err(AppError::invalid("email", "email_required", "Email is required"));
     }
@@ -85,8 +84,7 @@ fn throttle(state: &AppState, keys: &[String]) -> ApiResult<()> {
 /// An emailed link's `token`, or the `phone_number` and the `code` texted to it.
 #[derive(Deserialize, ToSchema)]
 pub struct ResetRequest {
-    #[serde(default)]
-    token: String,
+    token: Option<String>,
     phone_number: Option<String>,
     code: Option<String>,
     password: String,
@@ -114,6 +112,7 @@ async fn reset(
         state.db.write(move |tx| password_reset::reset_with_code(tx, &phone, &code, &hash)).await?;
         return Ok(MessageResponse::new("Your password has been changed. Sign in with the new one."));
     }
+    let token = token.unwrap_or_default();
     if token.len() > 200 {
         return Err(AppError::invalid("token", "reset_link_invalid", "This link is not valid. Ask for a new one."));
     }
