@@ -7,7 +7,7 @@ use crate::auth;
 use crate::db::users::NewUser;
 use crate::db::{meta, uploads, users};
 use crate::demo_pictures::{self, Produce};
-use crate::domain::accounts::insert_account;
+use crate::domain::identifiers::insert_account;
 use crate::domain::products;
 use crate::domain::surveys;
 use crate::error::{ApiResult, AppError};
@@ -339,7 +339,7 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
     let shipping = sync_protocol::ShippingInput {
         first_name: buyer.first_name.clone(),
         last_name: buyer.last_name.clone(),
-        email: buyer.email.clone(),
+        email: buyer.email.clone().unwrap_or_default(),
         phone: buyer.phone_number.clone().unwrap_or_default(),
         address: "Avenue du Port 4".into(),
         city: buyer.location.clone().unwrap_or_else(|| "Bukavu".into()),
@@ -461,7 +461,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
             }
             for demo in ACCOUNTS {
                 let account = NewUser {
-                    email: demo.email.to_owned(),
+                    email: Some(demo.email.to_owned()),
                     password_hash: password_hash.clone(),
                     first_name: demo.first_name.to_owned(),
                     last_name: demo.last_name.to_owned(),

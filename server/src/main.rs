@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
-use mavuno::domain::accounts;
+use mavuno::domain::{accounts, identifiers};
 use mavuno::model::user::{Role, Status};
 use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_rates, serve};
 
@@ -338,7 +338,7 @@ async fn create_user(
     }
     let state = AppState::open(Config::new(data_dir)).map_err(|e| e.to_string())?;
     let account = NewUser {
-        email: email.clone(),
+        email: Some(email.clone()),
         password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,
         first_name,
         last_name,
@@ -349,14 +349,14 @@ async fn create_user(
         location: None,
         avatar: None,
     };
-    let user = state.db.write(move |tx| accounts::insert_account(tx, &account)).await.map_err(|err| {
+    let user = state.db.write(move |tx| identifiers::insert_account(tx, &account)).await.map_err(|err| {
         if matches!(err, mavuno::error::AppError::Validation(_)) {
             format!("a user with email {email} already exists")
         } else {
             err.to_string()
         }
     })?;
-    println!("created {} {} (id {})", user.role, user.email, user.id);
+    println!("created {} {} (id {})", user.role, user.email.as_deref().unwrap_or_default(), user.id);
     Ok(())
 }
 

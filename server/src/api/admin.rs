@@ -130,7 +130,7 @@ async fn export_users(
             user.id.to_string(),
             user.first_name,
             user.last_name,
-            user.email,
+            user.email.unwrap_or_default(),
             user.phone_number.unwrap_or_default(),
             user.country.map(|c| lang.text(&format!("countries.{c}"))).unwrap_or_default(),
             user.username.unwrap_or_default(),

@@ -185,8 +185,13 @@ fn export_line(lang: Lang, row: &rows::SurveyRow) -> Vec<String> {
     let mut line = vec![
         row.id.to_string(),
         format!("{} {}", row.owner.first_name, row.owner.last_name).trim().to_owned(),
-        row.owner.email.clone(),
-        format!("{} {} <{}>", row.creator.first_name, row.creator.last_name, row.creator.email).trim().to_owned(),
+        row.owner.email.clone().unwrap_or_default(),
+        match &row.creator.email {
+            Some(email) => format!("{} {} <{email}>", row.creator.first_name, row.creator.last_name),
+            None => format!("{} {}", row.creator.first_name, row.creator.last_name),
+        }
+        .trim()
+        .to_owned(),
         lang.text(&format!("survey.status.{}", row.status)),
         row.created_at.clone(),
         row.reviewed_at.clone().unwrap_or_default(),

@@ -24,7 +24,7 @@ pub struct PersonCard {
     id: i64,
     first_name: String,
     last_name: String,
-    email: String,
+    email: Option<String>,
     phone_number: Option<String>,
     country: Option<Country>,
     location: Option<String>,

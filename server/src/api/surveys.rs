@@ -32,7 +32,7 @@ pub fn trailing_slash() -> Router<AppState> {
 pub struct PersonJson {
     first_name: String,
     last_name: String,
-    email: String,
+    email: Option<String>,
 }
 
 impl From<Person> for PersonJson {

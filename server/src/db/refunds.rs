@@ -112,7 +112,7 @@ pub struct Purchase {
     pub payment_uid: String,
     pub learner_id: i64,
     pub learner_name: String,
-    pub learner_email: String,
+    pub learner_email: Option<String>,
     pub amount_cents: i64,
     pub currency: String,
     pub operator: String,

@@ -11,7 +11,8 @@ use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveySta
 pub struct Person {
     pub first_name: String,
     pub last_name: String,
-    pub email: String,
+    /// `None` for an account made with a phone number only.
+    pub email: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -7,7 +7,8 @@ use crate::model::user::{Country, Role, Status};
 #[derive(Debug, Clone)]
 pub struct UserRow {
     pub id: i64,
-    pub email: String,
+    /// Lower-case; `None` for an account made with a phone number only.
+    pub email: Option<String>,
     pub password_hash: String,
     pub first_name: String,
     pub last_name: String,
@@ -25,11 +26,19 @@ pub struct UserRow {
     pub sms_updates: bool,
 }
 
+impl UserRow {
+    /// What a message calls the person: the first name, else the email or number.
+    pub fn greeting_name(&self) -> String {
+        let fallback = self.email.as_deref().or(self.phone_number.as_deref()).unwrap_or_default();
+        if self.first_name.is_empty() { fallback.to_owned() } else { self.first_name.clone() }
+    }
+}
+
 /// Everything needed to create an account, whoever creates it (sign-up, the
 /// `create-user` command, the demo content).
 pub struct NewUser {
-    /// Lower-case.
-    pub email: String,
+    /// Lower-case; `None` for a phone-only account (which then has a phone number).
+    pub email: Option<String>,
     pub password_hash: String,
     pub first_name: String,
     pub last_name: String,
@@ -82,7 +91,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
     })
 }
 
-/// Inserts a user; `Ok(None)` when the email is already taken.
+/// Inserts a user; `Ok(None)` when the email or phone number is already taken.
 pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> rusqlite::Result<Option<i64>> {
     let inserted = conn.execute(
         "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, country, role, status,
@@ -119,10 +128,13 @@ pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
         .optional()
 }
 
-/// The active accounts whose phone number is one of `numbers` (E.164).
+/// The live accounts that sign in with one of `numbers` (E.164): numbers that two
+/// accounts shared before numbers were unique are left out. At most two.
 pub fn find_by_phones(conn: &Connection, numbers: &[String]) -> rusqlite::Result<Vec<UserRow>> {
     let marks = vec!["?"; numbers.len()].join(", ");
-    let sql = format!("SELECT {COLUMNS} FROM users WHERE phone_number IN ({marks}) AND deleted_at IS NULL LIMIT 2");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM users WHERE phone_number IN ({marks}) AND deleted_at IS NULL AND phone_shared = 0 LIMIT 2"
+    );
     conn.prepare(&sql)?.query_map(rusqlite::params_from_iter(numbers), from_row)?.collect()
 }
 
@@ -146,6 +158,14 @@ pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> ru
         .query_row(params![email, except_id], |row| row.get(0))
 }
 
+/// Whether a live account other than `except_id` has this number (shared or not).
+pub fn phone_taken(conn: &Connection, phone: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
+    conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE phone_number = ?1 AND deleted_at IS NULL AND id IS NOT ?2)",
+    )?
+    .query_row(params![phone, except_id], |row| row.get(0))
+}
+
 pub fn username_taken(conn: &Connection, username: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
     conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM users
@@ -160,6 +180,7 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
             first_name    = COALESCE(?2, first_name),
             last_name     = COALESCE(?3, last_name),
             email         = COALESCE(?4, email),
+            phone_shared  = CASE WHEN ?5 IS NOT NULL AND ?5 IS NOT phone_number THEN 0 ELSE phone_shared END,
             phone_number  = COALESCE(?5, phone_number),
             country       = COALESCE(?6, country),
             username      = COALESCE(?7, username),
@@ -194,7 +215,7 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
 pub fn erase(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE users SET
-            email = 'deleted-' || id || '@invalid', password_hash = '!', first_name = '', last_name = '',
+            email = NULL, password_hash = '!', first_name = '', last_name = '',
             phone_number = NULL, username = NULL, location = NULL, avatar = NULL, business_name = NULL,
             status = 'inactive', updated_at = ?2, deleted_at = ?2
          WHERE id = ?1",

@@ -6,9 +6,9 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::input::has_hidden_characters;
-use super::phone;
+use super::{identifiers, phone};
 use crate::clock;
-use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
+use crate::db::users::{self, ProfileChanges, UserRow};
 use crate::db::{sessions, surveys, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::{Country, Role, Status};
@@ -118,11 +118,6 @@ fn parse_country(errors: &mut FieldErrors, country: Option<&str>) -> Option<Coun
     parsed
 }
 
-/// E.164 when the number can be read for the country, else as typed.
-fn normalise_phone(phone: &str, country: Option<Country>) -> String {
-    country.and_then(|c| phone::to_e164(phone, c)).unwrap_or_else(|| phone.to_owned())
-}
-
 /// The checks of what was given, shared by sign-up and profile edits: name
 /// lengths, email shape, phone length, country code. Returns the normalised
 /// email and the country when they were given.
@@ -140,14 +135,17 @@ fn check_formats(errors: &mut FieldErrors, form: &AccountForm) -> (Option<String
 pub struct Registration {
     pub first_name: String,
     pub last_name: String,
-    pub email: String,
+    /// Optional: a phone number alone makes an account (docs/accounts.md).
+    pub email: Option<String>,
+    /// E.164: it identifies the account, so it must be readable for the country.
     pub phone_number: String,
     pub country: Country,
     pub password: String,
 }
 
 /// docs/product.md, Validation, in order: passwords match, password length, then the
-/// required fields, then the format of what was given.
+/// required fields, then the format of what was given. The email is optional
+/// (docs/decisions.md); the phone number is required and must be readable.
 pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldErrors> {
     let mut errors = FieldErrors::default();
     let password = form.password.clone().unwrap_or_default();
@@ -155,7 +153,6 @@ pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldEr
     let required = [
         ("first_name", &form.first_name, "first_name_required", "First name is required"),
         ("last_name", &form.last_name, "last_name_required", "Last name is required"),
-        ("email", &form.email, "email_required", "Email is required"),
         ("phone_number", &form.phone_number, "phone_number_required", "Phone number is required"),
         ("country", &form.country, "country_required", "Country is required"),
     ];
@@ -165,26 +162,31 @@ pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldEr
         }
     }
     let (email, country) = check_formats(&mut errors, form);
-    match (errors.is_empty(), country, email) {
-        (true, Some(country), Some(email)) => Ok(Registration {
+    let phone = match (present(&form.phone_number), country) {
+        (Some(typed), Some(country)) => {
+            let read = phone::to_e164(typed, country);
+            if read.is_none() && !errors.has("phone_number") {
+                errors.add(
+                    "phone_number",
+                    "phone_number_invalid",
+                    "Please enter a valid phone number for your country",
+                );
+            }
+            read
+        }
+        _ => None,
+    };
+    match (errors.is_empty(), country, phone) {
+        (true, Some(country), Some(phone_number)) => Ok(Registration {
             first_name: present(&form.first_name).unwrap_or_default().to_owned(),
             last_name: present(&form.last_name).unwrap_or_default().to_owned(),
             email,
-            phone_number: normalise_phone(present(&form.phone_number).unwrap_or_default(), Some(country)),
+            phone_number,
             country,
             password,
         }),
         _ => Err(errors),
     }
-}
-
-pub fn email_taken() -> AppError {
-    AppError::invalid("email", "email_taken", "This email is already registered")
-}
-
-pub fn insert_account(conn: &Connection, account: &NewUser) -> ApiResult<UserRow> {
-    let Some(id) = users::insert(conn, account, &clock::now())? else { return Err(email_taken()) };
-    users::find(conn, id)?.ok_or_else(|| AppError::internal("inserted user vanished"))
 }
 
 pub fn invalid_credentials() -> AppError {
@@ -220,6 +222,21 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
     if sms_updates == Some(None) {
         errors.add("sms_updates", "invalid_boolean", "SMS updates must be true or false");
     }
+    let phone_number = present(&form.phone_number).and_then(|typed| match country.or(current_country) {
+        // An account's number identifies it, so it must be readable where the country is known.
+        Some(country) => {
+            let read = phone::to_e164(typed, country);
+            if read.is_none() && !errors.has("phone_number") {
+                errors.add(
+                    "phone_number",
+                    "phone_number_invalid",
+                    "Please enter a valid phone number for your country",
+                );
+            }
+            read
+        }
+        None => Some(typed.to_owned()),
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -229,7 +246,7 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
             first_name: owned(&form.first_name),
             last_name: owned(&form.last_name),
             email,
-            phone_number: present(&form.phone_number).map(|p| normalise_phone(p, country.or(current_country))),
+            phone_number,
             country,
             username,
             location: owned(&form.location),
@@ -246,28 +263,15 @@ fn valid_username(username: &str) -> bool {
     (3..=30).contains(&username.len()) && username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-/// Refuses an email or username another account already has.
-pub fn check_unique(conn: &Connection, user_id: i64, email: Option<&str>, username: Option<&str>) -> ApiResult<()> {
-    let mut errors = FieldErrors::default();
-    if let Some(email) = email {
-        if users::email_taken(conn, email, Some(user_id))? {
-            errors.add("email", "email_taken", "This email is already registered");
-        }
-    }
-    if let Some(username) = username {
-        if users::username_taken(conn, username, Some(user_id))? {
-            errors.add("username", "username_taken", "This username is already taken");
-        }
-    }
-    errors.finish()
-}
-
 /// Saves a checked profile edit. A new password signs out every device but
 /// the one in `keep_session`.
 pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, keep_session: &str) -> ApiResult<UserRow> {
     let before = users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))?;
     match users::update_profile(tx, user_id, changes, &clock::now()) {
-        Err(err) if users::is_unique_violation(&err) => return Err(email_taken()),
+        Err(err) if users::is_unique_violation(&err) => {
+            identifiers::check_unique(tx, user_id, changes)?;
+            return Err(identifiers::email_taken());
+        }
         other => other?,
     }
     // The marketplace shows the farmer's name and place with their products.
@@ -277,28 +281,38 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
         sessions::delete_for_user(tx, user_id, Some(keep_session))?;
     }
     let after = users::find(tx, user_id)?.ok_or_else(|| AppError::not_found("user_not_found", "Account not found"))?;
-    if after.email != before.email {
-        // The old address hears of it: if this was not its owner, they know whom to call.
-        let lang = crate::labels::Lang::for_country(before.country);
-        let values = [("old", before.email.as_str()), ("new", after.email.as_str())];
-        let subject = lang.format("email.account.email_changed_subject", &values);
-        let body =
-            format!("{}\n\n{}", lang.format("email.account.email_changed_body", &values), lang.text("email.signature"));
-        crate::db::outbox::enqueue(tx, &before.email, &subject, &body, &clock::now())?;
+    match (&before.email, &after.email) {
+        (Some(old), Some(new)) if old != new => {
+            // The old address hears of it: if this was not its owner, they know whom to call.
+            let lang = crate::labels::Lang::for_country(before.country);
+            let values = [("old", old.as_str()), ("new", new.as_str())];
+            let subject = lang.format("email.account.email_changed_subject", &values);
+            let body = format!(
+                "{}\n\n{}",
+                lang.format("email.account.email_changed_body", &values),
+                lang.text("email.signature")
+            );
+            crate::db::outbox::enqueue(tx, old, &subject, &body, &clock::now())?;
+        }
+        _ => {}
     }
     Ok(after)
 }
 
-/// Whether a profile edit needs the current password: it changes the email or the password.
-pub fn needs_current_password(edit: &ProfileEdit, current_email: &str) -> bool {
-    edit.new_password.is_some() || edit.changes.email.as_deref().is_some_and(|email| email != current_email)
+/// Whether a profile edit needs the current password: it changes the email, the
+/// phone number (each signs in and receives reset codes) or the password.
+pub fn needs_current_password(edit: &ProfileEdit, current: &UserRow) -> bool {
+    let changes = |new: &Option<String>, old: &Option<String>| new.is_some() && new != old;
+    edit.new_password.is_some()
+        || changes(&edit.changes.email, &current.email)
+        || changes(&edit.changes.phone_number, &current.phone_number)
 }
 
 pub fn current_password_required() -> AppError {
     AppError::invalid(
         "current_password",
         "current_password_required",
-        "Please enter your current password to change your email or password",
+        "Please enter your current password to change your email, phone number or password",
     )
 }
 
@@ -351,7 +365,6 @@ mod tests {
                 "password_too_short",
                 "first_name_required",
                 "last_name_required",
-                "email_required",
                 "phone_number_required",
                 "country_required"
             ]
@@ -371,9 +384,26 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(ok.first_name, "Amani");
-        assert_eq!(ok.email, "amani@example.com");
+        assert_eq!(ok.email.as_deref(), Some("amani@example.com"));
         assert_eq!(ok.phone_number, "+243991234567");
         assert_eq!(ok.country, Country::Drc);
+    }
+
+    #[test]
+    fn a_phone_number_alone_makes_an_account_if_it_can_be_read() {
+        let base = [
+            ("first_name", "Neema"),
+            ("last_name", "Bahati"),
+            ("country", "DRC"),
+            ("password", "secret1"),
+            ("password_confirmation", "secret1"),
+        ];
+        let with = |phone: &str| form(&[&base[..], &[("phone_number", phone)]].concat());
+        let ok = validate_registration(&with("099 123 4567")).unwrap();
+        assert_eq!((ok.email, ok.phone_number.as_str()), (None, "+243991234567"));
+        assert_eq!(codes(validate_registration(&with("12345"))), ["phone_number_invalid"]);
+        let edit = validate_profile_edit(&form(&[("phone_number", "12")]), Some(Country::Drc));
+        assert_eq!(edit.err().unwrap().codes(), ["phone_number_invalid"]);
     }
 
     #[test]

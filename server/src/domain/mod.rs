@@ -15,6 +15,7 @@ pub mod contact;
 pub mod courses;
 pub mod exchange_rates;
 pub mod favourites;
+pub mod identifiers;
 pub mod input;
 pub mod long_text;
 pub mod merge;

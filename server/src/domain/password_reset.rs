@@ -14,9 +14,10 @@ use crate::clock;
 use crate::db::users::UserRow;
 use crate::db::{outbox, password_resets, sessions, users};
 use crate::domain::accounts::{check_password, normalise_email};
+use crate::domain::identifiers::accounts_by_phone;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::labels::Lang;
-use crate::model::user::{Country, Status};
+use crate::model::user::Status;
 
 /// How long a link works.
 pub const LINK_LIFETIME: Duration = Duration::from_secs(3600);
@@ -31,7 +32,8 @@ fn hash(token: &str) -> String {
 /// email outbox, in the person's language; `origin` is where the app is opened.
 /// Returns whether an email was queued (for the log; never for the answer).
 pub fn request(tx: &Connection, email: &str, origin: &str) -> ApiResult<bool> {
-    let Some(user) = users::find_by_email(tx, &normalise_email(email))? else { return Ok(false) };
+    let email = normalise_email(email);
+    let Some(user) = users::find_by_email(tx, &email)? else { return Ok(false) };
     if user.status != Status::Active {
         return Ok(false);
     }
@@ -51,7 +53,7 @@ pub fn request(tx: &Connection, email: &str, origin: &str) -> ApiResult<bool> {
         lang.format("email.password_reset.body", &[("name", &name), ("link", &link)]),
         lang.text("email.signature")
     );
-    outbox::enqueue(tx, &user.email, &subject, &body, &clock::now())?;
+    outbox::enqueue(tx, &email, &subject, &body, &clock::now())?;
     Ok(true)
 }
 
@@ -89,17 +91,10 @@ pub const CODE_LIFETIME: Duration = Duration::from_secs(15 * 60);
 /// Wrong codes before the account's open codes are spent.
 pub const CODE_TRIES: i64 = 5;
 
-/// The one active account a typed phone number names: international (`+243…`) or
-/// in the national form of one of the six countries. `None` when no account, or
-/// more than one (numbers were not unique before phone sign-in), has it.
+/// The one active account a typed phone number names (domain/accounts.rs,
+/// `accounts_by_phone`); `None` when there is none or more than one.
 pub fn account_by_phone(conn: &Connection, typed: &str) -> ApiResult<Option<UserRow>> {
-    let mut numbers: Vec<String> = Country::ALL.iter().filter_map(|c| super::phone::to_e164(typed, *c)).collect();
-    numbers.dedup();
-    if numbers.is_empty() {
-        return Ok(None);
-    }
-    let found = users::find_by_phones(conn, &numbers)?;
-    Ok(match found.as_slice() {
+    Ok(match accounts_by_phone(conn, typed)?.as_slice() {
         [one] if one.status == Status::Active => Some(one.clone()),
         _ => None,
     })

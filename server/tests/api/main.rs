@@ -22,6 +22,7 @@ mod orders;
 mod password_reset;
 mod pawapay;
 mod payments;
+mod phone_accounts;
 mod products;
 mod sessions;
 mod sms;

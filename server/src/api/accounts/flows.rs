@@ -10,9 +10,9 @@ use crate::auth::{self, AuthUser, TokenKeys};
 use crate::db::sessions;
 use crate::db::users::{self, NewUser, UserRow};
 use crate::domain::accounts::{
-    self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, email_taken, insert_account, invalid_credentials,
-    normalise_email, validate_registration,
+    self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, invalid_credentials, normalise_email, validate_registration,
 };
+use crate::domain::identifiers::{self, insert_account};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::media::{AVATAR_SIZES, MediaStore};
 use crate::model::user::{Role, Status};
@@ -37,10 +37,8 @@ pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiR
             wait_secs,
         )
     })?;
-    let email = registration.email.clone();
-    if state.db.read(move |conn| Ok(users::email_taken(conn, &email, None)?)).await? {
-        return Err(email_taken());
-    }
+    let (email, phone) = (registration.email.clone(), registration.phone_number.clone());
+    state.db.read(move |conn| identifiers::check_new_account(conn, email.as_deref(), &phone)).await?;
     let avatar = store_avatar(&state.media, form.avatar).await?;
     let account = NewUser {
         email: registration.email,
@@ -65,7 +63,28 @@ pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiR
         .await
 }
 
-/// Sign-in. Unknown email and wrong password answer alike, and take the same time.
+/// Who is signing in: by email, or by phone number (international, or national
+/// in one of the six countries' forms).
+pub enum SignIn {
+    Email(String),
+    Phone(String),
+}
+
+impl SignIn {
+    /// The throttles' name for the account tried: the email, or the number's last
+    /// eight digits, so every way of writing one number counts together.
+    fn key(&self) -> String {
+        match self {
+            SignIn::Email(email) => format!("email:{}", normalise_email(email)),
+            SignIn::Phone(typed) => {
+                let digits: Vec<char> = typed.chars().filter(char::is_ascii_digit).collect();
+                format!("phone:{}", digits[digits.len().saturating_sub(8)..].iter().collect::<String>())
+            }
+        }
+    }
+}
+
+/// Sign-in. Unknown accounts and wrong passwords answer alike, and take the same time.
 ///
 /// Throttles (docs/security.md): each attempt is counted before the password
 /// is checked and given back when it succeeds; per (account, address) ten
@@ -73,20 +92,23 @@ pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiR
 /// ten failures on an account from anywhere, attempts on it take turns five
 /// seconds apart. Where the account's owner signed in before, neither the
 /// address's count nor the pace applies, and a full pair slows down instead.
-pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) -> ApiResult<(UserRow, String)> {
+pub async fn login(state: &AppState, who: SignIn, password: &str, from: IpAddr) -> ApiResult<(UserRow, String)> {
     let mut errors = FieldErrors::default();
-    if email.trim().is_empty() {
-        errors.add("email", "email_required", "Email is required");
+    match &who {
+        SignIn::Email(email) if email.trim().is_empty() => errors.add("email", "email_required", "Email is required"),
+        SignIn::Phone(phone) if phone.trim().is_empty() => {
+            errors.add("phone_number", "phone_number_required", "Phone number is required")
+        }
+        _ => {}
     }
     if password.is_empty() {
         errors.add("password", "password_required", "Password is required");
     }
     errors.finish()?;
 
-    let email = normalise_email(email);
+    let account_key = who.key();
     let throttles = &state.throttles;
-    let account_key = format!("email:{email}");
-    let pair_key = format!("email:{email}|ip:{from}");
+    let pair_key = format!("{account_key}|ip:{from}");
     let address_key = format!("ip:{from}");
     let known_place = throttles.known_places.contains(&account_key, from);
     let too_many = |wait_secs: u64| {
@@ -136,12 +158,27 @@ pub async fn login(state: &AppState, email: &str, password: &str, from: IpAddr) 
         tokio::time::sleep(pause).await;
     }
 
-    let lookup = email.clone();
-    let user = state.db.read(move |conn| Ok(users::find_by_email(conn, &lookup)?)).await?;
-    let hash = user.as_ref().map(|u| u.password_hash.clone());
-    let password = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
-    let verified = auth::verify_password_async(hash, password).await?;
-    let Some(user) = user.filter(|_| verified) else {
+    let candidates = state
+        .db
+        .read(move |conn| match who {
+            SignIn::Email(email) => Ok(users::find_by_email(conn, &normalise_email(&email))?.into_iter().collect()),
+            SignIn::Phone(typed) => identifiers::accounts_by_phone(conn, &typed),
+        })
+        .await?;
+    let password: String = password.chars().take(MAX_PASSWORD_CHARS + 1).collect();
+    let mut signed_in = None;
+    if candidates.is_empty() {
+        // An unknown account takes as long as a wrong password.
+        auth::verify_password_async(None, password.clone()).await?;
+    }
+    // A national number may name one account in each of two countries: the password tells which.
+    for user in candidates {
+        if auth::verify_password_async(Some(user.password_hash.clone()), password.clone()).await? {
+            signed_in = Some(user);
+            break;
+        }
+    }
+    let Some(user) = signed_in else {
         return Err(invalid_credentials());
     };
     counted.give_back();
@@ -187,13 +224,13 @@ pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
 /// A profile edit: checked, photo stored, password hashed, then saved.
 pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm) -> ApiResult<UserRow> {
     let edit = accounts::validate_profile_edit(&form, auth.user.country).map_err(AppError::Validation)?;
-    if accounts::needs_current_password(&edit, &auth.user.email) {
+    if accounts::needs_current_password(&edit, &auth.user) {
         check_current_password(state, auth, form.current_password.as_deref()).await?;
     }
-    let ProfileEdit { mut changes, new_password } = edit;
+    let ProfileEdit { changes, new_password } = edit;
     let user_id = auth.user.id;
-    let (email, username) = (changes.email.clone(), changes.username.clone());
-    state.db.read(move |conn| accounts::check_unique(conn, user_id, email.as_deref(), username.as_deref())).await?;
+    let mut changes =
+        state.db.read(move |conn| identifiers::check_unique(conn, user_id, &changes).map(|()| changes)).await?;
     changes.avatar = store_avatar(&state.media, form.avatar).await?;
     if let Some(password) = new_password {
         changes.password_hash = Some(auth::hash_password_async(password).await?);

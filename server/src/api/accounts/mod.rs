@@ -48,7 +48,8 @@ pub struct UserJson {
     pub first_name: String,
     pub last_name: String,
     pub full_name: String,
-    pub email: String,
+    /// `null` for an account made with a phone number only.
+    pub email: Option<String>,
     /// E.164 when it could be read for the person's country.
     pub phone_number: Option<String>,
     pub country: Option<Country>,
@@ -146,10 +147,12 @@ pub struct LoginRequest {
     user: Credentials,
 }
 
+/// An email or a phone number (international, or national in one of the six countries), and the password.
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
-    #[serde(default)]
-    email: String,
+    email: Option<String>,
+    /// Sent instead of `email` to sign in by phone number.
+    phone_number: Option<String>,
     #[serde(default)]
     password: String,
 }
@@ -167,13 +170,13 @@ pub struct LoginResponse {
     user: UserWithToken,
 }
 
-/// Sign in. Failed attempts are throttled per account and per address.
+/// Sign in with an email or a phone number. Failed attempts are throttled per account and per address.
 #[utoipa::path(post, path = "/users/login", tag = "accounts", request_body = LoginRequest,
     responses(
         (status = 200, body = LoginResponse),
-        (status = 401, description = "Invalid email or password", body = ErrorBody),
+        (status = 401, description = "Invalid email, phone number or password", body = ErrorBody),
         (status = 403, description = "The account is not active", body = ErrorBody),
-        (status = 422, description = "Email or password missing", body = ErrorBody),
+        (status = 422, description = "Email (or phone number) or password missing", body = ErrorBody),
         (status = 429, description = "Too many failed attempts", body = ErrorBody),
     ))]
 async fn login(
@@ -181,8 +184,12 @@ async fn login(
     ClientIp(from): ClientIp,
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let Credentials { email, password } = request.user;
-    let (user, token) = flows::login(&state, &email, &password, from).await?;
+    let Credentials { email, phone_number, password } = request.user;
+    let who = match (email, phone_number) {
+        (None, Some(phone)) => flows::SignIn::Phone(phone),
+        (email, _) => flows::SignIn::Email(email.unwrap_or_default()),
+    };
+    let (user, token) = flows::login(&state, who, &password, from).await?;
     Ok(Json(LoginResponse { success: true, user: UserWithToken { user: user.into(), token } }))
 }
 

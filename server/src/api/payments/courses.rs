@@ -115,7 +115,7 @@ struct PurchaseJson {
     payment_id: String,
     learner_id: i64,
     learner_name: String,
-    learner_email: String,
+    learner_email: Option<String>,
     amount_cents: i64,
     currency: String,
     operator: String,

@@ -30,15 +30,13 @@ fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
         .join("\n")
 }
 
-fn name(person: &UserRow) -> String {
-    if person.first_name.is_empty() { person.email.clone() } else { person.first_name.clone() }
-}
-
 fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str, &str)]) -> ApiResult<()> {
     let subject = lang.format(&format!("email.order.{kind}_subject"), values);
     let body =
         format!("{}\n\n{}", lang.format(&format!("email.order.{kind}_body"), values), lang.text("email.signature"));
-    outbox::enqueue(conn, &to.email, &subject, &body, &clock::now())?;
+    if let Some(email) = &to.email {
+        outbox::enqueue(conn, email, &subject, &body, &clock::now())?;
+    }
     let short: Vec<(&str, &str)> = values.iter().copied().filter(|(k, _)| ["number", "total"].contains(k)).collect();
     crate::domain::sms::text_person(conn, to, &format!("order_{kind}"), &short)
 }
@@ -50,8 +48,13 @@ pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> Ap
     let all = order.parts.iter().map(|p| lines(lang, order, p)).collect::<Vec<_>>().join("\n");
     let total = money(order.total_cents, &order.currency);
     let payment = lang.text(&format!("checkout.{}", order.payment_method));
-    let values =
-        [("name", name(buyer)), ("number", number.clone()), ("total", total), ("lines", all), ("payment", payment)];
+    let values = [
+        ("name", buyer.greeting_name()),
+        ("number", number.clone()),
+        ("total", total),
+        ("lines", all),
+        ("payment", payment),
+    ];
     send(conn, buyer, lang, "placed", &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())?;
     for part in &order.parts {
         let Some(farmer) = users::find(conn, part.farmer_id)? else { continue };
@@ -64,7 +67,7 @@ pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> Ap
             }
         };
         let values = [
-            ("name", name(&farmer)),
+            ("name", farmer.greeting_name()),
             ("number", number.clone()),
             ("buyer", format!("{} {} ({})", a.first_name, a.last_name, a.phone)),
             ("lines", lines(lang, order, part)),
@@ -98,7 +101,7 @@ pub(super) fn part_moved(
     let lang = Lang::for_country(reader.country);
     let reason = reason.map(|r| lang.format("email.order.reason", &[("reason", r)])).unwrap_or_default();
     let values = [
-        ("name", name(reader)),
+        ("name", reader.greeting_name()),
         ("number", order.id.to_string()),
         ("farmer", part.farmer_name.clone()),
         ("buyer", format!("{} {}", order.address.first_name, order.address.last_name)),

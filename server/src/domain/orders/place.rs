@@ -27,22 +27,25 @@ const MAX_FIELD_CHARS: usize = 200;
 /// The code of a refusal because the catalogue changed under the buyer.
 pub const ORDER_CHANGED: &str = "order_changed";
 
-/// The shipping form, checked in its order; the postal code is optional
-/// (few addresses in the region have one).
+/// The shipping form, checked in its order; the postal code is optional (few
+/// addresses in the region have one), and so is the email (a buyer may have
+/// signed up with a phone number only: the order's news then come by SMS).
 fn check_address(errors: &mut FieldErrors, input: &ShippingInput) -> Option<Address> {
     let before = errors.codes().len();
     let fields = [
-        ("first_name", &input.first_name, "first_name_required", "First name is required"),
-        ("last_name", &input.last_name, "last_name_required", "Last name is required"),
-        ("email", &input.email, "email_required", "Email is required"),
-        ("phone", &input.phone, "phone_required", "Phone number is required"),
-        ("address", &input.address, "address_required", "Address is required"),
-        ("city", &input.city, "city_required", "City is required"),
+        ("first_name", &input.first_name, Some(("first_name_required", "First name is required"))),
+        ("last_name", &input.last_name, Some(("last_name_required", "Last name is required"))),
+        ("email", &input.email, None),
+        ("phone", &input.phone, Some(("phone_required", "Phone number is required"))),
+        ("address", &input.address, Some(("address_required", "Address is required"))),
+        ("city", &input.city, Some(("city_required", "City is required"))),
     ];
-    for (field, value, code, message) in fields {
+    for (field, value, required) in fields {
         let value = value.trim();
         if value.is_empty() {
-            errors.add(field, code, message);
+            if let Some((code, message)) = required {
+                errors.add(field, code, message);
+            }
         } else if value.chars().count() > MAX_FIELD_CHARS {
             errors.add(field, "too_long", format!("The {} is too long", field.replace('_', " ")));
         } else if field == "email" && !looks_like_email(value) {

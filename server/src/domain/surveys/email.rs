@@ -9,13 +9,13 @@ use crate::labels::Lang;
 use crate::model::survey::SurveyStatus;
 
 /// Writes the applicant an email about the decision on `survey`, in the
-/// language of their country, and an SMS when they have a phone number; the
+/// language of their country, when they have an email, and an SMS when they have a phone number; the
 /// senders send them after the commit.
 pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     let Some(applicant) = crate::db::users::find(conn, survey.user_id)? else { return Ok(()) };
     let lang = Lang::for_country(applicant.country);
     let outcome = if survey.status == SurveyStatus::Approved { "approved" } else { "rejected" };
-    let name = if applicant.first_name.is_empty() { applicant.email.clone() } else { applicant.first_name.clone() };
+    let name = applicant.greeting_name();
     let number = survey.id.to_string();
     let mut body = lang.format(&format!("email.decision.body_{outcome}"), &[("name", &name), ("number", &number)]);
     if let Some(comment) = &survey.admin_comment {
@@ -25,7 +25,9 @@ pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     body.push_str("\n\n");
     body.push_str(&lang.text("email.signature"));
     let subject = lang.format(&format!("email.decision.subject_{outcome}"), &[("number", &number)]);
-    crate::db::outbox::enqueue(conn, &applicant.email, &subject, &body, &clock::now())?;
+    if let Some(email) = &applicant.email {
+        crate::db::outbox::enqueue(conn, email, &subject, &body, &clock::now())?;
+    }
     crate::domain::sms::text_person(conn, &applicant, &format!("decision_{outcome}"), &[("number", &number)])?;
     Ok(())
 }
