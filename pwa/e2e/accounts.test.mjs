@@ -11,6 +11,7 @@ import {
   serverAndBrowser,
   signIn,
   uniqueEmail,
+  uniquePhone,
 } from './harness.mjs';
 
 const avatarFile = fileURLToPath(new URL('../public/icons/icon-192.png', import.meta.url));
@@ -21,6 +22,7 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   const page = await context.newPage();
   const { origin } = env.server;
   const email = uniqueEmail('amani');
+  const phone = uniquePhone();
 
   await page.goto(`${origin}/register`);
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -33,7 +35,7 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByLabel(/^First name/).fill('Amani');
   await page.getByLabel(/^Last name/).fill('Bahati');
   await page.getByLabel(/^Email/).fill(email);
-  await page.getByLabel(/^Phone number/).fill('0991 234 567');
+  await page.getByLabel(/^Phone number/).fill(phone);
   await page.getByLabel(/^Country/).selectOption('DRC');
   await page.getByLabel(/^Password/).fill('secret123');
   await page.getByLabel(/^Confirm password/).fill('secret123');
@@ -64,7 +66,7 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByRole('navigation').getByRole('button', { name: 'Profile' }).click();
   await page.getByRole('heading', { name: 'Amani Bahati' }).waitFor();
-  assert.match(await page.locator('.profile-view').innerText(), /\+243991234567/);
+  assert.match(await page.locator('.profile-view').innerText(), new RegExp(`\\+243${phone.slice(1)}`));
   assert.ok(await page.locator('.profile-head img.avatar').count(), 'the uploaded avatar is shown');
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel(/^Last name/).fill('Bahati-Mushi');
@@ -122,6 +124,45 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await context.close();
 });
 
+test('a person signs up in Kiswahili with a phone number and no email, then signs in with the number', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const { origin } = env.server;
+  const phone = uniquePhone();
+  const fill = async (target) => {
+    await target.getByLabel(/^Jina la kwanza/).fill('Neema');
+    await target.getByLabel(/^Jina la ukoo/).fill('Mushi');
+    await target.getByLabel(/^Namba ya simu/).fill(phone);
+    await target.getByLabel(/^Nchi/).selectOption('DRC');
+    await target.getByLabel(/^Nenosiri/).fill('mavuno-2026');
+    await target.getByLabel(/^Thibitisha nenosiri/).fill('mavuno-2026');
+    await target.getByLabel(/^Ninakubali/).check();
+    await target.getByRole('button', { name: 'Fungua akaunti' }).click();
+  };
+  await page.goto(`${origin}/register?lng=sw`);
+  assert.equal(await page.getByLabel('Barua pepe (si lazima)').inputValue(), '', 'the email is left empty');
+  await fill(page);
+  await page.getByText('Usajili umefanikiwa! Karibu MAVUNO.').waitFor();
+  await context.close();
+
+  // The same number cannot make a second account; what was typed stays.
+  const again = await env.browser.newContext(PHONE);
+  const second = await again.newPage();
+  await second.goto(`${origin}/register?lng=sw`);
+  await fill(second);
+  await second.getByRole('alert').filter({ hasText: 'Nambari hii ya simu tayari imesajiliwa' }).waitFor();
+  assert.equal(await second.getByLabel(/^Namba ya simu/).inputValue(), phone);
+
+  // Signing in with the number written the international way.
+  await second.goto(`${origin}/login?lng=sw`);
+  await second.getByLabel(/^Barua pepe au nambari ya simu/).fill(`+243 ${phone.slice(1)}`);
+  await second.getByLabel(/^Nenosiri/).fill('mavuno-2026');
+  await second.getByRole('button', { name: 'Ingia', exact: true }).click();
+  await second.waitForURL(`${origin}/dashboard`);
+  await second.getByRole('heading', { name: 'Karibu tena, Neema' }).waitFor();
+  await again.close();
+});
+
 test('a guarded route sends a signed-out person to the login page', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
@@ -142,7 +183,7 @@ test('a wrong password shows the error in the chosen language', async () => {
   await page.getByLabel(/^E-mail/).fill('farmer@mavuno.demo');
   await page.getByLabel(/^Mot de passe/).fill('not-the-password');
   await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.getByRole('alert').filter({ hasText: 'E-mail ou mot de passe incorrect' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'E-mail, numéro de téléphone ou mot de passe incorrect' }).waitFor();
   assert.equal(await page.getByLabel(/^E-mail/).inputValue(), 'farmer@mavuno.demo', 'the email is kept');
   await context.close();
 });

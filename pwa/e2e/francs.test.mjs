@@ -4,7 +4,16 @@
 // while the buyer's app is open reaches it within seconds; people elsewhere see dollars only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, assertOffline, newBuyer, serverAndBrowser, signIn, uniqueEmail } from './harness.mjs';
+import {
+  DEMO_PASSWORD,
+  PHONE,
+  assertOffline,
+  newBuyer,
+  serverAndBrowser,
+  signIn,
+  uniqueEmail,
+  uniquePhone,
+} from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -93,7 +102,7 @@ test('people outside the DRC see dollars only; a visitor whose phone is in the D
 
   // An account's country wins over the phone: a buyer from Rwanda in Bukavu sees dollars.
   const email = uniqueEmail('rwanda');
-  const user = { first_name: 'Aline', last_name: 'Uwase', email, phone_number: '0788 123 456', country: 'RWA' };
+  const user = { first_name: 'Aline', last_name: 'Uwase', email, phone_number: uniquePhone('078'), country: 'RWA' };
   const body = JSON.stringify({ user: { ...user, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD } });
   const made = await fetch(`${env.server.origin}/api/v1/users`, {
     method: 'POST',

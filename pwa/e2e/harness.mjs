@@ -113,6 +113,12 @@ export function uniqueEmail(prefix) {
   return `${prefix}.${Date.now()}.${counter}@example.com`;
 }
 
+/** A phone number no other account of this run has (numbers are unique like emails), as typed at home: "09…" (DRC) or, with `trunk` "078", Rwanda's form. */
+export function uniquePhone(trunk = '099') {
+  counter += 1;
+  return `${trunk}${String(Date.now()).slice(-5)}${String(counter % 100).padStart(2, '0')}`;
+}
+
 export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
   await page.goto(`${origin}/login?lng=en`);
   await page.getByLabel(/^Email/).fill(email);
@@ -168,8 +174,8 @@ export async function cameraPhoto(page, name) {
   return { name, mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }
 
-/** A new buyer's account, made through the API (with `phone`, a number of its own); answers its email (password: the demo one). */
-export async function newBuyer(origin, prefix, phone = '0991 234 567') {
+/** A new buyer's account, made through the API (with `phone`, or a number of its own); answers its email (password: the demo one). */
+export async function newBuyer(origin, prefix, phone = uniquePhone()) {
   const email = uniqueEmail(prefix);
   const user = {
     first_name: 'Neema',

@@ -12,6 +12,7 @@ import {
   serverAndBrowser,
   signIn,
   uniqueEmail,
+  uniquePhone,
 } from './harness.mjs';
 
 const env = serverAndBrowser();
@@ -40,7 +41,7 @@ async function newBuyer() {
     first_name: 'Neema',
     last_name: 'Bahati',
     email,
-    phone_number: '+243990000111',
+    phone_number: uniquePhone(),
     country: 'DRC',
     password: 'harvest-2026',
     password_confirmation: 'harvest-2026',

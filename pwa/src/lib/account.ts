@@ -10,7 +10,8 @@ export interface User {
   first_name: string;
   last_name: string;
   full_name: string;
-  email: string;
+  /** `null` for an account made with a phone number only. */
+  email: string | null;
   phone_number: string | null;
   country: Country | null;
   username: string | null;
@@ -25,6 +26,6 @@ export interface User {
   sms_updates: boolean;
 }
 
-export function displayName(user: Pick<User, 'full_name' | 'email'>): string {
-  return user.full_name.trim() || user.email;
+export function displayName(user: Pick<User, 'full_name' | 'email' | 'phone_number'>): string {
+  return user.full_name.trim() || user.email || user.phone_number || '';
 }

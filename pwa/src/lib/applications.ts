@@ -13,7 +13,7 @@ export interface Application extends LocalRecord {
   admin_comment?: string | null;
   /** The applicant; someone else when a field agent filled it for them. */
   user_id?: number;
-  user?: { first_name: string; last_name: string; email: string };
+  user?: { first_name: string; last_name: string; email: string | null };
 }
 
 /** How applications are kept on the device; registered before the first sync (lib/sync-bootstrap.ts). */

@@ -26,7 +26,8 @@ export interface LocalPerson {
   id: number;
   first_name: string;
   last_name: string;
-  email: string;
+  /** `null` for a person with a phone number only. */
+  email: string | null;
   phone_number: string | null;
   country: string | null;
   location: string | null;

@@ -33,8 +33,8 @@ export function useSavedPeople(db: LocalDb): SavedPeople | undefined {
   }, [db]);
 }
 
-export function personName(p: { first_name: string; last_name: string; email: string }): string {
-  return `${p.first_name} ${p.last_name}`.trim() || p.email;
+export function personName(p: { first_name: string; last_name: string; email: string | null }): string {
+  return `${p.first_name} ${p.last_name}`.trim() || p.email || '';
 }
 
 /** Whether a person matches what the agent typed: names, phone, place or email, in any case. */

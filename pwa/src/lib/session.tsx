@@ -9,6 +9,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useNavigate } from 'react-router';
 import { api, ApiError, getToken, onUnauthorized, setToken } from './api';
 import type { User } from './account';
+import { signInName } from './validation';
 
 const USER_CACHE_KEY = 'mavuno.user';
 
@@ -17,7 +18,8 @@ export type SessionStatus = 'loading' | 'ready';
 interface SessionValue {
   user: User | null;
   status: SessionStatus;
-  login(email: string, password: string): Promise<User>;
+  /** Signs in with an email or a phone number (lib/validation.ts, signInName). */
+  login(emailOrPhone: string, password: string): Promise<User>;
   register(form: FormData): Promise<User>;
   logout(): Promise<void>;
   /** Replaces the user after a profile change. */
@@ -103,10 +105,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const login = useCallback(
-    async (email: string, password: string) => {
+    async (emailOrPhone: string, password: string) => {
       const response = await api<{ user: { token: string } }>('/users/login', {
         method: 'POST',
-        json: { user: { email, password } },
+        json: { user: { ...signInName(emailOrPhone), password } },
         keepTokenOn401: true,
       });
       return startSession(response.user.token);

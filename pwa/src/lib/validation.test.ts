@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkImage } from './image-pick';
-import { validateLogin, validateRegistration, type RegistrationValues } from './validation';
+import { signInName, validateLogin, validateRegistration, type RegistrationValues } from './validation';
 
 const complete: RegistrationValues = {
   first_name: 'Amani',
@@ -31,7 +31,6 @@ describe('registration checks (docs/product.md, Validation order)', () => {
       'password_too_short',
       'first_name_required',
       'last_name_required',
-      'email_required',
       'phone_number_required',
       'country_required',
       'terms_required',
@@ -42,9 +41,9 @@ describe('registration checks (docs/product.md, Validation order)', () => {
     expect(validateRegistration(complete)).toEqual([]);
   });
 
-  it('checks the email shape only once one is given', () => {
+  it('takes an account without email, and checks the email shape only once one is given', () => {
     expect(validateRegistration({ ...complete, email: 'amani@' })).toEqual(['email_invalid']);
-    expect(validateRegistration({ ...complete, email: '' })).toEqual(['email_required']);
+    expect(validateRegistration({ ...complete, email: '' })).toEqual([]);
   });
 
   it('counts characters, not bytes', () => {
@@ -57,8 +56,15 @@ describe('registration checks (docs/product.md, Validation order)', () => {
 
 describe('sign-in and image checks', () => {
   it('needs both fields', () => {
-    expect(validateLogin(' ', '')).toEqual(['email_required', 'password_required']);
+    expect(validateLogin(' ', '')).toEqual(['email_or_phone_required', 'password_required']);
     expect(validateLogin('a@b.co', 'x')).toEqual([]);
+  });
+
+  it('signs in by phone number when what was typed has digits and no @', () => {
+    expect(signInName(' Amani@Example.com ')).toEqual({ email: 'Amani@Example.com' });
+    expect(signInName('0991 234 567 ')).toEqual({ phone_number: '0991 234 567' });
+    expect(signInName('+243991234567')).toEqual({ phone_number: '+243991234567' });
+    expect(signInName('amani')).toEqual({ email: 'amani' });
   });
 
   it('takes images of at most 5 MB', () => {

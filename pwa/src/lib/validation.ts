@@ -30,7 +30,6 @@ export function validateRegistration(values: RegistrationValues): string[] {
   const required: [keyof RegistrationValues, string][] = [
     ['first_name', 'first_name_required'],
     ['last_name', 'last_name_required'],
-    ['email', 'email_required'],
     ['phone_number', 'phone_number_required'],
     ['country', 'country_required'],
   ];
@@ -42,9 +41,20 @@ export function validateRegistration(values: RegistrationValues): string[] {
   return codes;
 }
 
-export function validateLogin(email: string, password: string): string[] {
+/** A typed phone number (no @, some digits) in a field that takes an email or a phone number. */
+export function typedPhone(value: string): string | null {
+  return !value.includes('@') && /\d/.test(value) ? value.trim() : null;
+}
+
+/** How a person signs in: `{email}` or `{phone_number}`, from one field that takes either. */
+export function signInName(typed: string): { email: string } | { phone_number: string } {
+  const phone = typedPhone(typed);
+  return phone ? { phone_number: phone } : { email: typed.trim() };
+}
+
+export function validateLogin(emailOrPhone: string, password: string): string[] {
   const codes: string[] = [];
-  if (!email.trim()) codes.push('email_required');
+  if (!emailOrPhone.trim()) codes.push('email_or_phone_required');
   if (!password) codes.push('password_required');
   return codes;
 }

@@ -145,7 +145,7 @@ export function AdminUsers() {
                   <td>
                     <strong>{displayName(u)}</strong>
                     <br />
-                    <span className="muted">{u.email}</span>
+                    <span className="muted">{u.email ?? u.phone_number}</span>
                   </td>
                   <td>
                     <span className={`badge ${ROLE_BADGE[u.role]}`}>{t(`roles.${u.role}`)}</span>

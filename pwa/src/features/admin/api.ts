@@ -9,7 +9,8 @@ import type { PaymentStatus } from '../../lib/payments';
 export interface PersonName {
   first_name: string;
   last_name: string;
-  email: string;
+  /** `null` for an account made with a phone number only. */
+  email: string | null;
 }
 
 export interface AdminApplication {

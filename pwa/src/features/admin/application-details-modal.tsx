@@ -41,7 +41,7 @@ export function ApplicationDetailsModal({
         </div>
         <div>
           <dt>{t('fields.email')}</dt>
-          <dd>{a.user.email}</dd>
+          <dd>{a.user.email ?? t('profile.not_provided')}</dd>
         </div>
         <div>
           <dt>{t('admin.columns.created_by')}</dt>

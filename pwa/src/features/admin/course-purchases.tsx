@@ -23,7 +23,7 @@ interface Refund {
 interface Purchase {
   payment_id: string;
   learner_name: string;
-  learner_email: string;
+  learner_email: string | null;
   amount_cents: number;
   operator: string;
   paid_at: string;

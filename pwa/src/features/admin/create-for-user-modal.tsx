@@ -73,7 +73,7 @@ export function CreateForUserModal({ onClose, onDone }: { onClose(): void; onDon
           <option value="">{t('admin.apps.choose_user')}</option>
           {people?.map((p) => (
             <option key={p.id} value={p.id}>
-              {`${p.first_name} ${p.last_name}`.trim()} — {p.email}
+              {`${p.first_name} ${p.last_name}`.trim()} — {p.email ?? p.phone_number}
             </option>
           ))}
         </SelectField>

@@ -72,7 +72,7 @@ export function UserModal({ id, onClose, onChanged }: { id: number; onClose(): v
           <dl className="details compact">
             <div>
               <dt>{t('fields.email')}</dt>
-              <dd>{user.email}</dd>
+              <dd>{user.email ?? t('profile.not_provided')}</dd>
             </div>
             <div>
               <dt>{t('fields.phone_number')}</dt>

@@ -18,7 +18,7 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { problem, busy, form, send } = useFormSend();
-  const invalid = fieldProblems(problem, t, ['email', 'password']);
+  const invalid = fieldProblems(problem, t, ['email', 'phone_number', 'password']);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,13 +34,11 @@ export function LoginPage() {
       <form ref={form} onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.login_failed')} />
         <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
+          label={t('fields.email_or_phone')}
+          autoComplete="username"
           required
           value={email}
-          error={invalid.email}
+          error={invalid.email ?? invalid.phone_number}
           onChange={(e) => setEmail(e.target.value)}
         />
         <TextField

@@ -9,7 +9,7 @@ import { api } from '../../lib/api';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
-import { checkPassword, looksLikeEmail } from '../../lib/validation';
+import { checkPassword, looksLikeEmail, typedPhone } from '../../lib/validation';
 
 export function ForgotPasswordPage() {
   usePageHead('forgot_password');
@@ -19,8 +19,8 @@ export function ForgotPasswordPage() {
   const [sent, setSent] = useState(false);
   const { problem, busy, form, send } = useFormSend();
   const invalid = fieldProblems(problem, t, ['email', 'phone_number']);
-  // A phone number (no @) gets a code by SMS, typed on the next page.
-  const phone = !email.includes('@') && /\d/.test(email) ? email.trim() : null;
+  // A phone number gets a code by SMS, typed on the next page.
+  const phone = typedPhone(email);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

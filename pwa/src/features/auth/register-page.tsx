@@ -100,11 +100,10 @@ export function RegisterPage() {
           />
         </div>
         <TextField
-          label={t('fields.email')}
+          label={t('fields.email_optional')}
           type="email"
           inputMode="email"
           autoComplete="email"
-          required
           value={values.email}
           error={invalid.email}
           onChange={set('email')}

@@ -24,7 +24,8 @@ import type { ShippingInput } from '../../lib/sync-protocol';
 import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 
-const REQUIRED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
+// The email is optional: a buyer may have signed up with a phone number only (docs/decisions.md).
+const CHECKED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
 
 function prefill(user: User | null): ShippingInput {
   return {
@@ -42,10 +43,11 @@ function prefill(user: User | null): ShippingInput {
 /** The form's checks in the server's order, as error codes. */
 export function checkShipping(form: ShippingInput): string[] {
   const codes: string[] = [];
-  for (const field of REQUIRED) {
+  for (const field of CHECKED) {
     const value = form[field].trim();
-    if (!value) codes.push(`${field}_required`);
-    else if (field === 'email' && !looksLikeEmail(value)) codes.push('email_invalid');
+    if (!value) {
+      if (field !== 'email') codes.push(`${field}_required`);
+    } else if (field === 'email' && !looksLikeEmail(value)) codes.push('email_invalid');
   }
   if (!(COUNTRIES as readonly string[]).includes(form.country)) codes.push('country_required');
   return codes;
@@ -140,11 +142,10 @@ export function CheckoutPage() {
               />
             </div>
             <TextField
-              label={t('fields.email')}
+              label={t('fields.email_optional')}
               type="email"
               value={form.email}
               onChange={set('email')}
-              required
               autoComplete="email"
             />
             <TextField

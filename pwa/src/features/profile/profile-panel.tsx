@@ -116,7 +116,7 @@ function ProfileView({ user }: { user: User }) {
   const { t } = useTranslation();
   const missing = <span className="muted">{t('profile.not_provided')}</span>;
   const rows: [ParseKeys, ReactNode][] = [
-    ['fields.email', user.email],
+    ['fields.email', user.email || missing],
     ['fields.phone_number', user.phone_number || missing],
     ['fields.country', user.country ? t(`countries.${user.country}`) : missing],
     ['fields.username', user.username || missing],
@@ -156,7 +156,7 @@ function initialValues(user: User): Record<EditableField, string> {
   return {
     first_name: user.first_name,
     last_name: user.last_name,
-    email: user.email,
+    email: user.email ?? '',
     phone_number: user.phone_number ?? '',
     country: user.country ?? '',
     username: user.username ?? '',
@@ -175,8 +175,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const [problem, setProblem] = useState<Problem>(null);
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
   const [saving, setSaving] = useState(false);
-  // A new email needs the current password (a borrowed phone must not be enough to take the account).
-  const emailChanged = values.email.trim().toLowerCase() !== user.email.toLowerCase();
+  // A new email or phone number needs the current password: each signs in and receives
+  // reset links or codes, so a borrowed phone must not be enough to take the account.
+  const emailChanged = values.email.trim().toLowerCase() !== (user.email ?? '').toLowerCase();
+  const phoneChanged = values.phone_number.trim() !== (user.phone_number ?? '');
+  const needsPassword =
+    (emailChanged && values.email.trim() !== '') || (phoneChanged && values.phone_number.trim() !== '');
 
   const set = (field: EditableField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -186,9 +190,9 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
     const codes: string[] = [];
     if (!values.first_name.trim()) codes.push('first_name_required');
     if (!values.last_name.trim()) codes.push('last_name_required');
-    if (!values.email.trim()) codes.push('email_required');
-    else if (!looksLikeEmail(values.email)) codes.push('email_invalid');
-    if (emailChanged && !currentPassword) codes.push('current_password_required');
+    // The email is optional (an account may have a phone number only); blank keeps the current one.
+    if (values.email.trim() && !looksLikeEmail(values.email)) codes.push('email_invalid');
+    if (needsPassword && !currentPassword) codes.push('current_password_required');
     if (codes.length > 0) return setProblem({ codes });
     setSaving(true);
     setProblem(null);
@@ -196,7 +200,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
       const fields = {
         ...values,
         sms_updates: String(smsUpdates),
-        ...(emailChanged ? { current_password: currentPassword } : {}),
+        ...(needsPassword ? { current_password: currentPassword } : {}),
       };
       const updated = await updateProfile(fields, avatar.file);
       updateUser(updated);
@@ -240,14 +244,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         />
       </div>
       <TextField
-        label={t('fields.email')}
+        label={t('fields.email_optional')}
         type="email"
-        required
         autoComplete="email"
         value={values.email}
         onChange={set('email')}
       />
-      {emailChanged && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
       <TextField
         label={t('fields.phone_number')}
         type="tel"
@@ -255,6 +257,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         value={values.phone_number}
         onChange={set('phone_number')}
       />
+      {needsPassword && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
       <SelectField label={t('fields.country')} value={values.country} onChange={set('country')}>
         <option value="">{t('fields.choose_country')}</option>
         {COUNTRIES.map((code) => (
