@@ -14,7 +14,7 @@ mod survey;
 pub use loose::Loose;
 pub use mutations::{
     ByUid, CommentWrite, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
-    ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
+    PersonRegister, ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
@@ -189,6 +189,7 @@ mod tests {
             OrderPartChange::decl(&cfg),
             LessonEvent::decl(&cfg),
             CommentWrite::decl(&cfg),
+            PersonRegister::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),

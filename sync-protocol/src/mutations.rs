@@ -25,6 +25,29 @@ pub struct SurveyWrite {
     #[serde(default)]
     #[ts(optional, type = "number")]
     pub user_id: Option<i64>,
+    /// Or the applicant a field agent registered from the phone (`person.register`'s
+    /// `uid`), before the phone knows their id.
+    #[serde(default)]
+    #[ts(optional)]
+    pub person_uid: Option<String>,
+}
+
+/// A person a field agent registers in the field, offline if need be: an account
+/// with a phone number and no email or password (they set one with an SMS code).
+/// `uid`, made on the phone, keeps a resent registration single.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PersonRegister {
+    pub uid: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// International, or national in the form of `country`.
+    pub phone_number: String,
+    /// One of DRC, BDI, RWA, UGA, TZA, KEN.
+    pub country: String,
+    /// The village or place.
+    #[serde(default)]
+    #[ts(optional)]
+    pub location: Option<String>,
 }
 
 /// Creates or edits a product listing.
@@ -174,11 +197,13 @@ pub enum MutationArgs {
     /// Likes (`on`) or unlikes a comment (`uid` is the comment's).
     #[serde(rename = "comment.like")]
     CommentLike(Toggle),
+    #[serde(rename = "person.register")]
+    PersonRegister(PersonRegister),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -193,6 +218,7 @@ impl MutationArgs {
         "enrolment.progress",
         "comment.create",
         "comment.like",
+        "person.register",
     ];
 
     /// The record the mutation touches.
@@ -209,6 +235,7 @@ impl MutationArgs {
             MutationArgs::EnrolmentProgress(a) => &a.uid,
             MutationArgs::CommentCreate(a) => &a.uid,
             MutationArgs::CommentLike(a) => &a.uid,
+            MutationArgs::PersonRegister(a) => &a.uid,
         }
     }
 }
@@ -256,6 +283,9 @@ mod tests {
                 "enrolment.progress" => {
                     serde_json::json!({"uid": "u", "event_uid": "e", "lesson_id": 1, "kind": "quiz", "answers": [0, 2]})
                 }
+                "person.register" => serde_json::json!({
+                    "uid": "u", "first_name": "Neema", "last_name": "M", "phone_number": "0991000111", "country": "DRC"
+                }),
                 _ => serde_json::json!({"uid": "u"}),
             };
             let parsed = mutation(name, args).parse().unwrap();
@@ -300,6 +330,7 @@ mod tests {
                 body: "Good".into(),
             }),
             CommentLike(Toggle { uid: "u".into(), on: true }),
+            PersonRegister(super::PersonRegister::default()),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -317,7 +348,8 @@ mod tests {
                 | EnrolmentCreate(_)
                 | EnrolmentProgress(_)
                 | CommentCreate(_)
-                | CommentLike(_) => {}
+                | CommentLike(_)
+                | PersonRegister(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

@@ -122,7 +122,7 @@ export const SURVEY_FIELDS = [
   }
 ] as const;
 
-export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like"] as const;
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like","person.register"] as const;
 
 export type Loose = boolean | number | string;
 
@@ -152,7 +152,12 @@ status?: string, answers?: SurveyAnswersInput,
 /**
  * The applicant, when a field agent or admin fills the form for them.
  */
-user_id?: number, };
+user_id?: number, 
+/**
+ * Or the applicant a field agent registered from the phone (`person.register`'s
+ * `uid`), before the phone knows their id.
+ */
+person_uid?: string, };
 
 export type ProductWrite = { uid: string, fields?: ListingInput, };
 
@@ -194,7 +199,21 @@ answers?: Array<number>, };
 
 export type CommentWrite = { uid: string, post_uid: string, parent_uid?: string, body: string, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle };
+export type PersonRegister = { uid: string, first_name: string, last_name: string, 
+/**
+ * International, or national in the form of `country`.
+ */
+phone_number: string, 
+/**
+ * One of DRC, BDI, RWA, UGA, TZA, KEN.
+ */
+country: string, 
+/**
+ * The village or place.
+ */
+location?: string, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister };
 
 export type PushRequest = { protocol: number, 
 /**

@@ -29,12 +29,15 @@ pub struct PersonCard {
     country: Option<Country>,
     location: Option<String>,
     role: Role,
+    /// The `person.register` uid, for a person a field agent registered from the phone.
+    uid: Option<String>,
 }
 
-impl From<UserRow> for PersonCard {
-    fn from(u: UserRow) -> Self {
+impl From<(UserRow, Option<String>)> for PersonCard {
+    fn from((u, uid): (UserRow, Option<String>)) -> Self {
         PersonCard {
             id: u.id,
+            uid,
             first_name: u.first_name,
             last_name: u.last_name,
             email: u.email,

@@ -67,6 +67,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0024_category_search", include_str!("../../../migrations/0024_category_search.sql")),
     ("0025_sms_reset_codes", include_str!("../../../migrations/0025_sms_reset_codes.sql")),
     ("0026_phone_accounts", include_str!("../../../migrations/0026_phone_accounts.sql")),
+    ("0027_registered_people", include_str!("../../../migrations/0027_registered_people.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

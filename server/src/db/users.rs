@@ -145,6 +145,21 @@ pub fn find_by_email(conn: &Connection, email: &str) -> rusqlite::Result<Option<
         .optional()
 }
 
+/// Marks an account as registered by a field agent's phone under `uid`.
+pub fn set_registration(conn: &Connection, id: i64, uid: &str, by: i64) -> rusqlite::Result<()> {
+    conn.execute("UPDATE users SET registered_uid = ?2, registered_by = ?3 WHERE id = ?1", params![id, uid, by])?;
+    Ok(())
+}
+
+/// The account a field agent's phone registered under `uid`, with who registered it.
+pub fn find_by_registered_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<(UserRow, i64)>> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS}, registered_by FROM users WHERE registered_uid = ?1 AND deleted_at IS NULL"
+    ))?
+    .query_row([uid], |row| Ok((from_row(row)?, row.get(16)?)))
+    .optional()
+}
+
 pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
@@ -292,11 +307,13 @@ pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Statu
     Ok(())
 }
 
-/// The people a field agent may fill an application for: active buyers and farmers.
-pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<UserRow>> {
+/// The people a field agent may fill an application for: active buyers and farmers,
+/// with the uid of a registration from an agent's phone.
+pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<(UserRow, Option<String>)>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL AND status = 'active' AND role IN ('user', 'farmer')
+        "SELECT {COLUMNS}, registered_uid FROM users
+         WHERE deleted_at IS NULL AND status = 'active' AND role IN ('user', 'farmer')
          ORDER BY first_name, last_name, id"
     ))?;
-    stmt.query_map([], from_row)?.collect()
+    stmt.query_map([], |row| Ok((from_row(row)?, row.get(16)?)))?.collect()
 }

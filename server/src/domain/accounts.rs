@@ -131,25 +131,35 @@ fn check_formats(errors: &mut FieldErrors, form: &AccountForm) -> (Option<String
     (email, country)
 }
 
+/// Who a new account is for: names, phone number and country (required), email and
+/// place (optional). The number is E.164: it identifies the account.
 #[derive(Debug)]
-pub struct Registration {
+pub struct Person {
     pub first_name: String,
     pub last_name: String,
-    /// Optional: a phone number alone makes an account (docs/accounts.md).
     pub email: Option<String>,
-    /// E.164: it identifies the account, so it must be readable for the country.
     pub phone_number: String,
     pub country: Country,
+    pub location: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Registration {
+    pub person: Person,
     pub password: String,
 }
 
-/// docs/product.md, Validation, in order: passwords match, password length, then the
-/// required fields, then the format of what was given. The email is optional
-/// (docs/decisions.md); the phone number is required and must be readable.
-pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldErrors> {
-    let mut errors = FieldErrors::default();
-    let password = form.password.clone().unwrap_or_default();
-    check_password(&mut errors, &password, form.password_confirmation.as_deref().unwrap_or_default());
+/// The number in E.164, or a `phone_number_invalid` error when it cannot be read for the country.
+fn read_phone(errors: &mut FieldErrors, typed: &str, country: Country) -> Option<String> {
+    let read = phone::to_e164(typed, country);
+    if read.is_none() && !errors.has("phone_number") {
+        errors.add("phone_number", "phone_number_invalid", "Please enter a valid phone number for your country");
+    }
+    read
+}
+
+/// The required fields, then the format of what was given, after whatever `errors` holds.
+fn check_person(mut errors: FieldErrors, form: &AccountForm) -> Result<Person, FieldErrors> {
     let required = [
         ("first_name", &form.first_name, "first_name_required", "First name is required"),
         ("last_name", &form.last_name, "last_name_required", "Last name is required"),
@@ -162,31 +172,37 @@ pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldEr
         }
     }
     let (email, country) = check_formats(&mut errors, form);
+    check_length(&mut errors, "location", present(&form.location), MAX_TEXT_CHARS);
     let phone = match (present(&form.phone_number), country) {
-        (Some(typed), Some(country)) => {
-            let read = phone::to_e164(typed, country);
-            if read.is_none() && !errors.has("phone_number") {
-                errors.add(
-                    "phone_number",
-                    "phone_number_invalid",
-                    "Please enter a valid phone number for your country",
-                );
-            }
-            read
-        }
+        (Some(typed), Some(country)) => read_phone(&mut errors, typed, country),
         _ => None,
     };
     match (errors.is_empty(), country, phone) {
-        (true, Some(country), Some(phone_number)) => Ok(Registration {
+        (true, Some(country), Some(phone_number)) => Ok(Person {
             first_name: present(&form.first_name).unwrap_or_default().to_owned(),
             last_name: present(&form.last_name).unwrap_or_default().to_owned(),
             email,
             phone_number,
             country,
-            password,
+            location: present(&form.location).map(str::to_owned),
         }),
         _ => Err(errors),
     }
+}
+
+/// docs/product.md, Validation, in order: passwords match, password length, then the
+/// required fields, then the format of what was given. The email is optional
+/// (docs/decisions.md); the phone number is required and must be readable.
+pub fn validate_registration(form: &AccountForm) -> Result<Registration, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let password = form.password.clone().unwrap_or_default();
+    check_password(&mut errors, &password, form.password_confirmation.as_deref().unwrap_or_default());
+    Ok(Registration { person: check_person(errors, form)?, password })
+}
+
+/// A person a field agent registers: as at sign-up, without a password.
+pub fn validate_person(form: &AccountForm) -> Result<Person, FieldErrors> {
+    check_person(FieldErrors::default(), form)
 }
 
 pub fn invalid_credentials() -> AppError {
@@ -224,17 +240,7 @@ pub fn validate_profile_edit(form: &AccountForm, current_country: Option<Country
     }
     let phone_number = present(&form.phone_number).and_then(|typed| match country.or(current_country) {
         // An account's number identifies it, so it must be readable where the country is known.
-        Some(country) => {
-            let read = phone::to_e164(typed, country);
-            if read.is_none() && !errors.has("phone_number") {
-                errors.add(
-                    "phone_number",
-                    "phone_number_invalid",
-                    "Please enter a valid phone number for your country",
-                );
-            }
-            read
-        }
+        Some(country) => read_phone(&mut errors, typed, country),
         None => Some(typed.to_owned()),
     });
     if !errors.is_empty() {
@@ -383,10 +389,10 @@ mod tests {
             ("password_confirmation", "secret1"),
         ]))
         .unwrap();
-        assert_eq!(ok.first_name, "Amani");
-        assert_eq!(ok.email.as_deref(), Some("amani@example.com"));
-        assert_eq!(ok.phone_number, "+243991234567");
-        assert_eq!(ok.country, Country::Drc);
+        assert_eq!(ok.person.first_name, "Amani");
+        assert_eq!(ok.person.email.as_deref(), Some("amani@example.com"));
+        assert_eq!(ok.person.phone_number, "+243991234567");
+        assert_eq!(ok.person.country, Country::Drc);
     }
 
     #[test]
@@ -400,7 +406,7 @@ mod tests {
         ];
         let with = |phone: &str| form(&[&base[..], &[("phone_number", phone)]].concat());
         let ok = validate_registration(&with("099 123 4567")).unwrap();
-        assert_eq!((ok.email, ok.phone_number.as_str()), (None, "+243991234567"));
+        assert_eq!((ok.person.email, ok.person.phone_number.as_str()), (None, "+243991234567"));
         assert_eq!(codes(validate_registration(&with("12345"))), ["phone_number_invalid"]);
         let edit = validate_profile_edit(&form(&[("phone_number", "12")]), Some(Country::Drc));
         assert_eq!(edit.err().unwrap().codes(), ["phone_number_invalid"]);

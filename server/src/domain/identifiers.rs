@@ -6,11 +6,28 @@ use rusqlite::Connection;
 use super::phone;
 use crate::clock;
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
+use crate::domain::accounts::Person;
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::model::user::Country;
+use crate::model::user::{Country, Role, Status};
 
 pub fn email_taken() -> AppError {
     AppError::invalid("email", "email_taken", "This email is already registered")
+}
+
+/// A new buyer's account (role `user`, active): made at sign-up, or by a field agent.
+pub fn new_buyer(person: Person, password_hash: String, avatar: Option<String>) -> NewUser {
+    NewUser {
+        email: person.email,
+        password_hash,
+        first_name: person.first_name,
+        last_name: person.last_name,
+        phone_number: Some(person.phone_number),
+        country: Some(person.country),
+        role: Role::User,
+        status: Status::Active,
+        location: person.location,
+        avatar,
+    }
 }
 
 /// Refuses a new account's email or phone number that another account has.

@@ -25,6 +25,7 @@ pub mod payments;
 pub mod people;
 pub mod phone;
 pub mod products;
+pub mod registrations;
 pub mod reviews;
 pub mod sms;
 pub mod surveys;

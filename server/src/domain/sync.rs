@@ -19,6 +19,7 @@ use super::favourites;
 use super::merge::Base;
 use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
+use super::registrations;
 use super::surveys::{self, SurveyRef};
 use crate::clock;
 use crate::db::courses::{CourseRow, ModuleRow};
@@ -211,7 +212,11 @@ fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) 
         }
     })?;
     let conflicts = match args {
-        MutationArgs::SurveyCreate(SurveyWrite { uid, status, answers, user_id }) => {
+        MutationArgs::SurveyCreate(SurveyWrite { uid, status, answers, user_id, person_uid }) => {
+            let user_id = match person_uid {
+                Some(person) => Some(registrations::registered(tx, &person)?.id),
+                None => user_id,
+            };
             let owner = match user_id {
                 Some(id) if id != user.id => surveys::applicant_for(tx, user, id)?,
                 _ => user.clone(),
@@ -278,6 +283,10 @@ fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) 
         }
         MutationArgs::CommentLike(Toggle { uid, on }) => {
             comments::like(tx, user, comments::Key::Uid(&uid), on)?;
+            Vec::new()
+        }
+        MutationArgs::PersonRegister(person) => {
+            registrations::register(tx, user, &person)?;
             Vec::new()
         }
     };

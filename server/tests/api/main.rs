@@ -24,6 +24,7 @@ mod pawapay;
 mod payments;
 mod phone_accounts;
 mod products;
+mod registrations;
 mod sessions;
 mod sms;
 mod surveys;

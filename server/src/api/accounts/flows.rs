@@ -8,14 +8,14 @@ use std::sync::Arc;
 use crate::AppState;
 use crate::auth::{self, AuthUser, TokenKeys};
 use crate::db::sessions;
-use crate::db::users::{self, NewUser, UserRow};
+use crate::db::users::{self, UserRow};
 use crate::domain::accounts::{
     self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, invalid_credentials, normalise_email, validate_registration,
 };
 use crate::domain::identifiers::{self, insert_account};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::media::{AVATAR_SIZES, MediaStore};
-use crate::model::user::{Role, Status};
+use crate::model::user::Status;
 use crate::rate_limit::Throttles;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
@@ -37,21 +37,12 @@ pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiR
             wait_secs,
         )
     })?;
-    let (email, phone) = (registration.email.clone(), registration.phone_number.clone());
+    let person = registration.person;
+    let (email, phone) = (person.email.clone(), person.phone_number.clone());
     state.db.read(move |conn| identifiers::check_new_account(conn, email.as_deref(), &phone)).await?;
     let avatar = store_avatar(&state.media, form.avatar).await?;
-    let account = NewUser {
-        email: registration.email,
-        password_hash: auth::hash_password_async(registration.password).await?,
-        first_name: registration.first_name,
-        last_name: registration.last_name,
-        phone_number: Some(registration.phone_number),
-        country: Some(registration.country),
-        role: Role::User,
-        status: Status::Active,
-        location: None,
-        avatar,
-    };
+    let password_hash = auth::hash_password_async(registration.password).await?;
+    let account = identifiers::new_buyer(person, password_hash, avatar);
     let keys = state.tokens.clone();
     state
         .db
