@@ -9,6 +9,7 @@ import {
   fillApplication,
   serverAndBrowser,
   signIn,
+  uniquePhone,
 } from './harness.mjs';
 
 const env = serverAndBrowser();
@@ -69,4 +70,68 @@ test('an agent fills an application offline for a farmer and it arrives after re
   await signIn(grace, origin, 'buyer@mavuno.demo');
   await openSection(grace, 'Applications');
   await grace.locator('.application-card .badge', { hasText: 'Pending' }).waitFor();
+});
+
+test('an agent registers a person offline and files their application; both arrive once', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openSection(page, 'Farmers');
+  await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
+
+  await context.setOffline(true);
+  await assertOffline(page);
+  await page.reload();
+  await openSection(page, 'Farmers');
+  await page.getByRole('button', { name: 'Register a person' }).click();
+  // What is missing is said before anything is queued; a number that cannot be read too.
+  await page.getByRole('button', { name: 'Register and fill their application' }).click();
+  await page.getByRole('alert').filter({ hasText: 'First name is required' }).waitFor();
+  await page.getByLabel(/^First name/).fill('Furaha');
+  await page.getByLabel(/^Last name/).fill('Mapendo');
+  await page.getByLabel(/^Phone number/).fill('12345');
+  await page.getByLabel(/^Country/).selectOption('DRC');
+  await page.getByLabel('Village or place').fill('Kavumu');
+  await page.getByRole('button', { name: 'Register and fill their application' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Please enter a valid phone number for your country' }).waitFor();
+  const phone = uniquePhone();
+  await page.getByLabel(/^Phone number/).fill(phone);
+  await page.getByRole('button', { name: 'Register and fill their application' }).click();
+
+  await page.getByText('Application for Furaha Mapendo').waitFor();
+  await fillApplication(page);
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  await page.getByText('Offline · waiting to send: 2').waitFor();
+  await openSection(page, 'Farmers');
+  const card = page.locator('.person-card', { hasText: 'Furaha Mapendo' });
+  await card.getByText('Registered on this phone, waiting to be sent').waitFor();
+  assert.match(await card.innerText(), new RegExp(`${phone} · Kavumu`));
+  await openSection(page, 'Applications');
+  await page.locator('.application-card', { hasText: 'For Furaha Mapendo' }).waitFor();
+
+  await context.setOffline(false);
+  await page.getByText('Synced').waitFor();
+  const get = (path) =>
+    page.evaluate(async (url) => {
+      const response = await fetch(url, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } });
+      return (await response.json()).data;
+    }, `${origin}/api/v1${path}`);
+  const e164 = `+243${phone.slice(1)}`;
+  const registered = (await get('/agent/people')).filter((p) => p.phone_number === e164);
+  assert.equal(registered.length, 1, 'one account for the number');
+  assert.deepEqual([registered[0].first_name, registered[0].email, registered[0].location], ['Furaha', null, 'Kavumu']);
+  const filed = (await get('/farmer/farmer_survey_forms')).filter((a) => a.user_id === registered[0].id);
+  assert.equal(filed.length, 1, 'one application');
+  assert.equal(filed[0].status, 'pending');
+
+  // The saved list, refreshed, holds the person once, as the server knows them.
+  await openSection(page, 'Farmers');
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByLabel('Search').fill(phone.slice(1));
+  await card.getByText('Registered on this phone, waiting to be sent').waitFor({ state: 'detached' });
+  await card.getByText(/Applications you filled: 1/).waitFor();
+  assert.equal(await page.locator('.person-card').count(), 1);
+  await context.close();
 });

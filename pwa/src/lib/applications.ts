@@ -13,8 +13,13 @@ export interface Application extends LocalRecord {
   admin_comment?: string | null;
   /** The applicant; someone else when a field agent filled it for them. */
   user_id?: number;
+  /** Or the applicant a field agent registered on this phone, until the server names them. */
+  person_uid?: string;
   user?: { first_name: string; last_name: string; email: string | null };
 }
+
+/** Whom a field agent fills an application for: a listed person, or one registered on this phone. */
+export type Applicant = { user_id: number } | { person_uid: string };
 
 /** How applications are kept on the device; registered before the first sync (lib/sync-bootstrap.ts). */
 export const surveyEntity: EntityHandler = {
@@ -27,19 +32,20 @@ export const surveyEntity: EntityHandler = {
     }
     const current = (await db.surveys.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'pending' };
     const status = (mutation.args.status as string | undefined) ?? current.status;
-    const applicant = typeof mutation.args.user_id === 'number' ? { user_id: mutation.args.user_id } : {};
+    const { user_id, person_uid } = mutation.args as { user_id?: number; person_uid?: string };
+    const applicant = { ...(typeof user_id === 'number' ? { user_id } : {}), ...(person_uid ? { person_uid } : {}) };
     await db.surveys.put({ ...current, ...(mutation.args.answers as object), ...applicant, status });
   },
 };
 
 /** Saves an application: a create until the server has it, then edits on top
- * of its version. `forUserId`: the person a field agent fills it for. */
+ * of its version. `applicant`: the person a field agent fills it for. */
 export async function saveApplication(
   db: LocalDb,
   uid: string,
   answers: Answers,
   status?: ApplicationStatus,
-  forUserId?: number,
+  applicant?: Applicant,
 ): Promise<void> {
   const existing = await db.surveys.get(uid);
   const queuedCreate = await db.outbox
@@ -52,7 +58,7 @@ export async function saveApplication(
     await enqueue(db, 'survey.create', {
       ...args,
       status: status ?? 'draft',
-      ...(forUserId === undefined ? {} : { user_id: forUserId }),
+      ...applicant,
     });
   } else {
     // Only the answers that differ from this phone's copy: an answer someone

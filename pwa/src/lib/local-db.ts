@@ -32,6 +32,18 @@ export interface LocalPerson {
   country: string | null;
   location: string | null;
   role: Role;
+  /** The `person.register` uid, for a person a field agent registered from a phone. */
+  uid?: string | null;
+}
+
+/** A person registered on this phone (`person.register`), kept until the server's list has them. */
+export interface LocalRegistration {
+  uid: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string;
+  country: string;
+  location?: string;
 }
 
 export interface LocalPhoto {
@@ -74,6 +86,8 @@ export class LocalDb extends Dexie {
   comments!: EntityTable<LocalRecord, 'uid'>;
   /** The exchange rates in use, by currency (synced, public; docs/money.md). */
   rates!: EntityTable<LocalRecord, 'uid'>;
+  /** People a field agent registered on this phone, until the server's list has them. */
+  registrations!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -91,6 +105,7 @@ export class LocalDb extends Dexie {
     this.version(8).stores({ blogs: 'uid, id', openedPosts: 'uid, at' });
     this.version(9).stores({ comments: 'uid, post_uid' });
     this.version(10).stores({ rates: 'uid' });
+    this.version(11).stores({ registrations: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -11,6 +11,7 @@ import { localDb, type LocalDb } from './local-db';
 import { blogEntity } from './news';
 import { commentEntity } from './comments';
 import { rateEntity } from './rates';
+import { personEntity } from './people';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -22,6 +23,7 @@ registerEntity('enrolment', enrolmentEntity);
 registerEntity('blog', blogEntity);
 registerEntity('comment', commentEntity);
 registerEntity('exchange_rate', rateEntity);
+registerEntity('person', personEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

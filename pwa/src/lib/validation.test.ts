@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkImage } from './image-pick';
-import { signInName, validateLogin, validateRegistration, type RegistrationValues } from './validation';
+import { readablePhone, signInName, validateLogin, validateRegistration, type RegistrationValues } from './validation';
 
 const complete: RegistrationValues = {
   first_name: 'Amani',
@@ -73,5 +73,15 @@ describe('sign-in and image checks', () => {
     expect(checkImage(new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' }))).toBe(
       'image_too_large',
     );
+  });
+});
+
+describe('phone numbers, as the server reads them', () => {
+  it('takes the national forms of the chosen country and international numbers', () => {
+    for (const typed of ['0991 234 567', '991234567', '243991234567', '+243 991 234 567', '00243991234567'])
+      expect(readablePhone(typed, 'DRC')).toBe(true);
+    expect(readablePhone('79 123 456', 'BDI')).toBe(true);
+    for (const typed of ['12345', '0991 234 5', 'call me', '']) expect(readablePhone(typed, 'DRC')).toBe(false);
+    expect(readablePhone('0991234567', '')).toBe(false);
   });
 });

@@ -58,3 +58,32 @@ export function validateLogin(emailOrPhone: string, password: string): string[] 
   if (!password) codes.push('password_required');
   return codes;
 }
+
+/** Calling code and national length of the six countries (server/src/domain/phone.rs). */
+const PHONE_PLANS: Record<string, [string, number]> = {
+  DRC: ['243', 9],
+  BDI: ['257', 8],
+  RWA: ['250', 9],
+  UGA: ['256', 9],
+  TZA: ['255', 9],
+  KEN: ['254', 9],
+};
+
+/** Whether the server will read `typed` as a number of `country` (as domain/phone.rs does):
+ * international, or national with or without the trunk 0 or the calling code. */
+export function readablePhone(typed: string, country: string): boolean {
+  const plan = PHONE_PLANS[country];
+  const text = typed.trim();
+  if (!plan || !/^[\d +\-.()/]+$/.test(text)) return false;
+  const digits = text.replace(/\D/g, '');
+  if (text.startsWith('+') || digits.startsWith('00')) {
+    const length = text.startsWith('+') ? digits.length : digits.length - 2;
+    return length >= 8 && length <= 15;
+  }
+  const [code, national] = plan;
+  return (
+    (digits.length === national + 1 && digits.startsWith('0')) ||
+    (digits.length === code.length + national && digits.startsWith(code)) ||
+    digits.length === national
+  );
+}

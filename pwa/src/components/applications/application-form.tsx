@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBox, useFocusFirstInvalid } from '../form';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { FIELDS, toAnswers, validateSubmission, type Answers } from '../../lib/application-fields';
-import { saveApplication, type Application, type ApplicationStatus } from '../../lib/applications';
+import { saveApplication, type Applicant, type Application, type ApplicationStatus } from '../../lib/applications';
 import { Field } from './application-field';
 
 /** Draft answers are saved this long after the person stops typing. */
@@ -26,12 +26,13 @@ export function ApplicationForm(props: {
   existing: Application | undefined;
   refused: OutboxEntry | undefined;
   /** The person a field agent fills it for. */
-  person?: { id: number; name: string };
+  person?: { applicant: Applicant; name: string };
   onDone(): void;
 }) {
   const { t } = useTranslation();
   const { db, uid, existing, refused } = props;
-  const forUserId = props.person?.id;
+  // Whom it is for does not change while the form is open (kept, so autosave does not rerun).
+  const [applicant] = useState(props.person?.applicant);
   const [values, setValues] = useState<Answers>(() => initialValues(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [attempt, setAttempt] = useState(0);
@@ -46,10 +47,10 @@ export function ApplicationForm(props: {
   useEffect(() => {
     if (!dirty.current || !isDraft) return;
     const timer = window.setTimeout(() => {
-      void saveApplication(db, uid, toAnswers(values), 'draft', forUserId).then(() => setSavedAt(Date.now()));
+      void saveApplication(db, uid, toAnswers(values), 'draft', applicant).then(() => setSavedAt(Date.now()));
     }, AUTOSAVE_MS);
     return () => window.clearTimeout(timer);
-  }, [values, isDraft, db, uid, forUserId]);
+  }, [values, isDraft, db, uid, applicant]);
 
   const set = (name: string) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
     const target = event.target;
@@ -67,12 +68,12 @@ export function ApplicationForm(props: {
       return;
     }
     const next: ApplicationStatus = status === 'rejected' ? 're-submitted' : 'pending';
-    await saveApplication(db, uid, toAnswers(values), next, forUserId);
+    await saveApplication(db, uid, toAnswers(values), next, applicant);
     props.onDone();
   };
 
   const saveOnly = async () => {
-    await saveApplication(db, uid, toAnswers(values), isDraft ? 'draft' : undefined, forUserId);
+    await saveApplication(db, uid, toAnswers(values), isDraft ? 'draft' : undefined, applicant);
     props.onDone();
   };
 

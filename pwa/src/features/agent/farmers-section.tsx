@@ -1,16 +1,36 @@
 // The field agent's Farmers section: the people they can visit, saved on the
-// phone, and a new application for one of them that works with no signal.
+// phone, a person registered there, and a new application for one of them, all
+// of which work with no signal.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ClipboardIcon, RefreshIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
-import type { LocalDb, LocalPerson } from '../../lib/local-db';
+import type { LocalDb } from '../../lib/local-db';
 import { newUid } from '../../lib/sync-engine';
 import { ApplicationForm } from '../../components/applications/application-form';
-import { useApplications } from '../../lib/applications';
-import { matches, personName, refreshPeople, useSavedPeople } from '../../lib/people';
+import { useApplications, type Applicant, type Application } from '../../lib/applications';
+import {
+  forgetRegistration,
+  matches,
+  personName,
+  refreshPeople,
+  useSavedPeople,
+  type Visitable,
+} from '../../lib/people';
+import { RegisterPerson } from './register-person';
+
+/** Whom an application for `p` names: the server's id, or this phone's registration. */
+function applicantOf(p: Visitable): Applicant | undefined {
+  if (p.id !== undefined) return { user_id: p.id };
+  return p.uid ? { person_uid: p.uid } : undefined;
+}
+
+/** Whether application `a` is for `p`, named either way. */
+function isFor(a: Application, p: Visitable): boolean {
+  return (p.id !== undefined && a.user_id === p.id) || (!!p.uid && a.person_uid === p.uid);
+}
 
 export function FarmersSection({ db }: { db: LocalDb }) {
   const { t } = useTranslation();
@@ -19,7 +39,8 @@ export function FarmersSection({ db }: { db: LocalDb }) {
   const [search, setSearch] = useState('');
   const [refreshing, setRefreshing] = useState(false);
   const [failed, setFailed] = useState(false);
-  const [filling, setFilling] = useState<{ person: LocalPerson; uid: string } | null>(null);
+  const [filling, setFilling] = useState<{ applicant: Applicant; name: string; uid: string } | null>(null);
+  const [registering, setRegistering] = useState(false);
 
   const refresh = useCallback(async () => {
     setRefreshing(true);
@@ -45,18 +66,31 @@ export function FarmersSection({ db }: { db: LocalDb }) {
         uid={filling.uid}
         existing={undefined}
         refused={undefined}
-        person={{ id: filling.person.id, name: personName(filling.person) }}
+        person={{ applicant: filling.applicant, name: filling.name }}
         onDone={() => setFilling(null)}
+      />
+    );
+  }
+  if (registering) {
+    return (
+      <RegisterPerson
+        db={db}
+        onCancel={() => setRegistering(false)}
+        onRegistered={({ uid, name }) => {
+          setRegistering(false);
+          // Registered to fill their application: it opens at once.
+          setFilling({ applicant: { person_uid: uid }, name, uid: newUid() });
+        }}
       />
     );
   }
   if (!saved || !applications) return <Spinner label={t('common.loading')} />;
 
   const shown = saved.people.filter((p) => matches(p, search));
-  const filledFor = (id: number) => applications.filter((a) => a.user_id === id).length;
+  const filledFor = (p: Visitable) => applications.filter((a) => isFor(a, p)).length;
   // One application per person waits for a decision (the server refuses a second).
-  const waitingFor = (id: number) =>
-    applications.some((a) => a.user_id === id && (a.status === 'pending' || a.status === 're-submitted'));
+  const waitingFor = (p: Visitable) =>
+    applications.some((a) => isFor(a, p) && (a.status === 'pending' || a.status === 're-submitted'));
   return (
     <div className="agent-people">
       <div className="section-head">
@@ -65,6 +99,9 @@ export function FarmersSection({ db }: { db: LocalDb }) {
           <RefreshIcon /> {refreshing ? t('common.loading') : t('agent.refresh')}
         </button>
       </div>
+      <button type="button" className="button" onClick={() => setRegistering(true)}>
+        {t('agent.register')}
+      </button>
       <p className="muted" role="status">
         {saved.updatedAt
           ? t('agent.saved_copy', { time: formatDate(saved.updatedAt, 'time') })
@@ -82,22 +119,53 @@ export function FarmersSection({ db }: { db: LocalDb }) {
         <p className="card empty-note">{saved.people.length === 0 ? t('agent.empty') : t('admin.users.empty')}</p>
       ) : (
         <ul className="people-list">
-          {shown.map((p) => (
-            <li key={p.id} className="card person-card">
-              <div>
-                <h3>{personName(p)}</h3>
-                <p className="muted">{[p.phone_number, p.location].filter(Boolean).join(' · ')}</p>
-                <p className="muted">
-                  {t(`roles.${p.role}`)}
-                  {filledFor(p.id) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p.id)}`}
-                </p>
-                {waitingFor(p.id) && <p className="sync-note wait">{t('agent.waiting_warning')}</p>}
-              </div>
-              <button type="button" className="button small" onClick={() => setFilling({ person: p, uid: newUid() })}>
-                <ClipboardIcon /> {t('agent.new_for')}
-              </button>
-            </li>
-          ))}
+          {shown.map((p) => {
+            const applicant = applicantOf(p);
+            const refused = typeof p.registered === 'object' ? p.registered : undefined;
+            return (
+              <li key={p.id ?? p.uid} className="card person-card">
+                <div>
+                  <h3>{personName(p)}</h3>
+                  <p className="muted">{[p.phone_number, p.location].filter(Boolean).join(' · ')}</p>
+                  <p className="muted">
+                    {t(`roles.${p.role}`)}
+                    {filledFor(p) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p)}`}
+                  </p>
+                  {p.registered === 'waiting' && <p className="sync-note wait">{t('agent.registered_waiting')}</p>}
+                  {p.registered === 'sent' && <p className="sync-note">{t('agent.registered_sent')}</p>}
+                  {refused && (
+                    <p className="sync-note refused" role="alert">
+                      {t('agent.registered_refused')}{' '}
+                      {Object.values(refused.result?.error_codes ?? {})
+                        .flat()
+                        .map((code) => t(`errors.${code}`, { defaultValue: code }))
+                        .join(' ')}
+                    </p>
+                  )}
+                  {waitingFor(p) && <p className="sync-note wait">{t('agent.waiting_warning')}</p>}
+                </div>
+                {refused ? (
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    onClick={() => p.uid && void forgetRegistration(db, p.uid)}
+                  >
+                    {t('common.remove')}
+                  </button>
+                ) : (
+                  applicant && (
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => setFilling({ applicant, name: personName(p), uid: newUid() })}
+                    >
+                      <ClipboardIcon /> {t('agent.new_for')}
+                    </button>
+                  )
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

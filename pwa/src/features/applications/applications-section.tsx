@@ -8,7 +8,7 @@ import { ClipboardIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import type { LocalDb } from '../../lib/local-db';
 import { newUid } from '../../lib/sync-engine';
-import { deleteApplication, useApplications, type Application } from '../../lib/applications';
+import { deleteApplication, useApplications, type Applicant, type Application } from '../../lib/applications';
 import { useOutbox } from '../../lib/use-outbox';
 import { personName, useSavedPeople } from '../../lib/people';
 import { ApplicationForm } from '../../components/applications/application-form';
@@ -36,7 +36,7 @@ export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentM
   const applicantOf = (a: Application): string | undefined => {
     if (!agent) return undefined;
     if (a.user) return personName(a.user);
-    const person = saved?.people.find((p) => p.id === a.user_id);
+    const person = saved?.people.find((p) => (p.id !== undefined && p.id === a.user_id) || p.uid === a.person_uid);
     return person ? personName(person) : undefined;
   };
   const startNew = agent ? agent.onNew : () => setView({ mode: 'form', uid: newUid(), isNew: true });
@@ -48,11 +48,7 @@ export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentM
         uid={view.uid}
         existing={current}
         refused={entriesFor(view.uid).find((e) => e.state === 'rejected')}
-        person={
-          agent && current?.user_id !== undefined
-            ? { id: current.user_id, name: applicantOf(current) ?? '' }
-            : undefined
-        }
+        person={agent && current ? applicantFor(current, applicantOf(current)) : undefined}
         onDone={() => setView({ mode: 'list' })}
       />
     );
@@ -110,4 +106,11 @@ export function ApplicationsSection({ db, agent }: { db: LocalDb; agent?: AgentM
       </ConfirmDialog>
     </div>
   );
+}
+
+/** Whom an application a field agent filled is for, as its form needs it. */
+function applicantFor(a: Application, name: string | undefined): { applicant: Applicant; name: string } | undefined {
+  if (a.user_id !== undefined) return { applicant: { user_id: a.user_id }, name: name ?? '' };
+  if (a.person_uid) return { applicant: { person_uid: a.person_uid }, name: name ?? '' };
+  return undefined;
 }

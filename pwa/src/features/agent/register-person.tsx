@@ -1,0 +1,120 @@
+// A field agent registers a person who has no account (and often no email) from
+// the phone, with or without a signal; their application can be filled at once.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
+import { COUNTRIES } from '../../lib/account';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
+import type { LocalDb } from '../../lib/local-db';
+import { registerPerson } from '../../lib/people';
+import { useSession } from '../../lib/session';
+import { readablePhone } from '../../lib/validation';
+
+const FIELDS = ['first_name', 'last_name', 'phone_number', 'country', 'location'] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+
+/** The form's checks, in the server's order, as error codes. */
+export function checkPerson(values: Values): string[] {
+  const codes: string[] = [];
+  for (const field of ['first_name', 'last_name', 'phone_number', 'country'] as const) {
+    if (!values[field].trim()) codes.push(`${field}_required`);
+  }
+  if (values.phone_number.trim() && values.country && !readablePhone(values.phone_number, values.country))
+    codes.push('phone_number_invalid');
+  return codes;
+}
+
+export function RegisterPerson({
+  db,
+  onRegistered,
+  onCancel,
+}: {
+  db: LocalDb;
+  onRegistered(person: { uid: string; name: string }): void;
+  onCancel(): void;
+}) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [values, setValues] = useState<Values>({
+    first_name: '',
+    last_name: '',
+    phone_number: '',
+    country: user?.country ?? '',
+    location: '',
+  });
+  const { problem, busy, form, send } = useFormSend();
+  const invalid = fieldProblems(problem, t, FIELDS);
+  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const person = {
+      first_name: values.first_name.trim(),
+      last_name: values.last_name.trim(),
+      phone_number: values.phone_number.trim(),
+      country: values.country,
+      ...(values.location.trim() ? { location: values.location.trim() } : {}),
+    };
+    let uid = '';
+    if (await send(checkPerson(values), async () => (uid = await registerPerson(db, person)))) {
+      onRegistered({ uid, name: `${person.first_name} ${person.last_name}` });
+    }
+  };
+
+  return (
+    <form ref={form} className="card form" onSubmit={submit} noValidate aria-labelledby="register-person">
+      <h2 id="register-person">{t('agent.register_title')}</h2>
+      <p className="muted">{t('agent.register_intro')}</p>
+      <ErrorBox messages={problemMessages(problem, t, 'agent.register_failed')} />
+      <div className="field-row">
+        <TextField
+          label={t('fields.first_name')}
+          required
+          value={values.first_name}
+          error={invalid.first_name}
+          onChange={set('first_name')}
+        />
+        <TextField
+          label={t('fields.last_name')}
+          required
+          value={values.last_name}
+          error={invalid.last_name}
+          onChange={set('last_name')}
+        />
+      </div>
+      <TextField
+        label={t('fields.phone_number')}
+        type="tel"
+        inputMode="tel"
+        required
+        value={values.phone_number}
+        error={invalid.phone_number}
+        onChange={set('phone_number')}
+      />
+      <SelectField
+        label={t('fields.country')}
+        required
+        value={values.country}
+        error={invalid.country}
+        onChange={set('country')}
+      >
+        <option value="">{t('fields.choose_country')}</option>
+        {COUNTRIES.map((code) => (
+          <option key={code} value={code}>
+            {t(`countries.${code}`)}
+          </option>
+        ))}
+      </SelectField>
+      <TextField label={t('agent.village')} value={values.location} onChange={set('location')} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          {t('agent.register_save')}
+        </button>
+        <button type="button" className="button secondary" onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
