@@ -77,6 +77,8 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   await row.getByRole('button', { name: 'Edit' }).click();
   await farmer.getByLabel(/^Current price/).fill('1.50');
   await farmer.getByLabel(/^Quantity in stock/).fill('55');
+  await farmer.getByText('Name in other languages (optional)').click();
+  await farmer.getByLabel('Name in Kiswahili').fill('Unga wa muhogo');
   await farmer.getByRole('button', { name: 'Save product' }).click();
   await row.getByText('Saved on this phone, waiting to be sent').waitFor();
   await farmerContext.setOffline(false);
@@ -88,6 +90,13 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   const onServer = await (await fetch(`${origin}/api/v1/products?q=cassava`)).json();
   assert.equal(onServer.total, 1, 'listed once, even though it was sent from an offline queue');
   assert.equal(onServer.data[0].image_urls.length, 1);
+  assert.equal(onServer.data[0].title_sw, 'Unga wa muhogo');
+
+  // A reader of Kiswahili sees the farmer's name in Kiswahili; others the farmer's own.
+  const swahili = await (await env.browser.newContext(PHONE)).newPage();
+  await swahili.goto(`${origin}/product/${onServer.data[0].id}?lng=sw`);
+  await swahili.getByRole('heading', { name: 'Unga wa muhogo' }).waitFor();
+  await card.getByRole('link', { name: 'Cassava flour' }).waitFor();
 });
 
 test('a farmer edits a description offline on two phones: both edits show', async () => {

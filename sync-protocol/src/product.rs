@@ -13,6 +13,13 @@ use crate::Loose;
 pub struct ListingInput {
     #[ts(optional)]
     pub title: Option<String>,
+    /// The name in English, French or Kiswahili, when the farmer gives it (blank clears it).
+    #[ts(optional)]
+    pub title_en: Option<String>,
+    #[ts(optional)]
+    pub title_fr: Option<String>,
+    #[ts(optional)]
+    pub title_sw: Option<String>,
     #[ts(optional)]
     pub description: Option<String>,
     #[ts(optional)]

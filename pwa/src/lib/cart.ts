@@ -18,6 +18,9 @@ export interface CartProduct {
   id: number;
   uid: string;
   title: string;
+  title_en?: string | null;
+  title_fr?: string | null;
+  title_sw?: string | null;
   image: string | null;
   farmer: { id: number; name: string };
   unit: Product['unit'];
@@ -110,6 +113,9 @@ export function toCartProduct(p: Product): CartProduct {
     id: p.id!,
     uid: p.uid,
     title: p.title,
+    title_en: p.title_en ?? null,
+    title_fr: p.title_fr ?? null,
+    title_sw: p.title_sw ?? null,
     image: p.image_urls[0]?.thumbnail_url ?? null,
     farmer: { id: p.farmer.id, name: p.farmer.name },
     unit: p.unit,

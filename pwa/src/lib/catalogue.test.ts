@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Product } from './products';
+import { productTitle, type Product } from './products';
 import { orderRange } from './catalogue';
 import { filterProducts } from './product-search';
 import vocabulary from './produce-words.json';
@@ -83,6 +83,23 @@ describe('the search in the region’s three languages', () => {
       'dairy',
       'beverages',
       'herbs',
+    ]);
+  });
+});
+
+describe('a product named in other languages by its farmer', () => {
+  const honey = { ...product('Grevillea honey', 'honey', 6, 4.5), title_sw: 'Asali ya mgrevilia', title_fr: null };
+
+  it('is shown under the name in the reader’s language, or the farmer’s own name', () => {
+    expect(productTitle(honey, 'sw')).toBe('Asali ya mgrevilia');
+    expect(productTitle(honey, 'sw-TZ')).toBe('Asali ya mgrevilia');
+    expect(productTitle(honey, 'fr')).toBe('Grevillea honey');
+    expect(productTitle(honey, undefined)).toBe('Grevillea honey');
+  });
+
+  it('is found offline by any of its names', () => {
+    expect(titles(filterProducts([honey, ...all], { q: 'mgrevilia', category: 'all', sort: 'name' }))).toEqual([
+      'Grevillea honey',
     ]);
   });
 });

@@ -63,7 +63,8 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
     if (filters.category !== 'all' && p.category !== filters.category) return false;
     // The category's words too: "légumes" finds the vegetables, as on the server.
     const category = (CATEGORY_WORDS[p.category] ?? []).join(' ');
-    const text = fold(`${p.title} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
+    const names = [p.title, p.title_en, p.title_fr, p.title_sw].filter(Boolean).join(' ');
+    const text = fold(`${names} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
     return words.every((names) => names.some((name) => text.includes(name)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);

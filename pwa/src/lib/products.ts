@@ -21,6 +21,10 @@ export interface ProductImage {
 export interface Product extends LocalRecord {
   id?: number;
   title: string;
+  /** The name in a language of the platform, when the farmer gave it (docs/products.md). */
+  title_en?: string | null;
+  title_fr?: string | null;
+  title_sw?: string | null;
   description: string;
   category: Category;
   unit: 'kg' | 'piece';
@@ -70,6 +74,9 @@ export const productEntity: EntityHandler = {
 /** What the farmer's form edits; prices in dollars. */
 export interface ProductFields {
   title: string;
+  title_en: string | null;
+  title_fr: string | null;
+  title_sw: string | null;
   description: string;
   category: Category;
   unit: 'kg' | 'piece';
@@ -107,6 +114,9 @@ function fromInput(fields: ListingInput | undefined): Partial<Product> {
 export function fieldsOf(p: Product): ProductFields {
   return {
     title: p.title ?? '',
+    title_en: p.title_en ?? null,
+    title_fr: p.title_fr ?? null,
+    title_sw: p.title_sw ?? null,
     description: p.description ?? '',
     category: p.category ?? 'vegetables',
     unit: p.unit ?? 'kg',
@@ -124,6 +134,15 @@ export function fieldsOf(p: Product): ProductFields {
     max_order: p.max_order ?? null,
     images: p.images ?? [],
   };
+}
+
+/** The product's name for a reader of `language`: the farmer's name in it, if they gave one. */
+export function productTitle(
+  p: Pick<Product, 'title' | 'title_en' | 'title_fr' | 'title_sw'>,
+  language?: string,
+): string {
+  const key = `title_${(language ?? '').slice(0, 2)}` as 'title_en' | 'title_fr' | 'title_sw';
+  return (['title_en', 'title_fr', 'title_sw'].includes(key) && p[key]) || p.title;
 }
 
 /** A product is low on stock at this many units or fewer (the server says the same). */

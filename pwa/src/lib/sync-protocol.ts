@@ -138,7 +138,11 @@ selling_challenges_explanation: string | null, mobile_interest: boolean, improve
 
 export type SurveyAnswersInput = { land_size?: string, work_type?: string, cooperative_name?: string, income_sources?: string, seed_type?: string, seed_source?: string, fertilizers?: string, field_preparation?: string, farming_techniques?: string, planting_season?: string, higher_season?: string, higher_season_reason?: string, average_yield?: string, challenges?: string, post_harvest_losses?: Loose, loss_percentage?: Loose, selling_method?: string, selling_challenges?: Loose, selling_challenges_explanation?: string, mobile_interest?: Loose, improvements_production?: string, improvements_selling?: string, additional_comments?: string, };
 
-export type ListingInput = { title?: string, description?: string, category?: string, unit?: string, quantity?: Loose, price?: Loose, current_price?: Loose, status?: string, harvest_date?: string, expiry_date?: string, certifications?: Array<string>, tags?: Array<string>, shipping_available?: Loose, shipping_cost?: Loose, shipping_days?: string, min_order?: Loose, max_order?: Loose, 
+export type ListingInput = { title?: string, 
+/**
+ * The name in English, French or Kiswahili, when the farmer gives it (blank clears it).
+ */
+title_en?: string, title_fr?: string, title_sw?: string, description?: string, category?: string, unit?: string, quantity?: Loose, price?: Loose, current_price?: Loose, status?: string, harvest_date?: string, expiry_date?: string, certifications?: Array<string>, tags?: Array<string>, shipping_available?: Loose, shipping_cost?: Loose, shipping_days?: string, min_order?: Loose, max_order?: Loose, 
 /**
  * Hashes of photos already sent to `PUT /uploads/{sha256}`.
  */

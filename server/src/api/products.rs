@@ -70,6 +70,11 @@ pub struct ProductJson {
     /// Made by the client that listed it; the same on every device.
     uid: String,
     title: String,
+    /// The name in English, French or Kiswahili, when the farmer gave it: a buyer
+    /// reading that language sees it instead of `title`.
+    title_en: Option<String>,
+    title_fr: Option<String>,
+    title_sw: Option<String>,
     description: String,
     category: Category,
     unit: Unit,
@@ -121,6 +126,9 @@ impl From<ProductRow> for ProductJson {
                 .collect(),
             low_stock: l.quantity <= products::LOW_STOCK,
             title: l.title,
+            title_en: l.title_en,
+            title_fr: l.title_fr,
+            title_sw: l.title_sw,
             description: l.description,
             category: l.category,
             unit: l.unit,

@@ -68,6 +68,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0025_sms_reset_codes", include_str!("../../../migrations/0025_sms_reset_codes.sql")),
     ("0026_phone_accounts", include_str!("../../../migrations/0026_phone_accounts.sql")),
     ("0027_registered_people", include_str!("../../../migrations/0027_registered_people.sql")),
+    ("0028_product_names", include_str!("../../../migrations/0028_product_names.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -55,6 +55,7 @@ fn select(filter: &str) -> String {
         "SELECT p.id, p.uid, p.farmer_id, p.title, p.description, p.category, p.unit, p.quantity, p.price_cents,
                 p.current_price_cents, p.status, p.harvest_date, p.expiry_date, p.certifications, p.tags,
                 p.shipping_available, p.shipping_cost_cents, p.shipping_days, p.min_order, p.max_order, p.images,
+                p.title_en, p.title_fr, p.title_sw,
                 p.rating, p.review_count, p.version, p.field_versions, p.created_at, p.updated_at, p.deleted_at,
                 trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
@@ -92,21 +93,24 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
             min_order: row.get(18)?,
             max_order: row.get(19)?,
             images: json_list(row.get(20)?),
+            title_en: row.get(21)?,
+            title_fr: row.get(22)?,
+            title_sw: row.get(23)?,
         },
-        rating: row.get(21)?,
-        review_count: row.get(22)?,
-        version: row.get(23)?,
-        field_versions: serde_json::from_str(&row.get::<_, String>(24)?).unwrap_or_default(),
-        created_at: row.get(25)?,
-        updated_at: row.get(26)?,
-        deleted_at: row.get(27)?,
+        rating: row.get(24)?,
+        review_count: row.get(25)?,
+        version: row.get(26)?,
+        field_versions: serde_json::from_str(&row.get::<_, String>(27)?).unwrap_or_default(),
+        created_at: row.get(28)?,
+        updated_at: row.get(29)?,
+        deleted_at: row.get(30)?,
         farmer: FarmerCard {
-            name: row.get(28)?,
-            location: row.get(29)?,
-            status: row.get(30)?,
-            role: row.get(31)?,
-            verified: row.get(32)?,
-            rating: row.get(33)?,
+            name: row.get(31)?,
+            location: row.get(32)?,
+            status: row.get(33)?,
+            role: row.get(34)?,
+            verified: row.get(35)?,
+            rating: row.get(36)?,
         },
     })
 }
@@ -114,7 +118,13 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
 /// What a search looks in: the listing's name and description, its farmer's name,
 /// and its category's words in the three languages (model/produce_words.rs).
 fn search_text(listing: &Listing, farmer_name: &str) -> String {
-    searched(&listing.title, &listing.description, farmer_name, listing.category.as_str())
+    let others = [&listing.title_en, &listing.title_fr, &listing.title_sw].map(Option::as_deref);
+    searched(&names(&listing.title, others), &listing.description, farmer_name, listing.category.as_str())
+}
+
+/// A product's name and its names in other languages, as one text to search.
+fn names(title: &str, others: [Option<&str>; 3]) -> String {
+    std::iter::once(title).chain(others.into_iter().flatten()).collect::<Vec<_>>().join(" ")
 }
 
 fn searched(title: &str, description: &str, farmer_name: &str, category: &str) -> String {
@@ -148,10 +158,13 @@ fn listing_values(listing: &Listing) -> Vec<Value> {
         listing.min_order.into(),
         listing.max_order.map_or(Value::Null, Value::Real),
         list(&listing.images),
+        listing.title_en.clone().map_or(Value::Null, Value::Text),
+        listing.title_fr.clone().map_or(Value::Null, Value::Text),
+        listing.title_sw.clone().map_or(Value::Null, Value::Text),
     ]
 }
 
-const LISTING_COLUMNS: [&str; 18] = [
+const LISTING_COLUMNS: [&str; 21] = [
     "title",
     "description",
     "category",
@@ -170,6 +183,9 @@ const LISTING_COLUMNS: [&str; 18] = [
     "min_order",
     "max_order",
     "images",
+    "title_en",
+    "title_fr",
+    "title_sw",
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -248,10 +264,20 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     let name = farmer_name(conn, farmer_id)?;
     let mut stmt = conn.prepare_cached(
-        "SELECT id, title, description, category FROM products WHERE farmer_id = ?1 AND deleted_at IS NULL",
+        "SELECT id, title, title_en, title_fr, title_sw, description, category FROM products
+         WHERE farmer_id = ?1 AND deleted_at IS NULL",
     )?;
-    let products: Vec<(i64, String, String, String)> =
-        stmt.query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<Result<_, _>>()?;
+    let products: Vec<(i64, String, String, String)> = stmt
+        .query_map([farmer_id], |r| {
+            let others: [Option<String>; 3] = [r.get(2)?, r.get(3)?, r.get(4)?];
+            Ok((
+                r.get(0)?,
+                names(&r.get::<_, String>(1)?, others.each_ref().map(Option::as_deref)),
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
     for (id, title, description, category) in products {
         let version = super::sync::next_version(conn)?;
         conn.prepare_cached("UPDATE products SET search_text = ?2, version = ?3 WHERE id = ?1")?.execute(params![

@@ -43,6 +43,10 @@ string_enum!(ProductStatus { Active => "active", Inactive => "inactive" });
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Listing {
     pub title: String,
+    /// The name in the platform's languages, when the farmer gives it.
+    pub title_en: Option<String>,
+    pub title_fr: Option<String>,
+    pub title_sw: Option<String>,
     pub description: String,
     pub category: Category,
     pub unit: Unit,
@@ -67,6 +71,9 @@ impl Default for Listing {
     fn default() -> Self {
         Listing {
             title: String::new(),
+            title_en: None,
+            title_fr: None,
+            title_sw: None,
             description: String::new(),
             category: Category::Vegetables,
             unit: Unit::Kg,

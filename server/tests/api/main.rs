@@ -23,6 +23,7 @@ mod password_reset;
 mod pawapay;
 mod payments;
 mod phone_accounts;
+mod product_names;
 mod products;
 mod registrations;
 mod sessions;

@@ -8,23 +8,23 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 use crate::sync::{CLIENT_A, CLIENT_B, mutation, uid};
 
-fn tomatoes() -> Value {
+pub fn tomatoes() -> Value {
     json!({"title": "Tomatoes", "description": "Ripe red tomatoes from Kabare", "quantity": 50, "price": "3.00", "current_price": 2.5,
            "category": "vegetables", "unit": "kg", "certifications": ["organic"]})
 }
 
 impl TestApp {
-    async fn list_product(&self, token: &str, product: Value) -> Value {
+    pub async fn list_product(&self, token: &str, product: Value) -> Value {
         let response = self.call(Method::POST, "/farmer/products", token, Some(json!({"product": product}))).await;
         assert_eq!(response.status(), StatusCode::CREATED);
         response.json::<Value>().await.unwrap()["product"].clone()
     }
 
-    async fn catalogue(&self, query: &str) -> Value {
+    pub async fn catalogue(&self, query: &str) -> Value {
         self.get(&format!("/products?{query}"), None).await.json().await.unwrap()
     }
 
-    async fn titles(&self, query: &str) -> Vec<String> {
+    pub async fn titles(&self, query: &str) -> Vec<String> {
         self.catalogue(query).await["data"]
             .as_array()
             .unwrap()

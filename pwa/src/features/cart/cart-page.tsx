@@ -14,13 +14,14 @@ import { Stepper } from '../../components/stepper';
 import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
 import { unitCounted } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
+import { productTitle } from '../../lib/products';
 
 /** docs/product.md, Constants: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;
 
 export function CartPage() {
   usePageHead('cart');
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { user } = useSession();
   const cart = useCart();
@@ -61,7 +62,7 @@ export function CartPage() {
               )}
               <div className="cart-line-body">
                 <h2>
-                  <Link to={paths.product(item.id)}>{item.product.title}</Link>
+                  <Link to={paths.product(item.id)}>{productTitle(item.product, i18n.resolvedLanguage)}</Link>
                 </h2>
                 <p className="muted">{t('market.by', { name: item.product.farmer.name })}</p>
                 <p>

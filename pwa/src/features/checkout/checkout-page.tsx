@@ -23,6 +23,7 @@ import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
 import type { ShippingInput } from '../../lib/sync-protocol';
 import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
+import { productTitle } from '../../lib/products';
 
 // The email is optional: a buyer may have signed up with a phone number only (docs/decisions.md).
 const CHECKED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
@@ -55,7 +56,7 @@ export function checkShipping(form: ShippingInput): string[] {
 
 export function CheckoutPage() {
   usePageHead('checkout');
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useSession();
   const db = useLocalDb();
   const cart = useCart();
@@ -216,7 +217,7 @@ export function CheckoutPage() {
               {lines.map(({ item, price, available, short, stock }) => (
                 <li key={item.id}>
                   <span>
-                    {item.product.title} × {item.quantity}
+                    {productTitle(item.product, i18n.resolvedLanguage)} × {item.quantity}
                   </span>
                   <span>{formatMoney(price * item.quantity)}</span>
                   {(!available || short) && (

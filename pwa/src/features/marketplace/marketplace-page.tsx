@@ -11,7 +11,7 @@ import { CartIcon, PinIcon } from '../../components/icons';
 import { LoadingCards } from '../../components/loading-cards';
 import { useToast } from '../../components/toast';
 import { addToCart } from '../../lib/cart';
-import { CATEGORIES, type Category, type Product } from '../../lib/products';
+import { CATEGORIES, productTitle, type Category, type Product } from '../../lib/products';
 import { orderRange, useCatalogue, useCatalogueLoaded } from '../../lib/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/product-search';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
@@ -118,8 +118,10 @@ export function MarketplacePage() {
 }
 
 function ProductCard({ product: p, saveData, first }: { product: Product; saveData: boolean; first: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
+  // The farmer's name for the product in the reader's language, if they gave one.
+  const title = productTitle(p, i18n.resolvedLanguage);
   // Quick add puts in the least a farmer sells (their minimum order).
   const [least, most] = orderRange(p);
   const soldOut = p.quantity <= 0 || least > most;
@@ -128,7 +130,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
       <div className="product-media">
         <ProductImage
           src={p.image_urls[0]?.thumbnail_url}
-          alt={p.title}
+          alt={title}
           width={320}
           height={240}
           saveData={saveData}
@@ -140,7 +142,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
       </div>
       <div className="product-body">
         <h2>
-          <Link to={paths.product(p.id!)}>{p.title}</Link>
+          <Link to={paths.product(p.id!)}>{title}</Link>
         </h2>
         <Stars rating={p.rating} reviews={p.reviews} />
         {p.farmer.location && (
@@ -163,7 +165,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
             disabled={soldOut}
             onClick={() => {
               addToCart(p, least);
-              toast('success', t('market.added', { title: p.title }));
+              toast('success', t('market.added', { title }));
             }}
           >
             <CartIcon /> {t('market.add_to_cart')}

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatDay, formatMoney } from '../../lib/format';
 import { addToCart } from '../../lib/cart';
-import type { Product } from '../../lib/products';
+import { productTitle, type Product } from '../../lib/products';
 import { useProduct } from '../../lib/catalogue';
 import { useFavourite } from '../../lib/favourites';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
@@ -21,11 +21,11 @@ import { useFrancs } from '../../lib/francs';
 import { ProductReviews } from './product-reviews';
 
 export function ProductPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { id } = useParams();
   const db = useCatalogueDb();
   const product = useProduct(db, Number(id));
-  usePageHead('product', product?.title, product?.description);
+  usePageHead('product', product ? productTitle(product, i18n.resolvedLanguage) : undefined, product?.description);
   if (product === undefined) return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
     return (
@@ -41,8 +41,9 @@ export function ProductPage() {
 }
 
 function ProductDetails({ product: p }: { product: Product }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
+  const title = productTitle(p, i18n.resolvedLanguage);
   const navigate = useNavigate();
   const [saveData] = useDataSaver();
   const francs = useFrancs();
@@ -53,20 +54,20 @@ function ProductDetails({ product: p }: { product: Product }) {
   const canOrder = high >= low;
   const add = () => {
     addToCart(p, quantity);
-    toast('success', t('market.added', { title: p.title }));
+    toast('success', t('market.added', { title }));
   };
   return (
     <article className="page product-page">
       <nav className="breadcrumb" aria-label={t('market.breadcrumb')}>
         <Link to={paths.marketplace}>{t('market.title')}</Link> › <span>{t(`market.category.${p.category}`)}</span> ›{' '}
-        <span aria-current="page">{p.title}</span>
+        <span aria-current="page">{title}</span>
       </nav>
       <div className="product-layout">
         <div className="gallery">
           <ProductImage
             src={p.image_urls[picture]?.url}
             fallback={p.image_urls[picture]?.thumbnail_url}
-            alt={p.title}
+            alt={title}
             width={1024}
             height={768}
             saveData={saveData}
@@ -90,7 +91,7 @@ function ProductDetails({ product: p }: { product: Product }) {
         </div>
         <div className="product-info">
           <div className="product-title">
-            <h1>{p.title}</h1>
+            <h1>{title}</h1>
             <button
               type="button"
               className="icon-button favourite"

@@ -5,6 +5,9 @@ export const CERTIFICATIONS = ['organic', 'fair-trade', 'rainforest-alliance'] a
 export const MAX_PHOTOS = 6;
 export interface FormValues {
   title: string;
+  title_en: string;
+  title_fr: string;
+  title_sw: string;
   description: string;
   category: string;
   unit: string;
@@ -28,6 +31,9 @@ export function initial(p: Product | undefined): FormValues {
   const f = p ? fieldsOf(p) : undefined;
   return {
     title: f?.title ?? '',
+    title_en: f?.title_en ?? '',
+    title_fr: f?.title_fr ?? '',
+    title_sw: f?.title_sw ?? '',
     description: f?.description ?? '',
     category: f?.category ?? 'vegetables',
     unit: f?.unit ?? 'kg',
@@ -71,6 +77,9 @@ export function toFields(v: FormValues): Partial<ProductFields> {
   const maxOrder = v.max_order.trim() === '' ? null : Number(v.max_order);
   return {
     title: v.title.trim(),
+    title_en: v.title_en.trim() || null,
+    title_fr: v.title_fr.trim() || null,
+    title_sw: v.title_sw.trim() || null,
     description: v.description.trim(),
     category: v.category as ProductFields['category'],
     unit: v.unit as ProductFields['unit'],

@@ -132,6 +132,13 @@ export function ProductForm({
         }
       />
       {field('title', 'text')}
+      <details className="other-names" open={Boolean(values.title_en || values.title_fr || values.title_sw)}>
+        <summary>{t('products.other_names')}</summary>
+        <p className="muted">{t('products.other_names_hint')}</p>
+        {field('title_en', 'text', { lang: 'en', maxLength: 120 })}
+        {field('title_fr', 'text', { lang: 'fr', maxLength: 120 })}
+        {field('title_sw', 'text', { lang: 'sw', maxLength: 120 })}
+      </details>
       {field('description', 'textarea')}
       <div className="field-row two">
         <SelectField label={t('products.fields.category')} value={values.category} onChange={text('category')}>

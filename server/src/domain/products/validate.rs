@@ -96,6 +96,22 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             None => {}
         }
     }
+    for (field, given, slot) in [
+        ("title_en", &input.title_en, &mut next.title_en),
+        ("title_fr", &input.title_fr, &mut next.title_fr),
+        ("title_sw", &input.title_sw, &mut next.title_sw),
+    ] {
+        match given.as_deref().map(str::trim) {
+            Some(text) if text.chars().count() > MAX_TITLE_CHARS => {
+                errors.add(field, "too_long", "The name is too long")
+            }
+            Some(text) if crate::domain::input::has_hidden_characters(text, false) => {
+                errors.add(field, "invalid_characters", "The name contains characters that are not allowed")
+            }
+            Some(text) => *slot = blank_to_none(text),
+            None => {}
+        }
+    }
     match &input.quantity {
         None if creating => errors.add("quantity", "quantity_invalid", "Quantity must be a whole number of at least 1"),
         None => {}

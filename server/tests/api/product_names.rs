@@ -1,0 +1,46 @@
+//! A product's name in other languages, given by its farmer (docs/products.md):
+//! carried with the product, searched, cleared by a blank, bounded.
+
+use mavuno::model::user::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+use crate::products::tomatoes;
+
+#[tokio::test]
+async fn a_farmer_names_a_product_in_other_languages_and_buyers_find_it_by_them() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let mut honey = tomatoes();
+    honey["title"] = json!("Grevillea honey");
+    honey["title_fr"] = json!("Miel de grévillea");
+    honey["title_sw"] = json!("Asali ya mgrevilia");
+    let product = app.list_product(&farmer, honey).await;
+    assert_eq!(
+        (product["title_en"].clone(), product["title_fr"].clone(), product["title_sw"].clone()),
+        (Value::Null, json!("Miel de grévillea"), json!("Asali ya mgrevilia"))
+    );
+    for query in ["q=mgrevilia", "q=miel+de+grevillea", "q=Grevillea"] {
+        assert_eq!(app.titles(query).await, ["Grevillea honey"], "{query}");
+    }
+    // The farmer renames themself: the product's search text is made again, with every name.
+    app.sql("UPDATE users SET last_name = 'Mushi' WHERE email = 'amani@example.com'");
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let id = product["farmer"]["id"].as_i64().unwrap();
+    let status = json!({"user": {"status": "inactive"}});
+    app.call(Method::PATCH, &format!("/admin/users/{id}"), &admin, Some(status)).await;
+    let status = json!({"user": {"status": "active"}});
+    app.call(Method::PATCH, &format!("/admin/users/{id}"), &admin, Some(status)).await;
+    assert_eq!(app.titles("q=mgrevilia").await, ["Grevillea honey"]);
+
+    // A blank name clears it; a long one is refused.
+    let path = format!("/farmer/products/{}", product["id"]);
+    let cleared = app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"title_sw": " "}}))).await;
+    assert_eq!(cleared.status(), StatusCode::OK);
+    assert!(app.titles("q=mgrevilia").await.is_empty());
+    let long = json!({"product": {"title_fr": "m".repeat(121)}});
+    let body =
+        error_of(app.call(Method::PATCH, &path, &farmer, Some(long)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"], json!({"title_fr": ["too_long"]}));
+}
