@@ -72,12 +72,20 @@ test('an agent fills an application offline for a farmer and it arrives after re
   await grace.locator('.application-card .badge', { hasText: 'Pending' }).waitFor();
 });
 
+/** The value of the dashboard home's figure called `label`. */
+async function figure(page, label) {
+  const card = page.locator('.stat-card', { has: page.locator('.stat-label', { hasText: label }) });
+  return Number(await card.locator('.stat-value').innerText());
+}
+
 test('an agent registers a person offline and files their application; both arrive once', async () => {
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, origin, 'agent@mavuno.demo');
   await controlledByServiceWorker(page);
+  await page.getByText(/^From this phone · last synced/).waitFor();
+  const [visited, recorded] = [await figure(page, 'People visited'), await figure(page, 'Applications recorded')];
   await openSection(page, 'Farmers');
   await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
 
@@ -133,5 +141,13 @@ test('an agent registers a person offline and files their application; both arri
   await card.getByText('Registered on this phone, waiting to be sent').waitFor({ state: 'detached' });
   await card.getByText(/Applications you filled: 1/).waitFor();
   assert.equal(await page.locator('.person-card').count(), 1);
+
+  // The home's figures count the new person and their application.
+  await openSection(page, 'Dashboard');
+  await page.getByText(/^From this phone · last synced/).waitFor();
+  assert.deepEqual(
+    [await figure(page, 'People visited'), await figure(page, 'Applications recorded')],
+    [visited + 1, recorded + 1],
+  );
   await context.close();
 });

@@ -117,10 +117,31 @@ test('a favourite marked while signed in follows the buyer to another phone', as
   await phone.getByRole('button', { name: 'Remove from favourites' }).waitFor();
   await phone.getByText('Synced').waitFor();
 
-  const other = await (await env.browser.newContext(PHONE)).newPage();
+  const otherContext = await env.browser.newContext(PHONE);
+  const other = await otherContext.newPage();
   await signIn(other, origin, 'furaha@mavuno.demo');
+  await controlledByServiceWorker(other);
   await openMangoes(other);
   await other.getByRole('button', { name: 'Remove from favourites' }).waitFor();
+
+  // The Wishlist, with no signal: price and stock as the phone has them, to the cart, removed.
+  await otherContext.setOffline(true);
+  await assertOffline(other);
+  await other.goto(`${origin}/dashboard`);
+  await other.getByRole('button', { name: 'Open menu' }).click();
+  await other.getByRole('navigation').getByRole('button', { name: 'Wishlist' }).click();
+  const line = other.locator('.wishlist li', { hasText: 'Mangoes' });
+  await line.getByText(/\$0\.60/).waitFor();
+  await line.getByText(/in stock/).waitFor();
+  await line.getByRole('button', { name: 'Add to Cart' }).click();
+  await other.getByText('Mangoes added to your cart').waitFor();
+  await line.getByRole('button', { name: 'Remove' }).click();
+  await other.getByText(/^No favourites yet/).waitFor();
+  await otherContext.setOffline(false);
+  await other.getByText('Synced').waitFor();
+  // The first phone hears of it at its next sync.
+  await openMangoes(phone);
+  await phone.getByRole('button', { name: 'Add to favourites' }).waitFor();
 });
 
 test('a long catalogue is drawn a page at a time, and a new search starts from its first page', async () => {

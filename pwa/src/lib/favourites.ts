@@ -3,6 +3,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import type { LocalDb } from './local-db';
+import type { Product } from './products';
 import { enqueue, type EntityHandler } from './sync-engine';
 
 const KEY = 'mavuno.favourites';
@@ -52,4 +53,29 @@ export function useFavourite(account: LocalDb | null, uid: string): [boolean, ()
     setLocal(all.has(uid));
   };
   return [local, toggle];
+}
+
+/** A favourite, with the product as this phone has it now (`null` once it is no longer on sale). */
+export interface Favourite {
+  uid: string;
+  product: Product | null;
+}
+
+/** The person's favourites, newest first, each with its product from the catalogue on the phone. */
+export function useFavouriteProducts(db: LocalDb | null): Favourite[] | undefined {
+  return useLiveQuery(async () => {
+    if (!db) return undefined;
+    const marks = await db.favourites.toArray();
+    marks.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+    const products = await db.products.bulkGet(marks.map((m) => m.uid));
+    return marks.map((mark, i) => {
+      const product = products[i] as Product | undefined;
+      return { uid: mark.uid, product: product && product.status === 'active' && product.id ? product : null };
+    });
+  }, [db]);
+}
+
+/** Takes a product off the person's favourites (synced). */
+export function removeFavourite(db: LocalDb, uid: string): Promise<void> {
+  return enqueue(db, 'favourite.set', { uid, on: false });
 }

@@ -351,6 +351,8 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
     await db.setMeta('cursor', page.cursor);
     await db.setMeta('snapshot', page.snapshot ?? null);
     await db.setMeta('server_last_mutation_id', page.last_mutation_id);
+    // When this phone last heard from the server, for figures read offline.
+    await db.setMeta('pulled_at', new Date().toISOString());
   });
   notify();
 }

@@ -22,6 +22,7 @@ import { SalesSection } from '../../features/sales/sales-section';
 import { OrdersList } from '../../features/orders/orders-page';
 import { EarningsSection } from '../../features/earnings/earnings-section';
 import { TrainingSection } from '../../features/training/training-section';
+import { WishlistSection } from '../../features/wishlist/wishlist-section';
 import { DashboardFigures } from './figures';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
@@ -198,6 +199,13 @@ function SectionContent({
     return (
       <ErrorBoundary>
         <TrainingSection db={db} />
+      </ErrorBoundary>
+    );
+  }
+  if (kind === 'customer' && section.id === 'wishlist') {
+    return (
+      <ErrorBoundary>
+        <WishlistSection />
       </ErrorBoundary>
     );
   }

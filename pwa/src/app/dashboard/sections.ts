@@ -88,7 +88,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     home,
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
-    { id: 'wishlist', icon: HeartIcon, arrives: 'later' },
+    { id: 'wishlist', icon: HeartIcon },
     { id: 'training', icon: BookIcon },
     profile,
   ],
