@@ -15,6 +15,7 @@ use super::extract::ApiJson;
 use crate::AppState;
 use crate::auth::AdminUser;
 use crate::csv::Csv;
+use crate::db::overview;
 use crate::db::user_changes::{self, UserChange};
 use crate::db::users::{self, UserFilter, UserRow};
 use crate::domain::people::{self, Changes};
@@ -28,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(user_stats))
         .routes(routes!(export_users))
         .routes(routes!(user_details, change_user))
+        .routes(routes!(overview))
 }
 
 /// Filters of the people list; all optional.
@@ -270,4 +272,79 @@ async fn change_user(
         })
         .await?;
     Ok(Json(answer))
+}
+
+/// The admin home's figures (over the last 30 days where it says so).
+#[derive(Serialize, ToSchema)]
+pub struct OverviewFigures {
+    users: i64,
+    users_last_30_days: i64,
+    products_on_sale: i64,
+    products_low_stock: i64,
+    orders: i64,
+    orders_last_30_days: i64,
+    /// Delivered goods and their shipping (USD).
+    revenue: f64,
+    applications_waiting: i64,
+}
+
+/// One recent event: `kind` is signed_up, application_submitted, application_decided,
+/// order_placed, payment_received or product_listed; `id` is the account, application,
+/// order, payment or product; `detail` a role, status, operator or the product's farmer.
+#[derive(Serialize, ToSchema)]
+pub struct ActivityJson {
+    kind: String,
+    at: String,
+    id: i64,
+    name: String,
+    detail: Option<String>,
+    /// USD, for orders and payments.
+    amount: Option<f64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Overview {
+    success: bool,
+    figures: OverviewFigures,
+    activity: Vec<ActivityJson>,
+}
+
+/// How many recent events the admin home lists.
+const ACTIVITY: i64 = 12;
+
+/// The admin home: the platform's figures and its latest events of every kind.
+#[utoipa::path(get, path = "/admin/overview", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = Overview), (status = 403, body = ErrorBody)))]
+async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<Overview>> {
+    let since = crate::clock::before_now(std::time::Duration::from_secs(30 * 24 * 3600));
+    let low = crate::domain::products::LOW_STOCK;
+    let (f, events) = state
+        .db
+        .read(move |conn| Ok((overview::figures(conn, &since, low)?, overview::activity(conn, ACTIVITY)?)))
+        .await?;
+    let dollars = |cents: i64| cents as f64 / 100.0;
+    Ok(Json(Overview {
+        success: true,
+        figures: OverviewFigures {
+            users: f.users,
+            users_last_30_days: f.users_since,
+            products_on_sale: f.products_on_sale,
+            products_low_stock: f.products_low_stock,
+            orders: f.orders,
+            orders_last_30_days: f.orders_since,
+            revenue: dollars(f.revenue_cents),
+            applications_waiting: f.applications_waiting,
+        },
+        activity: events
+            .into_iter()
+            .map(|a| ActivityJson {
+                kind: a.kind,
+                at: a.at,
+                id: a.id,
+                name: a.name,
+                detail: a.detail,
+                amount: a.amount_cents.map(dollars),
+            })
+            .collect(),
+    }))
 }

@@ -14,6 +14,7 @@ pub mod favourites;
 pub mod meta;
 pub mod orders;
 pub mod outbox;
+pub mod overview;
 pub mod password_resets;
 pub mod payments;
 pub mod products;

@@ -61,6 +61,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/admin/contact_messages", Only(ADMINS)),
     ("get", "/admin/users", Only(ADMINS)),
     ("get", "/admin/users/stats", Only(ADMINS)),
+    ("get", "/admin/overview", Only(ADMINS)),
     ("get", "/admin/users/export", Only(ADMINS)),
     ("get", "/admin/users/{id}", Only(ADMINS)),
     ("patch", "/admin/users/{id}", Only(ADMINS)),

@@ -19,6 +19,7 @@ mod helpers;
 mod http;
 mod long_texts;
 mod orders;
+mod overview;
 mod password_reset;
 mod pawapay;
 mod payments;

@@ -23,7 +23,7 @@ struct Market {
 }
 
 impl TestApp {
-    async fn listed(&self, token: &str, product: Value) -> i64 {
+    pub async fn listed(&self, token: &str, product: Value) -> i64 {
         let response = self.call(Method::POST, "/farmer/products", token, Some(json!({"product": product}))).await;
         assert_eq!(response.status(), StatusCode::CREATED);
         response.json::<Value>().await.unwrap()["product"]["id"].as_i64().unwrap()
@@ -34,7 +34,7 @@ impl TestApp {
         product["data"]["quantity"].as_i64().unwrap()
     }
 
-    async fn place(&self, token: &str, order: Value) -> reqwest::Response {
+    pub async fn place(&self, token: &str, order: Value) -> reqwest::Response {
         self.call(Method::POST, "/orders", token, Some(order)).await
     }
 
@@ -49,7 +49,7 @@ impl TestApp {
         self.call(Method::PUT, &format!("/products/{product}/review"), token, Some(body)).await
     }
 
-    async fn patch_part(&self, token: &str, order: i64, part: i64, body: Value) -> reqwest::Response {
+    pub async fn patch_part(&self, token: &str, order: i64, part: i64, body: Value) -> reqwest::Response {
         self.call(Method::PATCH, &format!("/orders/{order}/parts/{part}"), token, Some(body)).await
     }
 }
@@ -84,11 +84,11 @@ fn address() -> Value {
            "address": "Avenue Lumumba 12", "city": "Bukavu", "postal_code": "", "country": "DRC"})
 }
 
-fn order(n: u32, lines: Value) -> Value {
+pub fn order(n: u32, lines: Value) -> Value {
     json!({"uid": uid(n), "lines": lines, "delivery": "delivery", "payment_method": "cash_on_delivery", "shipping": address()})
 }
 
-fn line(product_id: i64, quantity: i64, unit_price_cents: i64) -> Value {
+pub fn line(product_id: i64, quantity: i64, unit_price_cents: i64) -> Value {
     json!({"product_id": product_id, "quantity": quantity, "unit_price_cents": unit_price_cents})
 }
 

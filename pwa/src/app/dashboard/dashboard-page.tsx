@@ -24,6 +24,7 @@ import { EarningsSection } from '../../features/earnings/earnings-section';
 import { TrainingSection } from '../../features/training/training-section';
 import { WishlistSection } from '../../features/wishlist/wishlist-section';
 import { DashboardFigures } from './figures';
+import { AdminHome, RecentActivity } from './activity';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 import { usePageHead } from '../../lib/page-head';
@@ -236,7 +237,11 @@ function SectionContent({
           <h2>{t('dashboard.welcome', { name: user.first_name || displayName(user) })}</h2>
           <p>{t(`dashboard.intro.${kind}`)}</p>
         </section>
-        {db && <DashboardFigures db={db} kind={kind} userId={user.id} onOpen={onOpen} />}
+        {kind === 'admin' ? (
+          <AdminHome db={db} onOpen={onOpen} />
+        ) : (
+          db && <DashboardFigures db={db} kind={kind} userId={user.id} onOpen={onOpen} />
+        )}
         <section aria-labelledby="dashboard-quick">
           <h2 id="dashboard-quick">{t('dashboard.quick_actions')}</h2>
           <div className="tiles">
@@ -251,6 +256,7 @@ function SectionContent({
             })}
           </div>
         </section>
+        {kind !== 'admin' && db && <RecentActivity db={db} onOpen={onOpen} />}
       </div>
     );
   }
