@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod admin_orders;
+pub mod admin_products;
 pub mod admin_surveys;
 pub mod agent;
 pub mod blogs;
@@ -71,6 +72,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin::routes())
         .merge(admin_surveys::routes())
         .merge(admin_orders::routes())
+        .merge(admin_products::routes())
         .merge(agent::routes())
         .merge(blogs::routes())
         .merge(contact::routes())

@@ -104,6 +104,15 @@ pub struct ProductJson {
     version: i64,
     created_at: String,
     updated_at: String,
+    /// Hidden from the marketplace by an admin, with the reason its farmer reads
+    /// (only its farmer and admins ever see a hidden product).
+    hidden: Option<HiddenJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HiddenJson {
+    reason: String,
+    at: String,
 }
 
 fn dollars(cents: i64) -> f64 {
@@ -161,6 +170,7 @@ impl From<ProductRow> for ProductJson {
             version: row.version,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            hidden: row.hidden.map(|h| HiddenJson { reason: h.reason, at: h.at }),
         }
     }
 }

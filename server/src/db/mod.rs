@@ -3,6 +3,7 @@
 //! which runs closures on blocking threads with one writer connection (writes
 //! serialise in SQLite anyway) and a few reader connections.
 
+pub mod admin_products;
 pub mod blogs;
 pub mod comments;
 pub mod contact;
@@ -70,6 +71,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0026_phone_accounts", include_str!("../../../migrations/0026_phone_accounts.sql")),
     ("0027_registered_people", include_str!("../../../migrations/0027_registered_people.sql")),
     ("0028_product_names", include_str!("../../../migrations/0028_product_names.sql")),
+    ("0029_hidden_products", include_str!("../../../migrations/0029_hidden_products.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

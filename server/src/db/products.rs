@@ -35,22 +35,32 @@ pub struct ProductRow {
     pub updated_at: String,
     pub deleted_at: Option<String>,
     pub farmer: FarmerCard,
+    /// Hidden from the marketplace by an admin: the reason and when.
+    pub hidden: Option<Hidden>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    pub reason: String,
+    pub at: String,
 }
 
 impl ProductRow {
-    /// On sale: not deleted, active, from an active farmer.
+    /// On sale: not deleted, active, not hidden, from an active farmer.
     pub fn is_listed(&self) -> bool {
         self.deleted_at.is_none()
+            && self.hidden.is_none()
             && self.listing.status == ProductStatus::Active
             && self.farmer.status == Status::Active
             && self.farmer.role == Role::Farmer
     }
 }
 
-/// On sale: not deleted, active, from an active farmer (`listed` is kept by triggers, migration 0020).
+/// On sale: not deleted, active, not hidden, from an active farmer (`listed` is kept by
+/// triggers, migrations 0020 and 0029).
 const LISTED: &str = "p.listed = 1";
 
-fn select(filter: &str) -> String {
+pub(super) fn select(filter: &str) -> String {
     format!(
         "SELECT p.id, p.uid, p.farmer_id, p.title, p.description, p.category, p.unit, p.quantity, p.price_cents,
                 p.current_price_cents, p.status, p.harvest_date, p.expiry_date, p.certifications, p.tags,
@@ -59,7 +69,8 @@ fn select(filter: &str) -> String {
                 p.rating, p.review_count, p.version, p.field_versions, p.created_at, p.updated_at, p.deleted_at,
                 trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
-                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0)
+                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0),
+                p.hidden_reason, p.hidden_at
          FROM products p JOIN users f ON f.id = p.farmer_id
          WHERE {filter}"
     )
@@ -69,7 +80,7 @@ fn json_list(text: String) -> Vec<String> {
     serde_json::from_str(&text).unwrap_or_default()
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
+pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
     Ok(ProductRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -111,6 +122,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
             role: row.get(34)?,
             verified: row.get(35)?,
             rating: row.get(36)?,
+        },
+        hidden: match (row.get::<_, Option<String>>(37)?, row.get::<_, Option<String>>(38)?) {
+            (Some(reason), Some(at)) => Some(Hidden { reason, at }),
+            _ => None,
         },
     })
 }

@@ -54,8 +54,14 @@ mod tests {
             for key in &keys {
                 let template = lang.text(&format!("sms.{key}"));
                 assert!(gsm7::units(&template).is_some(), "{code} sms.{key} has a character outside GSM-7: {template}");
-                let longest =
-                    [("name", name.as_str()), ("number", "9999999"), ("total", "9999999.99 USD"), ("code", "999999")];
+                let title = "W".repeat(crate::domain::products::moderation::SMS_TITLE_CHARS);
+                let longest = [
+                    ("name", name.as_str()),
+                    ("number", "9999999"),
+                    ("total", "9999999.99 USD"),
+                    ("code", "999999"),
+                    ("title", title.as_str()),
+                ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");
                 let units = gsm7::units(&filled).unwrap();

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod admin_products;
 mod admin_surveys;
 mod agents;
 mod authz;

@@ -2,6 +2,7 @@
 //! the marketplace, the owner's rights, per-field merge of offline edits, and
 //! stock as a counter. The checks of a listing are in `validate`.
 
+pub mod moderation;
 mod validate;
 
 pub use validate::{CERTIFICATIONS, LOW_STOCK, MAX_IMAGES, Mode, apply, parse_cents};
