@@ -42,7 +42,7 @@ async fn an_admin_hides_a_listing_with_a_reason_and_restores_it() {
         app.call(Method::POST, &format!("/admin/products/{honey}/hide"), &admin, Some(reason)).await
     };
     let body = error_of(hide(json!({"reason": "  "})).await, StatusCode::UNPROCESSABLE_ENTITY).await;
-    assert_eq!(body["error_codes"]["reason"][0], "reason_required");
+    assert_eq!(body["error_codes"]["reason"][0], "hide_reason_required");
     let hidden: Value = hide(json!({"reason": "The photos show another farm's honey."})).await.json().await.unwrap();
     assert_eq!(hidden["product"]["hidden"]["reason"], "The photos show another farm's honey.");
     assert_eq!(app.get(&format!("/products/{honey}"), None).await.status(), StatusCode::NOT_FOUND);

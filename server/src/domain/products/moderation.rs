@@ -30,7 +30,7 @@ pub fn hide(tx: &Connection, admin: &UserRow, id: i64, reason: &str) -> ApiResul
     if reason.is_empty() {
         return Err(AppError::invalid(
             "reason",
-            "reason_required",
+            "hide_reason_required",
             "Say why the listing is hidden: its farmer reads it",
         ));
     }
