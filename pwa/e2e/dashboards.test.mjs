@@ -85,3 +85,42 @@ test('a farmer’s order count and activity follow a buyer’s order, with the a
   await page.getByRole('button', { name: `Order #${number} placed` }).waitFor();
   assert.equal(await figure(page, 'Orders'), orders + 1);
 });
+
+test('an admin hides a listing with a reason: buyers no longer see it, its farmer reads why', async () => {
+  const { origin } = env.server;
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Products' }).click();
+  await admin.getByLabel('Search').fill('avocados');
+  const card = admin.locator('.admin-product', { hasText: 'Avocados' });
+  await card.getByRole('button', { name: 'Hide' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Hide “Avocados” from the marketplace?' });
+  await dialog.getByRole('button', { name: 'Hide' }).click();
+  await dialog.getByText('Say why the listing is hidden: its farmer reads it').waitFor();
+  await dialog.getByLabel(/^Reason it is hidden/).fill('The price is per kilo, not per piece: please correct it.');
+  await dialog.getByRole('button', { name: 'Hide' }).click();
+  await admin.getByText('The listing is hidden and its farmer is told.').waitFor();
+  await card.getByText('Reason it is hidden: The price is per kilo').waitFor();
+
+  const catalogue = await (await fetch(`${origin}/api/v1/products?q=avocados`)).json();
+  assert.equal(catalogue.total, 0, 'gone from the marketplace');
+  const visitor = await (await env.browser.newContext(PHONE)).newPage();
+  await visitor.goto(`${origin}/marketplace?lng=en`);
+  await visitor.getByRole('link', { name: 'Mangoes' }).waitFor();
+  assert.equal(await visitor.getByRole('link', { name: 'Avocados' }).count(), 0);
+
+  const farmer = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(farmer, origin, 'habimana@mavuno.demo');
+  await farmer.getByRole('button', { name: 'Open menu' }).click();
+  await farmer.getByRole('navigation').getByRole('button', { name: 'Products' }).click();
+  await farmer
+    .locator('.product-row', { hasText: 'Avocados' })
+    .getByText('Hidden from the marketplace by the MAVUNO team: The price is per kilo, not per piece')
+    .waitFor();
+
+  await card.getByRole('button', { name: 'Put back on sale' }).click();
+  await admin.getByText('The listing is back.').waitFor();
+  const again = await (await fetch(`${origin}/api/v1/products?q=avocados`)).json();
+  assert.equal(again.total, 1);
+});

@@ -47,6 +47,8 @@ export interface Product extends LocalRecord {
   farmer: { id: number; name: string; location: string | null; rating: number; verified: boolean };
   low_stock?: boolean;
   created_at?: string;
+  /** Hidden from the marketplace by an admin, with the reason (seen by its farmer and admins). */
+  hidden?: { reason: string; at: string } | null;
 }
 
 /** How a farmer's queued changes alter the local copy (and rebase it after a pull). */

@@ -35,6 +35,9 @@ const AdminApplications = lazy(() =>
 );
 const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
 const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
+const AdminProducts = lazy(() =>
+  import('../../features/admin/admin-products').then((m) => ({ default: m.AdminProducts })),
+);
 const AdminBlogs = lazy(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
 const AdminSettings = lazy(() =>
   import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
@@ -156,6 +159,7 @@ function SectionContent({
     (section.id === 'applications' ||
       section.id === 'users' ||
       section.id === 'orders' ||
+      section.id === 'products' ||
       section.id === 'courses' ||
       section.id === 'blogs' ||
       section.id === 'settings')
@@ -164,6 +168,7 @@ function SectionContent({
       applications: AdminApplications,
       users: AdminUsers,
       orders: AdminOrders,
+      products: AdminProducts,
       courses: AdminCourses,
       blogs: AdminBlogs,
       settings: AdminSettings,

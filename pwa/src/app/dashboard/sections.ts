@@ -66,7 +66,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'applications', icon: ClipboardIcon },
     { id: 'users', icon: UsersIcon },
     { id: 'blogs', icon: NewsIcon },
-    { id: 'products', icon: BoxIcon, arrives: 'later' },
+    { id: 'products', icon: BoxIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon, arrives: 'later' },

@@ -27,6 +27,12 @@ export function ProductRow(props: {
           <h3>{p.title}</h3>
           <span className={`badge ${p.status === 'active' ? 'green' : 'red'}`}>{t(`products.status.${p.status}`)}</span>
         </div>
+        {p.hidden && (
+          // Hidden by the MAVUNO team: the farmer reads why (and was told by email and SMS).
+          <p className="sync-note bad" role="status">
+            <AlertIcon /> {t('products.hidden', { reason: p.hidden.reason })}
+          </p>
+        )}
         {waiting && (
           <p className="sync-note wait">
             <ClockIcon /> {t('products.waiting')}
