@@ -199,11 +199,14 @@ pub enum MutationArgs {
     CommentLike(Toggle),
     #[serde(rename = "person.register")]
     PersonRegister(PersonRegister),
+    /// Marks one of the person's notifications read (`uid` is the notification's).
+    #[serde(rename = "notification.read")]
+    NotificationRead(ByUid),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -219,6 +222,7 @@ impl MutationArgs {
         "comment.create",
         "comment.like",
         "person.register",
+        "notification.read",
     ];
 
     /// The record the mutation touches.
@@ -236,6 +240,7 @@ impl MutationArgs {
             MutationArgs::CommentCreate(a) => &a.uid,
             MutationArgs::CommentLike(a) => &a.uid,
             MutationArgs::PersonRegister(a) => &a.uid,
+            MutationArgs::NotificationRead(a) => &a.uid,
         }
     }
 }
@@ -331,6 +336,7 @@ mod tests {
             }),
             CommentLike(Toggle { uid: "u".into(), on: true }),
             PersonRegister(super::PersonRegister::default()),
+            NotificationRead(uid()),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -349,7 +355,8 @@ mod tests {
                 | EnrolmentProgress(_)
                 | CommentCreate(_)
                 | CommentLike(_)
-                | PersonRegister(_) => {}
+                | PersonRegister(_)
+                | NotificationRead(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

@@ -13,6 +13,7 @@ pub mod enrolments;
 pub mod exchange_rates;
 pub mod favourites;
 pub mod meta;
+pub mod notifications;
 pub mod orders;
 pub mod outbox;
 pub mod overview;
@@ -72,6 +73,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0027_registered_people", include_str!("../../../migrations/0027_registered_people.sql")),
     ("0028_product_names", include_str!("../../../migrations/0028_product_names.sql")),
     ("0029_hidden_products", include_str!("../../../migrations/0029_hidden_products.sql")),
+    ("0030_notifications", include_str!("../../../migrations/0030_notifications.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

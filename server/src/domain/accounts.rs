@@ -341,6 +341,7 @@ pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
     users::erase(tx, user_id, &now)?;
     crate::db::products::touch_farmer(tx, user_id)?;
     crate::db::texts::delete_of_user(tx, user_id)?;
+    crate::db::notifications::delete_of_user(tx, user_id)?;
     // Each tombstone takes its own version, so pull pages never split a version.
     for id in surveys::draft_ids_of(tx, user_id)? {
         surveys::tombstone(tx, id, sync::next_version(tx)?, &now)?;

@@ -84,15 +84,15 @@ pub fn create(
             "The comment contains characters that are not allowed",
         ));
     }
-    let parent_id = match parent {
-        None => None,
+    let (parent_id, answered) = match parent {
+        None => (None, None),
         Some(key) => {
             let parent = shown(tx, key, author.id)?;
             if parent.blog_id != blog_id {
                 return Err(not_found());
             }
             // Replies are one level deep: an answer to a reply joins its thread.
-            Some(parent.parent_id.unwrap_or(parent.id))
+            (Some(parent.parent_id.unwrap_or(parent.id)), Some(parent.user_id))
         }
     };
     let now = clock::now();
@@ -104,6 +104,11 @@ pub fn create(
         ));
     }
     let id = rows::insert(tx, &NewComment { uid: &uid, blog_id, parent_id, user_id: author.id, body, now: &now })?;
+    if let Some(answered) = answered.filter(|id| *id != author.id) {
+        let name = author.greeting_name();
+        let link = format!("/news/{blog_id}");
+        crate::domain::notifications::notify(tx, answered, "comment_reply", &link, &[("name", &name)])?;
+    }
     let row = rows::find(tx, id, author.id)?.ok_or_else(|| AppError::internal("comment vanished"))?;
     Ok((row, true))
 }

@@ -19,6 +19,7 @@ pub mod identifiers;
 pub mod input;
 pub mod long_text;
 pub mod merge;
+pub mod notifications;
 pub mod orders;
 pub mod password_reset;
 pub mod payments;

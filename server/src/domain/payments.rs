@@ -239,6 +239,11 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
         if let Some(payer) = crate::db::users::find(conn, payment.payer_id)? {
             let total = format!("{} {}", crate::model::decimal_amount(payment.amount_cents), payment.currency);
             super::sms::text_person(conn, &payer, "payment_received", &[("total", &total)])?;
+            let link = match payment.course_id {
+                Some(course) => format!("/course/{course}"),
+                None => super::notifications::section("orders"),
+            };
+            super::notifications::notify(conn, payer.id, "payment_received", &link, &[("total", &total)])?;
         }
     }
     let row = payments::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;

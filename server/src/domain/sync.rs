@@ -289,6 +289,10 @@ fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) 
             registrations::register(tx, user, &person)?;
             Vec::new()
         }
+        MutationArgs::NotificationRead(ByUid { uid }) => {
+            super::notifications::read(tx, user, &uid)?;
+            Vec::new()
+        }
     };
     let status = if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged };
     Ok(MutationResult { conflicts, ..outcome(mutation, status) })
@@ -309,6 +313,8 @@ pub enum Changed {
     Blog(Box<crate::db::blogs::BlogRow>),
     /// A currency's rate in use (docs/money.md).
     Rate(Box<crate::db::exchange_rates::RateRow>),
+    /// One of the viewer's notifications.
+    Notification(Box<crate::db::notifications::NotificationRow>),
 }
 
 impl Changed {
@@ -322,6 +328,7 @@ impl Changed {
             Changed::Enrolment(row) => row.version,
             Changed::Blog(row) => row.version,
             Changed::Rate(row) => row.version,
+            Changed::Notification(row) => row.version,
         }
     }
 }
@@ -391,6 +398,8 @@ pub fn read_page(
         changes.extend(favourites.into_iter().map(Changed::Favourite));
         let orders = db::orders::changes_visible_to(&tx, user_id, after, limit + 1)?;
         changes.extend(orders.into_iter().map(|row| Changed::Order(Box::new(row))));
+        let notes = db::notifications::changes_of(&tx, user_id, after, limit + 1)?;
+        changes.extend(notes.into_iter().map(|row| Changed::Notification(Box::new(row))));
     }
     changes.sort_by_key(Changed::version);
     let has_more = changes.len() > limit;

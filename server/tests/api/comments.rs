@@ -63,6 +63,9 @@ async fn people_comment_reply_and_like_once() {
     // An answer to a reply joins the same thread.
     let deeper = b.comment(&b.buyer, json!({"body": "Thanks", "parent_id": reply_id})).await;
     assert_eq!(deeper.json::<Value>().await.unwrap()["data"]["parent_id"], id);
+    // Each is told of the other's answer; nobody of their own.
+    assert_eq!(crate::notifications::kinds_of(&b.app, "buyer@example.com"), ["comment_reply"]);
+    assert_eq!(crate::notifications::kinds_of(&b.app, "farmer@example.com"), ["comment_reply"]);
 
     for _ in 0..2 {
         let liked =

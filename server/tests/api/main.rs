@@ -19,6 +19,7 @@ mod hardening;
 mod helpers;
 mod http;
 mod long_texts;
+mod notifications;
 mod orders;
 mod overview;
 mod password_reset;

@@ -181,6 +181,13 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             let record = viewer_id.and_then(|id| serde_json::to_value(OrderJson::for_viewer(*row, id, false)).ok());
             ("order", uid, record)
         }
+        Changed::Notification(row) => {
+            let record = serde_json::json!({
+                "uid": row.uid, "kind": row.kind, "link": row.link, "params": row.params,
+                "read": row.read_at.is_some(), "created_at": row.created_at,
+            });
+            ("notification", row.uid, Some(record))
+        }
     };
     let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };
     Change { entity: entity.into(), id, op, record }

@@ -176,6 +176,9 @@ pub fn record_progress(
             issued_at: now.clone(),
         };
         enrolments::insert_certificate(tx, enrolment.id, &certificate)?;
+        let link = format!("/course/{}", course.id);
+        let title = [("title", certificate.course_title.as_str())];
+        crate::domain::notifications::notify(tx, learner.id, "certificate_issued", &link, &title)?;
     }
     enrolments::enrolment(tx, learner.id, course.id)?.ok_or_else(|| AppError::internal("enrolment vanished"))
 }

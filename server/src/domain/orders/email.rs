@@ -38,6 +38,8 @@ fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str
         outbox::enqueue(conn, email, &subject, &body, &clock::now())?;
     }
     let short: Vec<(&str, &str)> = values.iter().copied().filter(|(k, _)| ["number", "total"].contains(k)).collect();
+    let link = crate::domain::notifications::section("orders");
+    crate::domain::notifications::notify(conn, to.id, &format!("order_{kind}"), &link, &short)?;
     crate::domain::sms::text_person(conn, to, &format!("order_{kind}"), &short)
 }
 

@@ -77,6 +77,8 @@ fn tell_farmer(tx: &Connection, product: &ProductRow, what: &str, reason: &str) 
         );
         outbox::enqueue(tx, email, &subject, &body, &clock::now())?;
     }
+    let link = crate::domain::notifications::section("products");
+    crate::domain::notifications::notify(tx, farmer.id, &format!("product_{what}"), &link, &[("title", title)])?;
     let short = gsm7::cut(&gsm7::fold(title), SMS_TITLE_CHARS);
     sms::text_person(tx, &farmer, &format!("product_{what}"), &[("title", &short)])
 }

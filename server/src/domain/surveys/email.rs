@@ -29,5 +29,13 @@ pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
         crate::db::outbox::enqueue(conn, email, &subject, &body, &clock::now())?;
     }
     crate::domain::sms::text_person(conn, &applicant, &format!("decision_{outcome}"), &[("number", &number)])?;
+    let link = crate::domain::notifications::section("applications");
+    crate::domain::notifications::notify(
+        conn,
+        applicant.id,
+        &format!("application_{outcome}"),
+        &link,
+        &[("number", &number)],
+    )?;
     Ok(())
 }
