@@ -20,6 +20,46 @@ async function tokenOf(origin, email) {
   return (await response.json()).user.token;
 }
 
+/** A new buyer orders one of farmer@mavuno.demo's products; answers the buyer's email and the order. */
+async function orderFromFarmer(origin) {
+  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
+  const me = await (await fetch(`${origin}/api/v1/me`, { headers: { authorization: `Bearer ${farmer}` } })).json();
+  const catalogue = await (await fetch(`${origin}/api/v1/products?per_page=50`)).json();
+  const product = catalogue.data.find((p) => p.farmer.id === me.user.id && p.quantity >= p.min_order);
+  const email = await newBuyer(origin, 'orders');
+  const buyer = await tokenOf(origin, email);
+  const line = {
+    product_id: product.id,
+    quantity: product.min_order,
+    unit_price_cents: Math.round(product.current_price * 100),
+  };
+  const shipping = {
+    first_name: 'Neema',
+    last_name: 'Bahati',
+    email: '',
+    phone: '0991000777',
+    address: 'Kabare',
+    city: 'Bukavu',
+    postal_code: '',
+    country: 'DRC',
+  };
+  const order = {
+    uid: crypto.randomUUID(),
+    lines: [line],
+    delivery: 'pickup',
+    payment_method: 'cash_on_delivery',
+    shipping,
+  };
+  const placed = await fetch(`${origin}/api/v1/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer}` },
+    body: JSON.stringify(order),
+  });
+  const answer = await placed.text();
+  assert.equal(placed.status, 201, answer);
+  return { email, order: JSON.parse(answer).data };
+}
+
 test('an admin sees the platform’s figures and a new sign-up among the recent activity', async () => {
   const { origin } = env.server;
   const page = await (await env.browser.newContext(PHONE)).newPage();
@@ -30,8 +70,16 @@ test('an admin sees the platform’s figures and a new sign-up among the recent 
 
   await newBuyer(origin, 'dashboard');
   await page.reload();
-  await page.getByRole('button', { name: 'Neema Bahati signed up (Buyer)' }).first().waitFor();
-  assert.equal(await figure(page, 'People'), people + 1);
+  // The figures seen last show at once; the server's new ones replace them.
+  await page.waitForFunction(
+    ([label, count]) =>
+      [...document.querySelectorAll('.stat-card')].some(
+        (card) =>
+          card.querySelector('.stat-label')?.textContent?.startsWith(label) &&
+          Number(card.querySelector('.stat-value')?.textContent?.replace(/\D/g, '')) === count,
+      ),
+    ['People', people + 1],
+  );
   await page.getByRole('button', { name: 'Neema Bahati signed up (Buyer)' }).first().click();
   await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
 });
@@ -43,44 +91,8 @@ test('a farmer’s order count and activity follow a buyer’s order, with the a
   await page.getByText(/^From this phone · last synced/).waitFor();
   const orders = await figure(page, 'Orders');
 
-  const me = await (
-    await fetch(`${origin}/api/v1/me`, {
-      headers: { authorization: `Bearer ${await tokenOf(origin, 'farmer@mavuno.demo')}` },
-    })
-  ).json();
-  const catalogue = await (await fetch(`${origin}/api/v1/products?per_page=50`)).json();
-  const product = catalogue.data.find((p) => p.farmer.id === me.user.id && p.quantity >= p.min_order);
-  const buyer = await tokenOf(origin, await newBuyer(origin, 'orders'));
-  const order = {
-    uid: crypto.randomUUID(),
-    lines: [
-      {
-        product_id: product.id,
-        quantity: product.min_order,
-        unit_price_cents: Math.round(product.current_price * 100),
-      },
-    ],
-    delivery: 'pickup',
-    payment_method: 'cash_on_delivery',
-    shipping: {
-      first_name: 'Neema',
-      last_name: 'Bahati',
-      email: '',
-      phone: '0991000777',
-      address: 'Kabare',
-      city: 'Bukavu',
-      postal_code: '',
-      country: 'DRC',
-    },
-  };
-  const placed = await fetch(`${origin}/api/v1/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer}` },
-    body: JSON.stringify(order),
-  });
-  const answer = await placed.text();
-  assert.equal(placed.status, 201, answer);
-  const number = JSON.parse(answer).data.id;
+  const { order } = await orderFromFarmer(origin);
+  const number = order.id;
 
   await page.getByRole('button', { name: `Order #${number} placed` }).waitFor();
   assert.equal(await figure(page, 'Orders'), orders + 1);
@@ -123,4 +135,25 @@ test('an admin hides a listing with a reason: buyers no longer see it, its farme
   await admin.getByText('The listing is back.').waitFor();
   const again = await (await fetch(`${origin}/api/v1/products?q=avocados`)).json();
   assert.equal(again.total, 1);
+});
+
+test('a buyer is notified when the farmer ships, and the notification opens their orders', async () => {
+  const { origin } = env.server;
+  const { email, order } = await orderFromFarmer(origin);
+  const page = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(page, origin, email);
+  await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+
+  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
+  const shipped = await fetch(`${origin}/api/v1/orders/${order.id}/parts/${order.parts[0].id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${farmer}` },
+    body: JSON.stringify({ status: 'shipped' }),
+  });
+  assert.equal(shipped.status, 200);
+  // The open app hears of it within seconds.
+  await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
+  await page.getByRole('button', { name: `Your order #${order.id} is on its way` }).click();
+  await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
 });

@@ -143,6 +143,12 @@ export const MailIcon = () => (
     <path d="M2 6l10 7 10-7" />
   </Icon>
 );
+export const BellIcon = () => (
+  <Icon>
+    <path d="M18 8a6 6 0 10-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+    <path d="M13.7 21a2 2 0 01-3.4 0" />
+  </Icon>
+);
 export const ClockIcon = () => (
   <Icon>
     <circle cx="12" cy="12" r="10" />

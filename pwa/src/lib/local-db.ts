@@ -86,6 +86,8 @@ export class LocalDb extends Dexie {
   comments!: EntityTable<LocalRecord, 'uid'>;
   /** The exchange rates in use, by currency (synced, public; docs/money.md). */
   rates!: EntityTable<LocalRecord, 'uid'>;
+  /** The person's notifications, by `uid` (synced; marked read with `notification.read`). */
+  notifications!: EntityTable<LocalRecord, 'uid'>;
   /** People a field agent registered on this phone, until the server's list has them. */
   registrations!: EntityTable<LocalRecord, 'uid'>;
 
@@ -106,6 +108,7 @@ export class LocalDb extends Dexie {
     this.version(9).stores({ comments: 'uid, post_uid' });
     this.version(10).stores({ rates: 'uid' });
     this.version(11).stores({ registrations: 'uid' });
+    this.version(12).stores({ notifications: 'uid, created_at' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

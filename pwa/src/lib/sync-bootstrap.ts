@@ -12,6 +12,7 @@ import { blogEntity } from './news';
 import { commentEntity } from './comments';
 import { rateEntity } from './rates';
 import { personEntity } from './people';
+import { notificationEntity } from './notifications';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -24,6 +25,7 @@ registerEntity('blog', blogEntity);
 registerEntity('comment', commentEntity);
 registerEntity('exchange_rate', rateEntity);
 registerEntity('person', personEntity);
+registerEntity('notification', notificationEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

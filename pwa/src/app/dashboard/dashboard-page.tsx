@@ -1,7 +1,7 @@
 // The dashboard shell (docs/product.md, Screens): a side navigation, fixed on wide
 // screens and sliding over on narrow ones; sections switch in place.
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
@@ -15,6 +15,7 @@ import { useLocalDb } from '../../lib/sync-provider';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';
+import { NotificationBell } from '../../components/notification-bell';
 import { ApplicationsSection } from '../../features/applications/applications-section';
 import { FarmersSection } from '../../features/agent/farmers-section';
 import { ProductsSection } from '../../features/products/products-section';
@@ -52,7 +53,9 @@ export function DashboardPage() {
   const { user } = useSession();
   const db = useLocalDb();
   const { signOut, dialog: signOutDialog } = useSignOutAsking();
-  const [active, setActive] = useState<SectionId>('home');
+  // `?section=` opens a section (a notification's link).
+  const [params] = useSearchParams();
+  const [active, setActive] = useState<SectionId>(() => (params.get('section') as SectionId | null) ?? 'home');
   const [navOpen, setNavOpen] = useState(false);
   const contentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -129,6 +132,9 @@ export function DashboardPage() {
           </button>
           <h1>{t(`dashboard.sections.${section.id}`)}</h1>
           {db && <SyncStatus db={db} />}
+          {db && (
+            <NotificationBell db={db} onSection={(id) => sections.some((s) => s.id === id) && open(id as SectionId)} />
+          )}
         </header>
         <div className="dashboard-content" ref={contentRef} tabIndex={-1}>
           <SectionContent section={section} kind={kind} user={user} onOpen={open} />
