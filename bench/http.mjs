@@ -59,10 +59,17 @@ export function application(n) {
   };
 }
 
+let phones = 0;
+/** A DRC number no other account of this run has (numbers are unique, like emails). */
+export function benchPhone() {
+  phones += 1;
+  return `09${String(Date.now() % 1e4).padStart(4, '0')}${String(phones).padStart(4, '0')}`;
+}
+
 /** Signs up a buyer and returns their token. */
 export async function register(request, email, firstName = 'Bench') {
   const registered = await request('POST', '/users', {
-    body: { user: { first_name: firstName, last_name: 'Farmer', email, phone_number: '0991234567', country: 'DRC', password: 'bench-pass', password_confirmation: 'bench-pass' } },
+    body: { user: { first_name: firstName, last_name: 'Farmer', email, phone_number: benchPhone(), country: 'DRC', password: 'bench-pass', password_confirmation: 'bench-pass' } },
   });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.json)}`);
   return registered.json.data.token;

@@ -7,6 +7,7 @@
 //
 //   cargo build --release -p mavuno && node bench/images.mjs
 import { createDeflate } from 'node:zlib';
+import { benchPhone } from './http.mjs';
 import { startServer } from './server.mjs';
 
 function crc32(bytes) {
@@ -51,7 +52,7 @@ function signup(origin, n, picture) {
   const boundary = `bench${n}${Date.now()}`;
   const field = (name, value) => `--${boundary}\r\nContent-Disposition: form-data; name="user[${name}]"\r\n\r\n${value}\r\n`;
   const fields = { first_name: 'Bomb', last_name: `N${n}`, email: `bomb${n}.${Date.now()}@example.com`,
-    phone_number: '0991234567', country: 'DRC', password: 'secret123', password_confirmation: 'secret123' };
+    phone_number: benchPhone(), country: 'DRC', password: 'secret123', password_confirmation: 'secret123' };
   const head = Object.entries(fields).map(([k, v]) => field(k, v)).join('') +
     `--${boundary}\r\nContent-Disposition: form-data; name="user[avatar]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
   const body = Buffer.concat([Buffer.from(head), picture, Buffer.from(`\r\n--${boundary}--\r\n`)]);

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { client } from './http.mjs';
+import { benchPhone, client } from './http.mjs';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const request = client(origin);
@@ -38,7 +38,7 @@ for (let n = 0; n < PRODUCTS; n++) {
 const buyers = await Promise.all(
   Array.from({ length: BUYERS }, async (_, n) => {
     const email = `bench-buyer-${Date.now()}-${n}@example.com`;
-    const user = { first_name: 'Bench', last_name: `Buyer ${n}`, email, phone_number: '+243990000000', country: 'DRC', password: 'bench-2026', password_confirmation: 'bench-2026' };
+    const user = { first_name: 'Bench', last_name: `Buyer ${n}`, email, phone_number: benchPhone(), country: 'DRC', password: 'bench-2026', password_confirmation: 'bench-2026' };
     const { status, json } = await request('POST', '/users', { body: { user } });
     if (status !== 201) throw new Error(`sign-up failed: ${status} ${JSON.stringify(json)}`);
     return json.data.token;

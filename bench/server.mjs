@@ -1,6 +1,7 @@
 // Starts a throw-away release server for a benchmark and reads its memory:
 // `const server = await startServer(['--signup-limit', '1000'])`, then
-// `server.rssMib()`, `server.origin`, `server.dataDir`, `await server.stop()`.
+// `server.rssMib()`, `server.origin`, `server.dataDir`, `await server.stop()`; `{ dataDir }`
+// starts one on the data dir of a server stopped with `stop({ keep: true })`.
 // `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,8 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function startServer(args = [], { openFiles } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-'));
+export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
   const binary = join(root, 'target/release/mavuno');
   const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, ...args];
   const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
@@ -35,10 +35,11 @@ export async function startServer(args = [], { openFiles } = {}) {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
     },
-    async stop() {
+    /** `keep`: leave the data dir, for a server started again on it. */
+    async stop({ keep = false } = {}) {
       child.kill('SIGTERM');
       await once(child, 'exit');
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
