@@ -5,6 +5,10 @@ import type { TFunction } from 'i18next';
 import { formatMoney } from '../lib/format';
 import { useFrancs } from '../lib/francs';
 import type { Product } from '../lib/products';
+import { addToCart } from '../lib/cart';
+import { orderRange } from '../lib/catalogue';
+import { CartIcon } from './icons';
+import { useToast } from './toast';
 
 const DATA_SAVER_KEY = 'mavuno.data_saver';
 
@@ -124,5 +128,40 @@ export function Price({ product }: { product: Pick<Product, 'price' | 'current_p
       )}
       {francs && <span className="francs">{francs.of(product.current_price)}</span>}
     </span>
+  );
+}
+
+/** Who sells it and how much is left, as a card says it. */
+export function StockLine({ product: p }: { product: Product }) {
+  const { t } = useTranslation();
+  const [least, most] = orderRange(p);
+  const soldOut = p.quantity <= 0 || least > most;
+  return (
+    <p className="muted">
+      {t('market.by', { name: p.farmer.name })} ·{' '}
+      {soldOut
+        ? t('market.sold_out')
+        : t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })}
+    </p>
+  );
+}
+
+/** A card's quick add: the least the farmer sells (their minimum order), said in a toast. */
+export function QuickAdd({ product: p, title }: { product: Product; title: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [least, most] = orderRange(p);
+  return (
+    <button
+      type="button"
+      className="button small"
+      disabled={p.quantity <= 0 || least > most}
+      onClick={() => {
+        addToCart(p, least);
+        toast('success', t('market.added', { title }));
+      }}
+    >
+      <CartIcon /> {t('market.add_to_cart')}
+    </button>
   );
 }

@@ -8,13 +8,14 @@ import { Spinner } from '../../components/spinner';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { COUNTRIES, ROLES, STATUSES, displayName, type AccountStatus, type Role, type User } from '../../lib/account';
+import { ROLES, STATUSES, displayName, type AccountStatus, type Role, type User } from '../../lib/account';
 import { StatCard } from '../../components/stat-card';
 import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats } from './api';
 import { useDebounced } from './use-debounced';
 import { UserModal } from './user-modal';
 import { ExportButton } from './export-button';
 import { LoadFailed } from '../../components/load-failed';
+import { CountryField } from '../../components/country-field';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'red',
@@ -105,18 +106,11 @@ export function AdminUsers() {
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label={t('fields.country')}
+        <CountryField
+          blank={t('admin.users.all_countries')}
           value={filters.country}
           onChange={(e) => setFilter('country', e.target.value)}
-        >
-          <option value="">{t('admin.users.all_countries')}</option>
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {t(`countries.${c}`)}
-            </option>
-          ))}
-        </SelectField>
+        />
         <div className="filter-actions">
           <ExportButton
             path={`/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`}

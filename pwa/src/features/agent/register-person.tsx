@@ -2,13 +2,13 @@
 // the phone, with or without a signal; their application can be filled at once.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
-import { COUNTRIES } from '../../lib/account';
+import { ErrorBox, TextField, useFormSend } from '../../components/form';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import type { LocalDb } from '../../lib/local-db';
 import { registerPerson } from '../../lib/people';
 import { useSession } from '../../lib/session';
 import { readablePhone } from '../../lib/validation';
+import { CountryField } from '../../components/country-field';
 
 const FIELDS = ['first_name', 'last_name', 'phone_number', 'country', 'location'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
@@ -92,20 +92,13 @@ export function RegisterPerson({
         error={invalid.phone_number}
         onChange={set('phone_number')}
       />
-      <SelectField
-        label={t('fields.country')}
+      <CountryField
         required
+        blank={t('fields.choose_country')}
         value={values.country}
         error={invalid.country}
         onChange={set('country')}
-      >
-        <option value="">{t('fields.choose_country')}</option>
-        {COUNTRIES.map((code) => (
-          <option key={code} value={code}>
-            {t(`countries.${code}`)}
-          </option>
-        ))}
-      </SelectField>
+      />
       <TextField label={t('agent.village')} value={values.location} onChange={set('location')} />
       <div className="actions">
         <button type="submit" className="button" disabled={busy}>

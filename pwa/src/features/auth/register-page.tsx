@@ -4,15 +4,15 @@ import { Trans, useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { Modal } from '../../components/dialog';
-import { ErrorBox, ImagePicker, SelectField, TextField, useFormSend } from '../../components/form';
+import { ErrorBox, ImagePicker, TextField, useFormSend } from '../../components/form';
 import { TermsText } from '../../components/terms-text';
 import { CheckIcon } from '../../components/icons';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { useImagePick } from '../../lib/image-pick';
 import { useSession } from '../../lib/session';
-import { COUNTRIES } from '../../lib/account';
 import { validateRegistration, type RegistrationValues } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
+import { CountryField } from '../../components/country-field';
 
 /** docs/product.md, Constants: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
@@ -118,20 +118,13 @@ export function RegisterPage() {
           error={invalid.phone_number}
           onChange={set('phone_number')}
         />
-        <SelectField
-          label={t('fields.country')}
+        <CountryField
           required
+          blank={t('fields.choose_country')}
           value={values.country}
           error={invalid.country}
           onChange={set('country')}
-        >
-          <option value="">{t('fields.choose_country')}</option>
-          {COUNTRIES.map((code) => (
-            <option key={code} value={code}>
-              {t(`countries.${code}`)}
-            </option>
-          ))}
-        </SelectField>
+        />
         <TextField
           label={t('fields.password')}
           type="password"

@@ -7,7 +7,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppPage } from '../../components/app-page';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { ErrorBox, TextField } from '../../components/form';
 import { AlertIcon, CheckIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { COUNTRIES, type User } from '../../lib/account';
@@ -24,6 +24,7 @@ import type { ShippingInput } from '../../lib/sync-protocol';
 import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 import { productTitle } from '../../lib/products';
+import { CountryField } from '../../components/country-field';
 
 // The email is optional: a buyer may have signed up with a phone number only (docs/decisions.md).
 const CHECKED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
@@ -179,13 +180,7 @@ export function CheckoutPage() {
                 autoComplete="postal-code"
               />
             </div>
-            <SelectField label={t('fields.country')} value={form.country} onChange={set('country')} required>
-              {COUNTRIES.map((code) => (
-                <option key={code} value={code}>
-                  {t(`countries.${code}`)}
-                </option>
-              ))}
-            </SelectField>
+            <CountryField value={form.country} onChange={set('country')} required />
             <fieldset className="choices">
               <legend>{t('checkout.delivery')}</legend>
               {(['delivery', 'pickup'] as const).map((choice) => (

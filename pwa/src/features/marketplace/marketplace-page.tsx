@@ -7,14 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { SelectField, TextField } from '../../components/form';
-import { CartIcon, PinIcon } from '../../components/icons';
+import { PinIcon } from '../../components/icons';
 import { LoadingCards } from '../../components/loading-cards';
-import { useToast } from '../../components/toast';
-import { addToCart } from '../../lib/cart';
 import { CATEGORIES, productTitle, type Category, type Product } from '../../lib/products';
-import { orderRange, useCatalogue, useCatalogueLoaded } from '../../lib/catalogue';
+import { useCatalogue, useCatalogueLoaded } from '../../lib/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/product-search';
-import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
+import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
@@ -119,12 +117,8 @@ export function MarketplacePage() {
 
 function ProductCard({ product: p, saveData, first }: { product: Product; saveData: boolean; first: boolean }) {
   const { t, i18n } = useTranslation();
-  const toast = useToast();
   // The farmer's name for the product in the reader's language, if they gave one.
   const title = productTitle(p, i18n.resolvedLanguage);
-  // Quick add puts in the least a farmer sells (their minimum order).
-  const [least, most] = orderRange(p);
-  const soldOut = p.quantity <= 0 || least > most;
   return (
     <li className="card product-card">
       <div className="product-media">
@@ -152,24 +146,9 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
         )}
         <p className="description">{p.description}</p>
         <Price product={p} />
-        <p className="muted">
-          {t('market.by', { name: p.farmer.name })} ·{' '}
-          {soldOut
-            ? t('market.sold_out')
-            : t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })}
-        </p>
+        <StockLine product={p} />
         <div className="actions">
-          <button
-            type="button"
-            className="button small"
-            disabled={soldOut}
-            onClick={() => {
-              addToCart(p, least);
-              toast('success', t('market.added', { title }));
-            }}
-          >
-            <CartIcon /> {t('market.add_to_cart')}
-          </button>
+          <QuickAdd product={p} title={title} />
           <Link className="button secondary small" to={paths.product(p.id!)}>
             {t('market.view_details')}
           </Link>

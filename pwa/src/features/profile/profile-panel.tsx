@@ -8,17 +8,18 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { ConfirmDialog } from '../../components/dialog';
-import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
+import { ErrorBox, ImagePicker, TextField } from '../../components/form';
 import { BookIcon, EditIcon, KeyIcon, LogoutIcon, ReceiptIcon, StoreIcon, TrashIcon } from '../../components/icons';
 import { useToast } from '../../components/toast';
 import { errorMessages, problemMessages, type Problem } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { useImagePick } from '../../lib/image-pick';
 import { useSession, useSignOut } from '../../lib/session';
-import { COUNTRIES, displayName, type User } from '../../lib/account';
+import { displayName, type User } from '../../lib/account';
 import { checkPassword, looksLikeEmail } from '../../lib/validation';
 import { deleteAccount, updateProfile } from './api';
 import { roleBadgeClass } from './labels';
+import { CountryField } from '../../components/country-field';
 
 export function ProfilePanel() {
   const { t } = useTranslation();
@@ -258,14 +259,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         onChange={set('phone_number')}
       />
       {needsPassword && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
-      <SelectField label={t('fields.country')} value={values.country} onChange={set('country')}>
-        <option value="">{t('fields.choose_country')}</option>
-        {COUNTRIES.map((code) => (
-          <option key={code} value={code}>
-            {t(`countries.${code}`)}
-          </option>
-        ))}
-      </SelectField>
+      <CountryField blank={t('fields.choose_country')} value={values.country} onChange={set('country')} />
       <TextField
         label={t('fields.username')}
         autoComplete="username"

@@ -2,12 +2,9 @@
 // has now, to add to the cart or remove, with or without a signal.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CartIcon, HeartIcon, TrashIcon } from '../../components/icons';
-import { Price, ProductImage, unitCounted, useDataSaver } from '../../components/product-parts';
+import { HeartIcon, TrashIcon } from '../../components/icons';
+import { Price, ProductImage, QuickAdd, StockLine, useDataSaver } from '../../components/product-parts';
 import { Spinner } from '../../components/spinner';
-import { useToast } from '../../components/toast';
-import { addToCart } from '../../lib/cart';
-import { orderRange } from '../../lib/catalogue';
 import { removeFavourite, useFavouriteProducts, type Favourite } from '../../lib/favourites';
 import { paths } from '../../lib/paths';
 import { productTitle } from '../../lib/products';
@@ -47,7 +44,6 @@ export function WishlistSection() {
 
 function WishlistLine({ favourite, onRemove }: { favourite: Favourite; onRemove(): Promise<void> }) {
   const { t, i18n } = useTranslation();
-  const toast = useToast();
   const [saveData] = useDataSaver();
   const p = favourite.product;
   const remove = (
@@ -64,8 +60,6 @@ function WishlistLine({ favourite, onRemove }: { favourite: Favourite; onRemove(
     );
   }
   const title = productTitle(p, i18n.resolvedLanguage);
-  const [least, most] = orderRange(p);
-  const soldOut = p.quantity <= 0 || least > most;
   return (
     <li className="card cart-line">
       <ProductImage src={p.image_urls[0]?.thumbnail_url} alt="" width={96} height={72} saveData={saveData} />
@@ -74,24 +68,9 @@ function WishlistLine({ favourite, onRemove }: { favourite: Favourite; onRemove(
           <Link to={paths.product(p.id!)}>{title}</Link>
         </h3>
         <Price product={p} />
-        <p className="muted">
-          {t('market.by', { name: p.farmer.name })} ·{' '}
-          {soldOut
-            ? t('market.sold_out')
-            : t('market.in_stock', { count: p.quantity, unit: unitCounted(t, p.unit, p.quantity) })}
-        </p>
+        <StockLine product={p} />
         <div className="actions">
-          <button
-            type="button"
-            className="button small"
-            disabled={soldOut}
-            onClick={() => {
-              addToCart(p, least);
-              toast('success', t('market.added', { title }));
-            }}
-          >
-            <CartIcon /> {t('market.add_to_cart')}
-          </button>
+          <QuickAdd product={p} title={title} />
           {remove}
         </div>
       </div>
