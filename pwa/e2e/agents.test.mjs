@@ -19,20 +19,23 @@ async function openSection(page, name) {
   await page.getByRole('navigation').getByRole('button', { name }).click();
 }
 
+/** The agent's Farmers section saved on the phone, then opened again from scratch with no signal. */
+async function inTheField(context, page) {
+  await openSection(page, 'Farmers');
+  await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
+  await context.setOffline(true);
+  await assertOffline(page);
+  await page.reload();
+  await openSection(page, 'Farmers');
+}
+
 test('an agent fills an application offline for a farmer and it arrives after reconnecting', async () => {
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, origin, 'agent@mavuno.demo');
   await controlledByServiceWorker(page);
-  await openSection(page, 'Farmers');
-  await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
-
-  // In the field: no signal, and the app is opened again from scratch.
-  await context.setOffline(true);
-  await assertOffline(page);
-  await page.reload();
-  await openSection(page, 'Farmers');
+  await inTheField(context, page);
   await page.getByLabel('Search').fill('grace rusizi');
   const card = page.locator('.person-card', { hasText: 'Grace Uwimana' });
   await card.waitFor();
@@ -86,13 +89,7 @@ test('an agent registers a person offline and files their application; both arri
   await controlledByServiceWorker(page);
   await page.getByText(/^From this phone · last synced/).waitFor();
   const [visited, recorded] = [await figure(page, 'People visited'), await figure(page, 'Applications recorded')];
-  await openSection(page, 'Farmers');
-  await page.getByText(/^Saved on this phone for visits without a signal/).waitFor();
-
-  await context.setOffline(true);
-  await assertOffline(page);
-  await page.reload();
-  await openSection(page, 'Farmers');
+  await inTheField(context, page);
   await page.getByRole('button', { name: 'Register a person' }).click();
   // What is missing is said before anything is queued; a number that cannot be read too.
   await page.getByRole('button', { name: 'Register and fill their application' }).click();
