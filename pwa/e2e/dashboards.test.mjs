@@ -106,6 +106,11 @@ test('an admin hides a listing with a reason: buyers no longer see it, its farme
   await admin.getByRole('navigation').getByRole('button', { name: 'Products' }).click();
   await admin.getByLabel('Search').fill('avocados');
   const card = admin.locator('.admin-product', { hasText: 'Avocados' });
+  // Its details, as its farmer sees them.
+  await card.getByRole('button', { name: 'View' }).click();
+  const details = admin.getByRole('dialog', { name: 'Avocados' });
+  await details.getByText('Creamy avocados from Rusizi').waitFor();
+  await details.getByRole('button', { name: 'Close' }).click();
   await card.getByRole('button', { name: 'Hide' }).click();
   const dialog = admin.getByRole('dialog', { name: 'Hide “Avocados” from the marketplace?' });
   await dialog.getByRole('button', { name: 'Hide' }).click();

@@ -1,5 +1,6 @@
 // The admin's Products section: every listing (also off sale), filters, a listing's
-// details, hide it with a reason its farmer reads, restore it, and the CSV export.
+// details (as its farmer sees them), hide it with a reason its farmer reads, restore
+// it, and the CSV export.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/dialog';
@@ -14,6 +15,8 @@ import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { CATEGORIES, type Product } from '../../lib/products';
+import { ProductDetails } from '../../components/product-details';
+import { useLocalDb } from '../../lib/sync-provider';
 import { ExportButton } from './export-button';
 import { useDebounced } from './use-debounced';
 
@@ -53,6 +56,8 @@ export function AdminProducts() {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<unknown>(null);
+  const [viewing, setViewing] = useState<AdminProduct | null>(null);
+  const db = useLocalDb();
 
   const { category, status, low_stock } = filters;
   const load = useCallback(async () => {
@@ -174,25 +179,31 @@ export function AdminProducts() {
                   </p>
                 )}
               </div>
-              {p.hidden ? (
-                <button
-                  type="button"
-                  className="button secondary small"
-                  disabled={busy}
-                  onClick={() => void act(p, 'restore')}
-                >
-                  {t('admin.products.restore')}
+              <div className="actions">
+                <button type="button" className="button secondary small" onClick={() => setViewing(p)}>
+                  {t('admin.view')}
                 </button>
-              ) : (
-                <button type="button" className="button danger small" onClick={() => setHiding(p)}>
-                  {t('admin.products.hide')}
-                </button>
-              )}
+                {p.hidden ? (
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    disabled={busy}
+                    onClick={() => void act(p, 'restore')}
+                  >
+                    {t('admin.products.restore')}
+                  </button>
+                ) : (
+                  <button type="button" className="button danger small" onClick={() => setHiding(p)}>
+                    {t('admin.products.hide')}
+                  </button>
+                )}
+              </div>
             </li>
           ))}
         </ul>
       )}
       <Pager list={result} onPage={setPage} />
+      {viewing && db && <ProductDetails db={db} product={viewing} onClose={() => setViewing(null)} />}
       <ConfirmDialog
         open={hiding !== null}
         title={t('admin.products.hide_title', { title: hiding?.title ?? '' })}

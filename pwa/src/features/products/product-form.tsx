@@ -8,7 +8,7 @@ import type { LocalDb } from '../../lib/local-db';
 import { keepPhoto } from '../../lib/photos';
 import { CATEGORIES, saveProduct, type Product } from '../../lib/products';
 import { CERTIFICATIONS, MAX_PHOTOS, initial, toFields, validateProduct, type FormValues } from './product-form-values';
-import { Photo } from './product-photo';
+import { Photo } from '../../components/product-photo';
 
 export function ProductForm({
   db,

@@ -5,7 +5,7 @@ import { formatDate } from '../../lib/format';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { Price, unitCounted } from '../../components/product-parts';
 import { LOW_STOCK, type Product } from '../../lib/products';
-import { Photo } from './product-photo';
+import { Photo } from '../../components/product-photo';
 
 export function ProductRow(props: {
   db: LocalDb;

@@ -13,7 +13,7 @@ import { StatCard } from '../../components/stat-card';
 import { useOutbox } from '../../lib/use-outbox';
 import { LOW_STOCK, deleteProduct, useOwnProducts } from '../../lib/products';
 import { ProductRow } from './product-row';
-import { ProductDetails } from './product-details';
+import { ProductDetails } from '../../components/product-details';
 import { ProductForm } from './product-form';
 
 type PriceFilter = 'all' | 'under_10' | '10_to_50' | 'over_50';

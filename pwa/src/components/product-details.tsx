@@ -1,11 +1,11 @@
 // A product's details for its farmer: photos, basic facts, prices, dates.
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../components/dialog';
-import { formatDate, formatDay, formatMoney } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import { fieldsOf, type Product } from '../../lib/products';
+import { Modal } from './dialog';
+import { formatDate, formatDay, formatMoney } from '../lib/format';
+import type { LocalDb } from '../lib/local-db';
+import { fieldsOf, type Product } from '../lib/products';
 import { Photo } from './product-photo';
-import { unitCounted } from '../../components/product-parts';
+import { unitCounted } from './product-parts';
 
 export function ProductDetails({ db, product: p, onClose }: { db: LocalDb; product: Product; onClose(): void }) {
   const { t } = useTranslation();
