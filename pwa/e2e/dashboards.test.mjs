@@ -158,6 +158,10 @@ test('a buyer is notified when the farmer ships, and the notification opens thei
   assert.equal(shipped.status, 200);
   // The open app hears of it within seconds.
   await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
+  // Escape closes the panel; the bell opens it again.
+  await page.keyboard.press('Escape');
+  await page.getByRole('region', { name: 'Notifications' }).waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
   await page.getByRole('button', { name: `Your order #${order.id} is on its way` }).click();
   await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();

@@ -1,6 +1,6 @@
 // The bell in the dashboard's top bar: the unread count, and the latest
 // notifications; opening one marks it read and goes to what it is about.
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BellIcon } from './icons';
@@ -15,6 +15,22 @@ export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(sec
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const unread = notifications?.unread ?? 0;
+  const box = useRef<HTMLDivElement>(null);
+
+  // Escape or a tap elsewhere closes the panel, as people expect of a menu.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    const onPointer = (event: PointerEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
 
   const openOne = (n: Notification) => {
     void markRead(db, n);
@@ -25,7 +41,7 @@ export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(sec
   };
 
   return (
-    <div className="bell">
+    <div className="bell" ref={box}>
       <button
         type="button"
         className="icon-button"
