@@ -102,13 +102,18 @@ async fn deliver(transport: &Transport, email: &Email) -> Result<&'static str, S
     match transport {
         Transport::Log => {
             // Debug-quoted: what people typed reaches the log escaped, never raw.
-            tracing::info!(to = ?email.to_email, subject = ?email.subject, body = ?email.body, "email (no SMTP configured)");
+            tracing::info!(from = ?email.from_name, to = ?email.to_email, subject = ?email.subject, body = ?email.body, "email (no SMTP configured)");
             Ok("logged")
         }
         Transport::Smtp(smtp, from) => {
             let to = email.to_email.parse::<Mailbox>().map_err(|e| format!("bad address: {e}"))?;
+            // The sender's name set by the super admin, with the configured address.
+            let from = match &email.from_name {
+                Some(name) => Mailbox::new(Some(name.clone()), from.email.clone()),
+                None => from.clone(),
+            };
             let message = Message::builder()
-                .from(from.clone())
+                .from(from)
                 .to(to)
                 .subject(&email.subject)
                 .header(ContentType::TEXT_PLAIN)

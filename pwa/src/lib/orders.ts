@@ -51,12 +51,20 @@ export interface Order extends LocalRecord {
   total_cents: number;
   payment_method: PaymentMethod;
   delivery: Delivery;
+  /** The platform fee taken from each part's sale, in hundredths of a percent (absent on orders kept from before). */
+  platform_fee_bp?: number;
   shipping_address: ShippingInput;
   /** Where the latest mobile-money payment stands; absent before the first. */
   payment_status?: PaymentStatus | null;
   parts: OrderPart[];
   events: OrderEvent[];
   created_at: string;
+}
+
+/** What a part earns its farmer: goods and shipping less the platform fee, rounded as the ledger does. */
+export function partEarning(order: Pick<Order, 'platform_fee_bp'>, part: OrderPart): number {
+  const gross = part.subtotal_cents + part.shipping_cents;
+  return gross - Math.floor((gross * (order.platform_fee_bp ?? 0) + 5000) / 10000);
 }
 
 /** The order's status from its parts: the least advanced live part, or cancelled (as the server says). */

@@ -18,6 +18,7 @@ pub mod orders;
 pub mod payments;
 pub mod products;
 pub mod reviews;
+pub mod settings;
 pub mod sms;
 pub mod surveys;
 pub mod sync;
@@ -84,6 +85,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(uploads::routes())
         .merge(products::routes())
         .merge(reviews::routes())
+        .merge(settings::routes())
         .merge(surveys::routes())
         .merge(sync::routes())
         .merge(sms::routes())

@@ -156,6 +156,9 @@ pub struct OrderJson {
     total_cents: i64,
     payment_method: PaymentMethod,
     delivery: Delivery,
+    /// The platform fee taken from each part's sale when it is delivered, in hundredths
+    /// of a percent (docs/settings.md).
+    platform_fee_bp: i64,
     shipping_address: AddressJson,
     /// Where the latest mobile-money payment stands (initiating, pending,
     /// succeeded, failed, expired); none before the first.
@@ -187,6 +190,7 @@ impl OrderJson {
             total_cents: subtotal + shipping,
             payment_method: row.payment_method,
             delivery: row.delivery,
+            platform_fee_bp: row.platform_fee_bp,
             shipping_address: row.address.into(),
             payment_status: row.payment_status,
             events: row

@@ -2,7 +2,8 @@
 
 use rusqlite::{Connection, params};
 
-/// A sale: the part's goods and shipping, once (a second call changes nothing).
+/// A sale: the part's goods and shipping, and the platform fee its order was placed
+/// with (rounded to the cent), once (a second call changes nothing).
 pub fn record_sale(
     conn: &Connection,
     farmer_id: i64,
@@ -15,6 +16,12 @@ pub fn record_sale(
     conn.prepare_cached(
         "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
          VALUES (?1, ?2, ?3, 'sale', ?4, ?5, ?6)",
+    )?
+    .execute(params![farmer_id, order_id, part_id, amount_cents, currency, now])?;
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+         SELECT ?1, id, ?3, 'fee', -((?4 * platform_fee_bp + 5000) / 10000), ?5, ?6
+         FROM orders WHERE id = ?2 AND platform_fee_bp > 0",
     )?
     .execute(params![farmer_id, order_id, part_id, amount_cents, currency, now])?;
     Ok(())
@@ -59,11 +66,13 @@ pub fn by_month(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<(Stri
     .collect()
 }
 
-/// What the farmer's parts not yet delivered (nor cancelled) will bring.
+/// What the farmer's parts not yet delivered (nor cancelled) will bring, less the platform fee.
 pub fn pending(conn: &Connection, farmer_id: i64) -> rusqlite::Result<i64> {
     conn.prepare_cached(
-        "SELECT COALESCE(SUM(subtotal_cents + shipping_cents), 0) FROM order_parts
-         WHERE farmer_id = ?1 AND status IN ('processing', 'shipped')",
+        "SELECT COALESCE(SUM(p.subtotal_cents + p.shipping_cents
+                             - ((p.subtotal_cents + p.shipping_cents) * o.platform_fee_bp + 5000) / 10000), 0)
+         FROM order_parts p JOIN orders o ON o.id = p.order_id
+         WHERE p.farmer_id = ?1 AND p.status IN ('processing', 'shipped')",
     )?
     .query_row([farmer_id], |r| r.get(0))
 }

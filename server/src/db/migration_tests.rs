@@ -157,3 +157,36 @@ fn rebuilding_users_keeps_accounts_and_marks_shared_numbers() {
     assert!(users::is_unique_violation(&insert(&conn, None, Some("+243990000002")).unwrap_err()));
     assert!(insert(&conn, None, None).is_err());
 }
+
+/// 0031 rebuilds `earnings` to learn the `fee` kind: older entries come through,
+/// and an order placed before it carries no fee.
+#[test]
+fn rebuilding_earnings_keeps_the_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
+    for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(30) {
+        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+    }
+    conn.execute_batch(
+        "INSERT INTO users (id, email, password_hash, first_name, last_name, created_at, updated_at)
+            VALUES (7, 'f@x.cd', 'h', 'F', 'Y', 't', 't');
+         INSERT INTO orders (id, uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method,
+                delivery, first_name, last_name, email, phone, address, city, postal_code, country, version,
+                created_at, updated_at)
+            VALUES (3, 'o', 7, 500, 0, 500, 'cash_on_delivery', 'pickup', 'F', 'Y', 'f@x.cd', '1', 'a', 'c', '',
+                'DRC', 1, 't', 't');
+         INSERT INTO order_parts (id, order_id, farmer_id, status, subtotal_cents, shipping_cents, created_at, updated_at)
+            VALUES (4, 3, 7, 'delivered', 500, 0, 't', 't');
+         INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+            VALUES (7, 3, 4, 'sale', 500, 'USD', 't');",
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let kept: (String, i64) = conn
+        .query_row("SELECT kind, amount_cents FROM earnings WHERE part_id = 4", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!(kept, ("sale".to_owned(), 500));
+    let fee: i64 = conn.query_row("SELECT platform_fee_bp FROM orders WHERE id = 3", [], |r| r.get(0)).unwrap();
+    assert_eq!(fee, 0);
+    conn.execute("INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at) VALUES (7, 3, 4, 'fee', -13, 'USD', 't')", []).unwrap();
+}

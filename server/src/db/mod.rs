@@ -23,6 +23,7 @@ pub mod products;
 pub mod refunds;
 pub mod reviews;
 pub mod sessions;
+pub mod settings;
 pub mod sms;
 pub mod surveys;
 pub mod sync;
@@ -74,6 +75,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0028_product_names", include_str!("../../../migrations/0028_product_names.sql")),
     ("0029_hidden_products", include_str!("../../../migrations/0029_hidden_products.sql")),
     ("0030_notifications", include_str!("../../../migrations/0030_notifications.sql")),
+    ("0031_settings", include_str!("../../../migrations/0031_settings.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -29,6 +29,8 @@ pub struct NewOrder<'a> {
     pub address: &'a Address,
     pub version: i64,
     pub now: &'a str,
+    /// The platform fee in force (hundredths of a percent), taken when a part is delivered.
+    pub platform_fee_bp: i64,
 }
 
 pub struct NewLine<'a> {
@@ -90,6 +92,8 @@ pub struct OrderRow {
     pub version: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// The platform fee it was placed with (hundredths of a percent of each part).
+    pub platform_fee_bp: i64,
     pub parts: Vec<PartRow>,
     pub events: Vec<EventRow>,
     /// Where its latest mobile-money payment stands; none before the first.
@@ -101,8 +105,8 @@ pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> 
     conn.prepare_cached(
         "INSERT INTO orders (uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method, delivery,
                              first_name, last_name, email, phone, address, city, postal_code, country,
-                             version, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
+                             version, created_at, updated_at, platform_fee_bp)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17, ?18)",
     )?
     .execute(params![
         order.uid,
@@ -122,6 +126,7 @@ pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> 
         a.country,
         order.version,
         order.now,
+        order.platform_fee_bp,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -197,7 +202,8 @@ pub fn touch(conn: &Connection, order_id: i64, version: i64, now: &str) -> rusql
 }
 
 const ORDER_COLUMNS: &str = "id, uid, buyer_id, currency, subtotal_cents, shipping_cents, total_cents, payment_method,
-    delivery, first_name, last_name, email, phone, address, city, postal_code, country, version, created_at, updated_at";
+    delivery, first_name, last_name, email, phone, address, city, postal_code, country, version, created_at, updated_at,
+    platform_fee_bp";
 
 fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
     Ok(OrderRow {
@@ -223,6 +229,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
         version: row.get(17)?,
         created_at: row.get(18)?,
         updated_at: row.get(19)?,
+        platform_fee_bp: row.get(20)?,
         parts: Vec::new(),
         events: Vec::new(),
         payment_status: None,

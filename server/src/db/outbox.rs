@@ -10,11 +10,15 @@ pub struct Email {
     pub subject: String,
     pub body: String,
     pub attempts: i64,
+    /// The sender's name when it was written (`None`: the configured sender as it is).
+    pub from_name: Option<String>,
 }
 
+/// Writes a message; it carries the sender's name set at this moment (docs/settings.md).
 pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now: &str) -> rusqlite::Result<i64> {
     conn.prepare_cached(
-        "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+        "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)
+         VALUES (?1, ?2, ?3, ?4, ?4, (SELECT json_extract(value, '$') FROM settings WHERE key = 'email_sender_name'))",
     )?
     .execute(params![to_email, subject, body, now])?;
     Ok(conn.last_insert_rowid())
@@ -23,7 +27,7 @@ pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now
 /// Unsent messages whose next attempt is due, oldest first.
 pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Email>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, to_email, subject, body, attempts FROM email_outbox
+        "SELECT id, to_email, subject, body, attempts, from_name FROM email_outbox
          WHERE sent_at IS NULL AND next_try_at <= ?1 ORDER BY id LIMIT ?2",
     )?;
     stmt.query_map(params![now, limit], |row| {
@@ -33,6 +37,7 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Ema
             subject: row.get(2)?,
             body: row.get(3)?,
             attempts: row.get(4)?,
+            from_name: row.get(5)?,
         })
     })?
     .collect()

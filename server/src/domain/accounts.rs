@@ -290,7 +290,7 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
     match (&before.email, &after.email) {
         (Some(old), Some(new)) if old != new => {
             // The old address hears of it: if this was not its owner, they know whom to call.
-            let lang = crate::labels::Lang::for_country(before.country);
+            let lang = crate::domain::settings::lang_for(tx, before.country)?;
             let values = [("old", old.as_str()), ("new", new.as_str())];
             let subject = lang.format("email.account.email_changed_subject", &values);
             let body = format!(

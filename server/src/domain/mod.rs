@@ -28,6 +28,7 @@ pub mod phone;
 pub mod products;
 pub mod registrations;
 pub mod reviews;
+pub mod settings;
 pub mod sms;
 pub mod surveys;
 pub mod sync;

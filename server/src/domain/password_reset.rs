@@ -15,8 +15,8 @@ use crate::db::users::UserRow;
 use crate::db::{outbox, password_resets, sessions, users};
 use crate::domain::accounts::{check_password, normalise_email};
 use crate::domain::identifiers::accounts_by_phone;
+use crate::domain::settings::lang_for;
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::labels::Lang;
 use crate::model::user::Status;
 
 /// How long a link works.
@@ -44,7 +44,7 @@ pub fn request(tx: &Connection, email: &str, origin: &str) -> ApiResult<bool> {
     let now = OffsetDateTime::now_utc();
     let (created, expires) = (clock::format(now), clock::format(now + LINK_LIFETIME));
     password_resets::insert(tx, &hash(&token), "link", user.id, &created, &expires)?;
-    let lang = Lang::for_country(user.country);
+    let lang = lang_for(tx, user.country)?;
     let link = format!("{origin}/reset-password?token={token}");
     let name = user.first_name.clone();
     let subject = lang.text("email.password_reset.subject");

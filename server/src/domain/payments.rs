@@ -20,7 +20,7 @@ use crate::db::refunds::{self, RefundRow};
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{PartStatus, PaymentMethod};
-use crate::model::payment::{PaymentStatus, operators};
+use crate::model::payment::PaymentStatus;
 use crate::model::user::Country;
 
 /// How long a payer has to answer the prompt on their phone.
@@ -169,7 +169,8 @@ fn open(
     phone: &str,
     provider: &str,
 ) -> ApiResult<(PaymentRow, bool)> {
-    if !operators(country).iter().any(|(id, _)| *id == operator) {
+    // One of the country's operators that the settings offer (docs/settings.md).
+    if !crate::domain::settings::payments_in(conn, country)?.operators.iter().any(|id| id == operator) {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
     }
     let Some(phone) = payer_number(phone) else {

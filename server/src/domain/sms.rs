@@ -24,7 +24,7 @@ pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&s
 /// their SMS updates say (a code they asked for).
 pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
     let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
-    let body = compose(Lang::for_country(person.country), key, &person.first_name, values);
+    let body = compose(crate::domain::settings::lang_for(conn, person.country)?, key, &person.first_name, values);
     db::sms::enqueue(conn, number, &body, &clock::now())?;
     Ok(())
 }

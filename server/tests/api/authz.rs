@@ -105,6 +105,9 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/exchange-rates", Only(EVERYONE)),
     ("get", "/admin/exchange-rates/{currency}", Only(ADMINS)),
     ("put", "/admin/exchange-rates/{currency}", Only(ADMINS)),
+    ("get", "/settings", Only(EVERYONE)),
+    ("get", "/admin/settings", Only(ADMINS)),
+    ("patch", "/admin/settings", Only(&[SuperAdmin])),
     ("get", "/sync/pull", Only(EVERYONE)),
     ("get", "/sync/wait", Only(EVERYONE)),
     ("post", "/sync/push", Only(SIGNED)),
@@ -154,7 +157,7 @@ const RULES: &[(&str, &str, Rule)] = &[
 
 /// The codes a refusal for the caller's role carries (a 403 with any other
 /// code is a business rule, e.g. "not delivered yet", and counts as allowed).
-const ROLE_REFUSALS: &[&str] = &["forbidden", "farmers_only", "uploads_not_allowed"];
+const ROLE_REFUSALS: &[&str] = &["forbidden", "farmers_only", "uploads_not_allowed", "super_admin_only"];
 
 struct World {
     app: TestApp,

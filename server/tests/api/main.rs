@@ -30,6 +30,7 @@ mod product_names;
 mod products;
 mod registrations;
 mod sessions;
+mod settings;
 mod sms;
 mod surveys;
 mod sync;

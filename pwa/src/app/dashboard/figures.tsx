@@ -9,7 +9,7 @@ import { StatCard } from '../../components/stat-card';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useApplications } from '../../lib/applications';
 import type { LocalDb } from '../../lib/local-db';
-import { useOrders } from '../../lib/orders';
+import { partEarning, useOrders } from '../../lib/orders';
 import { useOwnProducts } from '../../lib/products';
 import type { DashboardKind } from './sections';
 
@@ -74,10 +74,9 @@ export function DashboardFigures({ db, kind, userId, onOpen }: FiguresProps) {
       </>
     );
   }
-  const parts = orders.flatMap((o) => o.parts.filter((p) => p.farmer.id === userId));
-  const earned = parts
-    .filter((p) => p.status === 'delivered')
-    .reduce((s, p) => s + p.subtotal_cents + p.shipping_cents, 0);
+  const parts = orders.flatMap((o) => o.parts.filter((p) => p.farmer.id === userId).map((p) => ({ o, p })));
+  // As the ledger counts it: delivered parts, less the platform fee of their order.
+  const earned = parts.filter(({ p }) => p.status === 'delivered').reduce((s, { o, p }) => s + partEarning(o, p), 0);
   return (
     <>
       {products?.length === 0 && (

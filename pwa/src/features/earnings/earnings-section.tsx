@@ -15,7 +15,7 @@ interface Earnings {
   earned_cents: number;
   pending_cents: number;
   by_month: { month: string; earned_cents: number; sales: number }[];
-  entries: { order_id: number; part_id: number; kind: 'sale' | 'refund'; amount_cents: number; at: string }[];
+  entries: { order_id: number; part_id: number; kind: 'sale' | 'fee' | 'refund'; amount_cents: number; at: string }[];
 }
 
 const money = (cents: number) => formatMoney(cents / 100);
@@ -86,7 +86,10 @@ export function EarningsSection() {
           <ul className="card order-lines">
             {earnings.entries.map((e) => (
               <li key={`${e.part_id}-${e.kind}`}>
-                <span>{t('orders.number', { id: e.order_id })}</span>
+                <span>
+                  {t('orders.number', { id: e.order_id })}
+                  {e.kind !== 'sale' && <span className="muted"> · {t(`earnings.kind_${e.kind}`)}</span>}
+                </span>
                 <span className="muted">{formatDate(e.at, 'short')}</span>
                 <strong>{money(e.amount_cents)}</strong>
               </li>

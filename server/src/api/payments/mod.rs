@@ -24,6 +24,7 @@ use crate::clock;
 use crate::db::payments::{self as rows, PaymentRow};
 use crate::domain::orders::{self, OrderRef};
 use crate::domain::payments::{self, Outcome};
+use crate::domain::settings;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::{PaymentStatus, operators};
 use crate::model::user::Country;
@@ -265,12 +266,19 @@ struct OperatorJson {
 #[utoipa::path(get, path = "/payments/operators", tag = "payments", params(OperatorQuery),
     responses((status = 200, description = "{success, data: [{id, name}]}"), (status = 422, body = ErrorBody)))]
 async fn list_operators(
+    State(state): State<AppState>,
     axum::extract::Query(query): axum::extract::Query<OperatorQuery>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Some(country) = Country::parse(query.country.trim()) else {
         return Err(AppError::invalid("country", "country_invalid", "Unknown country"));
     };
-    let data: Vec<OperatorJson> = operators(country).iter().map(|(id, name)| OperatorJson { id, name }).collect();
+    // Those the settings offer there, most used first.
+    let offered = state.db.read(move |conn| Ok(settings::payments_in(conn, country)?.operators)).await?;
+    let data: Vec<OperatorJson> = operators(country)
+        .iter()
+        .filter(|(id, _)| offered.iter().any(|o| o == id))
+        .map(|(id, name)| OperatorJson { id, name })
+        .collect();
     Ok(Json(serde_json::json!({ "success": true, "data": data })))
 }
 

@@ -10,6 +10,7 @@ use crate::clock;
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::outbox;
 use crate::db::users::{self, UserRow};
+use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
 use crate::labels::Lang;
 use crate::model::order::{Delivery, PartStatus};
@@ -46,7 +47,7 @@ fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str
 /// The buyer's confirmation, and a new order to each farmer.
 pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> ApiResult<()> {
     let number = order.id.to_string();
-    let lang = Lang::for_country(buyer.country);
+    let lang = lang_for(conn, buyer.country)?;
     let all = order.parts.iter().map(|p| lines(lang, order, p)).collect::<Vec<_>>().join("\n");
     let total = money(order.total_cents, &order.currency);
     let payment = lang.text(&format!("checkout.{}", order.payment_method));
@@ -60,7 +61,7 @@ pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> Ap
     send(conn, buyer, lang, "placed", &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())?;
     for part in &order.parts {
         let Some(farmer) = users::find(conn, part.farmer_id)? else { continue };
-        let lang = Lang::for_country(farmer.country);
+        let lang = lang_for(conn, farmer.country)?;
         let a = &order.address;
         let delivery = match order.delivery {
             Delivery::Pickup => lang.text("sales.pickup"),
@@ -100,7 +101,7 @@ pub(super) fn part_moved(
         PartStatus::Cancelled => (&buyer, "cancelled"),
         PartStatus::Processing => return Ok(()),
     };
-    let lang = Lang::for_country(reader.country);
+    let lang = lang_for(conn, reader.country)?;
     let reason = reason.map(|r| lang.format("email.order.reason", &[("reason", r)])).unwrap_or_default();
     let values = [
         ("name", reader.greeting_name()),

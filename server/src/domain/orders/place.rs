@@ -16,6 +16,7 @@ use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::domain::accounts::looks_like_email;
 use crate::domain::is_uuid;
+use crate::domain::settings;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::order::{Delivery, PaymentMethod};
 use crate::model::user::Country;
@@ -121,6 +122,20 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
         errors.add("lines", "lines_invalid", "Each product once, with a quantity of at least 1");
     }
     let address = check_address(&mut errors, &input.shipping);
+    if let (Some(method), Some(country)) = (payment_method, address.as_ref().and_then(|a| Country::parse(&a.country))) {
+        let offered = settings::payments_in(conn, country)?;
+        let available = match method {
+            PaymentMethod::CashOnDelivery => offered.cash_on_delivery,
+            PaymentMethod::MobileMoney => !offered.operators.is_empty(),
+        };
+        if !available {
+            errors.add(
+                "payment_method",
+                "payment_method_unavailable",
+                "This way of paying is not offered in that country",
+            );
+        }
+    }
     errors.finish()?;
     let (Some(payment_method), Some(delivery), Some(address)) = (payment_method, delivery, address) else {
         return Err(AppError::internal("checked order fields missing"));
@@ -196,6 +211,7 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
             address: &address,
             version: sync::next_version(conn)?,
             now: &now,
+            platform_fee_bp: settings::platform_fee_bp(conn)?,
         },
     )?;
     for (farmer_id, items) in &by_farmer {

@@ -9,10 +9,10 @@ use crate::db::products::{self as rows, ProductRow};
 use crate::db::users::UserRow;
 use crate::db::{admin_products, outbox, sync, users};
 use crate::domain::input::has_hidden_characters;
+use crate::domain::settings::lang_for;
 use crate::domain::sms;
 use crate::error::{ApiResult, AppError};
 use crate::gsm7;
-use crate::labels::Lang;
 
 pub const MAX_REASON_CHARS: usize = 500;
 /// A product's title in an SMS is cut to this many characters (every template fits one segment).
@@ -64,7 +64,7 @@ pub fn restore(tx: &Connection, id: i64) -> ApiResult<ProductRow> {
 /// `email.product.<what>_*` and `sms.product_<what>` to the product's farmer.
 fn tell_farmer(tx: &Connection, product: &ProductRow, what: &str, reason: &str) -> ApiResult<()> {
     let Some(farmer) = users::find(tx, product.farmer_id)? else { return Ok(()) };
-    let lang = Lang::for_country(farmer.country);
+    let lang = lang_for(tx, farmer.country)?;
     let title = product.listing.title.as_str();
     let values = [("name", farmer.greeting_name()), ("title", title.to_owned()), ("reason", reason.to_owned())];
     let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();

@@ -4,8 +4,8 @@ use rusqlite::Connection;
 
 use crate::clock;
 use crate::db::surveys::SurveyRow;
+use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
-use crate::labels::Lang;
 use crate::model::survey::SurveyStatus;
 
 /// Writes the applicant an email about the decision on `survey`, in the
@@ -13,7 +13,7 @@ use crate::model::survey::SurveyStatus;
 /// senders send them after the commit.
 pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     let Some(applicant) = crate::db::users::find(conn, survey.user_id)? else { return Ok(()) };
-    let lang = Lang::for_country(applicant.country);
+    let lang = lang_for(conn, applicant.country)?;
     let outcome = if survey.status == SurveyStatus::Approved { "approved" } else { "rejected" };
     let name = applicant.greeting_name();
     let number = survey.id.to_string();
