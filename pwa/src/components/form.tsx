@@ -10,6 +10,7 @@ import {
   type ReactNode,
   type RefObject,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from 'react';
 import type { Problem } from '../lib/error-text';
 
@@ -54,6 +55,23 @@ export function TextField({ label, hint, error, ...input }: FieldProps) {
           {hint}
         </p>
       )}
+      {line}
+    </div>
+  );
+}
+
+interface AreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  error?: string;
+}
+
+export function TextAreaField({ label, error, ...area }: AreaProps) {
+  const id = useId();
+  const { describedBy, invalid, line } = describe(id, undefined, error);
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid} {...area} />
       {line}
     </div>
   );

@@ -18,6 +18,8 @@ use crate::clock;
 use crate::db::settings::{self as rows, Change};
 use crate::domain::settings::{self, Contact, CountryPayments, Settings, SettingsChange, Texts};
 use crate::error::{ApiResult, ErrorBody};
+use crate::model::payment::operators;
+use crate::model::user::{Country, Role};
 
 /// Changes shown per page of the history.
 const HISTORY_PAGE: i64 = 50;
@@ -92,6 +94,21 @@ struct AdminResponse {
     changes: Vec<ChangeJson>,
     /// Whether the reader may change them (super admins).
     can_change: bool,
+    /// Every operator of each country, offered or not (what the form can choose from).
+    known_operators: BTreeMap<String, Vec<OperatorJson>>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct OperatorJson {
+    id: &'static str,
+    name: &'static str,
+}
+
+fn known_operators() -> BTreeMap<String, Vec<OperatorJson>> {
+    Country::ALL
+        .iter()
+        .map(|c| (c.as_str().to_owned(), operators(*c).iter().map(|(id, name)| OperatorJson { id, name }).collect()))
+        .collect()
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -112,13 +129,12 @@ async fn admin_settings(
         .db
         .read(move |conn| Ok((settings::load(conn)?, rows::changes(conn, query.before, HISTORY_PAGE)?)))
         .await?;
-    let can_change = admin.user.role == crate::model::user::Role::SuperAdmin;
-    Ok(Json(AdminResponse {
-        success: true,
-        data,
-        changes: changes.into_iter().map(ChangeJson::from).collect(),
-        can_change,
-    }))
+    Ok(answer(data, changes, admin.user.role == Role::SuperAdmin))
+}
+
+fn answer(data: Settings, changes: Vec<Change>, can_change: bool) -> Json<AdminResponse> {
+    let changes = changes.into_iter().map(ChangeJson::from).collect();
+    Json(AdminResponse { success: true, data, changes, can_change, known_operators: known_operators() })
 }
 
 /// Changes the settings it names (each whole; `payments` country by country). Only
@@ -139,6 +155,5 @@ async fn change_settings(
             Ok((data, rows::changes(tx, None, HISTORY_PAGE)?))
         })
         .await?;
-    let changes = changes.into_iter().map(ChangeJson::from).collect();
-    Ok(Json(AdminResponse { success: true, data, changes, can_change: true }))
+    Ok(answer(data, changes, true))
 }

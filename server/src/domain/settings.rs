@@ -177,7 +177,7 @@ fn check_texts(errors: &mut FieldErrors, field: &str, texts: &Texts, max: usize,
     for (code, text) in texts.each() {
         let name = format!("{field}.{code}");
         if required && text.trim().is_empty() {
-            errors.add(&name, "required", "Write it in each of the three languages");
+            errors.add(&name, "translation_required", "Write it in each of the three languages");
         } else if text.chars().count() > max {
             errors.add(&name, "too_long", format!("At most {max} characters"));
         } else if has_hidden_characters(text, multiline) {

@@ -65,7 +65,7 @@ async fn a_super_admin_changes_the_settings_and_every_change_is_recorded() {
         .await;
     let codes = error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"].clone();
     for (field, code) in [
-        ("contact.hours.fr", "required"),
+        ("contact.hours.fr", "translation_required"),
         ("contact.phone", "phone_number_invalid"),
         ("contact.email", "email_invalid"),
         ("platform_fee_bp", "fee_invalid"),

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import { PinIcon, ClockIcon } from '../../components/icons';
+import { ContactLines } from '../../components/contact-lines';
 import { Logo } from '../../components/logo';
 import { LanguagePicker } from '../../components/language-picker';
 
@@ -27,12 +27,7 @@ export function Footer() {
         <div className="footer-about">
           <Logo />
           <p>{t('footer.description')}</p>
-          <p className="with-icon">
-            <PinIcon /> {t('contact.address')}
-          </p>
-          <p className="with-icon">
-            <ClockIcon /> {t('contact.hours')}
-          </p>
+          <ContactLines />
         </div>
         <nav aria-label={t('footer.quick_links')}>
           <h2>{t('footer.quick_links')}</h2>

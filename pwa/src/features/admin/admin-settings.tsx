@@ -1,4 +1,5 @@
-// The admin's Settings: the exchange rate (docs/money.md). Prices are in US dollars;
+// The admin's Settings: the platform's settings (platform-settings.tsx, docs/settings.md)
+// and the exchange rate (docs/money.md). Prices are in US dollars;
 // people in the DRC also see an estimate in Congolese francs at the rate set here,
 // with its date. Every rate set is kept, with who set it. Online, like every admin screen.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -12,6 +13,7 @@ import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDate, formatDay } from '../../lib/format';
 import { formatFrancs } from '../../lib/francs';
 import type { Rate } from '../../lib/rates';
+import { PlatformSettings } from './platform-settings';
 
 interface SetRate extends Rate {
   updated_at: string;
@@ -25,6 +27,15 @@ function today(): string {
 }
 
 export function AdminSettings() {
+  return (
+    <>
+      <PlatformSettings />
+      <ExchangeRate />
+    </>
+  );
+}
+
+function ExchangeRate() {
   const { t } = useTranslation();
   const toast = useToast();
   const [history, setHistory] = useState<SetRate[] | null>(null);

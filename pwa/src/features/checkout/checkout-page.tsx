@@ -25,6 +25,7 @@ import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 import { productTitle } from '../../lib/products';
 import { CountryField } from '../../components/country-field';
+import { inLanguage, offered, usePublicSettings } from '../../lib/settings';
 
 // The email is optional: a buyer may have signed up with a phone number only (docs/decisions.md).
 const CHECKED = ['first_name', 'last_name', 'email', 'phone', 'address', 'city'] as const;
@@ -65,6 +66,7 @@ export function CheckoutPage() {
   const [form, setForm] = useState<ShippingInput>(() => prefill(user));
   const [delivery, setDelivery] = useState<Delivery>('delivery');
   const [payment, setPayment] = useState<PaymentMethod>('cash_on_delivery');
+  const settings = usePublicSettings();
   const [problems, setProblems] = useState<string[]>([]);
   const [processing, setProcessing] = useState(false);
   const [placed, setPlaced] = useState<{ offline: boolean; payment: PaymentMethod } | null>(null);
@@ -97,7 +99,11 @@ export function CheckoutPage() {
   const live = lines.filter((l) => l.available);
   const sum = totals(live);
   const shipping = delivery === 'pickup' ? 0 : sum.shipping;
-  const blocked = lines.some((l) => !l.available || l.short);
+  // Only the ways of paying the delivery country offers (docs/settings.md).
+  const methods = (['mobile_money', 'cash_on_delivery'] as const).filter((m) => offered(settings, form.country, m));
+  const chosen = methods.includes(payment) ? payment : methods[0];
+  const blocked = lines.some((l) => !l.available || l.short) || !chosen;
+  const policy = settings && inLanguage(settings.shipping_policy, i18n.resolvedLanguage);
   const set = (field: keyof ShippingInput) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
@@ -105,12 +111,12 @@ export function CheckoutPage() {
     event.preventDefault();
     const found = checkShipping(form);
     setProblems(found);
-    if (found.length > 0 || blocked || !db) return;
+    if (found.length > 0 || blocked || !db || !chosen) return;
     setProcessing(true);
     try {
-      await placeOrder(db, live, form, delivery, payment);
+      await placeOrder(db, live, form, delivery, chosen);
       clearCart();
-      setPlaced({ offline: !navigator.onLine, payment });
+      setPlaced({ offline: !navigator.onLine, payment: chosen });
     } catch {
       // The phone's storage refused the order: nothing was queued, the form stays as typed.
       setProblems(['storage_failed']);
@@ -194,16 +200,28 @@ export function CheckoutPage() {
                   {t(`checkout.delivery_${choice}`)}
                 </label>
               ))}
+              {policy && (
+                <details className="hint">
+                  <summary>{t('checkout.shipping_policy')}</summary>
+                  <p className="pre-line">{policy}</p>
+                </details>
+              )}
             </fieldset>
             <fieldset className="choices">
               <legend>{t('checkout.payment')}</legend>
-              {(['mobile_money', 'cash_on_delivery'] as const).map((choice) => (
+              {methods.map((choice) => (
                 <label key={choice} className="checkbox">
-                  <input type="radio" name="payment" checked={payment === choice} onChange={() => setPayment(choice)} />
+                  <input type="radio" name="payment" checked={chosen === choice} onChange={() => setPayment(choice)} />
                   {t(`checkout.${choice}`)}
                 </label>
               ))}
-              <p className="hint">{payment === 'mobile_money' ? t('checkout.mobile_note') : t('checkout.cash_note')}</p>
+              <p className="hint">
+                {!chosen
+                  ? t('checkout.no_payment')
+                  : chosen === 'mobile_money'
+                    ? t('checkout.mobile_note')
+                    : t('checkout.cash_note')}
+              </p>
             </fieldset>
           </div>
           <aside className="card cart-summary" aria-labelledby="checkout-summary">

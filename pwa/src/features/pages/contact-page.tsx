@@ -4,7 +4,8 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
-import { CheckIcon, ClockIcon, PinIcon } from '../../components/icons';
+import { CheckIcon } from '../../components/icons';
+import { ContactLines } from '../../components/contact-lines';
 import { api } from '../../lib/api';
 import { problemMessages, type Problem } from '../../lib/error-text';
 import { looksLikeEmail } from '../../lib/validation';
@@ -59,12 +60,7 @@ export function ContactPage() {
       <div className="cards-grid two">
         <section className="card" aria-labelledby="contact-where">
           <h2 id="contact-where">{t('contact.where')}</h2>
-          <p className="with-icon">
-            <PinIcon /> {t('contact.address')}
-          </p>
-          <p className="with-icon">
-            <ClockIcon /> {t('contact.hours')}
-          </p>
+          <ContactLines />
         </section>
         <form className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
           <h2 id="contact-form">{t('contact.form_title')}</h2>

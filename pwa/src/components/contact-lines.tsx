@@ -1,0 +1,38 @@
+// The platform's address, working hours, phone and email as the super admin set them
+// (docs/settings.md): the footer of every page and the Contact page. Before the first
+// read on a phone the two lines keep their place, so nothing below them jumps.
+import { useTranslation } from 'react-i18next';
+import { inLanguage, usePublicSettings } from '../lib/settings';
+import { ClockIcon, MailIcon, PhoneIcon, PinIcon } from './icons';
+
+const BLANK = '\u00a0';
+
+export function ContactLines() {
+  const { t, i18n } = useTranslation();
+  const contact = usePublicSettings()?.contact;
+  const language = i18n.resolvedLanguage;
+  return (
+    <>
+      <p className="with-icon">
+        <PinIcon /> <span className="visually-hidden">{t('contact.address_label')}</span>
+        {contact ? inLanguage(contact.address, language) : BLANK}
+      </p>
+      <p className="with-icon">
+        <ClockIcon /> <span className="visually-hidden">{t('contact.hours_label')}</span>
+        {contact ? inLanguage(contact.hours, language) : BLANK}
+      </p>
+      {contact?.phone && (
+        <p className="with-icon">
+          <PhoneIcon /> <span className="visually-hidden">{t('fields.phone_number')}</span>
+          <a href={`tel:${contact.phone}`}>{contact.phone}</a>
+        </p>
+      )}
+      {contact?.email && (
+        <p className="with-icon">
+          <MailIcon /> <span className="visually-hidden">{t('fields.email')}</span>
+          <a href={`mailto:${contact.email}`}>{contact.email}</a>
+        </p>
+      )}
+    </>
+  );
+}

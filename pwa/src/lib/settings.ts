@@ -1,0 +1,82 @@
+// The platform's public settings (docs/settings.md): contact details and hours (the
+// footer, the Contact page), the shipping policy and the payment methods each country
+// offers (checkout). The last ones read are kept in local storage, so they show offline
+// and at once; they are read again once each time the app opens online.
+import { useEffect, useSyncExternalStore } from 'react';
+import { api } from './api';
+
+/** A text in the app's three languages. */
+export interface Texts {
+  en: string;
+  fr: string;
+  sw: string;
+}
+
+export interface CountryPayments {
+  cash_on_delivery: boolean;
+  /** Mobile-money operators offered; none: no mobile money there. */
+  operators: string[];
+}
+
+export interface PublicSettings {
+  contact: { address: Texts; hours: Texts; phone: string; email: string };
+  shipping_policy: Texts;
+  payments: Record<string, CountryPayments>;
+}
+
+const KEY = 'settings';
+const listeners = new Set<() => void>();
+
+function read(): PublicSettings | null {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? 'null') as PublicSettings | null;
+  } catch {
+    return null;
+  }
+}
+
+let current: PublicSettings | null = typeof localStorage === 'undefined' ? null : read();
+let asked: Promise<void> | null = null;
+
+/** Keeps what the server said and tells every screen showing the settings. */
+export function keepSettings(settings: PublicSettings): void {
+  current = settings;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(settings));
+  } catch {
+    // Storage full: the settings still show until the app closes.
+  }
+  listeners.forEach((listener) => listener());
+}
+
+function refresh(): void {
+  asked ??= api<{ data: PublicSettings }>('/settings').then(
+    (answer) => keepSettings(answer.data),
+    // Offline or refused: what was kept stays, and the next opening asks again.
+    () => undefined,
+  );
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The settings as last read (null before the first read on this phone). */
+export function usePublicSettings(): PublicSettings | null {
+  useEffect(refresh, []);
+  return useSyncExternalStore(subscribe, () => current);
+}
+
+/** A text in the reader's language (English when that one is empty). */
+export function inLanguage(texts: Texts, language: string | undefined): string {
+  const code = (language ?? 'en').slice(0, 2) as keyof Texts;
+  return (texts[code] ?? '').trim() || texts.en;
+}
+
+/** Whether `method` may be chosen for a delivery to `country` (all, before the first read). */
+export function offered(settings: PublicSettings | null, country: string, method: 'mobile_money' | 'cash_on_delivery') {
+  const there = settings?.payments[country];
+  if (!there) return true;
+  return method === 'cash_on_delivery' ? there.cash_on_delivery : there.operators.length > 0;
+}
