@@ -7,6 +7,7 @@ pub mod admin_orders;
 pub mod admin_products;
 pub mod admin_surveys;
 pub mod agent;
+pub mod analytics;
 pub mod blogs;
 pub mod contact;
 pub mod courses;
@@ -74,6 +75,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_surveys::routes())
         .merge(admin_orders::routes())
         .merge(admin_products::routes())
+        .merge(analytics::routes())
         .merge(agent::routes())
         .merge(blogs::routes())
         .merge(contact::routes())

@@ -4,6 +4,7 @@
 //! serialise in SQLite anyway) and a few reader connections.
 
 pub mod admin_products;
+pub mod analytics;
 pub mod blogs;
 pub mod comments;
 pub mod contact;

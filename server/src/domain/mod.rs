@@ -9,6 +9,7 @@ pub fn is_uuid(text: &str) -> bool {
 }
 
 pub mod accounts;
+pub mod analytics;
 pub mod blogs;
 pub mod comments;
 pub mod contact;

@@ -106,6 +106,8 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/admin/exchange-rates/{currency}", Only(ADMINS)),
     ("put", "/admin/exchange-rates/{currency}", Only(ADMINS)),
     ("get", "/settings", Only(EVERYONE)),
+    ("get", "/admin/analytics/{chart}", Only(ADMINS)),
+    ("get", "/admin/analytics/{chart}/export", Only(ADMINS)),
     ("get", "/admin/settings", Only(ADMINS)),
     ("patch", "/admin/settings", Only(&[SuperAdmin])),
     ("get", "/sync/pull", Only(EVERYONE)),
@@ -253,6 +255,7 @@ impl World {
             .replace("{sha256}", &"a".repeat(64))
             .replace("{code}", "ABCD-EFGH-JKLM")
             .replace("{currency}", "CDF")
+            .replace("{chart}", "orders")
     }
 
     async fn call(&self, method: &str, template: &str, token: Option<&str>) -> (StatusCode, String) {

@@ -6,6 +6,7 @@ mod admin;
 mod admin_products;
 mod admin_surveys;
 mod agents;
+mod analytics;
 mod authz;
 mod blogs;
 mod cli;
