@@ -1,6 +1,7 @@
 // The dashboards' homes show real figures and events, and follow what happens
 // (issue: dashboards that tell the truth).
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { DEMO_PASSWORD, PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
 
@@ -165,4 +166,42 @@ test('a buyer is notified when the farmer ships, and the notification opens thei
   await page.getByRole('button', { name: `Your order #${order.id} is on its way` }).click();
   await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+});
+
+test('an admin reads a chart in French, with its text alternative, another period and its CSV', async () => {
+  const { origin } = env.server;
+  await orderFromFarmer(origin);
+  const page = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(page, origin, 'admin@mavuno.demo');
+  await page.goto(`${origin}/dashboard?section=analytics&lng=fr`);
+  const card = page.locator('article', {
+    has: page.getByRole('heading', { name: "Commandes et chiffre d'affaires par mois" }),
+  });
+  // Named and described: the sentence says this month's orders (at least the one just placed).
+  const chart = card.getByRole('img', { name: 'Commandes', exact: true });
+  await chart.waitFor();
+  const description = await chart.locator('desc').textContent();
+  assert.match(description, /12 derniers mois : Commandes : [1-9]\d*, Chiffre d'affaires \(US\$\) : /);
+  await card.getByText('Les chiffres').click();
+  await card.getByRole('columnheader', { name: 'Mois' }).waitFor();
+
+  // Another period: by day, and the CSV of those numbers, in French.
+  await card.getByLabel('Période').selectOption('30d');
+  await card.locator('th', { hasText: 'Jour' }).first().waitFor({ state: 'attached' });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    card.getByRole('button', { name: 'Exporter en CSV' }).click(),
+  ]);
+  assert.match(download.suggestedFilename(), /^analytics_orders_\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+  assert.equal(csv[0], "Jour,Commandes,Chiffre d'affaires (US$)");
+  assert.equal(csv.length > 30, true, 'a row per day of the 30');
+
+  // The goals say what is not recorded rather than a zero.
+  const goals = page.locator('article', { has: page.getByRole('heading', { name: 'Objectifs pour 2030' }) });
+  await goals.getByText('Femmes et jeunes touchés', { exact: true }).waitFor();
+  await goals
+    .getByText(/^Non enregistré/)
+    .first()
+    .waitFor();
 });

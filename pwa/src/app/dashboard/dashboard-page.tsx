@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
-import { ChevronLeft, ClockIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
+import { ChevronLeft, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { useSession } from '../../lib/session';
 import { useSignOutAsking } from '../../components/sign-out';
@@ -40,6 +40,9 @@ const AdminProducts = lazy(() =>
   import('../../features/admin/admin-products').then((m) => ({ default: m.AdminProducts })),
 );
 const AdminBlogs = lazy(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
+const AdminAnalytics = lazy(() =>
+  import('../../features/admin/admin-analytics').then((m) => ({ default: m.AdminAnalytics })),
+);
 const AdminSettings = lazy(() =>
   import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
 );
@@ -168,6 +171,7 @@ function SectionContent({
       section.id === 'products' ||
       section.id === 'courses' ||
       section.id === 'blogs' ||
+      section.id === 'analytics' ||
       section.id === 'settings')
   ) {
     const Screen = {
@@ -177,6 +181,7 @@ function SectionContent({
       products: AdminProducts,
       courses: AdminCourses,
       blogs: AdminBlogs,
+      analytics: AdminAnalytics,
       settings: AdminSettings,
     }[section.id];
     return (
@@ -271,11 +276,6 @@ function SectionContent({
       </div>
     );
   }
-  return (
-    <section className="card coming-soon">
-      <ClockIcon />
-      <h2>{t(`dashboard.sections.${section.id}`)}</h2>
-      <p>{t(`dashboard.arrives.${section.arrives ?? 'later'}`)}</p>
-    </section>
-  );
+  // Every section of every dashboard has its screen above.
+  return null;
 }

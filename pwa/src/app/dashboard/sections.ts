@@ -1,5 +1,4 @@
 // Which dashboard each role gets and which sections it has (docs/product.md, Screens).
-// Sections whose feature is not built yet say which piece of work brings it.
 import type { JSX } from 'react';
 import {
   BookIcon,
@@ -33,13 +32,10 @@ export type SectionId =
   | 'wishlist'
   | 'farmers'
   | 'courses';
-/** The piece of work that brings a section (translated under `dashboard.arrives.*`). */
-export type Arrival = 'later';
 
 export interface Section {
   id: SectionId;
   icon: () => JSX.Element;
-  arrives?: Arrival;
 }
 
 /** super_admin and admin share the admin dashboard: the admin API serves both (docs/decisions.md). */
@@ -69,7 +65,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'products', icon: BoxIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'courses', icon: BookIcon },
-    { id: 'analytics', icon: ChartIcon, arrives: 'later' },
+    { id: 'analytics', icon: ChartIcon },
     { id: 'settings', icon: SettingsIcon },
     profile,
   ],
