@@ -166,6 +166,14 @@ test('a buyer is notified when the farmer ships, and the notification opens thei
   await page.getByRole('button', { name: `Your order #${order.id} is on its way` }).click();
   await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+
+  // On the public pages too: the header's bell opens the same notifications.
+  await page.goto(`${origin}/marketplace?lng=en`);
+  await page.getByRole('banner').getByRole('button', { name: 'Notifications, 1 unread' }).click();
+  await page.getByRole('button', { name: `Your order #${order.id} is placed` }).click();
+  await page.waitForURL(`${origin}/dashboard?section=orders`);
+  await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, 'the header fits a 360 px phone');
 });
 
 test('an admin reads a chart in French, with its text alternative, another period and its CSV', async () => {

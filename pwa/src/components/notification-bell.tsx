@@ -1,4 +1,4 @@
-// The bell in the dashboard's top bar: the unread count, and the latest
+// The bell in the dashboard's top bar and the public header: the unread count, and the latest
 // notifications; opening one marks it read and goes to what it is about.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';

@@ -2,7 +2,7 @@
 // area, and a collapsible menu on phones. Under 768 px it slides away while
 // the person scrolls down and comes back when they scroll up.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
@@ -16,6 +16,9 @@ import { displayName, type User } from '../../lib/account';
 
 // Loaded with the sync engine, only for signed-in people.
 const SyncStatus = lazy(async () => ({ default: (await import('../../components/sync-status')).SyncStatus }));
+const NotificationBell = lazy(async () => ({
+  default: (await import('../../components/notification-bell')).NotificationBell,
+}));
 
 const MAIN_LINKS = [
   ['about', paths.about],
@@ -47,6 +50,7 @@ export function Header() {
   const db = useLocalDb();
   const { signOut, dialog: signOutDialog } = useSignOutAsking();
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const hidden = useHideOnScroll(menuOpen);
   useEffect(() => {
@@ -54,7 +58,7 @@ export function Header() {
   }, [pathname]);
 
   return (
-    <header className={`site-header${hidden ? ' is-hidden' : ''}`}>
+    <header className={`site-header${hidden ? ' is-hidden' : ''}${user ? ' signed-in' : ''}`}>
       <div className="header-inner">
         <Link to={paths.home} className="brand" aria-label={t('nav.home_label')}>
           <Logo />
@@ -70,6 +74,7 @@ export function Header() {
           {db && (
             <Suspense fallback={null}>
               <SyncStatus db={db} />
+              <NotificationBell db={db} onSection={(id) => void navigate(`${paths.dashboard}?section=${id}`)} />
             </Suspense>
           )}
           <Link
