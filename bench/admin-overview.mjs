@@ -1,26 +1,27 @@
-// The admin home (GET /admin/overview: figures and recent activity) with 10,000
+// The admin home (GET /admin/overview: figures and recent activity) and each
+// Analytics chart (GET /admin/analytics/{chart}) with 10,000
 // people, 10,000 products and 50,000 orders: server time and bytes. The rows are
 // written straight into a demo database with sqlite3 (seeding 50,000 orders
 // through the API would take longer than the measurement is worth), then a
 // release server is started on it.
 //
 //   node bench/admin-overview.mjs          (needs target/release/mavuno and sqlite3)
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { startServer } from './server.mjs';
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { startServer } from "./server.mjs";
 
 const PEOPLE = 10_000;
 const PRODUCTS = 10_000;
 const ORDERS = 50_000;
 const RUNS = 50;
 
-const demo = await startServer(['--demo']);
+const demo = await startServer(["--demo"]);
 await demo.stop({ keep: true });
 const seeding = performance.now();
-const now = new Date().toISOString().slice(0, 19) + 'Z';
-execFileSync('sqlite3', [
-  join(demo.dataDir, 'mavuno.db'),
+const now = new Date().toISOString().slice(0, 19) + "Z";
+execFileSync("sqlite3", [
+  join(demo.dataDir, "mavuno.db"),
   `PRAGMA foreign_keys = ON;
    BEGIN;
    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${PEOPLE})
@@ -45,23 +46,30 @@ execFileSync('sqlite3', [
    INSERT INTO order_events (order_id, kind, at) SELECT id, 'placed', created_at FROM orders WHERE uid LIKE 'bench-order-%';
    COMMIT;`,
 ]);
-console.log(`seeded ${PEOPLE} people, ${PRODUCTS} products, ${ORDERS} orders in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+console.log(
+  `seeded ${PEOPLE} people, ${PRODUCTS} products, ${ORDERS} orders in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+);
 
 const server = await startServer([], { dataDir: demo.dataDir });
 try {
   const login = await fetch(`${server.origin}/api/v1/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: { email: 'admin@mavuno.demo', password: 'mavuno-demo' } }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      user: { email: "admin@mavuno.demo", password: "mavuno-demo" },
+    }),
   });
   const token = (await login.json()).user.token;
   const times = [];
-  let body = '';
+  let body = "";
   for (let run = 0; run < RUNS; run++) {
     const started = performance.now();
-    const response = await fetch(`${server.origin}/api/v1/admin/overview`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${server.origin}/api/v1/admin/overview`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     body = await response.text();
-    if (response.status !== 200) throw new Error(`overview: ${response.status} ${body}`);
+    if (response.status !== 200)
+      throw new Error(`overview: ${response.status} ${body}`);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -71,6 +79,40 @@ try {
     `GET /admin/overview: median ${times[RUNS / 2].toFixed(1)} ms, p95 ${times[Math.floor(RUNS * 0.95)].toFixed(1)} ms, ` +
       `${body.length} bytes (${gzipSync(body).length} gzipped); server RSS ${server.rssMib().toFixed(0)} MiB`,
   );
+  // Each Analytics chart on the same data, for a year and for all time.
+  for (const chart of [
+    "goals",
+    "signups",
+    "applications",
+    "listings",
+    "orders",
+    "top_products",
+    "top_farmers",
+    "courses",
+  ]) {
+    for (const period of ["12m", "all"]) {
+      const took = [];
+      let size = 0;
+      for (let run = 0; run < 10; run++) {
+        const started = performance.now();
+        const response = await fetch(
+          `${server.origin}/api/v1/admin/analytics/${chart}?period=${period}`,
+          {
+            headers: { authorization: `Bearer ${token}` },
+          },
+        );
+        const text = await response.text();
+        if (response.status !== 200)
+          throw new Error(`${chart}: ${response.status} ${text}`);
+        took.push(performance.now() - started);
+        size = text.length;
+      }
+      took.sort((a, b) => a - b);
+      console.log(
+        `GET /admin/analytics/${chart}?period=${period}: median ${took[5].toFixed(1)} ms, ${size} bytes`,
+      );
+    }
+  }
 } finally {
   await server.stop();
 }
