@@ -92,8 +92,8 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
 
 /** The home section's shortcut tiles. */
 export const QUICK_ACTIONS: Record<DashboardKind, SectionId[]> = {
-  admin: ['applications', 'users', 'courses', 'blogs', 'products', 'settings'],
-  farmer: ['products', 'orders', 'training'],
+  admin: ['applications', 'users', 'courses', 'blogs', 'products', 'analytics', 'settings'],
+  farmer: ['products', 'orders', 'earnings', 'training'],
   agent: ['farmers', 'applications'],
   customer: ['applications', 'orders', 'training', 'wishlist'],
 };
