@@ -65,13 +65,55 @@ const LAUNCH = {
   ],
 };
 
-export function launchBrowser() {
-  return chromium.launch(LAUNCH);
+/**
+ * Chromium 148 forgets an offline context once a page navigates: `navigator.onLine`
+ * says online again and the service worker's own requests reach the network (the
+ * page's still fail), so the app would believe it is online and fetch what it should
+ * not have. While a context is offline, every request it makes (its service worker's
+ * too) is refused as a phone without signal refuses it, and each page's emulation is
+ * set again after every navigation.
+ */
+function keepOffline(context) {
+  let offline = false;
+  const sessions = new Map();
+  const noSignal = (route) => route.abort('internetdisconnected');
+  const emulate = async (page) => {
+    if (page.isClosed()) return;
+    if (!sessions.has(page)) sessions.set(page, await context.newCDPSession(page));
+    const conditions = { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+    await sessions
+      .get(page)
+      .send('Network.emulateNetworkConditions', conditions)
+      .catch(() => undefined);
+  };
+  const watch = (page) =>
+    page.on('framenavigated', (frame) => {
+      if (offline && frame === page.mainFrame()) void emulate(page);
+    });
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  const setOffline = context.setOffline.bind(context);
+  context.setOffline = async (value) => {
+    if (value && !offline) await context.route('**/*', noSignal);
+    if (!value && offline) await context.unroute('**/*', noSignal);
+    offline = value;
+    await setOffline(value);
+    // Pages that were emulated offline here are told too.
+    await Promise.all([...sessions.keys()].map(emulate));
+  };
+  return context;
+}
+
+export async function launchBrowser() {
+  const browser = await chromium.launch(LAUNCH);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => keepOffline(await newContext(options));
+  return browser;
 }
 
 /** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
 export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
-  const context = await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options });
+  const context = keepOffline(await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options }));
   return {
     context,
     dir,
@@ -218,13 +260,18 @@ export async function audit(page) {
  * proves it is offline. Call it on a page already showing the app.
  */
 export async function assertOffline(page) {
+  // The API straight from the page, and a picture the service worker would fetch itself.
   const reached = await page.evaluate(async () => {
-    try {
-      await fetch(`/api/v1/health?offline-check=${Date.now()}`, { cache: 'no-store' });
-      return true;
-    } catch {
-      return false;
+    const probes = [`/api/v1/health?offline-check=${Date.now()}`, `/media/${'0'.repeat(64)}-320.jpg?${Date.now()}`];
+    for (const url of probes) {
+      try {
+        await fetch(url, { cache: 'no-store' });
+        return true;
+      } catch {
+        // Refused: as it should be.
+      }
     }
+    return false;
   });
   if (reached) throw new Error(`${page.url()} still reaches the server while it should be offline`);
 }
