@@ -69,22 +69,36 @@ const LAUNCH = {
  * Chromium 148 forgets an offline context once a page navigates: `navigator.onLine`
  * says online again and the service worker's own requests reach the network (the
  * page's still fail), so the app would believe it is online and fetch what it should
- * not have. While a context is offline, every request it makes (its service worker's
- * too) is refused as a phone without signal refuses it, and each page's emulation is
- * set again after every navigation.
+ * not have. While a context is offline, each page and each service worker is told so
+ * again after every navigation, through the DevTools protocol.
  */
 function keepOffline(context) {
   let offline = false;
   const sessions = new Map();
-  const noSignal = (route) => route.abort('internetdisconnected');
+  const workers = new Map();
+  const conditions = () => ({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const sessionOf = async (page) => {
+    if (!sessions.has(page)) sessions.set(page, await context.newCDPSession(page));
+    return sessions.get(page);
+  };
   const emulate = async (page) => {
     if (page.isClosed()) return;
-    if (!sessions.has(page)) sessions.set(page, await context.newCDPSession(page));
-    const conditions = { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
-    await sessions
-      .get(page)
-      .send('Network.emulateNetworkConditions', conditions)
-      .catch(() => undefined);
+    const cdp = await sessionOf(page);
+    await cdp.send('Network.emulateNetworkConditions', conditions()).catch(() => undefined);
+    // Service workers are targets of their own, reached from the page's session.
+    const { targetInfos } = await cdp.send('Target.getTargets').catch(() => ({ targetInfos: [] }));
+    for (const target of targetInfos.filter((t) => t.type === 'service_worker')) {
+      if (!workers.has(target.targetId)) {
+        const attached = await cdp
+          .send('Target.attachToTarget', { targetId: target.targetId, flatten: false })
+          .catch(() => null);
+        if (!attached) continue;
+        workers.set(target.targetId, { cdp, sessionId: attached.sessionId });
+      }
+      const { cdp: via, sessionId } = workers.get(target.targetId);
+      const message = JSON.stringify({ id: 1, method: 'Network.emulateNetworkConditions', params: conditions() });
+      await via.send('Target.sendMessageToTarget', { sessionId, message }).catch(() => workers.delete(target.targetId));
+    }
   };
   const watch = (page) =>
     page.on('framenavigated', (frame) => {
@@ -94,12 +108,9 @@ function keepOffline(context) {
   context.on('page', watch);
   const setOffline = context.setOffline.bind(context);
   context.setOffline = async (value) => {
-    if (value && !offline) await context.route('**/*', noSignal);
-    if (!value && offline) await context.unroute('**/*', noSignal);
     offline = value;
     await setOffline(value);
-    // Pages that were emulated offline here are told too.
-    await Promise.all([...sessions.keys()].map(emulate));
+    await Promise.all(context.pages().map(emulate));
   };
   return context;
 }
@@ -114,16 +125,22 @@ export async function launchBrowser() {
 /** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
 export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
   const context = keepOffline(await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options }));
-  return {
+  const profile = {
     context,
     dir,
     /** Closes the browser; the profile stays on disk when `keep` is set. */
     async close({ keep = false } = {}) {
+      openProfiles.delete(profile);
       await context.close();
       if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };
+  openProfiles.add(profile);
+  return profile;
 }
+
+/** Profiles a failed test left open: closed after the file, or its process would never end. */
+const openProfiles = new Set();
 
 /** One server and one browser for a test file: `env.server`, `env.browser` once the tests run. */
 export function serverAndBrowser() {
@@ -133,6 +150,7 @@ export function serverAndBrowser() {
     env.browser = await launchBrowser();
   });
   after(async () => {
+    await Promise.all([...openProfiles].map((profile) => profile.close().catch(() => undefined)));
     await env.browser?.close();
     await env.server?.stop();
   });
@@ -261,17 +279,23 @@ export async function audit(page) {
  */
 export async function assertOffline(page) {
   // The API straight from the page, and a picture the service worker would fetch itself.
-  const reached = await page.evaluate(async () => {
-    const probes = [`/api/v1/health?offline-check=${Date.now()}`, `/media/${'0'.repeat(64)}-320.jpg?${Date.now()}`];
-    for (const url of probes) {
-      try {
-        await fetch(url, { cache: 'no-store' });
-        return true;
-      } catch {
-        // Refused: as it should be.
+  // A service worker that has just started can get one request out before the offline
+  // emulation reaches it (Chromium 148): the probes are tried again for up to two seconds.
+  const probe = () =>
+    page.evaluate(async () => {
+      const probes = [`/api/v1/health?offline-check=${Date.now()}`, `/media/${'0'.repeat(64)}-320.jpg?${Date.now()}`];
+      for (const url of probes) {
+        try {
+          await fetch(url, { cache: 'no-store' });
+          return true;
+        } catch {
+          // Refused: as it should be.
+        }
       }
-    }
-    return false;
-  });
-  if (reached) throw new Error(`${page.url()} still reaches the server while it should be offline`);
+      return false;
+    });
+  for (let tries = 0; await probe(); tries += 1) {
+    if (tries === 10) throw new Error(`${page.url()} still reaches the server while it should be offline`);
+    await page.waitForTimeout(200);
+  }
 }
