@@ -1,12 +1,13 @@
 // The bell in the dashboard's top bar and the public header: the unread count, and the latest
 // notifications; opening one marks it read and goes to what it is about.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BellIcon } from './icons';
 import { formatDate } from '../lib/format';
 import type { LocalDb } from '../lib/local-db';
 import { markRead, sectionOf, useNotifications, type Notification } from '../lib/notifications';
+import { useDismiss } from '../lib/use-dismiss';
 
 export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(section: string): void }) {
   const { t } = useTranslation();
@@ -18,19 +19,8 @@ export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(sec
   const box = useRef<HTMLDivElement>(null);
 
   // Escape or a tap elsewhere closes the panel, as people expect of a menu.
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    const onPointer = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, box, close);
 
   const openOne = (n: Notification) => {
     void markRead(db, n);

@@ -1,7 +1,7 @@
 // The public header (docs/product.md, Screens): logo, main links, cart, the account
 // area, and a collapsible menu on phones. Under 768 px it slides away while
 // the person scrolls down and comes back when they scroll up.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
@@ -13,6 +13,7 @@ import { useSession } from '../../lib/session';
 import { useSignOutAsking } from '../../components/sign-out';
 import { itemCount, useCart } from '../../lib/cart';
 import { displayName, type User } from '../../lib/account';
+import { useDismiss } from '../../lib/use-dismiss';
 
 // Loaded with the sync engine, only for signed-in people.
 const SyncStatus = lazy(async () => ({ default: (await import('../../components/sync-status')).SyncStatus }));
@@ -149,23 +150,12 @@ function UserMenu({ user, onSignOut }: { user: User; onSignOut(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
   const { pathname } = useLocation();
   useEffect(() => {
     setOpen(false);
   }, [pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: Event) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node))
-        setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, ref, closeMenu);
   return (
     <div className="user-menu" ref={ref}>
       <button
