@@ -37,14 +37,6 @@ impl Texts {
         Texts { en, fr, sw }
     }
 
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang.code() {
-            "fr" => &self.fr,
-            "sw" => &self.sw,
-            _ => &self.en,
-        }
-    }
-
     fn each(&self) -> [(&'static str, &str); 3] {
         [("en", &self.en), ("fr", &self.fr), ("sw", &self.sw)]
     }
@@ -95,7 +87,9 @@ pub struct SettingsChange {
     pub email_language: Option<String>,
 }
 
-pub const MAX_FEE_BP: i64 = 3_000;
+const MAX_FEE_BP: i64 = 3_000;
+/// An email address's longest form (RFC 5321).
+const MAX_EMAIL: usize = 254;
 const MAX_LINE: usize = 200;
 const MAX_POLICY: usize = 4_000;
 const MAX_SENDER: usize = 60;
@@ -111,17 +105,17 @@ impl Default for Settings {
             },
             shipping_policy: Texts::from_catalogues("checkout.shipping_policy_default"),
             platform_fee_bp: 0,
-            payments: Country::ALL
-                .iter()
-                .map(|country| {
-                    let all = operators(*country).iter().map(|(id, _)| (*id).to_owned()).collect();
-                    (country.as_str().to_owned(), CountryPayments { cash_on_delivery: true, operators: all })
-                })
-                .collect(),
+            payments: Country::ALL.iter().map(|c| (c.as_str().to_owned(), default_payments(*c))).collect(),
             email_sender_name: "MAVUNO".to_owned(),
             email_language: "en".to_owned(),
         }
     }
+}
+
+/// Before anyone chooses: cash on delivery and every operator of the country.
+fn default_payments(country: Country) -> CountryPayments {
+    let all = operators(country).iter().map(|(id, _)| (*id).to_owned()).collect();
+    CountryPayments { cash_on_delivery: true, operators: all }
 }
 
 fn overlay<T: DeserializeOwned>(target: &mut T, stored: Option<&String>) {
@@ -158,10 +152,7 @@ pub fn platform_fee_bp(conn: &Connection) -> rusqlite::Result<i64> {
 /// What a buyer delivering to `country` may pay with.
 pub fn payments_in(conn: &Connection, country: Country) -> rusqlite::Result<CountryPayments> {
     let set: Option<BTreeMap<String, CountryPayments>> = one(conn, "payments")?;
-    Ok(set.and_then(|mut by_country| by_country.remove(country.as_str())).unwrap_or_else(|| {
-        let mut all = Settings::default().payments;
-        all.remove(country.as_str()).expect("every country has default payments")
-    }))
+    Ok(set.and_then(|mut by_country| by_country.remove(country.as_str())).unwrap_or_else(|| default_payments(country)))
 }
 
 /// The language of an email or SMS to someone from `country`.
@@ -195,6 +186,7 @@ pub fn change(tx: &Connection, admin: &UserRow, change: SettingsChange, now: &st
     if admin.role != Role::SuperAdmin {
         return Err(AppError::forbidden("super_admin_only", "Only a super admin can change the settings."));
     }
+    let before = load(tx)?;
     let mut errors = FieldErrors::default();
     let mut writes: Vec<(&str, serde_json::Value)> = Vec::new();
     if let Some(contact) = change.contact {
@@ -208,7 +200,9 @@ pub fn change(tx: &Connection, admin: &UserRow, change: SettingsChange, now: &st
             errors.add("contact.phone", "phone_number_invalid", "Write the number in its international form, +243 …");
         }
         let email = contact.email.trim().to_owned();
-        if !email.is_empty() && !looks_like_email(&email) {
+        if email.chars().count() > MAX_EMAIL {
+            errors.add("contact.email", "too_long", format!("At most {MAX_EMAIL} characters"));
+        } else if !email.is_empty() && !looks_like_email(&email) {
             errors.add("contact.email", "email_invalid", "Please enter a valid email address");
         }
         let contact = Contact {
@@ -230,7 +224,7 @@ pub fn change(tx: &Connection, admin: &UserRow, change: SettingsChange, now: &st
         writes.push(("platform_fee_bp", serde_json::json!(fee)));
     }
     if let Some(by_country) = change.payments {
-        let mut payments = load(tx)?.payments;
+        let mut payments = before.payments.clone();
         for (code, mut chosen) in by_country {
             let Some(country) = Country::parse(&code) else {
                 errors.add(&format!("payments.{code}"), "country_invalid", "Choose one of the six countries");
@@ -276,7 +270,6 @@ pub fn change(tx: &Connection, admin: &UserRow, change: SettingsChange, now: &st
         writes.push(("email_language", serde_json::json!(language)));
     }
     errors.finish()?;
-    let before = load(tx)?;
     let before = serde_json::to_value(&before).map_err(AppError::internal)?;
     for (key, value) in writes {
         // Only what changes is written and recorded.

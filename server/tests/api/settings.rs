@@ -78,6 +78,13 @@ async fn a_super_admin_changes_the_settings_and_every_change_is_recorded() {
     ] {
         assert_eq!(codes[field][0], code, "{field}: {codes}");
     }
+    let mut long = contact("Lun–ven");
+    long["email"] = json!(format!("{}@example.com", "a".repeat(250)));
+    let refused = app.change_settings(&boss, json!({"contact": long})).await;
+    assert_eq!(
+        error_of(refused, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["contact.email"][0],
+        "too_long"
+    );
     assert_eq!(app.public_settings().await, defaults);
 
     // A good change: written tidy, readable by anyone, recorded with who and when.

@@ -2,7 +2,7 @@
 // in the admin-only chunk): stacked bars over time and horizontal bars for a table.
 // Each scales to its card (360 px phones too), names itself with <title>/<desc>, and the
 // card under it gives the numbers as a table: the text alternative.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 /** Series colours, distinct for common colour blindness (Okabe–Ito). */
 export const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];
@@ -22,9 +22,26 @@ interface BarsProps {
   format: (value: number) => string;
 }
 
+/** An SVG chart named by its title and described by a sentence (its text alternative). */
+function Frame(props: { height: number; title: string; description: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <svg
+      className="chart"
+      viewBox={`0 0 ${WIDTH} ${props.height}`}
+      role="img"
+      aria-labelledby={`${id}-t`}
+      aria-describedby={`${id}-d`}
+    >
+      <title id={`${id}-t`}>{props.title}</title>
+      <desc id={`${id}-d`}>{props.description}</desc>
+      {props.children}
+    </svg>
+  );
+}
+
 /** Stacked bars, one per bucket. */
 export function StackedBars({ title, description, labels, series, format }: BarsProps) {
-  const id = useId();
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const top = Math.max(1, ...totals);
   const plot = { w: WIDTH - LEFT - 4, h: HEIGHT - BOTTOM - TOP };
@@ -32,16 +49,7 @@ export function StackedBars({ title, description, labels, series, format }: Bars
   const bar = Math.max(1, step * 0.75);
   const y = (value: number) => (value / top) * plot.h;
   return (
-    <svg
-      className="chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
-      aria-labelledby={`${id}-t`}
-      aria-describedby={`${id}-d`}
-      preserveAspectRatio="xMidYMid meet"
-    >
-      <title id={`${id}-t`}>{title}</title>
-      <desc id={`${id}-d`}>{description}</desc>
+    <Frame height={HEIGHT} title={title} description={description}>
       {/* The highest bar's value on a line across the top; the baseline is zero. */}
       <line x1={LEFT} x2={WIDTH - 4} y1={TOP} y2={TOP} className="axis dashed" />
       <text x={LEFT} y={TOP - 4} className="tick">
@@ -79,7 +87,7 @@ export function StackedBars({ title, description, labels, series, format }: Bars
           </text>
         </>
       )}
-    </svg>
+    </Frame>
   );
 }
 
@@ -95,20 +103,11 @@ export function RowBars({
   rows: { name: string; value: number }[];
   format: (value: number) => string;
 }) {
-  const id = useId();
   const top = Math.max(1, ...rows.map((r) => r.value));
   const line = 30;
   const height = Math.max(line, rows.length * line);
   return (
-    <svg
-      className="chart"
-      viewBox={`0 0 ${WIDTH} ${height}`}
-      role="img"
-      aria-labelledby={`${id}-t`}
-      aria-describedby={`${id}-d`}
-    >
-      <title id={`${id}-t`}>{title}</title>
-      <desc id={`${id}-d`}>{description}</desc>
+    <Frame height={height} title={title} description={description}>
       {rows.map((row, i) => (
         <g key={`${row.name}-${i}`} transform={`translate(0 ${i * line})`}>
           <text x={0} y={11} className="tick">
@@ -120,6 +119,6 @@ export function RowBars({
           </text>
         </g>
       ))}
-    </svg>
+    </Frame>
   );
 }
