@@ -97,9 +97,18 @@ function keepOffline(context) {
       }
       const { cdp: via, sessionId } = workers.get(target.targetId);
       const message = JSON.stringify({ id: 1, method: 'Network.emulateNetworkConditions', params: conditions() });
-      await via.send('Target.sendMessageToTarget', { sessionId, message }).catch(() => workers.delete(target.targetId));
+      const sent = await via.send('Target.sendMessageToTarget', { sessionId, message }).then(
+        () => true,
+        () => false,
+      );
+      // A worker that restarted under the same target: attached afresh next time.
+      if (!sent) workers.delete(target.targetId);
     }
   };
+  // A service worker (re)started while offline is told at once, not at the next navigation.
+  context.on('serviceworker', () => {
+    if (offline) for (const page of context.pages()) void emulate(page);
+  });
   const watch = (page) =>
     page.on('framenavigated', (frame) => {
       if (offline && frame === page.mainFrame()) void emulate(page);
