@@ -38,6 +38,41 @@ function inlineStyles(): Plugin {
   };
 }
 
+/**
+ * Lets the app's code download with the page: main.tsx imports the app (app/boot.tsx)
+ * only once the server's first screen has painted (lib/first-screen.ts), and a lazy
+ * import's files are otherwise only asked for when it runs, a round trip later.
+ * `modulepreload` fetches them at once without running them.
+ */
+function preloadBoot(): Plugin {
+  return {
+    name: 'mavuno-preload-boot',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const boot = Object.values(bundle).find(
+          (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/app/boot.tsx'),
+        );
+        if (boot?.type !== 'chunk') throw new Error('the app/boot.tsx chunk is missing');
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (files.has(file) || chunk?.type !== 'chunk') return;
+          files.add(file);
+          chunk.imports.forEach(visit);
+        };
+        visit(boot.fileName);
+        const links = [...files]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      },
+    },
+  };
+}
+
 // The server (`mavuno serve`) hosts the build; in development Vite proxies the API to it.
 const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 
@@ -45,6 +80,7 @@ export default defineConfig({
   plugins: [
     react(),
     inlineStyles(),
+    preloadBoot(),
     VitePWA({
       // A new version waits for the person to accept it: never a reload mid-form.
       registerType: 'prompt',

@@ -1,15 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { setupI18n } from './lib/i18n';
+import { startApp } from './lib/first-screen';
 import './styles/global.css';
 
-setupI18n();
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+if (root) void startApp(root, () => import('./app/boot'));

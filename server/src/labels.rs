@@ -62,6 +62,21 @@ impl Lang {
         values.iter().fold(self.text(key), |text, (name, value)| text.replace(&format!("{{{{{name}}}}}"), value))
     }
 
+    /// The text at `key` for `count` things: i18next's plural forms (`key_one`, `key_other`,
+    /// then `key` alone; French says "one" for 0 and 1), with `{{count}}` and `values` filled in.
+    pub fn plural(self, key: &str, count: i64, values: &[(&str, &str)]) -> String {
+        let one = if self.code() == "fr" { count == 0 || count == 1 } else { count == 1 };
+        let form = format!("{key}_{}", if one { "one" } else { "other" });
+        let found = [self, Lang::EN].into_iter().find_map(|lang| lang.lookup(&form).or_else(|| lang.lookup(key)));
+        let count = count.to_string();
+        values
+            .iter()
+            .chain([&("count", count.as_str())])
+            .fold(found.unwrap_or_else(|| key.to_owned()), |text, (name, value)| {
+                text.replace(&format!("{{{{{name}}}}}"), value)
+            })
+    }
+
     /// The label of a stored choice (`options.<field>.<slug>`), or the choice itself.
     pub fn option(self, field: &str, value: &str) -> String {
         let key = format!("options.{field}.{}", slug(value));
@@ -104,5 +119,12 @@ mod tests {
         assert_eq!(Lang::EN.option("land_size", "Something typed"), "Something typed");
         assert_eq!(slug("Hand tools (hoe)"), "hand_tools_hoe");
         assert_eq!(slug("Local/traditional"), "local_traditional");
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!(fr.plural("market.units_counted.piece", 1, &[]), "pièce");
+        assert_eq!(fr.plural("market.units_counted.piece", 0, &[]), "pièce");
+        assert_eq!(fr.plural("market.units_counted.piece", 200, &[]), "pièces");
+        assert_eq!(Lang::EN.plural("market.units_counted.piece", 1, &[]), "piece");
+        assert_eq!(fr.plural("market.in_stock", 200, &[("unit", "kg")]), "200 kg en stock");
+        assert_ne!(sw.plural("market.units_counted.piece", 2, &[]), "market.units_counted.piece");
     }
 }

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/spinner';
@@ -11,8 +11,12 @@ import { UpdatePrompt } from './update-prompt';
 export function RootLayout() {
   const { pathname } = useLocation();
   const { t } = useTranslation();
+  const opened = useRef(false);
   useEffect(() => {
-    window.scrollTo(0, 0);
+    // Not the page the app opened on: the browser placed it, and the person may have
+    // scrolled the server's first screen while the app started (lib/first-screen.ts).
+    if (opened.current) window.scrollTo(0, 0);
+    opened.current = true;
   }, [pathname]);
   const publicPage = !isAppArea(pathname);
   return (

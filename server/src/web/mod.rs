@@ -16,6 +16,7 @@ use tower_http::services::ServeDir;
 
 use crate::AppState;
 
+mod first_screen;
 mod page;
 pub use page::escape;
 
@@ -69,7 +70,12 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     let head = page::head(state, path, lang).await;
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map_or([127, 0, 0, 1].into(), |c| c.0.ip());
     let origin = crate::middleware::public_origin(&state.config, peer, request.headers());
-    let html = page::render(&template, &head, &origin, path);
+    // `/index.html` is the service worker's copy of the app, for every page: no first screen.
+    let first_screen = match path {
+        "/index.html" => None,
+        _ => first_screen::render(state, page::route(path).0, &first_screen::Query::parse(request.uri()), lang).await,
+    };
+    let html = page::render(&template, &head, &origin, path, first_screen.as_deref());
     let csp = HeaderValue::from_str(&page::content_security_policy(&template))
         .unwrap_or(HeaderValue::from_static(crate::middleware::CONTENT_SECURITY_POLICY));
     (

@@ -20,6 +20,9 @@ pub const LANGUAGE_COOKIE: &str = "mavuno_lng";
 /// The shell's line in the template; replaced by `pages.boot` in the reader's language.
 const BOOT_LINE: (&str, &str) = ("<p class=\"boot-line\">", "</p>");
 
+/// The app's root and its content in the template: the shell, on one line.
+const ROOT: (&str, &str) = ("<div id=\"root\">", "</div>\n");
+
 /// What a page says about itself in `<head>`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Head {
@@ -66,7 +69,7 @@ fn supported(code: &str) -> Option<Lang> {
 
 /// The route's key under `pages.` in the catalogues, and the id of a product,
 /// course or article.
-fn route(path: &str) -> (&'static str, Option<i64>) {
+pub fn route(path: &str) -> (&'static str, Option<i64>) {
     let parts = path.trim_matches('/').split('/').collect::<Vec<_>>();
     let id = parts.get(1).and_then(|id| id.parse::<i64>().ok());
     let key = match parts.as_slice() {
@@ -161,8 +164,9 @@ fn shorten(text: &str, max: usize) -> String {
 }
 
 /// The template with `head` written in: `<html lang>`, title, description, Open Graph
-/// tags (absolute URLs from `origin`), and the shell's line.
-pub fn render(template: &str, head: &Head, origin: &str, path: &str) -> String {
+/// tags (absolute URLs from `origin`), and the shell's line, or in its place the page's
+/// first screen (first_screen.rs).
+pub fn render(template: &str, head: &Head, origin: &str, path: &str, first_screen: Option<&str>) -> String {
     let title = escape(&head.title);
     let description = escape(&head.description);
     let mut tags = format!(
@@ -186,7 +190,16 @@ pub fn render(template: &str, head: &Head, origin: &str, path: &str) -> String {
     let mut html = replace_between(template, "<html lang=\"", "\"", head.lang.code());
     html = replace_between(&html, "<title>", "</title>", &title);
     html = replace_between(&html, "<meta name=\"description\" content=\"", "\"", &description);
-    html = replace_between(&html, BOOT_LINE.0, BOOT_LINE.1, &escape(&head.lang.text("pages.boot")));
+    html = match first_screen {
+        // The app's code is then fetched once the first screen has painted (lib/first-screen.ts):
+        // on a slow link its pictures do not share the line with the app's code.
+        Some(screen) => replace_between(&html, ROOT.0, ROOT.1, screen)
+            .lines()
+            .filter(|line| !line.contains("<link rel=\"modulepreload\""))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => replace_between(&html, BOOT_LINE.0, BOOT_LINE.1, &escape(&head.lang.text("pages.boot"))),
+    };
     html.replacen("</head>", &format!("{tags}  </head>"), 1)
 }
 
@@ -269,7 +282,7 @@ mod tests {
             image: Some("/media/abc-1024.jpg".into()),
             kind: "product",
         };
-        let html = render(TEMPLATE, &head, "https://mavuno.example", "/product/7");
+        let html = render(TEMPLATE, &head, "https://mavuno.example", "/product/7", None);
         assert!(html.contains("<html lang=\"fr\">"));
         assert!(html.contains("<title>Haricots &quot;rouges&quot; &lt;b&gt;</title>"));
         assert!(html.contains("<meta name=\"description\" content=\"Tomates &amp; &#39;oignons&#39;\""));

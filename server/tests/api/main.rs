@@ -15,6 +15,7 @@ mod contact;
 mod course_payments;
 mod courses;
 mod exchange_rates;
+mod first_screen;
 mod fuzz;
 mod hardening;
 mod helpers;

@@ -2,7 +2,7 @@
 // the catalogue on the device, so it filters as the person types and works
 // with no signal once it has been loaded.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
@@ -14,6 +14,7 @@ import { useCatalogue, useCatalogueLoaded } from '../../lib/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/product-search';
 import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
+import { filtersFromUrl } from '../../lib/list-filters';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
 /** Cards drawn at a time: a phone with 10,000 products on it draws the first ones at once. */
@@ -25,7 +26,8 @@ export function MarketplacePage() {
   const db = useCatalogueDb();
   const products = useCatalogue(db);
   const loaded = useCatalogueLoaded(db);
-  const [filters, setFilters] = useState<CatalogueFilters>(EMPTY);
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState(() => filtersFromUrl(params, EMPTY, { category: CATEGORIES, sort: SORTS }));
   const [drawn, setDrawn] = useState(PAGE);
   const [saveData, setSaveData] = useDataSaver();
   const filter = (next: CatalogueFilters | ((f: CatalogueFilters) => CatalogueFilters)) => {

@@ -2,7 +2,7 @@
 // chips. It reads the posts on the device (the latest ones come by sync), so it
 // filters as the person types and opens with no signal once loaded.
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
@@ -23,6 +23,7 @@ import { TextField } from '../../components/form';
 import { LoadingCards } from '../../components/loading-cards';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
+import { filtersFromUrl } from '../../lib/list-filters';
 
 const EMPTY: NewsFilters = { q: '', category: 'all' };
 
@@ -32,7 +33,8 @@ export function NewsPage() {
   const db = useCatalogueDb();
   const posts = useNews(db);
   const loaded = useCatalogueLoaded(db);
-  const [filters, setFilters] = useState<NewsFilters>(EMPTY);
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState(() => filtersFromUrl(params, EMPTY, { category: BLOG_CATEGORIES }));
   const [saveData] = useDataSaver();
   const [refreshing, setRefreshing] = useState(false);
   useEffect(() => {

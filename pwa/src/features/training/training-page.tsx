@@ -2,7 +2,7 @@
 // It reads the courses on the device, so it filters as the person types and works
 // with no signal once loaded.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
@@ -23,6 +23,7 @@ import {
 } from '../../lib/courses';
 import { CourseBadges, CourseFacts, CoursePicture, CoursePrice } from './course-parts';
 import { usePageHead } from '../../lib/page-head';
+import { filtersFromUrl } from '../../lib/list-filters';
 
 const EMPTY: CourseFilters = { q: '', category: 'all', level: 'all', sort: 'title' };
 
@@ -33,7 +34,10 @@ export function TrainingPage() {
   const db = useCatalogueDb();
   const courses = useCourses(db);
   const loaded = useCatalogueLoaded(db);
-  const [filters, setFilters] = useState<CourseFilters>(EMPTY);
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState(() =>
+    filtersFromUrl(params, EMPTY, { category: COURSE_CATEGORIES, level: LEVELS, sort: COURSE_SORTS }),
+  );
   const [saveData] = useDataSaver();
   const set = <K extends keyof CourseFilters>(key: K, value: CourseFilters[K]) =>
     setFilters((f) => ({ ...f, [key]: value }));

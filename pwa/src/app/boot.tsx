@@ -1,0 +1,15 @@
+// The app itself, started by main.tsx (at once, or once the server's first screen has
+// painted: lib/first-screen.ts).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { setupI18n } from '../lib/i18n';
+
+export function boot(container: HTMLElement) {
+  setupI18n();
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,79 @@
+// A first visit's page arrives with its first screen written by the server
+// (server/src/web/first_screen.rs: the marketplace's first products, a page's
+// heading and words), so a phone on a slow link shows what it came for from the
+// HTML alone. The app then starts out of sight, and takes the first screen's place
+// once its page has something to show (no spinner, no skeleton in between).
+// Without a first screen (the service worker's copy of the page, a signed-in
+// page), the app starts at once in the page's root, as before.
+
+/** The mark the server puts on its first screen. */
+export const FIRST_SCREEN = '[data-first-screen]';
+/** What the app shows while its page is not ready (spinners, skeleton cards). */
+const BUSY = '.spinner-block, [aria-busy="true"]';
+/** The longest the first screen's pictures may hold the app's start. */
+const PAINT_WAIT_MS = 3000;
+/** The longest the first screen stays once the app runs, whatever the page is waiting for. */
+const SWAP_LIMIT_MS = 15000;
+
+interface Boot {
+  boot(container: HTMLElement): void;
+}
+
+export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Promise<void> {
+  if (!root.querySelector(FIRST_SCREEN)) {
+    (await load()).boot(root);
+    return;
+  }
+  // The app's code is fetched, and run, once the first screen and its first picture
+  // are on screen (the server leaves out the page's modulepreload links then).
+  await firstScreenPainted();
+  const { boot } = await load();
+  const app = document.createElement('div');
+  boot(app);
+  await pageReady(app, SWAP_LIMIT_MS);
+  app.id = root.id;
+  root.replaceWith(app);
+}
+
+function firstScreenPainted(): Promise<void> {
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+  return Promise.race([loaded, wait(PAINT_WAIT_MS)])
+    .then(nextFrame)
+    .then(nextFrame);
+}
+
+/** Resolves once `app` shows a page that waits for nothing, or after `limit` ms. */
+export function pageReady(app: HTMLElement, limit: number): Promise<void> {
+  const ready = () => app.querySelector('main') !== null && app.querySelector(BUSY) === null;
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      window.clearTimeout(timer);
+      resolve();
+    };
+    const observer = new MutationObserver(() => {
+      if (ready()) done();
+    });
+    const timer = window.setTimeout(done, limit);
+    observer.observe(app, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+    if (ready()) done();
+  });
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+/** The next frame, or 100 ms in a tab that draws none (hidden). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      window.clearTimeout(timer);
+      resolve();
+    });
+  });
+}

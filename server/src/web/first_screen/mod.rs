@@ -1,0 +1,304 @@
+//! The first screen of a public page, written into the HTML a first visit gets:
+//! the header, the page's heading and opening words, and for the marketplace its
+//! first products with their pictures. A phone on a slow link shows what it came
+//! for from this one response, before any script arrives; every link in it works
+//! without script. The app starts out of sight and takes its place, with the same
+//! markup and classes, once its page is ready (`pwa/src/lib/first-screen.ts`).
+//!
+//! Only what the app draws the same way for everyone: a visitor's screen.
+
+use axum::http::Uri;
+
+use crate::AppState;
+use crate::labels::Lang;
+
+use super::page::escape;
+
+mod lists;
+
+/// The header's links, as the app's header lists them.
+const MAIN_LINKS: [(&str, &str); 5] = [
+    ("about", "/about"),
+    ("programs", "/programs"),
+    ("marketplace", "/marketplace"),
+    ("training", "/training"),
+    ("news", "/news"),
+];
+
+const MARK: &str = "<svg viewBox=\"0 0 100 100\" width=\"36\" height=\"36\" aria-hidden=\"true\" focusable=\"false\">\
+<rect width=\"100\" height=\"100\" rx=\"22\" fill=\"#1b5e3b\"></rect><g transform=\"translate(50 50) scale(.9) translate(-50 -50)\">\
+<ellipse cx=\"50\" cy=\"80\" rx=\"27\" ry=\"5.5\" fill=\"#e0b84a\"></ellipse><rect x=\"48.2\" y=\"42\" width=\"3.6\" height=\"37\" fill=\"#f4e9c8\"></rect>\
+<ellipse cx=\"36\" cy=\"41\" rx=\"17\" ry=\"7.5\" transform=\"rotate(35 36 41)\" fill=\"#f4e9c8\"></ellipse>\
+<ellipse cx=\"64\" cy=\"33\" rx=\"20\" ry=\"8.5\" transform=\"rotate(-35 64 33)\" fill=\"#f4e9c8\"></ellipse></g></svg>";
+
+/// An icon as the app's `Icon` draws it (24 px, stroked), with its inner drawing.
+fn icon(inner: &str) -> String {
+    format!(
+        "<svg viewBox=\"0 0 24 24\" width=\"24\" height=\"24\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" \
+         stroke-linecap=\"round\" stroke-linejoin=\"round\" aria-hidden=\"true\" focusable=\"false\">{inner}</svg>"
+    )
+}
+
+const CART: &str = "<circle cx=\"9\" cy=\"20\" r=\"1.5\"></circle><circle cx=\"18\" cy=\"20\" r=\"1.5\"></circle>\
+<path d=\"M2 3h3l2.6 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L22 8H6\"></path>";
+const MENU: &str = "<path d=\"M4 6h16M4 12h16M4 18h16\"></path>";
+const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"></path><circle cx=\"12\" cy=\"10\" r=\"2.5\"></circle>";
+
+/// The page's query, as far as the first screen reads it: a search, a category, a
+/// level (each list keeps what it knows of them).
+#[derive(Debug, Default, PartialEq)]
+pub struct Query {
+    pub q: Option<String>,
+    pub category: Option<String>,
+    pub level: Option<String>,
+}
+
+impl Query {
+    pub fn parse(uri: &Uri) -> Query {
+        let pairs = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri).map_or(Vec::new(), |q| q.0);
+        let mut out = Query::default();
+        let bounded = |value: &str, max: usize| Some(value.trim().chars().take(max).collect::<String>());
+        for (name, value) in pairs {
+            match name.as_str() {
+                "q" => out.q = bounded(&value, 100).filter(|q| !q.is_empty()),
+                "category" => out.category = bounded(&value, 40).filter(|c| !c.is_empty()),
+                "level" => out.level = bounded(&value, 40).filter(|l| !l.is_empty()),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// The first screen of the page `key` (page.rs's route keys), or `None` where the
+/// app's own loading shell stays (pages that need an account, or that change per person).
+pub async fn render(state: &AppState, key: &str, query: &Query, lang: Lang) -> Option<String> {
+    let body = match key {
+        "home" => home(lang),
+        "about" => about(lang),
+        "marketplace" => lists::marketplace(state, query, lang).await?,
+        "training" => lists::training(state, query, lang).await?,
+        "news" => lists::news(state, query, lang).await?,
+        _ => return None,
+    };
+    Some(format!(
+        "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
+         <main id=\"main\" tabindex=\"-1\">{body}</main>{}</div>",
+        t(lang, "common.skip_to_content"),
+        header(key, lang),
+        links(lang),
+    ))
+}
+
+/// A catalogue text, escaped for HTML.
+fn t(lang: Lang, key: &str) -> String {
+    escape(&lang.text(key))
+}
+
+fn header(key: &str, lang: Lang) -> String {
+    let nav = MAIN_LINKS
+        .iter()
+        .map(|(name, href)| {
+            let current = if *name == key { " class=\"active\" aria-current=\"page\"" } else { "" };
+            format!("<a href=\"{href}\"{current}>{}</a>", t(lang, &format!("nav.{name}")))
+        })
+        .collect::<String>();
+    format!(
+        "<header class=\"site-header\"><div class=\"header-inner\">\
+         <a class=\"brand\" aria-label=\"{}\" href=\"/\"><span class=\"logo\">{MARK}<span class=\"logo-word\">MAVUNO</span></span></a>\
+         <nav class=\"main-nav desktop-only\" aria-label=\"{}\">{nav}</nav><div class=\"header-actions\">\
+         <a class=\"icon-button cart-link\" aria-label=\"{}\" href=\"/cart\">{}</a>\
+         <div class=\"auth-links desktop-only\"><a class=\"button secondary small\" href=\"/login\">{}</a>\
+         <a class=\"button small\" href=\"/register\">{}</a></div>\
+         <a class=\"icon-button mobile-only\" aria-label=\"{}\" href=\"#first-screen-links\">{}</a></div></div></header>",
+        t(lang, "nav.home_label"),
+        t(lang, "nav.main"),
+        t(lang, "nav.cart"),
+        icon(CART),
+        t(lang, "nav.login"),
+        t(lang, "nav.register"),
+        t(lang, "nav.open_menu"),
+        icon(MENU),
+    )
+}
+
+/// What the app's menu button opens, for the first screen's own menu button (a link here).
+fn links(lang: Lang) -> String {
+    let items = MAIN_LINKS
+        .iter()
+        .map(|(name, href)| (format!("nav.{name}"), *href))
+        .chain([("nav.login".to_owned(), "/login"), ("nav.register".to_owned(), "/register")])
+        .map(|(key, href)| format!("<li><a href=\"{href}\">{}</a></li>", t(lang, &key)))
+        .collect::<String>();
+    format!(
+        "<nav id=\"first-screen-links\" class=\"first-screen-links page\" aria-label=\"{}\"><ul>{items}</ul></nav>",
+        t(lang, "nav.main")
+    )
+}
+
+/// The home page's hero at its first slide (`features/home/home-page.tsx`).
+fn home(lang: Lang) -> String {
+    format!(
+        "<section class=\"hero\" aria-roledescription=\"carousel\" aria-label=\"{}\"><div class=\"hero-inner\">\
+         <div class=\"hero-text\" aria-live=\"polite\"><p class=\"eyebrow\">{}</p><h1>{}</h1><p>{}</p>\
+         <div class=\"actions\"><a class=\"button gold\" href=\"/about\">{}</a><a class=\"button light\" href=\"/register\">{}</a></div>\
+         <p class=\"with-icon address\">{} {}</p></div></div></section>",
+        t(lang, "home.hero_label"),
+        t(lang, "home.slides.0.eyebrow"),
+        t(lang, "home.slides.0.title"),
+        t(lang, "home.slides.0.body"),
+        t(lang, "home.learn_more"),
+        t(lang, "home.join"),
+        icon(PIN),
+        t(lang, "contact.address"),
+    )
+}
+
+/// The about page's heading and introduction (`features/pages/about-page.tsx`).
+fn about(lang: Lang) -> String {
+    format!(
+        "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p></div>",
+        t(lang, "about.title"),
+        t(lang, "about.intro")
+    )
+}
+
+/// US dollars as the app writes them (`Intl.NumberFormat(lang, {currency: 'USD'})`):
+/// "$1,234.50", "1 234,50 $US", "US$ 1,234.50".
+fn usd(lang: Lang, cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let (whole, fraction) = (cents.abs() / 100, cents.abs() % 100);
+    let group = if lang.code() == "fr" { "\u{202f}" } else { "," };
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push_str(group);
+        }
+        grouped.push(digit);
+    }
+    match lang.code() {
+        "fr" => format!("{sign}{grouped},{fraction:02}\u{a0}$US"),
+        "sw" => format!("{sign}US$\u{a0}{grouped}.{fraction:02}"),
+        _ => format!("{sign}${grouped}.{fraction:02}"),
+    }
+}
+
+/// A day as the app's `formatDate(…, 'long')` writes it: "March 1, 2026", "1 mars 2026", "1 Machi 2026".
+fn long_date(lang: Lang, iso: &str) -> String {
+    const MONTHS: [[&str; 12]; 3] = [
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
+        [
+            "janvier",
+            "février",
+            "mars",
+            "avril",
+            "mai",
+            "juin",
+            "juillet",
+            "août",
+            "septembre",
+            "octobre",
+            "novembre",
+            "décembre",
+        ],
+        [
+            "Januari", "Februari", "Machi", "Aprili", "Mei", "Juni", "Julai", "Agosti", "Septemba", "Oktoba",
+            "Novemba", "Desemba",
+        ],
+    ];
+    let mut parts = iso.get(..10).unwrap_or("").split('-').map(|p| p.parse::<usize>().ok());
+    let (Some(Some(year)), Some(Some(month @ 1..=12)), Some(Some(day))) = (parts.next(), parts.next(), parts.next())
+    else {
+        return String::new();
+    };
+    match lang.code() {
+        "en" => format!("{} {day}, {year}", MONTHS[0][month - 1]),
+        "fr" => format!("{day} {} {year}", MONTHS[1][month - 1]),
+        _ => format!("{day} {} {year}", MONTHS[2][month - 1]),
+    }
+}
+
+/// A duration as the app's `formatMinutes` (Intl's short units, with their own spaces):
+/// "1 hr 30 min", "1 h 30 min", "saa 1 dakika 30".
+fn minutes(lang: Lang, total: i64) -> String {
+    let unit = |value: i64, hours: bool| match (lang.code(), hours) {
+        ("fr", true) => format!("{value}\u{202f}h"),
+        ("fr", false) => format!("{value}\u{a0}min"),
+        ("sw", true) => format!("saa {value}"),
+        ("sw", false) => format!("dakika {value}"),
+        (_, true) => format!("{value} hr"),
+        (_, false) => format!("{value} min"),
+    };
+    let (hours, rest) = (total / 60, total % 60);
+    match (hours, rest) {
+        (0, _) => unit(rest, false),
+        (_, 0) => unit(hours, true),
+        _ => format!("{} {}", unit(hours, true), unit(rest, false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollars_read_as_the_app_writes_them() {
+        let (en, fr, sw) = (Lang::EN, Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!(usd(en, 123_450), "$1,234.50");
+        assert_eq!(usd(fr, 123_450), "1\u{202f}234,50\u{a0}$US");
+        assert_eq!(usd(sw, 150), "US$\u{a0}1.50");
+        assert_eq!(usd(en, 100_000_005), "$1,000,000.05");
+        assert_eq!(usd(en, -5), "-$0.05");
+    }
+
+    #[test]
+    fn days_and_durations_read_as_the_app_writes_them() {
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!(long_date(Lang::EN, "2026-03-01T10:00:00Z"), "March 1, 2026");
+        assert_eq!(long_date(fr, "2026-03-01T10:00:00Z"), "1 mars 2026");
+        assert_eq!(long_date(sw, "2026-12-24"), "24 Desemba 2026");
+        assert_eq!(long_date(fr, "2026-13-01"), "");
+        assert_eq!(long_date(fr, "soon"), "");
+        assert_eq!(minutes(Lang::EN, 90), "1 hr 30 min");
+        assert_eq!(minutes(fr, 120), "2\u{202f}h");
+        assert_eq!(minutes(fr, 61), "1\u{202f}h 1\u{a0}min");
+        assert_eq!(minutes(sw, 45), "dakika 45");
+    }
+
+    #[test]
+    fn the_query_is_read_with_bounds() {
+        let parse = |uri: &str| Query::parse(&uri.parse().unwrap());
+        assert_eq!(parse("/marketplace"), Query::default());
+        let q = parse("/training?q=caf%C3%A9+vert&category=farming&level=advanced&lng=fr");
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(q, Query { q: some("café vert"), category: some("farming"), level: some("advanced") });
+        assert_eq!(parse("/marketplace?q=%20%20&category=&q"), Query::default());
+        assert_eq!(parse(&format!("/marketplace?q={}", "a".repeat(500))).q.map(|q| q.len()), Some(100));
+        assert_eq!(parse("/marketplace?q=%ZZ").q.as_deref(), Some("%ZZ"), "a broken escape is the text it is");
+    }
+
+    #[test]
+    fn the_static_pages_are_in_the_readers_language_and_escaped() {
+        let fr = Lang::parse(Some("fr"));
+        let home = home(fr);
+        assert!(home.contains(&format!("<h1>{}</h1>", escape(&fr.text("home.slides.0.title")))));
+        assert!(about(fr).contains(&escape(&fr.text("about.intro"))));
+        let header = header("about", fr);
+        assert!(header.contains("<a href=\"/about\" class=\"active\" aria-current=\"page\">"));
+        assert!(!header.contains("<a href=\"/news\" class"));
+    }
+}

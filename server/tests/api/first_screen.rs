@@ -1,0 +1,106 @@
+//! A first visit's page arrives with its first screen written in (server/src/web/first_screen):
+//! the lists' first cards from the database, in the reader's language and the app's order,
+//! their searches and chips working as plain links, hostile queries escaped; pages that
+//! change per person, and the service worker's copy of the app, keep the loading shell.
+
+use mavuno::labels::Lang;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// The PWA's template as the build writes it: with the app's modulepreload links.
+fn template() -> String {
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/index.html")).unwrap();
+    source.replacen("</head>", "  <link rel=\"modulepreload\" crossorigin href=\"/assets/boot-1.js\">\n  </head>", 1)
+}
+
+async fn page(app: &TestApp, path: &str, lang: &str) -> String {
+    let response =
+        app.client.get(format!("{}{path}", app.origin)).header("cookie", format!("mavuno_lng={lang}")).send().await;
+    let response = response.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.text().await.unwrap()
+}
+
+/// The first screen's main content, or `None` when the page kept the loading shell.
+fn first_screen(html: &str) -> Option<&str> {
+    html.contains("data-first-screen")
+        .then(|| html.split("<main id=\"main\"").nth(1).unwrap().split("</main>").next().unwrap())
+}
+
+#[tokio::test]
+async fn public_lists_arrive_with_their_first_cards() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), template()).unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo_courses::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo_blogs::seed(&app.state).await.unwrap());
+
+    // The marketplace: the catalogue's first products by name, as the API lists them.
+    let listed: Value = app.get("/products?sort=name&per_page=8", None).await.json().await.unwrap();
+    let listed = listed["data"].as_array().unwrap().clone();
+    let html = page(&app, "/marketplace", "fr").await;
+    assert!(!html.contains("modulepreload"), "the app's code waits for the first screen to paint");
+    let main = first_screen(&html).expect("the marketplace's first screen");
+    assert_eq!(main.matches("<li class=\"card product-card\">").count(), listed.len());
+    let first = &listed[0];
+    let link = format!("<a href=\"/product/{}\">", first["id"]);
+    assert!(main.find(&link).unwrap() < main.find(&format!("/product/{}\"", listed[1]["id"])).unwrap(), "in order");
+    let picture = first["image_urls"][0]["thumbnail_url"].as_str().unwrap();
+    assert!(main.contains(&format!("src=\"{picture}\"")) && main.contains("fetchpriority=\"high\""), "{main}");
+    assert_eq!(main.matches("fetchpriority").count(), 1, "only the first picture comes first");
+    assert!(main.contains("\u{a0}$US</strong>"), "prices in French");
+    assert!(main.contains("<a class=\"chip\" href=\"/marketplace?category=grains\">Céréales</a>"), "{main}");
+
+    // A search made before the app starts is a plain request; hostile words stay text.
+    let html = page(&app, "/marketplace?q=caf%C3%A9", "en").await;
+    let main = first_screen(&html).unwrap();
+    assert!(main.contains("value=\"café\"") && main.contains("Arabica"), "{main}");
+    assert!(!main.contains("Avocado"));
+    let html = page(&app, "/marketplace?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&category=%3Cb%3E", "en").await;
+    assert!(!html.contains("<script>alert") && !html.contains("<b>"));
+    assert!(first_screen(&html).is_none(), "nothing matches: the app says so itself");
+    assert!(html.contains("<link rel=\"modulepreload\""));
+
+    // A hidden product leaves the first screen with the catalogue.
+    let admin = app.login_token("admin@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
+    let hidden = app
+        .call(Method::POST, &format!("/admin/products/{}/hide", first["id"]), &admin, Some(json!({"reason": "Wrong"})))
+        .await;
+    assert_eq!(hidden.status(), StatusCode::OK);
+    assert!(!page(&app, "/marketplace", "en").await.contains(&link));
+
+    // Training and news: their first cards, with what each card says in the reader's language.
+    let html = page(&app, "/training?level=beginner", "sw").await;
+    let main = first_screen(&html).unwrap();
+    assert!(main.contains("<a class=\"chip\" href=\"/training?level=beginner\" aria-current=\"page\">"));
+    let sw = Lang::parse(Some("sw"));
+    let level =
+        |name: &str| format!("<span class=\"badge blue\">{}</span>", sw.text(&format!("training.level.{name}")));
+    assert!(main.contains(&level("beginner")), "{main}");
+    assert!(!main.contains(&level("intermediate")) && !main.contains(&level("advanced")), "beginners' courses only");
+    let html = page(&app, "/news", "en").await;
+    let main = first_screen(&html).unwrap();
+    let posts: Value = app.get("/blogs", None).await.json().await.unwrap();
+    assert_eq!(main.matches("post-card").count(), posts.as_array().unwrap().len().min(8));
+    assert!(
+        main.find(&format!("/news/{}\"", posts[0]["id"])).unwrap()
+            < main.find(&format!("/news/{}\"", posts[1]["id"])).unwrap()
+    );
+
+    // Home and about: their heading and words.
+    let html = page(&app, "/", "fr").await;
+    let title = Lang::parse(Some("fr")).text("home.slides.0.title");
+    assert!(first_screen(&html).unwrap().contains(&format!("<h1>{}</h1>", mavuno::web::escape(&title))), "{html}");
+    assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
+
+    // What changes per person, and the service worker's copy of the app: the loading shell.
+    for path in ["/login", "/dashboard", "/index.html", "/cart", "/product/1"] {
+        let html = page(&app, path, "fr").await;
+        assert!(first_screen(&html).is_none() && html.contains("class=\"boot-line\""), "{path}");
+        assert!(html.contains("<link rel=\"modulepreload\""), "{path}");
+    }
+}
