@@ -1,8 +1,9 @@
 // A first visit on a bad day (issue 19's profile): a 360 px phone on a 400 kbps /
 // 400 ms link with a 4× slower CPU, on a throw-away release server with the demo.
 // Prints, for each route, when the first paint happened, when the first contentful
-// paint happened, what that paint said, and when the route's content showed (the
-// first product cards on /marketplace). Median of `RUNS` fresh phones.
+// paint happened, what that paint said, when the route's content showed (the
+// first product cards on /marketplace) and when the app had taken over from the
+// server's first screen (lib/first-screen.ts). Median of `RUNS` fresh phones.
 //
 //   node bench/slow-3g.mjs [runs]        (needs target/release/mavuno and pwa/dist)
 import { dirname, join } from 'node:path';
@@ -37,6 +38,9 @@ async function visit(path, ready, lang) {
   await page.goto(`${server.origin}${path}`, { waitUntil: 'commit', timeout: 120_000 });
   await ready(page);
   const contentMs = Date.now() - started;
+  await page.locator('[data-first-screen]').waitFor({ state: 'detached', timeout: 120_000 });
+  await page.locator('main .spinner-block').waitFor({ state: 'detached', timeout: 120_000 });
+  const appMs = Date.now() - started;
   const paints = await page.evaluate(() =>
     Object.fromEntries(performance.getEntriesByType('paint').map((p) => [p.name, p.startTime])),
   );
@@ -48,6 +52,7 @@ async function visit(path, ready, lang) {
     firstPaint: (paints['first-paint'] ?? NaN) + offset,
     firstContentfulPaint: (paints['first-contentful-paint'] ?? NaN) + offset,
     content: contentMs,
+    app: appMs,
   };
 }
 
@@ -62,7 +67,8 @@ try {
       const pick = (key) => median(results.map((r) => r[key]));
       console.log(
         `${lang.padEnd(5)} ${path.padEnd(12)} first paint ${s(pick('firstPaint'))}, ` +
-          `first contentful paint ${s(pick('firstContentfulPaint'))}, content shown ${s(pick('content'))}  (median of ${runs})`,
+          `first contentful paint ${s(pick('firstContentfulPaint'))}, content shown ${s(pick('content'))}, ` +
+          `app running ${s(pick('app'))}  (median of ${runs})`,
       );
     }
   }

@@ -166,6 +166,11 @@ export function serverAndBrowser() {
   return env;
 }
 
+/** Waits until the app has taken the place of the server's first screen (src/lib/first-screen.ts). */
+export async function appStarted(page) {
+  await page.locator('[data-first-screen]').waitFor({ state: 'detached' });
+}
+
 /** Waits until the service worker has installed and controls the page. */
 export async function controlledByServiceWorker(page) {
   await page.evaluate(async () => {

@@ -1,7 +1,7 @@
 // Buyers browse the marketplace, offline too, and fill a cart (issue: a real marketplace).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, appStarted, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -163,6 +163,8 @@ test('a long catalogue is drawn a page at a time, and a new search starts from i
   }
   const page = await (await env.browser.newContext(PHONE)).newPage();
   await page.goto(`${origin}/marketplace?lng=en`);
+  // The server's first screen shows 8 cards; the app draws its page of 24.
+  await appStarted(page);
   const total = Number((await page.getByText(/^Showing \d+ of \d+ products$/).textContent()).match(/of (\d+)/)[1]);
   assert.ok(total >= 36, `${total} products on sale`);
   assert.equal(await page.locator('.product-card').count(), 24, 'the first 24 are drawn');

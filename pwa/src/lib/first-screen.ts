@@ -32,7 +32,34 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Pr
   boot(app);
   await pageReady(app, SWAP_LIMIT_MS);
   app.id = root.id;
+  const focused = document.activeElement;
   root.replaceWith(app);
+  carryOver(root, app, focused);
+}
+
+/**
+ * What the person typed or chose in the first screen's search (and sort) before the app
+ * started, given to the app's own fields (React hears it as input), with the focus.
+ */
+export function carryOver(from: Element, to: Element, focused: Element | null): void {
+  for (const kind of ['input[type="search"]', 'select']) {
+    const before = [...from.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`main ${kind}`)];
+    const after = [...to.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`main ${kind}`)];
+    before.forEach((field, index) => {
+      const target = after[index];
+      if (!target) return;
+      const changed =
+        field instanceof HTMLSelectElement
+          ? [...field.options].some((o) => o.selected !== o.defaultSelected)
+          : field.value !== field.defaultValue;
+      if (changed && target.value !== field.value) {
+        const prototype = target instanceof HTMLSelectElement ? HTMLSelectElement : HTMLInputElement;
+        Object.getOwnPropertyDescriptor(prototype.prototype, 'value')?.set?.call(target, field.value);
+        target.dispatchEvent(new Event(target instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+      }
+      if (field === focused) target.focus();
+    });
+  }
 }
 
 function firstScreenPainted(): Promise<void> {

@@ -73,7 +73,15 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     // `/index.html` is the service worker's copy of the app, for every page: no first screen.
     let first_screen = match path {
         "/index.html" => None,
-        _ => first_screen::render(state, page::route(path).0, &first_screen::Query::parse(request.uri()), lang).await,
+        _ => {
+            first_screen::render(
+                state,
+                page::route(path),
+                &first_screen::Query::parse(request.uri(), request.headers()),
+                lang,
+            )
+            .await
+        }
     };
     let html = page::render(&template, &head, &origin, path, first_screen.as_deref());
     let csp = HeaderValue::from_str(&page::content_security_policy(&template))

@@ -55,6 +55,12 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(main.contains("\u{a0}$US</strong>"), "prices in French");
     assert!(main.contains("<a class=\"chip\" href=\"/marketplace?category=grains\">Céréales</a>"), "{main}");
 
+    // A browser saving data gets the cards without their pictures.
+    let response =
+        app.client.get(format!("{}/marketplace", app.origin)).header("save-data", "on").send().await.unwrap();
+    let html = response.text().await.unwrap();
+    assert!(!first_screen(&html).unwrap().contains("<img"), "{html}");
+
     // A search made before the app starts is a plain request; hostile words stay text.
     let html = page(&app, "/marketplace?q=caf%C3%A9", "en").await;
     let main = first_screen(&html).unwrap();
@@ -91,6 +97,16 @@ async fn public_lists_arrive_with_their_first_cards() {
             < main.find(&format!("/news/{}\"", posts[1]["id"])).unwrap()
     );
 
+    // A product: its picture at the large size, first; its name and farmer.
+    let product = &listed[1];
+    let html = page(&app, &format!("/product/{}", product["id"]), "en").await;
+    let main = first_screen(&html).unwrap();
+    assert!(main.contains(&format!("<h1>{}</h1>", product["title"].as_str().unwrap())), "{main}");
+    let picture = product["image_urls"][0]["url"].as_str().unwrap();
+    assert!(main.contains(&format!("src=\"{picture}\"")) && main.contains("fetchpriority=\"high\""), "{main}");
+    assert!(main.contains(product["farmer"]["name"].as_str().unwrap()));
+    assert!(first_screen(&page(&app, &format!("/product/{}", first["id"]), "en").await).is_none(), "hidden");
+
     // Home and about: their heading and words.
     let html = page(&app, "/", "fr").await;
     let title = Lang::parse(Some("fr")).text("home.slides.0.title");
@@ -98,7 +114,7 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
 
     // What changes per person, and the service worker's copy of the app: the loading shell.
-    for path in ["/login", "/dashboard", "/index.html", "/cart", "/product/1"] {
+    for path in ["/login", "/dashboard", "/index.html", "/cart", "/contact"] {
         let html = page(&app, path, "fr").await;
         assert!(first_screen(&html).is_none() && html.contains("class=\"boot-line\""), "{path}");
         assert!(html.contains("<link rel=\"modulepreload\""), "{path}");

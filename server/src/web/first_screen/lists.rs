@@ -11,7 +11,7 @@ use crate::labels::Lang;
 use crate::media::{self, MediaStore};
 use crate::model::blog::BlogCategory;
 use crate::model::course::{CourseCategory, Level};
-use crate::model::product::{Category, fold};
+use crate::model::product::{Category, Listing, fold};
 
 use super::{CART, PIN, Query, icon, long_date, minutes, t, usd};
 use crate::web::page::escape;
@@ -45,7 +45,8 @@ pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<
     let categories = Category::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>();
     Some(format!(
         "<section class=\"page marketplace\" aria-labelledby=\"market-title\"><h1 id=\"market-title\">{}</h1>{}{}\
-         <div class=\"market-status\"><p role=\"status\">{}</p></div><ul class=\"product-grid\">{}</ul></section>",
+         <div class=\"market-status\"><p role=\"status\">{}</p><label class=\"checkbox compact\">\
+         <input type=\"checkbox\" disabled{}><span>{}</span></label></div><ul class=\"product-grid\">{}</ul></section>",
         t(lang, "market.title"),
         search_form("/marketplace", "market", query, &sorts, lang),
         chips(
@@ -58,7 +59,10 @@ pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<
             lang
         ),
         showing("market.showing", shown, total, lang),
-        rows.iter().enumerate().map(|(i, p)| product_card(p, i == 0, lang)).collect::<String>(),
+        // The app's switch, shown as it will be; it works once the app runs.
+        if query.save_data { " checked" } else { "" },
+        t(lang, "market.save_data"),
+        rows.iter().enumerate().map(|(i, p)| product_card(p, i == 0, query.save_data, lang)).collect::<String>(),
     ))
 }
 
@@ -105,7 +109,7 @@ pub async fn training(state: &AppState, query: &Query, lang: Lang) -> Option<Str
         ),
         chips("/training", "level", &levels, query.level.as_deref(), "training.level", "training.levels", lang),
         showing("training.showing", shown, total, lang),
-        rows.iter().enumerate().map(|(i, c)| course_card(c, i == 0, lang)).collect::<String>(),
+        rows.iter().enumerate().map(|(i, c)| course_card(c, i == 0, query.save_data, lang)).collect::<String>(),
     ))
 }
 
@@ -144,7 +148,7 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
         search_form("/news", "news", query, &[], lang),
         chips("/news", "category", &categories, query.category.as_deref(), "news.category", "news.categories", lang),
         showing("news.showing", shown, total, lang),
-        rows.iter().enumerate().map(|(i, b)| post_card(b, i == 0, lang)).collect::<String>(),
+        rows.iter().enumerate().map(|(i, b)| post_card(b, i == 0, query.save_data, lang)).collect::<String>(),
     ))
 }
 
@@ -201,9 +205,10 @@ fn showing(key: &str, shown: i64, total: i64, lang: Lang) -> String {
     escape(&lang.format(key, &[("shown", &shown.to_string()), ("total", &total.to_string())]))
 }
 
-/// A card's picture at 320 px, the first one fetched at once (the page's largest content).
-fn picture(hash: Option<&str>, alt: &str, first: bool) -> String {
-    match hash {
+/// A card's picture at 320 px, the first one fetched at once (the page's largest content);
+/// none when the browser asks to save data (the app then offers to show it).
+fn picture(hash: Option<&str>, alt: &str, first: bool, save_data: bool) -> String {
+    match hash.filter(|_| !save_data) {
         Some(hash) => format!(
             "<img class=\"product-image\" src=\"{}\" alt=\"{alt}\" width=\"320\" height=\"240\" {} decoding=\"async\">",
             MediaStore::url(hash, media::PHOTO_SIZES[0]),
@@ -214,7 +219,7 @@ fn picture(hash: Option<&str>, alt: &str, first: bool) -> String {
 }
 
 /// The app's `Stars`: five stars, the rating and the number of reviews.
-fn stars(rating: f64, reviews: i64, lang: Lang) -> String {
+pub(super) fn stars(rating: f64, reviews: i64, lang: Lang) -> String {
     let shown = format!("{rating:.1}");
     let full = (rating.round().clamp(0.0, 5.0)) as usize;
     format!(
@@ -227,14 +232,9 @@ fn stars(rating: f64, reviews: i64, lang: Lang) -> String {
 }
 
 /// A product's card; its quick add is a link to the product (the cart is the app's).
-fn product_card(p: &ProductRow, first: bool, lang: Lang) -> String {
+fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> String {
     let l = &p.listing;
-    let named = match lang.code() {
-        "fr" => l.title_fr.as_deref(),
-        "sw" => l.title_sw.as_deref(),
-        _ => l.title_en.as_deref(),
-    };
-    let title = escape(named.filter(|t| !t.is_empty()).unwrap_or(&l.title));
+    let title = escape(product_title(l, lang));
     let href = format!("/product/{}", p.id);
     let organic = if l.certifications.iter().any(|c| c == "organic") {
         format!("<span class=\"badge green organic\">{}</span>", t(lang, "market.certifications.organic"))
@@ -268,7 +268,7 @@ fn product_card(p: &ProductRow, first: bool, lang: Lang) -> String {
          <span class=\"price\"><strong>{}</strong><span class=\"muted\"> / {}</span>{was}</span>\
          <p class=\"muted\">{} · {stock}</p><div class=\"actions\"><a class=\"button small\" href=\"{href}\">{} {}</a>\
          <a class=\"button secondary small\" href=\"{href}\">{}</a></div></div></li>",
-        picture(l.images.first().map(String::as_str), &title, first),
+        picture(l.images.first().map(String::as_str), &title, first, save_data),
         stars(p.rating, p.review_count, lang),
         escape(&l.description),
         usd(lang, l.current_price),
@@ -280,6 +280,16 @@ fn product_card(p: &ProductRow, first: bool, lang: Lang) -> String {
     )
 }
 
+/// A product's name in the reader's language, if its farmer gave one (`productTitle`).
+pub(super) fn product_title(l: &Listing, lang: Lang) -> &str {
+    let named = match lang.code() {
+        "fr" => l.title_fr.as_deref(),
+        "sw" => l.title_sw.as_deref(),
+        _ => l.title_en.as_deref(),
+    };
+    named.filter(|t| !t.is_empty()).unwrap_or(&l.title)
+}
+
 /// The quantities a buyer may order, as the app's `orderRange` (lib/catalogue.ts).
 fn order_range(min_order: f64, max_order: Option<f64>, quantity: i64) -> (i64, i64) {
     let least = (min_order.ceil() as i64).max(1);
@@ -288,7 +298,7 @@ fn order_range(min_order: f64, max_order: Option<f64>, quantity: i64) -> (i64, i
 }
 
 /// A course's card (`CourseCard`, `course-parts.tsx`).
-fn course_card(c: &CourseRow, first: bool, lang: Lang) -> String {
+fn course_card(c: &CourseRow, first: bool, save_data: bool, lang: Lang) -> String {
     let f = &c.fields;
     let href = format!("/course/{}", c.id);
     let certificate = if f.certificate {
@@ -303,7 +313,7 @@ fn course_card(c: &CourseRow, first: bool, lang: Lang) -> String {
          <h2><a href=\"{href}\">{}</a></h2>{}<p class=\"muted\">{}</p><p class=\"description\">{}</p>\
          <p class=\"muted course-facts\">{} · {} · {}</p><p><span class=\"price\">{price}</span></p>\
          <div class=\"actions\"><a class=\"button small\" href=\"{href}\">{}</a></div></div></li>",
-        picture(f.cover_image.as_deref(), "", first),
+        picture(f.cover_image.as_deref(), "", first, save_data),
         t(lang, &format!("training.level.{}", f.level.as_str())),
         t(lang, &format!("training.languages.{}", f.language.as_str())),
         escape(&f.title),
@@ -318,7 +328,7 @@ fn course_card(c: &CourseRow, first: bool, lang: Lang) -> String {
 }
 
 /// A post's card (`PostCard`, `news-page.tsx`), in the post's own language.
-fn post_card(b: &BlogRow, first: bool, lang: Lang) -> String {
+fn post_card(b: &BlogRow, first: bool, save_data: bool, lang: Lang) -> String {
     let f = &b.fields;
     let href = format!("/news/{}", b.id);
     let title = escape(&f.title);
@@ -329,7 +339,7 @@ fn post_card(b: &BlogRow, first: bool, lang: Lang) -> String {
          <p class=\"description\">{}</p><div class=\"actions\">\
          <a class=\"button small\" href=\"{href}\" aria-label=\"{}\">{}</a></div></div></li>",
         f.language.as_str(),
-        picture(f.image.as_deref(), "", first),
+        picture(f.image.as_deref(), "", first, save_data),
         escape(&f.read_time),
         t(lang, &format!("news.category.{}", f.category.as_str())),
         long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),

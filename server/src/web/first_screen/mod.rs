@@ -7,13 +7,14 @@
 //!
 //! Only what the app draws the same way for everyone: a visitor's screen.
 
-use axum::http::Uri;
+use axum::http::{HeaderMap, Uri};
 
 use crate::AppState;
 use crate::labels::Lang;
 
 use super::page::escape;
 
+mod detail;
 mod lists;
 
 /// The header's links, as the app's header lists them.
@@ -44,19 +45,21 @@ const CART: &str = "<circle cx=\"9\" cy=\"20\" r=\"1.5\"></circle><circle cx=\"1
 const MENU: &str = "<path d=\"M4 6h16M4 12h16M4 18h16\"></path>";
 const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"></path><circle cx=\"12\" cy=\"10\" r=\"2.5\"></circle>";
 
-/// The page's query, as far as the first screen reads it: a search, a category, a
-/// level (each list keeps what it knows of them).
+/// What the request asks of the first screen: a search, a category, a level (each list
+/// keeps what it knows of them), and no pictures when the browser says `Save-Data: on`.
 #[derive(Debug, Default, PartialEq)]
 pub struct Query {
     pub q: Option<String>,
     pub category: Option<String>,
     pub level: Option<String>,
+    pub save_data: bool,
 }
 
 impl Query {
-    pub fn parse(uri: &Uri) -> Query {
+    pub fn parse(uri: &Uri, headers: &HeaderMap) -> Query {
         let pairs = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri).map_or(Vec::new(), |q| q.0);
-        let mut out = Query::default();
+        let save_data = headers.get("save-data").and_then(|v| v.to_str().ok()).is_some_and(|v| v.trim() == "on");
+        let mut out = Query { save_data, ..Query::default() };
         let bounded = |value: &str, max: usize| Some(value.trim().chars().take(max).collect::<String>());
         for (name, value) in pairs {
             match name.as_str() {
@@ -72,10 +75,12 @@ impl Query {
 
 /// The first screen of the page `key` (page.rs's route keys), or `None` where the
 /// app's own loading shell stays (pages that need an account, or that change per person).
-pub async fn render(state: &AppState, key: &str, query: &Query, lang: Lang) -> Option<String> {
+pub async fn render(state: &AppState, (key, id): (&str, Option<i64>), query: &Query, lang: Lang) -> Option<String> {
     let body = match key {
+        "product" => detail::product(state, id?, lang).await?,
         "home" => home(lang),
         "about" => about(lang),
+        "programs" => programs(lang),
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,
         "news" => lists::news(state, query, lang).await?,
@@ -160,6 +165,30 @@ fn about(lang: Lang) -> String {
         "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p></div>",
         t(lang, "about.title"),
         t(lang, "about.intro")
+    )
+}
+
+/// The programs page, whole (`features/pages/programs-page.tsx`): its words are the catalogue's.
+fn programs(lang: Lang) -> String {
+    let items = ["climate_smart", "business_school", "water_climate"]
+        .iter()
+        .enumerate()
+        .map(|(index, key)| {
+            format!(
+                "<li class=\"card program {}\"><span class=\"program-number\" aria-hidden=\"true\">{:02}</span><div>\
+                 <h2>{}</h2><p class=\"tagline\">{}</p><p>{}</p></div></li>",
+                if index % 2 == 1 { "flip" } else { "" },
+                index + 1,
+                t(lang, &format!("programs.items.{key}.title")),
+                t(lang, &format!("programs.items.{key}.tagline")),
+                t(lang, &format!("programs.items.{key}.body")),
+            )
+        })
+        .collect::<String>();
+    format!(
+        "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p><ol class=\"programs\">{items}</ol></div>",
+        t(lang, "programs.title"),
+        t(lang, "programs.intro")
     )
 }
 
@@ -281,11 +310,16 @@ mod tests {
 
     #[test]
     fn the_query_is_read_with_bounds() {
-        let parse = |uri: &str| Query::parse(&uri.parse().unwrap());
+        let parse = |uri: &str| Query::parse(&uri.parse().unwrap(), &HeaderMap::new());
         assert_eq!(parse("/marketplace"), Query::default());
         let q = parse("/training?q=caf%C3%A9+vert&category=farming&level=advanced&lng=fr");
         let some = |s: &str| Some(s.to_owned());
-        assert_eq!(q, Query { q: some("café vert"), category: some("farming"), level: some("advanced") });
+        let asked =
+            Query { q: some("café vert"), category: some("farming"), level: some("advanced"), save_data: false };
+        assert_eq!(q, asked);
+        let mut headers = HeaderMap::new();
+        headers.insert("save-data", "on".parse().unwrap());
+        assert!(Query::parse(&"/news".parse().unwrap(), &headers).save_data);
         assert_eq!(parse("/marketplace?q=%20%20&category=&q"), Query::default());
         assert_eq!(parse(&format!("/marketplace?q={}", "a".repeat(500))).q.map(|q| q.len()), Some(100));
         assert_eq!(parse("/marketplace?q=%ZZ").q.as_deref(), Some("%ZZ"), "a broken escape is the text it is");
@@ -297,6 +331,14 @@ mod tests {
         let home = home(fr);
         assert!(home.contains(&format!("<h1>{}</h1>", escape(&fr.text("home.slides.0.title")))));
         assert!(about(fr).contains(&escape(&fr.text("about.intro"))));
+        let programs = programs(fr);
+        assert_eq!(programs.matches("<li class=\"card program").count(), 3);
+        assert!(
+            programs.contains(
+                "<li class=\"card program flip\"><span class=\"program-number\" aria-hidden=\"true\">02</span>"
+            )
+        );
+        assert!(!programs.contains("programs.items."), "every text found");
         let header = header("about", fr);
         assert!(header.contains("<a href=\"/about\" class=\"active\" aria-current=\"page\">"));
         assert!(!header.contains("<a href=\"/news\" class"));

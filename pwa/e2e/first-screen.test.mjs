@@ -1,0 +1,88 @@
+// A first visit shows the page's first screen from the HTML alone (server/src/web/first_screen),
+// then the app takes its place without a spinner, a jump of the first picture, or losing
+// what was typed (issue: made for a 360 px phone on slow 3G).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, appStarted, serverAndBrowser } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test('without any script, the marketplace shows its first products, searches and links at 360 px', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD', javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const lng of ['fr', 'sw', 'en']) {
+    await page.goto(`${origin}/marketplace?lng=${lng}`);
+    assert.equal(await page.locator('.product-card').count(), 6, lng);
+    assert.ok((await overflow(page)) <= 0, `nothing wider than the phone in ${lng}`);
+  }
+  await page.goto(`${origin}/marketplace?lng=fr`);
+  const first = page.locator('.product-card img').first();
+  assert.ok(await first.evaluate((img) => img.complete && img.naturalWidth > 0), 'the first picture came');
+  await page.getByText('6 produits affichés sur 6').waitFor();
+
+  // The search is a form; the categories are links.
+  await page.getByLabel('Rechercher des produits').fill('kahawa');
+  await page.getByLabel('Rechercher des produits').press('Enter');
+  await page.waitForURL(/q=kahawa/);
+  assert.deepEqual(await page.locator('.product-card h2').allInnerTexts(), ['Arabica coffee beans']);
+  await page.getByRole('link', { name: 'Fruits', exact: true }).click();
+  await page.waitForURL(/category=fruits/);
+  assert.equal(await page.locator('.product-card').count(), 2);
+  // The menu button leads to the page's links; a card leads to its product.
+  await page.getByRole('link', { name: 'Ouvrir le menu' }).click();
+  await page.locator('#first-screen-links').getByRole('link', { name: 'Formations' }).waitFor();
+  await page.getByRole('link', { name: 'Avocados' }).first().click();
+  await page.getByRole('heading', { name: 'Avocados' }).waitFor();
+  await page.getByText('Vendeur vérifié').waitFor();
+  for (const path of ['/training', '/news', '/', '/about']) {
+    await page.goto(`${origin}${path}?lng=sw`);
+    await page.locator('[data-first-screen] h1').waitFor();
+    assert.ok((await overflow(page)) <= 0, path);
+  }
+  await context.close();
+});
+
+test('the app takes the first screen’s place with no spinner, the same first picture, and what was typed', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  // The app's code arrives late, as on a slow link: the first screen is all there is meanwhile.
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await context.route(/\/assets\/.*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await context.addInitScript(() => {
+    window.spinners = 0;
+    new MutationObserver(() => {
+      if (document.querySelector('.spinner-block, .skeleton')) window.spinners += 1;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  await page.goto(`${origin}/marketplace?lng=en`, { waitUntil: 'commit' });
+  await page.locator('[data-first-screen] .product-card').first().waitFor();
+  const before = await page.locator('.product-card img').first().boundingBox();
+  await page.getByLabel('Search products').fill('kahawa');
+  release();
+
+  await appStarted(page);
+  await page.getByText('Showing 1 of 6 products').waitFor();
+  assert.equal(await page.getByLabel('Search products').inputValue(), 'kahawa', 'what was typed stayed');
+  assert.equal(await page.evaluate(() => window.spinners), 0, 'no spinner or skeleton in between');
+  await page.getByLabel('Search products').fill('');
+  const after = await page.locator('.product-card img').first().boundingBox();
+  assert.deepEqual(after, before, 'the first picture stays where it was, at its size');
+  // The app's own card now: quick add puts the minimum order in the cart.
+  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByRole('link', { name: /^Cart, \d+ items?$/ }).waitFor();
+  assert.ok((await overflow(page)) <= 0);
+
+  // A search typed into the first screen's form and sent before the app started is kept too.
+  await page.goto(`${origin}/training?lng=en&q=coffee`);
+  await appStarted(page);
+  assert.equal(await page.getByLabel('Search courses').inputValue(), 'coffee');
+  await context.close();
+});

@@ -1,0 +1,84 @@
+import { act, render } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { carryOver, pageReady, startApp } from './first-screen';
+
+/** The server's first screen: a search form, as web/first_screen writes it. */
+function firstScreen(): HTMLElement {
+  const root = document.createElement('div');
+  root.id = 'root';
+  root.innerHTML = `<div data-first-screen="marketplace"><main id="main"><form role="search">
+    <input id="first-q" name="q" type="search" value="">
+    <select name="sort"><option value="name" selected>Name</option><option value="rating">Rating</option></select>
+  </form><p>Arabica</p></main></div>`;
+  document.body.append(root);
+  return root;
+}
+
+function Search() {
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState('name');
+  return (
+    <main>
+      <input type="search" aria-label="search" value={q} onChange={(e) => setQ(e.target.value)} />
+      <select aria-label="sort" value={sort} onChange={(e) => setSort(e.target.value)}>
+        <option value="name">Name</option>
+        <option value="rating">Rating</option>
+      </select>
+      <output>
+        {q}|{sort}
+      </output>
+    </main>
+  );
+}
+
+describe('the first screen', () => {
+  it('hands what was typed and chosen, and the focus, to the app', () => {
+    const root = firstScreen();
+    const typed = root.querySelector<HTMLInputElement>('#first-q')!;
+    typed.value = 'kahawa';
+    typed.focus();
+    root.querySelector('select')!.value = 'rating';
+    const { container } = render(<Search />);
+    act(() => carryOver(root, container, document.activeElement));
+    expect(container.querySelector('output')?.textContent).toBe('kahawa|rating');
+    expect(document.activeElement).toBe(container.querySelector('input'));
+    root.remove();
+  });
+
+  it('leaves the app alone when nothing was typed', () => {
+    const root = firstScreen();
+    const { container } = render(<Search />);
+    act(() => carryOver(root, container, null));
+    expect(container.querySelector('output')?.textContent).toBe('|name');
+    root.remove();
+  });
+
+  it('waits for a page with nothing loading, and no longer than its limit', async () => {
+    const app = document.createElement('div');
+    let ready = false;
+    void pageReady(app, 60_000).then(() => (ready = true));
+    app.innerHTML = '<main><div class="spinner-block"></div></main>';
+    await Promise.resolve();
+    expect(ready).toBe(false);
+    app.innerHTML = '<main><section aria-busy="true"></section></main>';
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ready).toBe(false);
+    app.innerHTML = '<main><h1>Marché</h1></main>';
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ready).toBe(true);
+
+    let late = false;
+    void pageReady(document.createElement('div'), 5).then(() => (late = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(late).toBe(true);
+  });
+
+  it('starts the app in the root at once when the server wrote no first screen', async () => {
+    const root = document.createElement('div');
+    root.innerHTML = '<div class="boot"></div>';
+    let started: HTMLElement | null = null;
+    await startApp(root, async () => ({ boot: (c: HTMLElement) => (started = c) }));
+    expect(started).toBe(root);
+  });
+});
