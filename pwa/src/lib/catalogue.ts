@@ -1,22 +1,40 @@
 // The local catalogue as the marketplace reads it (its search and sorts are in
 // product-search.ts): the products on sale on this device, one by id, whether it
 // has been downloaded, and how much of a product may be ordered.
-import { useSyncExternalStore } from 'react';
+import { useDeferredValue, useMemo, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb } from './local-db';
 import { engineState, subscribe } from './sync-engine';
 import { useOnline } from './use-online';
 import type { Product } from './products';
 
+async function onSale(db: LocalDb): Promise<Product[]> {
+  return ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined);
+}
+
 /** The products on sale on this device; `undefined` while loading. */
 export function useCatalogue(db: LocalDb | null): Product[] | undefined {
-  return useLiveQuery(
+  return useLiveQuery(async () => (db ? onSale(db) : undefined), [db]);
+}
+
+/**
+ * The products on sale and whether the catalogue was ever pulled (`useCatalogueLoaded`),
+ * read together, so a page never draws one without the other (no "nothing found" between
+ * the pull's end and its products). A change is drawn as a transition: in slices, so a
+ * slow phone still answers taps while 24 cards are drawn.
+ */
+export function useCatalogueState(db: LocalDb | null): {
+  products: Product[] | undefined;
+  loaded: boolean | undefined;
+} {
+  const read = useLiveQuery(
     async () =>
-      db
-        ? ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined)
-        : undefined,
+      db ? { products: await onSale(db), pulled: (await db.getMeta<number>('cursor')) !== undefined } : undefined,
     [db],
   );
+  const loaded = useLoaded(read?.pulled);
+  const state = useMemo(() => ({ products: read?.products, loaded: read ? loaded : undefined }), [read, loaded]);
+  return useDeferredValue(state);
 }
 
 /** One product by its server id (the `/product/:id` address). */
@@ -36,6 +54,10 @@ export function useProduct(db: LocalDb | null, id: number): Product | null | und
  */
 export function useCatalogueLoaded(db: LocalDb | null): boolean | undefined {
   const pulled = useLiveQuery(async () => (db ? (await db.getMeta<number>('cursor')) !== undefined : undefined), [db]);
+  return useLoaded(pulled);
+}
+
+function useLoaded(pulled: boolean | undefined): boolean | undefined {
   const online = useOnline();
   const engine = useSyncExternalStore(subscribe, engineState);
   if (pulled !== false) return pulled;
