@@ -114,7 +114,7 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
 
     // What changes per person, and the service worker's copy of the app: the loading shell.
-    for path in ["/login", "/dashboard", "/index.html", "/cart", "/contact"] {
+    for path in ["/register", "/dashboard", "/index.html", "/cart", "/checkout"] {
         let html = page(&app, path, "fr").await;
         assert!(first_screen(&html).is_none() && html.contains("class=\"boot-line\""), "{path}");
         assert!(html.contains("<link rel=\"modulepreload\""), "{path}");

@@ -11,7 +11,7 @@ import { useToast } from '../../components/toast';
 import { formatDay, formatMoney } from '../../lib/format';
 import { addToCart } from '../../lib/cart';
 import { productTitle, type Product } from '../../lib/products';
-import { useProduct } from '../../lib/catalogue';
+import { useCatalogueLoaded, useProduct } from '../../lib/catalogue';
 import { useFavourite } from '../../lib/favourites';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 import { orderRange } from '../../lib/catalogue';
@@ -25,8 +25,11 @@ export function ProductPage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const product = useProduct(db, Number(id));
+  const loaded = useCatalogueLoaded(db);
   usePageHead('product', product ? productTitle(product, i18n.resolvedLanguage) : undefined, product?.description);
-  if (product === undefined) return <Spinner label={t('market.loading')} />;
+  // A shared link opened on a new phone: loading while the first pull is on its way, not "not found".
+  if (product === undefined || (product === null && loaded === undefined))
+    return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
     return (
       <section className="page narrow coming-soon">

@@ -81,6 +81,8 @@ pub async fn render(state: &AppState, (key, id): (&str, Option<i64>), query: &Qu
         "home" => home(lang),
         "about" => about(lang),
         "programs" => programs(lang),
+        "login" => login(lang),
+        "contact" => contact(lang),
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,
         "news" => lists::news(state, query, lang).await?,
@@ -189,6 +191,42 @@ fn programs(lang: Lang) -> String {
         "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p><ol class=\"programs\">{items}</ol></div>",
         t(lang, "programs.title"),
         t(lang, "programs.intro")
+    )
+}
+
+/// The sign-in page (`features/auth/login-page.tsx`): its fields are shown disabled until
+/// the app runs (nothing typed there could be lost, and no password leaves in a plain form).
+fn login(lang: Lang) -> String {
+    let field = |id: &str, label: &str, kind: &str, autocomplete: &str| {
+        format!(
+            "<div class=\"field\"><label for=\"{id}\">{}<span class=\"required\" aria-hidden=\"true\"> *</span></label>\
+             <input id=\"{id}\" type=\"{kind}\" autocomplete=\"{autocomplete}\" required disabled></div>",
+            t(lang, label)
+        )
+    };
+    format!(
+        "<section class=\"page narrow auth-page\"><h1>{}</h1><p class=\"lead\">{}</p><form class=\"card form\">{}{}\
+         <p class=\"form-aside\"><a href=\"/forgot-password\">{}</a></p>\
+         <button type=\"submit\" class=\"button wide\" disabled>{}</button>\
+         <p class=\"form-footer\">{} <a href=\"/register\">{}</a></p></form></section>",
+        t(lang, "auth.login_title"),
+        t(lang, "auth.login_intro"),
+        field("first-username", "fields.email_or_phone", "text", "username"),
+        field("first-password", "fields.password", "password", "current-password"),
+        t(lang, "auth.forgot_link"),
+        t(lang, "auth.sign_in"),
+        t(lang, "auth.no_account"),
+        t(lang, "auth.create_account"),
+    )
+}
+
+/// The contact page's heading and words (`features/pages/contact-page.tsx`); the addresses
+/// (the platform's settings) and the form come with the app.
+fn contact(lang: Lang) -> String {
+    format!(
+        "<div class=\"page contact\"><h1>{}</h1><p class=\"lead\">{}</p></div>",
+        t(lang, "contact.title"),
+        t(lang, "contact.intro")
     )
 }
 
@@ -331,6 +369,9 @@ mod tests {
         let home = home(fr);
         assert!(home.contains(&format!("<h1>{}</h1>", escape(&fr.text("home.slides.0.title")))));
         assert!(about(fr).contains(&escape(&fr.text("about.intro"))));
+        let login = login(fr);
+        assert_eq!(login.matches(" disabled").count(), 3, "both fields and the button wait for the app");
+        assert!(!login.contains("auth.") && !login.contains("fields."));
         let programs = programs(fr);
         assert_eq!(programs.matches("<li class=\"card program").count(), 3);
         assert!(
