@@ -8,7 +8,7 @@ import { engineState, subscribe } from './sync-engine';
 import { useOnline } from './use-online';
 import type { Product } from './products';
 
-async function onSale(db: LocalDb): Promise<Product[]> {
+export async function onSale(db: LocalDb): Promise<Product[]> {
   return ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined);
 }
 
@@ -18,22 +18,23 @@ export function useCatalogue(db: LocalDb | null): Product[] | undefined {
 }
 
 /**
- * The products on sale and whether the catalogue was ever pulled (`useCatalogueLoaded`),
- * read together, so a page never draws one without the other (no "nothing found" between
- * the pull's end and its products). A change is drawn as a transition: in slices, so a
- * slow phone still answers taps while 24 cards are drawn.
+ * A synced list (`read`: a function of the module, not made anew each render) and whether
+ * this device ever pulled (`useCatalogueLoaded`), read together, so a page never draws one
+ * without the other (no "nothing found" between a first pull's end and its records). A
+ * change is drawn as a transition: in slices, so a slow phone still answers taps while a
+ * page of cards is drawn.
  */
-export function useCatalogueState(db: LocalDb | null): {
-  products: Product[] | undefined;
-  loaded: boolean | undefined;
-} {
-  const read = useLiveQuery(
+export function useSyncedList<T>(
+  db: LocalDb | null,
+  read: (db: LocalDb) => Promise<T[]>,
+): { items: T[] | undefined; loaded: boolean | undefined } {
+  const snapshot = useLiveQuery(
     async () =>
-      db ? { products: await onSale(db), pulled: (await db.getMeta<number>('cursor')) !== undefined } : undefined,
-    [db],
+      db ? { items: await read(db), pulled: (await db.getMeta<number>('cursor')) !== undefined } : undefined,
+    [db, read],
   );
-  const loaded = useLoaded(read?.pulled);
-  const state = useMemo(() => ({ products: read?.products, loaded: read ? loaded : undefined }), [read, loaded]);
+  const loaded = useLoaded(snapshot?.pulled);
+  const state = useMemo(() => ({ items: snapshot?.items, loaded: snapshot ? loaded : undefined }), [snapshot, loaded]);
   return useDeferredValue(state);
 }
 

@@ -208,8 +208,12 @@ export function filterCourses(courses: Course[], filters: CourseFilters): Course
   return matches.sort(order[filters.sort]);
 }
 
+export async function readCourses(db: LocalDb): Promise<Course[]> {
+  return (await db.courses.toArray()) as Course[];
+}
+
 export function useCourses(db: LocalDb | null): Course[] | undefined {
-  return useLiveQuery(async () => (db ? ((await db.courses.toArray()) as Course[]) : undefined), [db]);
+  return useLiveQuery(async () => (db ? readCourses(db) : undefined), [db]);
 }
 
 /** One course by its server id (the `/course/:id` address); null when this device does not have it. */

@@ -46,11 +46,9 @@ export const blogEntity: EntityHandler = {
 
 const newestFirst = (a: Post, b: Post) => b.date.localeCompare(a.date) || b.id - a.id;
 
-export function useNews(db: LocalDb | null): Post[] | undefined {
-  return useLiveQuery(
-    async () => (db ? ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst) : undefined),
-    [db],
-  );
+/** The posts on this device, newest first. */
+export async function readNews(db: LocalDb): Promise<Post[]> {
+  return ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst);
 }
 
 /** A post by its server id, as this device has it: undefined while reading, null when it has not. */

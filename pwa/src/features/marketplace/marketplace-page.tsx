@@ -10,7 +10,7 @@ import { SelectField, TextField } from '../../components/form';
 import { PinIcon } from '../../components/icons';
 import { LoadingCards } from '../../components/loading-cards';
 import { CATEGORIES, productTitle, type Category, type Product } from '../../lib/products';
-import { useCatalogueState } from '../../lib/catalogue';
+import { onSale, useSyncedList } from '../../lib/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/product-search';
 import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
@@ -24,7 +24,7 @@ export function MarketplacePage() {
   usePageHead('marketplace');
   const { t } = useTranslation();
   const db = useCatalogueDb();
-  const { products, loaded } = useCatalogueState(db);
+  const { items: products, loaded } = useSyncedList(db, onSale);
   const [params] = useSearchParams();
   const [filters, setFilters] = useState(() => filtersFromUrl(params, EMPTY, { category: CATEGORIES, sort: SORTS }));
   const [drawn, setDrawn] = useState(PAGE);

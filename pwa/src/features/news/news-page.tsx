@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
-import { useCatalogueLoaded } from '../../lib/catalogue';
+import { useSyncedList } from '../../lib/catalogue';
 import { currentLanguage } from '../../lib/i18n';
 import { formatDate } from '../../lib/format';
 import { syncNow } from '../../lib/sync-engine';
@@ -15,7 +15,7 @@ import {
   filterNews,
   keepListPictures,
   pruneNews,
-  useNews,
+  readNews,
   type NewsFilters,
   type Post,
 } from '../../lib/news';
@@ -31,8 +31,7 @@ export function NewsPage() {
   usePageHead('news');
   const { t } = useTranslation();
   const db = useCatalogueDb();
-  const posts = useNews(db);
-  const loaded = useCatalogueLoaded(db);
+  const { items: posts, loaded } = useSyncedList(db, readNews);
   const [params] = useSearchParams();
   const [filters, setFilters] = useState(() => filtersFromUrl(params, EMPTY, { category: BLOG_CATEGORIES }));
   const [saveData] = useDataSaver();

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useCatalogueDb } from '../../lib/sync-provider';
-import { useCatalogueLoaded } from '../../lib/catalogue';
+import { useSyncedList } from '../../lib/catalogue';
 import { SelectField, TextField } from '../../components/form';
 import { LoadingCards } from '../../components/loading-cards';
 import { Stars, useDataSaver } from '../../components/product-parts';
@@ -16,7 +16,7 @@ import {
   COURSE_SORTS,
   LEVELS,
   filterCourses,
-  useCourses,
+  readCourses,
   type Course,
   type CourseFilters,
   type CourseSort,
@@ -32,8 +32,7 @@ export function TrainingPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const db = useCatalogueDb();
-  const courses = useCourses(db);
-  const loaded = useCatalogueLoaded(db);
+  const { items: courses, loaded } = useSyncedList(db, readCourses);
   const [params] = useSearchParams();
   const [filters, setFilters] = useState(() =>
     filtersFromUrl(params, EMPTY, { category: COURSE_CATEGORIES, level: LEVELS, sort: COURSE_SORTS }),

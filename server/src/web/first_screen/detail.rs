@@ -7,8 +7,8 @@ use crate::db::products;
 use crate::labels::Lang;
 use crate::media::{self, MediaStore};
 
-use super::lists::{product_title, stars};
-use super::{t, usd};
+use super::lists::{price, product_title, stars};
+use super::t;
 use crate::web::page::escape;
 
 pub async fn product(state: &AppState, id: i64, lang: Lang) -> Option<String> {
@@ -22,13 +22,6 @@ pub async fn product(state: &AppState, id: i64, lang: Lang) -> Option<String> {
             MediaStore::url(hash, media::PHOTO_SIZES[1])
         ),
         None => "<div class=\"product-image placeholder\" aria-hidden=\"true\"></div>".to_owned(),
-    };
-    let was = if l.current_price < l.price {
-        let price = usd(lang, l.price);
-        let label = escape(&lang.format("market.was", &[("price", &price)]));
-        format!("<del class=\"muted was-price\" aria-label=\"{label}\">{price}</del>")
-    } else {
-        String::new()
     };
     let verified = if p.farmer.verified {
         format!("<span class=\"badge green\">{}</span>", t(lang, "market.verified"))
@@ -47,15 +40,14 @@ pub async fn product(state: &AppState, id: i64, lang: Lang) -> Option<String> {
         "<article class=\"page product-page\"><nav class=\"breadcrumb\" aria-label=\"{}\"><a href=\"/marketplace\">{}</a> › \
          <span>{}</span> › <span aria-current=\"page\">{title}</span></nav><div class=\"product-layout\">\
          <div class=\"gallery\">{picture}</div><div class=\"product-info\"><div class=\"product-title\"><h1>{title}</h1></div>\
-         {}<p class=\"big-price\"><span class=\"price\"><strong>{}</strong><span class=\"muted\"> / {}</span>{was}</span></p>\
+         {}<p class=\"big-price\">{}</p>\
          <p>{}</p><section class=\"card farmer-card\" aria-label=\"{}\"><span class=\"initial\" aria-hidden=\"true\">{}</span>\
          <div><strong>{}</strong>{verified}<p class=\"muted\">{}</p></div></section></div></div></article>",
         t(lang, "market.breadcrumb"),
         t(lang, "market.title"),
         t(lang, &format!("market.category.{}", l.category.as_str())),
         stars(p.rating, p.review_count, lang),
-        usd(lang, l.current_price),
-        t(lang, &format!("market.units.{}", l.unit.as_str())),
+        price(l, lang),
         escape(&l.description),
         t(lang, "market.farmer"),
         escape(&p.farmer.name.chars().take(1).collect::<String>()),

@@ -3,6 +3,8 @@
 //! `news`), in the app's default order. Searches are forms and categories links, so
 //! they work before the app does (the app reads the same `?q=` and `?category=`).
 
+use rusqlite::Connection;
+
 use crate::AppState;
 use crate::db::blogs::{self, BlogFilter, BlogRow};
 use crate::db::courses::{self, CourseFilter, CourseRow, CourseSort};
@@ -19,8 +21,7 @@ use crate::web::page::escape;
 /// Cards in a list's first screen (a phone shows one or two; a wide screen eight).
 const FIRST_CARDS: i64 = 8;
 
-/// The marketplace (`features/marketplace/marketplace-page.tsx`); `None` when nothing
-/// matches (the app's own words for that, and its button to clear the search).
+/// The marketplace (`features/marketplace/marketplace-page.tsx`).
 pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<String> {
     let filter = CatalogueFilter {
         search: query.q.clone(),
@@ -29,18 +30,11 @@ pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<
         ..Default::default()
     };
     let filtered = filter.search.is_some() || filter.category.is_some();
-    let (rows, shown, total) = state
-        .db
-        .read(move |conn| {
-            let (rows, shown) = products::catalogue(conn, &filter, FIRST_CARDS, 0)?;
-            let total = if filtered { products::catalogue(conn, &CatalogueFilter::default(), 0, 0)?.1 } else { shown };
-            Ok((rows, shown, total))
-        })
-        .await
-        .ok()?;
-    if rows.is_empty() {
-        return None;
-    }
+    let everything = CatalogueFilter::default();
+    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+        products::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
+    })
+    .await?;
     let sorts = ["name", "price_asc", "price_desc", "rating"].map(|s| (s, format!("market.sorts.{s}")));
     let categories = Category::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>();
     Some(format!(
@@ -75,19 +69,11 @@ pub async fn training(state: &AppState, query: &Query, lang: Lang) -> Option<Str
         sort: CourseSort::Title,
     };
     let filtered = !filter.search.is_empty() || filter.category.is_some() || filter.level.is_some();
-    let (rows, shown, total) = state
-        .db
-        .read(move |conn| {
-            let (rows, shown) = courses::catalogue(conn, &filter, FIRST_CARDS, 0)?;
-            let all = CourseFilter { search: Vec::new(), category: None, level: None, sort: CourseSort::Title };
-            let total = if filtered { courses::catalogue(conn, &all, 0, 0)?.1 } else { shown };
-            Ok((rows, shown, total))
-        })
-        .await
-        .ok()?;
-    if rows.is_empty() {
-        return None;
-    }
+    let everything = CourseFilter { search: Vec::new(), category: None, level: None, sort: CourseSort::Title };
+    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+        courses::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
+    })
+    .await?;
     let sorts = ["title", "price_asc", "price_desc", "rating", "duration"].map(|s| (s, format!("training.sorts.{s}")));
     let categories = CourseCategory::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>();
     let levels = Level::ALL.iter().map(|l| l.as_str()).collect::<Vec<_>>();
@@ -122,19 +108,11 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
         language: None,
     };
     let filtered = !filter.words.is_empty() || filter.category.is_some();
-    let (rows, shown, total) = state
-        .db
-        .read(move |conn| {
-            let (rows, shown) = blogs::list(conn, &filter, FIRST_CARDS, 0)?;
-            let all = BlogFilter { published: Some(true), ..Default::default() };
-            let total = if filtered { blogs::list(conn, &all, 0, 0)?.1 } else { shown };
-            Ok((rows, shown, total))
-        })
-        .await
-        .ok()?;
-    if rows.is_empty() {
-        return None;
-    }
+    let everything = BlogFilter { published: Some(true), ..Default::default() };
+    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+        blogs::list(conn, if all { &everything } else { &filter }, limit, 0)
+    })
+    .await?;
     let categories = BlogCategory::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>();
     Some(format!(
         "<section class=\"page marketplace news\" aria-labelledby=\"news-title\"><header class=\"news-banner\">\
@@ -150,6 +128,26 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
         showing("news.showing", shown, total, lang),
         rows.iter().enumerate().map(|(i, b)| post_card(b, i == 0, query.save_data, lang)).collect::<String>(),
     ))
+}
+
+/// A list's first cards, how many match and how many there are in all; `None` when
+/// nothing matches (the app's own words for that, and its button to clear the search).
+/// `page(conn, all, limit)`: the list's page, of everything when `all`.
+async fn first_page<R, P>(state: &AppState, filtered: bool, page: P) -> Option<(Vec<R>, i64, i64)>
+where
+    R: Send + 'static,
+    P: Fn(&Connection, bool, i64) -> rusqlite::Result<(Vec<R>, i64)> + Send + 'static,
+{
+    let (rows, shown, total) = state
+        .db
+        .read(move |conn| {
+            let (rows, shown) = page(conn, false, FIRST_CARDS)?;
+            let total = if filtered { page(conn, true, 0)?.1 } else { shown };
+            Ok((rows, shown, total))
+        })
+        .await
+        .ok()?;
+    (!rows.is_empty()).then_some((rows, shown, total))
 }
 
 /// The search field (and sort, if the list has one) as a form that loads the page with `?q=`.
@@ -248,13 +246,6 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
         .filter(|l| !l.is_empty())
         .map_or(String::new(), |place| format!("<p class=\"muted location\">{} {}</p>", icon(PIN), escape(place)));
     let unit = l.unit.as_str();
-    let was = if l.current_price < l.price {
-        let price = usd(lang, l.price);
-        let label = escape(&lang.format("market.was", &[("price", &price)]));
-        format!("<del class=\"muted was-price\" aria-label=\"{label}\">{price}</del>")
-    } else {
-        String::new()
-    };
     let (least, most) = order_range(l.min_order, l.max_order, l.quantity);
     let stock = if l.quantity <= 0 || least > most {
         t(lang, "market.sold_out")
@@ -264,19 +255,33 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
     };
     format!(
         "<li class=\"card product-card\"><div class=\"product-media\">{}{organic}</div><div class=\"product-body\">\
-         <h2><a href=\"{href}\">{title}</a></h2>{}{location}<p class=\"description\">{}</p>\
-         <span class=\"price\"><strong>{}</strong><span class=\"muted\"> / {}</span>{was}</span>\
+         <h2><a href=\"{href}\">{title}</a></h2>{}{location}<p class=\"description\">{}</p>{}\
          <p class=\"muted\">{} · {stock}</p><div class=\"actions\"><a class=\"button small\" href=\"{href}\">{} {}</a>\
          <a class=\"button secondary small\" href=\"{href}\">{}</a></div></div></li>",
         picture(l.images.first().map(String::as_str), &title, first, save_data),
         stars(p.rating, p.review_count, lang),
         escape(&l.description),
-        usd(lang, l.current_price),
-        t(lang, &format!("market.units.{unit}")),
+        price(l, lang),
         escape(&lang.format("market.by", &[("name", &p.farmer.name)])),
         icon(CART),
         t(lang, "market.add_to_cart"),
         t(lang, "market.view_details"),
+    )
+}
+
+/// The app's `Price`: "$1.20 / kg", the original price struck through only when it was higher.
+pub(super) fn price(l: &Listing, lang: Lang) -> String {
+    let was = if l.current_price < l.price {
+        let price = usd(lang, l.price);
+        let label = escape(&lang.format("market.was", &[("price", &price)]));
+        format!("<del class=\"muted was-price\" aria-label=\"{label}\">{price}</del>")
+    } else {
+        String::new()
+    };
+    format!(
+        "<span class=\"price\"><strong>{}</strong><span class=\"muted\"> / {}</span>{was}</span>",
+        usd(lang, l.current_price),
+        t(lang, &format!("market.units.{}", l.unit.as_str()))
     )
 }
 
