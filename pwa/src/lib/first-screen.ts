@@ -1,16 +1,15 @@
 // A first visit's page arrives with its first screen written by the server
-// (server/src/web/first_screen.rs: the marketplace's first products, a page's
-// heading and words), so a phone on a slow link shows what it came for from the
-// HTML alone. The app then starts out of sight, and takes the first screen's place
+// (server/src/web/first_screen/: the lists' first cards, a product, a page's heading
+// and words), so a phone on a slow link shows what it came for from the HTML alone. The app then starts out of sight, and takes the first screen's place
 // once its page has something to show (no spinner, no skeleton in between).
-// Without a first screen (the service worker's copy of the page, a signed-in
-// page), the app starts at once in the page's root, as before.
+// Without a first screen (the service worker's copy of the app, which later visits
+// open, or a page that changes per person), the app starts at once in the root.
 
 /** The mark the server puts on its first screen. */
-export const FIRST_SCREEN = '[data-first-screen]';
+const FIRST_SCREEN = '[data-first-screen]';
 /** What the app shows while its page is not ready (spinners, skeleton cards). */
 const BUSY = '.spinner-block, [aria-busy="true"]';
-/** The longest the first screen's pictures may hold the app's start. */
+/** The longest the first screen's main picture may hold the app's start. */
 const PAINT_WAIT_MS = 3000;
 /** The longest the first screen stays once the app runs, whatever the page is waiting for. */
 const SWAP_LIMIT_MS = 15000;
@@ -26,7 +25,7 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Pr
   }
   // The app's code is fetched, and run, once the first screen and its first picture
   // are on screen (the server leaves out the page's modulepreload links then).
-  await firstScreenPainted();
+  await firstScreenPainted(root);
   const { boot } = await load();
   const app = document.createElement('div');
   boot(app);
@@ -62,11 +61,20 @@ export function carryOver(from: Element, to: Element, focused: Element | null): 
   }
 }
 
-function firstScreenPainted(): Promise<void> {
+/**
+ * Once the first screen is on screen with its main picture (the one fetched first), or
+ * after PAINT_WAIT_MS: not the page's `load`, which on a slow link also waits for the
+ * other cards' pictures.
+ */
+function firstScreenPainted(root: HTMLElement): Promise<void> {
+  const picture = root.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
   const loaded =
-    document.readyState === 'complete'
+    !picture || picture.complete
       ? Promise.resolve()
-      : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+      : new Promise<void>((resolve) => {
+          picture.addEventListener('load', () => resolve(), { once: true });
+          picture.addEventListener('error', () => resolve(), { once: true });
+        });
   return Promise.race([loaded, wait(PAINT_WAIT_MS)])
     .then(nextFrame)
     .then(nextFrame);

@@ -40,7 +40,7 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(mavuno::demo_blogs::seed(&app.state).await.unwrap());
 
     // The marketplace: the catalogue's first products by name, as the API lists them.
-    let listed: Value = app.get("/products?sort=name&per_page=8", None).await.json().await.unwrap();
+    let listed: Value = app.get("/products?sort=name&per_page=4", None).await.json().await.unwrap();
     let listed = listed["data"].as_array().unwrap().clone();
     let html = page(&app, "/marketplace", "fr").await;
     assert!(!html.contains("modulepreload"), "the app's code waits for the first screen to paint");
@@ -91,7 +91,7 @@ async fn public_lists_arrive_with_their_first_cards() {
     let html = page(&app, "/news", "en").await;
     let main = first_screen(&html).unwrap();
     let posts: Value = app.get("/blogs", None).await.json().await.unwrap();
-    assert_eq!(main.matches("post-card").count(), posts.as_array().unwrap().len().min(8));
+    assert_eq!(main.matches("post-card").count(), posts.as_array().unwrap().len().min(4));
     assert!(
         main.find(&format!("/news/{}\"", posts[0]["id"])).unwrap()
             < main.find(&format!("/news/{}\"", posts[1]["id"])).unwrap()

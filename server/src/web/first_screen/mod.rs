@@ -1,11 +1,14 @@
-//! The first screen of a public page, written into the HTML a first visit gets:
-//! the header, the page's heading and opening words, and for the marketplace its
-//! first products with their pictures. A phone on a slow link shows what it came
-//! for from this one response, before any script arrives; every link in it works
-//! without script. The app starts out of sight and takes its place, with the same
-//! markup and classes, once its page is ready (`pwa/src/lib/first-screen.ts`).
+//! The first screen of a public page, written into the HTML a first visit gets: the
+//! header, and the page's content as the app draws it for a visitor: the lists' first
+//! cards (`lists.rs`), a product (`detail.rs`), the home page's hero, the about and
+//! programs pages, the contact page's heading, the sign-in form (disabled until the app
+//! runs). A phone on a slow link shows
+//! what it came for from this one response, before any script arrives; every link in
+//! it works without script. The app starts out of sight and takes its place, with the
+//! same markup and classes, once its page is ready (`pwa/src/lib/first-screen.ts`).
 //!
-//! Only what the app draws the same way for everyone: a visitor's screen.
+//! Only what the app draws the same way for every visitor; pages that change per person
+//! (cart, dashboard) or hold a long form (register) keep the loading shell.
 
 use axum::http::{HeaderMap, Uri};
 
