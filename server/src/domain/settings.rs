@@ -37,6 +37,16 @@ impl Texts {
         Texts { en, fr, sw }
     }
 
+    /// The text in `lang`, else in English (the PWA's `inLanguage`).
+    pub fn in_language(&self, lang: Lang) -> &str {
+        let text = match lang.code() {
+            "fr" => &self.fr,
+            "sw" => &self.sw,
+            _ => &self.en,
+        };
+        if text.trim().is_empty() { &self.en } else { text.trim() }
+    }
+
     fn each(&self) -> [(&'static str, &str); 3] {
         [("en", &self.en), ("fr", &self.fr), ("sw", &self.sw)]
     }

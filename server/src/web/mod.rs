@@ -76,6 +76,7 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
         _ => {
             first_screen::render(
                 state,
+                path,
                 page::route(path),
                 &first_screen::Query::parse(request.uri(), request.headers()),
                 lang,

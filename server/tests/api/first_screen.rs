@@ -54,6 +54,11 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert_eq!(main.matches("fetchpriority").count(), 1, "only the first picture comes first");
     assert!(main.contains("\u{a0}$US</strong>"), "prices in French");
     assert!(main.contains("<a class=\"chip\" href=\"/marketplace?category=grains\">Céréales</a>"), "{main}");
+    // The footer: the platform's address as the settings say, the languages as links.
+    let footer = html.split("<footer class=\"site-footer\">").nth(1).expect("the footer");
+    let address = Lang::parse(Some("fr")).text("contact.address");
+    assert!(footer.contains(&mavuno::web::escape(&address)), "{footer}");
+    assert!(footer.contains("<a href=\"/marketplace?lng=sw\" lang=\"sw\""));
 
     // A browser saving data gets the cards without their pictures.
     let response =

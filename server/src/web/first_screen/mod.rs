@@ -13,6 +13,7 @@
 use axum::http::{HeaderMap, Uri};
 
 use crate::AppState;
+use crate::domain::settings::Contact;
 use crate::labels::Lang;
 
 use super::page::escape;
@@ -46,6 +47,10 @@ fn icon(inner: &str) -> String {
 const CART: &str = "<circle cx=\"9\" cy=\"20\" r=\"1.5\"></circle><circle cx=\"18\" cy=\"20\" r=\"1.5\"></circle>\
 <path d=\"M2 3h3l2.6 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L22 8H6\"></path>";
 const MENU: &str = "<path d=\"M4 6h16M4 12h16M4 18h16\"></path>";
+const CLOCK: &str = "<circle cx=\"12\" cy=\"12\" r=\"10\"></circle><path d=\"M12 6v6l4 2\"></path>";
+const MAIL: &str =
+    "<rect x=\"2\" y=\"4\" width=\"20\" height=\"16\" rx=\"2\"></rect><path d=\"M2 6l10 7 10-7\"></path>";
+const PHONE: &str = "<path d=\"M22 16.9v3a2 2 0 01-2.2 2 19.8 19.8 0 01-8.6-3.1 19.5 19.5 0 01-6-6A19.8 19.8 0 012.1 4.2 2 2 0 014.1 2h3a2 2 0 012 1.7c.1 1 .4 1.9.7 2.8a2 2 0 01-.5 2.1L8 9.9a16 16 0 006 6l1.3-1.3a2 2 0 012.1-.4c.9.3 1.8.6 2.8.7a2 2 0 011.7 2z\"></path>";
 const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"></path><circle cx=\"12\" cy=\"10\" r=\"2.5\"></circle>";
 
 /// What the request asks of the first screen: a search, a category, a level (each list
@@ -78,7 +83,13 @@ impl Query {
 
 /// The first screen of the page `key` (page.rs's route keys), or `None` where the
 /// app's own loading shell stays (pages that need an account, or that change per person).
-pub async fn render(state: &AppState, (key, id): (&str, Option<i64>), query: &Query, lang: Lang) -> Option<String> {
+pub async fn render(
+    state: &AppState,
+    path: &str,
+    (key, id): (&str, Option<i64>),
+    query: &Query,
+    lang: Lang,
+) -> Option<String> {
     let body = match key {
         "product" => detail::product(state, id?, lang).await?,
         "home" => home(lang),
@@ -91,12 +102,13 @@ pub async fn render(state: &AppState, (key, id): (&str, Option<i64>), query: &Qu
         "news" => lists::news(state, query, lang).await?,
         _ => return None,
     };
+    let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
     Some(format!(
         "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
          <main id=\"main\" tabindex=\"-1\">{body}</main>{}</div>",
         t(lang, "common.skip_to_content"),
         header(key, lang),
-        links(lang),
+        footer(path, &settings.contact, lang),
     ))
 }
 
@@ -132,17 +144,61 @@ fn header(key: &str, lang: Lang) -> String {
     )
 }
 
-/// What the app's menu button opens, for the first screen's own menu button (a link here).
-fn links(lang: Lang) -> String {
-    let items = MAIN_LINKS
+/// The footer's quick links, as the app's footer lists them.
+const QUICK_LINKS: [(&str, &str); 8] = [
+    ("marketplace", "/marketplace"),
+    ("training", "/training"),
+    ("programs", "/programs"),
+    ("about", "/about"),
+    ("news", "/news"),
+    ("contact", "/contact"),
+    ("help", "/help"),
+    ("terms", "/terms"),
+];
+
+/// The app's footer (`app/layout/footer.tsx`): the platform's contact lines as the super
+/// admin set them, the quick links (where the first screen's menu button leads), the
+/// languages as links, the year.
+fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
+    let line = |icon_inner: &str, label: &str, text: String| {
+        format!(
+            "<p class=\"with-icon\">{} <span class=\"visually-hidden\">{}</span>{text}</p>",
+            icon(icon_inner),
+            t(lang, label)
+        )
+    };
+    let mut lines = line(PIN, "contact.address_label", escape(contact.address.in_language(lang)))
+        + &line(CLOCK, "contact.hours_label", escape(contact.hours.in_language(lang)));
+    if !contact.phone.is_empty() {
+        let phone = escape(&contact.phone);
+        lines += &line(PHONE, "fields.phone_number", format!("<a href=\"tel:{phone}\">{phone}</a>"));
+    }
+    if !contact.email.is_empty() {
+        let email = escape(&contact.email);
+        lines += &line(MAIL, "fields.email", format!("<a href=\"mailto:{email}\">{email}</a>"));
+    }
+    let links = QUICK_LINKS
         .iter()
-        .map(|(name, href)| (format!("nav.{name}"), *href))
-        .chain([("nav.login".to_owned(), "/login"), ("nav.register".to_owned(), "/register")])
-        .map(|(key, href)| format!("<li><a href=\"{href}\">{}</a></li>", t(lang, &key)))
+        .map(|(name, href)| format!("<li><a href=\"{href}\">{}</a></li>", t(lang, &format!("nav.{name}"))))
         .collect::<String>();
+    let languages = [("en", "English"), ("fr", "Français"), ("sw", "Kiswahili")]
+        .iter()
+        .map(|(code, name)| {
+            let current = if *code == lang.code() { " aria-current=\"true\"" } else { "" };
+            format!("<a href=\"{}?lng={code}\" lang=\"{code}\" hreflang=\"{code}\"{current}>{name}</a>", escape(path))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let year = crate::clock::now().get(..4).unwrap_or("").to_owned();
     format!(
-        "<nav id=\"first-screen-links\" class=\"first-screen-links page\" aria-label=\"{}\"><ul>{items}</ul></nav>",
-        t(lang, "nav.main")
+        "<footer class=\"site-footer\"><div class=\"footer-inner\"><div class=\"footer-about\"><span class=\"logo\">{MARK}\
+         <span class=\"logo-word\">MAVUNO</span></span><p>{}</p>{lines}</div>\
+         <nav id=\"first-screen-links\" aria-label=\"{quick}\"><h2>{quick}</h2><ul>{links}</ul></nav>\
+         <div><h2>{}</h2><p class=\"language-links\">{languages}</p></div></div><p class=\"copyright\">{}</p></footer>",
+        t(lang, "footer.description"),
+        t(lang, "common.language"),
+        escape(&lang.format("footer.copyright", &[("year", &year)])),
+        quick = t(lang, "footer.quick_links"),
     )
 }
 
@@ -383,6 +439,12 @@ mod tests {
             )
         );
         assert!(!programs.contains("programs.items."), "every text found");
+        let contact = crate::domain::settings::Settings::default().contact;
+        let footer = footer("/news", &contact, fr);
+        assert!(footer.contains(&escape(contact.address.in_language(fr))));
+        assert!(footer.contains("<a href=\"/news?lng=sw\" lang=\"sw\" hreflang=\"sw\">Kiswahili</a>"));
+        assert!(footer.contains("aria-current=\"true\">Français</a>"));
+        assert!(footer.contains(&format!("© {} MAVUNO", &crate::clock::now()[..4])), "{footer}");
         let header = header("about", fr);
         assert!(header.contains("<a href=\"/about\" class=\"active\" aria-current=\"page\">"));
         assert!(!header.contains("<a href=\"/news\" class"));
