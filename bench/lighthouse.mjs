@@ -8,79 +8,60 @@
 //
 // --why also prints each page's largest contentful paint element, its phases and the
 // long tasks (what to look at when a figure moves).
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { startServer } from "./server.mjs";
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..");
-const tools = join(here, "lighthouse");
-if (!existsSync(join(tools, "node_modules", "lighthouse"))) {
-  execFileSync("npm", ["install", "--no-audit", "--no-fund"], {
+const root = join(here, '..');
+const tools = join(here, 'lighthouse');
+if (!existsSync(join(tools, 'node_modules', 'lighthouse'))) {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund'], {
     cwd: tools,
-    stdio: "inherit",
+    stdio: 'inherit',
   });
 }
-const require = createRequire(join(tools, "package.json"));
-const { default: lighthouse } = await import(
-  pathToFileURL(require.resolve("lighthouse")).href
-);
-const constants = await import(
-  pathToFileURL(require.resolve("lighthouse/core/config/constants.js")).href
-);
-const chromeLauncher = await import(
-  pathToFileURL(require.resolve("chrome-launcher")).href
-);
+const require = createRequire(join(tools, 'package.json'));
+const { default: lighthouse } = await import(pathToFileURL(require.resolve('lighthouse')).href);
+const constants = await import(pathToFileURL(require.resolve('lighthouse/core/config/constants.js')).href);
+const chromeLauncher = await import(pathToFileURL(require.resolve('chrome-launcher')).href);
 
-const why = process.argv.includes("--why");
-const asked = process.argv.slice(2).filter((arg) => arg !== "--why");
+const why = process.argv.includes('--why');
+const asked = process.argv.slice(2).filter((arg) => arg !== '--why');
 const routes = asked.length
   ? asked
-  : [
-      "/",
-      "/marketplace",
-      "/training",
-      "/news",
-      "/about",
-      "/programs",
-      "/contact",
-      "/product/1",
-      "/login",
-    ];
-const server = await startServer([
-  "--demo",
-  "--web-dir",
-  join(root, "pwa/dist"),
-]);
+  : ['/', '/marketplace', '/training', '/news', '/about', '/programs', '/contact', '/product/1', '/login'];
+const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
   ],
 });
 
 const profiles = [
-  ["mobile (simulated slow 4G)", constants.throttling.mobileSlow4G],
-  ["Regular 3G", constants.throttling.mobileRegular3G],
+  ['mobile (simulated slow 4G)', constants.throttling.mobileSlow4G],
+  ['Regular 3G', constants.throttling.mobileRegular3G],
 ];
 function explain(lhr, origin) {
-  const [element, phases] =
-    lhr.audits["largest-contentful-paint-element"]?.details?.items ?? [];
-  console.log(`      LCP element ${element?.items?.[0]?.node?.snippet ?? "?"}`);
+  const [element, phases] = lhr.audits['largest-contentful-paint-element']?.details?.items ?? [];
+  console.log(`      LCP element ${element?.items?.[0]?.node?.snippet ?? '?'}`);
   const phase = (p) => `${p.phase} ${Math.round(p.timing)} ms`;
-  console.log(`      ${(phases?.items ?? []).map(phase).join(", ")}`);
-  const tasks = lhr.audits["long-tasks"]?.details?.items ?? [];
-  const task = (t) =>
-    `${(t.url ?? "").replace(origin, "")} ${Math.round(t.duration)} ms`;
-  console.log(`      long tasks: ${tasks.map(task).join(", ") || "none"}`);
+  console.log(`      ${(phases?.items ?? []).map(phase).join(', ')}`);
+  const tasks = lhr.audits['long-tasks']?.details?.items ?? [];
+  const task = (t) => `${(t.url ?? '').replace(origin, '')} ${Math.round(t.duration)} ms`;
+  console.log(`      long tasks: ${tasks.map(task).join(', ') || 'none'}`);
+  const shifts = lhr.audits['layout-shifts']?.details?.items ?? [];
+  for (const shift of shifts)
+    console.log(`      layout shift ${shift.score?.toFixed(3)}: ${shift.node?.snippet ?? '?'}`);
 }
 
 try {
@@ -89,9 +70,9 @@ try {
     for (const route of routes) {
       const { lhr } = await lighthouse(`${server.origin}${route}?lng=fr`, {
         port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance"],
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
         throttling,
         // A fresh profile each time: a first visit, as the issue measures.
         disableStorageReset: false,
@@ -99,8 +80,8 @@ try {
       const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
       console.log(
         `  ${route.padEnd(14)} score ${(lhr.categories.performance.score ?? 0).toFixed(2)}  ` +
-          `FCP ${(audit("first-contentful-paint") / 1000).toFixed(2)} s  LCP ${(audit("largest-contentful-paint") / 1000).toFixed(2)} s  ` +
-          `CLS ${audit("cumulative-layout-shift").toFixed(3)}  TBT ${audit("total-blocking-time").toFixed(0)} ms`,
+          `FCP ${(audit('first-contentful-paint') / 1000).toFixed(2)} s  LCP ${(audit('largest-contentful-paint') / 1000).toFixed(2)} s  ` +
+          `CLS ${audit('cumulative-layout-shift').toFixed(3)}  TBT ${audit('total-blocking-time').toFixed(0)} ms`,
       );
       if (why) explain(lhr, server.origin);
     }
