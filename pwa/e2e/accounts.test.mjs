@@ -118,7 +118,8 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByRole('button', { name: 'Fungua menyu' }).click();
   await page.getByRole('button', { name: 'Toka' }).click();
   await page.waitForURL(`${origin}/`);
-  assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+  // Home first, then the session goes (lib/session.tsx).
+  await page.waitForFunction(() => localStorage.getItem('token') === null);
   await page.goto(`${origin}/dashboard`);
   await page.waitForURL(`${origin}/login`);
   await context.close();

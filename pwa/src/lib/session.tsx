@@ -153,7 +153,9 @@ export function useSignOut(): () => Promise<void> {
   const { logout } = useSession();
   const navigate = useNavigate();
   return useCallback(async () => {
-    navigate('/');
+    // Home first (its code may still be on the way), then out: signed out on a guarded
+    // page, its guard would send the person to the login page instead.
+    await navigate('/');
     await logout();
   }, [logout, navigate]);
 }

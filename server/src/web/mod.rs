@@ -87,7 +87,7 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     let html = page::render(&template, &head, &origin, path, first_screen.as_deref());
     let csp = HeaderValue::from_str(&page::content_security_policy(&template))
         .unwrap_or(HeaderValue::from_static(crate::middleware::CONTENT_SECURITY_POLICY));
-    (
+    let mut response = (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
             (header::CONTENT_LANGUAGE, HeaderValue::from_static(lang.code())),
@@ -96,7 +96,16 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
         ],
         html,
     )
-        .into_response()
+        .into_response();
+    // A language asked for in the address (`?lng=`) is kept as the app keeps it, so the
+    // first screen's plain links open the next page in it before the app runs.
+    if page::asked_language(request.uri().query()).is_some() {
+        let cookie = format!("{}={}; Path=/; Max-Age=31536000; SameSite=Lax", page::LANGUAGE_COOKIE, lang.code());
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+    }
+    response
 }
 
 async fn cache_for(req: Request, next: Next, value: &'static str) -> Response {

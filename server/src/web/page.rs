@@ -38,14 +38,14 @@ pub struct Head {
 /// The reader's language: `?lng=`, then the PWA's cookie, then `Accept-Language`
 /// (by preference), then English, as the PWA's own detector decides.
 pub fn language(query: Option<&str>, headers: &HeaderMap) -> Lang {
-    let from_query = query.into_iter().flat_map(|q| q.split('&')).find_map(|pair| pair.strip_prefix("lng="));
+    let from_query = asked_language(query);
     let from_cookie = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .find_map(|pair| pair.trim().strip_prefix(LANGUAGE_COOKIE)?.strip_prefix('='));
-    if let Some(lang) = from_query.into_iter().chain(from_cookie).find_map(supported) {
+    if let Some(lang) = from_query.or_else(|| from_cookie.and_then(supported)) {
         return lang;
     }
     let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -60,6 +60,11 @@ pub fn language(query: Option<&str>, headers: &HeaderMap) -> Lang {
         .collect::<Vec<_>>();
     ranges.sort_by(|a, b| b.1.total_cmp(&a.1));
     ranges.into_iter().filter(|(_, q)| *q > 0.0).find_map(|(tag, _)| supported(tag)).unwrap_or(Lang::EN)
+}
+
+/// The language the address asks for (`?lng=fr`), if it is one of the PWA's.
+pub fn asked_language(query: Option<&str>) -> Option<Lang> {
+    query.into_iter().flat_map(|q| q.split('&')).filter_map(|pair| pair.strip_prefix("lng=")).find_map(supported)
 }
 
 fn supported(code: &str) -> Option<Lang> {

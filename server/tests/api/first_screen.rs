@@ -60,6 +60,12 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(footer.contains(&mavuno::web::escape(&address)), "{footer}");
     assert!(footer.contains("<a href=\"/marketplace?lng=sw\" lang=\"sw\""));
 
+    // A language asked for in the address is kept for the first screen's plain links.
+    let asked = app.client.get(format!("{}/marketplace?lng=sw", app.origin)).send().await.unwrap();
+    assert_eq!(asked.headers()["set-cookie"], "mavuno_lng=sw; Path=/; Max-Age=31536000; SameSite=Lax");
+    let plain = app.client.get(format!("{}/marketplace", app.origin)).send().await.unwrap();
+    assert!(plain.headers().get("set-cookie").is_none());
+
     // A browser saving data gets the cards without their pictures.
     let response =
         app.client.get(format!("{}/marketplace", app.origin)).header("save-data", "on").send().await.unwrap();
