@@ -33,7 +33,21 @@ const why = process.argv.includes('--why');
 const asked = process.argv.slice(2).filter((arg) => arg !== '--why');
 const routes = asked.length
   ? asked
-  : ['/', '/marketplace', '/training', '/news', '/about', '/programs', '/contact', '/product/1', '/login'];
+  : [
+      '/',
+      '/marketplace',
+      '/training',
+      '/news',
+      '/about',
+      '/programs',
+      '/contact',
+      '/help',
+      '/terms',
+      '/product/1',
+      '/login',
+      '/register',
+      '/cart',
+    ];
 const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -110,3 +110,76 @@ test('a product link opened on a new phone shows the product, never "not found",
   assert.equal(await page.evaluate(() => window.notFound), 0);
   await context.close();
 });
+
+test('sign-up, help, terms and an empty cart show from the HTML alone; the form waits for the app, then works', async () => {
+  const { origin } = env.server;
+  const bare = await env.browser.newContext({ ...PHONE, locale: 'fr-CD', javaScriptEnabled: false });
+  const page = await bare.newPage();
+  for (const lng of ['fr', 'sw', 'en']) {
+    for (const path of ['/register', '/help', '/terms', '/cart']) {
+      await page.goto(`${origin}${path}?lng=${lng}`);
+      await page.locator('[data-first-screen] h1').waitFor();
+      assert.ok((await overflow(page)) <= 0, `${path} fits the phone in ${lng}`);
+    }
+  }
+  await page.goto(`${origin}/register?lng=fr`);
+  assert.ok(await page.getByLabel('Prénom').isDisabled(), 'nothing can be typed where it would be lost');
+  assert.ok(await page.getByRole('button', { name: 'Créer un compte' }).isDisabled());
+  await page.getByRole('link', { name: 'conditions d’utilisation et la politique de confidentialité' }).click();
+  await page.getByRole('heading', { name: 'Ce que nous gardons sur vous' }).waitFor();
+  await page.goto(`${origin}/help?lng=fr`);
+  const answer = page.getByText('Oui. Une fois le marché, les formations');
+  assert.ok(!(await answer.isVisible()));
+  await page.getByText('MAVUNO marche-t-il sans réseau ?').click();
+  await answer.waitFor();
+  await page.goto(`${origin}/cart?lng=sw`);
+  await page.getByRole('heading', { name: 'Kikapu chako kiko tupu' }).waitFor();
+  await bare.close();
+
+  // With the app's code held back: the form in place, then the app's own, where it was.
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await context.route(/\/assets\/.*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const app = await context.newPage();
+  await app.goto(`${origin}/register?lng=fr`, { waitUntil: 'commit' });
+  const form = app.locator('form.card');
+  await app.locator('[data-first-screen] form.card').waitFor();
+  const before = await form.boundingBox();
+  release();
+  await appStarted(app);
+  assert.deepEqual(await form.boundingBox(), before, 'the app’s form has the first screen’s size and place');
+  await app.getByLabel('Prénom').fill('Amani');
+  await app.getByRole('button', { name: 'Créer un compte' }).click();
+  await app.getByText('Le nom est obligatoire').first().waitFor();
+  assert.equal(await app.getByLabel('Prénom').inputValue(), 'Amani');
+  await context.close();
+});
+
+test('a phone whose cart holds something never sees the server draw it empty', async () => {
+  const { origin } = env.server;
+  // No service worker: every visit is a first visit, the server's page each time.
+  const context = await env.browser.newContext({ ...PHONE, serviceWorkers: 'block' });
+  await context.addInitScript(() => {
+    window.emptyCart = 0;
+    new MutationObserver(() => {
+      if (/Your cart is empty/.test(document.body?.innerText ?? '')) window.emptyCart += 1;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  await page.goto(`${origin}/marketplace?lng=en`);
+  await appStarted(page);
+  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByRole('link', { name: /^Cart, \d+ items?$/ }).waitFor();
+  await page.goto(`${origin}/cart`);
+  await page.getByRole('heading', { name: 'Your cart' }).waitFor();
+  assert.equal(await page.evaluate(() => window.emptyCart), 0, 'never “empty” while it holds something');
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('heading', { name: 'Your cart is empty' }).waitFor();
+  await page.reload();
+  await page.locator('[data-first-screen]').getByRole('heading', { name: 'Your cart is empty' }).waitFor();
+  await context.close();
+});

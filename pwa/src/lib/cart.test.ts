@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './products';
-import { addToCart, checkLines, setCartOwner, totals, type Cart, type CartItem } from './cart';
+import { addToCart, checkLines, clearCart, setCartOwner, totals, type Cart, type CartItem } from './cart';
 
 function item(id: number, farmer: number, quantity: number, price: number, shipping = 5): CartItem {
   return {
@@ -71,5 +71,15 @@ describe('the cart on a shared phone', () => {
     setCartOwner(2);
     expect(ids('cart:2')).toEqual([2]);
     expect(ids('cart:1')).toEqual([1]);
+  });
+
+  it('tells the server whether the cart shown holds something', () => {
+    const filled = () => document.cookie.split('; ').includes('mavuno_cart=1');
+    setCartOwner(2);
+    expect(filled()).toBe(true);
+    clearCart();
+    expect(filled()).toBe(false);
+    setCartOwner(1);
+    expect(filled()).toBe(true);
   });
 });

@@ -9,6 +9,9 @@ import { cachedUserId } from './session';
 
 const VISITOR_KEY = 'cart';
 const EVENT = 'mavuno:cart';
+/** Set while the cart shown holds something: a first visit's /cart is then not drawn
+ * empty by the server (server/src/web/first_screen/). */
+const FILLED_COOKIE = 'mavuno_cart';
 const keyOf = (userId: number | null) => (userId === null ? VISITOR_KEY : `${VISITOR_KEY}:${userId}`);
 // Known at once, so a page opened straight on /checkout finds the person's cart.
 let key = typeof localStorage === 'undefined' ? VISITOR_KEY : keyOf(cachedUserId());
@@ -51,9 +54,17 @@ function read(from = key): Cart {
 }
 
 let snapshot: Cart = typeof localStorage === 'undefined' ? { items: [] } : read();
+if (typeof document !== 'undefined') markFilled(snapshot);
+
+function markFilled(cart: Cart): void {
+  const filled = cart.items.length > 0;
+  if (document.cookie.split('; ').includes(`${FILLED_COOKIE}=1`) === filled) return;
+  document.cookie = `${FILLED_COOKIE}=${filled ? '1; max-age=31536000' : '; max-age=0'}; path=/; samesite=lax`;
+}
 
 function write(cart: Cart): void {
   snapshot = cart;
+  markFilled(cart);
   try {
     localStorage.setItem(key, JSON.stringify(cart));
   } catch {

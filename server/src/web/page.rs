@@ -39,13 +39,7 @@ pub struct Head {
 /// (by preference), then English, as the PWA's own detector decides.
 pub fn language(query: Option<&str>, headers: &HeaderMap) -> Lang {
     let from_query = asked_language(query);
-    let from_cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(LANGUAGE_COOKIE)?.strip_prefix('='));
-    if let Some(lang) = from_query.or_else(|| from_cookie.and_then(supported)) {
+    if let Some(lang) = from_query.or_else(|| cookie(headers, LANGUAGE_COOKIE).and_then(supported)) {
         return lang;
     }
     let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -60,6 +54,16 @@ pub fn language(query: Option<&str>, headers: &HeaderMap) -> Lang {
         .collect::<Vec<_>>();
     ranges.sort_by(|a, b| b.1.total_cmp(&a.1));
     ranges.into_iter().filter(|(_, q)| *q > 0.0).find_map(|(tag, _)| supported(tag)).unwrap_or(Lang::EN)
+}
+
+/// The value of the cookie `name`, if the request carries it.
+pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(name)?.strip_prefix('='))
 }
 
 /// The language the address asks for (`?lng=fr`), if it is one of the PWA's.

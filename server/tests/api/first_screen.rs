@@ -1,7 +1,8 @@
 //! A first visit's page arrives with its first screen written in (server/src/web/first_screen):
 //! the lists' first cards from the database, in the reader's language and the app's order,
-//! their searches and chips working as plain links, hostile queries escaped; pages that
-//! change per person, and the service worker's copy of the app, keep the loading shell.
+//! their searches and chips working as plain links, hostile queries escaped; the pages of
+//! words and the forms; pages that change per person, and the service worker's copy of
+//! the app, keep the loading shell.
 
 use mavuno::labels::Lang;
 use reqwest::{Method, StatusCode};
@@ -124,8 +125,39 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(first_screen(&html).unwrap().contains(&format!("<h1>{}</h1>", mavuno::web::escape(&title))), "{html}");
     assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
 
+    // Help, terms and privacy whole; the sign-up form waiting for the app.
+    let fr = Lang::parse(Some("fr"));
+    let help = page(&app, "/help", "fr").await;
+    assert!(first_screen(&help).unwrap().contains(&mavuno::web::escape(&fr.text("help.questions.offline.a"))));
+    let privacy = page(&app, "/privacy", "fr").await;
+    assert!(first_screen(&privacy).unwrap().contains("<section id=\"privacy\""));
+    let register = page(&app, "/register", "sw").await;
+    let form = first_screen(&register).unwrap();
+    assert!(form.contains("<input id=\"first-phone\" type=\"tel\" autocomplete=\"tel\" required disabled>"));
+    assert!(
+        !form.contains("action=") && form.matches(" disabled").count() == 10,
+        "nothing can be sent before the app runs"
+    );
+
+    // The cart: empty on a phone that never had one; a phone whose cart holds something
+    // (the app's cookie) keeps the shell, as it has the lines, the server not.
+    let empty = page(&app, "/cart", "en").await;
+    let marketplace = "<a class=\"button\" href=\"/marketplace\">";
+    assert!(first_screen(&empty).unwrap().contains(marketplace), "{empty}");
+    let filled = app
+        .client
+        .get(format!("{}/cart", app.origin))
+        .header("cookie", "mavuno_lng=en; mavuno_cart=1")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(first_screen(&filled).is_none() && filled.contains("class=\"boot-line\""));
+
     // What changes per person, and the service worker's copy of the app: the loading shell.
-    for path in ["/register", "/dashboard", "/index.html", "/cart", "/checkout"] {
+    for path in ["/dashboard", "/index.html", "/checkout", "/orders"] {
         let html = page(&app, path, "fr").await;
         assert!(first_screen(&html).is_none() && html.contains("class=\"boot-line\""), "{path}");
         assert!(html.contains("<link rel=\"modulepreload\""), "{path}");

@@ -1,14 +1,14 @@
 //! The first screen of a public page, written into the HTML a first visit gets: the
 //! header, and the page's content as the app draws it for a visitor: the lists' first
-//! cards (`lists.rs`), a product (`detail.rs`), the home page's hero, the about and
-//! programs pages, the contact page's heading, the sign-in form (disabled until the app
-//! runs). A phone on a slow link shows
-//! what it came for from this one response, before any script arrives; every link in
-//! it works without script. The app starts out of sight and takes its place, with the
-//! same markup and classes, once its page is ready (`pwa/src/lib/first-screen.ts`).
+//! cards (`lists.rs`), a product (`detail.rs`), the pages whose words are the catalogues',
+//! the sign-in and sign-up forms (disabled until the app runs) and an empty cart
+//! (`pages.rs`). A phone on a slow link shows what it came for from this one response,
+//! before any script arrives; every link in it works without script. The app starts out
+//! of sight and takes its place, with the same markup and classes, once its page is ready
+//! (`pwa/src/lib/first-screen.ts`).
 //!
 //! Only what the app draws the same way for every visitor; pages that change per person
-//! (cart, dashboard) or hold a long form (register) keep the loading shell.
+//! (a cart with something in it, orders, the dashboard) keep the loading shell.
 
 use axum::http::{HeaderMap, Uri};
 
@@ -20,6 +20,7 @@ use super::page::escape;
 
 mod detail;
 mod lists;
+mod pages;
 
 /// The header's links, as the app's header lists them.
 const MAIN_LINKS: [(&str, &str); 5] = [
@@ -53,21 +54,27 @@ const MAIL: &str =
 const PHONE: &str = "<path d=\"M22 16.9v3a2 2 0 01-2.2 2 19.8 19.8 0 01-8.6-3.1 19.5 19.5 0 01-6-6A19.8 19.8 0 012.1 4.2 2 2 0 014.1 2h3a2 2 0 012 1.7c.1 1 .4 1.9.7 2.8a2 2 0 01-.5 2.1L8 9.9a16 16 0 006 6l1.3-1.3a2 2 0 012.1-.4c.9.3 1.8.6 2.8.7a2 2 0 011.7 2z\"></path>";
 const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"></path><circle cx=\"12\" cy=\"10\" r=\"2.5\"></circle>";
 
+/// The cookie the app sets while the phone's cart holds something (`pwa/src/lib/cart.ts`).
+const CART_COOKIE: &str = "mavuno_cart";
+
 /// What the request asks of the first screen: a search, a category, a level (each list
-/// keeps what it knows of them), and no pictures when the browser says `Save-Data: on`.
+/// keeps what it knows of them), no pictures when the browser says `Save-Data: on`, and
+/// whether the phone's cart holds something.
 #[derive(Debug, Default, PartialEq)]
 pub struct Query {
     pub q: Option<String>,
     pub category: Option<String>,
     pub level: Option<String>,
     pub save_data: bool,
+    pub cart_filled: bool,
 }
 
 impl Query {
     pub fn parse(uri: &Uri, headers: &HeaderMap) -> Query {
         let pairs = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri).map_or(Vec::new(), |q| q.0);
         let save_data = headers.get("save-data").and_then(|v| v.to_str().ok()).is_some_and(|v| v.trim() == "on");
-        let mut out = Query { save_data, ..Query::default() };
+        let cart_filled = super::page::cookie(headers, CART_COOKIE) == Some("1");
+        let mut out = Query { save_data, cart_filled, ..Query::default() };
         let bounded = |value: &str, max: usize| Some(value.trim().chars().take(max).collect::<String>());
         for (name, value) in pairs {
             match name.as_str() {
@@ -92,11 +99,15 @@ pub async fn render(
 ) -> Option<String> {
     let body = match key {
         "product" => detail::product(state, id?, lang).await?,
-        "home" => home(lang),
-        "about" => about(lang),
-        "programs" => programs(lang),
-        "login" => login(lang),
-        "contact" => contact(lang),
+        "home" => pages::home(lang),
+        "about" => pages::about(lang),
+        "programs" => pages::programs(lang),
+        "contact" => pages::contact(lang),
+        "help" => pages::help(lang),
+        "terms" => pages::terms(lang),
+        "login" => pages::login(lang),
+        "register" => pages::register(lang),
+        "cart" if !query.cart_filled => pages::empty_cart(lang),
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,
         "news" => lists::news(state, query, lang).await?,
@@ -199,93 +210,6 @@ fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
         t(lang, "common.language"),
         escape(&lang.format("footer.copyright", &[("year", &year)])),
         quick = t(lang, "footer.quick_links"),
-    )
-}
-
-/// The home page's hero at its first slide (`features/home/home-page.tsx`).
-fn home(lang: Lang) -> String {
-    format!(
-        "<section class=\"hero\" aria-roledescription=\"carousel\" aria-label=\"{}\"><div class=\"hero-inner\">\
-         <div class=\"hero-text\" aria-live=\"polite\"><p class=\"eyebrow\">{}</p><h1>{}</h1><p>{}</p>\
-         <div class=\"actions\"><a class=\"button gold\" href=\"/about\">{}</a><a class=\"button light\" href=\"/register\">{}</a></div>\
-         <p class=\"with-icon address\">{} {}</p></div></div></section>",
-        t(lang, "home.hero_label"),
-        t(lang, "home.slides.0.eyebrow"),
-        t(lang, "home.slides.0.title"),
-        t(lang, "home.slides.0.body"),
-        t(lang, "home.learn_more"),
-        t(lang, "home.join"),
-        icon(PIN),
-        t(lang, "contact.address"),
-    )
-}
-
-/// The about page's heading and introduction (`features/pages/about-page.tsx`).
-fn about(lang: Lang) -> String {
-    format!(
-        "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p></div>",
-        t(lang, "about.title"),
-        t(lang, "about.intro")
-    )
-}
-
-/// The programs page, whole (`features/pages/programs-page.tsx`): its words are the catalogue's.
-fn programs(lang: Lang) -> String {
-    let items = ["climate_smart", "business_school", "water_climate"]
-        .iter()
-        .enumerate()
-        .map(|(index, key)| {
-            format!(
-                "<li class=\"card program {}\"><span class=\"program-number\" aria-hidden=\"true\">{:02}</span><div>\
-                 <h2>{}</h2><p class=\"tagline\">{}</p><p>{}</p></div></li>",
-                if index % 2 == 1 { "flip" } else { "" },
-                index + 1,
-                t(lang, &format!("programs.items.{key}.title")),
-                t(lang, &format!("programs.items.{key}.tagline")),
-                t(lang, &format!("programs.items.{key}.body")),
-            )
-        })
-        .collect::<String>();
-    format!(
-        "<div class=\"page\"><h1>{}</h1><p class=\"lead\">{}</p><ol class=\"programs\">{items}</ol></div>",
-        t(lang, "programs.title"),
-        t(lang, "programs.intro")
-    )
-}
-
-/// The sign-in page (`features/auth/login-page.tsx`): its fields are shown disabled until
-/// the app runs (nothing typed there could be lost, and no password leaves in a plain form).
-fn login(lang: Lang) -> String {
-    let field = |id: &str, label: &str, kind: &str, autocomplete: &str| {
-        format!(
-            "<div class=\"field\"><label for=\"{id}\">{}<span class=\"required\" aria-hidden=\"true\"> *</span></label>\
-             <input id=\"{id}\" type=\"{kind}\" autocomplete=\"{autocomplete}\" required disabled></div>",
-            t(lang, label)
-        )
-    };
-    format!(
-        "<section class=\"page narrow auth-page\"><h1>{}</h1><p class=\"lead\">{}</p><form class=\"card form\">{}{}\
-         <p class=\"form-aside\"><a href=\"/forgot-password\">{}</a></p>\
-         <button type=\"submit\" class=\"button wide\" disabled>{}</button>\
-         <p class=\"form-footer\">{} <a href=\"/register\">{}</a></p></form></section>",
-        t(lang, "auth.login_title"),
-        t(lang, "auth.login_intro"),
-        field("first-username", "fields.email_or_phone", "text", "username"),
-        field("first-password", "fields.password", "password", "current-password"),
-        t(lang, "auth.forgot_link"),
-        t(lang, "auth.sign_in"),
-        t(lang, "auth.no_account"),
-        t(lang, "auth.create_account"),
-    )
-}
-
-/// The contact page's heading and words (`features/pages/contact-page.tsx`); the addresses
-/// (the platform's settings) and the form come with the app.
-fn contact(lang: Lang) -> String {
-    format!(
-        "<div class=\"page contact\"><h1>{}</h1><p class=\"lead\">{}</p></div>",
-        t(lang, "contact.title"),
-        t(lang, "contact.intro")
     )
 }
 
@@ -412,33 +336,21 @@ mod tests {
         let q = parse("/training?q=caf%C3%A9+vert&category=farming&level=advanced&lng=fr");
         let some = |s: &str| Some(s.to_owned());
         let asked =
-            Query { q: some("café vert"), category: some("farming"), level: some("advanced"), save_data: false };
+            Query { q: some("café vert"), category: some("farming"), level: some("advanced"), ..Query::default() };
         assert_eq!(q, asked);
         let mut headers = HeaderMap::new();
         headers.insert("save-data", "on".parse().unwrap());
-        assert!(Query::parse(&"/news".parse().unwrap(), &headers).save_data);
+        headers.insert("cookie", "mavuno_lng=fr; mavuno_cart=1".parse().unwrap());
+        let asked = Query::parse(&"/news".parse().unwrap(), &headers);
+        assert!(asked.save_data && asked.cart_filled);
         assert_eq!(parse("/marketplace?q=%20%20&category=&q"), Query::default());
         assert_eq!(parse(&format!("/marketplace?q={}", "a".repeat(500))).q.map(|q| q.len()), Some(100));
         assert_eq!(parse("/marketplace?q=%ZZ").q.as_deref(), Some("%ZZ"), "a broken escape is the text it is");
     }
 
     #[test]
-    fn the_static_pages_are_in_the_readers_language_and_escaped() {
+    fn the_header_and_footer_are_the_apps() {
         let fr = Lang::parse(Some("fr"));
-        let home = home(fr);
-        assert!(home.contains(&format!("<h1>{}</h1>", escape(&fr.text("home.slides.0.title")))));
-        assert!(about(fr).contains(&escape(&fr.text("about.intro"))));
-        let login = login(fr);
-        assert_eq!(login.matches(" disabled").count(), 3, "both fields and the button wait for the app");
-        assert!(!login.contains("auth.") && !login.contains("fields."));
-        let programs = programs(fr);
-        assert_eq!(programs.matches("<li class=\"card program").count(), 3);
-        assert!(
-            programs.contains(
-                "<li class=\"card program flip\"><span class=\"program-number\" aria-hidden=\"true\">02</span>"
-            )
-        );
-        assert!(!programs.contains("programs.items."), "every text found");
         let contact = crate::domain::settings::Settings::default().contact;
         let footer = footer("/news", &contact, fr);
         assert!(footer.contains(&escape(contact.address.in_language(fr))));
