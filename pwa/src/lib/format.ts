@@ -1,6 +1,26 @@
-// Dates through Intl, in the person's language (money and numbers join when
-// the marketplace needs them).
+// Dates, money, sizes and durations through Intl, in the person's language.
 import { currentLanguage } from './i18n';
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+/** Made once per language and options: making an Intl formatter costs a slow phone far more than using one. */
+function made<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+export function numberFormat(options: Intl.NumberFormatOptions, locale: string = currentLanguage()): Intl.NumberFormat {
+  return made(`n ${locale} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+}
+
+function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const locale = currentLanguage();
+  return made(`d ${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
 
 const STYLES: Record<'short' | 'long' | 'time', Intl.DateTimeFormatOptions> = {
   long: { dateStyle: 'long' },
@@ -13,12 +33,12 @@ export function formatDate(iso: string | null | undefined, style: 'short' | 'lon
   if (!iso) return '';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(currentLanguage(), STYLES[style]).format(date);
+  return dateFormat(STYLES[style]).format(date);
 }
 
 /** US dollars (the platform's currency, docs/product.md, Constants) in the person's language. */
 export function formatMoney(amount: number): string {
-  return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD' }).format(amount);
+  return numberFormat({ style: 'currency', currency: 'USD' }).format(amount);
 }
 
 /** A calendar date (YYYY-MM-DD) in the person's language, without time-zone shifts. */
@@ -26,16 +46,14 @@ export function formatDay(day: string | null | undefined): string {
   if (!day) return '';
   const [y, m, d] = day.split('-').map(Number);
   if (!y || !m || !d) return '';
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long', timeZone: 'UTC' }).format(
-    Date.UTC(y, m - 1, d),
-  );
+  return dateFormat({ dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
 }
 
 /** A size such as "93 kB" or "1.2 MB", in the person's language. */
 export function formatBytes(bytes: number): string {
   const [value, unit] =
     bytes >= 1_000_000 ? [bytes / 1_000_000, 'megabyte'] : [Math.max(bytes, 1000) / 1000, 'kilobyte'];
-  return new Intl.NumberFormat(currentLanguage(), {
+  return numberFormat({
     style: 'unit',
     unit,
     unitDisplay: 'short',
@@ -46,7 +64,7 @@ export function formatBytes(bytes: number): string {
 /** A duration such as "35 min" or "1 h 20 min", in the person's language. */
 export function formatMinutes(total: number): string {
   const unit = (value: number, name: 'hour' | 'minute') =>
-    new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+    numberFormat({ style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
   const hours = Math.floor(total / 60);
   const minutes = total % 60;
   if (hours === 0) return unit(minutes, 'minute');

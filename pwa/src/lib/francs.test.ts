@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatFrancs, inDrc } from './francs';
 import { setupI18n } from './i18n';
 
@@ -8,13 +8,20 @@ beforeAll(async () => {
 
 describe('francs beside dollars', () => {
   it('are for people in the DRC: their account says so, else their phone', () => {
-    expect(inDrc('DRC', 'Africa/Kigali', ['en'])).toBe(true);
+    expect(inDrc('DRC', () => 'Africa/Kigali', ['en'])).toBe(true);
     // The account's country wins over a phone set to Bukavu's time.
-    expect(inDrc('RWA', 'Africa/Lubumbashi', ['fr-CD'])).toBe(false);
-    expect(inDrc(null, 'Africa/Lubumbashi', ['en-US'])).toBe(true);
-    expect(inDrc(null, 'Africa/Kinshasa', [])).toBe(true);
-    expect(inDrc(undefined, 'Africa/Nairobi', ['sw-CD', 'sw'])).toBe(true);
-    expect(inDrc(undefined, 'Africa/Nairobi', ['sw-KE', 'en'])).toBe(false);
+    expect(inDrc('RWA', () => 'Africa/Lubumbashi', ['fr-CD'])).toBe(false);
+    expect(inDrc(null, () => 'Africa/Lubumbashi', ['en-US'])).toBe(true);
+    expect(inDrc(null, () => 'Africa/Kinshasa', [])).toBe(true);
+    expect(inDrc(undefined, () => 'Africa/Nairobi', ['sw-CD', 'sw'])).toBe(true);
+    expect(inDrc(undefined, () => 'Africa/Nairobi', ['sw-KE', 'en'])).toBe(false);
+    // Where the offset cannot be the DRC's, the time zone is not read at all.
+    const offset = vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(0);
+    const format = vi.spyOn(Intl, 'DateTimeFormat');
+    expect(inDrc(null, undefined, ['en-US'])).toBe(false);
+    expect(format).not.toHaveBeenCalled();
+    offset.mockRestore();
+    format.mockRestore();
   });
 
   it('are whole francs, written as in the DRC', async () => {
