@@ -3,11 +3,13 @@
 // largest contentful paint under Lighthouse's default mobile throttling (simulated
 // slow 4G, 4x CPU) and under its Regular 3G preset (300 ms, 700 kbps, 4x CPU).
 //
-//   node bench/lighthouse.mjs [--why] [route ...]   (needs target/release/mavuno and pwa/dist;
-//                                                   installs Lighthouse into bench/lighthouse once)
+//   node bench/lighthouse.mjs [--why] [--runs N] [route ...]   (needs target/release/mavuno and
+//                                                   pwa/dist; installs Lighthouse into bench/lighthouse once)
 //
 // --why also prints each page's largest contentful paint element, its phases and the
-// long tasks (what to look at when a figure moves).
+// long tasks (what to look at when a figure moves). --runs N measures each page N times
+// and prints the medians, the lowest score and the largest layout shift (blocking time
+// moves by ±150 ms between runs on a busy 2-core machine).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,8 +31,11 @@ const { default: lighthouse } = await import(pathToFileURL(require.resolve('ligh
 const constants = await import(pathToFileURL(require.resolve('lighthouse/core/config/constants.js')).href);
 const chromeLauncher = await import(pathToFileURL(require.resolve('chrome-launcher')).href);
 
-const why = process.argv.includes('--why');
-const asked = process.argv.slice(2).filter((arg) => arg !== '--why');
+const args = process.argv.slice(2);
+const why = args.includes('--why');
+const runsAt = args.indexOf('--runs');
+const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1]) || 1) : 1;
+const asked = args.filter((arg, i) => arg !== '--why' && i !== runsAt && i !== runsAt + 1);
 const routes = asked.length
   ? asked
   : [
@@ -78,24 +83,42 @@ function explain(lhr, origin) {
     console.log(`      layout shift ${shift.score?.toFixed(3)}: ${shift.node?.snippet ?? '?'}`);
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
 try {
   for (const [name, throttling] of profiles) {
-    console.log(`\n${name}:`);
+    console.log(`\n${name}${runs > 1 ? `, median of ${runs}` : ''}:`);
     for (const route of routes) {
-      const { lhr } = await lighthouse(`${server.origin}${route}?lng=fr`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-        throttling,
-        // A fresh profile each time: a first visit, as the issue measures.
-        disableStorageReset: false,
-      });
-      const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+      const measured = [];
+      let lhr;
+      for (let run = 0; run < runs; run += 1) {
+        ({ lhr } = await lighthouse(`${server.origin}${route}?lng=fr`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+          throttling,
+          // A fresh profile each time: a first visit, as the issue measures.
+          disableStorageReset: false,
+        }));
+        const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+        measured.push({
+          score: lhr.categories.performance.score ?? 0,
+          fcp: audit('first-contentful-paint') / 1000,
+          lcp: audit('largest-contentful-paint') / 1000,
+          cls: audit('cumulative-layout-shift'),
+          tbt: audit('total-blocking-time'),
+        });
+      }
+      const of = (key) => median(measured.map((m) => m[key]));
+      const spread =
+        runs > 1
+          ? `  (lowest score ${Math.min(...measured.map((m) => m.score)).toFixed(2)}, ` +
+            `largest CLS ${Math.max(...measured.map((m) => m.cls)).toFixed(3)})`
+          : '';
       console.log(
-        `  ${route.padEnd(14)} score ${(lhr.categories.performance.score ?? 0).toFixed(2)}  ` +
-          `FCP ${(audit('first-contentful-paint') / 1000).toFixed(2)} s  LCP ${(audit('largest-contentful-paint') / 1000).toFixed(2)} s  ` +
-          `CLS ${audit('cumulative-layout-shift').toFixed(3)}  TBT ${audit('total-blocking-time').toFixed(0)} ms`,
+        `  ${route.padEnd(14)} score ${of('score').toFixed(2)}  FCP ${of('fcp').toFixed(2)} s  ` +
+          `LCP ${of('lcp').toFixed(2)} s  CLS ${of('cls').toFixed(3)}  TBT ${of('tbt').toFixed(0)} ms${spread}`,
       );
       if (why) explain(lhr, server.origin);
     }
