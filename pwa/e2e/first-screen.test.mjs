@@ -111,12 +111,23 @@ test('a product link opened on a new phone shows the product, never "not found",
   await context.close();
 });
 
-test('sign-up, help, terms and an empty cart show from the HTML alone; the form waits for the app, then works', async () => {
+test('sign-up, help, terms, a post, a course and an empty cart show from the HTML alone, and the app takes their place where they were', async () => {
   const { origin } = env.server;
+  const post = (await (await fetch(`${origin}/api/v1/blogs`)).json())[0];
+  const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
   const bare = await env.browser.newContext({ ...PHONE, locale: 'fr-CD', javaScriptEnabled: false });
   const page = await bare.newPage();
+  const paths = [
+    '/register',
+    '/forgot-password',
+    '/help',
+    '/terms',
+    '/cart',
+    `/news/${post.id}`,
+    `/course/${course.id}`,
+  ];
   for (const lng of ['fr', 'sw', 'en']) {
-    for (const path of ['/register', '/help', '/terms', '/cart']) {
+    for (const path of paths) {
       await page.goto(`${origin}${path}?lng=${lng}`);
       await page.locator('[data-first-screen] h1').waitFor();
       assert.ok((await overflow(page)) <= 0, `${path} fits the phone in ${lng}`);
@@ -134,29 +145,40 @@ test('sign-up, help, terms and an empty cart show from the HTML alone; the form 
   await answer.waitFor();
   await page.goto(`${origin}/cart?lng=sw`);
   await page.getByRole('heading', { name: 'Kikapu chako kiko tupu' }).waitFor();
+  await page.goto(`${origin}/course/${course.id}?lng=en`);
+  await page.getByRole('link', { name: 'Log in to enrol' }).click();
+  await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
   await bare.close();
 
-  // With the app's code held back: the form in place, then the app's own, where it was.
-  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  await context.route(/\/assets\/.*\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  const app = await context.newPage();
-  await app.goto(`${origin}/register?lng=fr`, { waitUntil: 'commit' });
-  const form = app.locator('form.card');
-  await app.locator('[data-first-screen] form.card').waitFor();
-  const before = await form.boundingBox();
-  release();
-  await appStarted(app);
-  assert.deepEqual(await form.boundingBox(), before, 'the app’s form has the first screen’s size and place');
-  await app.getByLabel('Prénom').fill('Amani');
-  await app.getByRole('button', { name: 'Créer un compte' }).click();
-  await app.getByText('Le nom est obligatoire').first().waitFor();
-  assert.equal(await app.getByLabel('Prénom').inputValue(), 'Amani');
-  await context.close();
+  // With the app's code held back: the first screen, then the app's own page in its place.
+  for (const [path, selector] of [
+    ['/register', 'form.card'],
+    [`/news/${post.id}`, '.article-content'],
+    [`/course/${course.id}`, '.course-main'],
+    ['/help', 'details:last-of-type'],
+  ]) {
+    const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    await context.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const app = await context.newPage();
+    await app.goto(`${origin}${path}?lng=fr`, { waitUntil: 'commit' });
+    await app.locator(`[data-first-screen] ${selector}`).waitFor();
+    const before = await app.locator(`main ${selector}`).boundingBox();
+    release();
+    await appStarted(app);
+    assert.deepEqual(await app.locator(`main ${selector}`).boundingBox(), before, `${path}: ${selector} stays put`);
+    if (path === '/register') {
+      await app.getByLabel('Prénom').fill('Amani');
+      await app.getByRole('button', { name: 'Créer un compte' }).click();
+      await app.getByText('Le nom est obligatoire').first().waitFor();
+      assert.equal(await app.getByLabel('Prénom').inputValue(), 'Amani');
+    }
+    await context.close();
+  }
 });
 
 test('a phone whose cart holds something never sees the server draw it empty', async () => {

@@ -1,7 +1,7 @@
 //! A first visit's page arrives with its first screen written in (server/src/web/first_screen):
 //! the lists' first cards from the database, in the reader's language and the app's order,
-//! their searches and chips working as plain links, hostile queries escaped; the pages of
-//! words and the forms; pages that change per person, and the service worker's copy of
+//! their searches and chips working as plain links, hostile queries escaped; a product, a
+//! post and a course while they are public; the pages of words and the forms; pages that change per person, and the service worker's copy of
 //! the app, keep the loading shell.
 
 use mavuno::labels::Lang;
@@ -125,7 +125,43 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(first_screen(&html).unwrap().contains(&format!("<h1>{}</h1>", mavuno::web::escape(&title))), "{html}");
     assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
 
-    // Help, terms and privacy whole; the sign-up form waiting for the app.
+    // A post, whole, in its own language; a course's outline and the way to enrol; neither
+    // once it is no longer public.
+    let post = &posts[0];
+    let html = page(&app, &format!("/news/{}", post["id"]), "fr").await;
+    let main = first_screen(&html).unwrap();
+    let title = mavuno::web::escape(post["title"].as_str().unwrap());
+    assert!(main.contains(&format!("<h1 id=\"article-title\">{title}</h1>")), "{main}");
+    assert!(main.contains(post["full_content"].as_str().unwrap()), "the sanitised words as stored");
+    assert!(
+        main.contains(&format!(
+            "<article class=\"page narrow article\" lang=\"{}\"",
+            post["language"].as_str().unwrap()
+        ))
+    );
+    let courses: Value = app.get("/courses", None).await.json().await.unwrap();
+    let course = &courses["data"][0];
+    let html = page(&app, &format!("/course/{}", course["id"]), "sw").await;
+    let main = first_screen(&html).unwrap();
+    for module in course["modules"].as_array().unwrap() {
+        assert!(
+            main.contains(&format!("<li><strong>{}</strong>", mavuno::web::escape(module["title"].as_str().unwrap())))
+        );
+    }
+    assert!(main.contains(&mavuno::web::escape(course["instructor"]["name"].as_str().unwrap())));
+    let sw = Lang::parse(Some("sw"));
+    assert!(main.contains(&format!(
+        "<a class=\"button\" href=\"/login\">{}</a>",
+        mavuno::web::escape(&sw.text("training.login_to_enrol"))
+    )));
+    app.sql(&format!(
+        "UPDATE blogs SET published = 0 WHERE id = {}; UPDATE courses SET published = 0 WHERE id = {};",
+        post["id"], course["id"]
+    ));
+    assert!(first_screen(&page(&app, &format!("/news/{}", post["id"]), "fr").await).is_none());
+    assert!(first_screen(&page(&app, &format!("/course/{}", course["id"]), "fr").await).is_none());
+
+    // Help, terms and privacy whole; the sign-up and forgotten-password forms waiting for the app.
     let fr = Lang::parse(Some("fr"));
     let help = page(&app, "/help", "fr").await;
     assert!(first_screen(&help).unwrap().contains(&mavuno::web::escape(&fr.text("help.questions.offline.a"))));
@@ -134,6 +170,8 @@ async fn public_lists_arrive_with_their_first_cards() {
     let register = page(&app, "/register", "sw").await;
     let form = first_screen(&register).unwrap();
     assert!(form.contains("<input id=\"first-phone\" type=\"tel\" autocomplete=\"tel\" required disabled>"));
+    let forgot = page(&app, "/forgot-password", "en").await;
+    assert!(first_screen(&forgot).unwrap().contains("<button type=\"submit\" class=\"button wide\" disabled>"));
     assert!(
         !form.contains("action=") && form.matches(" disabled").count() == 10,
         "nothing can be sent before the app runs"

@@ -1,28 +1,38 @@
-//! A product's first screen (`features/marketplace/product-page.tsx`): the way back, its
-//! picture, name, rating, price, description and farmer. What a buyer does with it
-//! (favourite, quantity, add to cart) comes with the app.
+//! The first screens of one thing: a product (`features/marketplace/product-page.tsx`):
+//! the way back, its picture, name, rating, price, description and farmer; a news post
+//! (`features/news/article-page.tsx`), whole; a course (`features/training/course-page.tsx`):
+//! its outline, instructor and price, and for a visitor the way to enrol. What a reader
+//! does with them (favourite, add to cart, comment, enrol) comes with the app.
 
 use crate::AppState;
-use crate::db::products;
+use crate::db::courses::{self, CourseRow, ModuleRow};
+use crate::db::{blogs, products};
 use crate::labels::Lang;
 use crate::media::{self, MediaStore};
 
 use super::lists::{price, product_title, stars};
-use super::t;
+use super::{Query, long_date, minutes, t, usd};
 use crate::web::page::escape;
 
-pub async fn product(state: &AppState, id: i64, lang: Lang) -> Option<String> {
-    let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
-    let l = &p.listing;
-    let title = escape(product_title(l, lang));
-    let picture = match l.images.first() {
+/// A page's main picture at 1024 px (the app's `ProductImage` with `priority`), fetched
+/// first; its place kept empty when the browser asks to save data (the app then offers
+/// to show it).
+fn main_picture(hash: Option<&str>, alt: &str, save_data: bool) -> String {
+    match hash.filter(|_| !save_data) {
         Some(hash) => format!(
-            "<img class=\"product-image\" src=\"{}\" alt=\"{title}\" width=\"1024\" height=\"768\" loading=\"eager\" \
+            "<img class=\"product-image\" src=\"{}\" alt=\"{alt}\" width=\"1024\" height=\"768\" loading=\"eager\" \
              fetchpriority=\"high\" decoding=\"async\">",
             MediaStore::url(hash, media::PHOTO_SIZES[1])
         ),
         None => "<div class=\"product-image placeholder\" aria-hidden=\"true\"></div>".to_owned(),
-    };
+    }
+}
+
+pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Option<String> {
+    let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
+    let l = &p.listing;
+    let title = escape(product_title(l, lang));
+    let picture = main_picture(l.images.first().map(String::as_str), &title, query.save_data);
     let verified = if p.farmer.verified {
         format!("<span class=\"badge green\">{}</span>", t(lang, "market.verified"))
     } else {
@@ -54,4 +64,117 @@ pub async fn product(state: &AppState, id: i64, lang: Lang) -> Option<String> {
         escape(&p.farmer.name),
         escape(&place),
     ))
+}
+
+/// A published news post, whole: its words are HTML the server sanitised before storing
+/// them (and the page's content security policy stops scripts besides).
+pub async fn article(state: &AppState, id: i64, query: &Query, lang: Lang) -> Option<String> {
+    let b = state.db.read(move |conn| Ok(blogs::find(conn, id)?)).await.ok()??;
+    let f = &b.fields;
+    if !f.published || b.deleted_at.is_some() {
+        return None;
+    }
+    Some(format!(
+        "<article class=\"page narrow article\" lang=\"{}\" aria-labelledby=\"article-title\"><a href=\"/news\">← {}</a>\
+         <p class=\"badges\"><span class=\"badge grey\">{}</span></p><h1 id=\"article-title\">{}</h1>\
+         <p class=\"muted\">{} · {} · {}</p>{}<div class=\"article-content\">{}</div></article>",
+        f.language.as_str(),
+        t(lang, "news.back"),
+        t(lang, &format!("news.category.{}", f.category.as_str())),
+        escape(&f.title),
+        long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
+        escape(&f.author),
+        escape(&f.read_time),
+        f.image.as_deref().map_or(String::new(), |hash| main_picture(Some(hash), "", query.save_data)),
+        f.full_content,
+    ))
+}
+
+/// A listed course, as the app draws it for a visitor.
+pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Option<String> {
+    let (c, modules) = state
+        .db
+        .read(move |conn| {
+            let Some(course) = courses::find(conn, id)?.filter(CourseRow::is_listed) else { return Ok(None) };
+            Ok(Some((course, courses::modules(conn, id, false)?)))
+        })
+        .await
+        .ok()??;
+    let f = &c.fields;
+    let title = escape(&f.title);
+    let certificate = if f.certificate {
+        format!("<span class=\"badge green\">{}</span>", t(lang, "training.certificate_badge"))
+    } else {
+        String::new()
+    };
+    let instructor_photo = match &f.instructor_photo {
+        Some(hash) => format!(
+            "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"56\" height=\"56\">",
+            MediaStore::url(hash, media::PHOTO_SIZES[0])
+        ),
+        None => super::pages::AVATAR.replace("width=\"64\" height=\"64\"", "width=\"56\" height=\"56\""),
+    };
+    let bio = if f.instructor_bio.is_empty() { String::new() } else { format!("<p>{}</p>", escape(&f.instructor_bio)) };
+    let stat = |label: &str, value: String| format!("<div><dt>{}</dt><dd>{value}</dd></div>", t(lang, label));
+    let language = t(lang, &format!("training.languages.{}", f.language.as_str()));
+    let price = if f.price == 0 { t(lang, "training.free") } else { usd(lang, f.price) };
+    let money_back =
+        if f.price > 0 { format!("<p class=\"muted\">{}</p>", t(lang, "training.money_back")) } else { String::new() };
+    Some(format!(
+        "<article class=\"page product-page course-page\"><nav class=\"breadcrumb\" aria-label=\"{}\">\
+         <a href=\"/\">{}</a> › <a href=\"/training\">{}</a> › <span aria-current=\"page\">{title}</span></nav>\
+         <div class=\"product-layout\"><div class=\"course-main\"><h1>{title}</h1>{}\
+         <p class=\"badges\"><span class=\"badge blue\">{}</span> <span class=\"badge grey\">{language}</span> {certificate}</p>\
+         <p>{}</p><section class=\"card instructor\" aria-labelledby=\"instructor-title\">\
+         <h2 id=\"instructor-title\">{}</h2><div class=\"instructor-row\">{instructor_photo}<div><p><strong>{}</strong></p>\
+         <p class=\"muted\">{}</p></div></div>{bio}</section><dl class=\"course-stats\">{}{}{}{}</dl>\
+         <section aria-labelledby=\"modules-title\"><h2 id=\"modules-title\">{}</h2><ol class=\"module-list\">{}</ol></section>\
+         {}{}</div><aside class=\"card course-sidebar\" aria-label=\"{}\">{}<p><span class=\"price\">{price}</span></p>\
+         {money_back}<div class=\"actions column\"><a class=\"button\" href=\"/login\">{}</a>\
+         <a class=\"button secondary\" href=\"/register\">{}</a></div></aside></div></article>",
+        t(lang, "market.breadcrumb"),
+        t(lang, "training.home"),
+        t(lang, "training.title"),
+        super::lists::stars((c.rating * 10.0).round() / 10.0, c.rating_count, lang),
+        t(lang, &format!("training.level.{}", f.level.as_str())),
+        escape(&f.description),
+        t(lang, "training.instructor"),
+        escape(&f.instructor_name),
+        escape(&f.instructor_title),
+        stat("training.stats.duration", minutes(lang, c.minutes)),
+        stat("training.stats.lessons", c.lesson_count.to_string()),
+        stat("training.stats.enrolled", c.enrolled.to_string()),
+        stat("training.stats.language", language.clone()),
+        t(lang, "training.modules"),
+        modules.iter().map(|m| module(m, lang)).collect::<String>(),
+        list("outcomes", "training.outcomes", " class=\"checks\"", &f.outcomes, lang),
+        list("requirements", "training.requirements", "", &f.requirements, lang),
+        t(lang, "training.enrolment"),
+        main_picture(f.cover_image.as_deref(), "", query.save_data),
+        t(lang, "training.login_to_enrol"),
+        t(lang, "training.create_account"),
+    ))
+}
+
+/// A module of the outline: its title, lessons and time.
+fn module(m: &ModuleRow, lang: Lang) -> String {
+    let count = i64::try_from(m.lessons.len()).unwrap_or(i64::MAX);
+    format!(
+        "<li><strong>{}</strong> <span class=\"muted\">{} · {}</span></li>",
+        escape(&m.title),
+        escape(&lang.plural("training.lesson_count", count, &[])),
+        minutes(lang, m.lessons.iter().map(|l| l.minutes).sum()),
+    )
+}
+
+/// The outcomes or requirements, when the course has any.
+fn list(id: &str, heading: &str, class: &str, items: &[String], lang: Lang) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let items = items.iter().map(|item| format!("<li>{}</li>", escape(item))).collect::<String>();
+    format!(
+        "<section aria-labelledby=\"{id}-title\"><h2 id=\"{id}-title\">{}</h2><ul{class}>{items}</ul></section>",
+        t(lang, heading)
+    )
 }

@@ -1,7 +1,7 @@
 //! The first screen of a public page, written into the HTML a first visit gets: the
 //! header, and the page's content as the app draws it for a visitor: the lists' first
-//! cards (`lists.rs`), a product (`detail.rs`), the pages whose words are the catalogues',
-//! the sign-in and sign-up forms (disabled until the app runs) and an empty cart
+//! cards (`lists.rs`), a product, a post and a course (`detail.rs`), the pages whose words
+//! are the catalogues', the account forms (disabled until the app runs) and an empty cart
 //! (`pages.rs`). A phone on a slow link shows what it came for from this one response,
 //! before any script arrives; every link in it works without script. The app starts out
 //! of sight and takes its place, with the same markup and classes, once its page is ready
@@ -98,7 +98,9 @@ pub async fn render(
     lang: Lang,
 ) -> Option<String> {
     let body = match key {
-        "product" => detail::product(state, id?, lang).await?,
+        "product" => detail::product(state, id?, query, lang).await?,
+        "article" => detail::article(state, id?, query, lang).await?,
+        "course" => detail::course(state, id?, query, lang).await?,
         "home" => pages::home(lang),
         "about" => pages::about(lang),
         "programs" => pages::programs(lang),
@@ -107,6 +109,7 @@ pub async fn render(
         "terms" => pages::terms(lang),
         "login" => pages::login(lang),
         "register" => pages::register(lang),
+        "forgot_password" => pages::forgot_password(lang),
         "cart" if !query.cart_filled => pages::empty_cart(lang),
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,

@@ -1,7 +1,7 @@
 //! The first screens of the pages whose words are the catalogues' (home, about,
-//! programs, contact, help, terms), the sign-in and sign-up forms (shown disabled until
-//! the app runs: nothing typed there could be lost, and no password leaves in a plain
-//! form), and an empty cart.
+//! programs, contact, help, terms), the sign-in, sign-up and forgotten-password forms
+//! (shown disabled until the app runs: nothing typed there could be lost, and no
+//! password leaves in a plain form), and an empty cart.
 
 use crate::labels::Lang;
 
@@ -126,11 +126,25 @@ pub fn register(lang: Lang) -> String {
     )
 }
 
+/// The first step of a forgotten password (`features/auth/password-reset-pages.tsx`).
+pub fn forgot_password(lang: Lang) -> String {
+    format!(
+        "<section class=\"page narrow auth-page\"><h1>{}</h1><form class=\"card form\"><p class=\"lead\">{}</p>{}\
+         <button type=\"submit\" class=\"button wide\" disabled>{}</button>\
+         <p class=\"form-footer\"><a href=\"/login\">{}</a></p></form></section>",
+        t(lang, "auth.forgot_title"),
+        t(lang, "auth.forgot_intro"),
+        Field::new("username", "fields.email_or_phone", "text", "username").html(lang),
+        t(lang, "auth.forgot_send"),
+        t(lang, "auth.back_to_sign_in"),
+    )
+}
+
 /// A required field's mark, as the app's `TextField` writes it.
 const REQUIRED: &str = "<span class=\"required\" aria-hidden=\"true\"> *</span>";
 
 /// The app's `Avatar` without a picture, at the sign-up form's 64 px.
-const AVATAR: &str = "<svg class=\"avatar\" viewBox=\"0 0 40 40\" width=\"64\" height=\"64\" aria-hidden=\"true\" \
+pub(super) const AVATAR: &str = "<svg class=\"avatar\" viewBox=\"0 0 40 40\" width=\"64\" height=\"64\" aria-hidden=\"true\" \
 focusable=\"false\"><rect width=\"40\" height=\"40\" rx=\"20\" fill=\"#d9e7dc\"></rect>\
 <circle cx=\"20\" cy=\"16\" r=\"7\" fill=\"#1b5e3b\"></circle><path d=\"M7 35a13 13 0 0 1 26 0\" fill=\"#1b5e3b\"></path></svg>";
 
@@ -269,11 +283,29 @@ mod tests {
     }
 
     #[test]
+    fn the_lists_are_the_apps() {
+        let app = [
+            (include_str!("../../../../pwa/src/features/pages/help-page.tsx"), &QUESTIONS[..]),
+            (include_str!("../../../../pwa/src/components/terms-text.tsx"), &TERMS_SECTIONS[..]),
+            (include_str!("../../../../pwa/src/lib/account.ts"), &COUNTRIES[..]),
+        ];
+        for (source, keys) in app {
+            let source = source.split_whitespace().collect::<String>();
+            let listed = keys.iter().map(|key| format!("'{key}'")).collect::<Vec<_>>().join(",");
+            let whole = [format!("[{listed}]"), format!("[{listed},]")];
+            assert!(whole.iter().any(|list| source.contains(list)), "the app lists other than {keys:?}");
+        }
+    }
+
+    #[test]
     fn the_forms_wait_for_the_app() {
         let sw = Lang::parse(Some("sw"));
         let login = login(sw);
         assert_eq!(login.matches(" disabled").count(), 3, "both fields and the button wait for the app");
         no_key_left(&login);
+        let forgot = forgot_password(sw);
+        assert_eq!(forgot.matches(" disabled").count(), 2, "the field and the button");
+        no_key_left(&forgot);
         let register = register(sw);
         no_key_left(&register);
         assert_eq!(register.matches("<input ").count(), 8);
