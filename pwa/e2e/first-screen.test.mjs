@@ -111,7 +111,7 @@ test('a product link opened on a new phone shows the product, never "not found",
   await context.close();
 });
 
-test('sign-up, help, terms, a post, a course and an empty cart show from the HTML alone, and the app takes their place where they were', async () => {
+test('the account forms, help, terms, a post, a course, a certificate check and an empty cart show from the HTML alone, and the app takes their place where they were', async () => {
   const { origin } = env.server;
   const post = (await (await fetch(`${origin}/api/v1/blogs`)).json())[0];
   const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
@@ -120,15 +120,17 @@ test('sign-up, help, terms, a post, a course and an empty cart show from the HTM
   const paths = [
     '/register',
     '/forgot-password',
+    '/reset-password?phone=%2B243970000001',
     '/help',
     '/terms',
     '/cart',
     `/news/${post.id}`,
     `/course/${course.id}`,
+    '/certificates/AAAA-BBBB-CCCC',
   ];
   for (const lng of ['fr', 'sw', 'en']) {
     for (const path of paths) {
-      await page.goto(`${origin}${path}?lng=${lng}`);
+      await page.goto(`${origin}${path}${path.includes('?') ? '&' : '?'}lng=${lng}`);
       await page.locator('[data-first-screen] h1').waitFor();
       assert.ok((await overflow(page)) <= 0, `${path} fits the phone in ${lng}`);
     }

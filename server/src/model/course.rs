@@ -111,6 +111,13 @@ pub struct Question {
 /// A quiz is passed at this score (percent) or more.
 pub const PASS_MARK: i64 = 70;
 
+/// A certificate's code as it is kept: codes are printed in capitals with dashes
+/// (`ABCD-EFGH-JKLM`); people type them any way.
+pub fn certificate_code(typed: &str) -> String {
+    let plain: String = typed.chars().filter(char::is_ascii_alphanumeric).take(12).collect::<String>().to_uppercase();
+    if plain.len() == 12 { format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12]) } else { plain }
+}
+
 /// The percent of `questions` that `answers` gets right (an answer per question, in order).
 pub fn grade(questions: &[Question], answers: &[usize]) -> i64 {
     if questions.is_empty() {

@@ -154,6 +154,24 @@ async fn public_lists_arrive_with_their_first_cards() {
         "<a class=\"button\" href=\"/login\">{}</a>",
         mavuno::web::escape(&sw.text("training.login_to_enrol"))
     )));
+    // A certificate's public check, the code typed any way; an unknown code; a hostile one keeps the shell.
+    app.user_with_role("learner@example.org", mavuno::model::user::Role::User).await;
+    app.sql(&format!(
+        "INSERT INTO enrolments (course_id, user_id, status, price_cents, version, created_at, updated_at)
+         SELECT {}, id, 'active', 0, 1, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z' FROM users
+         WHERE email = 'learner@example.org';
+         INSERT INTO certificates (code, enrolment_id, learner_name, course_title, issued_at)
+         VALUES ('ABCD-EFGH-JKLM', last_insert_rowid(), 'Amani <Bahati>', 'Beans', '2026-03-01T10:00:00Z');",
+        course["id"]
+    ));
+    let check = page(&app, "/certificates/abcdefghjklm", "fr").await;
+    let check = first_screen(&check).unwrap();
+    assert!(check.contains("<dd>Amani &lt;Bahati&gt;</dd>") && check.contains("<dd>1 mars 2026</dd>"), "{check}");
+    assert!(check.contains(&format!("<a href=\"/course/{}\">Beans</a>", course["id"])));
+    let unknown = page(&app, "/certificates/AAAA-BBBB-CCCC", "en").await;
+    assert!(first_screen(&unknown).unwrap().contains("No MAVUNO certificate has the code AAAA-BBBB-CCCC."));
+    assert!(first_screen(&page(&app, "/certificates/%3Cb%3E", "en").await).is_none());
+
     app.sql(&format!(
         "UPDATE blogs SET published = 0 WHERE id = {}; UPDATE courses SET published = 0 WHERE id = {};",
         post["id"], course["id"]
@@ -170,6 +188,9 @@ async fn public_lists_arrive_with_their_first_cards() {
     let register = page(&app, "/register", "sw").await;
     let form = first_screen(&register).unwrap();
     assert!(form.contains("<input id=\"first-phone\" type=\"tel\" autocomplete=\"tel\" required disabled>"));
+    let reset = page(&app, "/reset-password?phone=%2B243970000001", "en").await;
+    assert!(first_screen(&reset).unwrap().contains("+243970000001"), "the number the code went to");
+    assert!(!first_screen(&page(&app, "/reset-password?token=secret", "en").await).unwrap().contains("secret"));
     let forgot = page(&app, "/forgot-password", "en").await;
     assert!(first_screen(&forgot).unwrap().contains("<button type=\"submit\" class=\"button wide\" disabled>"));
     assert!(

@@ -20,7 +20,7 @@ use crate::db::enrolments::{self, EnrolmentRow};
 use crate::domain::courses::{self, CourseKey, ProgressInput};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
-use crate::model::course::{EnrolmentStatus, PASS_MARK, Progress};
+use crate::model::course::{EnrolmentStatus, PASS_MARK, Progress, certificate_code};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -183,12 +183,6 @@ fn certificate_not_found() -> AppError {
     AppError::not_found("certificate_not_found", "No certificate has this code")
 }
 
-/// Codes are printed in capitals with dashes; people type them any way.
-fn normal_code(code: &str) -> String {
-    let plain: String = code.chars().filter(char::is_ascii_alphanumeric).take(12).collect::<String>().to_uppercase();
-    if plain.len() == 12 { format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12]) } else { plain }
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct CertificateCheck {
     success: bool,
@@ -201,7 +195,7 @@ pub struct CertificateCheck {
 #[utoipa::path(get, path = "/certificates/{code}", tag = "training", params(("code" = String, Path)),
     responses((status = 200, body = CertificateCheck), (status = 404, description = "certificate_not_found", body = ErrorBody)))]
 async fn certificate(State(state): State<AppState>, Path(code): Path<String>) -> ApiResult<Json<CertificateCheck>> {
-    let code = normal_code(&code);
+    let code = certificate_code(&code);
     let (found, course_id) = state
         .db
         .read(move |conn| {
@@ -228,7 +222,7 @@ async fn certificate_pdf(
     Path(code): Path<String>,
     Query(query): Query<PdfQuery>,
 ) -> ApiResult<Response> {
-    let code = normal_code(&code);
+    let code = certificate_code(&code);
     let (found, country) = state
         .db
         .read(move |conn| {

@@ -2,11 +2,12 @@
 //! the way back, its picture, name, rating, price, description and farmer; a news post
 //! (`features/news/article-page.tsx`), whole; a course (`features/training/course-page.tsx`):
 //! its outline, instructor and price, and for a visitor the way to enrol. What a reader
-//! does with them (favourite, add to cart, comment, enrol) comes with the app.
+//! does with them (favourite, add to cart, comment, enrol) comes with the app. And the
+//! public check of a certificate (`features/training/certificate-page.tsx`).
 
 use crate::AppState;
 use crate::db::courses::{self, CourseRow, ModuleRow};
-use crate::db::{blogs, products};
+use crate::db::{blogs, enrolments, products};
 use crate::labels::Lang;
 use crate::media::{self, MediaStore};
 
@@ -177,4 +178,47 @@ fn list(id: &str, heading: &str, class: &str, items: &[String], lang: Lang) -> S
         "<section aria-labelledby=\"{id}-title\"><h2 id=\"{id}-title\">{}</h2><ul{class}>{items}</ul></section>",
         t(lang, heading)
     )
+}
+
+/// The check of the certificate at `/certificates/{typed}`: genuine, with its learner,
+/// course and day, or unknown. A code with anything but letters, digits and dashes
+/// keeps the shell (the app says it as it was typed).
+pub async fn certificate(state: &AppState, typed: &str, lang: Lang) -> Option<String> {
+    if typed.is_empty() || typed.len() > 40 || !typed.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return None;
+    }
+    let code = crate::model::course::certificate_code(typed);
+    let found = state
+        .db
+        .read(move |conn| {
+            let Some((found, _, course_id)) = enrolments::certificate(conn, &code)? else { return Ok(None) };
+            let listed = courses::find(conn, course_id)?.is_some_and(|c| c.is_listed());
+            Ok(Some((found, listed.then_some(course_id))))
+        })
+        .await
+        .ok()?;
+    let check = match found {
+        None => format!(
+            "<p role=\"alert\" class=\"card notice\">{}</p>",
+            escape(&lang.format("training.check_unknown", &[("code", typed)]))
+        ),
+        Some((found, course_id)) => {
+            let course = escape(&found.course_title);
+            let course = course_id.map_or(course.clone(), |id| format!("<a href=\"/course/{id}\">{course}</a>"));
+            let row = |label: &str, value: &str| format!("<dt>{}</dt><dd>{value}</dd>", t(lang, label));
+            format!(
+                "<div class=\"card\"><p class=\"badge green\">{}</p><dl>{}{}{}{}</dl></div>",
+                t(lang, "training.check_valid"),
+                row("training.check_learner", &escape(&found.learner_name)),
+                row("training.check_course", &course),
+                row("training.check_issued", &long_date(lang, &found.issued_at)),
+                row("training.check_code", &format!("<code>{}</code>", escape(&found.code))),
+            )
+        }
+    };
+    Some(format!(
+        "<section class=\"page narrow certificate-check\" aria-labelledby=\"check-title\">\
+         <h1 id=\"check-title\">{}</h1>{check}</section>",
+        t(lang, "training.check_title")
+    ))
 }

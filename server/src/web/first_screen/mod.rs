@@ -58,8 +58,8 @@ const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"
 const CART_COOKIE: &str = "mavuno_cart";
 
 /// What the request asks of the first screen: a search, a category, a level (each list
-/// keeps what it knows of them), no pictures when the browser says `Save-Data: on`, and
-/// whether the phone's cart holds something.
+/// keeps what it knows of them), no pictures when the browser says `Save-Data: on`,
+/// whether the phone's cart holds something, and a password reset's proof.
 #[derive(Debug, Default, PartialEq)]
 pub struct Query {
     pub q: Option<String>,
@@ -67,6 +67,10 @@ pub struct Query {
     pub level: Option<String>,
     pub save_data: bool,
     pub cart_filled: bool,
+    /// A password reset's proof: a link's token (only whether there is one), or the
+    /// number a code was texted to.
+    pub token: bool,
+    pub phone: Option<String>,
 }
 
 impl Query {
@@ -81,6 +85,8 @@ impl Query {
                 "q" => out.q = bounded(&value, 100).filter(|q| !q.is_empty()),
                 "category" => out.category = bounded(&value, 40).filter(|c| !c.is_empty()),
                 "level" => out.level = bounded(&value, 40).filter(|l| !l.is_empty()),
+                "token" => out.token = !value.trim().is_empty(),
+                "phone" => out.phone = bounded(&value, 40).filter(|p| !p.is_empty()),
                 _ => {}
             }
         }
@@ -101,6 +107,7 @@ pub async fn render(
         "product" => detail::product(state, id?, query, lang).await?,
         "article" => detail::article(state, id?, query, lang).await?,
         "course" => detail::course(state, id?, query, lang).await?,
+        "certificate" => detail::certificate(state, path.trim_start_matches("/certificates/"), lang).await?,
         "home" => pages::home(lang),
         "about" => pages::about(lang),
         "programs" => pages::programs(lang),
@@ -110,6 +117,7 @@ pub async fn render(
         "login" => pages::login(lang),
         "register" => pages::register(lang),
         "forgot_password" => pages::forgot_password(lang),
+        "reset_password" => pages::reset_password(query, lang),
         "cart" if !query.cart_filled => pages::empty_cart(lang),
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,
@@ -349,6 +357,9 @@ mod tests {
         assert_eq!(parse("/marketplace?q=%20%20&category=&q"), Query::default());
         assert_eq!(parse(&format!("/marketplace?q={}", "a".repeat(500))).q.map(|q| q.len()), Some(100));
         assert_eq!(parse("/marketplace?q=%ZZ").q.as_deref(), Some("%ZZ"), "a broken escape is the text it is");
+        let reset = parse("/reset-password?token=abc&phone=%2B243%20970");
+        assert!(reset.token && reset.phone.as_deref() == Some("+243 970"));
+        assert!(!parse("/reset-password?token=").token);
     }
 
     #[test]

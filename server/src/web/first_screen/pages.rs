@@ -1,11 +1,12 @@
 //! The first screens of the pages whose words are the catalogues' (home, about,
-//! programs, contact, help, terms), the sign-in, sign-up and forgotten-password forms
+//! programs, contact, help, terms), the sign-in, sign-up and password forms
 //! (shown disabled until the app runs: nothing typed there could be lost, and no
 //! password leaves in a plain form), and an empty cart.
 
 use crate::labels::Lang;
 
-use super::{CART, PIN, icon, t};
+use super::{CART, PIN, Query, icon, t};
+use crate::web::page::escape;
 
 /// The countries of the sign-up form, in the app's order (`lib/account.ts`, `COUNTRIES`).
 const COUNTRIES: [&str; 6] = ["DRC", "BDI", "RWA", "UGA", "TZA", "KEN"];
@@ -140,6 +141,37 @@ pub fn forgot_password(lang: Lang) -> String {
     )
 }
 
+/// Choosing a new password (`features/auth/password-reset-pages.tsx`): with a link's
+/// token, or with the code texted to `phone`; without either, the way to ask again.
+pub fn reset_password(query: &Query, lang: Lang) -> String {
+    let texted = query.phone.as_deref().map_or(String::new(), |phone| {
+        format!(
+            "<p class=\"lead\" role=\"status\">{}</p>",
+            escape(&lang.format("auth.forgot_texted", &[("phone", phone)]))
+        )
+    });
+    let ask_again = if query.token || query.phone.is_some() {
+        String::new()
+    } else {
+        format!("<p><a href=\"/forgot-password\">{}</a></p>", t(lang, "auth.reset_ask_again"))
+    };
+    let code = if query.phone.is_some() {
+        Field::new("code", "fields.reset_code", "text", "one-time-code").html(lang)
+    } else {
+        String::new()
+    };
+    let mut password = Field::new("new-password", "fields.new_password", "password", "new-password");
+    password.hint = Some("fields.password_hint");
+    format!(
+        "<section class=\"page narrow auth-page\"><h1>{}</h1><form class=\"card form\">{texted}{ask_again}{code}{}{}\
+         <button type=\"submit\" class=\"button wide\" disabled>{}</button></form></section>",
+        t(lang, "auth.reset_title"),
+        password.html(lang),
+        Field::new("password-again", "fields.password_confirmation", "password", "new-password").html(lang),
+        t(lang, "auth.reset_save"),
+    )
+}
+
 /// A required field's mark, as the app's `TextField` writes it.
 const REQUIRED: &str = "<span class=\"required\" aria-hidden=\"true\"> *</span>";
 
@@ -249,7 +281,6 @@ pub fn empty_cart(lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::page::escape;
 
     /// Every catalogue key the page asks for was found (a missing one reads as its key).
     fn no_key_left(html: &str) {
@@ -303,6 +334,17 @@ mod tests {
         let login = login(sw);
         assert_eq!(login.matches(" disabled").count(), 3, "both fields and the button wait for the app");
         no_key_left(&login);
+        let by_phone = Query { phone: Some("+243 <970>".to_owned()), ..Query::default() };
+        let reset = reset_password(&by_phone, sw);
+        assert!(reset.contains("+243 &lt;970&gt;") && reset.contains("autocomplete=\"one-time-code\""), "{reset}");
+        assert!(!reset.contains("/forgot-password"));
+        let without = reset_password(&Query::default(), sw);
+        assert!(without.contains("<a href=\"/forgot-password\">") && !without.contains("one-time-code"));
+        let by_link = reset_password(&Query { token: true, ..Query::default() }, sw);
+        assert!(!by_link.contains("/forgot-password") && !by_link.contains("one-time-code"));
+        for page in [reset, without, by_link] {
+            no_key_left(&page);
+        }
         let forgot = forgot_password(sw);
         assert_eq!(forgot.matches(" disabled").count(), 2, "the field and the button");
         no_key_left(&forgot);
