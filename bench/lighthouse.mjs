@@ -106,6 +106,10 @@ try {
           // A fresh profile each time: a first visit, as the issue measures.
           disableStorageReset: false,
         });
+        if (lhr.runtimeError) {
+          console.log(`  ${route.padEnd(14)} run ${run + 1} failed: ${lhr.runtimeError.code}`);
+          continue;
+        }
         const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
         const figures = {
           score: lhr.categories.performance.score ?? 0,
@@ -119,6 +123,7 @@ try {
         if (!worst || worse(figures, worst)) worst = figures;
         measured.push(figures);
       }
+      if (!worst) continue;
       const of = (key) => median(measured.map((m) => m[key]));
       const spread =
         runs > 1

@@ -1,8 +1,9 @@
 // The platform's address, working hours, phone and email as the super admin set them
 // (docs/settings.md): the footer of every page and the Contact page. Before the first
-// read on a phone the two lines keep their place, so nothing below them jumps.
+// read on a phone the two lines keep their place and say they are busy, so the app takes
+// the place of a server's first screen (which has them all) only once it has them too.
 import { useTranslation } from 'react-i18next';
-import { inLanguage, usePublicSettings } from '../lib/settings';
+import { inLanguage, usePublicSettings, useSettingsPending } from '../lib/settings';
 import { ClockIcon, MailIcon, PhoneIcon, PinIcon } from './icons';
 
 const BLANK = '\u00a0';
@@ -10,10 +11,11 @@ const BLANK = '\u00a0';
 export function ContactLines() {
   const { t, i18n } = useTranslation();
   const contact = usePublicSettings()?.contact;
+  const pending = useSettingsPending();
   const language = i18n.resolvedLanguage;
   return (
     <>
-      <p className="with-icon">
+      <p className="with-icon" aria-busy={pending || undefined}>
         <PinIcon /> <span className="visually-hidden">{t('contact.address_label')}</span>
         {contact ? inLanguage(contact.address, language) : BLANK}
       </p>

@@ -37,10 +37,13 @@ function read(): PublicSettings | null {
 
 let current: PublicSettings | null = typeof localStorage === 'undefined' ? null : read();
 let asked: Promise<void> | null = null;
+/** The settings are known, or the first read on this phone has failed: nothing more to wait for. */
+let settled = current !== null;
 
 /** Keeps what the server said and tells every screen showing the settings. */
 export function keepSettings(settings: PublicSettings): void {
   current = settings;
+  settled = true;
   try {
     localStorage.setItem(KEY, JSON.stringify(settings));
   } catch {
@@ -53,7 +56,10 @@ function refresh(): void {
   asked ??= api<{ data: PublicSettings }>('/settings').then(
     (answer) => keepSettings(answer.data),
     // Offline or refused: what was kept stays, and the next opening asks again.
-    () => undefined,
+    () => {
+      settled = true;
+      listeners.forEach((listener) => listener());
+    },
   );
 }
 
@@ -66,6 +72,15 @@ function subscribe(listener: () => void): () => void {
 export function usePublicSettings(): PublicSettings | null {
   useEffect(refresh, []);
   return useSyncExternalStore(subscribe, () => current);
+}
+
+/**
+ * Whether a phone that never read the settings is still reading them: the screens that
+ * show them say they are busy meanwhile (so the app takes the place of a server's first
+ * screen, which has them, only once it has them too: lib/first-screen.ts).
+ */
+export function useSettingsPending(): boolean {
+  return !useSyncExternalStore(subscribe, () => settled);
 }
 
 /** A text in the reader's language (English when that one is empty). */

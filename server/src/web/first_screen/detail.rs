@@ -113,10 +113,10 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
             "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"56\" height=\"56\">",
             MediaStore::url(hash, media::PHOTO_SIZES[0])
         ),
-        None => super::pages::AVATAR.replace("width=\"64\" height=\"64\"", "width=\"56\" height=\"56\""),
+        None => super::pages::avatar(56),
     };
     let bio = if f.instructor_bio.is_empty() { String::new() } else { format!("<p>{}</p>", escape(&f.instructor_bio)) };
-    let stat = |label: &str, value: String| format!("<div><dt>{}</dt><dd>{value}</dd></div>", t(lang, label));
+    let stat = |label: &str, value: &str| format!("<div><dt>{}</dt><dd>{value}</dd></div>", t(lang, label));
     let language = t(lang, &format!("training.languages.{}", f.language.as_str()));
     let price = if f.price == 0 { t(lang, "training.free") } else { usd(lang, f.price) };
     let money_back =
@@ -136,16 +136,16 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
         t(lang, "market.breadcrumb"),
         t(lang, "training.home"),
         t(lang, "training.title"),
-        super::lists::stars((c.rating * 10.0).round() / 10.0, c.rating_count, lang),
+        stars((c.rating * 10.0).round() / 10.0, c.rating_count, lang),
         t(lang, &format!("training.level.{}", f.level.as_str())),
         escape(&f.description),
         t(lang, "training.instructor"),
         escape(&f.instructor_name),
         escape(&f.instructor_title),
-        stat("training.stats.duration", minutes(lang, c.minutes)),
-        stat("training.stats.lessons", c.lesson_count.to_string()),
-        stat("training.stats.enrolled", c.enrolled.to_string()),
-        stat("training.stats.language", language.clone()),
+        stat("training.stats.duration", &minutes(lang, c.minutes)),
+        stat("training.stats.lessons", &c.lesson_count.to_string()),
+        stat("training.stats.enrolled", &c.enrolled.to_string()),
+        stat("training.stats.language", &language),
         t(lang, "training.modules"),
         modules.iter().map(|m| module(m, lang)).collect::<String>(),
         list("outcomes", "training.outcomes", " class=\"checks\"", &f.outcomes, lang),

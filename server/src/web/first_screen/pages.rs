@@ -102,7 +102,7 @@ pub fn register(lang: Lang) -> String {
          <div class=\"field-row\">{}{}</div>{}{}\
          <div class=\"field\"><label for=\"first-country\">{}{REQUIRED}</label>\
          <select id=\"first-country\" required disabled><option value=\"\">{}</option>{countries}</select></div>{}{}\
-         <div class=\"field avatar-field\">{AVATAR}<div><div class=\"image-picker\">\
+         <div class=\"field avatar-field\">{}<div><div class=\"image-picker\">\
          <span class=\"picker-label\" id=\"first-avatar-label\">{}</span><input id=\"first-avatar\" \
          class=\"visually-hidden file-input\" type=\"file\" accept=\"image/*\" aria-labelledby=\"first-avatar-label\" disabled>\
          <label for=\"first-avatar\" class=\"button secondary small\">{}</label></div></div></div>\
@@ -119,6 +119,7 @@ pub fn register(lang: Lang) -> String {
         t(lang, "fields.choose_country"),
         password.html(lang),
         Field::new("password-again", "fields.password_confirmation", "password", "new-password").html(lang),
+        avatar(64),
         t(lang, "fields.avatar_optional"),
         t(lang, "fields.choose_picture"),
         t(lang, "auth.create_account"),
@@ -175,10 +176,14 @@ pub fn reset_password(query: &Query, lang: Lang) -> String {
 /// A required field's mark, as the app's `TextField` writes it.
 const REQUIRED: &str = "<span class=\"required\" aria-hidden=\"true\"> *</span>";
 
-/// The app's `Avatar` without a picture, at the sign-up form's 64 px.
-pub(super) const AVATAR: &str = "<svg class=\"avatar\" viewBox=\"0 0 40 40\" width=\"64\" height=\"64\" aria-hidden=\"true\" \
-focusable=\"false\"><rect width=\"40\" height=\"40\" rx=\"20\" fill=\"#d9e7dc\"></rect>\
-<circle cx=\"20\" cy=\"16\" r=\"7\" fill=\"#1b5e3b\"></circle><path d=\"M7 35a13 13 0 0 1 26 0\" fill=\"#1b5e3b\"></path></svg>";
+/// The app's `Avatar` without a picture, at `size` px.
+pub(super) fn avatar(size: u32) -> String {
+    format!(
+        "<svg class=\"avatar\" viewBox=\"0 0 40 40\" width=\"{size}\" height=\"{size}\" aria-hidden=\"true\" \
+         focusable=\"false\"><rect width=\"40\" height=\"40\" rx=\"20\" fill=\"#d9e7dc\"></rect>\
+         <circle cx=\"20\" cy=\"16\" r=\"7\" fill=\"#1b5e3b\"></circle><path d=\"M7 35a13 13 0 0 1 26 0\" fill=\"#1b5e3b\"></path></svg>"
+    )
+}
 
 /// A form field as the app's `TextField` draws it, disabled until the app runs.
 struct Field {
