@@ -84,9 +84,10 @@ test('the first HTML paints a shell in the reader language, and every page has i
   still.on('console', (message) => {
     if (/Content Security Policy/.test(message.text())) violations.push(message.text());
   });
-  await still.goto(`${env.server.origin}/register`);
+  // (The orders are per person: that page keeps the shell.)
+  await still.goto(`${env.server.origin}/orders`);
   await still.getByText('Marché, formations et actualités pour les agriculteurs. Ouverture…').waitFor();
-  assert.equal(await still.title(), 'Créer un compte · MAVUNO');
+  assert.equal(await still.title(), 'Commandes · MAVUNO');
   assert.equal(await still.locator('html').getAttribute('lang'), 'fr');
   const shell = await still.locator('.boot').boundingBox();
   assert.ok(shell.width <= 360 && shell.height >= 600, 'the shell fills the phone, styled by its inline style');
