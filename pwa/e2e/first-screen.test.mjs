@@ -87,28 +87,37 @@ test('the app takes the first screen’s place with no spinner, the same first p
   await context.close();
 });
 
-test('a product link opened on a new phone shows the product, never "not found", while the catalogue arrives', async () => {
+test('a product or course link opened on a new phone shows it, never "not found", while the catalogue arrives', async () => {
   const { origin } = env.server;
-  const context = await env.browser.newContext(PHONE);
-  await context.route('**/api/v1/sync/pull**', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    await route.continue();
-  });
-  await context.addInitScript(() => {
-    window.notFound = 0;
-    new MutationObserver(() => {
-      if (/Product not found/.test(document.body?.innerText ?? '')) window.notFound += 1;
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const page = await context.newPage();
   const products = await (await fetch(`${origin}/api/v1/products?sort=name`)).json();
   const avocados = products.data.find((p) => p.title === 'Avocados');
-  await page.goto(`${origin}/product/${avocados.id}?lng=en`);
-  await page.locator('[data-first-screen]').getByRole('heading', { name: 'Avocados' }).waitFor();
-  await appStarted(page);
-  await page.getByRole('button', { name: 'Add to Cart' }).waitFor();
-  assert.equal(await page.evaluate(() => window.notFound), 0);
-  await context.close();
+  const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
+  for (const [path, name, action] of [
+    [`/product/${avocados.id}`, 'Avocados', 'Add to Cart'],
+    [`/course/${course.id}`, course.title, 'Log in to enrol'],
+  ]) {
+    const context = await env.browser.newContext(PHONE);
+    await context.route('**/api/v1/sync/pull**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    await context.addInitScript(() => {
+      window.notFound = 0;
+      new MutationObserver(() => {
+        if (/(Product|Course) not found/.test(document.body?.innerText ?? '')) window.notFound += 1;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    await page.goto(`${origin}${path}?lng=en`);
+    await page.locator('[data-first-screen]').getByRole('heading', { name, exact: true }).waitFor();
+    await appStarted(page);
+    await page
+      .getByRole('link', { name: action })
+      .or(page.getByRole('button', { name: action }))
+      .waitFor();
+    assert.equal(await page.evaluate(() => window.notFound), 0, path);
+    await context.close();
+  }
 });
 
 test('the account forms, help, terms, a post, a course, a certificate check and an empty cart show from the HTML alone, and the app takes their place where they were', async () => {

@@ -19,10 +19,10 @@ export function useCatalogue(db: LocalDb | null): Product[] | undefined {
 
 /**
  * A synced list (`read`: a function of the module, not made anew each render) and whether
- * this device ever pulled (`useCatalogueLoaded`), read together, so a page never draws one
- * without the other (no "nothing found" between a first pull's end and its records). A
- * change is drawn as a transition: in slices, so a slow phone still answers taps while a
- * page of cards is drawn.
+ * this device ever pulled, read together, so a page never draws one without the other
+ * (no "nothing found" between a first pull's end and its records). A change is drawn as
+ * a transition: in slices, so a slow phone still answers taps while a page of cards is
+ * drawn.
  */
 export function useSyncedList<T>(
   db: LocalDb | null,
@@ -38,24 +38,34 @@ export function useSyncedList<T>(
   return useDeferredValue(state);
 }
 
-/** One product by its server id (the `/product/:id` address). */
-export function useProduct(db: LocalDb | null, id: number): Product | null | undefined {
-  return useLiveQuery(
+/**
+ * One synced record (`read`: by the deps given) and whether this device ever pulled, read
+ * together: `undefined` while reading, and while a first pull is on its way (a shared link
+ * opened on a new phone says "loading", not "not found"); null when this device has not
+ * got it. Its arrival is drawn as a transition (in slices): a whole page's body at once is
+ * a long task on a slow phone.
+ */
+export function useSyncedRecord<T>(
+  db: LocalDb | null,
+  read: (db: LocalDb) => Promise<T | undefined>,
+  deps: unknown[],
+): T | null | undefined {
+  const snapshot = useLiveQuery(
     async () =>
-      db ? (((await db.products.where('id').equals(id).first()) as Product | undefined) ?? null) : undefined,
-    [db, id],
+      db ? { item: (await read(db)) ?? null, pulled: (await db.getMeta<number>('cursor')) !== undefined } : undefined,
+    // `read` is made anew each render: `deps` are what it reads by.
+    [db, ...deps],
   );
+  const loaded = useLoaded(snapshot?.pulled);
+  const item = snapshot && (snapshot.item ?? (loaded === undefined ? undefined : null));
+  return useDeferredValue(item);
 }
 
-/**
- * Whether this device has pulled the catalogue at least once: `undefined` while
- * finding out, and while a first pull is on its way (online, no sync failed), so a
- * first visit says "loading" rather than "not downloaded"; `false` only offline or
- * after a failed first pull.
- */
-export function useCatalogueLoaded(db: LocalDb | null): boolean | undefined {
-  const pulled = useLiveQuery(async () => (db ? (await db.getMeta<number>('cursor')) !== undefined : undefined), [db]);
-  return useLoaded(pulled);
+/** One product by its server id (the `/product/:id` address), as `useSyncedRecord` reads it. */
+export function useProduct(db: LocalDb | null, id: number): Product | null | undefined {
+  return useSyncedRecord(db, async (db) => (await db.products.where('id').equals(id).first()) as Product | undefined, [
+    id,
+  ]);
 }
 
 function useLoaded(pulled: boolean | undefined): boolean | undefined {

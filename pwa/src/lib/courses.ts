@@ -2,6 +2,7 @@
 // marketplace, the person's enrolments with progress made offline shown at once,
 // and courses downloaded for reading with no signal.
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useSyncedRecord } from './catalogue';
 import { fold } from './product-search';
 import type { LocalDb, LocalRecord } from './local-db';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
@@ -216,12 +217,11 @@ export function useCourses(db: LocalDb | null): Course[] | undefined {
   return useLiveQuery(async () => (db ? readCourses(db) : undefined), [db]);
 }
 
-/** One course by its server id (the `/course/:id` address); null when this device does not have it. */
+/** One course by its server id (the `/course/:id` address), as `useSyncedRecord` reads it. */
 export function useCourse(db: LocalDb | null, id: number): Course | null | undefined {
-  return useLiveQuery(
-    async () => (db ? (((await db.courses.where('id').equals(id).first()) as Course | undefined) ?? null) : undefined),
-    [db, id],
-  );
+  return useSyncedRecord(db, async (db) => (await db.courses.where('id').equals(id).first()) as Course | undefined, [
+    id,
+  ]);
 }
 
 export function useEnrolment(db: LocalDb | null, uid: string | undefined): Enrolment | null | undefined {

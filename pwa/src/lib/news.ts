@@ -1,6 +1,7 @@
 // News and blog (docs/news.md): posts arrive by sync (the latest 20, with their
 // content) and are read from the device, so /news works with no signal. An older
 // post opened online is kept too, and so is any post opened here, up to KEEP_OPENED.
+import { useDeferredValue } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from './api';
 import { fold } from './product-search';
@@ -51,12 +52,17 @@ export async function readNews(db: LocalDb): Promise<Post[]> {
   return ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst);
 }
 
-/** A post by its server id, as this device has it: undefined while reading, null when it has not. */
+/**
+ * A post by its server id, as this device has it: undefined while reading, null when it
+ * has not. Its arrival is drawn as a transition (in slices), as a product's is.
+ */
 export function useStoredPost(db: LocalDb | null, id: number): Post | null | undefined {
-  return useLiveQuery(
-    async () =>
-      db ? (((await db.blogs.where('id').equals(id).first()) as unknown as Post | undefined) ?? null) : undefined,
-    [db, id],
+  return useDeferredValue(
+    useLiveQuery(
+      async () =>
+        db ? (((await db.blogs.where('id').equals(id).first()) as unknown as Post | undefined) ?? null) : undefined,
+      [db, id],
+    ),
   );
 }
 

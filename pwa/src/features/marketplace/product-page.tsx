@@ -1,5 +1,5 @@
 // One product (docs/product.md, Screens, "Product detail"), from the catalogue on the device.
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '../../lib/page-head';
@@ -11,7 +11,7 @@ import { useToast } from '../../components/toast';
 import { formatDay, formatMoney } from '../../lib/format';
 import { addToCart } from '../../lib/cart';
 import { productTitle, type Product } from '../../lib/products';
-import { useCatalogueLoaded, useProduct } from '../../lib/catalogue';
+import { useProduct } from '../../lib/catalogue';
 import { useFavourite } from '../../lib/favourites';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
 import { orderRange } from '../../lib/catalogue';
@@ -25,11 +25,8 @@ export function ProductPage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const product = useProduct(db, Number(id));
-  const loaded = useCatalogueLoaded(db);
   usePageHead('product', product ? productTitle(product, i18n.resolvedLanguage) : undefined, product?.description);
-  // A shared link opened on a new phone: loading while the first pull is on its way, not "not found".
-  if (product === undefined || (product === null && loaded === undefined))
-    return <Spinner label={t('market.loading')} />;
+  if (product === undefined) return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
     return (
       <section className="page narrow coming-soon">
@@ -43,7 +40,8 @@ export function ProductPage() {
   return <ProductDetails product={product} />;
 }
 
-function ProductDetails({ product: p }: { product: Product }) {
+// Not drawn again when only the page's sync state moves (a first pull's end).
+const ProductDetails = memo(function ProductDetails({ product: p }: { product: Product }) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const title = productTitle(p, i18n.resolvedLanguage);
@@ -201,4 +199,4 @@ function ProductDetails({ product: p }: { product: Product }) {
       {p.id !== undefined && <ProductReviews productId={p.id} />}
     </article>
   );
-}
+});
