@@ -1,14 +1,11 @@
 import { Suspense } from 'react';
-import { RouterProvider } from 'react-router';
+import { RouterProvider, type DataRouter } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ToastProvider } from '../components/toast';
 import { SessionProvider } from '../lib/session';
-import { createRouter } from './router';
 import { SyncProvider } from '../lib/sync-provider';
 
-const router = createRouter();
-
-export function App() {
+export function App({ router }: { router: DataRouter }) {
   return (
     // The outer Suspense waits for a lazily loaded catalogue (French, Kiswahili).
     <Suspense fallback={<Spinner label="MAVUNO" />}>
