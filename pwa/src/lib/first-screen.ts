@@ -26,9 +26,7 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Pr
   // The app's code is fetched, and run, once the first screen and its first picture
   // are on screen (the server leaves out the page's modulepreload links then).
   await firstScreenPainted(root);
-  const loading = load();
-  warmIntl();
-  const { boot } = await loading;
+  const { boot } = await load();
   const app = document.createElement('div');
   boot(app);
   await pageReady(app, SWAP_LIMIT_MS);
@@ -98,15 +96,6 @@ export function pageReady(app: HTMLElement, limit: number): Promise<void> {
     observer.observe(app, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
     if (ready()) done();
   });
-}
-
-/**
- * A page's first Intl formatter costs a slow phone ~50 ms (its locale's data is read
- * once per page); made in a task of its own while the app's code downloads, it is not
- * part of the app's first render (one long task on a product page).
- */
-function warmIntl(): void {
-  window.setTimeout(() => new Intl.NumberFormat(document.documentElement.lang || undefined).format(0));
 }
 
 function wait(ms: number): Promise<void> {
