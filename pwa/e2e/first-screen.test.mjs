@@ -216,3 +216,43 @@ test('a phone whose cart holds something never sees the server draw it empty', a
   await page.locator('[data-first-screen]').getByRole('heading', { name: 'Your cart is empty' }).waitFor();
   await context.close();
 });
+
+test('a phone fetches a page’s main picture once, at 720 px, in the first screen and the app alike; a wide sharp screen as wide as it draws it', async () => {
+  const { origin } = env.server;
+  const products = await (await fetch(`${origin}/api/v1/products?sort=name`)).json();
+  const product = products.data.find((p) => p.title === 'Avocados');
+  const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data.find((c) => c.image_url);
+  const post = (await (await fetch(`${origin}/api/v1/blogs`)).json()).find((p) => p.image_url);
+  const wide = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 };
+  // [device, page, its main picture, the size the picture's drawn width needs]
+  const cases = [
+    [PHONE, `/product/${product.id}`, '.gallery > .product-image', product.image_urls[0].url, 720],
+    [PHONE, `/course/${course.id}`, '.course-sidebar > .product-image', course.image_url, 720],
+    [PHONE, `/news/${post.id}`, '.article > .product-image', post.image_url, 720],
+    [wide, `/product/${product.id}`, '.gallery > .product-image', product.image_urls[0].url, 1024],
+    // The course's picture is in its narrow side column.
+    [wide, `/course/${course.id}`, '.course-sidebar > .product-image', course.image_url, 720],
+    [wide, `/news/${post.id}`, '.article > .product-image', post.image_url, 1024],
+  ];
+  // A new phone each time: a second visit opens the service worker's copy of the app.
+  for (const [device, path, selector, display, size] of cases) {
+    const context = await env.browser.newContext(device);
+    const page = await context.newPage();
+    const fetched = [];
+    page.on('request', (request) => {
+      if (/\/media\/\w+-(720|1024)\.jpg$/.test(request.url())) fetched.push(new URL(request.url()).pathname);
+    });
+    const chosen = display.replace('-1024.jpg', `-${size}.jpg`);
+    await page.goto(`${origin}${path}?lng=fr`);
+    const firstScreen = `[data-first-screen] ${selector}`;
+    await page.waitForFunction((s) => document.querySelector(s)?.currentSrc, firstScreen);
+    assert.equal(new URL(await page.locator(firstScreen).evaluate((img) => img.currentSrc)).pathname, chosen, path);
+    await appStarted(page);
+    const app = page.locator(selector);
+    await page.waitForFunction((s) => document.querySelector(s)?.complete, selector);
+    assert.equal(new URL(await app.evaluate((img) => img.currentSrc)).pathname, chosen, `${path} in the app`);
+    assert.ok(await app.evaluate((img) => img.naturalWidth > 0), path);
+    assert.deepEqual(fetched, [chosen], `${path}: one file, of the size it is drawn at`);
+    await context.close();
+  }
+});

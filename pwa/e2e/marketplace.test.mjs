@@ -70,7 +70,7 @@ test('with the network off the marketplace still lists, filters and shows cached
   await assertOffline(page);
   // Chromium's offline emulation can reach a service worker a moment late; the large
   // pictures this test says were never fetched are refused outright as well.
-  await context.route(/-1024\.jpg$/, (route) => route.abort('internetdisconnected'));
+  await context.route(/-(720|1024)\.jpg$/, (route) => route.abort('internetdisconnected'));
   await page.reload();
   await page.getByText('Showing 6 of 6 products').waitFor();
   // A French search finds the coffee listed in English, with no signal too.

@@ -44,10 +44,16 @@ static BODY_BUDGET: Semaphore = Semaphore::const_new(BODY_BUDGET_KIB as usize);
 const BUDGET_WAIT: Duration = Duration::from_secs(20);
 const RETRY_AFTER_SECS: u64 = 10;
 
+/// A picture in a list or a card.
+pub const THUMBNAIL: u32 = 320;
+/// A page's main picture on a phone: a 720p screen's width (360 px at 2×, 412 px at 1.75×).
+pub const MEDIUM: u32 = 720;
+/// A page's main picture on a wider screen, and pictures inside texts.
+pub const DISPLAY: u32 = 1024;
 /// Avatars are shown small; one size is enough.
-pub const AVATAR_SIZES: &[u32] = &[320];
-/// Photos of products and farms: a thumbnail for lists and a display size.
-pub const PHOTO_SIZES: &[u32] = &[320, 1024];
+pub const AVATAR_SIZES: &[u32] = &[THUMBNAIL];
+/// Photos of products, farms, courses and posts.
+pub const PHOTO_SIZES: &[u32] = &[THUMBNAIL, MEDIUM, DISPLAY];
 
 #[derive(Clone)]
 pub struct MediaStore {
@@ -102,6 +108,11 @@ impl MediaStore {
         Ok(MediaStore { dir })
     }
 
+    /// The store whose files are in `dir` (already made by `new`).
+    pub fn at(dir: &Path) -> MediaStore {
+        MediaStore { dir: dir.to_owned() }
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -146,6 +157,31 @@ impl MediaStore {
         Ok(removed)
     }
 
+    /// Makes a photo's `size` from its next larger stored size, if it is missing.
+    async fn make_size(&self, hash: &str, size: u32) -> ApiResult<()> {
+        if self.dir.join(file_name(hash, size)).exists() {
+            return Ok(());
+        }
+        let source = PHOTO_SIZES
+            .iter()
+            .filter(|larger| **larger > size)
+            .map(|larger| self.dir.join(file_name(hash, *larger)))
+            .find(|path| path.exists())
+            .ok_or_else(not_an_image)?;
+        // A stored size is at most DISPLAY px square: one or two megapixels of the budget.
+        let Ok(Ok(permit)) = tokio::time::timeout(BUDGET_WAIT, DECODE_BUDGET.acquire_many(2)).await else {
+            return Err(busy());
+        };
+        let (dir, hash) = (self.dir.clone(), hash.to_owned());
+        let made = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let image = decode(&std::fs::read(source)?)?;
+            write_size(&dir, &hash, &image, size)
+        })
+        .await;
+        made.unwrap_or_else(|_| Err(not_an_image()))
+    }
+
     /// Checks, re-encodes and stores an image at each of `sizes`; returns its content hash.
     /// Storing the same bytes twice is cheap and yields the same hash.
     pub async fn store_image(&self, bytes: Vec<u8>, sizes: &'static [u32]) -> ApiResult<String> {
@@ -177,17 +213,43 @@ impl MediaStore {
 fn store_blocking(dir: &Path, hash: &str, bytes: &[u8], sizes: &[u32]) -> ApiResult<String> {
     let image = decode(bytes)?;
     for &size in sizes {
-        let path = dir.join(file_name(hash, size));
-        if path.exists() {
-            continue;
-        }
-        let encoded = encode_jpeg(&image, size)?;
-        // Write then rename, so a reader never sees half a file.
-        let tmp = dir.join(format!(".{}.{}", file_name(hash, size), uuid::Uuid::new_v4()));
-        std::fs::write(&tmp, encoded)?;
-        std::fs::rename(&tmp, &path)?;
+        write_size(dir, hash, &image, size)?;
     }
     Ok(hash.to_owned())
+}
+
+/// Stores `image` at `size` unless that file is there already.
+fn write_size(dir: &Path, hash: &str, image: &DynamicImage, size: u32) -> ApiResult<()> {
+    let path = dir.join(file_name(hash, size));
+    if path.exists() {
+        return Ok(());
+    }
+    let encoded = encode_jpeg(image, size)?;
+    // Write then rename, so a reader never sees half a file.
+    let tmp = dir.join(format!(".{}.{}", file_name(hash, size), uuid::Uuid::new_v4()));
+    std::fs::write(&tmp, encoded)?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(())
+}
+
+/// A photo's size asked for by its file name (`{hash}-{size}.jpg`), when it is one of `PHOTO_SIZES`.
+fn photo_file(name: &str) -> Option<(&str, u32)> {
+    let (hash, size) = name.strip_suffix(".jpg")?.split_once('-')?;
+    let size = size.parse().ok().filter(|size| PHOTO_SIZES.contains(size))?;
+    is_hash(hash).then_some((hash, size))
+}
+
+/// Route layer for `/media`: a photo stored before one of its sizes existed
+/// (720 px came after 320 and 1024; originals are not kept) is given that size
+/// from its next larger stored one the first time it is asked for.
+pub async fn make_missing_size(store: MediaStore, request: Request, next: Next) -> Response {
+    if let Some((hash, size)) = photo_file(request.uri().path().trim_start_matches('/')) {
+        // Not made (no larger size, a damaged file, a busy server): the file is simply not there.
+        if let Err(err) = store.make_size(hash, size).await {
+            tracing::debug!(hash, size, code = err.code(), "photo size not made");
+        }
+    }
+    next.run(request).await
 }
 
 fn file_name(hash: &str, size: u32) -> String {
@@ -310,6 +372,37 @@ mod tests {
     fn large_pictures_are_shrunk_before_the_filters_run() {
         let image = decode(&png(3000, 1500)).unwrap();
         assert_eq!((image.width(), image.height()), (WORKING_SIZE, WORKING_SIZE / 2));
+    }
+
+    #[test]
+    fn only_photo_sizes_of_a_hash_are_made_on_demand() {
+        let hash = "ab".repeat(32);
+        assert_eq!(photo_file(&format!("{hash}-720.jpg")), Some((hash.as_str(), MEDIUM)));
+        for name in [
+            format!("{hash}-500.jpg"),
+            format!("{hash}-720.png"),
+            format!("{}-720.jpg", "AB".repeat(32)),
+            "../../etc-720.jpg".to_owned(),
+            format!("{hash}-720.jpg/x"),
+            format!("{hash}--720.jpg"),
+        ] {
+            assert_eq!(photo_file(&name), None, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_middle_size_is_made_from_the_larger_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MediaStore { dir: dir.path().to_owned() };
+        let bytes = png(1600, 1200);
+        let hash =
+            store_blocking(dir.path(), &hex::encode(Sha256::digest(&bytes)), &bytes, &[THUMBNAIL, DISPLAY]).unwrap();
+        store.make_size(&hash, MEDIUM).await.unwrap();
+        let made = image::load_from_memory(&std::fs::read(dir.path().join(file_name(&hash, MEDIUM))).unwrap()).unwrap();
+        assert_eq!((made.width(), made.height()), (720, 540));
+        let unknown = "cd".repeat(32);
+        assert!(store.make_size(&unknown, MEDIUM).await.is_err(), "nothing to make it from");
+        assert!(!dir.path().join(file_name(&unknown, MEDIUM)).exists());
     }
 
     #[test]

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Francs } from '../lib/francs';
 import { setupI18n } from '../lib/i18n';
 import { Price, ProductImage, unitCounted } from './product-parts';
+import { PICTURE_WIDTHS, pictureSet } from '../lib/picture-sizes';
 
 // Whether francs show (and at which rate) is the hook's business, tested in lib/francs.
 const francs = vi.hoisted(() => ({ value: null as Francs | null }));
@@ -90,5 +91,39 @@ describe('a product picture', () => {
       />,
     );
     expect(img()?.getAttribute('src')).toBe('/media/b-1024.jpg');
+  });
+
+  it('offers a phone the 720 px file where the page says how wide it draws it, then each cached size in turn', () => {
+    const hash = 'ab'.repeat(32);
+    const view = render(
+      <ProductImage
+        src={`/media/${hash}-1024.jpg`}
+        fallback={`/media/${hash}-320.jpg`}
+        alt="Beans"
+        width={1024}
+        height={768}
+        saveData={false}
+        priority
+        sizes={PICTURE_WIDTHS.product}
+      />,
+    );
+    const img = () => view.container.querySelector('img');
+    expect(img()?.getAttribute('srcset')).toBe(`/media/${hash}-720.jpg 720w, /media/${hash}-1024.jpg 1024w`);
+    expect(img()?.getAttribute('sizes')).toBe(PICTURE_WIDTHS.product);
+    // Offline, the file chosen was not cached: the 1024 px one alone, then the list's.
+    fireEvent.error(img()!);
+    expect(img()?.hasAttribute('srcset')).toBe(false);
+    expect(img()?.getAttribute('src')).toBe(`/media/${hash}-1024.jpg`);
+    fireEvent.error(img()!);
+    expect(img()?.getAttribute('src')).toBe(`/media/${hash}-320.jpg`);
+    fireEvent.error(img()!);
+    expect(img()).toBeNull();
+  });
+
+  it('has one file for any other address', () => {
+    expect(pictureSet('/media/a-1024.jpg')).toBeUndefined();
+    expect(pictureSet(`/media/${'ab'.repeat(32)}-320.jpg`)).toBeUndefined();
+    expect(pictureSet('blob:http://x/1')).toBeUndefined();
+    expect(pictureSet(undefined)).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { useFrancs } from '../lib/francs';
 import type { Product } from '../lib/products';
 import { addToCart } from '../lib/cart';
 import { orderRange } from '../lib/catalogue';
+import { pictureSet } from '../lib/picture-sizes';
 import { CartIcon } from './icons';
 import { useToast } from './toast';
 
@@ -32,11 +33,11 @@ export function useDataSaver(): [boolean, (on: boolean) => void] {
   return [on, set];
 }
 
-/** A product picture at the size the place needs; with data saver on, a button that loads it. */
 /**
- * A product picture, with what a phone without signal can still show: when `src`
- * cannot be loaded (offline, not cached), the smaller `fallback` the marketplace
- * cards cached, else a placeholder drawn here; never a broken-image icon.
+ * A picture at the size the place needs; with data saver on, a button that loads it.
+ * What a phone without signal can still show: when `src` cannot be loaded (offline,
+ * not cached), the smaller `fallback` the list cards cached, else a placeholder drawn
+ * here; never a broken-image icon.
  */
 export function ProductImage(props: {
   src: string | undefined;
@@ -48,18 +49,23 @@ export function ProductImage(props: {
   saveData: boolean;
   /** The page's main (or first) picture, likely its largest content: fetched at once, first. */
   priority?: boolean;
+  /** How wide the page draws it (`PICTURE_WIDTHS`): a phone then fetches the 720 px file. */
+  sizes?: string;
 }) {
   // A new picture starts over from its own address.
   return <PictureWithFallback key={props.src} {...props} />;
 }
 
 function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
-  const { src, fallback, alt, width, height, saveData, priority } = props;
+  const { src, fallback, alt, width, height, saveData, priority, sizes } = props;
   const { t } = useTranslation();
   const [asked, setAsked] = useState(false);
   const [failed, setFailed] = useState(0);
   const shape = { aspectRatio: `${width} / ${height}` };
-  const current = [src, fallback].filter(Boolean)[failed];
+  // Offline, the size the browser chose may not be cached when another is: each in turn.
+  const srcSet = sizes ? pictureSet(src) : undefined;
+  const tries = [srcSet && { src, srcSet }, src && { src }, fallback && { src: fallback }].filter((x) => !!x);
+  const current = tries[failed];
   if (!current)
     return (
       <div
@@ -82,8 +88,11 @@ function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
   }
   return (
     <img
+      key={failed}
       className="product-image"
-      src={current}
+      sizes={current.srcSet && sizes}
+      srcSet={current.srcSet}
+      src={current.src}
       alt={alt}
       width={width}
       height={height}

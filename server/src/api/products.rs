@@ -129,8 +129,8 @@ impl From<ProductRow> for ProductJson {
                 .images
                 .iter()
                 .map(|hash| ImageJson {
-                    url: MediaStore::url(hash, media::PHOTO_SIZES[1]),
-                    thumbnail_url: MediaStore::url(hash, media::PHOTO_SIZES[0]),
+                    url: MediaStore::url(hash, media::DISPLAY),
+                    thumbnail_url: MediaStore::url(hash, media::THUMBNAIL),
                 })
                 .collect(),
             low_stock: l.quantity <= products::LOW_STOCK,

@@ -35,7 +35,7 @@ pub struct Upload {
     bytes: i64,
     /// ~320 px, for lists and cards.
     thumbnail_url: String,
-    /// ~1024 px, for a detail view.
+    /// ~1024 px, for a detail view (the same name ending `-720.jpg` is a phone's size).
     display_url: String,
     created_at: String,
 }
@@ -58,8 +58,8 @@ fn response(row: uploads::UploadRow) -> UploadResponse {
     UploadResponse {
         success: true,
         upload: Upload {
-            thumbnail_url: MediaStore::url(&row.sha256, PHOTO_SIZES[0]),
-            display_url: MediaStore::url(&row.sha256, PHOTO_SIZES[1]),
+            thumbnail_url: MediaStore::url(&row.sha256, media::THUMBNAIL),
+            display_url: MediaStore::url(&row.sha256, media::DISPLAY),
             sha256: row.sha256,
             bytes: row.bytes,
             created_at: row.created_at,

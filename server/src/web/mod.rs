@@ -15,6 +15,7 @@ use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
 use crate::AppState;
+use crate::media::{self, MediaStore};
 
 mod first_screen;
 mod page;
@@ -29,8 +30,10 @@ const PLACEHOLDER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=
 <p>API: <a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a></p></body></html>";
 
 pub fn routes(web_dir: Option<&Path>, media_dir: &Path) -> Router<AppState> {
+    let store = MediaStore::at(media_dir);
     let media = Router::new()
         .fallback_service(ServeDir::new(media_dir))
+        .layer(middleware::from_fn(move |req: Request, next: Next| media::make_missing_size(store.clone(), req, next)))
         .layer(middleware::from_fn(|req: Request, next: Next| cache_for(req, next, IMMUTABLE)));
     let app = match web_dir.filter(|dir| dir.join("index.html").is_file()) {
         Some(dir) => {

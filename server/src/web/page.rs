@@ -154,7 +154,7 @@ pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
             lang,
             title: lang.format("pages.title_format", &[("page", &title)]),
             description: shorten(&description, 200),
-            image: image.map(|hash| MediaStore::url(&hash, 1024)),
+            image: image.map(|hash| MediaStore::url(&hash, crate::media::DISPLAY)),
             kind,
         },
         None => page(key),

@@ -397,10 +397,10 @@ async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
     // Within the grace period nothing goes.
     assert_eq!(mavuno::api::uploads::collect_unused(&app.state, Duration::from_secs(3600)).await.unwrap(), 0);
     let removed_files = mavuno::api::uploads::collect_unused(&app.state, Duration::ZERO).await.unwrap();
-    assert_eq!(removed_files, 4, "two sizes each of the stray upload and the removed product's photo");
+    assert_eq!(removed_files, 6, "three sizes each of the stray upload and the removed product's photo");
     let media = app.state.media.clone();
     assert!(media.files_of(&sha(&stray)).is_empty() && media.files_of(&sha(&removed)).is_empty());
-    assert_eq!(media.files_of(&sha(&kept)).len(), 2);
+    assert_eq!(media.files_of(&sha(&kept)).len(), 3);
     let avatar_file = avatar.trim_start_matches("/media/");
     assert!(media.dir().join(avatar_file).exists(), "the avatar stays");
     assert_eq!(count(&app, "SELECT COUNT(*) FROM uploads"), 1);

@@ -35,6 +35,7 @@ async fn a_photo_is_stored_once_under_its_hash() {
         let decoded = image::load_from_memory(&image.bytes().await.unwrap()).unwrap();
         assert_eq!(decoded.width(), width);
     }
+    assert!(app.data_dir.join(format!("media/{hash}-720.jpg")).exists(), "a phone's size is made at once");
 
     // A retry after a lost answer changes nothing.
     let again = app.client.put(&url).bearer_auth(&token).body(photo.clone()).send().await.unwrap();
@@ -79,4 +80,37 @@ async fn damaged_foreign_or_oversized_bodies_are_refused() {
     let anonymous =
         app.client.put(app.api(&format!("/uploads/{}", sha(&photo)))).body(photo.clone()).send().await.unwrap();
     error_of(anonymous, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn a_photo_stored_before_the_phone_size_existed_gets_it_when_first_asked() {
+    let app = spawn_app().await;
+    let token = app.user_with_role("farmer@example.com", Role::Farmer).await;
+    let photo = png(1600, 1200);
+    let hash = sha(&photo);
+    let sent = app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&token).body(photo).send().await;
+    assert_eq!(sent.unwrap().status(), StatusCode::CREATED);
+    // As an older server left it: 320 and 1024 px only.
+    let medium = app.data_dir.join(format!("media/{hash}-720.jpg"));
+    std::fs::remove_file(&medium).unwrap();
+
+    let image = app.client.get(format!("{}/media/{hash}-720.jpg", app.origin)).send().await.unwrap();
+    assert_eq!(image.status(), StatusCode::OK);
+    assert!(image.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    let decoded = image::load_from_memory(&image.bytes().await.unwrap()).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (720, 540));
+    assert!(medium.exists(), "made once, then served as a file");
+
+    // Nothing else is made: unknown pictures, other sizes, other names.
+    for path in [
+        format!("/media/{}-720.jpg", "cd".repeat(32)),
+        format!("/media/{hash}-500.jpg"),
+        format!("/media/{hash}-2048.jpg"),
+        format!("/media/{hash}-720.png"),
+    ] {
+        let answer = app.client.get(format!("{}{path}", app.origin)).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    let files = std::fs::read_dir(app.data_dir.join("media")).unwrap().count();
+    assert_eq!(files, 3, "320, 720 and 1024 px of the one photo");
 }

@@ -19,6 +19,7 @@ import { Stepper } from '../../components/stepper';
 import { RateNote } from '../../components/money-summary';
 import { useFrancs } from '../../lib/francs';
 import { ProductReviews } from './product-reviews';
+import { PICTURE_WIDTHS } from '../../lib/picture-sizes';
 
 export function ProductPage() {
   const { t, i18n } = useTranslation();
@@ -73,6 +74,7 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             height={768}
             saveData={saveData}
             priority
+            sizes={PICTURE_WIDTHS.product}
           />
           {p.image_urls.length > 1 && (
             <div className="thumbnails">

@@ -13,6 +13,7 @@ import { formatDate } from '../../lib/format';
 import { fetchPost, markOpened, useStoredPost } from '../../lib/news';
 import { Spinner } from '../../components/spinner';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
+import { PICTURE_WIDTHS } from '../../lib/picture-sizes';
 import { CommentsSection } from './comments-section';
 
 type Fetching = 'loading' | 'not_found' | 'failed' | 'offline';
@@ -59,7 +60,15 @@ export function ArticlePage() {
         {formatDate(post.date)} · {post.author} · {post.read_time}
       </p>
       {post.image_url && (
-        <ProductImage src={post.image_url} alt="" width={1024} height={768} saveData={saveData} priority />
+        <ProductImage
+          src={post.image_url}
+          alt=""
+          width={1024}
+          height={768}
+          saveData={saveData}
+          priority
+          sizes={PICTURE_WIDTHS.article}
+        />
       )}
       <div className="article-content" dangerouslySetInnerHTML={{ __html: post.full_content }} />
       {db && <CommentsSection db={db} post={post} />}

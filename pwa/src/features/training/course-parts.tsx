@@ -5,13 +5,24 @@ import { paths } from '../../lib/paths';
 import type { Course } from '../../lib/courses';
 import { formatMinutes, formatMoney } from '../../lib/format';
 import { ProductImage } from '../../components/product-parts';
+import { PICTURE_WIDTHS } from '../../lib/picture-sizes';
 
 /** `priority`: the page's main or first picture (fetched at once). */
 export function CoursePicture(props: { course: Course; large?: boolean; saveData: boolean; priority?: boolean }) {
   const { course, large, saveData, priority } = props;
   const src = (large ? course.image_url : course.thumbnail_url) ?? undefined;
   const [width, height] = large ? [1024, 768] : [320, 240];
-  return <ProductImage src={src} alt="" width={width} height={height} saveData={saveData} priority={priority} />;
+  return (
+    <ProductImage
+      src={src}
+      alt=""
+      width={width}
+      height={height}
+      saveData={saveData}
+      priority={priority}
+      sizes={large ? PICTURE_WIDTHS.course : undefined}
+    />
+  );
 }
 
 export function CourseBadges({ course }: { course: Course }) {

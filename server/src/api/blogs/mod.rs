@@ -77,8 +77,8 @@ impl From<BlogRow> for BlogJson {
         BlogJson {
             id: b.id,
             uid: b.uid,
-            image_url: image.as_deref().map(|h| MediaStore::url(h, media::PHOTO_SIZES[1])),
-            thumbnail_url: image.as_deref().map(|h| MediaStore::url(h, media::PHOTO_SIZES[0])),
+            image_url: image.as_deref().map(|h| MediaStore::url(h, media::DISPLAY)),
+            thumbnail_url: image.as_deref().map(|h| MediaStore::url(h, media::THUMBNAIL)),
             title,
             description,
             full_content,

@@ -108,10 +108,10 @@ impl CourseJson {
         CourseJson {
             id: row.id,
             uid: row.uid,
-            image_url: f.cover_image.as_deref().map(|h| MediaStore::url(h, media::PHOTO_SIZES[1])),
-            thumbnail_url: f.cover_image.as_deref().map(|h| MediaStore::url(h, media::PHOTO_SIZES[0])),
+            image_url: f.cover_image.as_deref().map(|h| MediaStore::url(h, media::DISPLAY)),
+            thumbnail_url: f.cover_image.as_deref().map(|h| MediaStore::url(h, media::THUMBNAIL)),
             instructor: InstructorJson {
-                photo_url: f.instructor_photo.as_deref().map(|h| MediaStore::url(h, media::PHOTO_SIZES[0])),
+                photo_url: f.instructor_photo.as_deref().map(|h| MediaStore::url(h, media::THUMBNAIL)),
                 name: f.instructor_name,
                 title: f.instructor_title,
                 bio: f.instructor_bio,
@@ -291,18 +291,18 @@ fn content_of(media: &MediaStore, row: &CourseRow, modules: Vec<ModuleRow>) -> A
         }
     };
     if let Some(cover) = &row.fields.cover_image {
-        add(cover, media::PHOTO_SIZES[1]);
-        add(cover, media::PHOTO_SIZES[0]);
+        add(cover, media::DISPLAY);
+        add(cover, media::THUMBNAIL);
     }
     if let Some(photo) = &row.fields.instructor_photo {
-        add(photo, media::PHOTO_SIZES[0]);
+        add(photo, media::THUMBNAIL);
     }
     let lessons: Vec<LessonJson> = modules
         .into_iter()
         .flat_map(|m| m.lessons)
         .map(|l| {
             for hash in courses::markup::pictures(&l.body) {
-                add(&hash, media::PHOTO_SIZES[1]);
+                add(&hash, media::DISPLAY);
             }
             LessonJson {
                 id: l.id,

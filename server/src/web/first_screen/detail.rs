@@ -15,16 +15,26 @@ use super::lists::{price, product_title, stars};
 use super::{Query, long_date, minutes, t, usd};
 use crate::web::page::escape;
 
-/// A page's main picture at 1024 px (the app's `ProductImage` with `priority`), fetched
-/// first; its place kept empty when the browser asks to save data (the app then offers
-/// to show it).
-fn main_picture(hash: Option<&str>, alt: &str, save_data: bool) -> String {
+/// How wide each page draws its main picture, so the browser can choose between the
+/// 720 and 1024 px files before any style is loaded: the app's words
+/// (`pwa/src/lib/picture-sizes.ts`), so it chooses the same file again when the app takes over.
+const PRODUCT_PICTURE: &str = "(min-width: 1120px) 532px, (min-width: 700px) 50vw, calc(100vw - 32px)";
+const COURSE_PICTURE: &str = "(min-width: 1120px) 312px, (min-width: 900px) 27vw, calc(100vw - 74px)";
+const ARTICLE_PICTURE: &str = "(min-width: 560px) 528px, calc(100vw - 32px)";
+
+/// A page's main picture (the app's `ProductImage` with `priority` and `sizes`): 720 px on
+/// a phone, 1024 px wider, fetched first; its place kept empty when the browser asks to
+/// save data (the app then offers to show it).
+fn main_picture(hash: Option<&str>, alt: &str, save_data: bool, sizes: &str) -> String {
     match hash.filter(|_| !save_data) {
-        Some(hash) => format!(
-            "<img class=\"product-image\" src=\"{}\" alt=\"{alt}\" width=\"1024\" height=\"768\" loading=\"eager\" \
-             fetchpriority=\"high\" decoding=\"async\">",
-            MediaStore::url(hash, media::PHOTO_SIZES[1])
-        ),
+        Some(hash) => {
+            let (medium, display) = (MediaStore::url(hash, media::MEDIUM), MediaStore::url(hash, media::DISPLAY));
+            format!(
+                "<img class=\"product-image\" sizes=\"{sizes}\" srcset=\"{medium} 720w, {display} 1024w\" \
+                 src=\"{display}\" alt=\"{alt}\" width=\"1024\" height=\"768\" loading=\"eager\" \
+                 fetchpriority=\"high\" decoding=\"async\">"
+            )
+        }
         None => "<div class=\"product-image placeholder\" aria-hidden=\"true\"></div>".to_owned(),
     }
 }
@@ -33,7 +43,7 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
     let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
     let l = &p.listing;
     let title = escape(product_title(l, lang));
-    let picture = main_picture(l.images.first().map(String::as_str), &title, query.save_data);
+    let picture = main_picture(l.images.first().map(String::as_str), &title, query.save_data, PRODUCT_PICTURE);
     let verified = if p.farmer.verified {
         format!("<span class=\"badge green\">{}</span>", t(lang, "market.verified"))
     } else {
@@ -86,7 +96,7 @@ pub async fn article(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),
         escape(&f.read_time),
-        f.image.as_deref().map_or(String::new(), |hash| main_picture(Some(hash), "", query.save_data)),
+        f.image.as_deref().map_or(String::new(), |hash| main_picture(Some(hash), "", query.save_data, ARTICLE_PICTURE)),
         f.full_content,
     ))
 }
@@ -111,7 +121,7 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
     let instructor_photo = match &f.instructor_photo {
         Some(hash) => format!(
             "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"56\" height=\"56\">",
-            MediaStore::url(hash, media::PHOTO_SIZES[0])
+            MediaStore::url(hash, media::THUMBNAIL)
         ),
         None => super::pages::avatar(56),
     };
@@ -151,7 +161,7 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
         list("outcomes", "training.outcomes", " class=\"checks\"", &f.outcomes, lang),
         list("requirements", "training.requirements", "", &f.requirements, lang),
         t(lang, "training.enrolment"),
-        main_picture(f.cover_image.as_deref(), "", query.save_data),
+        main_picture(f.cover_image.as_deref(), "", query.save_data, COURSE_PICTURE),
         t(lang, "training.login_to_enrol"),
         t(lang, "training.create_account"),
     ))
@@ -221,4 +231,21 @@ pub async fn certificate(state: &AppState, typed: &str, lang: Lang) -> Option<St
          <h1 id=\"check-title\">{}</h1>{check}</section>",
         t(lang, "training.check_title")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_pictures_are_sized_in_the_words_of_the_app() {
+        let app = include_str!("../../../../pwa/src/lib/picture-sizes.ts");
+        for sizes in [PRODUCT_PICTURE, COURSE_PICTURE, ARTICLE_PICTURE] {
+            assert!(app.contains(&format!("'{sizes}'")), "the app draws {sizes:?} otherwise");
+        }
+        let hash = "ab".repeat(32);
+        let picture = main_picture(Some(&hash), "Maize", false, PRODUCT_PICTURE);
+        assert!(picture.contains(&format!("srcset=\"/media/{hash}-720.jpg 720w, /media/{hash}-1024.jpg 1024w\"")));
+        assert!(!main_picture(Some(&hash), "Maize", true, PRODUCT_PICTURE).contains("<img"), "save data");
+    }
 }

@@ -211,7 +211,7 @@ fn picture(hash: Option<&str>, alt: &str, first: bool, save_data: bool) -> Strin
     match hash.filter(|_| !save_data) {
         Some(hash) => format!(
             "<img class=\"product-image\" src=\"{}\" alt=\"{alt}\" width=\"320\" height=\"240\" {} decoding=\"async\">",
-            MediaStore::url(hash, media::PHOTO_SIZES[0]),
+            MediaStore::url(hash, media::THUMBNAIL),
             if first { "loading=\"eager\" fetchpriority=\"high\"" } else { "loading=\"lazy\"" },
         ),
         None => "<div class=\"product-image placeholder\" aria-hidden=\"true\"></div>".to_owned(),
