@@ -256,3 +256,18 @@ test('a phone fetches a page’s main picture once, at 720 px, in the first scre
     await context.close();
   }
 });
+
+test('a first screen carries the app’s styles before its content; the shell paints before them', async () => {
+  const { origin } = env.server;
+  const html = async (path) => (await fetch(`${origin}${path}?lng=fr`)).text();
+  for (const path of ['/news/1', '/product/1', '/marketplace', '/register']) {
+    const page = await html(path);
+    assert.ok(page.includes('data-first-screen'), path);
+    // On a slow link the browser paints what has arrived: styles after the content let it
+    // paint unstyled, then move everything (a layout shift of the whole page).
+    assert.ok(page.lastIndexOf('</style>') < page.indexOf('<body'), `${path}: every style in the head`);
+  }
+  const shell = await html('/dashboard');
+  assert.ok(!shell.includes('data-first-screen'));
+  assert.ok(shell.lastIndexOf('<style>') > shell.indexOf('class="boot"'), 'the shell first, the app’s styles after');
+});

@@ -196,7 +196,11 @@ pub fn render(template: &str, head: &Head, origin: &str, path: &str, first_scree
             escape(image)
         );
     }
-    let mut html = replace_between(template, "<html lang=\"", "\"", head.lang.code());
+    let mut html = match first_screen {
+        Some(_) => styles_into_head(template),
+        None => template.to_owned(),
+    };
+    html = replace_between(&html, "<html lang=\"", "\"", head.lang.code());
     html = replace_between(&html, "<title>", "</title>", &title);
     html = replace_between(&html, "<meta name=\"description\" content=\"", "\"", &description);
     html = match first_screen {
@@ -210,6 +214,25 @@ pub fn render(template: &str, head: &Head, origin: &str, path: &str, first_scree
         None => replace_between(&html, BOOT_LINE.0, BOOT_LINE.1, &escape(&head.lang.text("pages.boot"))),
     };
     html.replacen("</head>", &format!("{tags}  </head>"), 1)
+}
+
+/// The template with the app's stylesheet, which the build puts at the end of `<body>`
+/// (after the shell, which paints without it), moved into `<head>`. A first screen is
+/// the app's markup: on a slow link the browser paints what part of the page has arrived,
+/// and a first screen painted before its styles would then jump as a whole when they came
+/// (a layout shift of the whole page, body's margin and all).
+fn styles_into_head(template: &str) -> String {
+    let Some(body) = template.find("<body") else { return template.to_owned() };
+    let (head, mut rest) = template.split_at(body);
+    let (mut styles, mut body) = (String::new(), String::with_capacity(rest.len()));
+    while let Some(start) = rest.find("<style>") {
+        let Some(end) = rest[start..].find("</style>").map(|i| start + i + "</style>".len()) else { break };
+        body.push_str(&rest[..start]);
+        styles.push_str(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    body.push_str(rest);
+    head.replacen("</head>", &format!("  {styles}\n  </head>"), 1) + &body
 }
 
 /// `text` with what lies between the first `start` and the next `end` replaced.
@@ -316,6 +339,22 @@ mod tests {
         let style = TEMPLATE.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
         let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(style.as_bytes()));
         assert!(csp.contains(&hash));
+    }
+
+    #[test]
+    fn a_first_screen_never_paints_before_the_app_styles_the_shell_does() {
+        let template = TEMPLATE.replacen("</body>", "<style>.page{margin:0}</style>\n</body>", 1);
+        let head =
+            Head { title: "Maize".into(), description: "Maize".into(), lang: Lang::EN, kind: "website", image: None };
+        let styled_at = |html: &str| (html.find(".page{margin:0}").unwrap(), html.find("<body").unwrap());
+        let screen = render(&template, &head, "https://mavuno.example", "/news/1", Some("<main>News</main>"));
+        let (style, body) = styled_at(&screen);
+        assert!(style < body && screen.find("<main>News").unwrap() > body, "first screen: styles in the head");
+        assert_eq!(screen.matches("<style>").count(), template.matches("<style>").count(), "each style once");
+        assert_eq!(content_security_policy(&template), content_security_policy(&screen), "the same hashes allow them");
+        let shell = render(&template, &head, "https://mavuno.example", "/dashboard", None);
+        let (style, body) = styled_at(&shell);
+        assert!(style > shell.find("class=\"boot\"").unwrap() && style > body, "the shell paints first");
     }
 
     #[test]
