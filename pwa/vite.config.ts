@@ -8,7 +8,9 @@ import type { Plugin } from 'vite';
  * Puts the app's stylesheet into index.html, at the end of <body>: the inline shell
  * paints as soon as the first bytes of the HTML arrive, and the app's styles come with
  * the HTML instead of costing another round trip (400 ms on a slow 3G link) before the
- * app can show anything. The server allows each inline <style> by its hash (CSP).
+ * app can show anything. The server allows each inline <style> by its hash (CSP), and
+ * moves them into <head> when it writes a page's first screen (the app's markup, which
+ * must never paint before its styles: server/src/web/page.rs).
  * The .css file stays in the build: Vite's loader of lazy chunks asks for it (it
  * finds no <link> to it), and the styles it adds again are the same rules.
  */
