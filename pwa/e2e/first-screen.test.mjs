@@ -245,6 +245,7 @@ test('a phone fetches a page’s main picture once, at 720 px, in the first scre
     const chosen = display.replace('-1024.jpg', `-${size}.jpg`);
     await page.goto(`${origin}${path}?lng=fr`);
     const firstScreen = `[data-first-screen] ${selector}`;
+    await page.locator(firstScreen).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(s)?.currentSrc, firstScreen);
     assert.equal(new URL(await page.locator(firstScreen).evaluate((img) => img.currentSrc)).pathname, chosen, path);
     await appStarted(page);

@@ -62,19 +62,21 @@ export function carryOver(from: Element, to: Element, focused: Element | null): 
 }
 
 /**
- * Once the first screen is on screen with its main picture (the one fetched first), or
- * after PAINT_WAIT_MS: not the page's `load`, which on a slow link also waits for the
- * other cards' pictures.
+ * Once the first screen is on screen with its main picture (the one fetched first)
+ * loaded and decoded, or after PAINT_WAIT_MS: not the page's `load`, which on a slow
+ * link also waits for the other cards' pictures. A picture decoded out of the page's
+ * way (`decoding="async"`) paints a moment after it loads: the app's code waits for
+ * that paint, so the page's largest content never shares the line with it.
  */
 function firstScreenPainted(root: HTMLElement): Promise<void> {
   const picture = root.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
-  const loaded =
-    !picture || picture.complete
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          picture.addEventListener('load', () => resolve(), { once: true });
-          picture.addEventListener('error', () => resolve(), { once: true });
-        });
+  const loaded = !picture
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        if (picture.complete) return resolve();
+        picture.addEventListener('load', () => resolve(), { once: true });
+        picture.addEventListener('error', () => resolve(), { once: true });
+      }).then(() => picture.decode().catch(() => undefined));
   return Promise.race([loaded, wait(PAINT_WAIT_MS)])
     .then(nextFrame)
     .then(nextFrame);

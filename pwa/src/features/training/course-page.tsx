@@ -109,7 +109,8 @@ function CourseDetails({ course: c }: { course: Course }) {
           )}
         </div>
         <aside className="card course-sidebar" aria-label={t('training.enrolment')}>
-          <CoursePicture course={c} large saveData={saveData} priority />
+          {/* Far below on a phone (the side column comes last): fetched when near, not first. */}
+          <CoursePicture course={c} large saveData={saveData} />
           <p>
             <CoursePrice course={c} />
           </p>
