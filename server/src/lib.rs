@@ -122,7 +122,7 @@ impl AppState {
 }
 
 pub fn build_app(state: AppState) -> Router {
-    let web = web::routes(state.config.web_dir.as_deref(), state.media.dir());
+    let web = web::routes(state.config.web_dir.as_deref(), &state.media);
     Router::new()
         .merge(api::routes())
         .merge(web)

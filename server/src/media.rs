@@ -108,11 +108,6 @@ impl MediaStore {
         Ok(MediaStore { dir })
     }
 
-    /// The store whose files are in `dir` (already made by `new`).
-    pub fn at(dir: &Path) -> MediaStore {
-        MediaStore { dir: dir.to_owned() }
-    }
-
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -29,11 +29,13 @@ const PLACEHOLDER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=
 <body><h1>MAVUNO</h1><p>The server is running. The web app has not been built yet: run <code>scripts/start</code>.</p>\
 <p>API: <a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a></p></body></html>";
 
-pub fn routes(web_dir: Option<&Path>, media_dir: &Path) -> Router<AppState> {
-    let store = MediaStore::at(media_dir);
+pub fn routes(web_dir: Option<&Path>, store: &MediaStore) -> Router<AppState> {
     let media = Router::new()
-        .fallback_service(ServeDir::new(media_dir))
-        .layer(middleware::from_fn(move |req: Request, next: Next| media::make_missing_size(store.clone(), req, next)))
+        .fallback_service(ServeDir::new(store.dir()))
+        .layer(middleware::from_fn({
+            let store = store.clone();
+            move |req: Request, next: Next| media::make_missing_size(store.clone(), req, next)
+        }))
         .layer(middleware::from_fn(|req: Request, next: Next| cache_for(req, next, IMMUTABLE)));
     let app = match web_dir.filter(|dir| dir.join("index.html").is_file()) {
         Some(dir) => {

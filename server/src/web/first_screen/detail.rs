@@ -22,23 +22,15 @@ const PRODUCT_PICTURE: &str = "(min-width: 1120px) 532px, (min-width: 700px) 50v
 const COURSE_PICTURE: &str = "(min-width: 1120px) 312px, (min-width: 900px) 27vw, calc(100vw - 74px)";
 const ARTICLE_PICTURE: &str = "(min-width: 560px) 528px, calc(100vw - 32px)";
 
-/// Where a page's main picture is: at its top, likely its largest content (fetched at
-/// once, first), or in a side column that a phone shows far below (fetched when near).
-#[derive(Clone, Copy, PartialEq)]
-enum Place {
-    Top,
-    Side,
-}
-
-/// A page's main picture (the app's `ProductImage` with `sizes`, and `priority` at the
-/// top): 720 px on a phone, 1024 px wider; its place kept empty when the browser asks to
-/// save data (the app then offers to show it).
-fn main_picture(hash: Option<&str>, alt: &str, save_data: bool, sizes: &str, place: Place) -> String {
+/// A page's main picture (the app's `ProductImage` with `sizes`): 720 px on a phone, 1024 px
+/// wider; `first` at the page's top (`priority`), else in a side column a phone shows far
+/// below (fetched when near); its place kept empty when the browser asks to save data (the
+/// app then offers to show it).
+fn main_picture(hash: Option<&str>, alt: &str, save_data: bool, sizes: &str, first: bool) -> String {
     match hash.filter(|_| !save_data) {
         Some(hash) => {
             let (medium, display) = (MediaStore::url(hash, media::MEDIUM), MediaStore::url(hash, media::DISPLAY));
-            let loading =
-                if place == Place::Top { "loading=\"eager\" fetchpriority=\"high\"" } else { "loading=\"lazy\"" };
+            let loading = super::loading(first);
             format!(
                 "<img class=\"product-image\" sizes=\"{sizes}\" srcset=\"{medium} 720w, {display} 1024w\" \
                  src=\"{display}\" alt=\"{alt}\" width=\"1024\" height=\"768\" {loading} decoding=\"async\">"
@@ -52,8 +44,7 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
     let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
     let l = &p.listing;
     let title = escape(product_title(l, lang));
-    let picture =
-        main_picture(l.images.first().map(String::as_str), &title, query.save_data, PRODUCT_PICTURE, Place::Top);
+    let picture = main_picture(l.images.first().map(String::as_str), &title, query.save_data, PRODUCT_PICTURE, true);
     let verified = if p.farmer.verified {
         format!("<span class=\"badge green\">{}</span>", t(lang, "market.verified"))
     } else {
@@ -111,7 +102,7 @@ pub async fn article(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
             "",
             query.save_data,
             ARTICLE_PICTURE,
-            Place::Top
+            true
         )),
         f.full_content,
     ))
@@ -177,7 +168,7 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
         list("outcomes", "training.outcomes", " class=\"checks\"", &f.outcomes, lang),
         list("requirements", "training.requirements", "", &f.requirements, lang),
         t(lang, "training.enrolment"),
-        main_picture(f.cover_image.as_deref(), "", query.save_data, COURSE_PICTURE, Place::Side),
+        main_picture(f.cover_image.as_deref(), "", query.save_data, COURSE_PICTURE, false),
         t(lang, "training.login_to_enrol"),
         t(lang, "training.create_account"),
     ))
@@ -260,11 +251,11 @@ mod tests {
             assert!(app.contains(&format!("'{sizes}'")), "the app draws {sizes:?} otherwise");
         }
         let hash = "ab".repeat(32);
-        let picture = main_picture(Some(&hash), "Maize", false, PRODUCT_PICTURE, Place::Top);
+        let picture = main_picture(Some(&hash), "Maize", false, PRODUCT_PICTURE, true);
         assert!(picture.contains(&format!("srcset=\"/media/{hash}-720.jpg 720w, /media/{hash}-1024.jpg 1024w\"")));
         assert!(picture.contains("fetchpriority=\"high\"") && !picture.contains("lazy"));
-        let aside = main_picture(Some(&hash), "", false, COURSE_PICTURE, Place::Side);
+        let aside = main_picture(Some(&hash), "", false, COURSE_PICTURE, false);
         assert!(aside.contains("loading=\"lazy\"") && !aside.contains("fetchpriority"), "{aside}");
-        assert!(!main_picture(Some(&hash), "Maize", true, PRODUCT_PICTURE, Place::Top).contains("<img"), "save data");
+        assert!(!main_picture(Some(&hash), "Maize", true, PRODUCT_PICTURE, true).contains("<img"), "save data");
     }
 }

@@ -212,7 +212,7 @@ fn picture(hash: Option<&str>, alt: &str, first: bool, save_data: bool) -> Strin
         Some(hash) => format!(
             "<img class=\"product-image\" src=\"{}\" alt=\"{alt}\" width=\"320\" height=\"240\" {} decoding=\"async\">",
             MediaStore::url(hash, media::THUMBNAIL),
-            if first { "loading=\"eager\" fetchpriority=\"high\"" } else { "loading=\"lazy\"" },
+            super::loading(first),
         ),
         None => "<div class=\"product-image placeholder\" aria-hidden=\"true\"></div>".to_owned(),
     }

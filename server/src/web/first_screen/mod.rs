@@ -135,6 +135,12 @@ pub async fn render(
 }
 
 /// A catalogue text, escaped for HTML.
+/// How a picture is fetched: the page's first (likely its largest content) at once and
+/// before anything else, the others when near the screen.
+fn loading(first: bool) -> &'static str {
+    if first { "loading=\"eager\" fetchpriority=\"high\"" } else { "loading=\"lazy\"" }
+}
+
 fn t(lang: Lang, key: &str) -> String {
     escape(&lang.text(key))
 }
