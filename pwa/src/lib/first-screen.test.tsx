@@ -46,6 +46,24 @@ describe('the first screen', () => {
     root.remove();
   });
 
+  it('keeps the questions opened in the first screen open in the app', () => {
+    const root = document.createElement('div');
+    root.innerHTML = `<main><details><summary>One</summary><p>1</p></details>
+      <details open><summary>Two</summary><p>2</p></details></main>`;
+    const { container } = render(
+      <main>
+        <details>
+          <summary>One</summary>
+        </details>
+        <details>
+          <summary>Two</summary>
+        </details>
+      </main>,
+    );
+    carryOver(root, container, null);
+    expect([...container.querySelectorAll('details')].map((d) => d.open)).toEqual([false, true]);
+  });
+
   it('leaves the app alone when nothing was typed', () => {
     const root = firstScreen();
     const { container } = render(<Search />);

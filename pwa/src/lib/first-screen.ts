@@ -38,9 +38,14 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Pr
 
 /**
  * What the person typed or chose in the first screen's search (and sort) before the app
- * started, given to the app's own fields (React hears it as input), with the focus.
+ * started, given to the app's own fields (React hears it as input), with the focus; and
+ * the questions they opened (help's answers) stay open.
  */
 export function carryOver(from: Element, to: Element, focused: Element | null): void {
+  const opened = [...to.querySelectorAll<HTMLDetailsElement>('main details')];
+  from.querySelectorAll<HTMLDetailsElement>('main details').forEach((question, index) => {
+    if (question.open && opened[index]) opened[index].open = true;
+  });
   for (const kind of ['input[type="search"]', 'select']) {
     const before = [...from.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`main ${kind}`)];
     const after = [...to.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`main ${kind}`)];
