@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
+import { startNetwork } from './network.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEMO_PASSWORD = 'mavuno-demo';
@@ -66,58 +67,34 @@ const LAUNCH = {
 };
 
 /**
- * Chromium 148 forgets an offline context once a page navigates: `navigator.onLine`
- * says online again and the service worker's own requests reach the network (the
- * page's still fail), so the app would believe it is online and fetch what it should
- * not have. While a context is offline, each page and each service worker is told so
- * again after every navigation, through the DevTools protocol.
+ * Gives a browser context a network of its own that a test can cut for real
+ * (`network.mjs`): `context.setOffline(true)` cuts it and also tells the pages they are
+ * offline (`navigator.onLine`, which the app reads); `context.network.cut()` alone is
+ * a phone with a signal but no data getting through. Chromium forgets the emulated
+ * offline state when a page navigates, so it is told again after each navigation.
  */
-function keepOffline(context) {
+function withNetwork(context, network) {
   let offline = false;
   const sessions = new Map();
-  const workers = new Map();
-  const conditions = () => ({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  const sessionOf = async (page) => {
-    if (!sessions.has(page)) sessions.set(page, await context.newCDPSession(page));
-    return sessions.get(page);
-  };
   const emulate = async (page) => {
     if (page.isClosed()) return;
-    const cdp = await sessionOf(page);
-    await cdp.send('Network.emulateNetworkConditions', conditions()).catch(() => undefined);
-    // Service workers are targets of their own, reached from the page's session.
-    const { targetInfos } = await cdp.send('Target.getTargets').catch(() => ({ targetInfos: [] }));
-    for (const target of targetInfos.filter((t) => t.type === 'service_worker')) {
-      if (!workers.has(target.targetId)) {
-        const attached = await cdp
-          .send('Target.attachToTarget', { targetId: target.targetId, flatten: false })
-          .catch(() => null);
-        if (!attached) continue;
-        workers.set(target.targetId, { cdp, sessionId: attached.sessionId });
-      }
-      const { cdp: via, sessionId } = workers.get(target.targetId);
-      const message = JSON.stringify({ id: 1, method: 'Network.emulateNetworkConditions', params: conditions() });
-      const sent = await via.send('Target.sendMessageToTarget', { sessionId, message }).then(
-        () => true,
-        () => false,
-      );
-      // A worker that restarted under the same target: attached afresh next time.
-      if (!sent) workers.delete(target.targetId);
-    }
+    if (!sessions.has(page)) sessions.set(page, context.newCDPSession(page));
+    const cdp = await sessions.get(page).catch(() => null);
+    const conditions = { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+    await cdp?.send('Network.emulateNetworkConditions', conditions).catch(() => undefined);
   };
-  // A service worker (re)started while offline is told at once, not at the next navigation.
-  context.on('serviceworker', () => {
-    if (offline) for (const page of context.pages()) void emulate(page);
-  });
   const watch = (page) =>
     page.on('framenavigated', (frame) => {
       if (offline && frame === page.mainFrame()) void emulate(page);
     });
   context.pages().forEach(watch);
   context.on('page', watch);
+  context.on('close', () => void network.close());
   const setOffline = context.setOffline.bind(context);
+  context.network = network;
   context.setOffline = async (value) => {
     offline = value;
+    await (value ? network.cut() : network.restore());
     await setOffline(value);
     await Promise.all(context.pages().map(emulate));
   };
@@ -127,13 +104,20 @@ function keepOffline(context) {
 export async function launchBrowser() {
   const browser = await chromium.launch(LAUNCH);
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => keepOffline(await newContext(options));
+  browser.newContext = async (options) => {
+    const network = await startNetwork();
+    return withNetwork(await newContext({ ...options, proxy: { server: network.url } }), network);
+  };
   return browser;
 }
 
 /** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
 export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
-  const context = keepOffline(await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options }));
+  const network = await startNetwork();
+  const context = withNetwork(
+    await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options, proxy: { server: network.url } }),
+    network,
+  );
   const profile = {
     context,
     dir,
@@ -287,29 +271,24 @@ export async function audit(page) {
 }
 
 /**
- * Fails unless the page really cannot reach the server: in Chromium, network throttling
- * and `setOffline(true)` can disagree and leave requests flowing, so an "offline" test
- * proves it is offline. Call it on a page already showing the app.
+ * Fails unless the page really cannot reach the server: its context's network is cut
+ * (`withNetwork`), and a request from the page and one its service worker makes for it
+ * both fail. Call it on a page already showing the app.
  */
 export async function assertOffline(page) {
-  // The API straight from the page, and a picture the service worker would fetch itself.
-  // A service worker that has just started can get one request out before the offline
-  // emulation reaches it (Chromium 148): the probes are tried again for up to two seconds.
-  const probe = () =>
-    page.evaluate(async () => {
-      const probes = [`/api/v1/health?offline-check=${Date.now()}`, `/media/${'0'.repeat(64)}-320.jpg?${Date.now()}`];
-      for (const url of probes) {
-        try {
-          await fetch(url, { cache: 'no-store' });
-          return true;
-        } catch {
-          // Refused: as it should be.
-        }
+  if (page.context().network?.up !== false) throw new Error('the network of this page is not cut');
+  const reached = await page.evaluate(async () => {
+    const probes = [`/api/v1/health?offline-check=${Date.now()}`, `/media/${'0'.repeat(64)}-320.jpg?${Date.now()}`];
+    const reached = [];
+    for (const url of probes) {
+      try {
+        await fetch(url, { cache: 'no-store' });
+        reached.push(url);
+      } catch {
+        // Refused: as it should be.
       }
-      return false;
-    });
-  for (let tries = 0; await probe(); tries += 1) {
-    if (tries === 10) throw new Error(`${page.url()} still reaches the server while it should be offline`);
-    await page.waitForTimeout(200);
-  }
+    }
+    return reached;
+  });
+  if (reached.length > 0) throw new Error(`${page.url()} still reaches ${reached.join(', ')} while offline`);
 }

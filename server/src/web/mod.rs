@@ -96,12 +96,18 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
             (header::CONTENT_LANGUAGE, HeaderValue::from_static(lang.code())),
-            (header::VARY, HeaderValue::from_static("Accept-Language, Cookie")),
             (header::CONTENT_SECURITY_POLICY, csp),
         ],
         html,
     )
         .into_response();
+    // A page's first screen is in the reader's language. The service worker's copy is
+    // not: it is stored once, with no request headers, and the precache matches it
+    // against navigations that carry `Accept-Language`, so a `Vary` on it made `/` and
+    // `/index.html` fail offline (the app sets its language itself when it starts).
+    if path != "/index.html" {
+        response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Language, Cookie"));
+    }
     // A language asked for in the address (`?lng=`) is kept as the app keeps it, so the
     // first screen's plain links open the next page in it before the app runs.
     if page::asked_language(request.uri().query()).is_some() {

@@ -221,4 +221,20 @@ async fn public_lists_arrive_with_their_first_cards() {
         assert!(first_screen(&html).is_none() && html.contains("class=\"boot-line\""), "{path}");
         assert!(html.contains("<link rel=\"modulepreload\""), "{path}");
     }
+
+    // A page varies with the reader's language; the service worker's copy must not say so:
+    // the precache matches it against navigations that carry `Accept-Language`, and a
+    // `Vary` on it left `/` and `/index.html` blank offline.
+    let vary = |path: &'static str| {
+        let request = app.client.get(format!("{}{path}", app.origin)).header("accept-language", "fr");
+        async move {
+            let response = request.send().await.unwrap();
+            let vary = response.headers().get_all("vary").iter().map(|v| v.to_str().unwrap().to_lowercase());
+            vary.collect::<Vec<_>>().join(", ")
+        }
+    };
+    assert!(vary("/marketplace").await.contains("accept-language, cookie"));
+    assert!(vary("/dashboard").await.contains("accept-language, cookie"));
+    let shell = vary("/index.html").await;
+    assert!(!shell.contains("accept-language") && !shell.contains("cookie"), "{shell}");
 }
