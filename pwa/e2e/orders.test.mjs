@@ -78,6 +78,35 @@ async function toCheckout(page, title) {
   await page.getByLabel(/^City/).fill('Bukavu');
 }
 
+test('with a signal but no data getting through, checkout says the order waits, never that it was received', async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  await listProduct(farmerToken, 'Cassava flour', 1.5);
+  const buyer = await newBuyer();
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await controlledByServiceWorker(page);
+  await toCheckout(page, 'Cassava flour');
+
+  // The phone believes it is online; nothing reaches the server.
+  await context.network.cut();
+  assert.equal(await page.evaluate(() => navigator.onLine), true);
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('heading', { name: 'Order saved on this phone' }).waitFor();
+  await page.getByText('It is not sent yet').waitFor();
+  await page.getByText('Not sent yet: the network is not getting through. 1 change is kept on this phone.').waitFor();
+  assert.equal(await page.getByText('The farmers have received your order').count(), 0);
+  assert.equal((await api('/orders', { token: buyer.token })).body.data.length, 0, 'nothing reached the server');
+
+  // Data flows again: the engine's next try sends it, and only then is it "placed".
+  await context.network.restore();
+  await page.getByRole('heading', { name: 'Order placed' }).waitFor({ timeout: 20_000 });
+  await page.getByText('The farmers have received your order').waitFor();
+  assert.equal(await page.locator('.connection-note').count(), 0, 'the waiting line is gone');
+  assert.equal((await api('/orders', { token: buyer.token })).body.data.length, 1);
+  await context.close();
+});
+
 test('an order placed offline arrives once; the farmer ships and delivers it; the buyer follows it', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
   const plantains = await listProduct(farmerToken, 'Plantains', 0.9);
@@ -95,9 +124,11 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await context.setOffline(true);
   await assertOffline(page);
   await page.getByRole('button', { name: 'Place Order' }).click();
-  await page.getByText('Your order is saved on this phone and will be sent as soon as you are back online.').waitFor();
+  await page.getByRole('heading', { name: 'Order saved on this phone' }).waitFor();
+  await page.getByText('Offline. 1 change waits on this phone').waitFor();
   await page.getByRole('link', { name: 'View Orders' }).click();
   await page.getByText('Saved on this phone, waiting to be sent').waitFor();
+  assert.equal(await page.locator('.order-card .order-head .badge').innerText(), 'Waiting to send');
   await page.reload();
   await page.getByText('Saved on this phone, waiting to be sent').waitFor();
 

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ConnectionNote } from '../components/connection-note';
 import { Spinner } from '../components/spinner';
 import { Footer } from './layout/footer';
 import { Header } from './layout/header';
@@ -26,6 +27,7 @@ export function RootLayout() {
       </a>
       {publicPage && <Header />}
       <main id="main" tabIndex={-1}>
+        <ConnectionNote />
         <Suspense fallback={<Spinner label={t('common.loading')} />}>
           <Outlet />
         </Suspense>

@@ -8,7 +8,7 @@ import { Link, Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppPage } from '../../components/app-page';
 import { ErrorBox, TextField } from '../../components/form';
-import { AlertIcon, CheckIcon } from '../../components/icons';
+import { AlertIcon, CheckIcon, ClockIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { COUNTRIES, type User } from '../../lib/account';
 import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
@@ -20,6 +20,7 @@ import { placeOrder, type Delivery, type PaymentMethod } from '../../lib/orders'
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
+import { useChangeState } from '../../lib/use-outbox';
 import type { ShippingInput } from '../../lib/sync-protocol';
 import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
@@ -69,17 +70,31 @@ export function CheckoutPage() {
   const settings = usePublicSettings();
   const [problems, setProblems] = useState<string[]>([]);
   const [processing, setProcessing] = useState(false);
-  const [placed, setPlaced] = useState<{ offline: boolean; payment: PaymentMethod } | null>(null);
+  const [placed, setPlaced] = useState<{ uid: string; payment: PaymentMethod } | null>(null);
+  // What the order's queue entry says, not whether the phone believes it is online.
+  const sent = useChangeState(db, placed?.uid ?? null, 'order.place');
 
   if (placed) {
     return (
       <AppPage back={paths.marketplace} backLabel={t('nav.marketplace')}>
         <section className="page narrow">
-          <div className="card success-panel" role="status">
-            <CheckIcon />
-            <h1>{t('checkout.placed_title')}</h1>
-            <p>{placed.offline ? t('checkout.placed_offline') : t('checkout.placed_body')}</p>
-            {placed.payment === 'mobile_money' && <p>{t('checkout.pay_from_orders')}</p>}
+          <div className={`card success-panel${sent === 'refused' ? ' refused' : ''}`} role="status">
+            {sent === 'refused' ? <AlertIcon /> : sent === 'sent' ? <CheckIcon /> : <ClockIcon />}
+            <h1>
+              {sent === 'refused'
+                ? t('checkout.refused_title')
+                : sent === 'sent'
+                  ? t('checkout.placed_title')
+                  : t('checkout.saved_title')}
+            </h1>
+            <p>
+              {sent === 'refused'
+                ? t('checkout.refused_body')
+                : sent === 'sent'
+                  ? t('checkout.placed_body')
+                  : t('checkout.placed_offline')}
+            </p>
+            {placed.payment === 'mobile_money' && sent !== 'refused' && <p>{t('checkout.pay_from_orders')}</p>}
             <div className="actions">
               <Link className="button" to={paths.orders}>
                 {t('checkout.view_orders')}
@@ -114,9 +129,9 @@ export function CheckoutPage() {
     if (found.length > 0 || blocked || !db || !chosen) return;
     setProcessing(true);
     try {
-      await placeOrder(db, live, form, delivery, chosen);
+      const uid = await placeOrder(db, live, form, delivery, chosen);
       clearCart();
-      setPlaced({ offline: !navigator.onLine, payment: chosen });
+      setPlaced({ uid, payment: chosen });
     } catch {
       // The phone's storage refused the order: nothing was queued, the form stays as typed.
       setProblems(['storage_failed']);

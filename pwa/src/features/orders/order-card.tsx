@@ -35,6 +35,8 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
   const [cancelling, setCancelling] = useState<OrderPart | null>(null);
   const refused = entries.find((e) => e.state === 'rejected' && e.name === 'order.place');
   const waiting = entries.some((e) => e.state === 'queued');
+  // Not yet answered by the server: no farmer has it, so it is not "processing" either.
+  const unsent = entries.some((e) => e.state === 'queued' && e.name === 'order.place');
   const toggle = (what: 'track' | 'contact' | 'details') => setOpen((current) => (current === what ? null : what));
 
   const backToCart = async () => {
@@ -56,6 +58,8 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
         <span className="muted">{formatDate(order.created_at, 'short')}</span>
         {refused ? (
           <span className="badge red">{t('orders.refused')}</span>
+        ) : unsent ? (
+          <span className="badge grey">{t('orders.status.waiting')}</span>
         ) : (
           <OrderStatusBadge status={order.status} />
         )}

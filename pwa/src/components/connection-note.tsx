@@ -1,0 +1,48 @@
+// A short line at the top of every screen when the network is not carrying what the
+// person does: offline (for visitors too), or online by the phone's account but with
+// changes that have waited a few seconds to go (a signal with no data getting through).
+// The header's sync pill says the same on wide screens; on a phone it is an icon.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocalDb } from '../lib/sync-provider';
+import { useOnline } from '../lib/use-online';
+import { useWaitingCount } from '../lib/use-outbox';
+import { ClockIcon } from './icons';
+
+/** A normal sync sends a change in a moment: only one still waiting after this is said. */
+const STUCK_AFTER_MS = 3000;
+
+function useLasting(value: boolean, ms: number): boolean {
+  const [lasting, setLasting] = useState(false);
+  useEffect(() => {
+    if (!value) {
+      setLasting(false);
+      return;
+    }
+    const timer = setTimeout(() => setLasting(true), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return value && lasting;
+}
+
+export function ConnectionNote() {
+  const { t } = useTranslation();
+  const online = useOnline();
+  const db = useLocalDb();
+  const count = useWaitingCount(db);
+  const stuck = useLasting(online && count > 0, STUCK_AFTER_MS);
+  let text: string | null = null;
+  if (!online) {
+    if (count > 0) text = t('connection.offline_waiting', { count });
+    else text = db ? t('connection.offline') : t('connection.offline_visitor');
+  } else if (stuck) text = t('connection.not_through', { count });
+  return (
+    <div className="connection-note-slot" role="status">
+      {text && (
+        <p className="connection-note">
+          <ClockIcon /> {text}
+        </p>
+      )}
+    </div>
+  );
+}
