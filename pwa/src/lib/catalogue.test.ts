@@ -71,6 +71,22 @@ describe('the search in the region’s three languages', () => {
       'Fresh coffee from Kabare',
     ]);
   });
+  it('does not find a name inside another produce’s name, as the server does', () => {
+    const listed = [
+      product('Arabica coffee beans', 'beverages', 10, 4),
+      product('Green beans', 'vegetables', 2, 4),
+      product('Soybeans', 'grains', 1, 4),
+      product('Viande de boeuf', 'dairy', 8, 4),
+      product('Oeufs frais', 'dairy', 3, 4),
+    ];
+    const search = (q: string) => titles(filterProducts(listed, { q, category: 'all', sort: 'name' }));
+    expect(search('haricot')).toEqual(['Green beans']);
+    expect(search('beans')).toEqual(['Green beans']);
+    expect(search('kahawa')).toEqual(['Arabica coffee beans']);
+    expect(search('soya')).toEqual(['Soybeans']);
+    expect(search('mayai')).toEqual(['Oeufs frais']);
+    expect(search('bea')).toEqual(['Arabica coffee beans', 'Green beans', 'Soybeans'], 'a part of a word');
+  });
   it('finds a product by its category in any of the three languages, as the server does', () => {
     const search = (q: string) => titles(filterProducts(all, { q, category: 'all', sort: 'name' }));
     for (const words of ['fruits', 'Matunda', 'tunda']) expect(search(words)).toEqual(['Avocados', 'Mangoes']);

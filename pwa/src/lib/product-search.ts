@@ -41,6 +41,28 @@ export function equivalents(word: string): string[] {
   return found.size > 0 ? [...found] : [word];
 }
 
+/** The names of other produce that contain `name` ("coffee bean" and "soybean" for "bean"):
+ * a listing holding one of them is not found by `name`. As the server does. */
+export function insideOtherNames(name: string): string[] {
+  let others = INSIDE.get(name);
+  if (!others) {
+    const found = new Set<string>();
+    const names = (g: string[]) => g.some((term) => term.replace(/^=/, '') === name);
+    // A word that names no produce ("mato", a part of a word) is looked for everywhere.
+    if (GROUPS.some(names)) {
+      for (const group of GROUPS.filter((g) => !names(g)))
+        for (const term of group) if (!term.startsWith('=') && term !== name && term.includes(name)) found.add(term);
+    }
+    others = [...found];
+    INSIDE.set(name, others);
+  }
+  return others;
+}
+const INSIDE = new Map<string, string[]>();
+
+const found = (text: string, name: string) =>
+  text.includes(name) && !insideOtherNames(name).some((other) => text.includes(other));
+
 /** A search, word by word, each with what to look for; "pomme de terre" is one word. */
 export function searchWords(query: string): string[][] {
   let rest = ` ${fold(query).split(/\s+/).filter(Boolean).join(' ')} `;
@@ -65,7 +87,7 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
     const category = (CATEGORY_WORDS[p.category] ?? []).join(' ');
     const names = [p.title, p.title_en, p.title_fr, p.title_sw].filter(Boolean).join(' ');
     const text = fold(`${names} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
-    return words.every((names) => names.some((name) => text.includes(name)));
+    return words.every((names) => names.some((name) => found(text, name)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);
   const order: Record<Sort, (a: Product, b: Product) => number> = {

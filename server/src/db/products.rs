@@ -391,11 +391,20 @@ impl CatalogueFilter {
                 .partition(|names| names.iter().all(|name| name.chars().count() >= 3));
             let short: Vec<&str> = short.iter().flatten().map(String::as_str).collect();
             if !indexed.is_empty() {
-                // Each name a quoted phrase: the text's own quotes doubled, nothing read as syntax.
-                let quote = |name: &String| format!("\"{}\"", name.replace('"', "\"\""));
+                // Each name a quoted phrase: the text's own quotes doubled, nothing read as syntax;
+                // not where it is part of another produce's name ("bean" in "coffee beans").
+                let quote = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
+                let name = |name: &String| match produce_words::inside_other_names(name).as_slice() {
+                    [] => quote(name),
+                    others => format!(
+                        "({} NOT ({}))",
+                        quote(name),
+                        others.iter().map(|other| quote(other)).collect::<Vec<_>>().join(" OR ")
+                    ),
+                };
                 let words: Vec<String> = indexed
                     .iter()
-                    .map(|names| format!("({})", names.iter().map(quote).collect::<Vec<_>>().join(" OR ")))
+                    .map(|names| format!("({})", names.iter().map(name).collect::<Vec<_>>().join(" OR ")))
                     .collect();
                 values.push(Value::Text(words.join(" AND ")));
                 sql.push_str(&format!(

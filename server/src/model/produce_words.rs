@@ -63,6 +63,27 @@ pub fn equivalents(word: &str) -> Vec<String> {
     found
 }
 
+/// The names of other produce that contain `name` ("coffee bean" and "soybean" for
+/// "bean", "boeuf" for "oeuf"): a listing that holds one of them is not found by `name`,
+/// so a search for beans lists no coffee and one for eggs no aubergines. The phone's
+/// search does the same (lib/product-search.ts).
+pub fn inside_other_names(name: &str) -> Vec<&'static str> {
+    let names = |group: &&Vec<String>| group.iter().any(|term| term.trim_start_matches('=') == name);
+    let mut found: Vec<&'static str> = Vec::new();
+    // A word that names no produce ("mato", a part of a word) is looked for everywhere.
+    if !GROUPS.iter().any(|group| names(&group)) {
+        return found;
+    }
+    for group in GROUPS.iter().filter(|group| !names(group)) {
+        for term in group.iter().filter(|term| !term.starts_with('=') && term.contains(name) && *term != name) {
+            if !found.contains(&term.as_str()) {
+                found.push(term);
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,12 +125,21 @@ mod tests {
 
     #[test]
     fn a_word_finds_its_names_in_every_language() {
-        assert_eq!(equivalents("cafe"), ["coffee", "cafe", "kahawa"]);
+        assert_eq!(equivalents("cafe"), ["coffee", "cafe", "kahawa", "coffee bean"]);
         assert_eq!(equivalents("haricots"), ["bean", "haricot", "maharage", "maharagwe"]);
         assert_eq!(equivalents("ble"), ["wheat", "froment", "ngano"], "too short to look for itself");
         assert_eq!(equivalents("kabare"), ["kabare"]);
         let words = search_words("pommes de terre  kabare");
         assert_eq!(words.len(), 2);
         assert!(words[0].contains(&"viazi".to_owned()) && words[1] == ["kabare"]);
+    }
+
+    #[test]
+    fn a_name_is_not_found_inside_another_produce_name() {
+        assert_eq!(inside_other_names("bean"), ["coffee bean", "soybean"]);
+        assert_eq!(inside_other_names("oeuf"), ["boeuf"]);
+        assert_eq!(inside_other_names("egg"), ["eggplant"]);
+        assert!(inside_other_names("coffee").is_empty() && inside_other_names("kabare").is_empty());
+        assert!(inside_other_names("mato").is_empty(), "a part of a word is no produce's name");
     }
 }

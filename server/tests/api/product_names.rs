@@ -44,3 +44,20 @@ async fn a_farmer_names_a_product_in_other_languages_and_buyers_find_it_by_them(
         error_of(app.call(Method::PATCH, &path, &farmer, Some(long)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(body["error_codes"], json!({"title_fr": ["too_long"]}));
 }
+
+#[tokio::test]
+async fn a_name_is_not_found_inside_another_produce_name() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    for title in ["Arabica coffee beans", "Green beans", "Soybeans", "Viande de boeuf", "Oeufs frais"] {
+        let mut listing = tomatoes();
+        listing["title"] = json!(title);
+        listing["description"] = json!("From Kabare");
+        app.list_product(&farmer, listing).await;
+    }
+    // "haricot" looks for "bean" too, but not inside "coffee beans" or "soybeans".
+    assert_eq!(app.titles("q=haricot").await, ["Green beans"]);
+    assert_eq!(app.titles("q=kahawa").await, ["Arabica coffee beans"]);
+    assert_eq!(app.titles("q=soya").await, ["Soybeans"]);
+    assert_eq!(app.titles("q=mayai").await, ["Oeufs frais"]);
+}
