@@ -9,7 +9,15 @@ import { Spinner } from './spinner';
 import { errorMessages } from '../lib/error-text';
 import { formatMoney } from '../lib/format';
 import type { LocalDb } from '../lib/local-db';
-import { fetchOperators, isSettled, latestPayment, startPayment, type Operator, type Payment } from '../lib/payments';
+import {
+  failureText,
+  fetchOperators,
+  isSettled,
+  latestPayment,
+  startPayment,
+  type Operator,
+  type Payment,
+} from '../lib/payments';
 import { syncNow } from '../lib/sync-engine';
 
 const POLL_MS = 2000;
@@ -96,7 +104,10 @@ export function PayNow({
     <form className="card form pay-now" onSubmit={submit}>
       <ErrorBox messages={problem ? errorMessages(problem, t, 'payments.failed_to_start') : []} />
       {payment && isSettled(payment.status) && (
-        <p className="sync-note bad">{t(`payments.status.${payment.status}`)}</p>
+        <p className="sync-note bad" role="alert">
+          {t(`payments.status.${payment.status}`)}:{' '}
+          {failureText(t, payment.status === 'expired' ? 'expired' : payment.failure_reason)}
+        </p>
       )}
       {operators === null ? (
         <Spinner label={t('common.loading')} />

@@ -1,6 +1,7 @@
 // Orders on this device (docs/orders.md): the buyer's and the farmer's copy
 // pulled from the server, and orders placed or moved with no signal, shown
 // at once and sent when the network is back.
+import type { TFunction } from 'i18next';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CheckedLine } from './cart';
 import type { LocalDb, LocalRecord } from './local-db';
@@ -208,4 +209,12 @@ export interface ChangedLine {
   seen_price_cents?: number;
   price_cents?: number;
   stock?: number;
+}
+
+/** Why a part was cancelled: the person's own words, or the platform's (a payment that
+ * failed or expired: "payment failed" on the server) in the reader's language. */
+export function cancelReasonText(t: TFunction, reason: string): string {
+  if (reason === 'payment failed') return t('orders.cancel_reasons.payment_failed');
+  if (reason === 'payment expired') return t('orders.cancel_reasons.payment_expired');
+  return reason;
 }

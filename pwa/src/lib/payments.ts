@@ -3,6 +3,7 @@
 // phone; the server learns the answer, and the order's payment status or the
 // course's enrolment follows by sync. `path` is what is paid for's payments:
 // `/orders/{id}/payments` or `/courses/{id}/payments`.
+import type { TFunction } from 'i18next';
 import { api } from './api';
 
 export type PaymentStatus = 'initiating' | 'pending' | 'succeeded' | 'failed' | 'expired';
@@ -20,6 +21,8 @@ export interface Payment {
   amount_cents: number;
   currency: string;
   operator: string;
+  /** The operator as people know it ("MTN MoMo"). */
+  operator_name: string;
   phone: string;
   failure_reason: string | null;
 }
@@ -58,3 +61,9 @@ export const answerPrompt = (paymentId: string, approve: boolean) =>
 
 /** The latest payment, as the server has it now. */
 export const latestPayment = (path: string) => api<{ data: Payment[] }>(path).then((r) => r.data.at(-1) ?? null);
+
+/** Why a payment did not go through, in the reader's words: the provider's code
+ * (pawaPay's or the simulator's, lower case), or a general sentence for one we do not know. */
+export function failureText(t: TFunction, reason: string | null): string {
+  return t(`payments.reasons.${reason ?? 'other'}`, { defaultValue: t('payments.reasons.other') });
+}

@@ -338,11 +338,15 @@ async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult
         activity: events
             .into_iter()
             .map(|a| ActivityJson {
+                // A payment's operator as people know it ("MTN MoMo"), not the provider's code.
+                detail: match a.kind.as_str() {
+                    "payment_received" => a.detail.map(|d| crate::model::payment::operator_name(&d).to_owned()),
+                    _ => a.detail,
+                },
                 kind: a.kind,
                 at: a.at,
                 id: a.id,
                 name: a.name,
-                detail: a.detail,
                 amount: a.amount_cents.map(dollars),
             })
             .collect(),

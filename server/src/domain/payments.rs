@@ -71,10 +71,26 @@ fn amount_due(order: &OrderRow) -> i64 {
     order.parts.iter().filter(|p| p.status != PartStatus::Cancelled).map(|p| p.subtotal_cents + p.shipping_cents).sum()
 }
 
-/// "+243 99 000 0001" → "243990000001".
-fn payer_number(phone: &str) -> Option<String> {
-    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
-    (9..=15).contains(&digits.len()).then_some(digits)
+/// The number that pays, as operators want it: digits with the country code ("+243 99 000
+/// 0001" or "099 000 0001" for the DRC → "243990000001"). An operator moves money only
+/// for numbers of its own country: another country's number is refused, not sent.
+fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
+    let Some(e164) = super::phone::to_e164(phone, country) else {
+        return Err(AppError::invalid(
+            "phone",
+            "phone_invalid",
+            "Enter the phone number that pays, with its country code",
+        ));
+    };
+    let digits = e164.trim_start_matches('+');
+    if !digits.starts_with(super::phone::calling_code(country)) {
+        return Err(AppError::invalid(
+            "phone",
+            "phone_other_country",
+            "This number is from another country than the operator: choose the operator of the number's country",
+        ));
+    }
+    Ok(digits.to_owned())
 }
 
 /// Starts paying `order` from `phone` with `operator` through `provider`:
@@ -173,13 +189,7 @@ fn open(
     if !crate::domain::settings::payments_in(conn, country)?.operators.iter().any(|id| id == operator) {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
     }
-    let Some(phone) = payer_number(phone) else {
-        return Err(AppError::invalid(
-            "phone",
-            "phone_invalid",
-            "Enter the phone number that pays, with its country code",
-        ));
-    };
+    let phone = payer_number(phone, country)?;
     let now = clock::now();
     let uid = uuid::Uuid::new_v4().to_string();
     let id = payments::insert(
@@ -330,7 +340,15 @@ mod tests {
 
     #[test]
     fn payer_numbers_are_digits_with_the_country_code() {
-        assert_eq!(payer_number("+243 99 000 0001").as_deref(), Some("243990000001"));
-        assert_eq!(payer_number("12345"), None);
+        assert_eq!(payer_number("+243 99 000 0001", Country::Drc).unwrap(), "243990000001");
+        assert_eq!(payer_number("099 000 0001", Country::Drc).unwrap(), "243990000001");
+        assert_eq!(payer_number("0781234567", Country::Rwa).unwrap(), "250781234567");
+        let code = |r: ApiResult<String>| match r {
+            Err(AppError::Validation(errors)) => errors.codes(),
+            _ => vec![],
+        };
+        assert_eq!(code(payer_number("12345", Country::Drc)), ["phone_invalid"]);
+        // A DRC number with a Rwandan operator: no operator would take it.
+        assert_eq!(code(payer_number("+243 99 000 0001", Country::Rwa)), ["phone_other_country"]);
     }
 }

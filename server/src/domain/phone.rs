@@ -23,6 +23,11 @@ fn plan(country: Country) -> Plan {
     Plan { calling_code, national_digits }
 }
 
+/// The country's calling code, without `+` ("243" for the DRC).
+pub fn calling_code(country: Country) -> &'static str {
+    plan(country).calling_code
+}
+
 /// Returns the number in E.164 (`+243991234567`) when it can be read for
 /// `country` (or is already international), `None` when it cannot.
 pub fn to_e164(raw: &str, country: Country) -> Option<String> {

@@ -56,6 +56,16 @@ pub fn operators(country: Country) -> &'static [(&'static str, &'static str)] {
     }
 }
 
+/// The brand people know for an operator's provider name ("MTN_MOMO_RWA" → "MTN MoMo"),
+/// or the name itself when it is not one of ours.
+pub fn operator_name(id: &str) -> &str {
+    Country::ALL
+        .iter()
+        .flat_map(|&country| operators(country))
+        .find(|(code, _)| *code == id)
+        .map_or(id, |(_, name)| name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +77,12 @@ mod tests {
         assert!(Pending.may_become(Succeeded) && Pending.may_become(Expired));
         assert!(!Pending.may_become(Initiating) && !Succeeded.may_become(Failed) && !Failed.may_become(Succeeded));
         assert!(!Expired.may_become(Succeeded));
+    }
+
+    #[test]
+    fn an_operator_is_named_as_people_know_it() {
+        assert_eq!(operator_name("MTN_MOMO_RWA"), "MTN MoMo");
+        assert_eq!(operator_name("VODACOM_MPESA_COD"), "Vodacom M-Pesa");
+        assert_eq!(operator_name("SOMETHING_NEW"), "SOMETHING_NEW");
     }
 }

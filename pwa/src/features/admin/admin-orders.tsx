@@ -12,8 +12,8 @@ import { StatCard } from '../../components/stat-card';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { PART_STATUSES, type Order } from '../../lib/orders';
-import { answerPrompt, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
+import { cancelReasonText, PART_STATUSES, type Order } from '../../lib/orders';
+import { answerPrompt, failureText, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { useDebounced } from './use-debounced';
 import { ExportButton } from './export-button';
@@ -98,11 +98,11 @@ export function AdminOrders() {
           onChange={(e) => setFilter('q', e.target.value)}
         />
         <SelectField
-          label={t('checkout.payment')}
+          label={t('admin.orders.payment_method')}
           value={payment_method}
           onChange={(e) => setFilter('payment_method', e.target.value as OrderFilters['payment_method'])}
         >
-          <option value="">{t('admin.orders.all_payments')}</option>
+          <option value="">{t('admin.orders.all_methods')}</option>
           <option value="cash_on_delivery">{t('checkout.cash_on_delivery')}</option>
           <option value="mobile_money">{t('checkout.mobile_money')}</option>
         </SelectField>
@@ -111,10 +111,10 @@ export function AdminOrders() {
           value={payment}
           onChange={(e) => setFilter('payment', e.target.value as OrderFilters['payment'])}
         >
-          <option value="">{t('admin.orders.all_payments')}</option>
+          <option value="">{t('admin.orders.all_states')}</option>
           {(['unpaid', 'pending', 'succeeded', 'failed', 'expired'] as const).map((p) => (
             <option key={p} value={p}>
-              {t(`payments.order.${p}`)}
+              {t(`admin.orders.payment_states.${p}`)}
             </option>
           ))}
         </SelectField>
@@ -221,7 +221,9 @@ function OrderDetails({ order, onClose }: { order: Order; onClose(): void }) {
             <strong>{part.farmer.name}</strong> <OrderStatusBadge status={part.status} />
           </p>
           <OrderLines lines={part.lines} />
-          {part.cancel_reason && <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>}
+          {part.cancel_reason && (
+            <p className="muted">{t('orders.cancel_reason', { reason: cancelReasonText(t, part.cancel_reason) })}</p>
+          )}
         </section>
       ))}
       {order.payment_method === 'mobile_money' && order.id !== undefined && <PaymentHistory orderId={order.id} />}
@@ -248,9 +250,9 @@ function PaymentHistory({ orderId }: { orderId: number }) {
         payments.map((p) => (
           <div key={p.id}>
             <p>
-              <strong>{t(`payments.status.${p.status}`)}</strong> · {p.operator} · {p.phone} ·{' '}
-              {formatMoney(p.amount_cents / 100)}
-              {p.failure_reason ? ` · ${p.failure_reason}` : ''}
+              <strong>{t(`admin.orders.payment_states.${p.status === 'initiating' ? 'pending' : p.status}`)}</strong> ·{' '}
+              {p.operator_name} · {p.phone} · {formatMoney(p.amount_cents / 100)}
+              {p.status === 'failed' ? ` · ${failureText(t, p.failure_reason)}` : ''}
             </p>
             <ol className="timeline">
               {p.events.map((e, index) => (

@@ -10,7 +10,7 @@ import { OrderStatusBadge } from '../../components/order-status-badge';
 import { Spinner } from '../../components/spinner';
 import { formatDate, formatMoney } from '../../lib/format';
 import type { LocalDb } from '../../lib/local-db';
-import { changePart, useOrders, type Order, type OrderPart } from '../../lib/orders';
+import { cancelReasonText, changePart, useOrders, type Order, type OrderPart } from '../../lib/orders';
 import { useOutbox } from '../../lib/use-outbox';
 import { OrderLines } from '../../components/order-lines';
 
@@ -74,7 +74,9 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                 </p>
                 <OrderLines lines={part.lines} withUnit />
                 {part.cancel_reason && (
-                  <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>
+                  <p className="muted">
+                    {t('orders.cancel_reason', { reason: cancelReasonText(t, part.cancel_reason) })}
+                  </p>
                 )}
                 <div className="actions">
                   {step && (

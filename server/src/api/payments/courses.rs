@@ -40,7 +40,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         (status = 201, body = PaymentResponse), (status = 200, description = "A payment already under way", body = PaymentResponse),
         (status = 404, description = "course_not_found", body = ErrorBody),
         (status = 409, description = "course_free, already_enrolled", body = ErrorBody),
-        (status = 422, description = "operator_invalid, phone_invalid", body = ErrorBody),
+        (status = 422, description = "operator_invalid, phone_invalid, phone_other_country", body = ErrorBody),
     ))]
 async fn start_course_payment(
     State(state): State<AppState>,
@@ -118,6 +118,7 @@ struct PurchaseJson {
     learner_email: Option<String>,
     amount_cents: i64,
     currency: String,
+    /// The operator as people know it ("MTN MoMo").
     operator: String,
     paid_at: String,
     /// Until when it can be refunded.
@@ -138,7 +139,7 @@ impl From<Purchase> for PurchaseJson {
             learner_email: p.learner_email,
             amount_cents: p.amount_cents,
             currency: p.currency,
-            operator: p.operator,
+            operator: crate::model::payment::operator_name(&p.operator).to_owned(),
             paid_at: p.paid_at,
             refundable_until,
             refund: p.refund.map(RefundJson::from),

@@ -58,7 +58,9 @@ pub struct PaymentJson {
     order_id: Option<i64>,
     course_id: Option<i64>,
     provider: String,
+    /// The provider's name of the operator (MTN_MOMO_RWA) and the brand people know (MTN MoMo).
     operator: String,
+    operator_name: String,
     phone: String,
     amount_cents: i64,
     currency: String,
@@ -79,6 +81,7 @@ fn json(conn: &rusqlite::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
         order_id: p.order_id,
         course_id: p.course_id,
         provider: p.provider,
+        operator_name: crate::model::payment::operator_name(&p.operator).to_owned(),
         operator: p.operator,
         phone: p.phone,
         amount_cents: p.amount_cents,
@@ -120,7 +123,7 @@ struct PaymentList {
     responses(
         (status = 201, body = PaymentResponse), (status = 200, description = "A payment already under way", body = PaymentResponse),
         (status = 404, body = ErrorBody), (status = 409, description = "not_mobile_money, already_paid, order_cancelled", body = ErrorBody),
-        (status = 422, description = "operator_invalid, phone_invalid", body = ErrorBody),
+        (status = 422, description = "operator_invalid, phone_invalid, phone_other_country", body = ErrorBody),
     ))]
 async fn start_payment(
     State(state): State<AppState>,
@@ -284,9 +287,12 @@ async fn list_operators(
 
 /// The simulator's prompts nobody has answered (the demo: an admin plays the payer's phone).
 #[utoipa::path(get, path = "/admin/payments/prompts", tag = "payments", security(("bearer" = [])),
-    responses((status = 200, description = "{success, data: [{payment_id, phone, operator, amount_cents, currency}]}"), (status = 403, body = ErrorBody)))]
+    responses((status = 200, description = "{success, data: [{payment_id, phone, operator (as people know it), amount_cents, currency}]}"), (status = 403, body = ErrorBody)))]
 async fn prompts(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<serde_json::Value>> {
-    let waiting = state.payments.simulator().map(|s| s.waiting()).unwrap_or_default();
+    let mut waiting = state.payments.simulator().map(|s| s.waiting()).unwrap_or_default();
+    for prompt in &mut waiting {
+        prompt.operator = crate::model::payment::operator_name(&prompt.operator).to_owned();
+    }
     Ok(Json(serde_json::json!({ "success": true, "data": waiting })))
 }
 
