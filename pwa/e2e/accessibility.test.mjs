@@ -67,6 +67,16 @@ test('the admin and field agent screens have no serious accessibility problems',
   await page.getByRole('dialog').locator('.timeline').getByText('Delivered').first().waitFor();
   problems.push(...(await audit(page)).map((p) => `admin order details: ${p}`));
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
+  // Products: each product's name under the section's heading, no level skipped (axe's
+  // heading-order, which the audit's serious-only filter leaves out).
+  await section('Products');
+  await page.locator('.admin-product').first().waitFor();
+  problems.push(...(await audit(page)).map((p) => `admin products: ${p}`));
+  const skipped = await page.evaluate(() => {
+    const levels = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => Number(h.tagName[1]));
+    return levels.filter((level, i) => i > 0 && level > levels[i - 1] + 1).length;
+  });
+  assert.equal(skipped, 0, 'admin products: no heading level skipped');
   await section('Blog management');
   await page.locator('.admin-blogs .data-table').waitFor();
   problems.push(...(await audit(page)).map((p) => `admin blogs: ${p}`));

@@ -50,6 +50,60 @@ test('an empty sign-up shows what to fix at the first field, in French, and the 
   await context.close();
 });
 
+const inView = (locator) =>
+  locator.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight);
+
+test('checkout without a city, and a new number without the current password, show the field to fix', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const email = await newBuyer(origin, 'checkout-focus');
+  await signIn(page, origin, email);
+  await page.goto(`${origin}/marketplace?lng=fr`);
+  await page.locator('.product-card').first().getByRole('button').first().click();
+  await page.goto(`${origin}/checkout?lng=fr`);
+  await page.getByLabel(/^Adresse/).fill('Avenue Lumumba 12');
+  // The button is at the bottom of the page; the city two screens up.
+  await page.getByRole('button', { name: 'Passer la commande' }).click();
+  const city = page.getByLabel(/^Ville/);
+  assert.equal(await focusedLabel(page), 'Ville');
+  assert.equal(await city.getAttribute('aria-invalid'), 'true');
+  assert.ok(await inView(city), 'the city is on screen');
+  await page.getByRole('alert').filter({ hasText: 'La ville est obligatoire' }).waitFor();
+  assert.equal(await page.getByLabel(/^Adresse/).inputValue(), 'Avenue Lumumba 12', 'what was typed stays');
+
+  // The profile: a new number needs the current password, and the form says so at that field.
+  await page.goto(`${origin}/profile?lng=en`);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByLabel(/^Phone number/).fill(uniquePhone());
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  const current = page.getByLabel(/^Current password/);
+  assert.equal(await focusedLabel(page), 'Current password');
+  assert.equal(await current.getAttribute('aria-invalid'), 'true');
+  assert.ok(await inView(current));
+  await context.close();
+});
+
+test('the sign-up success takes the form’s place in view', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/register?lng=en`);
+  await page.getByLabel(/^First name/).fill('Amani');
+  await page.getByLabel(/^Last name/).fill('Bahati');
+  await page.getByLabel(/^Phone number/).fill(uniquePhone());
+  await page
+    .getByLabel(/^Password/)
+    .first()
+    .fill('harvest-2026');
+  await page.getByLabel(/^Confirm password/).fill('harvest-2026');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const success = page.getByRole('heading', { name: 'Registration successful! Welcome to MAVUNO.' });
+  await success.waitFor();
+  assert.ok(await inView(success), 'the success message is on screen');
+  await context.close();
+});
+
 test('an incomplete application moves focus to its first missing answer', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

@@ -140,7 +140,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::Tomatoes,
         fields: || {
             serde_json::json!({
-                "title": "Fresh tomatoes", "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
+                "title": "Fresh tomatoes", "title_fr": "Tomates fraîches", "title_sw": "Nyanya mbichi",
+                "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
                 "category": "vegetables", "unit": "kg", "quantity": 120, "price": "1.50", "current_price": "1.20",
                 "certifications": ["organic"], "tags": ["fresh", "kabare"], "shipping_cost": "5.00", "shipping_days": "1-2",
                 "min_order": 1, "max_order": 50,
@@ -154,7 +155,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::CoffeeBeans,
         fields: || {
             serde_json::json!({
-                "title": "Arabica coffee beans", "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
+                "title": "Arabica coffee beans", "title_fr": "Café arabica en grains", "title_sw": "Kahawa ya arabika",
+                "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
                 "category": "beverages", "unit": "kg", "quantity": 80, "price": "12.00", "current_price": "10.50",
                 "certifications": ["organic", "fair-trade"], "tags": ["arabica", "lake kivu"], "shipping_cost": "8.00", "shipping_days": "2-3",
                 "min_order": 0.5, "max_order": 20,
@@ -168,7 +170,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::SweetCorn,
         fields: || {
             serde_json::json!({
-                "title": "Sweet corn", "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
+                "title": "Sweet corn", "title_fr": "Maïs doux", "title_sw": "Mahindi matamu",
+                "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
                 "category": "grains", "unit": "kg", "quantity": 300, "price": "0.80", "current_price": "0.80",
                 "tags": ["maize"], "shipping_cost": "4.00", "shipping_days": "1-2", "min_order": 5, "max_order": 100,
             })
@@ -181,7 +184,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::Avocados,
         fields: || {
             serde_json::json!({
-                "title": "Avocados", "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
+                "title": "Avocados", "title_fr": "Avocats", "title_sw": "Parachichi",
+                "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
                 "category": "fruits", "unit": "piece", "quantity": 200, "price": "0.50", "current_price": "0.40",
                 "certifications": ["organic"], "tags": ["hass"], "shipping_cost": "6.00", "shipping_days": "2-3",
                 "min_order": 5, "max_order": 100,
@@ -195,7 +199,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::GreenBeans,
         fields: || {
             serde_json::json!({
-                "title": "Green beans", "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
+                "title": "Green beans", "title_fr": "Haricots verts", "title_sw": "Maharagwe mabichi",
+                "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
                 "category": "vegetables", "unit": "kg", "quantity": 60, "price": "2.00", "current_price": "1.80",
                 "certifications": ["rainforest-alliance"], "tags": ["fresh"], "shipping_cost": "5.00", "shipping_days": "1-2",
                 "min_order": 1, "max_order": 30,
@@ -209,7 +214,8 @@ const PRODUCTS: &[DemoProduct] = &[
         picture: Produce::Mangoes,
         fields: || {
             serde_json::json!({
-                "title": "Mangoes", "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
+                "title": "Mangoes", "title_fr": "Mangues", "title_sw": "Maembe",
+                "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
                 "category": "fruits", "unit": "piece", "quantity": 8, "price": "0.70", "current_price": "0.60",
                 "certifications": ["organic"], "tags": ["sweet"], "shipping_cost": "6.00", "shipping_days": "2-3",
                 "min_order": 2, "max_order": 8,

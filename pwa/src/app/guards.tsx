@@ -13,6 +13,6 @@ export function RequireAuth() {
     const label = location.pathname.startsWith(paths.dashboard) ? t('dashboard.loading') : t('common.loading_account');
     return <Spinner label={label} />;
   }
-  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
   return <Outlet />;
 }

@@ -173,6 +173,20 @@ export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, at
 }
 
 /**
+ * Brings what takes a form's place (a success, the next form) into view and focus when it
+ * appears: on a phone the screen was still where the form's button had been. The element
+ * needs `tabIndex={-1}`.
+ */
+export function useIntoView<T extends HTMLElement>(): RefObject<T | null> {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start' });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
+
+/**
  * A form's send: its own checks (codes) first, then `request`; a refusal of either
  * keeps what was typed, says why, and moves focus to what to fix. `setProblem` lets
  * other checks (a picked picture) report through the same box.

@@ -43,6 +43,29 @@ describe('translation catalogues', () => {
     });
   }
 
+  // A count before a word needs the word's singular ("1 produit affiché", not "1 produits
+  // affichés"): i18next takes `key_one` for one (French: zero and one). Only texts where the
+  // count stands alone as a figure (after a colon, in brackets, before a unit) go without.
+  const FIGURES = [
+    'sync.offline_waiting',
+    'sync.waiting',
+    'sync.refused',
+    'market.in_stock',
+    'cart.short',
+    'products.low_stock',
+    'orders.changed.short_stock',
+    'comments.like',
+  ];
+  it('has a singular for every counted word, in every language', () => {
+    for (const [language, catalogue] of Object.entries(catalogues)) {
+      const missing = [...catalogue]
+        .filter(([key, text]) => text.includes('{{count}}') && !key.endsWith('_one'))
+        .map(([key]) => key.replace(/_other$/, ''))
+        .filter((key) => !FIGURES.includes(key) && !catalogue.has(`${key}_one`));
+      expect(missing, language).toEqual([]);
+    }
+  });
+
   it('has no empty text', () => {
     for (const [language, catalogue] of Object.entries(catalogues)) {
       for (const [key, text] of catalogue) expect(text.trim(), `${language}:${key}`).not.toBe('');

@@ -1,7 +1,7 @@
 // The application form shared by the customer, the field agent and the admin: drafts save as the person types.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, useFocusFirstInvalid } from '../form';
+import { ErrorBox, useFocusFirstInvalid, useIntoView } from '../form';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
 import { FIELDS, toAnswers, validateSubmission, type Answers } from '../../lib/application-fields';
 import { saveApplication, type Applicant, type Application, type ApplicationStatus } from '../../lib/applications';
@@ -36,7 +36,8 @@ export function ApplicationForm(props: {
   const [values, setValues] = useState<Answers>(() => initialValues(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
+  // Opened from a list (or right after an agent registered the person): shown from its top.
+  const formRef = useIntoView<HTMLFormElement>();
   useFocusFirstInvalid(formRef, attempt);
   const [savedAt, setSavedAt] = useState<number | null>(null);
   const dirty = useRef(false);
@@ -87,6 +88,7 @@ export function ApplicationForm(props: {
   return (
     <form
       ref={formRef}
+      tabIndex={-1}
       className="card form survey-form"
       onSubmit={submit}
       noValidate

@@ -162,7 +162,7 @@ export function AdminProducts() {
           {result.data.map((p) => (
             <li key={p.uid} className="card admin-product">
               <div>
-                <h3>{p.title}</h3>
+                <h2>{p.title}</h2>
                 <p className="muted">
                   {p.farmer.name} · {t(`market.category.${p.category}`)} · {formatDate(p.created_at, 'short')}
                 </p>

@@ -8,13 +8,20 @@ import { useSession } from '../../lib/session';
 import { validateLogin } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 
+/** Where to go after signing in: a page of this app the person came from, never another site. */
+export function returnPath(from: unknown): string | null {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return null;
+  return from.startsWith(paths.login) ? null : from;
+}
+
 export function LoginPage() {
   usePageHead('login');
   const { t } = useTranslation();
   const { login } = useSession();
   const navigate = useNavigate();
-  // The cart sends people here to sign in before checkout, and gets them back.
-  const from = (useLocation().state as { from?: string } | null)?.from;
+  // "Sign in to comment / to enrol / to check out" and the guarded pages send people
+  // here, and get them back where they were.
+  const from = returnPath((useLocation().state as { from?: unknown } | null)?.from);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { problem, busy, form, send } = useFormSend();
@@ -23,7 +30,7 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (await send(validateLogin(email, password), () => login(email.trim(), password))) {
-      navigate(from === paths.cart ? paths.cart : paths.dashboard, { replace: true });
+      navigate(from ?? paths.dashboard, { replace: true });
     }
   };
 

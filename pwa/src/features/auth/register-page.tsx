@@ -4,7 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { Modal } from '../../components/dialog';
-import { ErrorBox, ImagePicker, TextField, useFormSend } from '../../components/form';
+import { ErrorBox, ImagePicker, TextField, useFormSend, useIntoView } from '../../components/form';
 import { TermsText } from '../../components/terms-text';
 import { CheckIcon } from '../../components/icons';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
@@ -212,9 +212,10 @@ function Registered() {
     const timer = window.setTimeout(() => setSeconds((s) => s - 1), 1000);
     return () => window.clearTimeout(timer);
   }, [seconds, navigate]);
+  const shown = useIntoView<HTMLDivElement>();
   return (
     <section className="page narrow auth-page">
-      <div className="card success-panel" role="status">
+      <div ref={shown} tabIndex={-1} className="card success-panel" role="status">
         <CheckIcon />
         <h1>{t('auth.register_success')}</h1>
         <p>{t('auth.redirect_notice', { seconds })}</p>

@@ -3,11 +3,11 @@
 // Order works with no signal: the order is queued on the phone and sent when
 // the network is back; the server checks every price again before anything
 // is charged.
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppPage } from '../../components/app-page';
-import { ErrorBox, TextField } from '../../components/form';
+import { ErrorBox, TextField, useFocusFirstInvalid, useIntoView } from '../../components/form';
 import { AlertIcon, CheckIcon, ClockIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { COUNTRIES, type User } from '../../lib/account';
@@ -69,6 +69,15 @@ export function CheckoutPage() {
   const [payment, setPayment] = useState<PaymentMethod>('cash_on_delivery');
   const settings = usePublicSettings();
   const [problems, setProblems] = useState<string[]>([]);
+  // A refused form scrolls to its first invalid field and focuses it (the phone's screen
+  // was on the button, the error two screens up).
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstInvalid(formRef, attempt);
+  const fieldError = (field: string) => {
+    const code = problems.find((c) => c.startsWith(`${field}_`));
+    return code && t(errorKey(code));
+  };
   const [processing, setProcessing] = useState(false);
   const [placed, setPlaced] = useState<{ uid: string; payment: PaymentMethod } | null>(null);
   // What the order's queue entry says, not whether the phone believes it is online.
@@ -78,7 +87,7 @@ export function CheckoutPage() {
     return (
       <AppPage back={paths.marketplace} backLabel={t('nav.marketplace')}>
         <section className="page narrow">
-          <div className={`card success-panel${sent === 'refused' ? ' refused' : ''}`} role="status">
+          <Placed>
             {sent === 'refused' ? <AlertIcon /> : sent === 'sent' ? <CheckIcon /> : <ClockIcon />}
             <h1>
               {sent === 'refused'
@@ -103,7 +112,7 @@ export function CheckoutPage() {
                 {t('cart.continue')}
               </Link>
             </div>
-          </div>
+          </Placed>
         </section>
       </AppPage>
     );
@@ -126,6 +135,7 @@ export function CheckoutPage() {
     event.preventDefault();
     const found = checkShipping(form);
     setProblems(found);
+    if (found.length > 0) setAttempt((n) => n + 1);
     if (found.length > 0 || blocked || !db || !chosen) return;
     setProcessing(true);
     try {
@@ -135,6 +145,7 @@ export function CheckoutPage() {
     } catch {
       // The phone's storage refused the order: nothing was queued, the form stays as typed.
       setProblems(['storage_failed']);
+      setAttempt((n) => n + 1);
     } finally {
       setProcessing(false);
     }
@@ -144,7 +155,7 @@ export function CheckoutPage() {
     <AppPage back={paths.cart} backLabel={t('nav.cart')}>
       <section className="page checkout-page" aria-labelledby="checkout-title">
         <h1 id="checkout-title">{t('checkout.title')}</h1>
-        <form className="cart-layout" onSubmit={submit} noValidate>
+        <form ref={formRef} className="cart-layout" onSubmit={submit} noValidate>
           <div className="card form">
             <h2>{t('checkout.shipping')}</h2>
             <ErrorBox messages={problems.map((code) => t(errorKey(code)))} />
@@ -153,6 +164,7 @@ export function CheckoutPage() {
                 label={t('fields.first_name')}
                 value={form.first_name}
                 onChange={set('first_name')}
+                error={fieldError('first_name')}
                 required
                 autoComplete="given-name"
               />
@@ -160,6 +172,7 @@ export function CheckoutPage() {
                 label={t('fields.last_name')}
                 value={form.last_name}
                 onChange={set('last_name')}
+                error={fieldError('last_name')}
                 required
                 autoComplete="family-name"
               />
@@ -169,6 +182,7 @@ export function CheckoutPage() {
               type="email"
               value={form.email}
               onChange={set('email')}
+              error={fieldError('email')}
               autoComplete="email"
             />
             <TextField
@@ -176,6 +190,7 @@ export function CheckoutPage() {
               type="tel"
               value={form.phone}
               onChange={set('phone')}
+              error={fieldError('phone')}
               required
               autoComplete="tel"
             />
@@ -183,6 +198,7 @@ export function CheckoutPage() {
               label={t('checkout.address')}
               value={form.address}
               onChange={set('address')}
+              error={fieldError('address')}
               required
               autoComplete="street-address"
             />
@@ -191,6 +207,7 @@ export function CheckoutPage() {
                 label={t('checkout.city')}
                 value={form.city}
                 onChange={set('city')}
+                error={fieldError('city')}
                 required
                 autoComplete="address-level2"
               />
@@ -201,7 +218,7 @@ export function CheckoutPage() {
                 autoComplete="postal-code"
               />
             </div>
-            <CountryField value={form.country} onChange={set('country')} required />
+            <CountryField value={form.country} onChange={set('country')} required error={fieldError('country')} />
             <fieldset className="choices">
               <legend>{t('checkout.delivery')}</legend>
               {(['delivery', 'pickup'] as const).map((choice) => (
@@ -273,5 +290,15 @@ export function CheckoutPage() {
         </form>
       </section>
     </AppPage>
+  );
+}
+
+/** What took the form's place, brought into view (the phone was on the button, at the bottom). */
+function Placed({ children }: { children: ReactNode }) {
+  const shown = useIntoView<HTMLDivElement>();
+  return (
+    <div ref={shown} tabIndex={-1} className="card success-panel" role="status">
+      {children}
+    </div>
   );
 }

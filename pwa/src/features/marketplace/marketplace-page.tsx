@@ -84,7 +84,7 @@ export function MarketplacePage() {
         ))}
       </div>
       <div className="market-status">
-        <p role="status">{t('market.showing', { shown: shown.length, total: products.length })}</p>
+        <p role="status">{t('market.showing', { count: shown.length, total: products.length })}</p>
         <label className="checkbox compact">
           <input type="checkbox" checked={saveData} onChange={(e) => setSaveData(e.target.checked)} />
           <span>{t('market.save_data')}</span>

@@ -62,6 +62,7 @@ export function ArticlePage() {
       {post.image_url && (
         <ProductImage
           src={post.image_url}
+          fallback={post.thumbnail_url ?? undefined}
           alt=""
           width={1024}
           height={768}

@@ -107,7 +107,7 @@ export function NewsPage() {
               </button>
             ))}
           </div>
-          <p role="status">{t('news.showing', { shown: shown.length, total: posts.length })}</p>
+          <p role="status">{t('news.showing', { count: shown.length, total: posts.length })}</p>
           {shown.length === 0 ? (
             <div className="card coming-soon">
               <h2>{t('news.no_match')}</h2>

@@ -13,7 +13,14 @@ import { errorKey } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useFrancs } from '../../lib/francs';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
-import { changePart, dropOrder, type ChangedLine, type Order, type OrderPart } from '../../lib/orders';
+import {
+  cancelReasonText,
+  changePart,
+  dropOrder,
+  type ChangedLine,
+  type Order,
+  type OrderPart,
+} from '../../lib/orders';
 import { paths } from '../../lib/paths';
 import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
@@ -128,7 +135,9 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
             {order.parts.length > 1 && <OrderStatusBadge status={part.status} />}
           </p>
           <OrderLines lines={part.lines} />
-          {part.cancel_reason && <p className="muted">{t('orders.cancel_reason', { reason: part.cancel_reason })}</p>}
+          {part.cancel_reason && (
+            <p className="muted">{t('orders.cancel_reason', { reason: cancelReasonText(t, part.cancel_reason) })}</p>
+          )}
           {part.status === 'delivered' &&
             part.lines.map((line) => (
               <ReviewForm key={line.product_id} productId={line.product_id} title={line.title} />

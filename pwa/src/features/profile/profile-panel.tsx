@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { ConfirmDialog } from '../../components/dialog';
-import { ErrorBox, ImagePicker, TextField } from '../../components/form';
+import { ErrorBox, ImagePicker, TextField, useFormSend } from '../../components/form';
 import { BookIcon, EditIcon, KeyIcon, LogoutIcon, ReceiptIcon, StoreIcon, TrashIcon } from '../../components/icons';
 import { useToast } from '../../components/toast';
-import { errorMessages, problemMessages, type Problem } from '../../lib/error-text';
+import { errorMessages, fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { useImagePick } from '../../lib/image-pick';
 import { useSession, useSignOut } from '../../lib/session';
@@ -165,6 +165,9 @@ function initialValues(user: User): Record<EditableField, string> {
   };
 }
 
+const PROFILE_FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'current_password'] as const;
+const PASSWORD_FIELDS = ['current_password', 'password', 'password_confirmation'] as const;
+
 function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const { t } = useTranslation();
   const { updateUser } = useSession();
@@ -173,9 +176,9 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
   const [currentPassword, setCurrentPassword] = useState('');
   // A session saved before the setting existed has none: SMS updates are on.
   const [smsUpdates, setSmsUpdates] = useState(user.sms_updates !== false);
-  const [problem, setProblem] = useState<Problem>(null);
+  const { problem, setProblem, busy: saving, form, send } = useFormSend();
   const avatar = useImagePick((codes) => setProblem(codes && { codes }));
-  const [saving, setSaving] = useState(false);
+  const invalid = fieldProblems(problem, t, PROFILE_FIELDS);
   // A new email or phone number needs the current password: each signs in and receives
   // reset links or codes, so a borrowed phone must not be enough to take the account.
   const emailChanged = values.email.trim().toLowerCase() !== (user.email ?? '').toLowerCase();
@@ -194,29 +197,20 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
     // The email is optional (an account may have a phone number only); blank keeps the current one.
     if (values.email.trim() && !looksLikeEmail(values.email)) codes.push('email_invalid');
     if (needsPassword && !currentPassword) codes.push('current_password_required');
-    if (codes.length > 0) return setProblem({ codes });
-    setSaving(true);
-    setProblem(null);
-    try {
-      const fields = {
-        ...values,
-        sms_updates: String(smsUpdates),
-        ...(needsPassword ? { current_password: currentPassword } : {}),
-      };
-      const updated = await updateProfile(fields, avatar.file);
-      updateUser(updated);
+    const fields = {
+      ...values,
+      sms_updates: String(smsUpdates),
+      ...(needsPassword ? { current_password: currentPassword } : {}),
+    };
+    // A refusal stays in the form, scrolled to and focused (useFormSend), not in a toast.
+    if (await send(codes, async () => updateUser(await updateProfile(fields, avatar.file)))) {
       toast('success', t('profile.updated'));
       onDone();
-    } catch (error) {
-      setProblem({ error });
-      toast('error', errorMessages(error, t, 'profile.update_failed').join(' '));
-    } finally {
-      setSaving(false);
     }
   };
 
   return (
-    <form className="card form" onSubmit={submit} noValidate aria-labelledby="edit-profile">
+    <form ref={form} className="card form" onSubmit={submit} noValidate aria-labelledby="edit-profile">
       <h2 id="edit-profile">{t('profile.edit_title')}</h2>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
       <div className="field avatar-field">
@@ -234,6 +228,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
           required
           autoComplete="given-name"
           value={values.first_name}
+          error={invalid.first_name}
           onChange={set('first_name')}
         />
         <TextField
@@ -241,6 +236,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
           required
           autoComplete="family-name"
           value={values.last_name}
+          error={invalid.last_name}
           onChange={set('last_name')}
         />
       </div>
@@ -249,6 +245,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         type="email"
         autoComplete="email"
         value={values.email}
+        error={invalid.email}
         onChange={set('email')}
       />
       <TextField
@@ -256,9 +253,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone(): void }) {
         type="tel"
         autoComplete="tel"
         value={values.phone_number}
+        error={invalid.phone_number}
         onChange={set('phone_number')}
       />
-      {needsPassword && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
+      {needsPassword && (
+        <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} error={invalid.current_password} />
+      )}
       <CountryField blank={t('fields.choose_country')} value={values.country} onChange={set('country')} />
       <TextField
         label={t('fields.username')}
@@ -290,39 +290,32 @@ function PasswordForm({ onDone }: { onDone(): void }) {
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [problem, setProblem] = useState<Problem>(null);
-  const [saving, setSaving] = useState(false);
+  const { problem, busy: saving, form, send } = useFormSend();
+  const invalid = fieldProblems(problem, t, PASSWORD_FIELDS);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const codes = [...(currentPassword ? [] : ['current_password_required']), ...checkPassword(password, confirmation)];
-    if (codes.length > 0) return setProblem({ codes });
-    setSaving(true);
-    setProblem(null);
-    try {
-      const fields = { current_password: currentPassword, password, password_confirmation: confirmation };
-      updateUser(await updateProfile(fields, null));
+    const fields = { current_password: currentPassword, password, password_confirmation: confirmation };
+    if (await send(codes, async () => updateUser(await updateProfile(fields, null)))) {
       toast('success', t('profile.password_changed'));
       onDone();
-    } catch (error) {
-      setProblem({ error });
-    } finally {
-      setSaving(false);
     }
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-labelledby="change-password">
+    <form ref={form} className="form" onSubmit={submit} noValidate aria-labelledby="change-password">
       <h3 id="change-password">{t('profile.change_password')}</h3>
       <p className="muted">{t('profile.password_note')}</p>
       <ErrorBox messages={problemMessages(problem, t, 'profile.update_failed')} />
-      <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />
+      <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} error={invalid.current_password} />
       <TextField
         label={t('fields.new_password')}
         type="password"
         autoComplete="new-password"
         required
         value={password}
+        error={invalid.password}
         onChange={(e) => setPassword(e.target.value)}
       />
       <TextField
@@ -331,6 +324,7 @@ function PasswordForm({ onDone }: { onDone(): void }) {
         autoComplete="new-password"
         required
         value={confirmation}
+        error={invalid.password_confirmation}
         onChange={(e) => setConfirmation(e.target.value)}
       />
       <div className="actions">
@@ -346,7 +340,15 @@ function PasswordForm({ onDone }: { onDone(): void }) {
 }
 
 /** The current password, which changing the email or the password needs. */
-function CurrentPasswordField({ value, onChange }: { value: string; onChange(value: string): void }) {
+function CurrentPasswordField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   return (
     <TextField
@@ -355,6 +357,7 @@ function CurrentPasswordField({ value, onChange }: { value: string; onChange(val
       autoComplete="current-password"
       required
       value={value}
+      error={error}
       onChange={(e) => onChange(e.target.value)}
     />
   );

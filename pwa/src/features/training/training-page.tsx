@@ -109,7 +109,7 @@ export function TrainingPage() {
           </button>
         ))}
       </div>
-      <p role="status">{t('training.showing', { shown: shown.length, total: courses.length })}</p>
+      <p role="status">{t('training.showing', { count: shown.length, total: courses.length })}</p>
       {shown.length === 0 ? (
         <div className="card coming-soon">
           <h2>{t('training.empty_title')}</h2>

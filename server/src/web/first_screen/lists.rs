@@ -202,7 +202,7 @@ fn chips(
 }
 
 fn showing(key: &str, shown: i64, total: i64, lang: Lang) -> String {
-    escape(&lang.format(key, &[("shown", &shown.to_string()), ("total", &total.to_string())]))
+    escape(&lang.plural(key, shown, &[("total", &total.to_string())]))
 }
 
 /// A card's picture at 320 px, the first one fetched at once (the page's largest content);
