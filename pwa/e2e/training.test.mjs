@@ -8,6 +8,9 @@ import { test } from 'node:test';
 import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
+
+const inView = (locator) =>
+  locator.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight);
 const COURSE = 'Better beans and maize on a small plot';
 const LEARNER = 'habimana@mavuno.demo';
 
@@ -29,7 +32,14 @@ test('a farmer learns a downloaded course offline and earns a certificate anyone
   await page.goto(`${env.server.origin}/training?lng=en`);
   await page.getByRole('link', { name: COURSE }).click();
   await page.getByRole('heading', { name: COURSE, level: 1 }).waitFor();
-  await page.getByRole('button', { name: 'Enrol now' }).click();
+  // On a phone the enrolment column is screens down: a bar keeps the price and the way there.
+  const bar = page.locator('.enrol-bar');
+  assert.ok(await inView(bar), 'the enrol bar is on the first screen');
+  await bar.getByRole('link').click();
+  const enrolNow = page.getByRole('button', { name: 'Enrol now' });
+  await page.waitForFunction(() => location.hash === '#enrolment');
+  assert.ok(await inView(enrolNow), 'the bar leads to the enrol button');
+  await enrolNow.click();
   await page.waitForURL(/\/learn\/\d+$/);
 
   // The size is shown before anything is fetched; then the download, with its progress.
@@ -49,11 +59,25 @@ test('a farmer learns a downloaded course offline and earns a certificate anyone
     return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
   });
 
+  // Written lists keep their bullets.
+  assert.equal(
+    await page
+      .locator('.lesson-text ul')
+      .first()
+      .evaluate((ul) => getComputedStyle(ul).listStyleType),
+    'disc',
+  );
+
   let quiz = 0;
   for (let lesson = 1; lesson <= 6; lesson++) {
     await page.getByText(`Lesson ${lesson} of 6`).waitFor();
+    if (lesson > 1) assert.ok(await inView(page.locator('#lesson-title')), `lesson ${lesson} shown from its title`);
     const isQuiz = await page.getByRole('button', { name: 'Check my answers' }).isVisible();
     if (isQuiz) {
+      // What passing takes is said before answering.
+      const total = ANSWERS[quiz].length;
+      const needed = Math.ceil(total * 0.7);
+      await page.getByText(`To pass, ${needed} of ${total} answers must be right (70%).`).waitFor();
       // A wrong answer first: told at once, and not passed.
       await page.getByRole('radio', { name: ANSWERS[quiz][0] }).check();
       await page.getByRole('button', { name: 'Check my answers' }).click();
@@ -66,7 +90,9 @@ test('a farmer learns a downloaded course offline and earns a certificate anyone
       await page.getByRole('button', { name: 'Mark as complete' }).click();
       await page.locator('.lesson').getByText('Completed').waitFor();
     }
-    if (lesson < 6) await page.getByRole('button', { name: 'Next lesson' }).click();
+    // The outline leads to a lesson as the Next button does (here, the second one).
+    if (lesson === 1) await page.locator('.lesson-nav button').nth(1).click();
+    else if (lesson < 6) await page.getByRole('button', { name: 'Next lesson' }).click();
   }
   await page.getByText('100% complete').waitFor();
   await page

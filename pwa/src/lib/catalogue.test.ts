@@ -85,7 +85,7 @@ describe('the search in the region’s three languages', () => {
     expect(search('kahawa')).toEqual(['Arabica coffee beans']);
     expect(search('soya')).toEqual(['Soybeans']);
     expect(search('mayai')).toEqual(['Oeufs frais']);
-    expect(search('bea')).toEqual(['Arabica coffee beans', 'Green beans', 'Soybeans'], 'a part of a word');
+    expect(search('bea'), 'a part of a word').toEqual(['Arabica coffee beans', 'Green beans', 'Soybeans']);
   });
   it('finds a product by its category in any of the three languages, as the server does', () => {
     const search = (q: string) => titles(filterProducts(all, { q, category: 'all', sort: 'name' }));

@@ -118,6 +118,13 @@ export function grade(questions: Question[], answers: number[]): number {
   return Math.floor((right * 100) / questions.length);
 }
 
+/** How many of `total` answers must be right to reach the pass mark (3 of 3 at 70 %). */
+export function rightNeeded(total: number): number {
+  let right = 0;
+  while (right < total && Math.floor((right * 100) / total) < PASS_MARK) right += 1;
+  return right;
+}
+
 /** One event applied to progress, as the server derives it (docs/training.md). */
 export function applyEvent(
   progress: Progress,

@@ -107,8 +107,9 @@ function CourseDetails({ course: c }: { course: Course }) {
               </ul>
             </section>
           )}
+          <EnrolBar course={c} />
         </div>
-        <aside className="card course-sidebar" aria-label={t('training.enrolment')}>
+        <aside id="enrolment" className="card course-sidebar" aria-label={t('training.enrolment')}>
           {/* Far below on a phone (the side column comes last): fetched when near, not first. */}
           <CoursePicture course={c} large saveData={saveData} />
           <p>
@@ -119,6 +120,22 @@ function CourseDetails({ course: c }: { course: Course }) {
         </aside>
       </div>
     </article>
+  );
+}
+
+/** On a phone the enrolment column comes after the whole outline, screens down: the price
+ * and the way there stay at the bottom of the screen while the course is read. */
+function EnrolBar({ course }: { course: Course }) {
+  const { t } = useTranslation();
+  const enrolment = useEnrolment(useLocalDb(), course.uid);
+  if (enrolment?.status === 'active') return null;
+  return (
+    <div className="enrol-bar mobile-only">
+      <CoursePrice course={course} />
+      <a className="button small" href="#enrolment">
+        {t('training.enrol')}
+      </a>
+    </div>
   );
 }
 

@@ -2,7 +2,7 @@
 // where the learner stopped, mark complete, quizzes with feedback at once, the
 // course downloaded for offline reading, and the certificate once earned. Every
 // step is an event queued on the phone and sent through sync.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
@@ -95,10 +95,20 @@ function Player({
   const index = order.findIndex((l) => l.id === lessonId);
   const outline = order[index];
   const lesson = lessons?.find((l) => l.id === lessonId);
-  const go = (next: number) => {
-    setLessonId(order[next]?.id);
-    window.scrollTo(0, 0);
+  // A lesson chosen in the outline, or the next one, is shown from its title: on a phone
+  // the text is below the outline, the download panel and the rating.
+  const lessonRef = useRef<HTMLElement>(null);
+  const [moves, setMoves] = useState(0);
+  useEffect(() => {
+    if (moves === 0) return;
+    lessonRef.current?.scrollIntoView({ block: 'start' });
+    lessonRef.current?.focus({ preventScroll: true });
+  }, [moves]);
+  const open = (id: number | undefined) => {
+    setLessonId(id);
+    setMoves((n) => n + 1);
   };
+  const go = (next: number) => open(order[next]?.id);
   return (
     <article className="page learn-page">
       <nav className="breadcrumb" aria-label={t('market.breadcrumb')}>
@@ -122,7 +132,7 @@ function Player({
                       type="button"
                       className="link-button"
                       aria-current={l.id === lessonId ? 'step' : undefined}
-                      onClick={() => setLessonId(l.id)}
+                      onClick={() => open(l.id)}
                     >
                       {enrolment.progress.completed.includes(l.id) && (
                         <span className="done" aria-label={t('training.done')}>
@@ -139,7 +149,7 @@ function Player({
           <DownloadPanel db={db} course={course} stored={stored} />
           <RateCourse course={course} />
         </nav>
-        <section className="card lesson" aria-labelledby="lesson-title">
+        <section ref={lessonRef} tabIndex={-1} className="card lesson" aria-labelledby="lesson-title">
           {outline && (
             <>
               <p className="muted">{t('training.lesson_of', { number: index + 1, total: order.length })}</p>

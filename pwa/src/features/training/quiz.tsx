@@ -3,7 +3,7 @@
 // which grades it again.
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { grade, PASS_MARK, type Lesson, type QuizResult } from '../../lib/courses';
+import { grade, PASS_MARK, rightNeeded, type Lesson, type QuizResult } from '../../lib/courses';
 
 export function Quiz({
   lesson,
@@ -34,7 +34,13 @@ export function Quiz({
   const score = submitted ? grade(lesson.questions, answers as number[]) : null;
   return (
     <form ref={form} className="quiz" onSubmit={submit} noValidate>
-      <p className="muted">{t('training.quiz_intro', { mark: PASS_MARK })}</p>
+      <p className="muted">
+        {t('training.quiz_intro', {
+          count: rightNeeded(lesson.questions.length),
+          total: lesson.questions.length,
+          mark: PASS_MARK,
+        })}
+      </p>
       {result && !submitted && (
         <p className={result.passed ? 'badge green' : 'badge yellow'}>
           {t(result.passed ? 'training.quiz_passed_before' : 'training.quiz_best', { score: result.best })}
