@@ -91,6 +91,7 @@ test('the sign-up success takes the form’s place in view', async () => {
   await page.getByLabel(/^First name/).fill('Amani');
   await page.getByLabel(/^Last name/).fill('Bahati');
   await page.getByLabel(/^Phone number/).fill(uniquePhone());
+  await page.getByLabel(/^Country/).selectOption('DRC');
   await page
     .getByLabel(/^Password/)
     .first()
@@ -188,9 +189,16 @@ test('a forgotten password is reset with a code sent by SMS to the phone number'
   assert.ok(code, 'the code was texted');
   await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
   assert.equal(await focusedLabel(page), 'Code reçu par SMS');
-  await page.getByLabel(/^Code reçu par SMS/).fill(code);
+  // A wrong code: said once, at the code, with the way to ask for a new code (not a link).
+  const wrong = code === '000000' ? '111111' : '000000';
+  await page.getByLabel(/^Code reçu par SMS/).fill(wrong);
   await page.getByLabel(/^Nouveau mot de passe/).fill('nouveau-depart');
   await page.getByLabel(/^Confirmez le mot de passe/).fill('nouveau-depart');
+  await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
+  await page.getByRole('link', { name: 'Demander un nouveau code' }).waitFor();
+  const said = await page.locator('.field-error').first().innerText();
+  assert.equal(await page.getByText(said, { exact: true }).count(), 1, `"${said}" is said once`);
+  await page.getByLabel(/^Code reçu par SMS/).fill(code);
   await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
   await page
     .getByRole('heading', { name: 'Votre mot de passe a été changé. Connectez-vous avec le nouveau.' })

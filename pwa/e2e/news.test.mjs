@@ -59,7 +59,12 @@ test('a visitor reads the news in Kiswahili, then offline after one visit', asyn
   await page.getByRole('link', { name: 'Le paillage, une arme contre la sécheresse à Kalehe', exact: true }).click();
   await page.getByRole('heading', { name: 'Comment faire' }).waitFor();
   assert.equal(await page.locator('article').getAttribute('lang'), 'fr');
-  // Never opened online: its large picture is not on the phone, its list picture is, and shows.
+  // A post never opened online, with a picture of its own: its large picture is not on the
+  // phone, its list picture is, and shows.
+  const opened = posts.find((p) => p.title.startsWith('Kuhifadhi udongo'));
+  const unseen = posts.find((p) => p.image_url && p.image_url !== opened.image_url);
+  await page.goto(`${env.server.origin}/news/${unseen.id}`).catch(() => {});
+  await page.getByRole('heading', { name: unseen.title, level: 1 }).waitFor();
   await page.waitForFunction(() => {
     const img = document.querySelector('.article img.product-image');
     return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0 && img.src.endsWith('-320.jpg');

@@ -333,14 +333,16 @@ fn seed_orders(tx: &rusqlite::Connection) -> ApiResult<()> {
     use crate::domain::orders::{self, Notify, OrderRef};
     use crate::domain::payments;
     let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
+    use rusqlite::OptionalExtension;
+    // By the exact title (the search's rules, e.g. what a word does not match, are not the point).
     let by_title = |title: &str| -> ApiResult<Option<crate::db::products::ProductRow>> {
-        let (found, _) = crate::db::products::catalogue(
-            tx,
-            &crate::db::products::CatalogueFilter { search: Some(title.to_owned()), ..Default::default() },
-            24,
-            0,
-        )?;
-        Ok(found.into_iter().find(|p| p.listing.title == title))
+        let id: Option<i64> = tx
+            .query_row("SELECT id FROM products WHERE title = ?1 ORDER BY id LIMIT 1", [title], |r| r.get(0))
+            .optional()?;
+        Ok(match id {
+            Some(id) => crate::db::products::find(tx, id)?,
+            None => None,
+        })
     };
     let shipping = sync_protocol::ShippingInput {
         first_name: buyer.first_name.clone(),

@@ -1,4 +1,4 @@
-// An order part's lines (title, quantity × unit price, line total) and an
+// An order part's lines (title, quantity and unit × unit price, line total) and an
 // order's timeline: the same on the buyer's, the farmer's and the admin's screens.
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../lib/format';
@@ -6,7 +6,7 @@ import type { OrderEvent, OrderLine } from '../lib/orders';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
-export function OrderLines({ lines, withUnit }: { lines: OrderLine[]; withUnit?: boolean }) {
+export function OrderLines({ lines }: { lines: OrderLine[] }) {
   const { t } = useTranslation();
   return (
     <ul className="order-lines">
@@ -14,8 +14,7 @@ export function OrderLines({ lines, withUnit }: { lines: OrderLine[]; withUnit?:
         <li key={line.product_id}>
           <span>{line.title}</span>
           <span className="muted">
-            {line.quantity}
-            {withUnit ? ` ${t(`market.units.${line.unit}`)}` : ''} × {money(line.unit_price_cents)}
+            {line.quantity} {t(`market.units.${line.unit}`, { count: line.quantity })} × {money(line.unit_price_cents)}
           </span>
           <span>{money(line.line_total_cents)}</span>
         </li>

@@ -83,6 +83,7 @@ describe('the search in the region’s three languages', () => {
     expect(search('haricot')).toEqual(['Green beans']);
     expect(search('beans')).toEqual(['Green beans']);
     expect(search('kahawa')).toEqual(['Arabica coffee beans']);
+    expect(search('Arabica coffee beans'), 'its own name').toEqual(['Arabica coffee beans']);
     expect(search('soya')).toEqual(['Soybeans']);
     expect(search('mayai')).toEqual(['Oeufs frais']);
     expect(search('bea'), 'a part of a word').toEqual(['Arabica coffee beans', 'Green beans', 'Soybeans']);

@@ -34,6 +34,8 @@ export interface LocalPerson {
   role: Role;
   /** The `person.register` uid, for a person a field agent registered from a phone. */
   uid?: string | null;
+  /** An application of theirs waits for a decision on the server: a second would be refused. */
+  application_waiting?: boolean;
 }
 
 /** A person registered on this phone (`person.register`), kept until the server's list has them. */

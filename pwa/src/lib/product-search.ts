@@ -60,8 +60,10 @@ export function insideOtherNames(name: string): string[] {
 }
 const INSIDE = new Map<string, string[]>();
 
-const found = (text: string, name: string) =>
-  text.includes(name) && !insideOtherNames(name).some((other) => text.includes(other));
+/** `name` in `text`, not inside another produce's name unless that one is asked for too
+ * ("arabica coffee beans" finds the coffee). */
+const found = (text: string, name: string, asked: Set<string>) =>
+  text.includes(name) && !insideOtherNames(name).some((other) => !asked.has(other) && text.includes(other));
 
 /** A search, word by word, each with what to look for; "pomme de terre" is one word. */
 export function searchWords(query: string): string[][] {
@@ -80,6 +82,7 @@ export function searchWords(query: string): string[][] {
 /** Products on sale that match, in the chosen order. */
 export function filterProducts(products: Product[], filters: CatalogueFilters): Product[] {
   const words = searchWords(filters.q);
+  const asked = new Set(words.flat());
   const matches = products.filter((p) => {
     if (p.status !== 'active') return false;
     if (filters.category !== 'all' && p.category !== filters.category) return false;
@@ -87,7 +90,7 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
     const category = (CATEGORY_WORDS[p.category] ?? []).join(' ');
     const names = [p.title, p.title_en, p.title_fr, p.title_sw].filter(Boolean).join(' ');
     const text = fold(`${names} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
-    return words.every((names) => names.some((name) => found(text, name)));
+    return words.every((names) => names.some((name) => found(text, name, asked)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);
   const order: Record<Sort, (a: Product, b: Product) => number> = {

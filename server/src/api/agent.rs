@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::auth::AgentUser;
-use crate::db::users::{self, UserRow};
+use crate::db::users;
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::user::{Country, Role};
 
@@ -31,13 +31,17 @@ pub struct PersonCard {
     role: Role,
     /// The `person.register` uid, for a person a field agent registered from the phone.
     uid: Option<String>,
+    /// An application of theirs waits for a decision (whoever filed it): a new one
+    /// would be refused, so the agent is told before filling it.
+    application_waiting: bool,
 }
 
-impl From<(UserRow, Option<String>)> for PersonCard {
-    fn from((u, uid): (UserRow, Option<String>)) -> Self {
+impl From<users::Surveyable> for PersonCard {
+    fn from(users::Surveyable { user: u, registered_uid: uid, application_waiting }: users::Surveyable) -> Self {
         PersonCard {
             id: u.id,
             uid,
+            application_waiting,
             first_name: u.first_name,
             last_name: u.last_name,
             email: u.email,

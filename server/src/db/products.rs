@@ -393,14 +393,16 @@ impl CatalogueFilter {
             if !indexed.is_empty() {
                 // Each name a quoted phrase: the text's own quotes doubled, nothing read as syntax;
                 // not where it is part of another produce's name ("bean" in "coffee beans").
+                // Another produce the search asks for too ("arabica coffee beans") stays findable.
                 let quote = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
-                let name = |name: &String| match produce_words::inside_other_names(name).as_slice() {
-                    [] => quote(name),
-                    others => format!(
-                        "({} NOT ({}))",
-                        quote(name),
-                        others.iter().map(|other| quote(other)).collect::<Vec<_>>().join(" OR ")
-                    ),
+                let asked = |other: &&str| indexed.iter().flatten().any(|name| name == other);
+                let name = |name: &String| {
+                    let others: Vec<String> =
+                        produce_words::inside_other_names(name).into_iter().filter(|o| !asked(o)).map(quote).collect();
+                    match others.as_slice() {
+                        [] => quote(name),
+                        _ => format!("({} NOT ({}))", quote(name), others.join(" OR ")),
+                    }
                 };
                 let words: Vec<String> = indexed
                     .iter()

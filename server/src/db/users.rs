@@ -309,11 +309,26 @@ pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Statu
 
 /// The people a field agent may fill an application for: active buyers and farmers,
 /// with the uid of a registration from an agent's phone.
-pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<(UserRow, Option<String>)>> {
+pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<Surveyable>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS}, registered_uid FROM users
+        "SELECT {COLUMNS}, registered_uid,
+                EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = users.id
+                          AND s.status IN ('pending', 're-submitted') AND s.deleted_at IS NULL)
+         FROM users
          WHERE deleted_at IS NULL AND status = 'active' AND role IN ('user', 'farmer')
          ORDER BY first_name, last_name, id"
     ))?;
-    stmt.query_map([], |row| Ok((from_row(row)?, row.get(16)?)))?.collect()
+    stmt.query_map([], |row| {
+        Ok(Surveyable { user: from_row(row)?, registered_uid: row.get(16)?, application_waiting: row.get(17)? })
+    })?
+    .collect()
+}
+
+/// A person an agent can fill an application for.
+pub struct Surveyable {
+    pub user: UserRow,
+    /// The `person.register` uid, for a person a field agent registered from a phone.
+    pub registered_uid: Option<String>,
+    /// An application of theirs waits for a decision: a second one would be refused.
+    pub application_waiting: bool,
 }

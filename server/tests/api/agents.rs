@@ -33,6 +33,7 @@ async fn an_agent_lists_the_people_they_can_survey() {
     assert_eq!(emails.len(), 2, "active buyers and farmers only: {emails:?}");
     assert!(emails.contains(&"amani@example.com") && emails.contains(&"farmer@example.com"));
     assert!(people["data"][0].get("password_hash").is_none());
+    assert_eq!(people["data"][0]["application_waiting"], json!(false), "nothing filed yet");
 
     let (buyer, _) = app.register("buyer@example.com").await;
     error_of(app.call(Method::GET, "/agent/people", &buyer, None).await, StatusCode::FORBIDDEN).await;
@@ -57,6 +58,12 @@ async fn an_offline_application_for_a_person_is_the_agents_and_the_persons_only(
     assert_eq!(list["data"][0]["user"]["email"], "amani@example.com");
     assert_eq!(list["data"][0]["created_by"]["email"], "agent@example.com");
     assert_eq!(list["data"][0]["status"], "pending");
+    // Another agent's list says an application of hers waits, before anyone fills a second one.
+    let people: Value = app.call(Method::GET, "/agent/people", &other_agent, None).await.json().await.unwrap();
+    let waiting = |email: &str| {
+        people["data"].as_array().unwrap().iter().find(|p| p["email"] == email).unwrap()["application_waiting"].clone()
+    };
+    assert_eq!(waiting("amani@example.com"), json!(true));
 
     let mine = app.pull(&agent, CLIENT_A, None, 100).await;
     assert_eq!(mine["changes"][0]["record"]["user_id"], amani_id);

@@ -144,6 +144,14 @@ async fn demo_content_has_every_role_and_loads_only_once() {
         let me: Value = app.me(&token).await.json().await.unwrap();
         assert_eq!(me["user"]["role"], role);
     }
+    // The demo buyer's four orders, one in each state (the README says so).
+    let buyer = app.login_token("buyer@mavuno.demo", demo::DEMO_PASSWORD).await;
+    let orders: Value =
+        app.client.get(app.api("/orders")).bearer_auth(&buyer).send().await.unwrap().json().await.unwrap();
+    let mut states: Vec<&str> =
+        orders["data"].as_array().unwrap().iter().map(|o| o["status"].as_str().unwrap()).collect();
+    states.sort_unstable();
+    assert_eq!(states, ["cancelled", "delivered", "processing", "shipped"], "{orders}");
     // An admin deletes a demo account; a restart with --demo does not bring it back.
     let buyer = app.login_token("buyer@mavuno.demo", demo::DEMO_PASSWORD).await;
     app.client.delete(app.api("/me/delete")).bearer_auth(&buyer).send().await.unwrap();

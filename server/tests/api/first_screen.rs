@@ -154,6 +154,9 @@ async fn public_lists_arrive_with_their_first_cards() {
         "<a class=\"button\" href=\"/login\">{}</a>",
         mavuno::web::escape(&sw.text("training.login_to_enrol"))
     )));
+    // On a phone the price and the way to the enrolment column stay at the bottom of the screen.
+    let bar = format!("<a class=\"button small\" href=\"#enrolment\">{}</a>", sw.text("training.enrol"));
+    assert!(main.contains(&bar) && main.contains("<aside id=\"enrolment\""), "{main}");
     // A certificate's public check, the code typed any way; an unknown code; a hostile one keeps the shell.
     app.user_with_role("learner@example.org", mavuno::model::user::Role::User).await;
     app.sql(&format!(

@@ -58,6 +58,7 @@ async fn a_name_is_not_found_inside_another_produce_name() {
     // "haricot" looks for "bean" too, but not inside "coffee beans" or "soybeans".
     assert_eq!(app.titles("q=haricot").await, ["Green beans"]);
     assert_eq!(app.titles("q=kahawa").await, ["Arabica coffee beans"]);
+    assert_eq!(app.titles("q=arabica+coffee+beans").await, ["Arabica coffee beans"], "its own name");
     assert_eq!(app.titles("q=soya").await, ["Soybeans"]);
     assert_eq!(app.titles("q=mayai").await, ["Oeufs frais"]);
 }

@@ -88,8 +88,10 @@ export function FarmersSection({ db }: { db: LocalDb }) {
 
   const shown = saved.people.filter((p) => matches(p, search));
   const filledFor = (p: Visitable) => applications.filter((a) => isFor(a, p)).length;
-  // One application per person waits for a decision (the server refuses a second).
+  // One application per person waits for a decision (the server refuses a second): one this
+  // phone holds, or one the server's list says waits (the person's own, another agent's).
   const waitingFor = (p: Visitable) =>
+    p.application_waiting === true ||
     applications.some((a) => isFor(a, p) && (a.status === 'pending' || a.status === 're-submitted'));
   return (
     <div className="agent-people">
@@ -153,7 +155,9 @@ export function FarmersSection({ db }: { db: LocalDb }) {
                     {t('common.remove')}
                   </button>
                 ) : (
-                  applicant && (
+                  // Told before the form opens, not refused after it was filled and sent.
+                  applicant &&
+                  !waitingFor(p) && (
                     <button
                       type="button"
                       className="button small"

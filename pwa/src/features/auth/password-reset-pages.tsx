@@ -120,10 +120,15 @@ export function ResetPasswordPage() {
             {t('auth.forgot_texted', { phone })}
           </p>
         )}
-        <ErrorBox messages={problemMessages(problem, t, 'auth.reset_failed')} />
+        {/* A message the field shows already (a wrong code) is not said twice. */}
+        <ErrorBox
+          messages={problemMessages(problem, t, 'auth.reset_failed').filter(
+            (message) => ![invalid.code, invalid.password, invalid.password_confirmation].includes(message),
+          )}
+        />
         {(invalid.token || invalid.code || (!token && !phone)) && (
           <p>
-            <Link to={paths.forgotPassword}>{t('auth.reset_ask_again')}</Link>
+            <Link to={paths.forgotPassword}>{phone ? t('auth.reset_ask_code') : t('auth.reset_ask_again')}</Link>
           </p>
         )}
         {phone && (

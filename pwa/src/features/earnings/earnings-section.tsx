@@ -1,6 +1,7 @@
 // The farmer's Earnings section (docs/orders.md): what they earned (the
 // ledger's sum), what orders not yet delivered will bring, totals by month,
-// and the newest entries. It reads the server, so it needs a connection.
+// and the newest entries. It reads the server and keeps the last answer on the
+// phone, shown with its time when there is no connection.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
@@ -9,6 +10,7 @@ import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { LoadFailed } from '../../components/load-failed';
+import { useLocalDb } from '../../lib/sync-provider';
 
 interface Earnings {
   currency: string;
@@ -28,18 +30,32 @@ function monthName(month: string): string {
   );
 }
 
+/** The last answer, kept in the account's database on this phone. */
+const SAVED = 'earnings';
+type Saved = { earnings: Earnings; at: string };
+
 export function EarningsSection() {
   const { t } = useTranslation();
+  const db = useLocalDb();
   const [earnings, setEarnings] = useState<Earnings | null>(null);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const load = useCallback(async () => {
     try {
-      setEarnings(await api<Earnings>('/farmer/earnings'));
+      const fresh = await api<Earnings>('/farmer/earnings');
+      setEarnings(fresh);
+      setSavedAt(null);
       setError(null);
+      await db?.setMeta(SAVED, { earnings: fresh, at: new Date().toISOString() } satisfies Saved);
     } catch (caught) {
       setError(caught);
+      const saved = await db?.getMeta<Saved>(SAVED);
+      if (saved) {
+        setEarnings((current) => current ?? saved.earnings);
+        setSavedAt((current) => current ?? saved.at);
+      }
     }
-  }, []);
+  }, [db]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -60,6 +76,11 @@ export function EarningsSection() {
   return (
     <section aria-labelledby="earnings-title">
       <h2 id="earnings-title">{t('earnings.title')}</h2>
+      {savedAt && (
+        <p className="sync-note wait" role="status">
+          {t('earnings.saved_copy', { time: formatDate(savedAt, 'time') })}
+        </p>
+      )}
       <div className="stat-cards">
         <StatCard label={t('earnings.earned')} value={money(earnings.earned_cents)} />
         <StatCard label={t('earnings.pending')} value={money(earnings.pending_cents)} />

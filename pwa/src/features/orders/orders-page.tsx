@@ -17,7 +17,7 @@ import { useOutbox } from '../../lib/use-outbox';
 import { OrderCard } from './order-card';
 import { usePageHead } from '../../lib/page-head';
 
-const TABS = ['all', 'processing', 'shipped', 'delivered'] as const;
+const TABS = ['all', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 type Tab = (typeof TABS)[number];
 
 export function OrdersPage() {
@@ -48,7 +48,8 @@ export function OrdersList({ db }: { db: LocalDb }) {
   const shown = tab === 'all' ? bought : bought.filter((o) => o.status === (tab as PartStatus));
   return (
     <>
-      <div className="chips" role="tablist" aria-label={t('orders.tabs_label')}>
+      {/* Wrapped, not scrolled: on a phone the last tabs were out of sight. */}
+      <div className="chips wrap" role="tablist" aria-label={t('orders.tabs_label')}>
         {TABS.map((id) => (
           <button
             key={id}

@@ -72,7 +72,7 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                     ? t('sales.pickup')
                     : `${a.address}, ${a.city}${a.postal_code ? ` ${a.postal_code}` : ''}, ${t(`countries.${a.country as 'DRC'}`)}`}
                 </p>
-                <OrderLines lines={part.lines} withUnit />
+                <OrderLines lines={part.lines} />
                 {part.cancel_reason && (
                   <p className="muted">
                     {t('orders.cancel_reason', { reason: cancelReasonText(t, part.cancel_reason) })}

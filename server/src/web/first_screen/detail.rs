@@ -147,7 +147,9 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
          <h2 id=\"instructor-title\">{}</h2><div class=\"instructor-row\">{instructor_photo}<div><p><strong>{}</strong></p>\
          <p class=\"muted\">{}</p></div></div>{bio}</section><dl class=\"course-stats\">{}{}{}{}</dl>\
          <section aria-labelledby=\"modules-title\"><h2 id=\"modules-title\">{}</h2><ol class=\"module-list\">{}</ol></section>\
-         {}{}</div><aside class=\"card course-sidebar\" aria-label=\"{}\">{}<p><span class=\"price\">{price}</span></p>\
+         {}{}<div class=\"enrol-bar mobile-only\"><span class=\"price\">{price}</span>\
+         <a class=\"button small\" href=\"#enrolment\">{}</a></div></div>\
+         <aside id=\"enrolment\" class=\"card course-sidebar\" aria-label=\"{}\">{}<p><span class=\"price\">{price}</span></p>\
          {money_back}<div class=\"actions column\"><a class=\"button\" href=\"/login\">{}</a>\
          <a class=\"button secondary\" href=\"/register\">{}</a></div></aside></div></article>",
         t(lang, "market.breadcrumb"),
@@ -167,6 +169,7 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
         modules.iter().map(|m| module(m, lang)).collect::<String>(),
         list("outcomes", "training.outcomes", " class=\"checks\"", &f.outcomes, lang),
         list("requirements", "training.requirements", "", &f.requirements, lang),
+        t(lang, "training.enrol"),
         t(lang, "training.enrolment"),
         main_picture(f.cover_image.as_deref(), "", query.save_data, COURSE_PICTURE, false),
         t(lang, "training.login_to_enrol"),
