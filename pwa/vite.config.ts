@@ -75,6 +75,37 @@ function preloadBoot(): Plugin {
   };
 }
 
+/**
+ * The files a visitor's phone does not need until someone asks for them: the screens of a
+ * signed-in person (fetched when someone signs in, src/app/warm-screens.ts), the admin
+ * screens, and the languages other than the reader's (the reader's own is loaded at start). Left out of the service worker's
+ * install (issue 39: a first visit cost 420-480 KB, mostly the install), they are cached
+ * the first time the app loads them (an admin signing in, a language chosen), like any
+ * other file of the build, by the runtime route below.
+ */
+const onDemand = new Set<string>();
+function markOnDemand(): Plugin {
+  const wanted = [
+    /\/src\/features\/admin\//,
+    /\/src\/locales\/\w+\.json$/,
+    // Signed-in screens, fetched when someone signs in (src/app/warm-screens.ts).
+    /\/src\/app\/dashboard\/dashboard-page\.tsx$/,
+    /\/src\/features\/profile\/profile-page\.tsx$/,
+    /\/src\/features\/training\/learn-page\.tsx$/,
+  ];
+  return {
+    name: 'mavuno-on-demand-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? '')))
+          onDemand.add(chunk.fileName);
+      }
+      if (onDemand.size < 3) throw new Error('the admin and language chunks were not found');
+    },
+  };
+}
+
 // The server (`mavuno serve`) hosts the build; in development Vite proxies the API to it.
 const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 
@@ -83,11 +114,13 @@ export default defineConfig({
     react(),
     inlineStyles(),
     preloadBoot(),
+    markOnDemand(),
     VitePWA({
       // A new version waits for the person to accept it: never a reload mid-form.
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'icons/*.png'],
+      includeAssets: ['favicon.svg'],
+      includeManifestIcons: false,
       manifest: {
         name: 'MAVUNO',
         short_name: 'MAVUNO',
@@ -106,12 +139,26 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // The app shell and all three catalogues (a few KB each), so the
-        // app opens, and changes language, with no network.
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // The app shell and every screen a visitor and a buyer use, so the app opens with no
+        // network; not the admin screens nor the other languages (markOnDemand), nor the
+        // install icons (the browser fetches those itself when the app is installed).
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        manifestTransforms: [
+          async (entries) => ({ manifest: entries.filter((e) => !onDemand.has(e.url)), warnings: [] }),
+        ],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/media\//],
         runtimeCaching: [
+          {
+            // A file of the build the install left out, kept once the app has loaded it.
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'assets',
+              expiration: { maxEntries: 60, maxAgeSeconds: 60 * 60 * 24 * 365 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ url }) => url.pathname.startsWith('/media/'),
             handler: 'CacheFirst',

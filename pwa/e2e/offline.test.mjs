@@ -53,8 +53,11 @@ for (const { lng, locale } of LANGUAGES) {
     for (const route of ROUTES) {
       const response = await page.goto(`${origin}${route}`).catch((error) => error);
       assert.ok(!(response instanceof Error), `${route} opens offline (${response?.message?.split('\n')[0]})`);
-      await page.locator('main h1, main h2').first().waitFor();
+      const heading = page.locator('main h1, main h2').first();
+      await heading.waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.lang), lng, `${route} in ${lng}`);
+      // Its words came with it: the language's catalogue was kept on the phone too.
+      assert.doesNotMatch(await heading.innerText(), /^[a-z_]+(\.[a-z_]+)+$/, `${route}: words, not a key`);
     }
     await assertOffline(page);
     await phone.close();

@@ -7,6 +7,8 @@ import { Footer } from './layout/footer';
 import { Header } from './layout/header';
 import { isAppArea } from '../lib/paths';
 import { UpdatePrompt } from './update-prompt';
+import { warmScreens } from './warm-screens';
+import { useSession } from '../lib/session';
 
 /** Every page: scroll to top on each path change, and the update prompt. */
 export function RootLayout() {
@@ -20,6 +22,10 @@ export function RootLayout() {
     opened.current = true;
   }, [pathname]);
   const publicPage = !isAppArea(pathname);
+  const role = useSession().user?.role;
+  useEffect(() => {
+    if (role) warmScreens(role);
+  }, [role]);
   return (
     <>
       <a className="skip-link" href="#main">

@@ -3,12 +3,30 @@
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { useTranslation } from 'react-i18next';
 
+/**
+ * The build's files this page loaded before its service worker was there (a first visit),
+ * kept in the worker's cache of build files: the install leaves some out (the reader's
+ * language, vite.config.ts), and they must open offline too. They come from the browser's
+ * own cache (immutable), so nothing is downloaded twice.
+ */
+async function keepLoadedFiles(): Promise<void> {
+  await navigator.serviceWorker.ready;
+  const files = performance
+    .getEntriesByType('resource')
+    .map((entry) => entry.name)
+    .filter((url) => url.startsWith(`${location.origin}/assets/`));
+  const cache = await caches.open('assets');
+  for (const url of files) {
+    if (!(await caches.match(url))) await cache.add(url).catch(() => undefined);
+  }
+}
+
 export function UpdatePrompt() {
   const { t } = useTranslation();
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
-  } = useRegisterSW();
+  } = useRegisterSW({ onRegisteredSW: () => void keepLoadedFiles().catch(() => undefined) });
   if (!needRefresh) return null;
   return (
     <div className="update-prompt" role="status">

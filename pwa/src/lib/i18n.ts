@@ -1,11 +1,12 @@
 // i18next with the browser language detector in the spec's order (query,
 // cookie, localStorage, sessionStorage, navigator, html tag), mapped onto
-// our three languages. English is bundled; French and Kiswahili are
-// separate chunks loaded when chosen (and precached by the service worker).
+// our three languages. Each language is a chunk of its own, loaded when it is
+// the reader's (and then kept by the service worker): a French reader's phone
+// never downloads the English words. No fallback language is needed: every
+// catalogue has every key (locales/catalogues.test.ts).
 import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en.json';
 
 export const LANGUAGES = ['en', 'fr', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -32,7 +33,8 @@ export function toSupportedLanguage(tag: string | null | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(candidate) ? (candidate as Language) : 'en';
 }
 
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: ResourceKey }>> = {
+const loaders: Record<Language, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('../locales/en.json'),
   fr: () => import('../locales/fr.json'),
   sw: () => import('../locales/sw.json'),
 };
@@ -41,7 +43,6 @@ const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    if (language === 'en') return callback(null, en);
     const load = loaders[language as keyof typeof loaders];
     if (!load) return callback(null, {});
     load().then(
@@ -53,10 +54,10 @@ const lazyCatalogues: BackendModule = {
 
 export function initOptions(): InitOptions {
   return {
-    resources: { en: { translation: en } },
-    partialBundledLanguages: true,
     supportedLngs: [...LANGUAGES],
-    fallbackLng: 'en',
+    // English for a reader whose languages are none of ours; none for our readers (English
+    // would be downloaded beside French or Kiswahili for nothing).
+    fallbackLng: (code: string) => ((LANGUAGES as readonly string[]).includes(code) ? [] : ['en']),
     load: 'languageOnly',
     interpolation: { escapeValue: false },
     detection: {

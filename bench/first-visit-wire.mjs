@@ -1,0 +1,136 @@
+// What a first visit costs on the wire, counted at the phone's network (the browser
+// tests' SOCKS proxy, pwa/e2e/network.mjs): everything a new phone downloads for a page,
+// its pictures, the first sync and the service worker's offline install, until the
+// network has been quiet for 3 s. Then the network is cut and the public pages, and
+// the pages a signed-in buyer uses, are opened again to check they still open offline.
+// Goal (issue 39): at most 300 KB for the whole first visit.
+//
+//   node bench/first-visit-wire.mjs [--lang fr] [path ...]
+//   (starts its own release server with the demo: build it first, scripts/test does)
+import {
+  PHONE,
+  controlledByServiceWorker,
+  launchProfile,
+  signIn,
+  startServer,
+} from "../pwa/e2e/harness.mjs";
+
+const args = process.argv.slice(2);
+const langAt = args.indexOf("--lang");
+const lang = langAt >= 0 ? args.splice(langAt, 2)[1] : "fr";
+const paths = args.length > 0 ? args : ["/", "/marketplace", "/news"];
+const LOCALES = { fr: "fr-CD", sw: "sw-KE", en: "en-US" };
+const OFFLINE = [
+  "/",
+  "/marketplace",
+  "/training",
+  "/news",
+  "/about",
+  "/cart",
+  "/product/1",
+  "/course/1",
+  "/news/1",
+];
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Waits until nothing has crossed the network for `quiet` ms (at most `limit` ms). */
+async function settled(network, quiet = 3000, limit = 60_000) {
+  const start = Date.now();
+  let last = network.bytes.down + network.bytes.up;
+  let since = Date.now();
+  while (Date.now() - since < quiet && Date.now() - start < limit) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = network.bytes.down + network.bytes.up;
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
+
+const server = await startServer();
+try {
+  console.log(
+    `First visit on a new phone (${lang}), bytes at the phone's network:`,
+  );
+  console.log("page             down        up   offline afterwards");
+  for (const path of paths) {
+    const phone = await launchProfile({
+      ...PHONE,
+      locale: LOCALES[lang] ?? lang,
+    });
+    const { network } = phone.context;
+    const page = phone.context.pages()[0] ?? (await phone.context.newPage());
+    await page.goto(`${server.origin}${path}`);
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      if (registration.active?.state !== "activated") {
+        await new Promise((resolve) =>
+          registration.active?.addEventListener("statechange", resolve),
+        );
+      }
+    });
+    await settled(network);
+    const { down, up } = network.bytes;
+    await phone.context.setOffline(true);
+    const failed = [];
+    for (const route of OFFLINE) {
+      const ok = await page.goto(`${server.origin}${route}`).then(
+        () =>
+          page
+            .locator("main h1, main h2")
+            .first()
+            .waitFor({ timeout: 10_000 })
+            .then(
+              () => true,
+              () => false,
+            ),
+        () => false,
+      );
+      if (!ok) failed.push(route);
+    }
+    console.log(
+      `${path.padEnd(14)} ${kb(down).padStart(9)} ${kb(up).padStart(9)}   ${failed.length === 0 ? `all ${OFFLINE.length} open` : `FAILED: ${failed.join(" ")}`}`,
+    );
+    await phone.close();
+  }
+
+  // A buyer signs in on a new phone: the screens they use open offline afterwards.
+  const phone = await launchProfile({
+    ...PHONE,
+    locale: LOCALES[lang] ?? lang,
+  });
+  const page = phone.context.pages()[0] ?? (await phone.context.newPage());
+  await signIn(page, server.origin, "buyer@mavuno.demo");
+  await controlledByServiceWorker(page);
+  await settled(phone.context.network);
+  const { down } = phone.context.network.bytes;
+  await phone.context.setOffline(true);
+  const failed = [];
+  for (const route of [
+    "/dashboard",
+    "/orders",
+    "/cart",
+    "/profile",
+    "/marketplace",
+  ]) {
+    const ok = await page.goto(`${server.origin}${route}`).then(
+      () =>
+        page
+          .locator("main h1, main h2, .dashboard-topbar h1")
+          .first()
+          .waitFor({ timeout: 10_000 })
+          .then(
+            () => true,
+            () => false,
+          ),
+      () => false,
+    );
+    if (!ok) failed.push(route);
+  }
+  console.log(
+    `buyer sign-in  ${kb(down).padStart(9)}             ${failed.length === 0 ? "dashboard, orders, cart, profile open offline" : `FAILED: ${failed.join(" ")}`}`,
+  );
+  await phone.close();
+} finally {
+  await server.stop();
+}
+process.exit(0);

@@ -1,0 +1,30 @@
+// The screens only a signed-in person opens are not in the service worker's install (a
+// visitor's first visit would pay for them: vite.config.ts). They are fetched once someone
+// signs in, in the background, so that they open offline afterwards as the public pages
+// do; the service worker keeps whatever the app loads.
+import type { Role } from '../lib/account';
+
+const SIGNED_IN = [
+  () => import('./dashboard/dashboard-page'),
+  () => import('../features/profile/profile-page'),
+  () => import('../features/training/learn-page'),
+];
+
+const ADMIN = [
+  () => import('../features/admin/admin-applications'),
+  () => import('../features/admin/admin-users'),
+  () => import('../features/admin/admin-orders'),
+  () => import('../features/admin/admin-products'),
+  () => import('../features/admin/admin-blogs'),
+  () => import('../features/admin/admin-analytics'),
+  () => import('../features/admin/admin-settings'),
+  () => import('../features/admin/admin-courses'),
+];
+
+export function warmScreens(role: Role): void {
+  const screens = role === 'admin' || role === 'super_admin' ? [...SIGNED_IN, ...ADMIN] : SIGNED_IN;
+  const load = () => screens.forEach((screen) => void screen().catch(() => undefined));
+  // After the page in front of the person has what it needs.
+  if ('requestIdleCallback' in window) window.requestIdleCallback(load, { timeout: 5000 });
+  else setTimeout(load, 2000);
+}
