@@ -219,8 +219,15 @@ test('after one online visit the app opens with the network off', async () => {
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.locator('#mobile-menu').getByRole('link', { name: 'About' }).click();
   await page.getByRole('heading', { name: 'About MAVUNO' }).waitFor();
+  // A language whose words never came to this phone: the page stays readable in the one
+  // it has, says so, and changes once the network is back.
   await page.goto(`${env.server.origin}/contact?lng=sw`);
+  await page.getByRole('heading', { name: 'Get in touch' }).first().waitFor();
+  await page.getByText('Kiswahili is not on this phone yet: it comes with the network.').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  await context.setOffline(false);
   await page.getByRole('heading', { name: 'Wasiliana nasi' }).first().waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'sw');
   await context.close();
 });
 

@@ -1,9 +1,11 @@
 // A short line at the top of every screen when the network is not carrying what the
 // person does: offline (for visitors too), or online by the phone's account but with
-// changes that have waited a few seconds to go (a signal with no data getting through).
+// changes that have waited a few seconds to go (a signal with no data getting through);
+// also when a language was asked for whose words are not on the phone yet.
 // The header's sync pill says the same on wide screens; on a phone it is an icon.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LANGUAGE_NAMES, useMissingLanguage } from '../lib/i18n';
 import { useLocalDb } from '../lib/sync-provider';
 import { useOnline } from '../lib/use-online';
 import { useWaitingCount } from '../lib/use-outbox';
@@ -31,11 +33,14 @@ export function ConnectionNote() {
   const db = useLocalDb();
   const count = useWaitingCount(db);
   const stuck = useLasting(online && count > 0, STUCK_AFTER_MS);
+  const missing = useMissingLanguage();
   let text: string | null = null;
   if (!online) {
     if (count > 0) text = t('connection.offline_waiting', { count });
     else text = db ? t('connection.offline') : t('connection.offline_visitor');
   } else if (stuck) text = t('connection.not_through', { count });
+  if (missing)
+    text = [text, t('connection.language_missing', { language: LANGUAGE_NAMES[missing] })].filter(Boolean).join(' ');
   return (
     <div className="connection-note-slot" role="status">
       {text && (

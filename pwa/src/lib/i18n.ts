@@ -6,6 +6,7 @@
 // catalogue has every key (locales/catalogues.test.ts).
 import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import { useSyncExternalStore } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 export const LANGUAGES = ['en', 'fr', 'sw'] as const;
@@ -39,6 +40,26 @@ const loaders: Record<Language, () => Promise<{ default: ResourceKey }>> = {
   sw: () => import('../locales/sw.json'),
 };
 
+/** A language asked for while its words are not on the phone (offline, never chosen
+ * before): the page is shown in another language the phone has, and says so
+ * (`useMissingLanguage`); the words are fetched again once the network is back. */
+let missing: Language | null = null;
+const missingListeners = new Set<() => void>();
+function setMissing(language: Language | null): void {
+  missing = language;
+  missingListeners.forEach((listener) => listener());
+}
+
+export function useMissingLanguage(): Language | null {
+  return useSyncExternalStore(
+    (listener) => {
+      missingListeners.add(listener);
+      return () => missingListeners.delete(listener);
+    },
+    () => missing,
+  );
+}
+
 const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
@@ -47,7 +68,28 @@ const lazyCatalogues: BackendModule = {
     if (!load) return callback(null, {});
     load().then(
       (module) => callback(null, module.default),
-      (error: Error) => callback(error, null),
+      async (error: Error) => {
+        // The last language used here first: its words are on the phone.
+        const stored = toSupportedLanguage(localStorage.getItem(LANGUAGE_CACHE_KEY));
+        for (const other of [stored, ...LANGUAGES].filter((l) => l !== language)) {
+          const words = await loaders[other]().catch(() => null);
+          if (!words) continue;
+          setMissing(language as Language);
+          document.documentElement.lang = other;
+          window.addEventListener(
+            'online',
+            () =>
+              void i18n.reloadResources(language).then(() => {
+                setMissing(null);
+                document.documentElement.lang = language;
+                void i18n.changeLanguage(language);
+              }),
+            { once: true },
+          );
+          return callback(null, words.default);
+        }
+        callback(error, null);
+      },
     );
   },
 };
@@ -78,7 +120,7 @@ export function initOptions(): InitOptions {
 export function setupI18n(): typeof i18n {
   if (i18n.isInitialized) return i18n;
   i18n.on('languageChanged', (language) => {
-    document.documentElement.lang = language;
+    if (missing !== language) document.documentElement.lang = language;
   });
   void i18n.use(lazyCatalogues).use(LanguageDetector).use(initReactI18next).init(initOptions());
   return i18n;

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LocalDb } from './local-db';
-import { KEEP_OPENED, LATEST_KEPT, filterNews, markOpened, pruneNews, type Post } from './news';
+import { KEEP_OPENED, LATEST_KEPT, filterNews, markOpened, pruneNews, readTime, type Post } from './news';
+import { setupI18n } from './i18n';
 
 const post = (id: number, over: Partial<Post> = {}): Post => ({
   uid: `p${id}`,
@@ -49,5 +50,18 @@ describe('news on the device', () => {
     expect(await db.openedPosts.count()).toBe(KEEP_OPENED);
     expect(await db.openedPosts.get('p2')).toBeUndefined();
     db.close();
+  });
+});
+
+describe('a post’s read time', () => {
+  it('is the admin’s words, or counted from the post’s words in the reader’s language', async () => {
+    const i18n = setupI18n();
+    await i18n.changeLanguage('fr');
+    const words = (n: number) => `<p>${'mot '.repeat(n)}</p>`;
+    expect(readTime(i18n.t, { read_time: '', full_content: words(450) })).toBe('3 min de lecture');
+    expect(readTime(i18n.t, { read_time: ' ', full_content: '' })).toBe('1 min de lecture');
+    await i18n.changeLanguage('sw');
+    expect(readTime(i18n.t, { read_time: '', full_content: words(10) })).toBe('Dakika 1 ya kusoma');
+    expect(readTime(i18n.t, { read_time: '8 min', full_content: words(10) })).toBe('8 min');
   });
 });

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 // News and blog (docs/news.md): posts arrive by sync (the latest 20, with their
 // content) and are read from the device, so /news works with no signal. An older
 // post opened online is kept too, and so is any post opened here, up to KEEP_OPENED.
@@ -120,4 +121,15 @@ export async function keepListPictures(posts: Post[]): Promise<void> {
     if (!post.thumbnail_url || !navigator.onLine) continue;
     await fetch(post.thumbnail_url).catch(() => undefined);
   }
+}
+
+/** A post's read time as its admin wrote it, or counted from its words (200 a minute) in
+ * the reader's language, as the server's first screen does (model::blog::read_minutes). */
+export function readTime(t: TFunction, post: Pick<Post, 'read_time' | 'full_content'>): string {
+  if (post.read_time.trim()) return post.read_time;
+  const words = post.full_content
+    .replace(/<[^>]*>/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
+  return t('news.read_minutes', { count: Math.max(1, Math.ceil(words / 200)) });
 }

@@ -16,7 +16,7 @@ use crate::db::{sync, uploads};
 use crate::domain::courses::check_text;
 use crate::domain::input::loose_bool;
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::model::blog::{BlogCategory, BlogFields, DEFAULT_READ_TIME};
+use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
 
 const MAX_TITLE_CHARS: usize = 200;
@@ -177,9 +177,10 @@ fn apply(
         }),
         None => current.map_or(BlogCategory::General, |c| c.category),
     };
-    let read_time = match input.read_time.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+    // Empty: counted from the words, in each reader's language (model::blog::read_minutes).
+    let read_time = match input.read_time.as_deref().map(str::trim) {
         Some(r) => r.to_owned(),
-        None => current.map_or(DEFAULT_READ_TIME.to_owned(), |c| c.read_time.clone()),
+        None => current.map_or(String::new(), |c| c.read_time.clone()),
     };
     check_text(&mut errors, "read_time", &read_time, MAX_READ_TIME_CHARS, false);
     let language = match input.language.as_deref().map(str::trim).filter(|l| !l.is_empty()) {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { BLOG_CATEGORIES, type BlogCategory } from '../../lib/news';
+import { BLOG_CATEGORIES, readTime, type BlogCategory } from '../../lib/news';
 import { ConfirmDialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';
@@ -149,7 +149,7 @@ export function AdminBlogs() {
                   <td data-label={t('admin_blogs.columns.author')}>
                     {p.author}
                     <br />
-                    <span className="muted">{p.read_time}</span>
+                    <span className="muted">{readTime(t, p)}</span>
                   </td>
                   <td>
                     <span className="badge blue">{t(`news.category.${p.category}`)}</span>

@@ -27,7 +27,7 @@ export function BlogForm({ post, onClose, onSaved }: { post: AdminPost | null; o
     author: post?.author ?? '',
     description: post?.description ?? '',
     category: post?.category ?? 'General',
-    read_time: post?.read_time ?? '5 min read',
+    read_time: post?.read_time ?? '',
     language: post?.language ?? 'en',
   }));
   const [content, setContent] = useState(post?.full_content ?? '');
@@ -91,7 +91,12 @@ export function BlogForm({ post, onClose, onSaved }: { post: AdminPost | null; o
             </option>
           ))}
         </SelectField>
-        <TextField label={t('admin_blogs.fields.read_time')} value={fields.read_time} onChange={set('read_time')} />
+        <TextField
+          label={t('admin_blogs.fields.read_time')}
+          hint={t('admin_blogs.fields.read_time_hint')}
+          value={fields.read_time}
+          onChange={set('read_time')}
+        />
         <SelectField label={t('admin_blogs.fields.language')} value={fields.language} onChange={set('language')}>
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>

@@ -10,7 +10,7 @@ import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb } from '../../lib/sync-provider';
 import { formatDate } from '../../lib/format';
-import { fetchPost, markOpened, useStoredPost } from '../../lib/news';
+import { fetchPost, markOpened, readTime, useStoredPost } from '../../lib/news';
 import { Spinner } from '../../components/spinner';
 import { ProductImage, useDataSaver } from '../../components/product-parts';
 import { PICTURE_WIDTHS } from '../../lib/picture-sizes';
@@ -57,7 +57,7 @@ export function ArticlePage() {
       </p>
       <h1 id="article-title">{post.title}</h1>
       <p className="muted">
-        {formatDate(post.date)} · {post.author} · {post.read_time}
+        {formatDate(post.date)} · {post.author} · {readTime(t, post)}
       </p>
       {post.image_url && (
         <ProductImage

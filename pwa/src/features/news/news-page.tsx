@@ -16,6 +16,7 @@ import {
   keepListPictures,
   pruneNews,
   readNews,
+  readTime,
   type NewsFilters,
   type Post,
 } from '../../lib/news';
@@ -144,7 +145,7 @@ function PostCard({ post: p, saveData, first }: { post: Post; saveData: boolean;
       </div>
       <div className="product-body">
         <p className="badges">
-          <span className="badge blue">{p.read_time}</span>{' '}
+          <span className="badge blue">{readTime(t, p)}</span>{' '}
           <span className="badge grey">{t(`news.category.${p.category}`)}</span>
         </p>
         <p className="muted">

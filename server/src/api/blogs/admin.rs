@@ -182,7 +182,7 @@ fn saved(message: &str, row: crate::db::blogs::BlogRow) -> Json<BlogSaved> {
 /// Write a post: multipart `blog[title]`, `[description]`, `[full_content]`
 /// (HTML, sanitised here), `[author]`, `[category]`, `[read_time]`,
 /// `[language]`, `[published]`, optional `[image]` (JPEG, PNG, GIF or WebP, at
-/// most 5 MB); or `{"blog": {...}}`. Defaults: General, "5 min read", a draft.
+/// most 5 MB); or `{"blog": {...}}`. Defaults: General, a read time counted from the words (empty), a draft.
 #[utoipa::path(post, path = "/admin/blogs", tag = "news", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "blog[title], blog[description], blog[full_content], blog[author], blog[category], blog[read_time], blog[language], blog[published], blog[image]"),
     responses((status = 201, body = BlogSaved), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]

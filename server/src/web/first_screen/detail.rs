@@ -96,7 +96,7 @@ pub async fn article(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         escape(&f.title),
         long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),
-        escape(&f.read_time),
+        super::read_time(f, lang),
         f.image.as_deref().map_or(String::new(), |hash| main_picture(
             Some(hash),
             "",

@@ -347,7 +347,7 @@ fn post_card(b: &BlogRow, first: bool, save_data: bool, lang: Lang) -> String {
          <a class=\"button small\" href=\"{href}\" aria-label=\"{}\">{}</a></div></div></li>",
         f.language.as_str(),
         picture(f.image.as_deref(), "", first, save_data),
-        escape(&f.read_time),
+        super::read_time(f, lang),
         t(lang, &format!("news.category.{}", f.category.as_str())),
         long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),

@@ -141,6 +141,15 @@ fn loading(first: bool) -> &'static str {
     if first { "loading=\"eager\" fetchpriority=\"high\"" } else { "loading=\"lazy\"" }
 }
 
+/// A post's read time as its admin wrote it, or counted from its words in the reader's
+/// language (the app's `readTime`).
+fn read_time(f: &crate::model::blog::BlogFields, lang: Lang) -> String {
+    match f.read_time.trim() {
+        "" => escape(&lang.plural("news.read_minutes", crate::model::blog::read_minutes(&f.full_content), &[])),
+        written => escape(written),
+    }
+}
+
 fn t(lang: Lang, key: &str) -> String {
     escape(&lang.text(key))
 }
