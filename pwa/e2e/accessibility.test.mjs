@@ -5,6 +5,15 @@ import { PHONE, audit, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
+/** Boxes and round choices drawn under 24 px (WCAG 2.2, 2.5.8: too small for a thumb). */
+const smallTargets = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('input[type=checkbox], input[type=radio]')]
+      .map((input) => [input, input.getBoundingClientRect()])
+      .filter(([, box]) => box.width > 0 && (box.width < 24 || box.height < 24))
+      .map(([input, box]) => `${input.name || input.id}: ${box.width}×${box.height} px`),
+  );
+
 for (const language of ['en', 'fr']) {
   test(`login, register, profile and dashboard have no serious accessibility problems (${language})`, async () => {
     const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
@@ -119,6 +128,7 @@ test('the marketplace, a product, the cart and the farmer product form have no s
   await page.getByRole('button', { name: 'New product' }).click();
   await page.locator('.product-form').waitFor();
   problems.push(...(await audit(page)).map((p) => `product form: ${p}`));
+  problems.push(...(await smallTargets(page)).map((p) => `product form: ${p}`));
 
   // A buyer's checkout and orders, in French.
   const buyerContext = await env.browser.newContext({ ...PHONE, bypassCSP: true });
@@ -131,6 +141,7 @@ test('the marketplace, a product, the cart and the farmer product form have no s
   await buyer.goto(`${env.server.origin}/checkout`);
   await buyer.locator('.checkout-page h1').waitFor();
   problems.push(...(await audit(buyer)).map((p) => `/checkout: ${p}`));
+  problems.push(...(await smallTargets(buyer)).map((p) => `/checkout: ${p}`));
   await buyer.goto(`${env.server.origin}/orders`);
   await buyer.locator('.orders-page .empty-state, .orders-page .order-card').first().waitFor();
   problems.push(...(await audit(buyer)).map((p) => `/orders: ${p}`));

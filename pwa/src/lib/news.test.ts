@@ -33,6 +33,14 @@ describe('news on the device', () => {
     expect(filterNews(posts, { q: 'mushi', category: 'Conservation' })).toEqual([]);
   });
 
+  it('lists the reader’s language first, each language in the order it came', () => {
+    const posts = [post(3, { language: 'en' }), post(2, { language: 'fr' }), post(1, { language: 'fr' })];
+    const order = (language?: string) => filterNews(posts, { q: '', category: 'all' }, language).map((p) => p.id);
+    expect(order('fr')).toEqual([2, 1, 3]);
+    expect(order('sw')).toEqual([3, 2, 1]);
+    expect(order()).toEqual([3, 2, 1]);
+  });
+
   it('keeps the latest posts and those opened, and lets the rest go', async () => {
     const db = new LocalDb(`news-${Math.random()}`);
     await db.blogs.bulkPut(Array.from({ length: LATEST_KEPT + 5 }, (_, i) => ({ ...post(i + 1) })));

@@ -73,13 +73,17 @@ export interface NewsFilters {
 }
 
 /** Posts that match: every word in the title, description or author, any case and accents. */
-export function filterNews(posts: Post[], filters: NewsFilters): Post[] {
+export function filterNews(posts: Post[], filters: NewsFilters, language?: string): Post[] {
   const words = fold(filters.q).split(/\s+/).filter(Boolean);
-  return posts.filter((p) => {
+  const found = posts.filter((p) => {
     if (filters.category !== 'all' && p.category !== filters.category) return false;
     const text = fold(`${p.title} ${p.description} ${p.author}`);
     return words.every((w) => text.includes(w));
   });
+  // The reader's language first, each language newest first (as the server's first screen).
+  return language
+    ? [...found.filter((p) => p.language === language), ...found.filter((p) => p.language !== language)]
+    : found;
 }
 
 /** Fetches a post the device does not have (an older one) and keeps it. */

@@ -26,13 +26,19 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     }
     let stop: (() => void) | undefined;
     let cancelled = false;
-    // An approved application made a buyer a farmer: load the new role (and dashboard).
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    // An approved application made a buyer a farmer: load the new role (and dashboard),
+    // again a little later if the network dropped meanwhile (the approval is only seen once).
     const onApproved = () => {
-      if (isBuyer)
+      if (!isBuyer) return;
+      const load = (): void =>
         void fetchMe().then(
           (me) => !cancelled && updateUser(me),
-          () => undefined,
+          () => {
+            if (!cancelled) retry = setTimeout(load, 5000);
+          },
         );
+      load();
     };
     void import('./sync-bootstrap').then(({ boot }) => {
       if (cancelled) return;
@@ -42,6 +48,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     return () => {
       cancelled = true;
+      clearTimeout(retry);
       stop?.();
     };
   }, [key, isBuyer, updateUser]);

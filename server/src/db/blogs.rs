@@ -135,6 +135,8 @@ pub struct BlogFilter {
     /// `Some(true)`: published only; `Some(false)`: drafts only.
     pub published: Option<bool>,
     pub language: Option<String>,
+    /// Posts in this language first (the reader's), each language newest first.
+    pub first_language: Option<String>,
 }
 
 fn conditions(filter: &BlogFilter, args: &mut Vec<rusqlite::types::Value>) -> String {
@@ -166,12 +168,19 @@ pub fn list(conn: &Connection, filter: &BlogFilter, limit: i64, offset: i64) -> 
     let total = conn
         .prepare(&format!("SELECT COUNT(*) FROM blogs WHERE {sql}"))?
         .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
+    let first = match &filter.first_language {
+        Some(language) => {
+            args.push(language.clone().into());
+            format!("language = ?{} DESC, ", args.len())
+        }
+        None => String::new(),
+    };
     args.push(limit.into());
     args.push(offset.into());
     let n = args.len();
     let rows = conn
         .prepare(&format!(
-            "SELECT {COLUMNS} FROM blogs WHERE {sql} ORDER BY COALESCE(published_at, created_at) DESC, id DESC
+            "SELECT {COLUMNS} FROM blogs WHERE {sql} ORDER BY {first}COALESCE(published_at, created_at) DESC, id DESC
              LIMIT ?{} OFFSET ?{n}",
             n - 1
         ))?

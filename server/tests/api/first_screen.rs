@@ -104,9 +104,23 @@ async fn public_lists_arrive_with_their_first_cards() {
     let main = first_screen(&html).unwrap();
     let posts: Value = app.get("/blogs", None).await.json().await.unwrap();
     assert_eq!(main.matches("post-card").count(), posts.as_array().unwrap().len().min(4));
+    // The reader's language first, each language newest first; the others say their language.
+    let langs = |main: &str| -> Vec<String> {
+        main.split("post-card\" lang=\"").skip(1).map(|rest| rest[..2].to_owned()).collect()
+    };
+    let english: Vec<&Value> = posts.as_array().unwrap().iter().filter(|p| p["language"] == "en").collect();
     assert!(
-        main.find(&format!("/news/{}\"", posts[0]["id"])).unwrap()
-            < main.find(&format!("/news/{}\"", posts[1]["id"])).unwrap()
+        main.find(&format!("/news/{}\"", english[0]["id"])).unwrap()
+            < main.find(&format!("/news/{}\"", english[1]["id"])).unwrap()
+    );
+    let french = first_screen(&page(&app, "/news", "fr").await).unwrap().to_owned();
+    let order = langs(&french);
+    assert_eq!(order[..2], ["fr", "fr"], "{order:?}");
+    assert!(order[2..].iter().all(|l| l != "fr"));
+    let other = Lang::parse(Some("fr")).text(&format!("training.languages.{}", order[2]));
+    assert_eq!(
+        french.matches(&format!("<span class=\"badge yellow\">{other}</span>")).count(),
+        order[2..].iter().filter(|l| *l == &order[2]).count()
     );
 
     // A product: its picture at the large size, first; its name and farmer.

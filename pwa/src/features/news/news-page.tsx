@@ -61,7 +61,7 @@ export function NewsPage() {
     setRefreshing(true);
     void syncNow(db).finally(() => setRefreshing(false));
   };
-  const shown = filterNews(posts, filters);
+  const shown = filterNews(posts, filters, currentLanguage());
   return (
     <section className="page marketplace news" aria-labelledby="news-title">
       <header className="news-banner">
@@ -147,6 +147,12 @@ function PostCard({ post: p, saveData, first }: { post: Post; saveData: boolean;
         <p className="badges">
           <span className="badge blue">{readTime(t, p)}</span>{' '}
           <span className="badge grey">{t(`news.category.${p.category}`)}</span>
+          {p.language !== currentLanguage() && (
+            <>
+              {' '}
+              <span className="badge yellow">{t(`training.languages.${p.language}`)}</span>
+            </>
+          )}
         </p>
         <p className="muted">
           {formatDate(p.date)} · {p.author}

@@ -56,6 +56,14 @@ export function TrainingSection({ db }: { db: LocalDb }) {
           ))}
         </ul>
       )}
+      {/* The other courses are a tap away, not only when none is started. */}
+      {mine.length > 0 && (
+        <p>
+          <Link className="button secondary" to={paths.training}>
+            {t('training.browse')}
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

@@ -148,6 +148,7 @@ async fn admin_list(
             _ => None,
         })?,
         language: None,
+        first_language: None,
     };
     let page = query.page.unwrap_or(1).clamp(1, 100_000);
     let per_page = query.per_page.unwrap_or(50).clamp(1, 200);

@@ -125,6 +125,7 @@ async fn list(State(state): State<AppState>, Query(query): Query<ListQuery>) -> 
         category: super::filter(query.category.as_deref(), "category", BlogCategory::parse)?,
         published: Some(true),
         language: super::filter(query.lang.as_deref(), "lang", CourseLanguage::parse)?.map(|l| l.as_str().to_owned()),
+        first_language: None,
     };
     let (page, per_page) = super::catalogue_page(query.page, query.per_page);
     let (found, total) =

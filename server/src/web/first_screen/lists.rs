@@ -108,9 +108,12 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
         category: query.category.as_deref().and_then(BlogCategory::parse),
         published: Some(true),
         language: None,
+        // The reader's language first, as the app lists them (lib/news.ts).
+        first_language: Some(lang.code().to_owned()),
     };
     let filtered = !filter.words.is_empty() || filter.category.is_some();
-    let everything = BlogFilter { published: Some(true), ..Default::default() };
+    let everything =
+        BlogFilter { published: Some(true), first_language: Some(lang.code().to_owned()), ..Default::default() };
     let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
         blogs::list(conn, if all { &everything } else { &filter }, limit, 0)
     })
@@ -342,13 +345,22 @@ fn post_card(b: &BlogRow, first: bool, save_data: bool, lang: Lang) -> String {
     format!(
         "<li class=\"card product-card post-card\" lang=\"{}\"><div class=\"product-media\">{}</div>\
          <div class=\"product-body\"><p class=\"badges\"><span class=\"badge blue\">{}</span> \
-         <span class=\"badge grey\">{}</span></p><p class=\"muted\">{} · {}</p><h2><a href=\"{href}\">{title}</a></h2>\
+         <span class=\"badge grey\">{}</span>{}</p><p class=\"muted\">{} · {}</p><h2><a href=\"{href}\">{title}</a></h2>\
          <p class=\"description\">{}</p><div class=\"actions\">\
          <a class=\"button small\" href=\"{href}\" aria-label=\"{}\">{}</a></div></div></li>",
         f.language.as_str(),
         picture(f.image.as_deref(), "", first, save_data),
         super::read_time(f, lang),
         t(lang, &format!("news.category.{}", f.category.as_str())),
+        // A post in another language than the reader's says which.
+        if f.language.as_str() == lang.code() {
+            String::new()
+        } else {
+            format!(
+                " <span class=\"badge yellow\">{}</span>",
+                t(lang, &format!("training.languages.{}", f.language.as_str()))
+            )
+        },
         long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),
         escape(&f.description),
