@@ -32,6 +32,14 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   await farmer.getByRole('button', { name: 'New product' }).click();
   await farmer.getByRole('button', { name: 'Save product' }).click();
   await farmer.getByText('Please answer the questions marked in red.').waitFor();
+  // The first field to fix is scrolled to and focused (the button is at the bottom).
+  const name = farmer.getByLabel(/^Product name/);
+  assert.ok(await name.evaluate((el) => el === document.activeElement), 'the name has the focus');
+  assert.ok(
+    await name.evaluate(
+      (el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight,
+    ),
+  );
   await farmer.getByLabel(/^Product name/).fill('Cassava flour');
   await farmer.getByLabel(/^Description/).fill('Sun-dried cassava flour, milled in Kabare');
   await farmer.getByLabel('Category').selectOption('grains');

@@ -1,9 +1,9 @@
 // Contact (docs/product.md, Screens): the message form is sent to the server, which
 // keeps it for the team. Sending, success and error states; nothing typed is
 // lost on an error.
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, TextField } from '../../components/form';
+import { ErrorBox, TextField, useFocusFirstInvalid } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
 import { ContactLines } from '../../components/contact-lines';
 import { api } from '../../lib/api';
@@ -31,6 +31,9 @@ export function ContactPage() {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [problem, setProblem] = useState<Problem>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstInvalid(formRef, attempt);
   const set = (field: ContactField) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setSent(false);
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -39,7 +42,11 @@ export function ContactPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const codes = validateContact(values);
-    if (codes.length > 0) return setProblem({ codes });
+    if (codes.length > 0) {
+      setProblem({ codes });
+      setAttempt((n) => n + 1);
+      return;
+    }
     setSending(true);
     setProblem(null);
     try {
@@ -48,6 +55,7 @@ export function ContactPage() {
       setSent(true);
     } catch (error) {
       setProblem({ error });
+      setAttempt((n) => n + 1);
     } finally {
       setSending(false);
     }
@@ -62,7 +70,7 @@ export function ContactPage() {
           <h2 id="contact-where">{t('contact.where')}</h2>
           <ContactLines />
         </section>
-        <form className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
+        <form ref={formRef} className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
           <h2 id="contact-form">{t('contact.form_title')}</h2>
           {sent && (
             <p className="success-line" role="status">

@@ -1,8 +1,8 @@
 // The farmer's create/edit form: works offline, photos resized on the phone, keeps what was typed on any failure.
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';
-import { ErrorBox, ImagePicker, SelectField } from '../../components/form';
+import { ErrorBox, ImagePicker, SelectField, useFocusFirstInvalid } from '../../components/form';
 import { checkImage } from '../../lib/image-pick';
 import type { LocalDb } from '../../lib/local-db';
 import { keepPhoto } from '../../lib/photos';
@@ -26,6 +26,10 @@ export function ProductForm({
   const { t } = useTranslation();
   const [values, setValues] = useState<FormValues>(() => initial(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
+  // A refused save scrolls to the first field to fix and focuses it (a phone shows one screen).
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstInvalid(formRef, attempt);
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
@@ -62,7 +66,10 @@ export function ProductForm({
     event.preventDefault();
     const found = validateProduct(values);
     setProblems(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setAttempt((n) => n + 1);
+      return;
+    }
     setSaving(true);
     try {
       await saveProduct(db, uid, toFields(values), Number(values.quantity), farmerId);
@@ -70,6 +77,7 @@ export function ProductForm({
     } catch {
       // The phone's storage refused it (full, or private mode): keep the form as typed.
       setProblems({ form: 'internal_error' });
+      setAttempt((n) => n + 1);
       setSaving(false);
     }
   };
@@ -120,7 +128,13 @@ export function ProductForm({
   );
 
   return (
-    <form className="card form product-form" onSubmit={submit} noValidate aria-labelledby="product-form-title">
+    <form
+      ref={formRef}
+      className="card form product-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="product-form-title"
+    >
       <h2 id="product-form-title">{existing ? t('products.edit_title') : t('products.new_title')}</h2>
       <ErrorBox
         messages={
