@@ -5,21 +5,31 @@
 // first product cards on /marketplace) and when the app had taken over from the
 // server's first screen (lib/first-screen.ts). Median of `RUNS` fresh phones.
 //
-//   node bench/slow-3g.mjs [runs]        (needs target/release/mavuno and pwa/dist)
+// Also the page's bytes on the wire until the app runs.
+//
+//   node bench/slow-3g.mjs [runs] [--all]   (needs target/release/mavuno and pwa/dist;
+//   --all: every public route, not only /marketplace, / and /news)
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PHONE, launchChromium } from './phone.mjs';
 import { startServer } from './server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.argv[2] ?? 3);
+const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
 const browser = await launchChromium();
 
+const heading = (page) => page.locator('main h1').first().waitFor({ timeout: 120_000 });
 const ROUTES = [
   ['/marketplace', (page) => page.locator('.product-card').first().waitFor({ timeout: 120_000 })],
-  ['/', (page) => page.locator('main h1').first().waitFor({ timeout: 120_000 })],
+  ['/', heading],
   ['/news', (page) => page.locator('.post-card').first().waitFor({ timeout: 120_000 })],
+  // `--all`: every other public route too.
+  ...(process.argv.includes('--all')
+    ? ['/training', '/about', '/programs', '/contact', '/help', '/terms', '/login', '/register', '/cart']
+        .concat(['/forgot-password', '/product/1', '/course/1', '/news/1'])
+        .map((path) => [path, heading])
+    : []),
 ];
 
 async function visit(path, ready, lang) {
@@ -34,6 +44,9 @@ async function visit(path, ready, lang) {
     uploadThroughput: (400 * 1024) / 8,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  // The page's bytes on the wire until the app runs (the service worker's install comes after).
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (event) => (bytes += event.encodedDataLength));
   const started = Date.now();
   await page.goto(`${server.origin}${path}`, { waitUntil: 'commit', timeout: 120_000 });
   await ready(page);
@@ -41,6 +54,7 @@ async function visit(path, ready, lang) {
   await page.locator('[data-first-screen]').waitFor({ state: 'detached', timeout: 120_000 });
   await page.locator('main .spinner-block').waitFor({ state: 'detached', timeout: 120_000 });
   const appMs = Date.now() - started;
+  const appBytes = bytes;
   const paints = await page.evaluate(() =>
     Object.fromEntries(performance.getEntriesByType('paint').map((p) => [p.name, p.startTime])),
   );
@@ -53,6 +67,7 @@ async function visit(path, ready, lang) {
     firstContentfulPaint: (paints['first-contentful-paint'] ?? NaN) + offset,
     content: contentMs,
     app: appMs,
+    bytes: appBytes,
   };
 }
 
@@ -68,7 +83,7 @@ try {
       console.log(
         `${lang.padEnd(5)} ${path.padEnd(12)} first paint ${s(pick('firstPaint'))}, ` +
           `first contentful paint ${s(pick('firstContentfulPaint'))}, content shown ${s(pick('content'))}, ` +
-          `app running ${s(pick('app'))}  (median of ${runs})`,
+          `app running ${s(pick('app'))}, ${(pick('bytes') / 1024).toFixed(0)} KB by then  (median of ${runs})`,
       );
     }
   }
