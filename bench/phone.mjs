@@ -11,7 +11,13 @@ export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor:
 export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -37,3 +43,17 @@ export async function countBytes(context, page, kindOf) {
 /** The usual kinds: pictures, the API, and the app itself. */
 export const kindOf = (api) => (path) =>
   path.startsWith('/media/') ? 'pictures' : path.startsWith('/api/') ? api : 'app (HTML, JS, CSS)';
+
+/** Issue 19's bad day on `page`: a 400 kbps / 400 ms link and a 4× slower CPU; answers the DevTools session. */
+export async function slow3g(context, page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 400,
+    downloadThroughput: (400 * 1024) / 8,
+    uploadThroughput: (400 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return cdp;
+}

@@ -7,21 +7,10 @@
 //
 //   node bench/sign-in.mjs [runs]        (needs target/release/mavuno and pwa/dist)
 import { DEMO_PASSWORD, PHONE, appStarted, launchProfile, startServer } from '../pwa/e2e/harness.mjs';
+import { slow3g } from './phone.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
 const server = await startServer();
-
-async function slow(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 400,
-    downloadThroughput: (400 * 1024) / 8,
-    uploadThroughput: (400 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-}
 
 /** One sign-in from /login: [form usable, answer received, home usable] in ms, and the bytes. */
 async function signIn(phone, page) {
@@ -48,7 +37,7 @@ const again = [];
 for (let i = 0; i < runs; i++) {
   const phone = await launchProfile({ ...PHONE, locale: 'fr-CD' });
   const page = phone.context.pages()[0] ?? (await phone.context.newPage());
-  await slow(page);
+  await slow3g(phone.context, page);
   first.push(await signIn(phone, page));
   // Signed out, then in again on the same phone: its service worker has the app.
   await page.evaluate(() => ['token', 'mavuno.user'].forEach((key) => localStorage.removeItem(key)));

@@ -11,7 +11,7 @@
 //   --all: every public route, not only /marketplace, / and /news)
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PHONE, launchChromium } from './phone.mjs';
+import { PHONE, launchChromium, slow3g } from './phone.mjs';
 import { startServer } from './server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,15 +35,7 @@ const ROUTES = [
 async function visit(path, ready, lang) {
   const context = await browser.newContext({ ...PHONE, locale: lang });
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 400,
-    downloadThroughput: (400 * 1024) / 8,
-    uploadThroughput: (400 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const cdp = await slow3g(context, page);
   // The page's bytes on the wire until the app runs (the service worker's install comes after).
   let bytes = 0;
   cdp.on('Network.loadingFinished', (event) => (bytes += event.encodedDataLength));

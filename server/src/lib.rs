@@ -14,6 +14,7 @@ pub mod db;
 pub mod demo;
 pub mod demo_blogs;
 pub mod demo_courses;
+pub mod demo_orders;
 pub mod demo_pictures;
 pub mod demo_rates;
 pub mod domain;

@@ -1,6 +1,7 @@
 // Labelled form controls with large touch targets, each with its own error line,
 // the red error box, and focus on the first invalid field after a refused send.
 import {
+  useCallback,
   useEffect,
   useId,
   useRef,
@@ -172,6 +173,15 @@ export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, at
   }, [form, attempt]);
 }
 
+/** A form's ref, and `refused()` to call when a send is refused: focus and the view go to
+ * what to fix (`useFocusFirstInvalid`). */
+export function useRefusedForm(): { form: RefObject<HTMLFormElement | null>; refused: () => void } {
+  const form = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstInvalid(form, attempt);
+  return { form, refused: useCallback(() => setAttempt((n) => n + 1), []) };
+}
+
 /**
  * Brings what takes a form's place (a success, the next form) into view and focus when it
  * appears: on a phone the screen was still where the form's button had been. The element
@@ -193,14 +203,12 @@ export function useIntoView<T extends HTMLElement>(): RefObject<T | null> {
  */
 export function useFormSend() {
   const [problem, setProblem] = useState<Problem>(null);
-  const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(form, attempt);
+  const { form, refused } = useRefusedForm();
   const send = async (codes: string[], request: () => Promise<unknown>): Promise<boolean> => {
     if (codes.length > 0) {
       setProblem({ codes });
-      setAttempt((n) => n + 1);
+      refused();
       return false;
     }
     setBusy(true);
@@ -210,7 +218,7 @@ export function useFormSend() {
       return true;
     } catch (error) {
       setProblem({ error });
-      setAttempt((n) => n + 1);
+      refused();
       return false;
     } finally {
       setBusy(false);

@@ -3,17 +3,17 @@
 // Order works with no signal: the order is queued on the phone and sent when
 // the network is back; the server checks every price again before anything
 // is charged.
-import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppPage } from '../../components/app-page';
-import { ErrorBox, TextField, useFocusFirstInvalid, useIntoView } from '../../components/form';
+import { ErrorBox, TextField, useIntoView, useRefusedForm } from '../../components/form';
 import { AlertIcon, CheckIcon, ClockIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { COUNTRIES, type User } from '../../lib/account';
 import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
 import { useCatalogue } from '../../lib/catalogue';
-import { errorKey } from '../../lib/error-text';
+import { errorKey, fieldProblems } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
 import { MoneySummary } from '../../components/money-summary';
 import { placeOrder, type Delivery, type PaymentMethod } from '../../lib/orders';
@@ -71,13 +71,8 @@ export function CheckoutPage() {
   const [problems, setProblems] = useState<string[]>([]);
   // A refused form scrolls to its first invalid field and focuses it (the phone's screen
   // was on the button, the error two screens up).
-  const formRef = useRef<HTMLFormElement>(null);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstInvalid(formRef, attempt);
-  const fieldError = (field: string) => {
-    const code = problems.find((c) => c.startsWith(`${field}_`));
-    return code && t(errorKey(code));
-  };
+  const { form: formRef, refused } = useRefusedForm();
+  const invalid = fieldProblems({ codes: problems }, t, [...CHECKED, 'country']);
   const [processing, setProcessing] = useState(false);
   const [placed, setPlaced] = useState<{ uid: string; payment: PaymentMethod } | null>(null);
   // What the order's queue entry says, not whether the phone believes it is online.
@@ -135,7 +130,7 @@ export function CheckoutPage() {
     event.preventDefault();
     const found = checkShipping(form);
     setProblems(found);
-    if (found.length > 0) setAttempt((n) => n + 1);
+    if (found.length > 0) refused();
     if (found.length > 0 || blocked || !db || !chosen) return;
     setProcessing(true);
     try {
@@ -145,7 +140,7 @@ export function CheckoutPage() {
     } catch {
       // The phone's storage refused the order: nothing was queued, the form stays as typed.
       setProblems(['storage_failed']);
-      setAttempt((n) => n + 1);
+      refused();
     } finally {
       setProcessing(false);
     }
@@ -164,7 +159,7 @@ export function CheckoutPage() {
                 label={t('fields.first_name')}
                 value={form.first_name}
                 onChange={set('first_name')}
-                error={fieldError('first_name')}
+                error={invalid.first_name}
                 required
                 autoComplete="given-name"
               />
@@ -172,7 +167,7 @@ export function CheckoutPage() {
                 label={t('fields.last_name')}
                 value={form.last_name}
                 onChange={set('last_name')}
-                error={fieldError('last_name')}
+                error={invalid.last_name}
                 required
                 autoComplete="family-name"
               />
@@ -182,7 +177,7 @@ export function CheckoutPage() {
               type="email"
               value={form.email}
               onChange={set('email')}
-              error={fieldError('email')}
+              error={invalid.email}
               autoComplete="email"
             />
             <TextField
@@ -190,7 +185,7 @@ export function CheckoutPage() {
               type="tel"
               value={form.phone}
               onChange={set('phone')}
-              error={fieldError('phone')}
+              error={invalid.phone}
               required
               autoComplete="tel"
             />
@@ -198,7 +193,7 @@ export function CheckoutPage() {
               label={t('checkout.address')}
               value={form.address}
               onChange={set('address')}
-              error={fieldError('address')}
+              error={invalid.address}
               required
               autoComplete="street-address"
             />
@@ -207,7 +202,7 @@ export function CheckoutPage() {
                 label={t('checkout.city')}
                 value={form.city}
                 onChange={set('city')}
-                error={fieldError('city')}
+                error={invalid.city}
                 required
                 autoComplete="address-level2"
               />
@@ -218,7 +213,7 @@ export function CheckoutPage() {
                 autoComplete="postal-code"
               />
             </div>
-            <CountryField value={form.country} onChange={set('country')} required error={fieldError('country')} />
+            <CountryField value={form.country} onChange={set('country')} required error={invalid.country} />
             <fieldset className="choices">
               <legend>{t('checkout.delivery')}</legend>
               {(['delivery', 'pickup'] as const).map((choice) => (

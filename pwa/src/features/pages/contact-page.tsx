@@ -1,13 +1,13 @@
 // Contact (docs/product.md, Screens): the message form is sent to the server, which
 // keeps it for the team. Sending, success and error states; nothing typed is
 // lost on an error.
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, TextField, useFocusFirstInvalid } from '../../components/form';
+import { ErrorBox, TextField, useFormSend } from '../../components/form';
 import { CheckIcon } from '../../components/icons';
 import { ContactLines } from '../../components/contact-lines';
 import { api } from '../../lib/api';
-import { problemMessages, type Problem } from '../../lib/error-text';
+import { problemMessages } from '../../lib/error-text';
 import { looksLikeEmail } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 
@@ -28,12 +28,8 @@ export function ContactPage() {
   usePageHead('contact');
   const { t } = useTranslation();
   const [values, setValues] = useState(EMPTY);
-  const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
-  const [problem, setProblem] = useState<Problem>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstInvalid(formRef, attempt);
+  const { problem, busy: sending, form, send } = useFormSend();
   const set = (field: ContactField) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setSent(false);
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -41,23 +37,9 @@ export function ContactPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const codes = validateContact(values);
-    if (codes.length > 0) {
-      setProblem({ codes });
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSending(true);
-    setProblem(null);
-    try {
-      await api('/contact', { method: 'POST', json: { contact: values } });
+    if (await send(validateContact(values), () => api('/contact', { method: 'POST', json: { contact: values } }))) {
       setValues(EMPTY);
       setSent(true);
-    } catch (error) {
-      setProblem({ error });
-      setAttempt((n) => n + 1);
-    } finally {
-      setSending(false);
     }
   };
 
@@ -70,7 +52,7 @@ export function ContactPage() {
           <h2 id="contact-where">{t('contact.where')}</h2>
           <ContactLines />
         </section>
-        <form ref={formRef} className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
+        <form ref={form} className="card form" onSubmit={submit} noValidate aria-labelledby="contact-form">
           <h2 id="contact-form">{t('contact.form_title')}</h2>
           {sent && (
             <p className="success-line" role="status">

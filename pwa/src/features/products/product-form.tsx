@@ -1,8 +1,8 @@
 // The farmer's create/edit form: works offline, photos resized on the phone, keeps what was typed on any failure.
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';
-import { ErrorBox, ImagePicker, SelectField, useFocusFirstInvalid } from '../../components/form';
+import { ErrorBox, ImagePicker, SelectField, useRefusedForm } from '../../components/form';
 import { checkImage } from '../../lib/image-pick';
 import type { LocalDb } from '../../lib/local-db';
 import { keepPhoto } from '../../lib/photos';
@@ -27,9 +27,7 @@ export function ProductForm({
   const [values, setValues] = useState<FormValues>(() => initial(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
   // A refused save scrolls to the first field to fix and focuses it (a phone shows one screen).
-  const formRef = useRef<HTMLFormElement>(null);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstInvalid(formRef, attempt);
+  const { form: formRef, refused } = useRefusedForm();
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
@@ -67,7 +65,7 @@ export function ProductForm({
     const found = validateProduct(values);
     setProblems(found);
     if (Object.keys(found).length > 0) {
-      setAttempt((n) => n + 1);
+      refused();
       return;
     }
     setSaving(true);
@@ -77,7 +75,7 @@ export function ProductForm({
     } catch {
       // The phone's storage refused it (full, or private mode): keep the form as typed.
       setProblems({ form: 'internal_error' });
-      setAttempt((n) => n + 1);
+      refused();
       setSaving(false);
     }
   };
