@@ -76,6 +76,27 @@ function preloadBoot(): Plugin {
 }
 
 /**
+ * The catalogues also hold the words only the server writes (emails, SMS, the USSD
+ * menus: docs/ussd.md), so that one file per language is translated and checked;
+ * the phone never shows them, so the build leaves them out of its language files.
+ * Only in the build: the unit tests read the whole catalogues.
+ */
+const SERVER_ONLY_WORDS = ['email', 'sms', 'ussd'];
+function serverOnlyWords(): Plugin {
+  return {
+    name: 'mavuno-server-only-words',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\/src\/locales\/\w+\.json$/.test(id)) return null;
+      const catalogue = JSON.parse(code) as Record<string, unknown>;
+      for (const key of SERVER_ONLY_WORDS) delete catalogue[key];
+      return { code: JSON.stringify(catalogue), map: null };
+    },
+  };
+}
+
+/**
  * The files a visitor's phone does not need until someone asks for them: the screens of a
  * signed-in person (fetched when someone signs in, src/app/warm-screens.ts), the admin
  * screens, and the languages other than the reader's (the reader's own is loaded at start). Left out of the service worker's
@@ -112,6 +133,7 @@ const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [
     react(),
+    serverOnlyWords(),
     inlineStyles(),
     preloadBoot(),
     markOnDemand(),

@@ -140,7 +140,7 @@ pub fn random_password() -> String {
 /// A configured token secret must be at least this long (a generated one is 64 hex digits).
 pub const MIN_SECRET_BYTES: usize = 32;
 
-fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
+pub fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
     if let Ok(secret) = std::fs::read_to_string(path) {
         if secret.trim().len() >= MIN_SECRET_BYTES {
             return Ok(secret.trim().to_owned());

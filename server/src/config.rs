@@ -63,6 +63,11 @@ pub struct Config {
     pub pawapay: Option<PawaPaySettings>,
     /// Where SMS go; without it they are written to the log (docs/sms.md).
     pub africas_talking: Option<AfricasTalkingSettings>,
+    /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md), at
+    /// least 32 characters; without it the server makes one in the data dir.
+    pub gateway_token: Option<String>,
+    /// USSD requests one number may make a minute (a person answers a screen every few seconds at most).
+    pub ussd_max_requests: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -107,6 +112,8 @@ impl Config {
             simulator_delay: Duration::from_secs(3),
             pawapay: None,
             africas_talking: None,
+            gateway_token: None,
+            ussd_max_requests: 60,
             max_connections: 4096,
             upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),

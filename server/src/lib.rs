@@ -68,6 +68,10 @@ pub struct AppState {
     pub payments: providers::Provider,
     /// This server's own address, known once it listens (`serve` callers set it).
     pub origin: providers::Origin,
+    /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md).
+    pub gateway_token: Arc<str>,
+    /// What USSD sessions learned that their answers cannot say again.
+    pub ussd_sessions: Arc<api::ussd::session::Sessions>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +82,21 @@ pub enum StartError {
     Database(#[from] rusqlite::Error),
     #[error("{0}")]
     Secret(String),
+}
+
+/// Where the gateway secret is kept when none is configured.
+const GATEWAY_TOKEN_FILE: &str = "gateway-token";
+
+/// The gateway secret: the configured one, else the one kept in the data dir (made on first start).
+pub fn gateway_token(config: &Config) -> Result<String, StartError> {
+    match &config.gateway_token {
+        Some(token) if token.len() < 32 => {
+            Err(StartError::Secret("MAVUNO_GATEWAY_TOKEN must be at least 32 characters".to_owned()))
+        }
+        Some(token) => Ok(token.clone()),
+        None => auth::load_or_create_secret(&config.data_dir.join(GATEWAY_TOKEN_FILE))
+            .map_err(|source| StartError::DataDir { dir: config.data_dir.display().to_string(), source }),
+    }
 }
 
 impl AppState {
@@ -108,9 +127,12 @@ impl AppState {
                 Arc::clone(&origin),
             ))),
         };
+        let gateway_token = gateway_token(&config)?;
         Ok(AppState {
             payments,
             origin,
+            gateway_token: gateway_token.into(),
+            ussd_sessions: Arc::default(),
             throttles: Arc::new(Throttles::new(&config)),
             config: Arc::new(config),
             db,

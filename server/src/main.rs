@@ -9,6 +9,8 @@ use mavuno::domain::{accounts, identifiers};
 use mavuno::model::user::{Role, Status};
 use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_rates, serve};
 
+mod phone_emulator;
+
 /// MAVUNO: marketplace, training and farmer services that work offline.
 #[derive(Parser)]
 #[command(name = "mavuno", version)]
@@ -69,6 +71,10 @@ enum Command {
         /// taken at /api/v1/sms/delivery/{this}.
         #[arg(long, env = "MAVUNO_AT_CALLBACK_TOKEN", hide_env_values = true)]
         at_callback_token: Option<String>,
+        /// A secret of at least 32 characters: USSD sessions are taken at /api/v1/ussd/{this} and
+        /// incoming SMS at /api/v1/sms/incoming/{this}; made in the data dir when not given.
+        #[arg(long, env = "MAVUNO_GATEWAY_TOKEN", hide_env_values = true)]
+        gateway_token: Option<String>,
         /// Open connections at most (kept below the open-files limit).
         #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
         max_connections: usize,
@@ -105,6 +111,25 @@ enum Command {
         first_name: String,
         #[arg(long, default_value = "")]
         last_name: String,
+    },
+    /// A basic phone in the terminal: the USSD menu of a running server, through the
+    /// same address a USSD gateway posts to (docs/ussd.md).
+    Ussd {
+        /// The number to dial from, e.g. +243991234567.
+        #[arg(long)]
+        phone: String,
+        /// The language to start in when the number has chosen none: en, fr or sw.
+        #[arg(long)]
+        lang: Option<String>,
+        /// The running server.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        server: String,
+        /// The server's data dir, where it keeps its gateway secret when none is configured.
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        /// The server's gateway secret, when it was configured (MAVUNO_GATEWAY_TOKEN).
+        #[arg(long, env = "MAVUNO_GATEWAY_TOKEN", hide_env_values = true)]
+        gateway_token: Option<String>,
     },
     /// Write a consistent copy of the database while the server runs.
     Backup {
@@ -165,6 +190,7 @@ async fn run() -> ExitCode {
             at_url,
             sms_from,
             at_callback_token,
+            gateway_token,
             max_connections,
             header_timeout,
             trusted_proxies,
@@ -200,6 +226,7 @@ async fn run() -> ExitCode {
                 trusted_proxies,
                 hsts_max_age,
                 signup_max: signup_limit,
+                gateway_token,
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -220,6 +247,9 @@ async fn run() -> ExitCode {
             create_user(&data_dir, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { data_dir, out } => backup(&data_dir, &out),
+        Command::Ussd { phone, lang, server, data_dir, gateway_token } => {
+            phone_emulator::run(&server, &data_dir, gateway_token, &phone, lang.as_deref()).await
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

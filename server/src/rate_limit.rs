@@ -37,6 +37,12 @@ pub struct Throttles {
     pub password_reset: Throttle,
     /// Unverified payment callbacks kept per address.
     pub callbacks: Throttle,
+    /// USSD requests per number (docs/ussd.md).
+    pub ussd: Throttle,
+    /// SMS commands answered per number.
+    pub sms_in: Throttle,
+    /// Incoming messages already answered, by the gateway's id.
+    pub sms_seen: Throttle,
 }
 
 impl Throttles {
@@ -52,6 +58,9 @@ impl Throttles {
             contact: Throttle::new(config.contact_max_messages, config.contact_window),
             password_reset: Throttle::new(5, Duration::from_secs(15 * 60)),
             callbacks: Throttle::new(60, Duration::from_secs(3600)),
+            ussd: Throttle::new(config.ussd_max_requests, Duration::from_secs(60)),
+            sms_in: Throttle::new(10, Duration::from_secs(3600)),
+            sms_seen: Throttle::new(1, Duration::from_secs(24 * 3600)),
         }
     }
 }

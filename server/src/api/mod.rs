@@ -24,6 +24,7 @@ pub mod sms;
 pub mod surveys;
 pub mod sync;
 pub mod uploads;
+pub mod ussd;
 
 use axum::Json;
 use axum::Router;
@@ -77,6 +78,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(admin_products::routes())
         .merge(analytics::routes())
         .merge(agent::routes())
+        .merge(ussd::routes())
         .merge(blogs::routes())
         .merge(contact::routes())
         .merge(courses::routes())

@@ -13,6 +13,7 @@ pub mod earnings;
 pub mod enrolments;
 pub mod exchange_rates;
 pub mod favourites;
+pub mod market;
 pub mod meta;
 pub mod notifications;
 pub mod orders;
@@ -20,6 +21,7 @@ pub mod outbox;
 pub mod overview;
 pub mod password_resets;
 pub mod payments;
+pub mod phone_settings;
 pub mod products;
 pub mod refunds;
 pub mod reviews;
@@ -77,6 +79,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0029_hidden_products", include_str!("../../../migrations/0029_hidden_products.sql")),
     ("0030_notifications", include_str!("../../../migrations/0030_notifications.sql")),
     ("0031_settings", include_str!("../../../migrations/0031_settings.sql")),
+    ("0032_basic_phones", include_str!("../../../migrations/0032_basic_phones.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

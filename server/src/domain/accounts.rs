@@ -338,6 +338,9 @@ pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
     }
     let now = clock::now();
     sessions::delete_for_user(tx, user_id, None)?;
+    if let Some(phone) = &me.phone_number {
+        crate::db::phone_settings::forget(tx, phone)?;
+    }
     users::erase(tx, user_id, &now)?;
     crate::db::products::touch_farmer(tx, user_id)?;
     crate::db::texts::delete_of_user(tx, user_id)?;

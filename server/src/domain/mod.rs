@@ -10,6 +10,7 @@ pub fn is_uuid(text: &str) -> bool {
 
 pub mod accounts;
 pub mod analytics;
+pub mod basic_phones;
 pub mod blogs;
 pub mod comments;
 pub mod contact;

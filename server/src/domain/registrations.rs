@@ -47,6 +47,16 @@ pub fn register(tx: &Connection, agent: &UserRow, input: &PersonRegister) -> Api
     Ok(user)
 }
 
+/// Opens an account for someone who joined from a basic phone (docs/ussd.md): the
+/// same checks and the same account as an agent's registration, texted the same way.
+pub fn join_by_phone(tx: &Connection, form: &AccountForm) -> ApiResult<UserRow> {
+    let person = accounts::validate_person(form).map_err(AppError::Validation)?;
+    identifiers::check_new_account(tx, None, &person.phone_number)?;
+    let user = identifiers::insert_account(tx, &identifiers::new_buyer(person, NO_PASSWORD.to_owned(), None))?;
+    sms::send(tx, &user, "registered", &[])?;
+    Ok(user)
+}
+
 /// The person a field agent's phone registered under `uid`, for an application it files for them.
 pub fn registered(conn: &Connection, uid: &str) -> ApiResult<UserRow> {
     users::find_by_registered_uid(conn, &uid.to_lowercase())?.map(|(person, _)| person).ok_or_else(|| {

@@ -24,9 +24,22 @@ pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&s
 /// their SMS updates say (a code they asked for).
 pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
     let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
-    let body = compose(crate::domain::settings::lang_for(conn, person.country)?, key, &person.first_name, values);
+    let body = compose(lang_of(conn, person)?, key, &person.first_name, values);
     db::sms::enqueue(conn, number, &body, &clock::now())?;
     Ok(())
+}
+
+/// The language to write to `person` in: the one their number chose in the USSD
+/// menu, else their country's (docs/ussd.md).
+pub fn lang_of(conn: &Connection, person: &UserRow) -> ApiResult<Lang> {
+    let chosen = match &person.phone_number {
+        Some(phone) => db::phone_settings::language(conn, phone)?,
+        None => None,
+    };
+    Ok(match chosen {
+        Some(code) => Lang::parse(Some(&code)),
+        None => crate::domain::settings::lang_for(conn, person.country)?,
+    })
 }
 
 /// The message `sms.<key>` for `name`: in GSM-7, at most one segment.

@@ -67,6 +67,18 @@ pub struct Listing {
     pub images: Vec<String>,
 }
 
+impl Listing {
+    /// Its name in the language `code` (`en`, `fr`, `sw`), if its farmer gave one; else its title.
+    pub fn title_in(&self, code: &str) -> &str {
+        let named = match code {
+            "fr" => self.title_fr.as_deref(),
+            "sw" => self.title_sw.as_deref(),
+            _ => self.title_en.as_deref(),
+        };
+        named.filter(|t| !t.is_empty()).unwrap_or(&self.title)
+    }
+}
+
 impl Default for Listing {
     fn default() -> Self {
         Listing {

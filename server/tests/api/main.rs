@@ -38,3 +38,4 @@ mod surveys;
 mod sync;
 mod sync_property;
 mod uploads;
+mod ussd;

@@ -292,12 +292,7 @@ pub(super) fn price(l: &Listing, lang: Lang) -> String {
 
 /// A product's name in the reader's language, if its farmer gave one (`productTitle`).
 pub(super) fn product_title(l: &Listing, lang: Lang) -> &str {
-    let named = match lang.code() {
-        "fr" => l.title_fr.as_deref(),
-        "sw" => l.title_sw.as_deref(),
-        _ => l.title_en.as_deref(),
-    };
-    named.filter(|t| !t.is_empty()).unwrap_or(&l.title)
+    l.title_in(lang.code())
 }
 
 /// The quantities a buyer may order, as the app's `orderRange` (lib/catalogue.ts).

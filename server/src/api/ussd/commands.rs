@@ -1,0 +1,246 @@
+//! SMS commands (docs/ussd.md): Africa's Talking posts each message people send
+//! to our short code (`from`, `text`, `id`, ...) to `/sms/incoming/{token}`; the
+//! answer, one GSM-7 segment in the number's language, goes through the SMS
+//! outbox. Keywords are read in any of the three languages: `PRICE maize`,
+//! `PRIX mais`, `BEI mahindi`; `SELLERS`; `STOCK <product> <stock> <PIN>`;
+//! `LANGUAGE fr`; anything else answers the help.
+
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, State};
+use axum::{Form, Json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{screens, token_is_ours};
+use crate::AppState;
+use crate::db::users::UserRow;
+use crate::db::{phone_settings, products as product_rows, sms};
+use crate::domain::basic_phones::{self as rules, PinState};
+use crate::domain::products::{self, ProductRef};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::labels::{LANGUAGES, Lang};
+use crate::model::user::{Role, Status};
+use crate::{clock, gsm7};
+
+/// The fields of an incoming message that are read (Africa's Talking sends `to`,
+/// `date`, `linkId` and `networkCode` too).
+#[derive(Deserialize, ToSchema)]
+pub struct IncomingSms {
+    /// The sender's number, E.164.
+    from: String,
+    text: String,
+    /// Africa's Talking's id of the message: a message posted again is answered once.
+    id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct IncomingAnswer {
+    success: bool,
+    /// `answered`, `repeated` (already answered) or `throttled` (too many from this number).
+    effect: &'static str,
+}
+
+/// A message sent to the platform's short code. 404 unless the address's token is this server's.
+#[utoipa::path(post, path = "/sms/incoming/{token}", tag = "sms", params(("token" = String, Path)),
+    request_body(content = IncomingSms, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, body = IncomingAnswer), (status = 404, body = ErrorBody),
+              (status = 400, description = "invalid_body: not an incoming message", body = ErrorBody)))]
+pub async fn incoming(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    form: Result<Form<IncomingSms>, FormRejection>,
+) -> ApiResult<Json<IncomingAnswer>> {
+    if !token_is_ours(&state, &token) {
+        return Err(AppError::not_found("not_found", "Not found"));
+    }
+    let Form(message) = form
+        .map_err(|err| AppError::bad_request("invalid_body", format!("This is not a message: {}", err.body_text())))?;
+    let phone = super::international(&message.from)
+        .ok_or_else(|| AppError::bad_request("invalid_body", "The sender is not an international number"))?;
+    let answered = |effect| Ok(Json(IncomingAnswer { success: true, effect }));
+    if let Some(id) = message.id.as_deref().filter(|id| !id.is_empty()) {
+        if state.throttles.sms_seen.reserve(&[&gsm7::cut(id, 100)]).is_err() {
+            return answered("repeated");
+        }
+    }
+    // Each answer costs an SMS: a number (or a loop of auto-replies) gets a few an hour.
+    if state.throttles.sms_in.reserve(&[&phone]).is_err() {
+        return answered("throttled");
+    }
+    let text: String = message.text.chars().take(320).collect();
+    let reply = answer(&state, &phone, &text).await?;
+    let to = phone.clone();
+    state.db.write(move |tx| Ok(sms::enqueue(tx, &to, &reply, &clock::now())?)).await?;
+    state.mailer.wake();
+    answered("answered")
+}
+
+/// What a message asks.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Price(String),
+    Sellers(String),
+    Stock(Vec<String>),
+    Language(String),
+}
+
+/// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
+fn keywords(key: &str, english: &str) -> Vec<String> {
+    let mut words: Vec<String> = LANGUAGES
+        .iter()
+        .map(|code| gsm7::fold(&Lang::parse(Some(code)).text(&format!("ussd.commands.{key}"))))
+        .collect();
+    words.push(english.to_owned());
+    words.iter().map(|w| crate::model::product::fold(w).to_uppercase()).collect()
+}
+
+fn parse(text: &str) -> Command {
+    let folded = crate::model::product::fold(text);
+    let mut words = folded.split_whitespace();
+    let Some(first) = words.next().map(str::to_uppercase) else { return Command::Help };
+    let rest: Vec<String> = words.map(str::to_owned).collect();
+    let is = |key: &str, english: &str| keywords(key, english).contains(&first);
+    if is("price", "PRICE") && !rest.is_empty() {
+        Command::Price(rest.join(" "))
+    } else if is("sellers", "SELLERS") && !rest.is_empty() {
+        Command::Sellers(rest.join(" "))
+    } else if is("stock", "STOCK") {
+        Command::Stock(rest)
+    } else if ["LANGUAGE", "LANGUE", "LUGHA"].contains(&first.as_str()) && rest.len() == 1 {
+        Command::Language(rest[0].clone())
+    } else {
+        Command::Help
+    }
+}
+
+/// The answer to `text` from `phone`, at most one segment.
+async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> {
+    let command = parse(text);
+    let number = phone.to_owned();
+    let (person, lang) = state
+        .db
+        .read(move |conn| {
+            let person = super::account_of(conn, &number)?.filter(|p| p.status == Status::Active);
+            let lang = rules::language(conn, &number, person.as_ref().and_then(|p| p.country))?;
+            Ok((person, lang))
+        })
+        .await?;
+    let words = |key: &str| lang.text(&format!("ussd.commands.{key}"));
+    let text = match command {
+        Command::Help => words("help"),
+        Command::Price(crop) => match rules::crop_named(&crop) {
+            Some(crop) => state.db.read(move |conn| screens::prices_text(conn, lang, crop)).await?,
+            None => words("unknown_crop"),
+        },
+        Command::Sellers(asked) => sellers(state, lang, &asked).await?,
+        Command::Language(code) => match LANGUAGES.iter().find(|l| **l == code.to_lowercase()) {
+            Some(code) => {
+                let (number, code) = (phone.to_owned(), *code);
+                state.db.write(move |tx| Ok(phone_settings::set_language(tx, &number, code, &clock::now())?)).await?;
+                Lang::parse(Some(code)).text("ussd.commands.language_done")
+            }
+            None => words("help"),
+        },
+        Command::Stock(args) => match person {
+            None => words("no_account"),
+            Some(person) => stock(state, person, lang, &args).await?,
+        },
+    };
+    Ok(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT))
+}
+
+/// `SELLERS maize kabare`: the crop is the longest start of the words that names one; the rest is the place.
+async fn sellers(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
+    let words: Vec<&str> = asked.split_whitespace().collect();
+    let found = (1..=words.len().min(3))
+        .rev()
+        .find_map(|n| rules::crop_named(&words[..n].join(" ")).map(|crop| (crop, words[n..].join(" "))));
+    let Some((crop, place)) = found else { return Ok(lang.text("ussd.commands.unknown_crop")) };
+    state
+        .db
+        .read(move |conn| {
+            let place = Some(place.as_str()).filter(|p| !p.is_empty());
+            Ok(screens::sellers_text(conn, lang, crop, place)?
+                .unwrap_or_else(|| lang.format("ussd.sellers.none", &[("crop", &crop.name(lang))])))
+        })
+        .await
+}
+
+/// `STOCK 2 40 1234`: product 2 of the farmer's list (as the USSD menu numbers it) now has 40, with the PIN.
+async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -> ApiResult<String> {
+    let usage = || lang.text("ussd.commands.stock_usage");
+    let [number, stock, pin] = args else { return Ok(usage()) };
+    let (Ok(number), Ok(stock)) = (number.parse::<usize>(), stock.parse::<i64>()) else { return Ok(usage()) };
+    if farmer.role != Role::Farmer || number == 0 || !(0..=1_000_000).contains(&stock) {
+        return Ok(usage());
+    }
+    let Some(phone) = farmer.phone_number.clone() else { return Ok(usage()) };
+    let number_phone = phone.clone();
+    let state_now = state.db.read(move |conn| rules::pin_state(conn, &number_phone)).await?;
+    let hash = match state_now {
+        PinState::None => return Ok(lang.text("ussd.commands.no_pin")),
+        PinState::Locked => return Ok(lang.text("ussd.pin.locked")),
+        PinState::Set { hash, .. } => hash,
+    };
+    let typed = pin.clone();
+    let right =
+        tokio::task::spawn_blocking(move || rules::pin_matches(&hash, &typed)).await.map_err(AppError::internal)?;
+    state
+        .db
+        .write(move |tx| {
+            if !right {
+                let left = rules::wrong_pin(tx, &phone)?;
+                return Ok(if left == 0 {
+                    lang.text("ussd.pin.locked")
+                } else {
+                    lang.plural("ussd.pin.wrong", left, &[])
+                });
+            }
+            rules::right_pin(tx, &phone)?;
+            let mine = product_rows::list_for_farmer(tx, farmer.id)?;
+            let Some(product) = mine.get(number - 1) else {
+                let list: Vec<String> = mine
+                    .iter()
+                    .take(5)
+                    .enumerate()
+                    .map(|(i, p)| format!("{} {}", i + 1, gsm7::cut(p.listing.title_in(lang.code()), 16)))
+                    .collect();
+                return Ok(lang.format(
+                    "ussd.commands.no_product",
+                    &[("number", &number.to_string()), ("list", &list.join(", "))],
+                ));
+            };
+            let delta = stock - product.listing.quantity;
+            let after = products::adjust_stock(tx, &farmer, ProductRef::Id(product.id), delta)?;
+            Ok(lang.format(
+                "ussd.listing.stock_done",
+                &[
+                    ("title", &gsm7::cut(after.listing.title_in(lang.code()), 30)),
+                    ("stock", &after.listing.quantity.to_string()),
+                    ("unit", &lang.text(&format!("ussd.units.{}", after.listing.unit.as_str()))),
+                ],
+            ))
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_read_in_each_language_and_anything_else_is_help() {
+        assert_eq!(parse("PRIX mais"), Command::Price("mais".into()));
+        assert_eq!(parse("bei Mahindi"), Command::Price("mahindi".into()));
+        assert_eq!(parse("Price maize"), Command::Price("maize".into()));
+        assert_eq!(parse("vendeurs haricots Kabare"), Command::Sellers("haricots kabare".into()));
+        assert_eq!(parse("AKIBA 1 40 2580"), Command::Stock(vec!["1".into(), "40".into(), "2580".into()]));
+        assert_eq!(parse("stock 1 40 2580"), Command::Stock(vec!["1".into(), "40".into(), "2580".into()]));
+        assert_eq!(parse("langue fr"), Command::Language("fr".into()));
+        assert_eq!(parse("MSAADA"), Command::Help);
+        assert_eq!(parse("hello"), Command::Help);
+        assert_eq!(parse(""), Command::Help);
+        assert_eq!(parse("PRIX"), Command::Help, "a keyword alone is answered with the help");
+    }
+}

@@ -1,0 +1,499 @@
+//! A farmer's screens (docs/ussd.md), behind the PIN: their products (stock,
+//! price, on or off sale), selling something new, their orders, their earnings.
+//! Every write is the REST API's own domain function, so the same rules,
+//! versions and messages to buyers apply, and the farmer's app sees it at its
+//! next pull.
+
+use sha2::{Digest, Sha256};
+use sync_protocol::{ListingInput, Loose};
+
+use super::menu::{Ctx, MORE, Next, Screen, Show, choice, money};
+use crate::db::orders::{OrderRow, PartRow};
+use crate::db::products::ProductRow;
+use crate::db::{earnings, orders, products as product_rows};
+use crate::domain::basic_phones::CROPS;
+use crate::domain::orders::{Notify, OrderRef};
+use crate::domain::products::{self, ProductRef, parse_cents};
+use crate::error::{ApiResult, AppError};
+use crate::gsm7;
+use crate::labels::{LANGUAGES, Lang};
+use crate::model::order::{Delivery, PartStatus};
+use crate::model::product::{ProductStatus, Unit};
+use crate::model::user::Role;
+
+const PER_PAGE: usize = 4;
+/// The largest stock or quantity typed on a keypad (the app's own limit is higher).
+const MAX_UNITS: i64 = 1_000_000;
+/// The largest price typed on a keypad, in cents.
+const MAX_PRICE_CENTS: i64 = 10_000_000;
+
+fn me(ctx: &Ctx<'_>) -> ApiResult<crate::db::users::UserRow> {
+    ctx.person
+        .clone()
+        .filter(|p| p.role == Role::Farmer)
+        .ok_or_else(|| AppError::forbidden("farmers_only", "Only farmers sell"))
+}
+
+fn unit_word(ctx: &Ctx<'_>, unit: Unit) -> String {
+    ctx.text(&format!("units.{}", unit.as_str()))
+}
+
+fn own_products(ctx: &Ctx<'_>) -> ApiResult<Vec<ProductRow>> {
+    Ok(product_rows::list_for_farmer(ctx.conn, me(ctx)?.id)?)
+}
+
+/// One of the farmer's products, by id; never anyone else's.
+fn own_product(ctx: &Ctx<'_>, id: i64) -> ApiResult<ProductRow> {
+    own_products(ctx)?
+        .into_iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| AppError::not_found("product_not_found", "Product not found"))
+}
+
+fn page_of<T>(items: &[T], page: usize) -> (&[T], bool) {
+    let start = (page * PER_PAGE).min(items.len());
+    let end = (start + PER_PAGE).min(items.len());
+    (&items[start..end], end < items.len())
+}
+
+pub fn listings_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
+    let all = own_products(ctx)?;
+    if all.is_empty() {
+        return Ok(Show::ask(ctx.text("listings.none")));
+    }
+    let (shown, more) = page_of(&all, page);
+    let choices = shown
+        .iter()
+        .map(|p| {
+            let off = if p.listing.status == ProductStatus::Active {
+                String::new()
+            } else {
+                format!(" ({})", ctx.text("listings.off"))
+            };
+            format!(
+                "{} {}{}{off}",
+                gsm7::cut(p.listing.title_in(ctx.lang.code()), 20),
+                p.listing.quantity,
+                p.listing.unit.as_str()
+            )
+        })
+        .collect();
+    Ok(Show { text: ctx.text("listings.title"), choices, more })
+}
+
+pub fn listings_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
+    let all = own_products(ctx)?;
+    let (shown, more) = page_of(&all, page);
+    if answer == MORE && more {
+        return Ok(Next::Open(Screen::Listings { page: page + 1 }));
+    }
+    Ok(match choice(ctx, answer, shown.len()) {
+        Ok(i) => Next::Open(Screen::Listing { id: shown[i].id }),
+        Err(why) => Next::Again(why),
+    })
+}
+
+fn listing_values(ctx: &Ctx<'_>, p: &ProductRow) -> Vec<(&'static str, String)> {
+    vec![
+        ("title", gsm7::cut(p.listing.title_in(ctx.lang.code()), 30)),
+        ("stock", p.listing.quantity.to_string()),
+        ("unit", unit_word(ctx, p.listing.unit)),
+        ("price", money(p.listing.current_price)),
+    ]
+}
+
+fn format_with(ctx: &Ctx<'_>, key: &str, values: &[(&'static str, String)]) -> String {
+    let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    ctx.format(key, &values)
+}
+
+pub fn listing_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
+    let p = own_product(ctx, id)?;
+    let on_sale = p.listing.status == ProductStatus::Active;
+    let mut values = listing_values(ctx, &p);
+    values.push(("state", ctx.text(if on_sale { "listing.on_sale" } else { "listing.off_sale" })));
+    let toggle = if on_sale { "listing.off" } else { "listing.on" };
+    Ok(Show {
+        text: format_with(ctx, "listing.title", &values),
+        choices: vec![ctx.text("listing.stock"), ctx.text("listing.price"), ctx.text(toggle)],
+        more: false,
+    })
+}
+
+pub fn listing_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
+    match choice(ctx, answer, 3) {
+        Ok(0) => Ok(Next::Open(Screen::AskStock { id })),
+        Ok(1) => Ok(Next::Open(Screen::AskPrice { id })),
+        Ok(_) => ctx.write_once(
+            |ctx| {
+                let p = own_product(ctx, id)?;
+                let (status, done) = match p.listing.status {
+                    ProductStatus::Active => (ProductStatus::Inactive, "listing.off_done"),
+                    ProductStatus::Inactive => (ProductStatus::Active, "listing.on_done"),
+                };
+                let input = ListingInput { status: Some(status.as_str().to_owned()), ..ListingInput::default() };
+                products::update(ctx.conn, &me(ctx)?, ProductRef::Id(id), &input, None)?;
+                Ok(Next::End(format_with(ctx, done, &listing_values(ctx, &p))))
+            },
+            || Next::End(String::new()),
+        ),
+        Err(why) => Ok(Next::Again(why)),
+    }
+}
+
+pub fn ask_stock_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
+    let p = own_product(ctx, id)?;
+    Ok(Show::ask(format_with(ctx, "listing.ask_stock", &listing_values(ctx, &p))))
+}
+
+pub fn ask_price_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
+    let p = own_product(ctx, id)?;
+    Ok(Show::ask(format_with(ctx, "listing.ask_price", &listing_values(ctx, &p))))
+}
+
+/// A whole number typed on a keypad, from `min` to `MAX_UNITS`, or why not.
+fn whole(ctx: &Ctx<'_>, answer: &str, min: i64) -> Result<i64, String> {
+    let why = || ctx.format("number.whole", &[("min", &min.to_string()), ("max", &MAX_UNITS.to_string())]);
+    if answer.is_empty() || answer.len() > 7 || !answer.chars().all(|c| c.is_ascii_digit()) {
+        return Err(why());
+    }
+    answer.parse::<i64>().ok().filter(|n| (min..=MAX_UNITS).contains(n)).ok_or_else(why)
+}
+
+/// A price typed on a keypad (`1.25`; `*` cannot be typed inside an answer, so `1#25` is read too).
+fn price(ctx: &Ctx<'_>, answer: &str) -> Result<i64, String> {
+    let why = || ctx.format("number.price", &[("max", &money(MAX_PRICE_CENTS))]);
+    let typed = answer.replace(['#', ','], ".");
+    parse_cents(&Loose::Text(typed)).filter(|c| (1..=MAX_PRICE_CENTS).contains(c)).ok_or_else(why)
+}
+
+pub fn stock_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
+    let stock = match whole(ctx, answer, 0) {
+        Ok(n) => n,
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    ctx.write_once(
+        |ctx| {
+            let p = own_product(ctx, id)?;
+            // Stock is a counter (docs/products.md): the difference is added, as the app's edits are.
+            let after = products::adjust_stock(ctx.conn, &me(ctx)?, ProductRef::Id(id), stock - p.listing.quantity)?;
+            Ok(Next::End(format_with(ctx, "listing.stock_done", &listing_values(ctx, &after))))
+        },
+        || Next::End(String::new()),
+    )
+}
+
+pub fn price_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
+    let cents = match price(ctx, answer) {
+        Ok(c) => c,
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    ctx.write_once(
+        |ctx| {
+            let typed = Some(Loose::Text(money(cents)));
+            let input = ListingInput { price: typed.clone(), current_price: typed, ..ListingInput::default() };
+            let (after, _) = products::update(ctx.conn, &me(ctx)?, ProductRef::Id(id), &input, None)?;
+            Ok(Next::End(format_with(ctx, "listing.price_done", &listing_values(ctx, &after))))
+        },
+        || Next::End(String::new()),
+    )
+}
+
+/// A new product's answers so far.
+#[derive(Debug, Clone, Default)]
+pub struct SellDraft {
+    /// An index of `CROPS`.
+    crop: Option<usize>,
+    page: usize,
+    unit: Option<Unit>,
+    quantity: Option<i64>,
+    price: Option<i64>,
+    min_order: Option<i64>,
+}
+
+const CROPS_PER_PAGE: usize = 7;
+
+pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
+    let unit = d.unit.map(|u| unit_word(ctx, u)).unwrap_or_default();
+    match d {
+        SellDraft { crop: None, page, .. } => Show {
+            text: ctx.text("sell.crop"),
+            choices: CROPS.iter().skip(page * CROPS_PER_PAGE).take(CROPS_PER_PAGE).map(|c| c.name(ctx.lang)).collect(),
+            more: (page + 1) * CROPS_PER_PAGE < CROPS.len(),
+        },
+        SellDraft { unit: None, .. } => Show {
+            text: ctx.text("sell.unit"),
+            choices: vec![unit_word(ctx, Unit::Kg), unit_word(ctx, Unit::Piece)],
+            more: false,
+        },
+        SellDraft { quantity: None, .. } => Show::ask(ctx.format("sell.quantity", &[("unit", &unit)])),
+        SellDraft { price: None, .. } => Show::ask(ctx.format("sell.price", &[("unit", &unit)])),
+        SellDraft { min_order: None, .. } => Show::ask(ctx.format("sell.min_order", &[("unit", &unit)])),
+        SellDraft { crop: Some(crop), quantity: Some(q), price: Some(p), min_order: Some(m), .. } => Show {
+            text: ctx.format(
+                "sell.confirm",
+                &[
+                    ("title", &CROPS[*crop].name(ctx.lang)),
+                    ("quantity", &q.to_string()),
+                    ("unit", &unit),
+                    ("price", &money(*p)),
+                    ("min", &m.to_string()),
+                ],
+            ),
+            choices: vec![ctx.text("yes"), ctx.text("no")],
+            more: false,
+        },
+    }
+}
+
+pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<Next> {
+    let mut next = d.clone();
+    let refused = |why: String| Ok(Next::Again(why));
+    match d {
+        SellDraft { crop: None, page, .. } => {
+            if answer == MORE && (page + 1) * CROPS_PER_PAGE < CROPS.len() {
+                next.page += 1;
+                return Ok(Next::Open(Screen::Sell(next)));
+            }
+            let on_page = CROPS.len().saturating_sub(page * CROPS_PER_PAGE).min(CROPS_PER_PAGE);
+            match choice(ctx, answer, on_page) {
+                Ok(i) => next.crop = Some(page * CROPS_PER_PAGE + i),
+                Err(why) => return refused(why),
+            }
+        }
+        SellDraft { unit: None, .. } => match choice(ctx, answer, 2) {
+            Ok(i) => next.unit = Some([Unit::Kg, Unit::Piece][i]),
+            Err(why) => return refused(why),
+        },
+        SellDraft { quantity: None, .. } => match whole(ctx, answer, 1) {
+            Ok(n) => next.quantity = Some(n),
+            Err(why) => return refused(why),
+        },
+        SellDraft { price: None, .. } => match price(ctx, answer) {
+            Ok(c) => next.price = Some(c),
+            Err(why) => return refused(why),
+        },
+        SellDraft { min_order: None, quantity, .. } => match whole(ctx, answer, 1) {
+            Ok(n) if Some(n) <= *quantity => next.min_order = Some(n),
+            Ok(_) | Err(_) => {
+                return refused(
+                    ctx.format("number.whole", &[("min", "1"), ("max", &quantity.unwrap_or(1).to_string())]),
+                );
+            }
+        },
+        _ => {
+            return match choice(ctx, answer, 2) {
+                Ok(0) => ctx.write_once(|ctx| list(ctx, d), || Next::End(String::new())),
+                Ok(_) => Ok(Next::End(ctx.text("join.cancelled"))),
+                Err(why) => refused(why),
+            };
+        }
+    }
+    Ok(Next::Open(Screen::Sell(next)))
+}
+
+/// Puts the draft on sale, under an id made from the session and the answer, so
+/// that the same confirmation sent again finds the product it made.
+fn list(ctx: &mut Ctx<'_>, d: &SellDraft) -> ApiResult<Next> {
+    let farmer = me(ctx)?;
+    let crop = &CROPS[d.crop.unwrap_or(0)];
+    let title = crop.name(ctx.lang);
+    let names: Vec<String> = LANGUAGES.iter().map(|code| crop.name(Lang::parse(Some(code)))).collect();
+    let place = farmer.location.clone().unwrap_or_else(|| "-".to_owned());
+    let text = |n: i64| Some(Loose::Text(n.to_string()));
+    let input = ListingInput {
+        title: Some(title.clone()),
+        title_en: Some(names[0].clone()),
+        title_fr: Some(names[1].clone()),
+        title_sw: Some(names[2].clone()),
+        description: Some(ctx.format("sell.description", &[("title", &title), ("place", &place)])),
+        category: Some(crop.category.as_str().to_owned()),
+        unit: d.unit.map(|u| u.as_str().to_owned()),
+        quantity: d.quantity.and_then(text),
+        price: d.price.map(|c| Loose::Text(money(c))),
+        current_price: d.price.map(|c| Loose::Text(money(c))),
+        min_order: d.min_order.and_then(text),
+        status: Some(ProductStatus::Active.as_str().to_owned()),
+        ..ListingInput::default()
+    };
+    let digest = Sha256::digest(format!("ussd:{}:{}:{}", ctx.phone, ctx.session, ctx.step));
+    let uid = uuid::Builder::from_random_bytes(digest[..16].try_into().unwrap_or_default()).into_uuid().to_string();
+    products::create(ctx.conn, &farmer, Some(uid), &input)?;
+    Ok(Next::End(ctx.format("sell.done", &[("title", &title)])))
+}
+
+/// The farmer's parts of orders: new ones first, then shipped, then the rest; newest first in each.
+fn own_parts(ctx: &Ctx<'_>) -> ApiResult<Vec<(OrderRow, PartRow)>> {
+    let farmer = me(ctx)?;
+    let mut parts: Vec<(OrderRow, PartRow)> = orders::list_for(ctx.conn, farmer.id, 200)?
+        .into_iter()
+        .flat_map(|order| {
+            let mine: Vec<PartRow> = order.parts.iter().filter(|p| p.farmer_id == farmer.id).cloned().collect();
+            mine.into_iter().map(move |part| (order.clone(), part))
+        })
+        .collect();
+    parts.sort_by_key(|(_, part)| match part.status {
+        PartStatus::Processing => 0,
+        PartStatus::Shipped => 1,
+        _ => 2,
+    });
+    Ok(parts)
+}
+
+fn status_word(ctx: &Ctx<'_>, status: PartStatus) -> String {
+    ctx.text(&format!("status.{}", status.as_str()))
+}
+
+pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
+    let all = own_parts(ctx)?;
+    if all.is_empty() {
+        return Ok(Show::ask(ctx.text("orders.none")));
+    }
+    let (shown, more) = page_of(&all, page);
+    let choices = shown
+        .iter()
+        .map(|(order, part)| {
+            let total = money(part.subtotal_cents + part.shipping_cents);
+            ctx.format(
+                "orders.item",
+                &[("number", &order.id.to_string()), ("status", &status_word(ctx, part.status)), ("total", &total)],
+            )
+        })
+        .collect();
+    Ok(Show { text: ctx.text("orders.title"), choices, more })
+}
+
+pub fn orders_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
+    let all = own_parts(ctx)?;
+    let (shown, more) = page_of(&all, page);
+    if answer == MORE && more {
+        return Ok(Next::Open(Screen::Orders { page: page + 1 }));
+    }
+    Ok(match choice(ctx, answer, shown.len()) {
+        Ok(i) => Next::Open(Screen::Order { order_id: shown[i].0.id, part_id: shown[i].1.id }),
+        Err(why) => Next::Again(why),
+    })
+}
+
+fn own_part(ctx: &Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<(OrderRow, PartRow)> {
+    let order = crate::domain::orders::visible(ctx.conn, &me(ctx)?, OrderRef::Id(order_id))?;
+    let part = order.parts.iter().find(|p| p.id == part_id && Some(p.farmer_id) == ctx.person.as_ref().map(|p| p.id));
+    let part = part.cloned().ok_or_else(|| AppError::not_found("order_not_found", "Order not found"))?;
+    Ok((order, part))
+}
+
+/// What the farmer may do next with a part, in the menu's order.
+fn moves(order: &OrderRow, part: &PartRow) -> Vec<PartStatus> {
+    match part.status {
+        PartStatus::Processing if order.delivery == Delivery::Pickup => {
+            vec![PartStatus::Delivered, PartStatus::Cancelled]
+        }
+        PartStatus::Processing => vec![PartStatus::Shipped, PartStatus::Cancelled],
+        PartStatus::Shipped => vec![PartStatus::Delivered, PartStatus::Cancelled],
+        _ => Vec::new(),
+    }
+}
+
+pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Show> {
+    let (order, part) = own_part(ctx, order_id, part_id)?;
+    let lines: Vec<String> =
+        part.lines.iter().map(|l| format!("{} {}{}", gsm7::cut(&l.title, 18), l.quantity, l.unit)).collect();
+    let mut text = ctx.format(
+        "order.title",
+        &[
+            ("number", &order.id.to_string()),
+            ("status", &status_word(ctx, part.status)),
+            ("place", &gsm7::cut(&order.address.city, 20)),
+            ("lines", &lines.join(", ")),
+        ],
+    );
+    let moves = moves(&order, &part);
+    if moves.is_empty() {
+        text = format!("{text}\n{}", ctx.text("order.nothing"));
+    }
+    let choices = moves
+        .iter()
+        .map(|m| {
+            ctx.text(match m {
+                PartStatus::Shipped => "order.ship",
+                PartStatus::Delivered => "order.deliver",
+                _ => "order.cancel",
+            })
+        })
+        .collect();
+    Ok(Show { text, choices, more: false })
+}
+
+fn move_part(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, to: PartStatus, reason: Option<&str>) -> ApiResult<Next> {
+    let farmer = me(ctx)?;
+    crate::domain::orders::change_part(
+        ctx.conn,
+        &farmer,
+        OrderRef::Id(order_id),
+        part_id,
+        to.as_str(),
+        reason,
+        Notify::People,
+    )?;
+    Ok(Next::End(ctx.format("order.done", &[("number", &order_id.to_string()), ("status", &status_word(ctx, to))])))
+}
+
+pub fn order_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &str) -> ApiResult<Next> {
+    let (order, part) = own_part(ctx, order_id, part_id)?;
+    let moves = moves(&order, &part);
+    match choice(ctx, answer, moves.len()) {
+        Ok(i) if moves[i] == PartStatus::Cancelled => Ok(Next::Open(Screen::CancelReason { order_id, part_id })),
+        Ok(i) => ctx.write_once(|ctx| move_part(ctx, order_id, part_id, moves[i], None), || Next::End(String::new())),
+        Err(_) if moves.is_empty() => Ok(Next::Again(ctx.text("order.nothing"))),
+        Err(why) => Ok(Next::Again(why)),
+    }
+}
+
+const REASONS: [&str; 4] = ["out_of_stock", "cannot_deliver", "price", "buyer"];
+
+pub fn reasons_show(ctx: &Ctx<'_>) -> Show {
+    Show {
+        text: ctx.text("order.reason"),
+        choices: REASONS.iter().map(|r| ctx.text(&format!("reasons.{r}"))).collect(),
+        more: false,
+    }
+}
+
+pub fn reason_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &str) -> ApiResult<Next> {
+    let reason = match choice(ctx, answer, REASONS.len()) {
+        Ok(i) => ctx.text(&format!("reasons.{}", REASONS[i])),
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    ctx.write_once(
+        |ctx| move_part(ctx, order_id, part_id, PartStatus::Cancelled, Some(&reason)),
+        || Next::End(String::new()),
+    )
+}
+
+/// This month's earnings, what waits for delivery and the last three sales, on one screen.
+pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
+    let farmer = me(ctx)?;
+    let this_month = &crate::clock::now()[..7];
+    let month: i64 = earnings::by_month(ctx.conn, farmer.id)?
+        .iter()
+        .filter(|(m, _, _)| m == this_month)
+        .map(|(_, cents, _)| cents)
+        .sum();
+    let pending = earnings::pending(ctx.conn, farmer.id)?;
+    let sales: Vec<String> = earnings::entries_of(ctx.conn, farmer.id, 10)?
+        .iter()
+        .filter(|e| e.kind == "sale")
+        .take(3)
+        .map(|e| format!("{} {} #{}", &e.at[5..10], money(e.amount_cents), e.order_id))
+        .collect();
+    let summary = ctx.format(
+        "earnings.summary",
+        &[("month", &format!("{} USD", money(month))), ("pending", &format!("{} USD", money(pending)))],
+    );
+    let last = if sales.is_empty() {
+        ctx.text("earnings.none")
+    } else {
+        ctx.format("earnings.last", &[("sales", &sales.join(", "))])
+    };
+    Ok(format!("{summary}\n{last}"))
+}

@@ -1,0 +1,251 @@
+//! USSD for basic phones (docs/ussd.md): a gateway posts each answer of a session;
+//! the menu is rebuilt from the answers so far and the next screen written back.
+//! The gateway's format is an adapter (`africas_talking`); the menus
+//! (`menu`, `screens`, `farmer`) know nothing of it, and the emulator
+//! (`POST /ussd/try`, for the app's drawn phone) goes through the same `respond`.
+
+mod africas_talking;
+pub mod commands;
+mod farmer;
+mod menu;
+mod screens;
+pub mod session;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use self::menu::{Ctx, Run};
+use self::session::{Memo, Steps};
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::db::users::{self, UserRow};
+use crate::domain::basic_phones as rules;
+use crate::domain::phone;
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::labels::Lang;
+use crate::model::user::Status;
+
+/// A gateway's request is a short form; anything larger is not one.
+const BODY_LIMIT: usize = 4 * 1024;
+/// Answers in one session at most (a person takes ~60 s a screen; gateways end sessions after a few minutes).
+const MAX_ANSWERS: usize = 60;
+const MAX_ANSWER_CHARS: usize = 160;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(africas_talking::session))
+        .routes(routes!(try_menu))
+        .routes(routes!(commands::incoming))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}
+
+/// One request of a USSD session, whatever gateway sent it.
+#[derive(Debug, Clone)]
+pub struct Dial {
+    pub session: String,
+    /// E.164.
+    pub phone: String,
+    /// Every answer of the session so far, oldest first.
+    pub answers: Vec<String>,
+    /// The language to start in when the number has chosen none (the emulator's).
+    pub lang: Option<Lang>,
+}
+
+impl Dial {
+    /// A dial from a gateway's fields, or `None` when they cannot be one.
+    pub fn read(session: &str, phone_number: &str, text: &str, lang: Option<Lang>) -> Option<Dial> {
+        let phone = international(phone_number)?;
+        let session = session.trim();
+        if session.is_empty() || session.len() > 100 || session.chars().any(char::is_control) {
+            return None;
+        }
+        let answers: Vec<String> =
+            if text.is_empty() { Vec::new() } else { text.split('*').map(|a| a.trim().to_owned()).collect() };
+        if answers.len() > MAX_ANSWERS || answers.iter().any(|a| a.chars().count() > MAX_ANSWER_CHARS) {
+            return None;
+        }
+        Some(Dial { session: session.to_owned(), phone, answers, lang })
+    }
+}
+
+/// A number as gateways send it (`+243991234567`), in E.164, or `None`.
+fn international(number: &str) -> Option<String> {
+    let number = number.trim();
+    let digits = number.strip_prefix('+')?;
+    ((8..=15).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit())).then(|| number.to_owned())
+}
+
+/// A screen: `end` when the session is over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Reply {
+    pub text: String,
+    pub end: bool,
+}
+
+impl Reply {
+    pub(crate) fn end(lang: Lang, key: &str) -> Reply {
+        Reply { text: menu::fit(&lang.text(&format!("ussd.{key}"))), end: true }
+    }
+}
+
+/// Whether `token` is this server's gateway secret (compared as digests, so the
+/// time taken says nothing about how much of it was right).
+pub fn token_is_ours(state: &AppState, token: &str) -> bool {
+    Sha256::digest(state.gateway_token.as_bytes()) == Sha256::digest(token.as_bytes())
+}
+
+/// The next screen of `dial`'s session. Never fails: a fault is a polite last screen.
+pub async fn respond(state: &AppState, dial: Dial) -> Reply {
+    let lang = dial.lang.unwrap_or_else(|| Lang::for_country(rules::country_of(&dial.phone)));
+    if state.throttles.ussd.reserve(&[&dial.phone]).is_err() {
+        return Reply::end(lang, "slow_down");
+    }
+    let text = dial.answers.join("*");
+    if let Some(reply) = state.ussd_sessions.ended(&dial.session, &dial.phone, &text) {
+        return reply;
+    }
+    match settle(state, &dial).await {
+        Ok(reply) => {
+            if reply.end {
+                state.ussd_sessions.end(&dial.session, &dial.phone, text, &reply);
+            }
+            reply
+        }
+        Err(err) => {
+            tracing::warn!(%err, "USSD request failed");
+            Reply::end(lang, "busy")
+        }
+    }
+}
+
+/// Runs the menu until it has a screen: first over a read, again in a write
+/// transaction when an answer writes, checking or hashing a PIN off the
+/// async threads when one is typed.
+async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
+    for _ in 0..4 {
+        let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
+        let (d, s) = (dial.clone(), steps.clone());
+        let (mut run, _) = state.db.read(move |conn| once(conn, false, &d, &s)).await?;
+        if let Run::NeedsWrite = run {
+            let d = dial.clone();
+            let (written, learned) = state.db.write(move |tx| once(tx, true, &d, &steps)).await?;
+            state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
+            state.mailer.wake();
+            run = written;
+        }
+        let learned = match run {
+            Run::Reply(reply) => return Ok(reply),
+            Run::NeedsWrite => return Err(AppError::internal("a USSD write asked for another write")),
+            Run::NeedsPin { step, pin, hash } => {
+                let typed = pin.clone();
+                let right = tokio::task::spawn_blocking(move || rules::pin_matches(&hash, &pin))
+                    .await
+                    .map_err(AppError::internal)?;
+                let phone = dial.phone.clone();
+                let memo = state
+                    .db
+                    .write(move |tx| {
+                        Ok(if right {
+                            rules::right_pin(tx, &phone)?;
+                            Memo::PinRight
+                        } else {
+                            Memo::PinWrong(rules::wrong_pin(tx, &phone)?)
+                        })
+                    })
+                    .await?;
+                Steps::from([(session::step_key(step, &typed), memo)])
+            }
+            Run::NeedsHash { step, pin } => {
+                let typed = pin.clone();
+                let hash =
+                    tokio::task::spawn_blocking(move || rules::hash_pin(&pin)).await.map_err(AppError::internal)??;
+                Steps::from([(session::step_key(step, &typed), Memo::Hashed(hash))])
+            }
+        };
+        state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
+    }
+    Err(AppError::internal("the USSD menu did not settle"))
+}
+
+/// The number's account, if it has one (an erased or duplicated number has none).
+fn account_of(conn: &rusqlite::Connection, phone: &str) -> ApiResult<Option<UserRow>> {
+    let found = users::find_by_phones(conn, &[phone.to_owned()])?;
+    Ok(match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    })
+}
+
+fn once(conn: &rusqlite::Connection, write: bool, dial: &Dial, steps: &Steps) -> ApiResult<(Run, Steps)> {
+    let person = account_of(conn, &dial.phone)?;
+    let lang = match (&person, dial.lang) {
+        (None, Some(lang)) if crate::db::phone_settings::language(conn, &dial.phone)?.is_none() => lang,
+        _ => rules::language(conn, &dial.phone, person.as_ref().and_then(|p| p.country))?,
+    };
+    if person.as_ref().is_some_and(|p| p.status != Status::Active) {
+        return Ok((Run::Reply(Reply::end(lang, "inactive")), Steps::new()));
+    }
+    let mut ctx = Ctx {
+        conn,
+        write,
+        phone: &dial.phone,
+        session: &dial.session,
+        person,
+        lang,
+        steps,
+        learned: Steps::new(),
+        step: 0,
+        answer: String::new(),
+        unlocked: false,
+    };
+    let run = menu::run(&mut ctx, &dial.answers)?;
+    Ok((run, ctx.learned))
+}
+
+/// A request of the emulator (the app's drawn phone).
+#[derive(Deserialize, ToSchema)]
+pub struct TryRequest {
+    /// Any id the emulator keeps for one session.
+    session_id: String,
+    /// Every answer so far joined by `*`, as a gateway sends them.
+    #[serde(default)]
+    text: String,
+    /// The number to dial as: admins only; others dial as their own number.
+    phone: Option<String>,
+    /// The language to start in when the number has chosen none: `en`, `fr`, `sw`.
+    lang: Option<String>,
+}
+
+/// The USSD menu through the app: the same screens as a gateway's session, as
+/// the signed-in person's own number (an admin may name any number).
+#[utoipa::path(post, path = "/ussd/try", tag = "ussd", request_body = TryRequest,
+    responses((status = 200, body = Reply), (status = 401, body = ErrorBody),
+              (status = 422, description = "no_phone_number, invalid_phone, invalid_session", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn try_menu(
+    State(state): State<AppState>,
+    AuthUser { user, .. }: AuthUser,
+    body: Result<Json<TryRequest>, JsonRejection>,
+) -> ApiResult<Json<Reply>> {
+    let Json(request) = body.map_err(|err| AppError::bad_request("invalid_body", err.body_text()))?;
+    let number = match (&request.phone, user.role.is_admin()) {
+        (Some(typed), true) => {
+            let country = user.country.unwrap_or(crate::model::user::Country::Drc);
+            phone::to_e164(typed, country)
+                .ok_or_else(|| AppError::invalid("phone", "invalid_phone", "This is not a phone number"))?
+        }
+        _ => user.phone_number.clone().ok_or_else(|| {
+            AppError::invalid("phone", "no_phone_number", "Add a phone number to your profile to try the USSD menu")
+        })?,
+    };
+    let lang = request.lang.as_deref().map(|code| Lang::parse(Some(code)));
+    let dial = Dial::read(&request.session_id, &number, &request.text, lang)
+        .ok_or_else(|| AppError::invalid("session_id", "invalid_session", "This is not a USSD session"))?;
+    Ok(Json(respond(&state, dial).await))
+}

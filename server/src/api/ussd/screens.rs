@@ -1,0 +1,497 @@
+//! The screens everyone reaches (docs/ussd.md): the main menus (tables, one per
+//! kind of person), the language, prices and sellers by crop, joining, the PIN,
+//! an application's status and the courses followed. A farmer's own screens are
+//! in `farmer`.
+
+use super::menu::{Ctx, MORE, Next, Run, Screen, Show, choice, money};
+use super::session::Memo;
+use crate::clock;
+use crate::db::{password_resets, phone_settings, sms, surveys};
+use crate::domain::accounts::AccountForm;
+use crate::domain::basic_phones::{self as rules, CROPS, PinState};
+use crate::domain::{password_reset, registrations};
+use crate::error::{ApiResult, AppError};
+use crate::gsm7;
+use crate::labels::{LANGUAGES, Lang};
+use crate::model::survey::SurveyStatus;
+use crate::model::user::{Country, Role};
+
+/// Where a main-menu choice leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Go {
+    Join,
+    Prices,
+    Sellers,
+    Language,
+    Listings,
+    Sell,
+    Orders,
+    Earnings,
+    Training,
+    Application,
+    PinReset,
+}
+
+/// The main menu of a number with no account: `ussd.menu.<label>` and where it leads.
+pub const VISITOR: &[(&str, Go)] =
+    &[("join", Go::Join), ("prices", Go::Prices), ("sellers", Go::Sellers), ("language", Go::Language)];
+/// An approved farmer's.
+pub const FARMER: &[(&str, Go)] = &[
+    ("listings", Go::Listings),
+    ("sell", Go::Sell),
+    ("orders", Go::Orders),
+    ("earnings", Go::Earnings),
+    ("prices", Go::Prices),
+    ("training", Go::Training),
+    ("sellers", Go::Sellers),
+    ("language", Go::Language),
+    ("pin_reset", Go::PinReset),
+];
+/// Anyone else with an account (buyers, applicants, agents).
+pub const MEMBER: &[(&str, Go)] = &[
+    ("application", Go::Application),
+    ("prices", Go::Prices),
+    ("sellers", Go::Sellers),
+    ("training", Go::Training),
+    ("language", Go::Language),
+];
+
+/// Steps that need the PIN first.
+fn guarded(go: Go) -> bool {
+    matches!(go, Go::Listings | Go::Sell | Go::Orders | Go::Earnings)
+}
+
+fn menu(ctx: &Ctx<'_>) -> &'static [(&'static str, Go)] {
+    match &ctx.person {
+        None => VISITOR,
+        Some(person) if person.role == Role::Farmer => FARMER,
+        Some(_) => MEMBER,
+    }
+}
+
+pub fn main_show(ctx: &mut Ctx<'_>) -> ApiResult<Show> {
+    let text = match &ctx.person {
+        None => ctx.text("main.visitor"),
+        Some(person) => ctx.format("main.title", &[("name", &gsm7::cut(&person.first_name, 20))]),
+    };
+    let choices = menu(ctx).iter().map(|(label, _)| ctx.text(&format!("menu.{label}"))).collect();
+    Ok(Show { text, choices, more: false })
+}
+
+pub fn main_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
+    let items = menu(ctx);
+    let go = match choice(ctx, answer, items.len()) {
+        Ok(i) => items[i].1,
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    if guarded(go) && !ctx.unlocked {
+        return Ok(match rules::pin_state(ctx.conn, ctx.phone)? {
+            PinState::Locked => Next::End(ctx.text("pin.locked")),
+            PinState::None => Next::Open(Screen::Pin { stage: PinStage::New, then: go }),
+            PinState::Set { .. } => Next::Open(Screen::Pin { stage: PinStage::Enter, then: go }),
+        });
+    }
+    arrive(ctx, go)
+}
+
+/// Where `go` leads once any PIN it needs was given.
+fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
+    Ok(match go {
+        Go::Join if ctx.person.is_some() => Next::End(ctx.text("join.exists")),
+        Go::Join => {
+            Next::Open(Screen::Join(JoinDraft { country: rules::country_of(ctx.phone), ..JoinDraft::default() }))
+        }
+        Go::Prices => Next::Open(Screen::Crops { purpose: Purpose::Prices, page: 0 }),
+        Go::Sellers => Next::Open(Screen::Crops { purpose: Purpose::Sellers, page: 0 }),
+        Go::Language => Next::Open(Screen::Language),
+        Go::Listings => Next::Open(Screen::Listings { page: 0 }),
+        Go::Sell => Next::Open(Screen::Sell(Default::default())),
+        Go::Orders => Next::Open(Screen::Orders { page: 0 }),
+        Go::Earnings => Next::End(super::farmer::earnings(ctx)?),
+        Go::Training => Next::End(training(ctx)?),
+        Go::Application => Next::End(application(ctx)?),
+        Go::PinReset => ctx.write_once(
+            |ctx| {
+                Ok(if password_reset::request_code(ctx.conn, ctx.phone)? {
+                    Next::Open(Screen::Pin { stage: PinStage::Code, then: Go::PinReset })
+                } else {
+                    Next::End(ctx.text("pin.reset_none"))
+                })
+            },
+            || Next::Open(Screen::Pin { stage: PinStage::Code, then: Go::PinReset }),
+        )?,
+    })
+}
+
+pub fn language_show(ctx: &Ctx<'_>) -> Show {
+    Show {
+        text: ctx.text("language"),
+        choices: ["English", "Français", "Kiswahili"].map(String::from).to_vec(),
+        more: false,
+    }
+}
+
+pub fn language_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
+    let code = match choice(ctx, answer, LANGUAGES.len()) {
+        Ok(i) => LANGUAGES[i],
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    ctx.lang = Lang::parse(Some(code));
+    ctx.write_once(
+        |ctx| {
+            phone_settings::set_language(ctx.conn, ctx.phone, code, &clock::now())?;
+            Ok(Next::Swap(Screen::Main, None))
+        },
+        || Next::Swap(Screen::Main, None),
+    )
+}
+
+/// What a list of crops is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Prices,
+    Sellers,
+}
+
+const CROPS_PER_PAGE: usize = 7;
+
+pub fn crops_show(ctx: &Ctx<'_>, purpose: Purpose, page: usize) -> Show {
+    let title = ctx.text(if purpose == Purpose::Prices { "prices.crop" } else { "sellers.crop" });
+    let shown = CROPS.iter().skip(page * CROPS_PER_PAGE).take(CROPS_PER_PAGE);
+    Show {
+        text: title,
+        choices: shown.map(|crop| crop.name(ctx.lang)).collect(),
+        more: (page + 1) * CROPS_PER_PAGE < CROPS.len(),
+    }
+}
+
+pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &str) -> ApiResult<Next> {
+    let on_page = CROPS.len().saturating_sub(page * CROPS_PER_PAGE).min(CROPS_PER_PAGE);
+    if answer == MORE && (page + 1) * CROPS_PER_PAGE < CROPS.len() {
+        return Ok(Next::Open(Screen::Crops { purpose, page: page + 1 }));
+    }
+    let crop = match choice(ctx, answer, on_page) {
+        Ok(i) => &CROPS[page * CROPS_PER_PAGE + i],
+        Err(why) => return Ok(Next::Again(why)),
+    };
+    match purpose {
+        Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop)?)),
+        Purpose::Sellers => ctx.write_once(
+            |ctx| {
+                let name = crop.name(ctx.lang);
+                let Some(text) = sellers_text(ctx.conn, ctx.lang, crop, None)? else {
+                    return Ok(Next::End(ctx.format("sellers.none", &[("crop", &name)])));
+                };
+                sms::enqueue(ctx.conn, ctx.phone, &text, &clock::now())?;
+                Ok(Next::End(ctx.format("sellers.sent", &[("crop", &name)])))
+            },
+            || Next::End(String::new()),
+        ),
+    }
+}
+
+/// What `crop` sold for on the platform, in one SMS or screen.
+pub fn prices_text(conn: &rusqlite::Connection, lang: Lang, crop: &rules::Crop) -> ApiResult<String> {
+    let name = crop.name(lang);
+    Ok(match rules::prices(conn, crop)? {
+        None => lang.format("ussd.prices.none", &[("crop", &name)]),
+        Some(p) => lang.plural(
+            "ussd.prices.found",
+            p.count,
+            &[
+                ("crop", &name),
+                ("low", &money(p.low_cents)),
+                ("high", &money(p.high_cents)),
+                ("median", &money(p.median_cents)),
+                ("unit", &lang.text(&format!("ussd.units.{}", p.unit))),
+            ],
+        ),
+    })
+}
+
+/// An SMS naming three sellers of `crop` (near `place` first), or `None` when nobody sells it.
+pub fn sellers_text(
+    conn: &rusqlite::Connection,
+    lang: Lang,
+    crop: &rules::Crop,
+    place: Option<&str>,
+) -> ApiResult<Option<String>> {
+    let offers = rules::sellers(conn, crop, place, 3)?;
+    if offers.is_empty() {
+        return Ok(None);
+    }
+    let list: Vec<String> = offers
+        .iter()
+        .map(|o| {
+            let place = o.farmer_location.as_deref().map(|l| format!(" ({})", gsm7::cut(l, 18))).unwrap_or_default();
+            format!("{}{place} {}/{}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents), o.unit)
+        })
+        .collect();
+    let text = lang.format("ussd.sellers.sms", &[("crop", &crop.name(lang)), ("list", &list.join("; "))]);
+    Ok(Some(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT)))
+}
+
+/// A new account's answers so far.
+#[derive(Debug, Clone, Default)]
+pub struct JoinDraft {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    country: Option<Country>,
+    /// An index of `PROVINCES`; its length for another province.
+    province: Option<usize>,
+    place: Option<String>,
+}
+
+/// The provinces whose territories the menu lists (the rest type their town).
+const PROVINCES: &[(&str, &[&str])] = &[
+    ("south_kivu", &["Bukavu", "Kabare", "Walungu", "Kalehe", "Idjwi", "Mwenga", "Shabunda", "Uvira", "Fizi"]),
+    ("north_kivu", &["Goma", "Nyiragongo", "Masisi", "Rutshuru", "Walikale", "Lubero", "Beni"]),
+];
+const COUNTRIES: [Country; 6] = [Country::Drc, Country::Bdi, Country::Rwa, Country::Uga, Country::Tza, Country::Ken];
+
+/// What joining asks next.
+enum Ask {
+    FirstName,
+    LastName,
+    Country,
+    Province,
+    Territory(usize),
+    Town,
+    Confirm,
+}
+
+impl JoinDraft {
+    fn ask(&self) -> Ask {
+        match self {
+            JoinDraft { first_name: None, .. } => Ask::FirstName,
+            JoinDraft { last_name: None, .. } => Ask::LastName,
+            JoinDraft { country: None, .. } => Ask::Country,
+            JoinDraft { country: Some(Country::Drc), province: None, .. } => Ask::Province,
+            JoinDraft { province: Some(i), place: None, .. } if *i < PROVINCES.len() => Ask::Territory(*i),
+            JoinDraft { place: None, .. } => Ask::Town,
+            _ => Ask::Confirm,
+        }
+    }
+}
+
+pub fn join_show(ctx: &Ctx<'_>, draft: &JoinDraft) -> Show {
+    match draft.ask() {
+        Ask::FirstName => Show::ask(ctx.text("join.first_name")),
+        Ask::LastName => Show::ask(ctx.text("join.last_name")),
+        Ask::Town => Show::ask(ctx.text("join.town")),
+        Ask::Country => Show {
+            text: ctx.text("join.country"),
+            choices: COUNTRIES.iter().map(|c| ctx.lang.text(&format!("countries.{}", c.as_str()))).collect(),
+            more: false,
+        },
+        Ask::Province => Show {
+            text: ctx.text("join.province"),
+            choices: PROVINCES
+                .iter()
+                .map(|(key, _)| ctx.text(&format!("provinces.{key}")))
+                .chain([ctx.text("join.other")])
+                .collect(),
+            more: false,
+        },
+        Ask::Territory(i) => Show {
+            text: ctx.text("join.territory"),
+            choices: PROVINCES[i].1.iter().map(|t| (*t).to_owned()).collect(),
+            more: false,
+        },
+        Ask::Confirm => Show {
+            text: ctx.format(
+                "join.confirm",
+                &[
+                    (
+                        "name",
+                        &format!(
+                            "{} {}",
+                            draft.first_name.as_deref().unwrap_or(""),
+                            draft.last_name.as_deref().unwrap_or("")
+                        ),
+                    ),
+                    ("place", draft.place.as_deref().unwrap_or("")),
+                ],
+            ),
+            choices: vec![ctx.text("yes"), ctx.text("no")],
+            more: false,
+        },
+    }
+}
+
+/// A name or place typed on a keypad: 2 to 40 characters, letters first.
+fn short_text(answer: &str) -> Option<String> {
+    let text = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+    let fine = (2..=40).contains(&text.chars().count())
+        && text.chars().next().is_some_and(char::is_alphabetic)
+        && text.chars().all(|c| c.is_alphanumeric() || " -'.".contains(c));
+    fine.then_some(text)
+}
+
+pub fn join_answer(ctx: &mut Ctx<'_>, draft: &JoinDraft, answer: &str) -> ApiResult<Next> {
+    let mut next = draft.clone();
+    match draft.ask() {
+        Ask::FirstName | Ask::LastName | Ask::Town => {
+            let Some(text) = short_text(answer) else { return Ok(Next::Again(ctx.text("join.name_invalid"))) };
+            match draft.ask() {
+                Ask::FirstName => next.first_name = Some(text),
+                Ask::LastName => next.last_name = Some(text),
+                _ => next.place = Some(text),
+            }
+        }
+        Ask::Country => match choice(ctx, answer, COUNTRIES.len()) {
+            Ok(i) => next.country = Some(COUNTRIES[i]),
+            Err(why) => return Ok(Next::Again(why)),
+        },
+        Ask::Province => match choice(ctx, answer, PROVINCES.len() + 1) {
+            Ok(i) => next.province = Some(i),
+            Err(why) => return Ok(Next::Again(why)),
+        },
+        Ask::Territory(p) => match choice(ctx, answer, PROVINCES[p].1.len()) {
+            Ok(i) => {
+                let province = Lang::EN.text(&format!("ussd.provinces.{}", PROVINCES[p].0));
+                next.place = Some(format!("{}, {province}", PROVINCES[p].1[i]));
+            }
+            Err(why) => return Ok(Next::Again(why)),
+        },
+        Ask::Confirm => {
+            return match choice(ctx, answer, 2) {
+                Ok(0) => ctx.write_once(|ctx| join(ctx, draft), || Next::End(String::new())),
+                Ok(_) => Ok(Next::End(ctx.text("join.cancelled"))),
+                Err(why) => Ok(Next::Again(why)),
+            };
+        }
+    }
+    Ok(Next::Open(Screen::Join(next)))
+}
+
+fn join(ctx: &mut Ctx<'_>, draft: &JoinDraft) -> ApiResult<Next> {
+    let form = AccountForm {
+        first_name: draft.first_name.clone(),
+        last_name: draft.last_name.clone(),
+        phone_number: Some(ctx.phone.to_owned()),
+        country: draft.country.map(|c| c.as_str().to_owned()),
+        location: draft.place.clone(),
+        ..AccountForm::default()
+    };
+    match registrations::join_by_phone(ctx.conn, &form) {
+        Ok(person) => {
+            let text = ctx.format("join.done", &[("name", &gsm7::cut(&person.first_name, 20))]);
+            ctx.person = Some(person);
+            Ok(Next::End(text))
+        }
+        Err(AppError::Validation(_)) => Ok(Next::End(ctx.text("join.exists"))),
+        Err(err) => Err(err),
+    }
+}
+
+/// Where the PIN screen is.
+#[derive(Debug, Clone)]
+pub enum PinStage {
+    Enter,
+    New,
+    /// The new PIN typed once, to type again.
+    Again(String),
+    /// The code texted to reset the PIN.
+    Code,
+}
+
+pub fn pin_show(ctx: &Ctx<'_>, stage: &PinStage) -> Show {
+    Show::ask(ctx.text(match stage {
+        PinStage::Enter => "pin.enter",
+        PinStage::New => "pin.new",
+        PinStage::Again(_) => "pin.again",
+        PinStage::Code => "pin.reset_sent",
+    }))
+}
+
+pub fn pin_answer(ctx: &mut Ctx<'_>, stage: &PinStage, then: Go, answer: &str) -> ApiResult<Next> {
+    let opened = |ctx: &mut Ctx<'_>| -> ApiResult<Next> {
+        ctx.unlocked = true;
+        if then == Go::PinReset {
+            return Ok(Next::End(ctx.text("pin.reset_done")));
+        }
+        Ok(match arrive(ctx, then)? {
+            Next::Open(screen) => Next::Swap(screen, None),
+            other => other,
+        })
+    };
+    match stage {
+        PinStage::Enter => {
+            if rules::pin_problem(answer) == Some("invalid") {
+                return Ok(Next::Again(ctx.text("pin.invalid")));
+            }
+            match ctx.memo() {
+                Some(Memo::PinRight) => opened(ctx),
+                Some(Memo::PinWrong(0)) => Ok(Next::End(ctx.text("pin.locked"))),
+                Some(Memo::PinWrong(left)) => Ok(Next::Again(ctx.lang.plural("ussd.pin.wrong", *left, &[]))),
+                _ => Ok(match rules::pin_state(ctx.conn, ctx.phone)? {
+                    PinState::Set { hash, .. } => {
+                        Next::Needs(Run::NeedsPin { step: ctx.step, pin: answer.to_owned(), hash })
+                    }
+                    PinState::Locked => Next::End(ctx.text("pin.locked")),
+                    PinState::None => Next::Swap(Screen::Pin { stage: PinStage::New, then }, None),
+                }),
+            }
+        }
+        PinStage::New => match rules::pin_problem(answer) {
+            Some(problem) => Ok(Next::Again(ctx.text(&format!("pin.{problem}")))),
+            None => Ok(Next::Swap(Screen::Pin { stage: PinStage::Again(answer.to_owned()), then }, None)),
+        },
+        PinStage::Again(first) if answer != first => {
+            Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, Some(ctx.text("pin.mismatch"))))
+        }
+        PinStage::Again(_) => match ctx.memo().cloned() {
+            Some(Memo::Written(_)) => opened(ctx),
+            Some(Memo::Hashed(_)) if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
+            Some(Memo::Hashed(hash)) => {
+                rules::set_pin(ctx.conn, ctx.phone, &hash)?;
+                if let Some(person) = &ctx.person {
+                    password_resets::use_all(ctx.conn, person.id, &clock::now())?;
+                }
+                ctx.remember(Memo::Written(None));
+                opened(ctx)
+            }
+            _ => Ok(Next::Needs(Run::NeedsHash { step: ctx.step, pin: answer.to_owned() })),
+        },
+        PinStage::Code => match ctx.memo() {
+            Some(Memo::PinRight) => Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, None)),
+            Some(Memo::PinWrong(_)) => Ok(Next::Again(ctx.text("pin.reset_wrong"))),
+            _ if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
+            _ => {
+                // A wrong code counts against the codes sent (and commits).
+                let right = password_reset::check_code(ctx.conn, ctx.phone, answer)?.is_ok();
+                ctx.remember(if right { Memo::PinRight } else { Memo::PinWrong(1) });
+                pin_answer(ctx, stage, then, answer)
+            }
+        },
+    }
+}
+
+fn training(ctx: &Ctx<'_>) -> ApiResult<String> {
+    let Some(person) = &ctx.person else { return Ok(ctx.text("training.none")) };
+    let courses = crate::db::market::courses_of(ctx.conn, person.id)?;
+    if courses.is_empty() {
+        return Ok(ctx.text("training.none"));
+    }
+    let list: Vec<String> =
+        courses.iter().map(|(title, percent)| format!("{} {percent}%", gsm7::cut(title, 40))).collect();
+    Ok(ctx.format("training.list", &[("courses", &list.join("; "))]))
+}
+
+fn application(ctx: &Ctx<'_>) -> ApiResult<String> {
+    let Some(person) = &ctx.person else { return Ok(ctx.text("application.none")) };
+    let own = surveys::list_visible_to(ctx.conn, person.id)?.into_iter().find(|s| s.user_id == person.id);
+    Ok(match own {
+        None => ctx.text("application.none"),
+        Some(s) => match s.status {
+            SurveyStatus::Draft => ctx.text("application.draft"),
+            SurveyStatus::Pending | SurveyStatus::Resubmitted => ctx.text("application.submitted"),
+            SurveyStatus::Approved => ctx.text("application.approved"),
+            SurveyStatus::Rejected => ctx.format(
+                "application.rejected",
+                &[("comment", &gsm7::cut(s.admin_comment.as_deref().unwrap_or("-"), 90))],
+            ),
+        },
+    })
+}

@@ -1,0 +1,260 @@
+//! The rules of the basic-phone channels (docs/ussd.md) that are not menus: the
+//! crops a menu offers, what the platform's own sales say a crop sells for, who
+//! sells it, and the PIN that guards sensitive steps.
+
+use rusqlite::Connection;
+
+use crate::db::market::{self, Offer, Sale};
+use crate::db::phone_settings;
+use crate::error::ApiResult;
+use crate::labels::Lang;
+use crate::model::produce_words;
+use crate::model::product::{Category, Unit};
+use crate::model::user::Country;
+use crate::{auth, clock};
+
+/// A crop the menus offer: its word in the produce vocabulary (its group's
+/// first, English, word; `ussd.crops.<key>` names it), its category and usual unit.
+pub struct Crop {
+    pub key: &'static str,
+    pub category: Category,
+    pub unit: Unit,
+}
+
+const fn crop(key: &'static str, category: Category, unit: Unit) -> Crop {
+    Crop { key, category, unit }
+}
+
+/// South Kivu's main crops, most grown first.
+pub const CROPS: &[Crop] = &[
+    crop("maize", Category::Grains, Unit::Kg),
+    crop("bean", Category::Grains, Unit::Kg),
+    crop("cassava", Category::Vegetables, Unit::Kg),
+    crop("banana", Category::Fruits, Unit::Piece),
+    crop("potato", Category::Vegetables, Unit::Kg),
+    crop("rice", Category::Grains, Unit::Kg),
+    crop("sorghum", Category::Grains, Unit::Kg),
+    crop("groundnut", Category::Grains, Unit::Kg),
+    crop("soybean", Category::Grains, Unit::Kg),
+    crop("tomato", Category::Vegetables, Unit::Kg),
+    crop("onion", Category::Vegetables, Unit::Kg),
+    crop("cabbage", Category::Vegetables, Unit::Piece),
+    crop("avocado", Category::Fruits, Unit::Piece),
+    crop("coffee", Category::Beverages, Unit::Kg),
+];
+
+impl Crop {
+    pub fn name(&self, lang: Lang) -> String {
+        lang.text(&format!("ussd.crops.{}", self.key))
+    }
+
+    /// Whether a product known by `names` (lower case, folded) is this crop:
+    /// one of its words is there, not as part of another produce's name
+    /// ("soybean" is no bean).
+    pub fn names(&self, names: &str) -> bool {
+        let names = crate::model::product::fold(names);
+        produce_words::equivalents(self.key).iter().any(|word| {
+            let rest = produce_words::inside_other_names(word)
+                .iter()
+                .fold(names.clone(), |rest, other| rest.replace(other, " "));
+            rest.contains(word.as_str())
+        })
+    }
+}
+
+/// The crop a typed word names, in any of the three languages ("MAIS", "mahindi", "beans").
+pub fn crop_named(word: &str) -> Option<&'static Crop> {
+    let word = crate::model::product::fold(word.trim());
+    if word.is_empty() {
+        return None;
+    }
+    let words = produce_words::equivalents(&word);
+    CROPS.iter().find(|crop| words.iter().any(|w| w == crop.key))
+}
+
+/// What a crop sold for on the platform: delivered order lines of the last
+/// `PRICE_DAYS` days, in its most sold unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceSummary {
+    pub unit: String,
+    pub low_cents: i64,
+    pub median_cents: i64,
+    pub high_cents: i64,
+    pub count: i64,
+}
+
+pub const PRICE_DAYS: u64 = 90;
+/// Sales read at most for one figure (the newest).
+const SALES_READ: i64 = 5000;
+
+pub fn prices(conn: &Connection, crop: &Crop) -> ApiResult<Option<PriceSummary>> {
+    let since = clock::before_now(std::time::Duration::from_secs(PRICE_DAYS * 24 * 3600));
+    let sales: Vec<Sale> = market::delivered_since(conn, &since, SALES_READ)?
+        .into_iter()
+        .filter(|(_, names)| crop.names(names))
+        .map(|(sale, _)| sale)
+        .collect();
+    let units = ["kg", "piece"];
+    let Some(unit) = units.iter().max_by_key(|u| sales.iter().filter(|s| s.unit == **u).count()) else {
+        return Ok(None);
+    };
+    let mut cents: Vec<i64> = sales.iter().filter(|s| s.unit == *unit).map(|s| s.unit_price_cents).collect();
+    if cents.is_empty() {
+        return Ok(None);
+    }
+    cents.sort_unstable();
+    let median = if cents.len() % 2 == 1 {
+        cents[cents.len() / 2]
+    } else {
+        (cents[cents.len() / 2 - 1] + cents[cents.len() / 2] + 1) / 2
+    };
+    Ok(Some(PriceSummary {
+        unit: (*unit).to_owned(),
+        low_cents: cents[0],
+        median_cents: median,
+        high_cents: cents[cents.len() - 1],
+        count: cents.len() as i64,
+    }))
+}
+
+/// Offers read at most to find sellers.
+const OFFERS_READ: i64 = 2000;
+
+/// Up to `max` products of `crop` on sale, those whose farmer is near `place` first.
+pub fn sellers(conn: &Connection, crop: &Crop, place: Option<&str>, max: usize) -> ApiResult<Vec<Offer>> {
+    let place = place.map(|p| crate::model::product::fold(p.trim())).filter(|p| !p.is_empty());
+    let mut offers: Vec<Offer> =
+        market::listed(conn, OFFERS_READ)?.into_iter().filter(|offer| crop.names(&offer.names)).collect();
+    if let Some(place) = place {
+        // A stable sort: near first, newest first within each.
+        offers.sort_by_key(|offer| {
+            !offer.farmer_location.as_deref().is_some_and(|l| crate::model::product::fold(l).contains(&place))
+        });
+    }
+    offers.truncate(max);
+    Ok(offers)
+}
+
+/// The language of a number: the one it chose, else its account's country's, else
+/// its calling code's.
+pub fn language(conn: &Connection, phone: &str, country: Option<Country>) -> ApiResult<Lang> {
+    Ok(match phone_settings::language(conn, phone)? {
+        Some(code) => Lang::parse(Some(&code)),
+        None => Lang::for_country(country.or_else(|| country_of(phone))),
+    })
+}
+
+/// The served country a number's calling code names.
+pub fn country_of(phone: &str) -> Option<Country> {
+    let digits = phone.strip_prefix('+')?;
+    [Country::Drc, Country::Bdi, Country::Rwa, Country::Uga, Country::Tza, Country::Ken]
+        .into_iter()
+        .find(|country| digits.starts_with(crate::domain::phone::calling_code(*country)))
+}
+
+/// Wrong PINs in a row before the PIN is locked for `PIN_LOCK`.
+pub const PIN_TRIES: i64 = 5;
+pub const PIN_LOCK: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// Where a number's PIN stands.
+#[derive(Debug, Clone)]
+pub enum PinState {
+    None,
+    Set { hash: String, tries_left: i64 },
+    Locked,
+}
+
+pub fn pin_state(conn: &Connection, phone: &str) -> ApiResult<PinState> {
+    let now = clock::now();
+    Ok(match phone_settings::pin(conn, phone)? {
+        None => PinState::None,
+        Some(pin) if pin.locked_until.as_deref().is_some_and(|until| until > now.as_str()) => PinState::Locked,
+        Some(pin) => PinState::Set { hash: pin.hash, tries_left: (PIN_TRIES - pin.failures % PIN_TRIES).max(1) },
+    })
+}
+
+/// Why a new PIN is refused: `invalid` (not 4 digits) or `weak` (one digit, or a
+/// run such as 1234 or 9876).
+pub fn pin_problem(pin: &str) -> Option<&'static str> {
+    let digits: Vec<i32> = pin.chars().filter_map(|c| c.to_digit(10)).map(|d| d as i32).collect();
+    if pin.len() != 4 || digits.len() != 4 {
+        return Some("invalid");
+    }
+    let steps: Vec<i32> = digits.windows(2).map(|w| w[1] - w[0]).collect();
+    if steps.iter().all(|s| *s == steps[0] && s.abs() <= 1) {
+        return Some("weak");
+    }
+    None
+}
+
+/// Records a wrong PIN; returns the tries left before the lock (0: now locked).
+pub fn wrong_pin(conn: &Connection, phone: &str) -> ApiResult<i64> {
+    let lock_until = clock::format(time::OffsetDateTime::now_utc() + PIN_LOCK);
+    let failures = phone_settings::wrong_pin(conn, phone, PIN_TRIES, &lock_until, &clock::now())?;
+    Ok(if failures % PIN_TRIES == 0 { 0 } else { PIN_TRIES - failures % PIN_TRIES })
+}
+
+pub fn right_pin(conn: &Connection, phone: &str) -> ApiResult<()> {
+    Ok(phone_settings::right_pin(conn, phone)?)
+}
+
+pub fn set_pin(conn: &Connection, phone: &str, hash: &str) -> ApiResult<()> {
+    Ok(phone_settings::set_pin(conn, phone, hash, &clock::now())?)
+}
+
+/// Whether `pin` is the one `hash` was made from (slow: run it off the async threads).
+pub fn pin_matches(hash: &str, pin: &str) -> bool {
+    auth::verify_password(Some(hash), &format!("pin:{pin}"))
+}
+
+pub fn hash_pin(pin: &str) -> ApiResult<String> {
+    auth::hash_password(&format!("pin:{pin}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_crop_is_a_word_of_the_vocabulary_and_named_in_each_language() {
+        for crop in CROPS {
+            assert!(produce_words::equivalents(crop.key).len() >= 3, "{}: a produce word", crop.key);
+            for code in crate::labels::LANGUAGES {
+                let name = crop.name(Lang::parse(Some(code)));
+                assert!(!name.starts_with("ussd."), "{code}: ussd.crops.{} missing", crop.key);
+                assert_eq!(crop_named(&name).map(|c| c.key), Some(crop.key), "{code}: {name} names {}", crop.key);
+            }
+        }
+    }
+
+    #[test]
+    fn a_crop_is_found_in_names_but_not_inside_another_produce() {
+        let bean = crop_named("beans").unwrap();
+        assert!(bean.names("haricots rouges de kabare"));
+        assert!(bean.names("maharage"));
+        assert!(!bean.names("soybean from uvira"), "soybeans are not beans");
+        assert!(!bean.names("arabica coffee bean"));
+        assert_eq!(crop_named("MAIS").map(|c| c.key), Some("maize"));
+        assert_eq!(crop_named("mahindi").map(|c| c.key), Some("maize"));
+        assert!(crop_named("car").is_none());
+    }
+
+    #[test]
+    fn weak_and_malformed_pins_are_refused() {
+        assert_eq!(pin_problem("12a4"), Some("invalid"));
+        assert_eq!(pin_problem("12345"), Some("invalid"));
+        assert_eq!(pin_problem("1234"), Some("weak"));
+        assert_eq!(pin_problem("0000"), Some("weak"));
+        assert_eq!(pin_problem("9876"), Some("weak"));
+        assert_eq!(pin_problem("2580"), None);
+        assert_eq!(pin_problem("1357"), None);
+    }
+
+    #[test]
+    fn a_number_s_country_is_read_from_its_calling_code() {
+        assert_eq!(country_of("+243991234567"), Some(Country::Drc));
+        assert_eq!(country_of("+254712345678"), Some(Country::Ken));
+        assert_eq!(country_of("+33612345678"), None);
+        assert_eq!(country_of("0991234567"), None);
+    }
+}
