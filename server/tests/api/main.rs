@@ -34,6 +34,7 @@ mod registrations;
 mod sessions;
 mod settings;
 mod sms;
+mod sms_commands;
 mod surveys;
 mod sync;
 mod sync_property;
