@@ -152,8 +152,8 @@ async fn a_new_number_joins_in_french_and_a_repeated_confirmation_makes_one_acco
 
     let member = phone.dial().await;
     assert!(member.text.starts_with("MAVUNO - Furaha\n1 Ma demande"), "{}", member.text);
-    let status = phone.answer("1").await;
-    assert!(!status.more && status.text.contains("pas demandé à vendre"), "{}", status.text);
+    let apply = phone.answer("1").await;
+    assert!(apply.text.starts_with("1/19 Quelle surface cultivez-vous ?\n1 Moins d'un hectare"), "{}", apply.text);
 }
 
 #[tokio::test]
@@ -454,4 +454,56 @@ async fn the_app_tries_the_menu_as_its_own_number_and_admins_as_any() {
     let as_farmer = try_menu(admin, json!({"session_id": "web-3", "text": "", "phone": number, "lang": "en"})).await;
     let screen: Value = as_farmer.json().await.unwrap();
     assert!(screen["text"].as_str().unwrap().starts_with("MAVUNO - Amani\n1 Mes produits"), "{screen}");
+}
+
+#[tokio::test]
+async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
+    let app = ussd_app().await;
+    let mut phone = app.phone("+243971000060");
+    phone.go(&["1", "Zawadi", "Kahindo", "1", "2", "1"]).await;
+    let first = phone.go(&["1"]).await;
+    assert!(first.text.starts_with("1/19 Quelle surface cultivez-vous ?"), "{}", first.text);
+    for answer in ["2", "2", "1", "2", "1", "1", "1"] {
+        let screen = phone.answer(answer).await;
+        assert!(screen.more, "{}", screen.text);
+    }
+    assert!(phone.answer("x").await.text.starts_with("Écrivez de 2 à 80 caractères."));
+    for answer in ["Paillage et rotation", "1", "2", "Les longues pluies", "2", "Les ravageurs"] {
+        phone.answer(answer).await;
+    }
+    // The session ends here (the person put the phone down): every answer is saved.
+    let resumed = phone.go(&["1"]).await;
+    assert!(resumed.text.starts_with("14/19 Perdez-vous une partie"), "{}", resumed.text);
+    assert!(phone.answer("1").await.text.starts_with("15/19 Combien est perdu"));
+    assert!(phone.answer("150").await.text.starts_with("Écrivez un nombre entier de 0 à 100."));
+    for answer in ["20", "1", "2", "Meilleures semences"] {
+        assert!(phone.answer(answer).await.more);
+    }
+    let confirm = phone.answer("Vendre ensemble").await;
+    assert!(confirm.text.starts_with("Envoyer votre demande pour vendre sur MAVUNO ?"), "{}", confirm.text);
+    let sent = phone.answer("1").await;
+    assert!(sent.text.starts_with("Votre demande est envoyée."), "{}", sent.text);
+    phone.repeat().await;
+
+    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let row: (i64, String, String, String, i64, i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), s.status, s.land_size, s.farming_techniques, s.post_harvest_losses, s.loss_percentage,
+                    s.selling_challenges
+             FROM surveys s JOIN users u ON u.id = s.user_id WHERE u.phone_number = '+243971000060'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
+        )
+        .unwrap();
+    assert_eq!(row, (1, "pending".into(), "1-2 hectares".into(), "Paillage et rotation".into(), 1, 20, 0));
+    let waiting = phone.go(&["1"]).await;
+    assert!(waiting.text.starts_with("Votre demande attend d'etre examinée."), "{}", waiting.text);
+
+    let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+    let id: i64 = conn.query_row("SELECT id FROM surveys", [], |r| r.get(0)).unwrap();
+    let review = json!({"farmer_survey_form": {"status": "approved", "admin_comment": "Karibu", "notify": true}});
+    let decided = app.call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(review)).await;
+    assert_eq!(decided.status(), StatusCode::OK, "{}", decided.text().await.unwrap());
+    let farmer = phone.dial().await;
+    assert!(farmer.text.starts_with("MAVUNO - Zawadi\n1 Mes produits"), "approved: the farmer's menu: {}", farmer.text);
 }

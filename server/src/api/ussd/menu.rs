@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 
 use super::session::{Memo, Steps, step_key};
-use super::{Reply, farmer, screens};
+use super::{Reply, apply, farmer, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::gsm7;
@@ -126,17 +126,43 @@ pub enum Next {
 pub enum Screen {
     Main,
     Language,
-    Crops { purpose: screens::Purpose, page: usize },
+    Crops {
+        purpose: screens::Purpose,
+        page: usize,
+    },
     Join(screens::JoinDraft),
-    Pin { stage: screens::PinStage, then: screens::Go },
-    Listings { page: usize },
-    Listing { id: i64 },
-    AskStock { id: i64 },
-    AskPrice { id: i64 },
+    Pin {
+        stage: screens::PinStage,
+        then: screens::Go,
+    },
+    Listings {
+        page: usize,
+    },
+    Listing {
+        id: i64,
+    },
+    AskStock {
+        id: i64,
+    },
+    AskPrice {
+        id: i64,
+    },
     Sell(farmer::SellDraft),
-    Orders { page: usize },
-    Order { order_id: i64, part_id: i64 },
-    CancelReason { order_id: i64, part_id: i64 },
+    Orders {
+        page: usize,
+    },
+    /// Question `question` of the application (past the last: send it?).
+    Apply {
+        question: usize,
+    },
+    Order {
+        order_id: i64,
+        part_id: i64,
+    },
+    CancelReason {
+        order_id: i64,
+        part_id: i64,
+    },
 }
 
 /// What a screen shows: its words, then its numbered choices.
@@ -167,6 +193,7 @@ impl Screen {
             Screen::AskPrice { id } => farmer::ask_price_show(ctx, *id),
             Screen::Sell(draft) => Ok(farmer::sell_show(ctx, draft)),
             Screen::Orders { page } => farmer::orders_show(ctx, *page),
+            Screen::Apply { question } => apply::show(ctx, *question),
             Screen::Order { order_id, part_id } => farmer::order_show(ctx, *order_id, *part_id),
             Screen::CancelReason { .. } => Ok(farmer::reasons_show(ctx)),
         }
@@ -185,6 +212,7 @@ impl Screen {
             Screen::AskPrice { id } => farmer::price_answer(ctx, *id, answer),
             Screen::Sell(draft) => farmer::sell_answer(ctx, draft, answer),
             Screen::Orders { page } => farmer::orders_answer(ctx, *page, answer),
+            Screen::Apply { question } => apply::answer(ctx, *question, answer),
             Screen::Order { order_id, part_id } => farmer::order_answer(ctx, *order_id, *part_id, answer),
             Screen::CancelReason { order_id, part_id } => farmer::reason_answer(ctx, *order_id, *part_id, answer),
         }

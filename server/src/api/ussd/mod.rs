@@ -5,6 +5,7 @@
 //! (`POST /ussd/try`, for the app's drawn phone) goes through the same `respond`.
 
 mod africas_talking;
+mod apply;
 pub mod commands;
 mod farmer;
 mod menu;
@@ -131,8 +132,10 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
     for _ in 0..4 {
         let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
         let (d, s) = (dial.clone(), steps.clone());
-        let (mut run, _) = state.db.read(move |conn| once(conn, false, &d, &s)).await?;
+        let (mut run, learned) = state.db.read(move |conn| once(conn, false, &d, &s)).await?;
+        state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
         if let Run::NeedsWrite = run {
+            let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
             let d = dial.clone();
             let (written, learned) = state.db.write(move |tx| once(tx, true, &d, &steps)).await?;
             state.ussd_sessions.learn(&dial.session, &dial.phone, learned);

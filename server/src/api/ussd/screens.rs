@@ -109,7 +109,10 @@ fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Orders => Next::Open(Screen::Orders { page: 0 }),
         Go::Earnings => Next::End(super::farmer::earnings(ctx)?),
         Go::Training => Next::End(training(ctx)?),
-        Go::Application => Next::End(application(ctx)?),
+        Go::Application => match super::apply::arrive(ctx)? {
+            Some(next) => next,
+            None => Next::End(application(ctx)?),
+        },
         Go::PinReset => ctx.write_once(
             |ctx| {
                 Ok(if password_reset::request_code(ctx.conn, ctx.phone)? {

@@ -28,6 +28,8 @@ pub enum Memo {
     Hashed(String),
     /// Written; the answer it gave when it ended the session.
     Written(Option<Reply>),
+    /// Where a list of questions started, read from a record that later answers change.
+    Position(usize),
 }
 
 /// By answer: its place in the session and a digest of what was typed, so that
@@ -44,6 +46,8 @@ pub fn step_key(step: usize, typed: &str) -> (usize, [u8; 8]) {
 
 #[derive(Default, Clone)]
 struct Session {
+    /// Its last request: a session is forgotten 3 minutes after it (gateways end
+    /// sessions whose person has not answered for a minute or two).
     started: Option<Instant>,
     steps: Steps,
     /// The answers of the last request that ended the session, and its last screen.
@@ -68,8 +72,9 @@ impl Sessions {
         }
         let session = table.entry(key(id, phone)).or_default();
         if !live(session) {
-            *session = Session { started: Some(Instant::now()), ..Session::default() };
+            *session = Session::default();
         }
+        session.started = Some(Instant::now());
         f(session)
     }
 
