@@ -61,13 +61,26 @@ pub fn listed(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Offer>> {
     .collect()
 }
 
-/// The courses a person follows (not refunded) and how far they are, newest first.
-pub fn courses_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<(String, i64)>> {
+/// A course a person follows and where they are in it.
+#[derive(Debug, Clone)]
+pub struct Following {
+    pub course_id: i64,
+    pub title: String,
+    pub progress: crate::model::course::Progress,
+}
+
+/// The courses a person follows (not refunded), newest enrolment first.
+pub fn courses_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<Following>> {
     conn.prepare_cached(
-        "SELECT c.title, COALESCE(json_extract(e.progress, '$.percent'), 0)
-         FROM enrolments e JOIN courses c ON c.id = e.course_id
+        "SELECT c.id, c.title, e.progress FROM enrolments e JOIN courses c ON c.id = e.course_id
          WHERE e.user_id = ?1 AND e.status = 'active' AND c.deleted_at IS NULL ORDER BY e.id DESC",
     )?
-    .query_map([user_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .query_map([user_id], |r| {
+        Ok(Following {
+            course_id: r.get(0)?,
+            title: r.get(1)?,
+            progress: serde_json::from_str(&r.get::<_, String>(2)?).unwrap_or_default(),
+        })
+    })?
     .collect()
 }

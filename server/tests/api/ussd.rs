@@ -507,3 +507,27 @@ async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
     let farmer = phone.dial().await;
     assert!(farmer.text.starts_with("MAVUNO - Zawadi\n1 Mes produits"), "approved: the farmer's menu: {}", farmer.text);
 }
+
+#[tokio::test]
+async fn a_learner_sees_each_course_s_progress_and_gets_the_next_lesson_by_sms() {
+    let app = ussd_app().await;
+    let admin = crate::courses::admin(&app).await;
+    let (learner, number) = farmer_with_phone(&app, "amani@example.com").await;
+    let mut phone = app.phone(&number);
+    let none = phone.go(&["6"]).await;
+    assert!(!none.more && none.text.starts_with("Vous ne suivez pas encore de formation."), "{}", none.text);
+
+    let course = app.course(&admin, crate::courses::fields("Beans", "farming", "beginner")).await;
+    app.call(Method::POST, &format!("/courses/{}/enrol", course.id), &learner, None).await;
+    let event = json!({"event_uid": "e1", "lesson_id": course.lessons[0], "kind": "completed"});
+    assert_eq!(app.progress(&learner, course.id, event).await.status(), StatusCode::OK);
+    let list = phone.go(&["6"]).await;
+    assert!(list.text.starts_with("Vos formations :\n1 Beans 33%"), "{}", list.text);
+    let detail = phone.answer("1").await;
+    assert!(detail.text.starts_with("Beans : lecons faites 1/3. Suivante : Spacing"), "{}", detail.text);
+    let sent = phone.answer("1").await;
+    assert_eq!(sent.text, "Nous avons envoyé la lecon \"Spacing\" par SMS. Les quiz et les images sont dans l'app.");
+    phone.repeat().await;
+    let texts: Vec<String> = app.sms_bodies().into_iter().filter(|(to, _)| *to == number).map(|(_, b)| b).collect();
+    assert_eq!(texts, ["Spacing: Soil. Compost."], "the lesson's words, once");
+}

@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 
 use super::session::{Memo, Steps, step_key};
-use super::{Reply, apply, farmer, screens};
+use super::{Reply, apply, farmer, learning, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::gsm7;
@@ -151,6 +151,12 @@ pub enum Screen {
     Orders {
         page: usize,
     },
+    Courses {
+        page: usize,
+    },
+    Course {
+        id: i64,
+    },
     /// Question `question` of the application (past the last: send it?).
     Apply {
         question: usize,
@@ -194,6 +200,8 @@ impl Screen {
             Screen::Sell(draft) => Ok(farmer::sell_show(ctx, draft)),
             Screen::Orders { page } => farmer::orders_show(ctx, *page),
             Screen::Apply { question } => apply::show(ctx, *question),
+            Screen::Courses { page } => learning::courses_show(ctx, *page),
+            Screen::Course { id } => learning::course_show(ctx, *id),
             Screen::Order { order_id, part_id } => farmer::order_show(ctx, *order_id, *part_id),
             Screen::CancelReason { .. } => Ok(farmer::reasons_show(ctx)),
         }
@@ -213,6 +221,8 @@ impl Screen {
             Screen::Sell(draft) => farmer::sell_answer(ctx, draft, answer),
             Screen::Orders { page } => farmer::orders_answer(ctx, *page, answer),
             Screen::Apply { question } => apply::answer(ctx, *question, answer),
+            Screen::Courses { page } => learning::courses_answer(ctx, *page, answer),
+            Screen::Course { id } => learning::course_answer(ctx, *id, answer),
             Screen::Order { order_id, part_id } => farmer::order_answer(ctx, *order_id, *part_id, answer),
             Screen::CancelReason { order_id, part_id } => farmer::reason_answer(ctx, *order_id, *part_id, answer),
         }
@@ -334,6 +344,8 @@ mod tests {
             "price" | "low" | "high" | "median" | "total" => 11,
             "status" | "state" => 20,
             "month" | "pending" => 14,
+            "done" | "total" => 3,
+            "lesson" => 40,
             _ => return None,
         })
     }

@@ -8,6 +8,7 @@ mod africas_talking;
 mod apply;
 pub mod commands;
 mod farmer;
+mod learning;
 mod menu;
 mod screens;
 pub mod session;

@@ -108,7 +108,7 @@ fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Sell => Next::Open(Screen::Sell(Default::default())),
         Go::Orders => Next::Open(Screen::Orders { page: 0 }),
         Go::Earnings => Next::End(super::farmer::earnings(ctx)?),
-        Go::Training => Next::End(training(ctx)?),
+        Go::Training => super::learning::arrive(ctx)?,
         Go::Application => match super::apply::arrive(ctx)? {
             Some(next) => next,
             None => Next::End(application(ctx)?),
@@ -469,17 +469,6 @@ pub fn pin_answer(ctx: &mut Ctx<'_>, stage: &PinStage, then: Go, answer: &str) -
             }
         },
     }
-}
-
-fn training(ctx: &Ctx<'_>) -> ApiResult<String> {
-    let Some(person) = &ctx.person else { return Ok(ctx.text("training.none")) };
-    let courses = crate::db::market::courses_of(ctx.conn, person.id)?;
-    if courses.is_empty() {
-        return Ok(ctx.text("training.none"));
-    }
-    let list: Vec<String> =
-        courses.iter().map(|(title, percent)| format!("{} {percent}%", gsm7::cut(title, 40))).collect();
-    Ok(ctx.format("training.list", &[("courses", &list.join("; "))]))
 }
 
 fn application(ctx: &Ctx<'_>) -> ApiResult<String> {
