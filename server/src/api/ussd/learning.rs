@@ -46,18 +46,26 @@ pub fn courses_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult
     })
 }
 
-/// The course's lessons in order: how many are done, and the first one not done.
-fn next_lesson(ctx: &Ctx<'_>, id: i64) -> ApiResult<Option<(Following, usize, usize, Option<courses::LessonRow>)>> {
+/// Where a person is in a course they follow.
+struct Place {
+    course: Following,
+    done: usize,
+    total: usize,
+    /// The first lesson not done, in course order.
+    next: Option<courses::LessonRow>,
+}
+
+fn place(ctx: &Ctx<'_>, id: i64) -> ApiResult<Option<Place>> {
     let Some(course) = following(ctx)?.into_iter().find(|c| c.course_id == id) else { return Ok(None) };
     let lessons: Vec<courses::LessonRow> =
         courses::modules(ctx.conn, id, true)?.into_iter().flat_map(|m| m.lessons).collect();
     let done = lessons.iter().filter(|l| course.progress.completed.contains(&l.id)).count();
     let next = lessons.iter().find(|l| !course.progress.completed.contains(&l.id)).cloned();
-    Ok(Some((course, done, lessons.len(), next)))
+    Ok(Some(Place { course, done, total: lessons.len(), next }))
 }
 
 pub fn course_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
-    let Some((course, done, total, next)) = next_lesson(ctx, id)? else {
+    let Some(Place { course, done, total, next }) = place(ctx, id)? else {
         return Ok(Show::ask(ctx.text("training.none")));
     };
     let title = gsm7::cut(&course.title, 40);
@@ -80,7 +88,7 @@ pub fn course_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
 }
 
 pub fn course_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
-    let Some((_, _, _, Some(lesson))) = next_lesson(ctx, id)? else {
+    let Some(Place { next: Some(lesson), .. }) = place(ctx, id)? else {
         return Ok(Next::Again(ctx.text("order.nothing")));
     };
     if let Err(why) = choice(ctx, answer, 1) {

@@ -344,7 +344,7 @@ mod tests {
             "price" | "low" | "high" | "median" | "total" => 11,
             "status" | "state" => 20,
             "month" | "pending" => 14,
-            "done" | "total" => 3,
+            "done" => 3,
             "lesson" => 40,
             _ => return None,
         })
