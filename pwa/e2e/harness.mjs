@@ -43,6 +43,7 @@ export async function startServer() {
   });
   return {
     origin,
+    dataDir,
     /** What the server has logged so far (without SMTP, the emails it sends are written there). */
     log: () => output,
     async stop() {

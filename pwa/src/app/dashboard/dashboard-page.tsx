@@ -30,6 +30,9 @@ import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 import { usePageHead } from '../../lib/page-head';
 
+// The drawn basic phone is only downloaded by those who open it.
+const PhoneMenu = lazy(() => import('../../features/basic-phone/phone-menu').then((m) => ({ default: m.PhoneMenu })));
+
 // Admin screens are only downloaded by admins.
 const AdminApplications = lazy(() =>
   import('../../features/admin/admin-applications').then((m) => ({ default: m.AdminApplications })),
@@ -163,6 +166,15 @@ function SectionContent({
   const db = useLocalDb();
   if (section.id === 'profile') return <ProfilePanel />;
   const loading = <Spinner label={t('common.loading')} />;
+  if (section.id === 'phone') {
+    return (
+      <ErrorBoundary>
+        <Suspense fallback={loading}>
+          <PhoneMenu asAnyNumber={kind === 'admin'} ownNumber={user.phone_number ?? null} />
+        </Suspense>
+      </ErrorBoundary>
+    );
+  }
   if (
     kind === 'admin' &&
     (section.id === 'applications' ||

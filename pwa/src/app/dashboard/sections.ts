@@ -8,6 +8,7 @@ import {
   HeartIcon,
   HomeIcon,
   NewsIcon,
+  PhoneIcon,
   ReceiptIcon,
   SettingsIcon,
   UserIcon,
@@ -31,7 +32,8 @@ export type SectionId =
   | 'training'
   | 'wishlist'
   | 'farmers'
-  | 'courses';
+  | 'courses'
+  | 'phone';
 
 export interface Section {
   id: SectionId;
@@ -55,6 +57,8 @@ export function dashboardKind(role: Role): DashboardKind {
 
 const home: Section = { id: 'home', icon: HomeIcon };
 const profile: Section = { id: 'profile', icon: UserIcon };
+/** The USSD menu of a basic phone, tried in the browser (docs/ussd.md). */
+const phone: Section = { id: 'phone', icon: PhoneIcon };
 
 export const SECTIONS: Record<DashboardKind, Section[]> = {
   admin: [
@@ -67,6 +71,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon },
     { id: 'settings', icon: SettingsIcon },
+    phone,
     profile,
   ],
   farmer: [
@@ -77,15 +82,17 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'orders', icon: ReceiptIcon },
     { id: 'earnings', icon: WalletIcon },
     { id: 'training', icon: BookIcon },
+    phone,
     profile,
   ],
-  agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, profile],
+  agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, phone, profile],
   customer: [
     home,
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'wishlist', icon: HeartIcon },
     { id: 'training', icon: BookIcon },
+    phone,
     profile,
   ],
 };

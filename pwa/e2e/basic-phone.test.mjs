@@ -1,0 +1,80 @@
+// Basic phones (issue 34, docs/ussd.md): a farmer's USSD session changes what the
+// farmer's open app shows within seconds, and the drawn phone in the dashboard
+// walks the same menus.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { PHONE, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+const FARMER_NUMBER = '+243990000003';
+
+async function openSection(page, name) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name }).click();
+}
+
+/** One USSD session posted as Africa's Talking's gateway posts it; the last screen. */
+async function ussdSession(answers) {
+  const token = readFileSync(join(env.server.dataDir, 'gateway-token'), 'utf8').trim();
+  const sessionId = `ATUid_e2e_${Date.now()}`;
+  let body = '';
+  for (let n = 0; n <= answers.length; n++) {
+    const form = new URLSearchParams({
+      sessionId,
+      serviceCode: '*384*1#',
+      phoneNumber: FARMER_NUMBER,
+      networkCode: '63001',
+      text: answers.slice(0, n).join('*'),
+    });
+    const response = await fetch(`${env.server.origin}/api/v1/ussd/${token}`, { method: 'POST', body: form });
+    assert.equal(response.status, 200);
+    body = await response.text();
+  }
+  return body;
+}
+
+test("a farmer's USSD session shows in the farmer's open app within seconds", async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'farmer@mavuno.demo');
+  await openSection(page, 'Products');
+  const row = page.locator('.product-row', { hasText: 'Sweet corn' });
+  await row.waitFor();
+  assert.ok(!(await row.innerText()).includes('61 kg in stock'));
+
+  // Choose a PIN, open the first product (the newest: sweet corn), change its stock.
+  const first = await ussdSession(['1', '2580', '2580']);
+  assert.match(first, /^CON Mes produits :\n1 /);
+  const done = await ussdSession(['1', '2580', '1', '1', '61']);
+  assert.match(done, /^END .* : le stock est maintenant de 61 kg\.$/);
+  // No reload: the open app hears of the change and pulls it.
+  await row.getByText('61 kg in stock').waitFor({ timeout: 10_000 });
+  await context.close();
+});
+
+test('the drawn phone in the dashboard walks the farmer through the same menus', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'farmer@mavuno.demo');
+  await page.goto(`${env.server.origin}/dashboard?lng=fr`);
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Menu téléphone' }).click();
+  await page.getByText(`avec votre numéro, ${FARMER_NUMBER}`).waitFor();
+  const screen = page.getByRole('log', { name: "L'écran du téléphone" });
+  await page.getByRole('button', { name: 'Appeler' }).click();
+  await screen.getByText(/MAVUNO - Amani\n1 Mes produits/).waitFor();
+  const keypad = page.getByRole('group', { name: 'Clavier' });
+  await keypad.getByRole('button', { name: '5', exact: true }).click();
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  await screen.getByText(/Prix de :\n1 Mais/).waitFor();
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  await screen.getByText(/^Choisissez de 1 à 7\./).waitFor();
+  await page.getByLabel('Votre réponse').fill('5');
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  await screen.getByText(/Pommes de terre : aucune vente sur MAVUNO/).waitFor();
+  await page.getByText('La session est terminée.').waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Appeler' }).isEnabled(), true, 'dial again');
+  await context.close();
+});
