@@ -158,3 +158,34 @@ async fn demo_content_has_every_role_and_loads_only_once() {
     assert!(!demo::seed(&app.state).await.unwrap());
     assert_eq!(app.login("buyer@mavuno.demo", demo::DEMO_PASSWORD).await.status(), StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn the_terminal_phone_dials_a_running_server_through_the_gateway_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_in(dir.path(), |_| {}).await;
+    let data = dir.path().to_str().unwrap();
+    let mut phone = mavuno()
+        .args(["ussd", "--phone", "+254711000070", "--server", &app.origin, "--data-dir", data, "--lang", "en"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = phone.stdin.take().unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut stdin, b"2\n3\n").await.unwrap();
+    drop(stdin);
+    let output = phone.wait_with_output().await.unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{shown}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(shown.contains("Welcome to MAVUNO\n1 Join"), "--lang for a number with no language yet: {shown}");
+    assert!(shown.contains("Cassava: no sales on MAVUNO"), "the last screen: {shown}");
+
+    let wrong = mavuno()
+        .args(["ussd", "--phone", "+254711000070", "--server", &app.origin, "--gateway-token", &"x".repeat(40)])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("404"), "{}", String::from_utf8_lossy(&wrong.stderr));
+}
