@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
   const binary = join(root, 'target/release/mavuno');
-  const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, ...args];
+  // Benchmarks take payments with the simulator on purpose (a server refuses to start with it silently).
+  const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--payments', 'simulator', ...args];
   const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
   const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];

@@ -31,14 +31,18 @@ pub fn hash_password(password: &str) -> ApiResult<String> {
     Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string()).map_err(AppError::internal)
 }
 
-/// Checks `password` against `hash`; with no hash (unknown account) it checks
-/// against a fixed one, so both answers take the same time.
+/// Checks `password` against `hash`; with no usable hash (an unknown account, or
+/// one nobody has chosen a password for, `!`) it checks against a fixed one and
+/// fails, so every answer takes the same time and none tells which kind it was.
 pub fn verify_password(hash: Option<&str>, password: &str) -> bool {
     static DUMMY: OnceLock<String> = OnceLock::new();
     let dummy = DUMMY.get_or_init(|| hash_password("not a real password").unwrap_or_default());
-    let known = hash.is_some();
-    let Ok(parsed) = PasswordHash::new(hash.unwrap_or(dummy)) else { return false };
-    Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && known
+    let (target, real) = match hash.filter(|h| PasswordHash::new(h).is_ok()) {
+        Some(hash) => (hash, true),
+        None => (dummy.as_str(), false),
+    };
+    let Ok(parsed) = PasswordHash::new(target) else { return false };
+    Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && real
 }
 
 /// Each argon2 run takes ~19 MiB and a core's worth of work for a moment;
@@ -281,6 +285,7 @@ mod tests {
         assert!(verify_password(Some(&hash), "secret123"));
         assert!(!verify_password(Some(&hash), "secret124"));
         assert!(!verify_password(None, "not a real password"), "no account never verifies");
+        assert!(!verify_password(Some("!"), "not a real password"), "nor one with no password");
     }
 
     #[test]

@@ -4,6 +4,35 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// A secret setting (a key, a token, a password in an address): its Debug form says
+/// nothing of it, so a logged or panicking `Config` shows none (docs/security.md).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret([redacted])")
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Secret {
+        Secret(value)
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Secret {
+        Secret(value.to_owned())
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The only state: the SQLite file, uploaded media and the token secret live here.
@@ -11,7 +40,7 @@ pub struct Config {
     /// The built PWA (`pwa/dist`); a small placeholder page is served when it is missing.
     pub web_dir: Option<PathBuf>,
     /// Secret for signing tokens; generated once into the data dir when not given.
-    pub jwt_secret: Option<String>,
+    pub jwt_secret: Option<Secret>,
     /// How long a sign-in lasts. Long, because farmers go offline for days.
     pub token_ttl: Duration,
     /// Failed sign-ins allowed per (account, address) within `login_window`.
@@ -33,7 +62,7 @@ pub struct Config {
     pub contact_window: Duration,
     /// Where email goes, e.g. `smtp://user:pass@mail.example.org:587?tls=required`
     /// or `smtps://...`; without it, messages are written to the log.
-    pub smtp_url: Option<String>,
+    pub smtp_url: Option<Secret>,
     /// Where people open the app, for links in emails (`--public-url`); the listening
     /// address when unset. A request's Host header is never used: anyone can forge it.
     pub public_url: Option<String>,
@@ -65,7 +94,7 @@ pub struct Config {
     pub africas_talking: Option<AfricasTalkingSettings>,
     /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md), at
     /// least 32 characters; without it the server makes one in the data dir.
-    pub gateway_token: Option<String>,
+    pub gateway_token: Option<Secret>,
     /// USSD requests one number may make a minute (a person answers a screen every few seconds at most).
     pub ussd_max_requests: usize,
 }
@@ -75,19 +104,19 @@ pub struct AfricasTalkingSettings {
     /// `https://api.africastalking.com`, or the sandbox's `https://api.sandbox.africastalking.com`.
     pub url: String,
     pub username: String,
-    pub api_key: String,
+    pub api_key: Secret,
     /// The sender id or short code, when the account has one.
     pub from: Option<String>,
     /// The secret part of the delivery-report address set in Africa's Talking's
     /// dashboard (`/api/v1/sms/delivery/{token}`); no reports are taken without it.
-    pub callback_token: Option<String>,
+    pub callback_token: Option<Secret>,
 }
 
 #[derive(Debug, Clone)]
 pub struct PawaPaySettings {
     /// e.g. `https://api.sandbox.pawapay.cloud` or the production address.
     pub url: String,
-    pub token: String,
+    pub token: Secret,
 }
 
 impl Config {
@@ -122,5 +151,44 @@ impl Config {
             idle_timeout: Duration::from_secs(360),
             body_timeout: Duration::from_secs(30),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_secret_shows_in_the_debug_form_of_the_configuration() {
+        let secrets = [
+            "jwt-secret-value-0123456789",
+            "smtp://user:hunter2@mail.example",
+            "pawapay-token-value",
+            "at-api-key-value",
+            "at-callback-token-value-0123456789ab",
+            "gateway-token-value-0123456789abcdef",
+        ];
+        let config = Config {
+            jwt_secret: Some(secrets[0].into()),
+            smtp_url: Some(secrets[1].into()),
+            pawapay: Some(PawaPaySettings {
+                url: "https://api.sandbox.pawapay.cloud".into(),
+                token: secrets[2].into(),
+            }),
+            africas_talking: Some(AfricasTalkingSettings {
+                url: "https://api.africastalking.com".into(),
+                username: "mavuno".into(),
+                api_key: secrets[3].into(),
+                from: None,
+                callback_token: Some(secrets[4].into()),
+            }),
+            gateway_token: Some(secrets[5].into()),
+            ..Config::new("/tmp/data")
+        };
+        let shown = format!("{config:?} {config:#?}");
+        for secret in secrets {
+            assert!(!shown.contains(secret), "{secret} shows in {shown}");
+        }
+        assert!(shown.contains("Secret([redacted])") && shown.contains("mavuno"), "the rest still shows");
     }
 }

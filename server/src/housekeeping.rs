@@ -1,6 +1,7 @@
 //! What the server tidies every hour, so nothing grows without bound
-//! (docs/sync.md, Retention): expired sessions, pictures nothing uses, emails
-//! and SMS older than `EMAILS_KEPT` (sent or given up), and the tombstones of
+//! (docs/security.md, Retention): expired sessions, pictures nothing uses, emails
+//! and SMS older than `EMAILS_KEPT` (sent or given up), payment callbacks older
+//! than `CALLBACKS_KEPT`, reset links and codes expired that long, and the tombstones of
 //! applications and favourites deleted more than `TOMBSTONES_KEPT` ago (raising
 //! the sync horizon: a phone that has not synced since is told to take a new
 //! snapshot). A device's sync results are bounded as they are written
@@ -9,13 +10,16 @@
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, sessions, sms};
+use crate::db::{outbox, password_resets, payments, sessions, sms};
 use crate::error::ApiResult;
 use crate::{AppState, clock};
 
 /// An email (or SMS) is kept this long after it was written: long enough to look
 /// up what was sent, and a message still unsent after that is no longer news.
 pub const EMAILS_KEPT: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A payment callback is kept this long (to look into a disputed payment).
+pub const CALLBACKS_KEPT: Duration = Duration::from_secs(90 * 24 * 3600);
 
 /// A deletion is sent to phones for this long; a phone that stays away longer
 /// takes a new snapshot instead.
@@ -35,6 +39,7 @@ pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
     let now = clock::now();
     let emails_before = clock::before_now(EMAILS_KEPT);
     let deleted_before = clock::before_now(TOMBSTONES_KEPT);
+    let callbacks_before = clock::before_now(CALLBACKS_KEPT);
     let (sessions, (emails, unsent_emails), tombstones) = state
         .db
         .write(move |tx| {
@@ -45,6 +50,8 @@ pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
                 tombstones += removed;
             }
             sms::prune(tx, &emails_before)?;
+            payments::prune_callbacks(tx, &callbacks_before)?;
+            password_resets::prune(tx, &emails_before)?;
             Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;

@@ -90,10 +90,10 @@ const GATEWAY_TOKEN_FILE: &str = "gateway-token";
 /// The gateway secret: the configured one, else the one kept in the data dir (made on first start).
 pub fn gateway_token(config: &Config) -> Result<String, StartError> {
     match &config.gateway_token {
-        Some(token) if token.len() < 32 => {
+        Some(token) if token.expose().len() < 32 => {
             Err(StartError::Secret("MAVUNO_GATEWAY_TOKEN must be at least 32 characters".to_owned()))
         }
-        Some(token) => Ok(token.clone()),
+        Some(token) => Ok(token.expose().to_owned()),
         None => auth::load_or_create_secret(&config.data_dir.join(GATEWAY_TOKEN_FILE))
             .map_err(|source| StartError::DataDir { dir: config.data_dir.display().to_string(), source }),
     }
@@ -107,19 +107,19 @@ impl AppState {
         db::make_private(&config.data_dir).map_err(dir_error)?;
         let db = Db::open(&config.data_dir)?;
 
-        let tokens = TokenKeys::load(&config.data_dir, config.jwt_secret.as_deref(), config.token_ttl).map_err(
-            |err| match err.kind() {
-                std::io::ErrorKind::InvalidInput => StartError::Secret(err.to_string()),
-                _ => dir_error(err),
-            },
-        )?;
+        let tokens =
+            TokenKeys::load(&config.data_dir, config.jwt_secret.as_ref().map(config::Secret::expose), config.token_ttl)
+                .map_err(|err| match err.kind() {
+                    std::io::ErrorKind::InvalidInput => StartError::Secret(err.to_string()),
+                    _ => dir_error(err),
+                })?;
         let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
         let origin = providers::Origin::default();
         // The simulator signs its callbacks with a key of this process's own.
         let secret = uuid::Uuid::new_v4().as_bytes().to_vec();
         let payments = match &config.pawapay {
             Some(settings) => {
-                providers::Provider::PawaPay(Arc::new(providers::PawaPay::new(&settings.url, &settings.token)))
+                providers::Provider::PawaPay(Arc::new(providers::PawaPay::new(&settings.url, settings.token.expose())))
             }
             None => providers::Provider::Simulator(Arc::new(providers::Simulator::new(
                 config.simulator_delay,

@@ -48,7 +48,7 @@ enum Transport {
 pub fn spawn(state: &AppState) -> Result<(), String> {
     let transport = match &state.config.smtp_url {
         Some(url) => {
-            let smtp = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            let smtp = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
                 .map_err(|e| format!("MAVUNO_SMTP_URL cannot be used: {e}"))?
                 .timeout(Some(Duration::from_secs(20)))
                 .build();

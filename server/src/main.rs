@@ -52,6 +52,11 @@ enum Command {
         /// pawaPay's API token: mobile money through pawaPay instead of the built-in simulator.
         #[arg(long, env = "MAVUNO_PAWAPAY_TOKEN", hide_env_values = true)]
         pawapay_token: Option<String>,
+        /// `simulator`: take mobile-money payments with the built-in simulator, where no real
+        /// money moves, on purpose. Without pawaPay settings a server refuses to start
+        /// unless this is given (or --demo, which always simulates).
+        #[arg(long, env = "MAVUNO_PAYMENTS", value_parser = ["simulator"])]
+        payments: Option<String>,
         /// pawaPay's API address (its sandbox unless set).
         #[arg(long, env = "MAVUNO_PAWAPAY_URL", default_value = "https://api.sandbox.pawapay.cloud")]
         pawapay_url: String,
@@ -185,6 +190,7 @@ async fn run() -> ExitCode {
             mail_from,
             pawapay_token,
             pawapay_url,
+            payments,
             at_username,
             at_api_key,
             at_url,
@@ -199,24 +205,40 @@ async fn run() -> ExitCode {
             public_demo,
         } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
-            let pawapay = pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token });
+            let pawapay =
+                pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token: token.into() });
+            // The simulator approves payments nobody made: never a production server's silent default.
+            match (&pawapay, payments.as_deref(), demo) {
+                (Some(_), Some(_), _) => {
+                    return fail("--payments simulator and pawaPay settings together: choose one".to_owned());
+                }
+                (None, None, false) => {
+                    return fail(
+                        "no payment provider: set MAVUNO_PAWAPAY_TOKEN for real mobile money, or give \
+                         --payments simulator to take payments with the simulator on purpose (no real money \
+                         moves; docs/payments.md)"
+                            .to_owned(),
+                    );
+                }
+                _ => {}
+            }
             if at_callback_token.as_ref().is_some_and(|token| token.len() < 32) {
                 return fail("MAVUNO_AT_CALLBACK_TOKEN must be at least 32 characters".to_owned());
             }
             let africas_talking = at_username.zip(at_api_key).map(|(username, api_key)| {
-                let callback_token = at_callback_token;
+                let callback_token = at_callback_token.map(Into::into);
                 mavuno::config::AfricasTalkingSettings {
                     url: at_url,
                     username,
-                    api_key,
+                    api_key: api_key.into(),
                     from: sms_from,
                     callback_token,
                 }
             });
             let config = Config {
                 web_dir,
-                jwt_secret,
-                smtp_url,
+                jwt_secret: jwt_secret.map(Into::into),
+                smtp_url: smtp_url.map(Into::into),
                 public_url: public_url.map(|url| url.trim_end_matches('/').to_owned()),
                 mail_from,
                 pawapay,
@@ -226,7 +248,7 @@ async fn run() -> ExitCode {
                 trusted_proxies,
                 hsts_max_age,
                 signup_max: signup_limit,
-                gateway_token,
+                gateway_token: gateway_token.map(Into::into),
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -241,6 +263,15 @@ async fn run() -> ExitCode {
                     ));
                 }
             };
+            // Links in emails, feeds and certificates name this address; a Host header is
+            // only believed on a server nobody else reaches.
+            if config.public_url.is_none() && !addr.ip().is_loopback() {
+                return fail(format!(
+                    "serving on {addr} needs MAVUNO_PUBLIC_URL (--public-url), the address people open MAVUNO at \
+                     (e.g. https://mavuno.example or http://192.168.1.20:8080): links in emails, feeds and \
+                     certificates are written with it, never with a request's Host header"
+                ));
+            }
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {
@@ -314,6 +345,9 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let origin = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
     tracing::info!("MAVUNO listening on {origin}");
+    if state.payments.is_simulated() {
+        tracing::warn!("payments go to the built-in simulator: no real money moves (docs/payments.md)");
+    }
     state.origin.set(origin).ok();
     mavuno::providers::spawn_poller(&state);
     tracing::info!(max_connections = state.config.max_connections, "accepting connections");

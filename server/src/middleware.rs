@@ -85,10 +85,14 @@ pub fn client_ip(config: &Config, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
     peer
 }
 
-/// The origin (`https://host:port`) a client sees this server at, for absolute links
-/// (feeds, previews): the Host header when it is a plain host and port, over HTTPS
-/// only when a trusted proxy says so.
+/// The origin (`https://host:port`) people open this server at, for absolute links
+/// (feeds, previews, certificates): `--public-url` when set (a server reachable from
+/// elsewhere must have it); otherwise, on a loopback server, the Host header when it is
+/// a plain host and port, over HTTPS only when a trusted proxy says so.
 pub fn public_origin(config: &Config, peer: IpAddr, headers: &HeaderMap) -> String {
+    if let Some(url) = &config.public_url {
+        return url.clone();
+    }
     let scheme = if came_over_https(config, peer, headers) { "https" } else { "http" };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).filter(|h| is_host(h)).unwrap_or("localhost");
     format!("{scheme}://{host}")

@@ -37,6 +37,10 @@ pub struct Throttles {
     pub password_reset: Throttle,
     /// Unverified payment callbacks kept per address.
     pub callbacks: Throttle,
+    /// Payment callbacks checked with the provider, per address and per payment
+    /// (each check is a call on the merchant's API quota).
+    pub callback_checks: Throttle,
+    pub callback_payment: Throttle,
     /// USSD requests per number (docs/ussd.md).
     pub ussd: Throttle,
     /// SMS commands answered per number.
@@ -58,6 +62,8 @@ impl Throttles {
             contact: Throttle::new(config.contact_max_messages, config.contact_window),
             password_reset: Throttle::new(5, Duration::from_secs(15 * 60)),
             callbacks: Throttle::new(60, Duration::from_secs(3600)),
+            callback_checks: Throttle::new(3600, Duration::from_secs(3600)),
+            callback_payment: Throttle::new(10, Duration::from_secs(3600)),
             ussd: Throttle::new(config.ussd_max_requests, Duration::from_secs(60)),
             sms_in: Throttle::new(10, Duration::from_secs(3600)),
             sms_seen: Throttle::new(1, Duration::from_secs(24 * 3600)),

@@ -111,7 +111,7 @@ async fn africas_talking(http: &reqwest::Client, settings: &AfricasTalkingSettin
     let url = format!("{}/version1/messaging", settings.url);
     let response = match http
         .post(url)
-        .header("apiKey", &settings.api_key)
+        .header("apiKey", settings.api_key.expose())
         .header("Accept", "application/json")
         .form(&form)
         .send()

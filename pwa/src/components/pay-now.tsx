@@ -71,6 +71,7 @@ export function PayNow({
     return (
       <p className="sync-note ok" role="status">
         {t('payments.status.succeeded')}
+        {payment.simulated && ` · ${t('payments.simulated')}`}
       </p>
     );
   }

@@ -25,6 +25,8 @@ export interface Payment {
   operator_name: string;
   phone: string;
   failure_reason: string | null;
+  /** Taken by the built-in simulator: no real money moved. */
+  simulated: boolean;
 }
 
 export const isSettled = (status: PaymentStatus | null | undefined) =>

@@ -305,6 +305,8 @@ pub struct ActivityJson {
 #[derive(Serialize, ToSchema)]
 pub struct Overview {
     success: bool,
+    /// Payments go to the built-in simulator: no real money moves (docs/payments.md).
+    payments_simulated: bool,
     figures: OverviewFigures,
     activity: Vec<ActivityJson>,
 }
@@ -325,6 +327,7 @@ async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult
     let dollars = |cents: i64| cents as f64 / 100.0;
     Ok(Json(Overview {
         success: true,
+        payments_simulated: state.payments.is_simulated(),
         figures: OverviewFigures {
             users: f.users,
             users_last_30_days: f.users_since,

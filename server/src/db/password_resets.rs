@@ -65,3 +65,8 @@ pub fn use_all(conn: &Connection, user_id: i64, now: &str) -> rusqlite::Result<(
     )?;
     Ok(())
 }
+
+/// Removes links and codes that expired before `before`; answers how many.
+pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("DELETE FROM password_resets WHERE expires_at < ?1")?.execute([before])
+}

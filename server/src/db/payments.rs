@@ -203,3 +203,8 @@ pub fn store_callback(
     .execute(params![provider, payment_uid, body, verified, effect, now])?;
     Ok(())
 }
+
+/// Removes callbacks received before `before`; answers how many.
+pub fn prune_callbacks(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("DELETE FROM payment_callbacks WHERE received_at < ?1")?.execute([before])
+}

@@ -88,8 +88,7 @@ pub fn sanitise(html: &str) -> (String, Vec<String>) {
         .link_rel(Some("noopener noreferrer nofollow"))
         .attribute_filter(|element, attribute, value| match (element, attribute) {
             ("img", "src") => media_picture(value).map(|_| Cow::Borrowed(value)),
-            // A protocol-relative link ("//elsewhere") leaves the site like an absolute one.
-            ("a", "href") if value.starts_with("//") || value.starts_with("\\\\") => None,
+            ("a", "href") => stays_here_or_allowed(value).then_some(Cow::Borrowed(value)),
             _ => Some(Cow::Borrowed(value)),
         })
         .clean(html)
@@ -103,6 +102,19 @@ pub fn sanitise(html: &str) -> (String, Vec<String>) {
         }
     }
     (clean, pictures)
+}
+
+/// Whether a link, read as a browser reads it (WHATWG URL parsing: backslashes are
+/// slashes, tabs and newlines vanish), is either absolute with an allowed scheme or a
+/// path on this site. `/\evil.example`, `\/evil.example` and `/<TAB>/evil.example` are
+/// protocol-relative links to another site, and go.
+fn stays_here_or_allowed(href: &str) -> bool {
+    const HERE: &str = "https://mavuno.invalid/";
+    if let Ok(absolute) = url::Url::parse(href) {
+        return ["http", "https", "mailto", "tel"].contains(&absolute.scheme());
+    }
+    let Ok(base) = url::Url::parse(HERE) else { return false };
+    base.join(href).is_ok_and(|resolved| resolved.origin() == base.origin())
 }
 
 /// Whether sanitised HTML shows any words (a post of only a script is empty).

@@ -23,6 +23,13 @@ fn plan(country: Country) -> Plan {
     Plan { calling_code, national_digits }
 }
 
+/// The last eight digits of a number however it was typed (`+243 99…`, `099…`,
+/// `00243-99…`): what throttles count one number by, as accounts are found by it.
+pub fn last_digits(typed: &str) -> String {
+    let digits: Vec<char> = typed.chars().filter(char::is_ascii_digit).collect();
+    digits[digits.len().saturating_sub(8)..].iter().collect()
+}
+
 /// The country's calling code, without `+` ("243" for the DRC).
 pub fn calling_code(country: Country) -> &'static str {
     plan(country).calling_code

@@ -47,6 +47,9 @@ pub(crate) trait PaymentProvider {
     async fn start(&self, collection: &Collection) -> Outcome;
     /// How the payment stands at the provider.
     async fn status(&self, uid: &str) -> Outcome;
+    /// The payment a callback says it is about, read from its body alone (nothing
+    /// verified, nobody asked): what throttles and repeats are counted against.
+    fn claimed(&self, body: &[u8]) -> Option<String>;
     /// Verifies and reads a callback: the payment it is about and its outcome.
     async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String>;
     /// Asks for a refund to the payer's wallet. Unclear is `Unknown`, never a failure.
@@ -73,6 +76,17 @@ impl Provider {
         match self {
             Provider::Simulator(p) => p.start(collection).await,
             Provider::PawaPay(p) => p.start(collection).await,
+        }
+    }
+    /// No real money moves: the built-in simulator answers.
+    pub fn is_simulated(&self) -> bool {
+        matches!(self, Provider::Simulator(_))
+    }
+
+    pub fn claimed(&self, body: &[u8]) -> Option<String> {
+        match self {
+            Provider::Simulator(p) => p.claimed(body),
+            Provider::PawaPay(p) => p.claimed(body),
         }
     }
     pub async fn status(&self, uid: &str) -> Outcome {

@@ -124,6 +124,10 @@ impl PaymentProvider for PawaPay {
         self.read("deposits", uid).await
     }
 
+    fn claimed(&self, body: &[u8]) -> Option<String> {
+        serde_json::from_slice::<Deposit>(body).ok().map(|deposit| deposit.id)
+    }
+
     async fn callback(&self, _headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String> {
         // The body only says which deposit to look at; pawaPay says how it stands.
         let claimed: Deposit = serde_json::from_slice(body).map_err(|e| format!("unreadable callback: {e}"))?;

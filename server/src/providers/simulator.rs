@@ -175,9 +175,12 @@ impl Simulator {
     }
 }
 
+/// The simulator's name on the payments it takes.
+pub const NAME: &str = "simulator";
+
 impl PaymentProvider for Arc<Simulator> {
     fn name(&self) -> &'static str {
-        "simulator"
+        NAME
     }
 
     async fn start(&self, c: &Collection) -> Outcome {
@@ -222,6 +225,10 @@ impl PaymentProvider for Arc<Simulator> {
             Some(Answer::Approved) => Outcome::Succeeded { provider_ref: None },
             Some(Answer::Refused(reason)) => Outcome::Failed { reason },
         }
+    }
+
+    fn claimed(&self, body: &[u8]) -> Option<String> {
+        serde_json::from_slice::<Callback>(body).ok().map(|callback| callback.payment_id)
     }
 
     async fn callback(&self, headers: &HeaderMap, body: &[u8]) -> Result<(String, Outcome), String> {

@@ -338,7 +338,7 @@ async fn fake_smtp() -> (String, tokio::sync::mpsc::UnboundedReceiver<String>) {
 #[tokio::test]
 async fn a_notified_decision_is_emailed_in_the_applicants_language() {
     let (url, mut inbox) = fake_smtp().await;
-    let app = spawn_with(|config| config.smtp_url = Some(url)).await;
+    let app = spawn_with(|config| config.smtp_url = Some(url.into())).await;
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let (buyer, _) = app.register("amani@example.com").await;
     app.sql("UPDATE users SET country = 'DRC' WHERE email = 'amani@example.com'");

@@ -189,3 +189,48 @@ async fn the_terminal_phone_dials_a_running_server_through_the_gateway_address()
     assert!(!wrong.status.success());
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("404"), "{}", String::from_utf8_lossy(&wrong.stderr));
 }
+
+#[tokio::test]
+async fn a_server_with_no_payment_provider_refuses_to_start_unless_the_simulator_is_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let refused = mavuno().args(["serve", "--addr", "127.0.0.1:0", "--data-dir", data]).output().await.unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("no payment provider") && said.contains("--payments simulator"), "{said}");
+
+    let both = mavuno()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--payments", "simulator"])
+        .args(["--pawapay-token", "some-token"])
+        .output()
+        .await
+        .unwrap();
+    assert!(!both.status.success(), "the simulator and pawaPay together are refused");
+
+    let server = ServerProcess::start(
+        &[&["create-user", "--email", "root@example.com", "--password", "rootpass", "--role", "admin"]],
+        &[],
+        None,
+    )
+    .await;
+    let login = server
+        .client
+        .post(server.api("/users/login"))
+        .json(&serde_json::json!({"user": {"email": "root@example.com", "password": "rootpass"}}))
+        .send()
+        .await
+        .unwrap();
+    let token = login.json::<Value>().await.unwrap()["user"]["token"].as_str().unwrap().to_owned();
+    let overview: Value = server
+        .client
+        .get(server.api("/admin/overview"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(overview["payments_simulated"], true, "the admin's dashboard says no real money moves");
+    assert!(server.log_tail().contains("no real money moves"), "and the log at start-up: {}", server.log_tail());
+}

@@ -204,6 +204,12 @@ async fn paid_lessons_are_for_learners_and_free_ones_for_everyone() {
         error_of(app.get(&format!("/courses/{}/content", paid.id), Some(&buyer)).await, StatusCode::FORBIDDEN).await["code"],
         "not_enrolled"
     );
+    let visitor = app.get(&format!("/courses/{}/content", paid.id), None).await;
+    assert_eq!(
+        error_of(visitor, StatusCode::UNAUTHORIZED).await["code"],
+        "missing_token",
+        "a visitor is sent to sign in"
+    );
     let enrol = app.call(Method::POST, &format!("/courses/{}/enrol", paid.id), &buyer, None).await;
     assert_eq!(error_of(enrol, StatusCode::CONFLICT).await["code"], "payment_required");
     let admin_reads = app.get(&format!("/courses/{}/content", paid.id), Some(&admin)).await;

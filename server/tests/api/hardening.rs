@@ -502,7 +502,7 @@ async fn the_data_dir_is_private_and_a_short_secret_is_refused() {
         assert_eq!(mode(app.data_dir.join(file)), 0o600, "{file}");
     }
     let dir = tempfile::tempdir().unwrap();
-    let config = mavuno::Config { jwt_secret: Some("short".to_owned()), ..mavuno::Config::new(dir.path()) };
+    let config = mavuno::Config { jwt_secret: Some("short".into()), ..mavuno::Config::new(dir.path()) };
     let refused = mavuno::AppState::open(config).err().expect("a short secret is refused");
     assert!(refused.to_string().contains("at least 32"), "{refused}");
 }
@@ -517,6 +517,7 @@ async fn the_demo_is_not_a_public_backdoor() {
 
     let mut child = mavuno()
         .args(["serve", "--addr", "0.0.0.0:0", "--data-dir", data, "--demo", "--public-demo"])
+        .args(["--public-url", "http://192.0.2.10:8080"])
         .env("RUST_LOG", "warn,mavuno=info")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

@@ -254,7 +254,7 @@ impl ServerProcess {
             None => mavuno(),
         };
         command
-            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", &data])
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", &data, "--payments", "simulator"])
             .args(args)
             .env("RUST_LOG", "warn,mavuno=info")
             .stdout(std::process::Stdio::piped())
@@ -275,6 +275,11 @@ impl ServerProcess {
         let status = self.child.try_wait().unwrap()?;
         let log = self.log.lock().unwrap();
         Some(format!("{status}; its last lines:\n{}", Vec::from(log.clone()).join("\n")))
+    }
+
+    /// The last lines the server wrote after it started listening.
+    pub fn log_tail(&self) -> String {
+        Vec::from(self.log.lock().unwrap().clone()).join("\n")
     }
 
     pub fn api(&self, path: &str) -> String {

@@ -31,6 +31,7 @@ mod phone_accounts;
 mod product_names;
 mod products;
 mod registrations;
+mod round_three;
 mod sessions;
 mod settings;
 mod sms;

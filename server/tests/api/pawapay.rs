@@ -26,6 +26,8 @@ const TOKEN: &str = "fake-pawapay-token";
 struct Fake {
     deposits: Arc<Mutex<HashMap<String, (Value, String)>>>,
     refunds: Arc<Mutex<HashMap<String, (Value, String)>>>,
+    /// How many times a deposit's status was read (each a call on the merchant's quota).
+    status_reads: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Fake {
@@ -90,6 +92,7 @@ async fn deposit_status(
     if !authorised(&headers) {
         return (AxumStatus::UNAUTHORIZED, Json(json!({})));
     }
+    fake.status_reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let found = fake.deposits.lock().unwrap().get(&id).map(|(_, status)| status.clone());
     (AxumStatus::OK, status_list("depositId", &id, found, "PAYER_LIMIT_REACHED"))
 }
@@ -197,6 +200,7 @@ async fn a_deposit_is_requested_as_pawapay_takes_it_and_settled_by_a_verified_ca
     let order = s.order(1).await;
     let payment = s.pay(order, "+243 970 000 001").await;
     assert_eq!(payment["status"], "pending");
+    assert_eq!(payment["simulated"], false);
     let id = payment["id"].as_str().unwrap();
     let sent = fake.request(id);
     assert_eq!(
@@ -320,4 +324,57 @@ async fn a_course_refund_is_asked_of_pawapay_and_settled_by_its_status_check() {
     fake.set_refund(&second, "COMPLETED");
     check().await;
     assert_eq!(s.app.get(&content, Some(&s.buyer)).await.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn large_repeated_callbacks_keep_little_and_ask_pawapay_little() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let (fake, url) = fake_pawapay().await;
+    let s = setup(url).await;
+    let padding = "x".repeat(60_000);
+    let rows = |app: &TestApp| -> (i64, i64) {
+        let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        conn.query_row("SELECT COUNT(*), COALESCE(MAX(LENGTH(body)), 0) FROM payment_callbacks", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap()
+    };
+
+    // A payment under way: each callback is checked with pawaPay, ten an hour for one payment.
+    let pending = s.pay(s.order(5).await, "+243970000001").await["id"].as_str().unwrap().to_owned();
+    // The status checks of the poller wait: only callbacks ask pawaPay here.
+    s.app.sql("UPDATE payments SET next_check_at = '2999-01-01T00:00:00Z'");
+    let before = fake.status_reads.load(SeqCst);
+    let mut refused = 0;
+    for _ in 0..30 {
+        let response = s.callback(json!({"depositId": pending, "status": "COMPLETED", "metadata": padding})).await;
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(error_of(response, StatusCode::TOO_MANY_REQUESTS).await["code"], "too_many_callbacks");
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 20, "ten checks an hour for one payment");
+    assert_eq!(fake.status_reads.load(SeqCst) - before, 10, "pawaPay asked ten times, not thirty");
+    let (count, longest) = rows(&s.app);
+    assert_eq!(count, 10);
+    assert!(longest <= 2048, "the first 2 KB of each: {longest}");
+
+    // A settled payment: repeats are answered without asking pawaPay, and not kept.
+    let paid = s.pay(s.order(6).await, "+243970000001").await["id"].as_str().unwrap().to_owned();
+    s.app.sql("UPDATE payments SET next_check_at = '2999-01-01T00:00:00Z'");
+    fake.set(&paid, "COMPLETED");
+    let first: Value = s.callback(json!({"depositId": paid, "status": "COMPLETED"})).await.json().await.unwrap();
+    assert_eq!(first["effect"], "applied");
+    let asked = fake.status_reads.load(SeqCst);
+    for _ in 0..9 {
+        let again: Value = s
+            .callback(json!({"depositId": paid, "status": "COMPLETED", "metadata": padding}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(again["effect"], "duplicate");
+    }
+    assert_eq!(fake.status_reads.load(SeqCst), asked, "a settled payment's repeats ask nobody");
+    assert_eq!(rows(&s.app).0, 11);
 }

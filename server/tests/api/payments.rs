@@ -86,6 +86,7 @@ async fn a_payment_approved_on_the_phone_is_settled_by_its_callback() {
         (payment["data"]["status"].as_str(), payment["data"]["amount_cents"].as_i64()),
         (Some("pending"), Some(1500))
     );
+    assert_eq!(payment["data"]["simulated"], true, "the simulator's payments say no real money moved");
     // Asking again while it is under way answers the same payment.
     let again = s.pay(order, "+243990000001").await;
     assert_eq!(again.status(), StatusCode::OK);
@@ -144,13 +145,10 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     let twice = s.order(5, "mobile_money").await;
     s.pay(twice, "+243990000005").await;
     s.until(twice, "succeeded").await;
-    for _ in 0..50 {
-        if s.callbacks().len() == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(s.callbacks(), [("applied".to_owned(), true), ("duplicate".to_owned(), true)]);
+    // The second arrives about a payment already settled: answered without asking
+    // anyone, and not kept (issue 35).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(s.callbacks(), [("applied".to_owned(), true)]);
 
     // 6: approved, slowly (ten times the prompt's delay).
     let slow = s.order(6, "mobile_money").await;

@@ -14,6 +14,8 @@ import { paths } from '../../lib/paths';
 import type { SectionId } from './sections';
 
 interface Overview {
+  /** Payments go to the built-in simulator: no real money moves. */
+  payments_simulated: boolean;
   figures: {
     users: number;
     users_last_30_days: number;
@@ -64,6 +66,11 @@ export function AdminHome({ db, onOpen }: { db: LocalDb | null; onOpen(section: 
   const recent = (count: number) => t('dashboard.figures.last_30_days', { count });
   return (
     <>
+      {seen.overview.payments_simulated && (
+        <p className="card sync-note bad" role="status">
+          {t('dashboard.payments_simulated')}
+        </p>
+      )}
       <div className="stat-cards">
         <StatCard
           label={`${t('dashboard.figures.users')} · ${recent(f.users_last_30_days)}`}

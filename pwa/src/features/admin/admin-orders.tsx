@@ -253,6 +253,12 @@ function PaymentHistory({ orderId }: { orderId: number }) {
               <strong>{t(`admin.orders.payment_states.${p.status === 'initiating' ? 'pending' : p.status}`)}</strong> ·{' '}
               {p.operator_name} · {p.phone} · {formatMoney(p.amount_cents / 100)}
               {p.status === 'failed' ? ` · ${failureText(t, p.failure_reason)}` : ''}
+              {p.simulated && (
+                <>
+                  {' '}
+                  · <strong>{t('payments.simulated')}</strong>
+                </>
+              )}
             </p>
             <ol className="timeline">
               {p.events.map((e, index) => (

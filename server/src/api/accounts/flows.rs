@@ -67,10 +67,7 @@ impl SignIn {
     fn key(&self) -> String {
         match self {
             SignIn::Email(email) => format!("email:{}", normalise_email(email)),
-            SignIn::Phone(typed) => {
-                let digits: Vec<char> = typed.chars().filter(char::is_ascii_digit).collect();
-                format!("phone:{}", digits[digits.len().saturating_sub(8)..].iter().collect::<String>())
-            }
+            SignIn::Phone(typed) => format!("phone:{}", crate::domain::phone::last_digits(typed)),
         }
     }
 }

@@ -48,8 +48,9 @@ async fn forgot(
         if phone.chars().count() > 30 {
             return Err(AppError::invalid("phone_number", "phone_number_invalid", "Please enter a valid phone number"));
         }
-        let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
-        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{digits}")])?;
+        // Every writing of one number (+243…, 0…, 00243…, spaced) shares one budget.
+        let number = crate::domain::phone::last_digits(&phone);
+        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{number}")])?;
         if state.db.write(move |tx| password_reset::request_code(tx, &phone)).await? {
             state.mailer.wake();
         }

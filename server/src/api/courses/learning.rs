@@ -218,6 +218,7 @@ pub struct PdfQuery {
     responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 404, body = ErrorBody)))]
 async fn certificate_pdf(
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(code): Path<String>,
     Query(query): Query<PdfQuery>,
@@ -235,13 +236,9 @@ async fn certificate_pdf(
         Some(code) => Lang::parse(Some(code)),
         None => Lang::for_country(country),
     };
-    // The address the reader used, as printed on the certificate (only plain host characters).
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| h.len() <= 100 && h.chars().all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c)))
-        .unwrap_or("mavuno");
-    let verify_at = format!("{host}/certificates/{}", found.code);
+    // Where anyone can check it: the platform's public address (docs/security.md).
+    let verify_at =
+        format!("{}/certificates/{}", crate::middleware::public_origin(&state.config, peer.ip(), &headers), found.code);
     let disposition = format!("inline; filename=\"mavuno-certificate-{}.pdf\"", found.code);
     let pdf = tokio::task::spawn_blocking(move || {
         certificate_pdf::render(

@@ -338,6 +338,7 @@ pub fn refresh_download_size(tx: &Connection, media: &MediaStore, course_id: i64
 #[utoipa::path(get, path = "/courses/{id}/content", tag = "training", params(("id" = i64, Path)), security((), ("bearer" = [])),
     responses(
         (status = 200, body = ContentJson),
+        (status = 401, description = "missing_token: a paid course, and nobody signed in", body = ErrorBody),
         (status = 403, description = "not_enrolled (a paid course)", body = ErrorBody),
         (status = 404, description = "course_not_found", body = ErrorBody),
     ))]
@@ -353,10 +354,11 @@ async fn content(
         .read(move |conn| {
             let row = rows::find(conn, id)?.filter(|c| c.deleted_at.is_none()).ok_or_else(courses::not_found)?;
             if !courses::can_read_content(conn, viewer.as_ref(), &row)? {
-                return Err(if row.is_listed() {
-                    AppError::forbidden("not_enrolled", "Enrol in the course to read its lessons")
-                } else {
-                    courses::not_found()
+                return Err(match (row.is_listed(), &viewer) {
+                    (false, _) => courses::not_found(),
+                    // Nobody signed in: sign in first (a client sends the person to sign in).
+                    (true, None) => AppError::unauthorized("missing_token", "Please sign in to continue."),
+                    (true, Some(_)) => AppError::forbidden("not_enrolled", "Enrol in the course to read its lessons"),
                 });
             }
             content_of(&media, &row, rows::modules(conn, id, true)?)

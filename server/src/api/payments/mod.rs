@@ -58,6 +58,8 @@ pub struct PaymentJson {
     order_id: Option<i64>,
     course_id: Option<i64>,
     provider: String,
+    /// Taken by the built-in simulator: no real money moved (docs/payments.md).
+    simulated: bool,
     /// The provider's name of the operator (MTN_MOMO_RWA) and the brand people know (MTN MoMo).
     operator: String,
     operator_name: String,
@@ -80,6 +82,7 @@ fn json(conn: &rusqlite::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
         id: p.uid,
         order_id: p.order_id,
         course_id: p.course_id,
+        simulated: p.provider == crate::providers::simulator::NAME,
         provider: p.provider,
         operator_name: crate::model::payment::operator_name(&p.operator).to_owned(),
         operator: p.operator,
@@ -195,11 +198,16 @@ async fn list_payments(
     Ok(Json(PaymentList { success: true, data }))
 }
 
-/// A provider's callback. Stored as it arrived, verified, and applied only
-/// when it moves the payment forward, so a duplicate changes nothing.
+/// A provider's callback: verified (the simulator checks its signature; pawaPay is
+/// asked how the deposit stands), applied only when it moves the payment forward,
+/// and its first 2 KB kept. A repeat about a payment already settled is answered
+/// without asking the provider; checks are throttled per address and per payment
+/// before anyone is asked (docs/security.md).
 #[utoipa::path(post, path = "/payments/callbacks/{provider}", tag = "payments",
     params(("provider" = String, Path)),
-    responses((status = 200, description = "Taken (applied or a duplicate)"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "Taken (applied or a duplicate)"), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 429, description = "too_many_callbacks", body = ErrorBody)))]
 async fn callback(
     State(state): State<AppState>,
     ClientIp(from): ClientIp,
@@ -210,8 +218,21 @@ async fn callback(
     if provider != state.payments.name() {
         return Err(AppError::not_found("not_found", "No such payment provider"));
     }
-    let raw = String::from_utf8_lossy(&body).into_owned();
     let name = state.payments.name();
+    // Whatever arrives, at most its start is kept (docs/security.md, Disk).
+    let start: String = String::from_utf8_lossy(&body).chars().take(MAX_CALLBACK_CHARS).collect();
+    let claimed = state.payments.claimed(&body).map(|id| id.chars().take(64).collect::<String>());
+    let throttled =
+        |wait| AppError::too_many_requests("too_many_callbacks", "Too many callbacks; try again later", wait);
+    state.throttles.callback_checks.reserve(&[&format!("ip:{from}")]).map_err(throttled)?;
+    if let Some(uid) = claimed.clone() {
+        state.throttles.callback_payment.reserve(&[&uid]).map_err(throttled)?;
+        let settled =
+            state.db.read(move |conn| Ok(rows::find_by_uid(conn, &uid)?.is_some_and(|p| p.status.is_final()))).await?;
+        if settled {
+            return Ok(Json(serde_json::json!({ "success": true, "effect": "duplicate" })));
+        }
+    }
     match state.payments.callback(&headers, &body).await {
         Ok((uid, outcome)) => {
             let effect = state
@@ -223,7 +244,7 @@ async fn callback(
                         Err(AppError::Client { .. }) => "unknown_payment",
                         Err(other) => return Err(other),
                     };
-                    rows::store_callback(tx, name, Some(&uid), &raw, true, effect, &clock::now())?;
+                    rows::store_callback(tx, name, Some(&uid), &start, true, effect, &clock::now())?;
                     Ok(effect)
                 })
                 .await?;
@@ -232,10 +253,8 @@ async fn callback(
         }
         Err(why) => {
             tracing::warn!(provider = name, %why, "payment callback refused");
-            // Kept for an operator to look at, but anyone can send these: a short
-            // start of each, and a few an hour from one address (docs/security.md, Disk).
+            // Kept for an operator to look at, but anyone can send these: a few an hour from one address.
             if state.throttles.callbacks.reserve(&[&format!("ip:{from}")]).is_ok() {
-                let start: String = raw.chars().take(MAX_UNVERIFIED_CHARS).collect();
                 state
                     .db
                     .write(move |tx| {
@@ -248,8 +267,8 @@ async fn callback(
     }
 }
 
-/// How much of a callback that could not be verified is kept.
-const MAX_UNVERIFIED_CHARS: usize = 2048;
+/// How much of a callback is kept, verified or not.
+const MAX_CALLBACK_CHARS: usize = 2048;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 struct OperatorQuery {
