@@ -75,17 +75,29 @@ function png(seed) {
 }
 
 let uploads = 0;
-let mutation = 1;
-const client = randomUUID();
-/** Each kind: its share of requests, what it does, and the statuses it may answer. */
+let cursor = 0;
+/**
+ * Each kind: its share of requests, what it does (for a connection, which is a phone
+ * of its own: its client id and its next mutation id), and the statuses it may answer.
+ */
 const KINDS = {
   catalogue: [30, () => call('GET', `/products?page=${1 + Math.floor(Math.random() * 3)}`), [200]],
   search: [18, () => call('GET', `/products?q=${words[Math.floor(Math.random() * words.length)]}`), [200]],
   product: [12, () => call('GET', `/products/${products[Math.floor(Math.random() * products.length)]}`), [200]],
-  pull: [15, () => call('GET', `/sync/pull?client_id=${client}&limit=200`, { token: buyer }), [200]],
-  push: [10, () => call('POST', '/sync/push', { token: farmer, json: { protocol: 1, client_id: client, mutations: [{ mutation_id: mutation++, name: 'product.adjust_stock', args: { uid: mine[mutation % mine.length], delta: mutation % 2 ? 1 : -1 } }] } }), [200]],
-  wait: [8, () => call('GET', '/sync/wait?cursor=0'), [200]],
-  sign_in: [2, () => call('POST', '/users/login', { json: { user: { email: 'buyer@mavuno.demo', password: 'mavuno-demo' } } }), [200, 429]],
+  pull: [15, async (phone) => {
+    const answer = await call('GET', `/sync/pull?client_id=${phone.client}&limit=200`, { token: buyer });
+    if (answer.status === 200) cursor = Math.max(cursor, JSON.parse(answer.text).cursor ?? 0);
+    return answer;
+  }, [200]],
+  push: [10, (phone) => {
+    const n = phone.next++;
+    const args = { uid: mine[n % mine.length], delta: n % 2 ? 1 : -1 };
+    return call('POST', '/sync/push', { token: farmer, json: { protocol: 1, client_id: phone.client, mutations: [{ mutation_id: n, name: 'product.adjust_stock', args }] } });
+  }, [200]],
+  // A phone with the app open, waiting for the next change from the newest version it knows.
+  wait: [8, () => call('GET', `/sync/wait?cursor=${cursor}`), [200]],
+  // As the field agent: a buyer signing in a hundred times would end the bench's own buyer session.
+  sign_in: [2, () => call('POST', '/users/login', { json: { user: { email: 'agent@mavuno.demo', password: 'mavuno-demo' } } }), [200, 429]],
   upload: [5, () => {
     // The admin's hourly allowance (600), spread over the run.
     if (uploads >= Math.min(600, SECONDS)) return call('GET', '/health');
@@ -107,9 +119,10 @@ const deadline = performance.now() + SECONDS * 1000;
 const started = performance.now();
 await Promise.all(
   Array.from({ length: CONNECTIONS }, async () => {
+    const phone = { client: randomUUID(), next: 1 };
     while (performance.now() < deadline) {
       const kind = pick();
-      const answer = await KINDS[kind][1]();
+      const answer = await KINDS[kind][1](phone);
       const record = seen[kind];
       record.times.push(answer.ms);
       if (answer.status === 429) record.throttled++;
