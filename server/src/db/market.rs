@@ -37,6 +37,8 @@ pub struct Offer {
     pub price_cents: i64,
     pub farmer_first_name: String,
     pub farmer_location: Option<String>,
+    /// The farmer's number, when they let buyers who ask by SMS see it.
+    pub farmer_phone: Option<String>,
     /// Every name the product is known by, lower case.
     pub names: String,
 }
@@ -44,8 +46,10 @@ pub struct Offer {
 /// Products on the marketplace, newest first, at most `limit`.
 pub fn listed(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Offer>> {
     conn.prepare_cached(&format!(
-        "SELECT p.title, p.unit, p.current_price_cents, u.first_name, u.location, {NAMES}
+        "SELECT p.title, p.unit, p.current_price_cents, u.first_name, u.location, {NAMES},
+                CASE WHEN ps.share_number = 1 THEN u.phone_number END
          FROM products p JOIN users u ON u.id = p.farmer_id
+         LEFT JOIN phone_settings ps ON ps.phone = u.phone_number
          WHERE p.listed = 1 ORDER BY p.id DESC LIMIT ?1"
     ))?
     .query_map([limit], |r| {
@@ -56,6 +60,7 @@ pub fn listed(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Offer>> {
             farmer_first_name: r.get(3)?,
             farmer_location: r.get(4)?,
             names: r.get(5)?,
+            farmer_phone: r.get(6)?,
         })
     })?
     .collect()

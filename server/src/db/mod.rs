@@ -80,6 +80,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0030_notifications", include_str!("../../../migrations/0030_notifications.sql")),
     ("0031_settings", include_str!("../../../migrations/0031_settings.sql")),
     ("0032_basic_phones", include_str!("../../../migrations/0032_basic_phones.sql")),
+    ("0033_shared_numbers", include_str!("../../../migrations/0033_shared_numbers.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -67,6 +67,24 @@ pub fn right_pin(conn: &Connection, phone: &str) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Whether the number's owner lets buyers who ask by SMS see it.
+pub fn shares_number(conn: &Connection, phone: &str) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT share_number FROM phone_settings WHERE phone = ?1")?
+        .query_row([phone], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
+pub fn set_share_number(conn: &Connection, phone: &str, share: bool, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO phone_settings (phone, share_number, updated_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (phone) DO UPDATE SET share_number = ?2, updated_at = ?3",
+    )?
+    .execute(params![phone, share, now])?;
+    Ok(())
+}
+
 /// Forgets what a number chose (its account is erased).
 pub fn forget(conn: &Connection, phone: &str) -> rusqlite::Result<()> {
     conn.prepare_cached("DELETE FROM phone_settings WHERE phone = ?1")?.execute([phone])?;

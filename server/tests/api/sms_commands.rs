@@ -108,7 +108,7 @@ async fn a_farmer_changes_stock_by_sms_with_the_pin() {
 #[tokio::test]
 async fn sellers_near_a_place_come_first() {
     let app = ussd_app().await;
-    let (amani, _) = farmer_with_phone(&app, "amani@example.com").await;
+    let (amani, amani_number) = farmer_with_phone(&app, "amani@example.com").await;
     let (esther, _) = farmer_with_phone(&app, "esther@example.com").await;
     app.sql(
         "UPDATE users SET first_name = 'Esther', location = 'Uvira, South Kivu' WHERE email = 'esther@example.com'",
@@ -133,6 +133,15 @@ async fn sellers_near_a_place_come_first() {
     );
     assert!(answers[1].starts_with("Haricots sur MAVUNO : Esther"), "newest first: {}", answers[1]);
     assert!(answers[2].starts_with("Nous ne connaissons pas ce produit."), "{}", answers[2]);
+    assert!(!answers[0].contains("+243"), "no number without the farmer's leave");
+
+    // Amani lets buyers call him (the USSD menu's settings); Esther does not.
+    let shared = app.phone(&amani_number).go(&["8", "2"]).await;
+    assert!(shared.text.starts_with("Les acheteurs qui demandent par SMS"), "{}", shared.text);
+    app.text_in("+243971000040", "VENDEURS haricots uvira", "v4").await;
+    let now = app.answers_to("+243971000040")[3].clone();
+    assert!(now.ends_with(&format!("Amani (Kabare, South Kivu) 1.30/kg {amani_number}")), "{now}");
+    assert!(now.contains("Esther (Uvira, South Kivu) 1.10/kg;"), "{now}");
 }
 
 #[tokio::test]

@@ -178,7 +178,7 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
     let before = product(&app, beans).await["version"].as_i64().unwrap();
     let mut phone = app.phone(&number);
     let menu = phone.dial().await;
-    assert!(menu.text.contains("1 Mes produits") && menu.text.contains("9 PIN oublié"), "{}", menu.text);
+    assert!(menu.text.contains("1 Mes produits") && menu.text.contains("8 Paramètres"), "{}", menu.text);
 
     assert!(phone.answer("1").await.text.starts_with("Choisissez un PIN"), "a first PIN is chosen");
     assert!(phone.answer("1111").await.text.starts_with("Trop facile"));
@@ -530,4 +530,42 @@ async fn a_learner_sees_each_course_s_progress_and_gets_the_next_lesson_by_sms()
     phone.repeat().await;
     let texts: Vec<String> = app.sms_bodies().into_iter().filter(|(to, _)| *to == number).map(|(_, b)| b).collect();
     assert_eq!(texts, ["Spacing: Soil. Compost."], "the lesson's words, once");
+}
+
+#[tokio::test]
+async fn a_forgotten_pin_is_reset_with_the_sms_code_and_a_session_in_kiswahili_changes_stock() {
+    let app = ussd_app().await;
+    let (token, number) = farmer_with_phone(&app, "amani@example.com").await;
+    let maize = app
+        .listed(
+            &token,
+            json!({"title": "Maize", "description": "Dry", "quantity": 50, "price": 0.5, "current_price": 0.5}),
+        )
+        .await;
+    let mut phone = app.phone(&number);
+    phone.go(&["1", "2580", "2580"]).await;
+    let switched = phone.go(&["8", "1", "3"]).await;
+    assert!(switched.text.starts_with("MAVUNO - Amani\n1 Bidhaa zangu"), "{}", switched.text);
+
+    // Forgot PIN: a code by SMS, then a new PIN twice.
+    let asked = phone.go(&["8", "3"]).await;
+    assert!(asked.text.starts_with("Tumetuma namba ya siri kwa SMS."), "{}", asked.text);
+    let code = app
+        .sms_bodies()
+        .into_iter()
+        .filter(|(to, _)| *to == number)
+        .find_map(|(_, body)| body.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() == 6).map(str::to_owned))
+        .expect("a six-digit code by SMS");
+    assert!(phone.answer("000000").await.text.starts_with("Namba hii si sahihi."));
+    assert!(phone.answer(&code).await.text.starts_with("Chagua PIN ya tarakimu 4."));
+    phone.answer("4826").await;
+    let done = phone.answer("4826").await;
+    assert_eq!(done.text, "PIN yako mpya imehifadhiwa.");
+    let old = phone.go(&["1", "2580"]).await;
+    assert!(old.text.starts_with("PIN si sahihi."), "the old PIN no longer opens: {}", old.text);
+
+    let stock = phone.go(&["1", "4826", "1", "1", "12"]).await;
+    assert_eq!(stock.text, "Maize: akiba sasa ni 12 kg.");
+    let product: Value = app.get(&format!("/products/{maize}"), None).await.json().await.unwrap();
+    assert_eq!(product["data"]["quantity"], 12);
 }

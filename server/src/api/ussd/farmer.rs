@@ -7,7 +7,7 @@
 use sha2::{Digest, Sha256};
 use sync_protocol::{ListingInput, Loose};
 
-use super::menu::{Ctx, MORE, Next, Screen, Show, choice, money};
+use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, pick};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::products::ProductRow;
 use crate::db::{earnings, orders, products as product_rows};
@@ -50,18 +50,12 @@ fn own_product(ctx: &Ctx<'_>, id: i64) -> ApiResult<ProductRow> {
         .ok_or_else(|| AppError::not_found("product_not_found", "Product not found"))
 }
 
-fn page_of<T>(items: &[T], page: usize) -> (&[T], bool) {
-    let start = (page * PER_PAGE).min(items.len());
-    let end = (start + PER_PAGE).min(items.len());
-    (&items[start..end], end < items.len())
-}
-
 pub fn listings_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
     let all = own_products(ctx)?;
     if all.is_empty() {
         return Ok(Show::ask(ctx.text("listings.none")));
     }
-    let (shown, more) = page_of(&all, page);
+    let (shown, more) = page_of(&all, page, PER_PAGE);
     let choices = shown
         .iter()
         .map(|p| {
@@ -82,14 +76,10 @@ pub fn listings_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
 }
 
 pub fn listings_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
-    let all = own_products(ctx)?;
-    let (shown, more) = page_of(&all, page);
-    if answer == MORE && more {
-        return Ok(Next::Open(Screen::Listings { page: page + 1 }));
-    }
-    Ok(match choice(ctx, answer, shown.len()) {
-        Ok(i) => Next::Open(Screen::Listing { id: shown[i].id }),
-        Err(why) => Next::Again(why),
+    Ok(match pick(ctx, answer, &own_products(ctx)?, page, PER_PAGE) {
+        Picked::NextPage => Next::Open(Screen::Listings { page: page + 1 }),
+        Picked::Item(product) => Next::Open(Screen::Listing { id: product.id }),
+        Picked::Wrong(why) => Next::Again(why),
     })
 }
 
@@ -211,16 +201,15 @@ pub struct SellDraft {
     min_order: Option<i64>,
 }
 
-const CROPS_PER_PAGE: usize = 7;
+use super::screens::CROPS_PER_PAGE;
 
 pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
     let unit = d.unit.map(|u| unit_word(ctx, u)).unwrap_or_default();
     match d {
-        SellDraft { crop: None, page, .. } => Show {
-            text: ctx.text("sell.crop"),
-            choices: CROPS.iter().skip(page * CROPS_PER_PAGE).take(CROPS_PER_PAGE).map(|c| c.name(ctx.lang)).collect(),
-            more: (page + 1) * CROPS_PER_PAGE < CROPS.len(),
-        },
+        SellDraft { crop: None, page, .. } => {
+            let (shown, more) = page_of(CROPS, *page, CROPS_PER_PAGE);
+            Show { text: ctx.text("sell.crop"), choices: shown.iter().map(|c| c.name(ctx.lang)).collect(), more }
+        }
         SellDraft { unit: None, .. } => Show {
             text: ctx.text("sell.unit"),
             choices: vec![unit_word(ctx, Unit::Kg), unit_word(ctx, Unit::Piece)],
@@ -250,17 +239,14 @@ pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<
     let mut next = d.clone();
     let refused = |why: String| Ok(Next::Again(why));
     match d {
-        SellDraft { crop: None, page, .. } => {
-            if answer == MORE && (page + 1) * CROPS_PER_PAGE < CROPS.len() {
+        SellDraft { crop: None, page, .. } => match pick(ctx, answer, CROPS, *page, CROPS_PER_PAGE) {
+            Picked::NextPage => {
                 next.page += 1;
                 return Ok(Next::Open(Screen::Sell(next)));
             }
-            let on_page = CROPS.len().saturating_sub(page * CROPS_PER_PAGE).min(CROPS_PER_PAGE);
-            match choice(ctx, answer, on_page) {
-                Ok(i) => next.crop = Some(page * CROPS_PER_PAGE + i),
-                Err(why) => return refused(why),
-            }
-        }
+            Picked::Item(crop) => next.crop = CROPS.iter().position(|c| c.key == crop.key),
+            Picked::Wrong(why) => return refused(why),
+        },
         SellDraft { unit: None, .. } => match choice(ctx, answer, 2) {
             Ok(i) => next.unit = Some([Unit::Kg, Unit::Piece][i]),
             Err(why) => return refused(why),
@@ -349,7 +335,7 @@ pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
     if all.is_empty() {
         return Ok(Show::ask(ctx.text("orders.none")));
     }
-    let (shown, more) = page_of(&all, page);
+    let (shown, more) = page_of(&all, page, PER_PAGE);
     let choices = shown
         .iter()
         .map(|(order, part)| {
@@ -364,14 +350,10 @@ pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
 }
 
 pub fn orders_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
-    let all = own_parts(ctx)?;
-    let (shown, more) = page_of(&all, page);
-    if answer == MORE && more {
-        return Ok(Next::Open(Screen::Orders { page: page + 1 }));
-    }
-    Ok(match choice(ctx, answer, shown.len()) {
-        Ok(i) => Next::Open(Screen::Order { order_id: shown[i].0.id, part_id: shown[i].1.id }),
-        Err(why) => Next::Again(why),
+    Ok(match pick(ctx, answer, &own_parts(ctx)?, page, PER_PAGE) {
+        Picked::NextPage => Next::Open(Screen::Orders { page: page + 1 }),
+        Picked::Item((order, part)) => Next::Open(Screen::Order { order_id: order.id, part_id: part.id }),
+        Picked::Wrong(why) => Next::Again(why),
     })
 }
 

@@ -1,7 +1,7 @@
 //! A person's courses on a basic phone (docs/ussd.md): each course and how far they
 //! are, and the next lesson's text by SMS (the app has the pictures and quizzes).
 
-use super::menu::{Ctx, MORE, Next, Screen, Show, choice};
+use super::menu::{Ctx, Next, Picked, Screen, Show, choice, page_of, pick};
 use crate::db::market::{self, Following};
 use crate::db::{courses, sms};
 use crate::domain::courses::markup;
@@ -26,23 +26,19 @@ pub fn arrive(ctx: &Ctx<'_>) -> ApiResult<Next> {
 
 pub fn courses_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
     let all = following(ctx)?;
-    let shown = all.iter().skip(page * PER_PAGE).take(PER_PAGE);
+    let (shown, more) = page_of(&all, page, PER_PAGE);
     Ok(Show {
         text: ctx.text("training.title"),
-        choices: shown.map(|c| format!("{} {}%", gsm7::cut(&c.title, 28), c.progress.percent)).collect(),
-        more: (page + 1) * PER_PAGE < all.len(),
+        choices: shown.iter().map(|c| format!("{} {}%", gsm7::cut(&c.title, 28), c.progress.percent)).collect(),
+        more,
     })
 }
 
 pub fn courses_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
-    let all = following(ctx)?;
-    if answer == MORE && (page + 1) * PER_PAGE < all.len() {
-        return Ok(Next::Open(Screen::Courses { page: page + 1 }));
-    }
-    let on_page = all.len().saturating_sub(page * PER_PAGE).min(PER_PAGE);
-    Ok(match choice(ctx, answer, on_page) {
-        Ok(i) => Next::Open(Screen::Course { id: all[page * PER_PAGE + i].course_id }),
-        Err(why) => Next::Again(why),
+    Ok(match pick(ctx, answer, &following(ctx)?, page, PER_PAGE) {
+        Picked::NextPage => Next::Open(Screen::Courses { page: page + 1 }),
+        Picked::Item(course) => Next::Open(Screen::Course { id: course.course_id }),
+        Picked::Wrong(why) => Next::Again(why),
     })
 }
 

@@ -16,7 +16,7 @@ use crate::labels::Lang;
 /// A USSD screen holds at most this many GSM-7 characters.
 pub const SCREEN: usize = 182;
 /// The answer that opens a list's next page.
-pub const MORE: &str = "98";
+const MORE: &str = "98";
 
 /// What running the menu over a request's answers came to.
 #[derive(Debug)]
@@ -126,6 +126,8 @@ pub enum Next {
 pub enum Screen {
     Main,
     Language,
+    /// A farmer's settings: language, their number shown to buyers, a forgotten PIN.
+    Settings,
     Crops {
         purpose: screens::Purpose,
         page: usize,
@@ -190,6 +192,7 @@ impl Screen {
         match self {
             Screen::Main => screens::main_show(ctx),
             Screen::Language => Ok(screens::language_show(ctx)),
+            Screen::Settings => screens::settings_show(ctx),
             Screen::Crops { purpose, page } => Ok(screens::crops_show(ctx, *purpose, *page)),
             Screen::Join(draft) => Ok(screens::join_show(ctx, draft)),
             Screen::Pin { stage, .. } => Ok(screens::pin_show(ctx, stage)),
@@ -211,6 +214,7 @@ impl Screen {
         match self {
             Screen::Main => screens::main_answer(ctx, answer),
             Screen::Language => screens::language_answer(ctx, answer),
+            Screen::Settings => screens::settings_answer(ctx, answer),
             Screen::Crops { purpose, page } => screens::crops_answer(ctx, *purpose, *page, answer),
             Screen::Join(draft) => screens::join_answer(ctx, draft, answer),
             Screen::Pin { stage, then } => screens::pin_answer(ctx, stage, *then, answer),
@@ -318,6 +322,33 @@ pub fn choice(ctx: &Ctx<'_>, answer: &str, count: usize) -> Result<usize, String
     match answer.parse::<usize>() {
         Ok(n) if (1..=count).contains(&n) => Ok(n - 1),
         _ => Err(ctx.format("choose", &[("max", &count.to_string())])),
+    }
+}
+
+/// One page of a list: its items and whether a next page follows (`98`).
+pub fn page_of<T>(items: &[T], page: usize, per_page: usize) -> (&[T], bool) {
+    let start = (page * per_page).min(items.len());
+    let end = (start + per_page).min(items.len());
+    (&items[start..end], end < items.len())
+}
+
+/// What an answer on a page of a list asks for.
+pub enum Picked<'a, T> {
+    NextPage,
+    Item(&'a T),
+    Wrong(String),
+}
+
+/// Reads an answer on page `page` of `items`: `98` the next page when there is one, a
+/// number an item of this page, anything else "choose 1 to N".
+pub fn pick<'a, T>(ctx: &Ctx<'_>, answer: &str, items: &'a [T], page: usize, per_page: usize) -> Picked<'a, T> {
+    let (shown, more) = page_of(items, page, per_page);
+    if answer == MORE && more {
+        return Picked::NextPage;
+    }
+    match choice(ctx, answer, shown.len()) {
+        Ok(i) => Picked::Item(&shown[i]),
+        Err(why) => Picked::Wrong(why),
     }
 }
 

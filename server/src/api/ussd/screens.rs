@@ -3,7 +3,7 @@
 //! an application's status and the courses followed. A farmer's own screens are
 //! in `farmer`.
 
-use super::menu::{Ctx, MORE, Next, Run, Screen, Show, choice, money};
+use super::menu::{Ctx, Next, Picked, Run, Screen, Show, choice, money, page_of, pick};
 use super::session::Memo;
 use crate::clock;
 use crate::db::{password_resets, phone_settings, sms, surveys};
@@ -29,6 +29,7 @@ pub enum Go {
     Earnings,
     Training,
     Application,
+    Settings,
     PinReset,
 }
 
@@ -44,9 +45,12 @@ pub const FARMER: &[(&str, Go)] = &[
     ("prices", Go::Prices),
     ("training", Go::Training),
     ("sellers", Go::Sellers),
-    ("language", Go::Language),
-    ("pin_reset", Go::PinReset),
+    ("settings", Go::Settings),
 ];
+
+/// A farmer's settings: `ussd.menu.<label>` and where it leads (the second is a
+/// switch, labelled by its state).
+const SETTINGS: &[(&str, Go)] = &[("language", Go::Language), ("share", Go::Settings), ("pin_reset", Go::PinReset)];
 /// Anyone else with an account (buyers, applicants, agents).
 pub const MEMBER: &[(&str, Go)] = &[
     ("application", Go::Application),
@@ -104,6 +108,7 @@ fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Prices => Next::Open(Screen::Crops { purpose: Purpose::Prices, page: 0 }),
         Go::Sellers => Next::Open(Screen::Crops { purpose: Purpose::Sellers, page: 0 }),
         Go::Language => Next::Open(Screen::Language),
+        Go::Settings => Next::Open(Screen::Settings),
         Go::Listings => Next::Open(Screen::Listings { page: 0 }),
         Go::Sell => Next::Open(Screen::Sell(Default::default())),
         Go::Orders => Next::Open(Screen::Orders { page: 0 }),
@@ -124,6 +129,33 @@ fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
             || Next::Open(Screen::Pin { stage: PinStage::Code, then: Go::PinReset }),
         )?,
     })
+}
+
+pub fn settings_show(ctx: &mut Ctx<'_>) -> ApiResult<Show> {
+    let shared = phone_settings::shares_number(ctx.conn, ctx.phone)?;
+    let choices = SETTINGS
+        .iter()
+        .map(|(label, _)| match *label {
+            "share" => ctx.text(if shared { "settings.share_on" } else { "settings.share_off" }),
+            label => ctx.text(&format!("menu.{label}")),
+        })
+        .collect();
+    Ok(Show { text: ctx.text("settings.title"), choices, more: false })
+}
+
+pub fn settings_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
+    match choice(ctx, answer, SETTINGS.len()) {
+        Ok(i) if SETTINGS[i].1 == Go::Settings => ctx.write_once(
+            |ctx| {
+                let share = !phone_settings::shares_number(ctx.conn, ctx.phone)?;
+                phone_settings::set_share_number(ctx.conn, ctx.phone, share, &clock::now())?;
+                Ok(Next::End(ctx.text(if share { "settings.shared" } else { "settings.not_shared" })))
+            },
+            || Next::End(String::new()),
+        ),
+        Ok(i) => arrive(ctx, SETTINGS[i].1),
+        Err(why) => Ok(Next::Again(why)),
+    }
 }
 
 pub fn language_show(ctx: &Ctx<'_>) -> Show {
@@ -156,26 +188,20 @@ pub enum Purpose {
     Sellers,
 }
 
-const CROPS_PER_PAGE: usize = 7;
+/// Crops on one screen (names of up to 15 characters, and the ways out).
+pub const CROPS_PER_PAGE: usize = 7;
 
 pub fn crops_show(ctx: &Ctx<'_>, purpose: Purpose, page: usize) -> Show {
     let title = ctx.text(if purpose == Purpose::Prices { "prices.crop" } else { "sellers.crop" });
-    let shown = CROPS.iter().skip(page * CROPS_PER_PAGE).take(CROPS_PER_PAGE);
-    Show {
-        text: title,
-        choices: shown.map(|crop| crop.name(ctx.lang)).collect(),
-        more: (page + 1) * CROPS_PER_PAGE < CROPS.len(),
-    }
+    let (shown, more) = page_of(CROPS, page, CROPS_PER_PAGE);
+    Show { text: title, choices: shown.iter().map(|crop| crop.name(ctx.lang)).collect(), more }
 }
 
 pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &str) -> ApiResult<Next> {
-    let on_page = CROPS.len().saturating_sub(page * CROPS_PER_PAGE).min(CROPS_PER_PAGE);
-    if answer == MORE && (page + 1) * CROPS_PER_PAGE < CROPS.len() {
-        return Ok(Next::Open(Screen::Crops { purpose, page: page + 1 }));
-    }
-    let crop = match choice(ctx, answer, on_page) {
-        Ok(i) => &CROPS[page * CROPS_PER_PAGE + i],
-        Err(why) => return Ok(Next::Again(why)),
+    let crop = match pick(ctx, answer, CROPS, page, CROPS_PER_PAGE) {
+        Picked::NextPage => return Ok(Next::Open(Screen::Crops { purpose, page: page + 1 })),
+        Picked::Item(crop) => crop,
+        Picked::Wrong(why) => return Ok(Next::Again(why)),
     };
     match purpose {
         Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop)?)),
@@ -227,7 +253,8 @@ pub fn sellers_text(
         .iter()
         .map(|o| {
             let place = o.farmer_location.as_deref().map(|l| format!(" ({})", gsm7::cut(l, 18))).unwrap_or_default();
-            format!("{}{place} {}/{}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents), o.unit)
+            let call = o.farmer_phone.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+            format!("{}{place} {}/{}{call}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents), o.unit)
         })
         .collect();
     let text = lang.format("ussd.sellers.sms", &[("crop", &crop.name(lang)), ("list", &list.join("; "))]);
