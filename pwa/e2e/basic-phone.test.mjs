@@ -51,6 +51,19 @@ test("a farmer's USSD session shows in the farmer's open app within seconds", as
   assert.match(done, /^END .* : le stock est maintenant de 61 kg\.$/);
   // No reload: the open app hears of the change and pulls it.
   await row.getByText('61 kg in stock').waitFor({ timeout: 10_000 });
+
+  // Something new put on sale from the basic phone: beans, with no photo yet.
+  const sold = await ussdSession(['2', '2580', '2', '1', '80', '1.15', '5', '1']);
+  assert.match(sold, /^END Haricots est en vente\./);
+  const beans = page
+    .locator('.product-row')
+    .filter({ has: page.getByRole('heading', { name: 'Haricots', exact: true }) });
+  await beans.getByText('80 kg in stock').waitFor({ timeout: 10_000 });
+  assert.equal(
+    await beans.locator('.product-image.placeholder').getAttribute('data-category'),
+    'grains',
+    'a drawing of its category',
+  );
   await context.close();
 });
 

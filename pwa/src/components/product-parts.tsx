@@ -51,13 +51,15 @@ export function ProductImage(props: {
   priority?: boolean;
   /** How wide the page draws it (`PICTURE_WIDTHS`): a phone then fetches the 720 px file. */
   sizes?: string;
+  /** A product's category: with no photo at all, a drawing of it stands in (global.css). */
+  category?: string;
 }) {
   // A new picture starts over from its own address.
   return <PictureWithFallback key={props.src} {...props} />;
 }
 
 function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
-  const { src, fallback, alt, width, height, saveData, priority, sizes } = props;
+  const { src, fallback, alt, width, height, saveData, priority, sizes, category } = props;
   const { t } = useTranslation();
   const [asked, setAsked] = useState(false);
   const [failed, setFailed] = useState(0);
@@ -71,6 +73,7 @@ function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
       <div
         className="product-image placeholder"
         style={shape}
+        data-category={src ? undefined : category}
         {...(src && alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
       />
     );

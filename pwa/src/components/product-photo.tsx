@@ -7,13 +7,18 @@ export function Photo({
   hash,
   size,
   alt,
+  category,
 }: {
   db: LocalDb;
   hash: string | undefined;
   size: 320 | 1024;
   alt: string;
+  /** With no photo at all, a drawing of the product's category stands in. */
+  category?: string;
 }) {
   const url = usePhotoUrl(db, hash, size);
-  if (!url) return <div className="product-image placeholder" aria-hidden="true" />;
+  if (!url) {
+    return <div className="product-image placeholder" data-category={hash ? undefined : category} aria-hidden="true" />;
+  }
   return <img className="product-image" src={url} alt={alt} loading="lazy" width={size} height={(size * 3) / 4} />;
 }

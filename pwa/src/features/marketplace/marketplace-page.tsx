@@ -130,6 +130,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
           height={240}
           saveData={saveData}
           priority={first}
+          category={p.category}
         />
         {p.certifications.includes('organic') && (
           <span className="badge green organic">{t('market.certifications.organic')}</span>

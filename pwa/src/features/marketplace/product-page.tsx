@@ -75,6 +75,7 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             saveData={saveData}
             priority
             sizes={PICTURE_WIDTHS.product}
+            category={p.category}
           />
           {p.image_urls.length > 1 && (
             <div className="thumbnails">

@@ -21,7 +21,7 @@ export function ProductRow(props: {
   const refused = entries.find((e) => e.state === 'rejected');
   return (
     <li className="card product-row">
-      <Photo db={props.db} hash={p.images?.[0]} size={320} alt={p.title} />
+      <Photo db={props.db} hash={p.images?.[0]} size={320} alt={p.title} category={p.category} />
       <div>
         <div className="application-head">
           <h3>{p.title}</h3>

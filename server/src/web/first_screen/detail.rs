@@ -44,7 +44,10 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
     let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
     let l = &p.listing;
     let title = escape(product_title(l, lang));
-    let picture = main_picture(l.images.first().map(String::as_str), &title, query.save_data, PRODUCT_PICTURE, true);
+    let picture = match l.images.first() {
+        Some(hash) => main_picture(Some(hash), &title, query.save_data, PRODUCT_PICTURE, true),
+        None => super::lists::drawn(l.category),
+    };
     let verified = if p.farmer.verified {
         format!("<span class=\"badge green\">{}</span>", t(lang, "market.verified"))
     } else {

@@ -263,7 +263,10 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
          <h2><a href=\"{href}\">{title}</a></h2>{}{location}<p class=\"description\">{}</p>{}\
          <p class=\"muted\">{} · {stock}</p><div class=\"actions\"><a class=\"button small\" href=\"{href}\">{} {}</a>\
          <a class=\"button secondary small\" href=\"{href}\">{}</a></div></div></li>",
-        picture(l.images.first().map(String::as_str), &title, first, save_data),
+        match l.images.first() {
+            Some(hash) => picture(Some(hash), &title, first, save_data),
+            None => drawn(l.category),
+        },
         stars(p.rating, p.review_count, lang),
         escape(&l.description),
         price(l, lang),
@@ -287,6 +290,15 @@ pub(super) fn price(l: &Listing, lang: Lang) -> String {
         "<span class=\"price\"><strong>{}</strong><span class=\"muted\"> / {}</span>{was}</span>",
         usd(lang, l.current_price),
         t(lang, &format!("market.units.{}", l.unit.as_str()))
+    )
+}
+
+/// What a product with no photo yet shows (one put on sale from a basic phone): a
+/// drawing of its category, in the stylesheet.
+pub(super) fn drawn(category: crate::model::product::Category) -> String {
+    format!(
+        "<div class=\"product-image placeholder\" data-category=\"{}\" aria-hidden=\"true\"></div>",
+        category.as_str()
     )
 }
 
