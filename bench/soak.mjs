@@ -113,8 +113,10 @@ const pick = () => {
 };
 
 const seen = Object.fromEntries(Object.keys(KINDS).map((k) => [k, { times: [], errors: 0, throttled: 0, sample: '' }]));
-const rss = { start: server.rssMib(), peak: 0, end: 0 };
+const rss = { start: server.rssMib(), peak: 0, end: 0, minutes: [] };
 const sampler = setInterval(() => { rss.peak = Math.max(rss.peak, server.rssMib()); }, 250);
+// Whether memory stays flat: the RSS at the end of each minute.
+const minutes = setInterval(() => rss.minutes.push(server.rssMib().toFixed(0)), 60_000);
 const deadline = performance.now() + SECONDS * 1000;
 const started = performance.now();
 await Promise.all(
@@ -134,6 +136,7 @@ await Promise.all(
   }),
 );
 clearInterval(sampler);
+clearInterval(minutes);
 rss.end = server.rssMib();
 const seconds = (performance.now() - started) / 1000;
 const percentile = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))]?.toFixed(1);
@@ -147,5 +150,6 @@ for (const [kind, record] of Object.entries(seen)) {
 }
 console.log(`all: ${requests} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors`);
 console.log(`server RSS: ${rss.start.toFixed(0)} MiB at start, ${rss.peak.toFixed(0)} MiB peak, ${rss.end.toFixed(0)} MiB at the end`);
+if (rss.minutes.length) console.log(`  at each minute's end: ${rss.minutes.join(', ')} MiB`);
 await server.stop();
 process.exit(errors === 0 ? 0 : 1);
