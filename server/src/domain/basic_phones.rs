@@ -4,6 +4,7 @@
 
 use rusqlite::Connection;
 
+use crate::clock;
 use crate::db::market::{self, Offer, Sale};
 use crate::db::phone_settings;
 use crate::error::ApiResult;
@@ -11,7 +12,6 @@ use crate::labels::Lang;
 use crate::model::produce_words;
 use crate::model::product::{Category, Unit};
 use crate::model::user::Country;
-use crate::{auth, clock};
 
 /// A crop the menus offer: its word in the produce vocabulary (its group's
 /// first, English, word; `ussd.crops.<key>` names it), its category and usual unit.
@@ -202,13 +202,10 @@ pub fn set_pin(conn: &Connection, phone: &str, hash: &str) -> ApiResult<()> {
     Ok(phone_settings::set_pin(conn, phone, hash, &clock::now())?)
 }
 
-/// Whether `pin` is the one `hash` was made from (slow: run it off the async threads).
-pub fn pin_matches(hash: &str, pin: &str) -> bool {
-    auth::verify_password(Some(hash), &format!("pin:{pin}"))
-}
-
-pub fn hash_pin(pin: &str) -> ApiResult<String> {
-    auth::hash_password(&format!("pin:{pin}"))
+/// What a PIN is hashed and checked as: argon2 like a password (with the server's
+/// two-at-a-time limit on the work, `auth::hash_password_async`), marked as a PIN.
+pub fn pin_secret(pin: &str) -> String {
+    format!("pin:{pin}")
 }
 
 #[cfg(test)]

@@ -184,8 +184,7 @@ async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -
         PinState::Set { hash, .. } => hash,
     };
     let typed = pin.clone();
-    let right =
-        tokio::task::spawn_blocking(move || rules::pin_matches(&hash, &typed)).await.map_err(AppError::internal)?;
+    let right = crate::auth::verify_password_async(Some(hash), rules::pin_secret(&typed)).await?;
     state
         .db
         .write(move |tx| {

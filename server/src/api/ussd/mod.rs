@@ -25,7 +25,7 @@ use utoipa_axum::routes;
 use self::menu::{Ctx, Run};
 use self::session::{Memo, Steps};
 use crate::AppState;
-use crate::auth::AuthUser;
+use crate::auth::{self, AuthUser};
 use crate::db::users::{self, UserRow};
 use crate::domain::basic_phones as rules;
 use crate::domain::phone;
@@ -148,9 +148,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
             Run::NeedsWrite => return Err(AppError::internal("a USSD write asked for another write")),
             Run::NeedsPin { step, pin, hash } => {
                 let typed = pin.clone();
-                let right = tokio::task::spawn_blocking(move || rules::pin_matches(&hash, &pin))
-                    .await
-                    .map_err(AppError::internal)?;
+                let right = auth::verify_password_async(Some(hash), rules::pin_secret(&pin)).await?;
                 let phone = dial.phone.clone();
                 let memo = state
                     .db
@@ -167,8 +165,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
             }
             Run::NeedsHash { step, pin } => {
                 let typed = pin.clone();
-                let hash =
-                    tokio::task::spawn_blocking(move || rules::hash_pin(&pin)).await.map_err(AppError::internal)??;
+                let hash = auth::hash_password_async(rules::pin_secret(&pin)).await?;
                 Steps::from([(session::step_key(step, &typed), Memo::Hashed(hash))])
             }
         };
