@@ -276,3 +276,30 @@ test('a price the farmer changed while the buyer was offline is shown before any
   await page.locator('.cart-line', { hasText: 'Cassava leaves' }).getByText('$1.30 / kg', { exact: false }).waitFor();
   await context.close();
 });
+
+test('after a refused payment, the buyer chooses to pay on delivery and the order keeps its products', async () => {
+  const farmerToken = await tokenOf('farmer@mavuno.demo');
+  await listProduct(farmerToken, 'Millet flour', 4);
+  const buyer = await newBuyer();
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, buyer.email, buyer.password);
+  await toCheckout(page, 'Millet flour');
+  await page.getByLabel('Mobile money').check();
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('link', { name: 'View Orders' }).click();
+  const card = page.locator('.order-card', { hasText: 'Millet flour' });
+  await card.getByRole('button', { name: 'Pay now' }).click();
+  // The simulator refuses numbers ending in 2: not enough money.
+  await card.getByLabel(/^Number that pays/).fill('+243 990 000 002');
+  await card.getByRole('button', { name: 'Pay $8.00' }).click();
+  await card.getByText(/^The payment was not made\. We keep your order until/).waitFor({ timeout: 20_000 });
+  await card.getByRole('button', { name: 'Pay on delivery instead' }).click();
+  await card.getByText(/^The payment was not made/).waitFor({ state: 'detached' });
+  await card.getByRole('button', { name: 'Pay now' }).waitFor({ state: 'detached' });
+  const orders = await api('/orders', { token: buyer.token });
+  const order = orders.body.data.find((o) => o.parts.some((p) => p.lines.some((l) => l.title === 'Millet flour')));
+  assert.equal(order.payment_method, 'cash_on_delivery');
+  assert.equal(order.status, 'processing', 'the order goes on, with its products');
+  await context.close();
+});

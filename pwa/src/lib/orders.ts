@@ -57,6 +57,8 @@ export interface Order extends LocalRecord {
   shipping_address: ShippingInput;
   /** Where the latest mobile-money payment stands; absent before the first. */
   payment_status?: PaymentStatus | null;
+  /** After a refused or expired payment: until when the order keeps its stock. */
+  unpaid_until?: string | null;
   parts: OrderPart[];
   events: OrderEvent[];
   created_at: string;

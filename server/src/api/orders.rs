@@ -27,6 +27,26 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list_orders, place_order))
         .routes(routes!(get_order))
         .routes(routes!(change_part))
+        .routes(routes!(pay_on_delivery))
+}
+
+/// After a refused or expired mobile-money payment (or before any), the buyer pays on
+/// delivery instead: the order goes on with its stock (docs/payments.md).
+#[utoipa::path(post, path = "/orders/{id}/cash-on-delivery", tag = "orders", security(("bearer" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, body = OrderResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "not_mobile_money, already_paid, payment_under_way, order_cancelled", body = ErrorBody),
+    ))]
+async fn pay_on_delivery(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<OrderResponse>> {
+    let buyer = auth.user.clone();
+    let order = state.db.write(move |tx| crate::domain::payments::pay_on_delivery(tx, &buyer, id)).await?;
+    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    Ok(Json(OrderResponse { success: true, data }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -163,6 +183,9 @@ pub struct OrderJson {
     /// Where the latest mobile-money payment stands (initiating, pending,
     /// succeeded, failed, expired); none before the first.
     payment_status: Option<PaymentStatus>,
+    /// After a refused or expired payment: until when the order keeps its stock for the
+    /// buyer to pay again or choose cash on delivery (docs/payments.md); none otherwise.
+    unpaid_until: Option<String>,
     parts: Vec<PartJson>,
     events: Vec<EventJson>,
     version: i64,
@@ -180,7 +203,15 @@ impl OrderJson {
         } else {
             (parts.iter().map(|p| p.subtotal_cents).sum(), parts.iter().map(|p| p.shipping_cents).sum())
         };
+        let waiting = row.payment_method == PaymentMethod::MobileMoney
+            && matches!(row.payment_status, Some(PaymentStatus::Failed | PaymentStatus::Expired))
+            && parts.iter().any(|p| p.status == PartStatus::Processing);
+        let unpaid_until = row.payment_updated_at.as_deref().filter(|_| waiting).and_then(|at| {
+            let at = time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339).ok()?;
+            Some(crate::clock::format(at + crate::domain::payments::UNPAID_GRACE))
+        });
         OrderJson {
+            unpaid_until,
             id: row.id,
             uid: row.uid,
             status: PartStatus::of_order(parts.iter().map(|p| p.status)),

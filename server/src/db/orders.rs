@@ -98,6 +98,8 @@ pub struct OrderRow {
     pub events: Vec<EventRow>,
     /// Where its latest mobile-money payment stands; none before the first.
     pub payment_status: Option<PaymentStatus>,
+    /// When the latest payment last changed (a refusal starts the order's grace).
+    pub payment_updated_at: Option<String>,
 }
 
 pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> {
@@ -194,6 +196,12 @@ pub fn set_part_status(
     Ok(())
 }
 
+/// The buyer pays another way (cash on delivery after a refused mobile-money payment).
+pub fn set_payment_method(conn: &Connection, order_id: i64, method: PaymentMethod) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE orders SET payment_method = ?2 WHERE id = ?1")?.execute(params![order_id, method])?;
+    Ok(())
+}
+
 /// The order changed (a part's status): a new version, so phones pull it again.
 pub fn touch(conn: &Connection, order_id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE orders SET version = ?2, updated_at = ?3 WHERE id = ?1")?
@@ -233,6 +241,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
         parts: Vec::new(),
         events: Vec::new(),
         payment_status: None,
+        payment_updated_at: None,
     })
 }
 
@@ -287,10 +296,11 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
             Ok(EventRow { part_id: r.get(0)?, kind: r.get(1)?, actor_id: r.get(2)?, note: r.get(3)?, at: r.get(4)? })
         })?
         .collect::<Result<_, _>>()?;
-    order.payment_status = conn
-        .prepare_cached("SELECT status FROM payments WHERE order_id = ?1 ORDER BY id DESC LIMIT 1")?
-        .query_row([order.id], |r| r.get(0))
+    let latest: Option<(PaymentStatus, String)> = conn
+        .prepare_cached("SELECT status, updated_at FROM payments WHERE order_id = ?1 ORDER BY id DESC LIMIT 1")?
+        .query_row([order.id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
+    (order.payment_status, order.payment_updated_at) = latest.map_or((None, None), |(s, at)| (Some(s), Some(at)));
     Ok(order)
 }
 

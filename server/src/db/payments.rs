@@ -208,3 +208,17 @@ pub fn store_callback(
 pub fn prune_callbacks(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
     conn.prepare_cached("DELETE FROM payment_callbacks WHERE received_at < ?1")?.execute([before])
 }
+
+/// Mobile-money orders with a part still processing whose latest payment failed or
+/// expired between `since` and `before`: each with that payment's status.
+pub fn lapsed_orders(conn: &Connection, since: &str, before: &str) -> rusqlite::Result<Vec<(i64, PaymentStatus)>> {
+    conn.prepare_cached(
+        "SELECT p.order_id, p.status FROM payments p JOIN orders o ON o.id = p.order_id
+         WHERE p.status IN ('failed', 'expired') AND p.updated_at < ?2 AND p.updated_at >= ?1
+           AND o.payment_method = 'mobile_money'
+           AND p.id = (SELECT MAX(id) FROM payments WHERE order_id = p.order_id)
+           AND EXISTS (SELECT 1 FROM order_parts op WHERE op.order_id = o.id AND op.status = 'processing')",
+    )?
+    .query_map([since, before], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect()
+}

@@ -236,10 +236,8 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
     }
     payments::add_event(conn, payment.id, to, source, reason, &now)?;
     if let Some(order_id) = payment.order_id {
-        if matches!(to, PaymentStatus::Failed | PaymentStatus::Expired) {
-            // The stock the order held goes back on sale.
-            orders::cancel_unpaid(conn, order_id, &format!("payment {to}"))?;
-        }
+        // A refused or expired payment keeps the order (and its stock) for `UNPAID_GRACE`:
+        // the buyer may pay again or switch to cash on delivery (`release_unpaid` ends it).
         // Phones pull the order again to see where its payment stands.
         crate::db::orders::touch(conn, order_id, crate::db::sync::next_version(conn)?, &now)?;
     }
@@ -259,6 +257,52 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
     }
     let row = payments::find_by_uid(conn, uid)?.ok_or_else(|| AppError::internal("payment vanished"))?;
     Ok((row, true))
+}
+
+/// How long an order whose payment was refused or expired keeps its stock, for the buyer
+/// to pay again or to choose cash on delivery (docs/payments.md).
+pub const UNPAID_GRACE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
+/// Orders whose last payment failed or expired more than `UNPAID_GRACE` ago, and that
+/// still wait to be paid by mobile money, are cancelled: their stock goes back on sale.
+/// Answers how many.
+pub fn release_unpaid(conn: &Connection) -> ApiResult<usize> {
+    // Only the last week's refusals are read, so a round's work stays small (the poller
+    // runs every 2 s); after a longer stop, older unpaid orders wait for an admin.
+    let since = clock::before_now(UNPAID_GRACE + std::time::Duration::from_secs(7 * 24 * 3600));
+    let lapsed = payments::lapsed_orders(conn, &since, &clock::before_now(UNPAID_GRACE))?;
+    for (order_id, status) in &lapsed {
+        orders::cancel_unpaid(conn, *order_id, &format!("payment {status}"))?;
+    }
+    Ok(lapsed.len())
+}
+
+/// The buyer pays on delivery instead of by mobile money, after a payment was refused or
+/// expired (or before any): the order keeps its stock and goes on; no payment may be under
+/// way or made.
+pub fn pay_on_delivery(conn: &Connection, buyer: &UserRow, order_id: i64) -> ApiResult<OrderRow> {
+    let order = orders::visible(conn, buyer, OrderRef::Id(order_id))?;
+    if order.buyer_id != buyer.id {
+        return Err(AppError::not_found("order_not_found", "Order not found"));
+    }
+    if order.payment_method != PaymentMethod::MobileMoney {
+        return Err(AppError::conflict("not_mobile_money", "This order is paid on delivery"));
+    }
+    let existing = payments::of_order(conn, order.id)?;
+    if existing.iter().any(|p| p.status == PaymentStatus::Succeeded) {
+        return Err(AppError::conflict("already_paid", "This order is already paid"));
+    }
+    if existing.iter().any(|p| !p.status.is_final()) {
+        return Err(AppError::conflict("payment_under_way", "A payment of this order is under way"));
+    }
+    if PartStatus::of_order(order.parts.iter().map(|p| p.status)) == PartStatus::Cancelled {
+        return Err(AppError::conflict("order_cancelled", "This order was cancelled"));
+    }
+    let now = clock::now();
+    crate::db::orders::set_payment_method(conn, order.id, PaymentMethod::CashOnDelivery)?;
+    crate::db::orders::add_event(conn, order.id, None, "pay_on_delivery", Some(buyer.id), None, &now)?;
+    crate::db::orders::touch(conn, order.id, crate::db::sync::next_version(conn)?, &now)?;
+    crate::db::orders::find(conn, order.id)?.ok_or_else(|| AppError::internal("order vanished"))
 }
 
 /// A status check settled nothing: expire the payment once its window is

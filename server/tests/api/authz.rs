@@ -99,6 +99,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("patch", "/orders/{id}/parts/{part_id}", Own(&[Buyer, Farmer], ADMINS)),
     ("get", "/orders/{id}/payments", Own(&[Buyer], ADMINS)),
     ("post", "/orders/{id}/payments", Own(&[Buyer], &[])),
+    ("post", "/orders/{id}/cash-on-delivery", Own(&[Buyer], &[])),
     ("post", "/payments/callbacks/{provider}", Provider),
     ("post", "/sms/delivery/{token}", Provider),
     ("post", "/sms/incoming/{token}", Provider),

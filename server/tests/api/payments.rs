@@ -109,7 +109,7 @@ async fn a_payment_approved_on_the_phone_is_settled_by_its_callback() {
 }
 
 #[tokio::test]
-async fn refused_payments_fail_and_give_the_stock_back() {
+async fn a_refused_payment_keeps_the_order_for_a_while_then_gives_the_stock_back() {
     let s = shop().await;
     for (n, phone, reason) in [(2, "+243990000002", "insufficient_funds"), (3, "+243990000003", "declined")] {
         let order = s.order(n, "mobile_money").await;
@@ -117,15 +117,74 @@ async fn refused_payments_fail_and_give_the_stock_back() {
         assert_eq!(s.pay(order, phone).await.status(), StatusCode::CREATED);
         let failed = s.until(order, "failed").await;
         assert_eq!(failed["failure_reason"], reason);
+        assert_eq!(s.stock().await, 46, "the order keeps its stock, to pay again or on delivery");
+        let seen: Value =
+            s.app.call(Method::GET, &format!("/orders/{order}"), &s.buyer, None).await.json().await.unwrap();
+        assert_eq!(
+            (seen["data"]["status"].as_str(), seen["data"]["payment_status"].as_str()),
+            (Some("processing"), Some("failed"))
+        );
+        assert!(
+            seen["data"]["unpaid_until"].as_str().is_some_and(|until| until > failed["created_at"].as_str().unwrap())
+        );
+
+        // Nobody pays within the grace: the clock has moved on, and the poller lets the stock go.
+        s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes') WHERE status = 'failed'");
+        mavuno::providers::poll_once(&s.app.state).await.unwrap();
         assert_eq!(s.stock().await, 50, "the order let its stock go");
         let seen: Value =
             s.app.call(Method::GET, &format!("/orders/{order}"), &s.buyer, None).await.json().await.unwrap();
         assert_eq!(seen["data"]["status"], "cancelled");
+        assert!(seen["data"]["unpaid_until"].is_null());
         assert_eq!(
             error_of(s.pay(order, "+243990000001").await, StatusCode::CONFLICT).await["code"],
             "order_cancelled"
         );
     }
+}
+
+#[tokio::test]
+async fn after_a_refusal_the_buyer_pays_again_or_on_delivery() {
+    let s = shop().await;
+    // Paying again: a new payment, approved.
+    let again = s.order(4, "mobile_money").await;
+    s.pay(again, "+243990000002").await;
+    s.until(again, "failed").await;
+    assert_eq!(s.pay(again, "+243990000001").await.status(), StatusCode::CREATED, "a new payment after a refusal");
+    s.until(again, "succeeded").await;
+
+    // On delivery instead: the order goes on as cash on delivery, with its stock.
+    let cash = s.order(5, "mobile_money").await;
+    s.pay(cash, "+243990000003").await;
+    s.until(cash, "failed").await;
+    let stranger = s.app.user_with_role("other@example.com", mavuno::model::user::Role::User).await;
+    let path = format!("/orders/{cash}/cash-on-delivery");
+    assert_eq!(s.app.call(Method::POST, &path, &stranger, None).await.status(), StatusCode::NOT_FOUND);
+    let switched = s.app.call(Method::POST, &path, &s.buyer, None).await;
+    assert_eq!(switched.status(), StatusCode::OK);
+    let order: Value = switched.json().await.unwrap();
+    assert_eq!(
+        (order["data"]["payment_method"].as_str(), order["data"]["status"].as_str()),
+        (Some("cash_on_delivery"), Some("processing"))
+    );
+    assert!(order["data"]["unpaid_until"].is_null());
+    assert!(order["data"]["events"].as_array().unwrap().iter().any(|e| e["kind"] == "pay_on_delivery"), "{order}");
+    assert_eq!(
+        error_of(s.app.call(Method::POST, &path, &s.buyer, None).await, StatusCode::CONFLICT).await["code"],
+        "not_mobile_money"
+    );
+    assert_eq!(error_of(s.pay(cash, "+243990000001").await, StatusCode::CONFLICT).await["code"], "not_mobile_money");
+    // Past the grace, an order paid on delivery is not released.
+    s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes')");
+    mavuno::providers::poll_once(&s.app.state).await.unwrap();
+    let kept: Value = s.app.call(Method::GET, &format!("/orders/{cash}"), &s.buyer, None).await.json().await.unwrap();
+    assert_eq!(kept["data"]["status"], "processing");
+    // A paid order cannot switch.
+    let paid = format!("/orders/{again}/cash-on-delivery");
+    assert_eq!(
+        error_of(s.app.call(Method::POST, &paid, &s.buyer, None).await, StatusCode::CONFLICT).await["code"],
+        "already_paid"
+    );
 }
 
 #[tokio::test]
@@ -164,6 +223,9 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     mavuno::providers::poll_once(&s.app.state).await.unwrap();
     let expired = s.until(silent, "expired").await;
     assert_eq!(expired["events"].as_array().unwrap().last().unwrap()["source"], "expiry");
+    assert_eq!(s.stock().await, 34, "the expired order keeps its 4 kg a while, to pay again or on delivery");
+    s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes') WHERE status = 'expired'");
+    mavuno::providers::poll_once(&s.app.state).await.unwrap();
     assert_eq!(s.stock().await, 38, "three paid orders hold 12 kg; the expired one gave its 4 back");
 
     // A forged callback is refused and kept as it came.

@@ -27,6 +27,7 @@ import { OrderStatusBadge } from '../../components/order-status-badge';
 import { PayNow } from '../../components/pay-now';
 import { orderPaymentsPath } from '../../lib/payments';
 import { ReviewForm } from './review-form';
+import { UnpaidNote } from './unpaid-note';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
 
 const money = (cents: number) => formatMoney(cents / 100);
@@ -82,6 +83,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           </span>
           {/* Kept while a payment is under way (its prompt stays when the pending state
               arrives by sync) and after one failed or expired, to try again. */}
+          <UnpaidNote db={db} order={order} />
           {order.id && order.status !== 'cancelled' && order.payment_status !== 'succeeded' && (
             <PayNow
               db={db}
