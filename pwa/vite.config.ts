@@ -113,14 +113,19 @@ function markOnDemand(): Plugin {
     /\/src\/app\/dashboard\/dashboard-page\.tsx$/,
     /\/src\/features\/profile\/profile-page\.tsx$/,
     /\/src\/features\/training\/learn-page\.tsx$/,
+    // The drawn basic phone (docs/ussd.md), opened by few.
+    /\/src\/features\/basic-phone\//,
   ];
   return {
     name: 'mavuno-on-demand-chunks',
     apply: 'build',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? '')))
+        if (chunk.type === 'chunk' && chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? ''))) {
           onDemand.add(chunk.fileName);
+          // Its own styles come with it, not with the install.
+          for (const css of chunk.viteMetadata?.importedCss ?? []) onDemand.add(css);
+        }
       }
       if (onDemand.size < 3) throw new Error('the admin and language chunks were not found');
     },
