@@ -93,17 +93,9 @@ fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
     Ok(digits.to_owned())
 }
 
-/// Starts paying `order` from `phone` with `operator` through `provider`:
-/// the row is written (initiating) and returned; the caller asks the provider.
-/// A payment already under way for the order is answered instead of a second.
-pub fn begin(
-    conn: &Connection,
-    buyer: &UserRow,
-    order_id: i64,
-    operator: &str,
-    phone: &str,
-    provider: &str,
-) -> ApiResult<(PaymentRow, bool)> {
+/// The buyer's own order to be paid by mobile money and not paid yet, with its payments
+/// (anyone else's order is "not found").
+fn unpaid_order(conn: &Connection, buyer: &UserRow, order_id: i64) -> ApiResult<(OrderRow, Vec<PaymentRow>)> {
     let order = orders::visible(conn, buyer, OrderRef::Id(order_id))?;
     if order.buyer_id != buyer.id {
         return Err(AppError::not_found("order_not_found", "Order not found"));
@@ -115,6 +107,21 @@ pub fn begin(
     if existing.iter().any(|p| p.status == PaymentStatus::Succeeded) {
         return Err(AppError::conflict("already_paid", "This order is already paid"));
     }
+    Ok((order, existing))
+}
+
+/// Starts paying `order` from `phone` with `operator` through `provider`:
+/// the row is written (initiating) and returned; the caller asks the provider.
+/// A payment already under way for the order is answered instead of a second.
+pub fn begin(
+    conn: &Connection,
+    buyer: &UserRow,
+    order_id: i64,
+    operator: &str,
+    phone: &str,
+    provider: &str,
+) -> ApiResult<(PaymentRow, bool)> {
+    let (order, existing) = unpaid_order(conn, buyer, order_id)?;
     if let Some(under_way) = existing.into_iter().find(|p| !p.status.is_final()) {
         return Ok((under_way, false));
     }
@@ -281,17 +288,7 @@ pub fn release_unpaid(conn: &Connection) -> ApiResult<usize> {
 /// expired (or before any): the order keeps its stock and goes on; no payment may be under
 /// way or made.
 pub fn pay_on_delivery(conn: &Connection, buyer: &UserRow, order_id: i64) -> ApiResult<OrderRow> {
-    let order = orders::visible(conn, buyer, OrderRef::Id(order_id))?;
-    if order.buyer_id != buyer.id {
-        return Err(AppError::not_found("order_not_found", "Order not found"));
-    }
-    if order.payment_method != PaymentMethod::MobileMoney {
-        return Err(AppError::conflict("not_mobile_money", "This order is paid on delivery"));
-    }
-    let existing = payments::of_order(conn, order.id)?;
-    if existing.iter().any(|p| p.status == PaymentStatus::Succeeded) {
-        return Err(AppError::conflict("already_paid", "This order is already paid"));
-    }
+    let (order, existing) = unpaid_order(conn, buyer, order_id)?;
     if existing.iter().any(|p| !p.status.is_final()) {
         return Err(AppError::conflict("payment_under_way", "A payment of this order is under way"));
     }
