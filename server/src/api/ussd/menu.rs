@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 
 use super::session::{Memo, Steps, step_key};
-use super::{Reply, apply, farmer, learning, screens};
+use super::{Reply, apply, farmer, join, learning, pin, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::gsm7;
@@ -132,9 +132,9 @@ pub enum Screen {
         purpose: screens::Purpose,
         page: usize,
     },
-    Join(screens::JoinDraft),
+    Join(join::JoinDraft),
     Pin {
-        stage: screens::PinStage,
+        stage: pin::PinStage,
         then: screens::Go,
     },
     Listings {
@@ -194,8 +194,8 @@ impl Screen {
             Screen::Language => Ok(screens::language_show(ctx)),
             Screen::Settings => screens::settings_show(ctx),
             Screen::Crops { purpose, page } => Ok(screens::crops_show(ctx, *purpose, *page)),
-            Screen::Join(draft) => Ok(screens::join_show(ctx, draft)),
-            Screen::Pin { stage, .. } => Ok(screens::pin_show(ctx, stage)),
+            Screen::Join(draft) => Ok(join::join_show(ctx, draft)),
+            Screen::Pin { stage, .. } => Ok(pin::pin_show(ctx, stage)),
             Screen::Listings { page } => farmer::listings_show(ctx, *page),
             Screen::Listing { id } => farmer::listing_show(ctx, *id),
             Screen::AskStock { id } => farmer::ask_stock_show(ctx, *id),
@@ -216,8 +216,8 @@ impl Screen {
             Screen::Language => screens::language_answer(ctx, answer),
             Screen::Settings => screens::settings_answer(ctx, answer),
             Screen::Crops { purpose, page } => screens::crops_answer(ctx, *purpose, *page, answer),
-            Screen::Join(draft) => screens::join_answer(ctx, draft, answer),
-            Screen::Pin { stage, then } => screens::pin_answer(ctx, stage, *then, answer),
+            Screen::Join(draft) => join::join_answer(ctx, draft, answer),
+            Screen::Pin { stage, then } => pin::pin_answer(ctx, stage, *then, answer),
             Screen::Listings { page } => farmer::listings_answer(ctx, *page, answer),
             Screen::Listing { id } => farmer::listing_answer(ctx, *id, answer),
             Screen::AskStock { id } => farmer::stock_answer(ctx, *id, answer),

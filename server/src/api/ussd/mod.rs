@@ -8,8 +8,10 @@ mod africas_talking;
 mod apply;
 pub mod commands;
 mod farmer;
+mod join;
 mod learning;
 mod menu;
+mod pin;
 mod screens;
 pub mod session;
 

@@ -1,20 +1,20 @@
 //! The screens everyone reaches (docs/ussd.md): the main menus (tables, one per
-//! kind of person), the language, prices and sellers by crop, joining, the PIN,
-//! an application's status and the courses followed. A farmer's own screens are
-//! in `farmer`.
+//! kind of person), settings and the language, prices and sellers by crop, and an
+//! application's status. Joining is in `join`, the PIN in `pin`, a farmer's own
+//! screens in `farmer`, the application's questions in `apply`, courses in `learning`.
 
-use super::menu::{Ctx, Next, Picked, Run, Screen, Show, choice, money, page_of, pick};
-use super::session::Memo;
+use super::join::JoinDraft;
+use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, pick};
+use super::pin::PinStage;
 use crate::clock;
-use crate::db::{password_resets, phone_settings, sms, surveys};
-use crate::domain::accounts::AccountForm;
+use crate::db::{phone_settings, sms, surveys};
 use crate::domain::basic_phones::{self as rules, CROPS, PinState};
-use crate::domain::{password_reset, registrations};
-use crate::error::{ApiResult, AppError};
+use crate::domain::password_reset;
+use crate::error::ApiResult;
 use crate::gsm7;
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::survey::SurveyStatus;
-use crate::model::user::{Country, Role};
+use crate::model::user::Role;
 
 /// Where a main-menu choice leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,12 +99,10 @@ pub fn main_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
 }
 
 /// Where `go` leads once any PIN it needs was given.
-fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
+pub(super) fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
     Ok(match go {
         Go::Join if ctx.person.is_some() => Next::End(ctx.text("join.exists")),
-        Go::Join => {
-            Next::Open(Screen::Join(JoinDraft { country: rules::country_of(ctx.phone), ..JoinDraft::default() }))
-        }
+        Go::Join => Next::Open(Screen::Join(JoinDraft::for_number(ctx.phone))),
         Go::Prices => Next::Open(Screen::Crops { purpose: Purpose::Prices, page: 0 }),
         Go::Sellers => Next::Open(Screen::Crops { purpose: Purpose::Sellers, page: 0 }),
         Go::Language => Next::Open(Screen::Language),
@@ -259,243 +257,6 @@ pub fn sellers_text(
         .collect();
     let text = lang.format("ussd.sellers.sms", &[("crop", &crop.name(lang)), ("list", &list.join("; "))]);
     Ok(Some(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT)))
-}
-
-/// A new account's answers so far.
-#[derive(Debug, Clone, Default)]
-pub struct JoinDraft {
-    first_name: Option<String>,
-    last_name: Option<String>,
-    country: Option<Country>,
-    /// An index of `PROVINCES`; its length for another province.
-    province: Option<usize>,
-    place: Option<String>,
-}
-
-/// The provinces whose territories the menu lists (the rest type their town).
-const PROVINCES: &[(&str, &[&str])] = &[
-    ("south_kivu", &["Bukavu", "Kabare", "Walungu", "Kalehe", "Idjwi", "Mwenga", "Shabunda", "Uvira", "Fizi"]),
-    ("north_kivu", &["Goma", "Nyiragongo", "Masisi", "Rutshuru", "Walikale", "Lubero", "Beni"]),
-];
-const COUNTRIES: [Country; 6] = [Country::Drc, Country::Bdi, Country::Rwa, Country::Uga, Country::Tza, Country::Ken];
-
-/// What joining asks next.
-enum Ask {
-    FirstName,
-    LastName,
-    Country,
-    Province,
-    Territory(usize),
-    Town,
-    Confirm,
-}
-
-impl JoinDraft {
-    fn ask(&self) -> Ask {
-        match self {
-            JoinDraft { first_name: None, .. } => Ask::FirstName,
-            JoinDraft { last_name: None, .. } => Ask::LastName,
-            JoinDraft { country: None, .. } => Ask::Country,
-            JoinDraft { country: Some(Country::Drc), province: None, .. } => Ask::Province,
-            JoinDraft { province: Some(i), place: None, .. } if *i < PROVINCES.len() => Ask::Territory(*i),
-            JoinDraft { place: None, .. } => Ask::Town,
-            _ => Ask::Confirm,
-        }
-    }
-}
-
-pub fn join_show(ctx: &Ctx<'_>, draft: &JoinDraft) -> Show {
-    match draft.ask() {
-        Ask::FirstName => Show::ask(ctx.text("join.first_name")),
-        Ask::LastName => Show::ask(ctx.text("join.last_name")),
-        Ask::Town => Show::ask(ctx.text("join.town")),
-        Ask::Country => Show {
-            text: ctx.text("join.country"),
-            choices: COUNTRIES.iter().map(|c| ctx.lang.text(&format!("countries.{}", c.as_str()))).collect(),
-            more: false,
-        },
-        Ask::Province => Show {
-            text: ctx.text("join.province"),
-            choices: PROVINCES
-                .iter()
-                .map(|(key, _)| ctx.text(&format!("provinces.{key}")))
-                .chain([ctx.text("join.other")])
-                .collect(),
-            more: false,
-        },
-        Ask::Territory(i) => Show {
-            text: ctx.text("join.territory"),
-            choices: PROVINCES[i].1.iter().map(|t| (*t).to_owned()).collect(),
-            more: false,
-        },
-        Ask::Confirm => Show {
-            text: ctx.format(
-                "join.confirm",
-                &[
-                    (
-                        "name",
-                        &format!(
-                            "{} {}",
-                            draft.first_name.as_deref().unwrap_or(""),
-                            draft.last_name.as_deref().unwrap_or("")
-                        ),
-                    ),
-                    ("place", draft.place.as_deref().unwrap_or("")),
-                ],
-            ),
-            choices: vec![ctx.text("yes"), ctx.text("no")],
-            more: false,
-        },
-    }
-}
-
-/// A name or place typed on a keypad: 2 to 40 characters, letters first.
-fn short_text(answer: &str) -> Option<String> {
-    let text = answer.split_whitespace().collect::<Vec<_>>().join(" ");
-    let fine = (2..=40).contains(&text.chars().count())
-        && text.chars().next().is_some_and(char::is_alphabetic)
-        && text.chars().all(|c| c.is_alphanumeric() || " -'.".contains(c));
-    fine.then_some(text)
-}
-
-pub fn join_answer(ctx: &mut Ctx<'_>, draft: &JoinDraft, answer: &str) -> ApiResult<Next> {
-    let mut next = draft.clone();
-    match draft.ask() {
-        Ask::FirstName | Ask::LastName | Ask::Town => {
-            let Some(text) = short_text(answer) else { return Ok(Next::Again(ctx.text("join.name_invalid"))) };
-            match draft.ask() {
-                Ask::FirstName => next.first_name = Some(text),
-                Ask::LastName => next.last_name = Some(text),
-                _ => next.place = Some(text),
-            }
-        }
-        Ask::Country => match choice(ctx, answer, COUNTRIES.len()) {
-            Ok(i) => next.country = Some(COUNTRIES[i]),
-            Err(why) => return Ok(Next::Again(why)),
-        },
-        Ask::Province => match choice(ctx, answer, PROVINCES.len() + 1) {
-            Ok(i) => next.province = Some(i),
-            Err(why) => return Ok(Next::Again(why)),
-        },
-        Ask::Territory(p) => match choice(ctx, answer, PROVINCES[p].1.len()) {
-            Ok(i) => {
-                let province = Lang::EN.text(&format!("ussd.provinces.{}", PROVINCES[p].0));
-                next.place = Some(format!("{}, {province}", PROVINCES[p].1[i]));
-            }
-            Err(why) => return Ok(Next::Again(why)),
-        },
-        Ask::Confirm => {
-            return match choice(ctx, answer, 2) {
-                Ok(0) => ctx.write_once(|ctx| join(ctx, draft), || Next::End(String::new())),
-                Ok(_) => Ok(Next::End(ctx.text("join.cancelled"))),
-                Err(why) => Ok(Next::Again(why)),
-            };
-        }
-    }
-    Ok(Next::Open(Screen::Join(next)))
-}
-
-fn join(ctx: &mut Ctx<'_>, draft: &JoinDraft) -> ApiResult<Next> {
-    let form = AccountForm {
-        first_name: draft.first_name.clone(),
-        last_name: draft.last_name.clone(),
-        phone_number: Some(ctx.phone.to_owned()),
-        country: draft.country.map(|c| c.as_str().to_owned()),
-        location: draft.place.clone(),
-        ..AccountForm::default()
-    };
-    match registrations::join_by_phone(ctx.conn, &form) {
-        Ok(person) => {
-            let text = ctx.format("join.done", &[("name", &gsm7::cut(&person.first_name, 20))]);
-            ctx.person = Some(person);
-            Ok(Next::End(text))
-        }
-        Err(AppError::Validation(_)) => Ok(Next::End(ctx.text("join.exists"))),
-        Err(err) => Err(err),
-    }
-}
-
-/// Where the PIN screen is.
-#[derive(Debug, Clone)]
-pub enum PinStage {
-    Enter,
-    New,
-    /// The new PIN typed once, to type again.
-    Again(String),
-    /// The code texted to reset the PIN.
-    Code,
-}
-
-pub fn pin_show(ctx: &Ctx<'_>, stage: &PinStage) -> Show {
-    Show::ask(ctx.text(match stage {
-        PinStage::Enter => "pin.enter",
-        PinStage::New => "pin.new",
-        PinStage::Again(_) => "pin.again",
-        PinStage::Code => "pin.reset_sent",
-    }))
-}
-
-pub fn pin_answer(ctx: &mut Ctx<'_>, stage: &PinStage, then: Go, answer: &str) -> ApiResult<Next> {
-    let opened = |ctx: &mut Ctx<'_>| -> ApiResult<Next> {
-        ctx.unlocked = true;
-        if then == Go::PinReset {
-            return Ok(Next::End(ctx.text("pin.reset_done")));
-        }
-        Ok(match arrive(ctx, then)? {
-            Next::Open(screen) => Next::Swap(screen, None),
-            other => other,
-        })
-    };
-    match stage {
-        PinStage::Enter => {
-            if rules::pin_problem(answer) == Some("invalid") {
-                return Ok(Next::Again(ctx.text("pin.invalid")));
-            }
-            match ctx.memo() {
-                Some(Memo::PinRight) => opened(ctx),
-                Some(Memo::PinWrong(0)) => Ok(Next::End(ctx.text("pin.locked"))),
-                Some(Memo::PinWrong(left)) => Ok(Next::Again(ctx.lang.plural("ussd.pin.wrong", *left, &[]))),
-                _ => Ok(match rules::pin_state(ctx.conn, ctx.phone)? {
-                    PinState::Set { hash, .. } => {
-                        Next::Needs(Run::NeedsPin { step: ctx.step, pin: answer.to_owned(), hash })
-                    }
-                    PinState::Locked => Next::End(ctx.text("pin.locked")),
-                    PinState::None => Next::Swap(Screen::Pin { stage: PinStage::New, then }, None),
-                }),
-            }
-        }
-        PinStage::New => match rules::pin_problem(answer) {
-            Some(problem) => Ok(Next::Again(ctx.text(&format!("pin.{problem}")))),
-            None => Ok(Next::Swap(Screen::Pin { stage: PinStage::Again(answer.to_owned()), then }, None)),
-        },
-        PinStage::Again(first) if answer != first => {
-            Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, Some(ctx.text("pin.mismatch"))))
-        }
-        PinStage::Again(_) => match ctx.memo().cloned() {
-            Some(Memo::Written(_)) => opened(ctx),
-            Some(Memo::Hashed(_)) if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
-            Some(Memo::Hashed(hash)) => {
-                rules::set_pin(ctx.conn, ctx.phone, &hash)?;
-                if let Some(person) = &ctx.person {
-                    password_resets::use_all(ctx.conn, person.id, &clock::now())?;
-                }
-                ctx.remember(Memo::Written(None));
-                opened(ctx)
-            }
-            _ => Ok(Next::Needs(Run::NeedsHash { step: ctx.step, pin: answer.to_owned() })),
-        },
-        PinStage::Code => match ctx.memo() {
-            Some(Memo::PinRight) => Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, None)),
-            Some(Memo::PinWrong(_)) => Ok(Next::Again(ctx.text("pin.reset_wrong"))),
-            _ if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
-            _ => {
-                // A wrong code counts against the codes sent (and commits).
-                let right = password_reset::check_code(ctx.conn, ctx.phone, answer)?.is_ok();
-                ctx.remember(if right { Memo::PinRight } else { Memo::PinWrong(1) });
-                pin_answer(ctx, stage, then, answer)
-            }
-        },
-    }
 }
 
 fn application(ctx: &Ctx<'_>) -> ApiResult<String> {
