@@ -274,14 +274,20 @@ pub const UNPAID_GRACE: std::time::Duration = std::time::Duration::from_secs(30 
 /// still wait to be paid by mobile money, are cancelled: their stock goes back on sale.
 /// Answers how many.
 pub fn release_unpaid(conn: &Connection) -> ApiResult<usize> {
-    // Only the last week's refusals are read, so a round's work stays small (the poller
-    // runs every 2 s); after a longer stop, older unpaid orders wait for an admin.
-    let since = clock::before_now(UNPAID_GRACE + std::time::Duration::from_secs(7 * 24 * 3600));
-    let lapsed = payments::lapsed_orders(conn, &since, &clock::before_now(UNPAID_GRACE))?;
+    let lapsed = lapsed_unpaid(conn)?;
     for (order_id, status) in &lapsed {
         orders::cancel_unpaid(conn, *order_id, &format!("payment {status}"))?;
     }
     Ok(lapsed.len())
+}
+
+/// The orders `release_unpaid` would cancel now (a read: the poller asks this every 2 s
+/// and takes the write lock only when there is something to do). Only the last week's
+/// refusals are read, so each look stays small; after a longer stop, older unpaid orders
+/// wait for an admin.
+pub fn lapsed_unpaid(conn: &Connection) -> ApiResult<Vec<(i64, PaymentStatus)>> {
+    let since = clock::before_now(UNPAID_GRACE + std::time::Duration::from_secs(7 * 24 * 3600));
+    Ok(payments::lapsed_orders(conn, &since, &clock::before_now(UNPAID_GRACE))?)
 }
 
 /// The buyer pays on delivery instead of by mobile money, after a payment was refused or

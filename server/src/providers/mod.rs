@@ -163,7 +163,9 @@ pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
             .await?;
     }
     // Orders whose payment was refused or expired and that nobody paid since.
-    state.db.write(|tx| rules::release_unpaid(tx)).await?;
+    if !state.db.read(rules::lapsed_unpaid).await?.is_empty() {
+        state.db.write(|tx| rules::release_unpaid(tx)).await?;
+    }
     let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::clock::now(), 20)?)).await?;
     let count = count + refunds.len();
     for refund in refunds {
