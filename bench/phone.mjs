@@ -2,23 +2,16 @@
 // and a count of what a page downloads over the network (not what the service worker
 // answers), by kind, as it arrives compressed.
 import { createRequire } from 'node:module';
+import { LAUNCH, PHONE } from '../pwa/e2e/harness.mjs';
 
 const require = createRequire(new URL('../pwa/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
 
-export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true };
+export { PHONE };
 
+/** Chromium as the browser tests start it, without their per-context proxy: the benches count bytes themselves. */
 export function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(LAUNCH);
 }
 
 /** Bytes by kind (`kindOf(path)`), filled in as `page` loads; `files` lists each response. */

@@ -54,7 +54,8 @@ export async function startServer() {
   };
 }
 
-const LAUNCH = {
+/** How tests and benchmarks start Debian's Chromium (nothing downloaded, nothing phoned home). */
+export const LAUNCH = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
   args: [
