@@ -7,7 +7,7 @@
 use sha2::{Digest, Sha256};
 use sync_protocol::{ListingInput, Loose};
 
-use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, pick};
+use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_of, pick};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::products::ProductRow;
 use crate::db::{earnings, orders, products as product_rows};
@@ -64,12 +64,8 @@ pub fn listings_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
             } else {
                 format!(" ({})", ctx.text("listings.off"))
             };
-            format!(
-                "{} {}{}{off}",
-                gsm7::cut(p.listing.title_in(ctx.lang.code()), 20),
-                p.listing.quantity,
-                p.listing.unit.as_str()
-            )
+            let stock = amount(ctx.lang, p.listing.quantity, p.listing.unit.as_str());
+            format!("{} {stock}{off}", gsm7::cut(p.listing.title_in(ctx.lang.code()), 20))
         })
         .collect();
     Ok(Show { text: ctx.text("listings.title"), choices, more })
@@ -378,8 +374,11 @@ fn moves(order: &OrderRow, part: &PartRow) -> Vec<PartStatus> {
 
 pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Show> {
     let (order, part) = own_part(ctx, order_id, part_id)?;
-    let lines: Vec<String> =
-        part.lines.iter().map(|l| format!("{} {}{}", gsm7::cut(&l.title, 18), l.quantity, l.unit)).collect();
+    let lines: Vec<String> = part
+        .lines
+        .iter()
+        .map(|l| format!("{} {}", gsm7::cut(&l.title, 18), amount(ctx.lang, l.quantity, &l.unit)))
+        .collect();
     let mut text = ctx.format(
         "order.title",
         &[

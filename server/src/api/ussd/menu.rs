@@ -352,6 +352,22 @@ pub fn pick<'a, T>(ctx: &Ctx<'_>, answer: &str, items: &'a [T], page: usize, per
     }
 }
 
+/// A quantity as the menus show it, in the reader's words: `20kg`, `3 pieces`.
+pub fn amount(lang: Lang, quantity: i64, unit: &str) -> String {
+    match unit {
+        "kg" => format!("{quantity}kg"),
+        unit => format!("{quantity} {}", lang.text(&format!("ussd.units.{unit}"))),
+    }
+}
+
+/// What one unit is called after a price: `1.20/kg`, `0.80/piece`.
+pub fn per_unit(lang: Lang, unit: &str) -> String {
+    match unit {
+        "kg" => "kg".to_owned(),
+        _ => lang.text("ussd.units.one_piece"),
+    }
+}
+
 /// Cents as the menus show money: `1.25`.
 pub fn money(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
@@ -387,6 +403,15 @@ mod tests {
             serde_json::Value::String(text) => out.push((path, text.clone())),
             _ => {}
         }
+    }
+
+    #[test]
+    fn quantities_and_units_are_said_in_the_reader_s_words() {
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!(amount(fr, 20, "kg"), "20kg");
+        assert_eq!(amount(fr, 3, "piece"), "3 pièces");
+        assert_eq!(per_unit(sw, "piece"), "kipande");
+        assert_eq!(per_unit(sw, "kg"), "kg");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! screens in `farmer`, the application's questions in `apply`, courses in `learning`.
 
 use super::join::JoinDraft;
-use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, pick};
+use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, per_unit, pick};
 use super::pin::PinStage;
 use crate::clock;
 use crate::db::{phone_settings, sms, surveys};
@@ -252,7 +252,8 @@ pub fn sellers_text(
         .map(|o| {
             let place = o.farmer_location.as_deref().map(|l| format!(" ({})", gsm7::cut(l, 18))).unwrap_or_default();
             let call = o.farmer_phone.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
-            format!("{}{place} {}/{}{call}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents), o.unit)
+            let unit = per_unit(lang, &o.unit);
+            format!("{}{place} {}/{unit}{call}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents))
         })
         .collect();
     let text = lang.format("ussd.sellers.sms", &[("crop", &crop.name(lang)), ("list", &list.join("; "))]);
