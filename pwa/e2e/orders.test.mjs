@@ -191,19 +191,24 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await farmerContext.close();
 });
 
-test('a buyer pays by mobile money in the simulator and sees the order paid', async () => {
+/** A new buyer's order of the demo farmer's new product `title`, to pay by mobile money: its card in the orders. */
+async function mobileMoneyOrder(title, price) {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
-  await listProduct(farmerToken, 'Dried fish', 3);
+  await listProduct(farmerToken, title, price);
   const buyer = await newBuyer();
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, env.server.origin, buyer.email, buyer.password);
-  await toCheckout(page, 'Dried fish');
+  await toCheckout(page, title);
   await page.getByLabel('Mobile money').check();
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByText('Pay it from your orders with "Pay now".').waitFor();
   await page.getByRole('link', { name: 'View Orders' }).click();
-  const card = page.locator('.order-card', { hasText: 'Dried fish' });
+  return { buyer, context, page, card: page.locator('.order-card', { hasText: title }) };
+}
+
+test('a buyer pays by mobile money in the simulator and sees the order paid', async () => {
+  const { buyer, context, card } = await mobileMoneyOrder('Dried fish', 3);
   await card.locator('h2', { hasText: /^Order #\d+$/ }).waitFor();
   await card.getByText('Not paid yet').waitFor();
   await card.getByRole('button', { name: 'Pay now' }).click();
@@ -219,17 +224,7 @@ test('a buyer pays by mobile money in the simulator and sees the order paid', as
 });
 
 test("in the demo, an admin answers the payment prompt the payer's phone would show", async () => {
-  const farmerToken = await tokenOf('farmer@mavuno.demo');
-  await listProduct(farmerToken, 'Sorghum flour', 2);
-  const buyer = await newBuyer();
-  const context = await env.browser.newContext(PHONE);
-  const page = await context.newPage();
-  await signIn(page, env.server.origin, buyer.email, buyer.password);
-  await toCheckout(page, 'Sorghum flour');
-  await page.getByLabel('Mobile money').check();
-  await page.getByRole('button', { name: 'Place Order' }).click();
-  await page.getByRole('link', { name: 'View Orders' }).click();
-  const card = page.locator('.order-card', { hasText: 'Sorghum flour' });
+  const { context, card } = await mobileMoneyOrder('Sorghum flour', 2);
   await card.getByRole('button', { name: 'Pay now' }).click();
   await card.getByLabel(/^Number that pays/).fill('+243 990 000 008');
   await card.getByRole('button', { name: 'Pay $6.00' }).click();
@@ -278,17 +273,7 @@ test('a price the farmer changed while the buyer was offline is shown before any
 });
 
 test('after a refused payment, the buyer chooses to pay on delivery and the order keeps its products', async () => {
-  const farmerToken = await tokenOf('farmer@mavuno.demo');
-  await listProduct(farmerToken, 'Millet flour', 4);
-  const buyer = await newBuyer();
-  const context = await env.browser.newContext(PHONE);
-  const page = await context.newPage();
-  await signIn(page, env.server.origin, buyer.email, buyer.password);
-  await toCheckout(page, 'Millet flour');
-  await page.getByLabel('Mobile money').check();
-  await page.getByRole('button', { name: 'Place Order' }).click();
-  await page.getByRole('link', { name: 'View Orders' }).click();
-  const card = page.locator('.order-card', { hasText: 'Millet flour' });
+  const { buyer, context, card } = await mobileMoneyOrder('Millet flour', 4);
   await card.getByRole('button', { name: 'Pay now' }).click();
   // The simulator refuses numbers ending in 2: not enough money.
   await card.getByLabel(/^Number that pays/).fill('+243 990 000 002');
