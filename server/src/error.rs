@@ -48,6 +48,11 @@ impl FieldErrors {
         serde_json::to_value(FieldMap(self, code_of)).unwrap_or_default()
     }
 
+    /// Each failure as `field: code`, in order (an import's refused rows).
+    pub fn fields_and_codes(&self) -> Vec<String> {
+        self.0.iter().flat_map(|(field, list)| list.iter().map(move |e| format!("{field}: {}", e.code))).collect()
+    }
+
     pub fn codes(&self) -> Vec<&'static str> {
         self.0.iter().flat_map(|(_, list)| list.iter().map(|e| e.code)).collect()
     }

@@ -6,11 +6,16 @@
 //! the sync horizon: a phone that has not synced since is told to take a new
 //! snapshot). A device's sync results are bounded as they are written
 //! (`db::sync::RESULTS_KEPT`).
+//!
+//! It also does what is due by the calendar (docs/prices.md): deliveries made
+//! before market prices existed become price observations, and on Monday mornings
+//! the weekly price SMS go out.
 
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
 use crate::db::{outbox, password_resets, payments, sessions, sms};
+use crate::domain::prices;
 use crate::error::ApiResult;
 use crate::{AppState, clock};
 
@@ -33,9 +38,18 @@ pub struct Tidied {
     pub emails: usize,
     pub unsent_emails: usize,
     pub tombstones: usize,
+    /// Delivered order lines turned into market prices.
+    pub sales_prices: usize,
+    /// Weekly price SMS written.
+    pub price_alerts: usize,
 }
 
 pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
+    run_at(state, time::OffsetDateTime::now_utc()).await
+}
+
+/// A round as it would run at `at` (what is due by the calendar; the rest by now).
+pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tidied> {
     let now = clock::now();
     let emails_before = clock::before_now(EMAILS_KEPT);
     let deleted_before = clock::before_now(TOMBSTONES_KEPT);
@@ -55,8 +69,15 @@ pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
             Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;
+    let (sales_prices, price_alerts) = state
+        .db
+        .write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?)))
+        .await?;
+    if price_alerts > 0 {
+        state.mailer.wake();
+    }
     let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
-    Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones })
+    Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
 }
 
 /// Runs a round every hour, logging what it removed.

@@ -50,6 +50,8 @@ use crate::error::AppError;
 use crate::media::MediaStore;
 use crate::rate_limit::Throttles;
 
+/// Bounds the market prices' cache.
+const PRICES_CACHE_BYTES: usize = 2 * 1024 * 1024;
 /// What the catalogue cache may hold: ~400 pages of 24 products with their brotli form.
 const CATALOGUE_CACHE_BYTES: usize = 8 * 1024 * 1024;
 
@@ -64,6 +66,8 @@ pub struct AppState {
     pub mailer: mailer::Mailer,
     /// Catalogue pages, the same for everyone until a product changes.
     pub catalogue_cache: Arc<cache::VersionedCache>,
+    /// Market prices' answers (the board, ranges), the same for everyone until a price changes.
+    pub prices_cache: Arc<cache::VersionedCache>,
     /// Where mobile-money payments go (the simulator unless configured).
     pub payments: providers::Provider,
     /// This server's own address, known once it listens (`serve` callers set it).
@@ -140,6 +144,7 @@ impl AppState {
             media,
             mailer: mailer::Mailer::default(),
             catalogue_cache: Arc::new(cache::VersionedCache::new(512, CATALOGUE_CACHE_BYTES)),
+            prices_cache: Arc::new(cache::VersionedCache::new(256, PRICES_CACHE_BYTES)),
         })
     }
 }

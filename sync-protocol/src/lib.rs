@@ -14,7 +14,7 @@ mod survey;
 pub use loose::Loose;
 pub use mutations::{
     ByUid, CommentWrite, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
-    PersonRegister, ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
+    PersonRegister, PriceRecord, ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
@@ -190,6 +190,7 @@ mod tests {
             LessonEvent::decl(&cfg),
             CommentWrite::decl(&cfg),
             PersonRegister::decl(&cfg),
+            PriceRecord::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),

@@ -50,6 +50,29 @@ pub struct PersonRegister {
     pub location: Option<String>,
 }
 
+/// A market price a field agent saw (docs/prices.md); `uid`, made on the phone,
+/// keeps it single however often it is sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PriceRecord {
+    pub uid: String,
+    /// The market's id (`GET /prices/markets`).
+    #[ts(type = "number")]
+    pub market: i64,
+    /// A crop's key (maize, bean, cassava, ...).
+    pub crop: String,
+    /// kg, bag_50kg, bag_100kg, basin, bunch or piece.
+    pub unit: String,
+    /// As written, at most two decimals: "1.20", "2500".
+    pub price: String,
+    /// USD or CDF.
+    pub currency: String,
+    /// The day it was seen, YYYY-MM-DD.
+    pub observed_on: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
 /// Creates or edits a product listing.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct ProductWrite {
@@ -202,11 +225,13 @@ pub enum MutationArgs {
     /// Marks one of the person's notifications read (`uid` is the notification's).
     #[serde(rename = "notification.read")]
     NotificationRead(ByUid),
+    #[serde(rename = "price.record")]
+    PriceRecord(PriceRecord),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 17] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -223,6 +248,7 @@ impl MutationArgs {
         "comment.like",
         "person.register",
         "notification.read",
+        "price.record",
     ];
 
     /// The record the mutation touches.
@@ -241,6 +267,7 @@ impl MutationArgs {
             MutationArgs::CommentLike(a) => &a.uid,
             MutationArgs::PersonRegister(a) => &a.uid,
             MutationArgs::NotificationRead(a) => &a.uid,
+            MutationArgs::PriceRecord(a) => &a.uid,
         }
     }
 }
@@ -291,6 +318,10 @@ mod tests {
                 "person.register" => serde_json::json!({
                     "uid": "u", "first_name": "Neema", "last_name": "M", "phone_number": "0991000111", "country": "DRC"
                 }),
+                "price.record" => serde_json::json!({
+                    "uid": "u", "market": 1, "crop": "bean", "unit": "kg", "price": "1.20", "currency": "USD",
+                    "observed_on": "2026-11-23"
+                }),
                 _ => serde_json::json!({"uid": "u"}),
             };
             let parsed = mutation(name, args).parse().unwrap();
@@ -337,6 +368,7 @@ mod tests {
             CommentLike(Toggle { uid: "u".into(), on: true }),
             PersonRegister(super::PersonRegister::default()),
             NotificationRead(uid()),
+            PriceRecord(super::PriceRecord::default()),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -356,7 +388,8 @@ mod tests {
                 | CommentCreate(_)
                 | CommentLike(_)
                 | PersonRegister(_)
-                | NotificationRead(_) => {}
+                | NotificationRead(_)
+                | PriceRecord(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

@@ -122,7 +122,7 @@ export const SURVEY_FIELDS = [
   }
 ] as const;
 
-export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like","person.register","notification.read"] as const;
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like","person.register","notification.read","price.record"] as const;
 
 export type Loose = boolean | number | string;
 
@@ -217,7 +217,33 @@ country: string,
  */
 location?: string, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister } | { "name": "notification.read", "args": ByUid };
+export type PriceRecord = { uid: string, 
+/**
+ * The market's id (`GET /prices/markets`).
+ */
+market: number, 
+/**
+ * A crop's key (maize, bean, cassava, ...).
+ */
+crop: string, 
+/**
+ * kg, bag_50kg, bag_100kg, basin, bunch or piece.
+ */
+unit: string, 
+/**
+ * As written, at most two decimals: "1.20", "2500".
+ */
+price: string, 
+/**
+ * USD or CDF.
+ */
+currency: string, 
+/**
+ * The day it was seen, YYYY-MM-DD.
+ */
+observed_on: string, note?: string, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister } | { "name": "notification.read", "args": ByUid } | { "name": "price.record", "args": PriceRecord };
 
 export type PushRequest = { protocol: number, 
 /**

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod admin_orders;
+pub mod admin_prices;
 pub mod admin_products;
 pub mod admin_surveys;
 pub mod agent;
@@ -17,6 +18,7 @@ pub mod extract;
 pub mod health;
 pub mod orders;
 pub mod payments;
+pub mod prices;
 pub mod products;
 pub mod reviews;
 pub mod settings;
@@ -84,6 +86,8 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(courses::routes())
         .merge(earnings::routes())
         .merge(exchange_rates::routes())
+        .merge(prices::routes())
+        .merge(admin_prices::routes())
         .merge(orders::routes())
         .merge(payments::routes())
         .merge(uploads::routes())
@@ -154,6 +158,53 @@ pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Optio
             .map(Some)
             .ok_or_else(|| AppError::invalid(field, "invalid_filter", format!("Unknown {field} {text:?}"))),
     }
+}
+
+/// An answer that is the same for everyone while `version` stands (catalogue pages,
+/// market prices): from memory, made once per burst of the same miss (misses of other
+/// keys are made meanwhile), in brotli when the client takes it. The compression
+/// layer leaves answers with a Content-Encoding alone.
+pub async fn cached_answer<F, Fut>(
+    cache: &crate::cache::VersionedCache,
+    key: String,
+    version: i64,
+    headers: &axum::http::HeaderMap,
+    make: F,
+) -> crate::error::ApiResult<axum::response::Response>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = crate::error::ApiResult<Vec<u8>>>,
+{
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let brotli = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
+    let cached = match cache.get(&key, version) {
+        Some(cached) => cached,
+        None => {
+            let _making = cache.making(&key).await;
+            match cache.get(&key, version) {
+                Some(cached) => cached,
+                None => {
+                    let json = make().await?;
+                    let cached = tokio::task::spawn_blocking(move || crate::cache::Cached::new(json))
+                        .await
+                        .map_err(AppError::internal)?;
+                    cache.put(key, version, cached.clone());
+                    cached
+                }
+            }
+        }
+    };
+    let vary = (header::VARY, "accept-encoding");
+    Ok(if brotli {
+        let body = axum::body::Bytes::from_owner(cached.brotli);
+        ([(header::CONTENT_TYPE, "application/json"), (header::CONTENT_ENCODING, "br"), vary], body).into_response()
+    } else {
+        ([(header::CONTENT_TYPE, "application/json"), vary], axum::body::Bytes::from_owner(cached.json)).into_response()
+    })
 }
 
 pub async fn not_found() -> AppError {

@@ -3,10 +3,9 @@
 //! was sample data).
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -16,7 +15,6 @@ use super::MessageResponse;
 use super::extract::ProductForm;
 use crate::AppState;
 use crate::auth::AuthUser;
-use crate::cache::Cached;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
 use crate::db::uploads;
 use crate::db::users::UserRow;
@@ -242,50 +240,20 @@ async fn catalogue(
     // The same page for everyone until something changes: answered from memory meanwhile.
     let key = format!("{filter:?}|{page}|{per_page}");
     let version = state.db.catalogue_version();
-    let brotli = headers
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
-    let cached = match state.catalogue_cache.get(&key, version) {
-        Some(cached) => cached,
-        None => {
-            // A burst of the same request waits for the first instead of running the
-            // query and the compression 200 times; other pages are made meanwhile.
-            let _making = state.catalogue_cache.making(&key).await;
-            if let Some(cached) = state.catalogue_cache.get(&key, version) {
-                return Ok(cached_json(cached, brotli));
-            }
-            let (rows, total) =
-                state.db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
-            let answer = CataloguePage {
-                success: true,
-                data: rows.into_iter().map(ProductJson::from).collect(),
-                total,
-                page,
-                per_page,
-            };
-            let json = serde_json::to_vec(&answer).map_err(AppError::internal)?;
-            let cached = tokio::task::spawn_blocking(move || Cached::new(json)).await.map_err(AppError::internal)?;
-            state.catalogue_cache.put(key, version, cached.clone());
-            cached
-        }
-    };
-    Ok(cached_json(cached, brotli))
-}
-
-/// A cached answer, already compressed when the client takes brotli (the
-/// compression layer leaves answers with a Content-Encoding alone).
-fn cached_json(cached: Cached, brotli: bool) -> Response {
-    let vary = (header::VARY, "accept-encoding");
-    if brotli {
-        (
-            [(header::CONTENT_TYPE, "application/json"), (header::CONTENT_ENCODING, "br"), vary],
-            Bytes::from_owner(cached.brotli),
-        )
-            .into_response()
-    } else {
-        ([(header::CONTENT_TYPE, "application/json"), vary], Bytes::from_owner(cached.json)).into_response()
-    }
+    let db = state.db.clone();
+    super::cached_answer(&state.catalogue_cache, key, version, &headers, || async move {
+        let (rows, total) =
+            db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+        let answer = CataloguePage {
+            success: true,
+            data: rows.into_iter().map(ProductJson::from).collect(),
+            total,
+            page,
+            per_page,
+        };
+        serde_json::to_vec(&answer).map_err(AppError::internal)
+    })
+    .await
 }
 
 #[derive(Serialize, ToSchema)]

@@ -73,3 +73,14 @@ pub fn changes_after(conn: &Connection, after: i64) -> rusqlite::Result<Vec<Rate
     .query_map([after], from_row)?
     .collect()
 }
+
+/// The francs a dollar bought on `day` (YYYY-MM-DD): the newest rate from that day or
+/// before, else the oldest there is (a price older than every rate).
+pub fn francs_on(conn: &Connection, currency: &str, day: &str) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT francs_per_usd FROM exchange_rates WHERE currency = ?1
+         ORDER BY as_of <= ?2 DESC, CASE WHEN as_of <= ?2 THEN as_of END DESC, as_of ASC, id DESC LIMIT 1",
+    )?
+    .query_row(params![currency, day], |r| r.get(0))
+    .optional()
+}

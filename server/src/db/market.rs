@@ -1,32 +1,63 @@
-//! What the platform's own trade says about prices and sellers, for people on
-//! basic phones (docs/ussd.md): delivered order lines and listed products whose
-//! names hold one of a crop's words.
+//! What the platform's own trade says about prices and sellers: delivered order
+//! lines (market prices' sales, docs/prices.md) and listed products whose names
+//! hold one of a crop's words (basic phones, docs/ussd.md).
 
 use rusqlite::{Connection, params};
-
-/// One delivered order line: a price someone paid.
-#[derive(Debug, Clone)]
-pub struct Sale {
-    pub title: String,
-    pub unit: String,
-    pub unit_price_cents: i64,
-}
 
 /// The names a product is known by, lower case, for matching a crop's words.
 const NAMES: &str = "lower(p.title || ' ' || COALESCE(p.title_en, '') || ' ' || COALESCE(p.title_fr, '') || ' ' || COALESCE(p.title_sw, ''))";
 
-/// Lines of parts delivered since `since`, newest first, at most `limit`.
-pub fn delivered_since(conn: &Connection, since: &str, limit: i64) -> rusqlite::Result<Vec<(Sale, String)>> {
+/// One delivered order line: a price someone paid, and when.
+#[derive(Debug, Clone)]
+pub struct Sale {
+    pub line_id: i64,
+    pub unit: String,
+    pub unit_price_cents: i64,
+    pub currency: String,
+    /// Every name the product is known by, lower case.
+    pub names: String,
+    pub farmer_location: Option<String>,
+    /// The day it was delivered (YYYY-MM-DD).
+    pub day: String,
+    /// The delivery's event, in the order they happened.
+    pub event_id: i64,
+}
+
+/// Lines delivered after the event `after` that are not yet price observations,
+/// in the order they were delivered, at most `limit`.
+pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> rusqlite::Result<Vec<Sale>> {
     conn.prepare_cached(&format!(
-        "SELECT l.title, l.unit, l.unit_price_cents, {NAMES}
-         FROM order_lines l JOIN order_parts op ON op.id = l.part_id JOIN products p ON p.id = l.product_id
-         WHERE op.status = 'delivered' AND op.updated_at >= ?1
-         ORDER BY op.updated_at DESC LIMIT ?2"
+        "SELECT l.id, l.unit, l.unit_price_cents, o.currency, {NAMES}, u.location, substr(e.at, 1, 10), e.id
+         FROM order_events e JOIN order_parts op ON op.id = e.part_id JOIN orders o ON o.id = op.order_id
+         JOIN order_lines l ON l.part_id = op.id JOIN products p ON p.id = l.product_id
+         JOIN users u ON u.id = op.farmer_id
+         WHERE e.kind = 'delivered' AND e.id > ?1 AND op.status = 'delivered'
+           AND NOT EXISTS (SELECT 1 FROM price_observations po WHERE po.order_line_id = l.id)
+         ORDER BY e.id, l.id LIMIT ?2"
     ))?
-    .query_map(params![since, limit], |r| {
-        Ok((Sale { title: r.get(0)?, unit: r.get(1)?, unit_price_cents: r.get(2)? }, r.get(3)?))
+    .query_map(params![after, limit], |r| {
+        Ok(Sale {
+            line_id: r.get(0)?,
+            unit: r.get(1)?,
+            unit_price_cents: r.get(2)?,
+            currency: r.get(3)?,
+            names: r.get(4)?,
+            farmer_location: r.get(5)?,
+            day: r.get(6)?,
+            event_id: r.get(7)?,
+        })
     })?
     .collect()
+}
+
+/// The last delivery event turned into observations, and moving it on.
+pub fn sales_mark(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("SELECT sales_event_mark FROM price_state WHERE id = 1", [], |r| r.get(0))
+}
+
+pub fn set_sales_mark(conn: &Connection, mark: i64) -> rusqlite::Result<()> {
+    conn.execute("UPDATE price_state SET sales_event_mark = max(sales_event_mark, ?1) WHERE id = 1", [mark])?;
+    Ok(())
 }
 
 /// A product on sale and who sells it.

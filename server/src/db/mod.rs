@@ -22,6 +22,7 @@ pub mod overview;
 pub mod password_resets;
 pub mod payments;
 pub mod phone_settings;
+pub mod prices;
 pub mod products;
 pub mod refunds;
 pub mod reviews;
@@ -81,6 +82,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0031_settings", include_str!("../../../migrations/0031_settings.sql")),
     ("0032_basic_phones", include_str!("../../../migrations/0032_basic_phones.sql")),
     ("0033_shared_numbers", include_str!("../../../migrations/0033_shared_numbers.sql")),
+    ("0034_prices", include_str!("../../../migrations/0034_prices.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point
@@ -107,16 +109,20 @@ struct Pool {
     /// The newest version of any product (docs/architecture.md, Catalogue cache): it
     /// moves only with writes that can change a catalogue page, read after each commit.
     catalogue: AtomicI64,
+    /// Market prices' version (`price_state`): it moves with every price write.
+    prices: AtomicI64,
 }
 
 /// The global sync version and the catalogue's: every product write (a listing, its
 /// stock, rating or deletion, and a farmer's change, which rewrites their products)
 /// gives the product a new version, so the newest product version is the catalogue's.
-fn versions_now(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+/// And market prices' version.
+fn versions_now(conn: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
     conn.prepare_cached(
-        "SELECT (SELECT version FROM sync_state WHERE id = 1), (SELECT COALESCE(MAX(version), 0) FROM products)",
+        "SELECT (SELECT version FROM sync_state WHERE id = 1), (SELECT COALESCE(MAX(version), 0) FROM products),
+             (SELECT version FROM price_state WHERE id = 1)",
     )?
-    .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
+    .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
 }
 
 /// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
@@ -209,7 +215,7 @@ impl Db {
             tracing::warn!(backup_taken = %taken, "started on a restored backup: every phone takes a new snapshot");
         }
         let readers = (0..READERS).map(|_| connect(&path)).collect::<Result<Vec<_>, _>>()?;
-        let (version, catalogue) = versions_now(&writer)?;
+        let (version, catalogue, prices) = versions_now(&writer)?;
         let (versions, _) = tokio::sync::watch::channel(version);
         Ok(Db {
             pool: Arc::new(Pool {
@@ -220,6 +226,7 @@ impl Db {
                 writer_permit: Semaphore::new(1),
                 versions,
                 catalogue: AtomicI64::new(catalogue),
+                prices: AtomicI64::new(prices),
             }),
         })
     }
@@ -234,6 +241,11 @@ impl Db {
     /// Read from memory: a cached answer touches no database.
     pub fn catalogue_version(&self) -> i64 {
         self.pool.catalogue.load(Ordering::Acquire)
+    }
+
+    /// Market prices' version: cached /prices answers are good while it is unchanged.
+    pub fn prices_version(&self) -> i64 {
+        self.pool.prices.load(Ordering::Acquire)
     }
 
     pub fn path(&self) -> &Path {
@@ -312,8 +324,9 @@ impl Writer<'_> {
         let value = f(&tx)?;
         tx.commit()?;
         // Committed: a failed look at the versions must not turn it into an error.
-        if let Ok((version, catalogue)) = versions_now(self.conn) {
+        if let Ok((version, catalogue, prices)) = versions_now(self.conn) {
             self.pool.catalogue.fetch_max(catalogue, Ordering::AcqRel);
+            self.pool.prices.fetch_max(prices, Ordering::AcqRel);
             self.pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
         }
         Ok(value)

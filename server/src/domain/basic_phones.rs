@@ -1,127 +1,21 @@
-//! The rules of the basic-phone channels (docs/ussd.md) that are not menus: the
-//! crops a menu offers, what the platform's own sales say a crop sells for, who
-//! sells it, and the PIN that guards sensitive steps.
+//! The rules of the basic-phone channels (docs/ussd.md) that are not menus: who
+//! sells a crop, a number's language, and the PIN that guards sensitive steps.
+//! The crops and their prices are market prices' (`domain::prices`).
 
 use rusqlite::Connection;
 
 use crate::clock;
-use crate::db::market::{self, Offer, Sale};
+use crate::db::market::{self, Offer};
 use crate::db::phone_settings;
 use crate::error::ApiResult;
 use crate::labels::Lang;
-use crate::model::produce_words;
-use crate::model::product::{Category, Unit};
 use crate::model::user::Country;
-
-/// A crop the menus offer: its word in the produce vocabulary (its group's
-/// first, English, word; `ussd.crops.<key>` names it), its category and usual unit.
-pub struct Crop {
-    pub key: &'static str,
-    pub category: Category,
-    pub unit: Unit,
-}
-
-const fn crop(key: &'static str, category: Category, unit: Unit) -> Crop {
-    Crop { key, category, unit }
-}
-
-/// South Kivu's main crops, most grown first.
-pub const CROPS: &[Crop] = &[
-    crop("maize", Category::Grains, Unit::Kg),
-    crop("bean", Category::Grains, Unit::Kg),
-    crop("cassava", Category::Vegetables, Unit::Kg),
-    crop("banana", Category::Fruits, Unit::Piece),
-    crop("potato", Category::Vegetables, Unit::Kg),
-    crop("rice", Category::Grains, Unit::Kg),
-    crop("sorghum", Category::Grains, Unit::Kg),
-    crop("groundnut", Category::Grains, Unit::Kg),
-    crop("soybean", Category::Grains, Unit::Kg),
-    crop("tomato", Category::Vegetables, Unit::Kg),
-    crop("onion", Category::Vegetables, Unit::Kg),
-    crop("cabbage", Category::Vegetables, Unit::Piece),
-    crop("avocado", Category::Fruits, Unit::Piece),
-    crop("coffee", Category::Beverages, Unit::Kg),
-];
-
-impl Crop {
-    pub fn name(&self, lang: Lang) -> String {
-        lang.text(&format!("ussd.crops.{}", self.key))
-    }
-
-    /// Whether a product known by `names` (lower case, folded) is this crop:
-    /// one of its words is there, not as part of another produce's name
-    /// ("soybean" is no bean).
-    pub fn names(&self, names: &str) -> bool {
-        let names = crate::model::product::fold(names);
-        produce_words::equivalents(self.key).iter().any(|word| {
-            let rest = produce_words::inside_other_names(word)
-                .iter()
-                .fold(names.clone(), |rest, other| rest.replace(other, " "));
-            rest.contains(word.as_str())
-        })
-    }
-}
-
-/// The crop a typed word names, in any of the three languages ("MAIS", "mahindi", "beans").
-pub fn crop_named(word: &str) -> Option<&'static Crop> {
-    let word = crate::model::product::fold(word.trim());
-    if word.is_empty() {
-        return None;
-    }
-    let words = produce_words::equivalents(&word);
-    CROPS.iter().find(|crop| words.iter().any(|w| w == crop.key))
-}
-
-/// What a crop sold for on the platform: delivered order lines of the last
-/// `PRICE_DAYS` days, in its most sold unit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PriceSummary {
-    pub unit: String,
-    pub low_cents: i64,
-    pub median_cents: i64,
-    pub high_cents: i64,
-    pub count: i64,
-}
-
-pub const PRICE_DAYS: u64 = 90;
-/// Sales read at most for one figure (the newest).
-const SALES_READ: i64 = 5000;
-
-pub fn prices(conn: &Connection, crop: &Crop) -> ApiResult<Option<PriceSummary>> {
-    let since = clock::before_now(std::time::Duration::from_secs(PRICE_DAYS * 24 * 3600));
-    let sales: Vec<Sale> = market::delivered_since(conn, &since, SALES_READ)?
-        .into_iter()
-        .filter(|(_, names)| crop.names(names))
-        .map(|(sale, _)| sale)
-        .collect();
-    let units = ["kg", "piece"];
-    let Some(unit) = units.iter().max_by_key(|u| sales.iter().filter(|s| s.unit == **u).count()) else {
-        return Ok(None);
-    };
-    let mut cents: Vec<i64> = sales.iter().filter(|s| s.unit == *unit).map(|s| s.unit_price_cents).collect();
-    if cents.is_empty() {
-        return Ok(None);
-    }
-    cents.sort_unstable();
-    let median = if cents.len() % 2 == 1 {
-        cents[cents.len() / 2]
-    } else {
-        (cents[cents.len() / 2 - 1] + cents[cents.len() / 2] + 1) / 2
-    };
-    Ok(Some(PriceSummary {
-        unit: (*unit).to_owned(),
-        low_cents: cents[0],
-        median_cents: median,
-        high_cents: cents[cents.len() - 1],
-        count: cents.len() as i64,
-    }))
-}
 
 /// Offers read at most to find sellers.
 const OFFERS_READ: i64 = 2000;
 
 /// Up to `max` products of `crop` on sale, those whose farmer is near `place` first.
-pub fn sellers(conn: &Connection, crop: &Crop, place: Option<&str>, max: usize) -> ApiResult<Vec<Offer>> {
+pub fn sellers(conn: &Connection, crop: &super::prices::Crop, place: Option<&str>, max: usize) -> ApiResult<Vec<Offer>> {
     let place = place.map(|p| crate::model::product::fold(p.trim())).filter(|p| !p.is_empty());
     let mut offers: Vec<Offer> =
         market::listed(conn, OFFERS_READ)?.into_iter().filter(|offer| crop.names(&offer.names)).collect();
@@ -211,30 +105,6 @@ pub fn pin_secret(pin: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_crop_is_a_word_of_the_vocabulary_and_named_in_each_language() {
-        for crop in CROPS {
-            assert!(produce_words::equivalents(crop.key).len() >= 3, "{}: a produce word", crop.key);
-            for code in crate::labels::LANGUAGES {
-                let name = crop.name(Lang::parse(Some(code)));
-                assert!(!name.starts_with("ussd."), "{code}: ussd.crops.{} missing", crop.key);
-                assert_eq!(crop_named(&name).map(|c| c.key), Some(crop.key), "{code}: {name} names {}", crop.key);
-            }
-        }
-    }
-
-    #[test]
-    fn a_crop_is_found_in_names_but_not_inside_another_produce() {
-        let bean = crop_named("beans").unwrap();
-        assert!(bean.names("haricots rouges de kabare"));
-        assert!(bean.names("maharage"));
-        assert!(!bean.names("soybean from uvira"), "soybeans are not beans");
-        assert!(!bean.names("arabica coffee bean"));
-        assert_eq!(crop_named("MAIS").map(|c| c.key), Some("maize"));
-        assert_eq!(crop_named("mahindi").map(|c| c.key), Some("maize"));
-        assert!(crop_named("car").is_none());
-    }
 
     #[test]
     fn weak_and_malformed_pins_are_refused() {

@@ -27,6 +27,7 @@ pub mod password_reset;
 pub mod payments;
 pub mod people;
 pub mod phone;
+pub mod prices;
 pub mod products;
 pub mod registrations;
 pub mod reviews;

@@ -293,6 +293,20 @@ fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) 
             super::notifications::read(tx, user, &uid)?;
             Vec::new()
         }
+        MutationArgs::PriceRecord(price) => {
+            let fields = super::prices::PriceFields {
+                market: Some(price.market),
+                crop: &price.crop,
+                unit: &price.unit,
+                price: &price.price,
+                currency: &price.currency,
+                observed_on: &price.observed_on,
+                note: price.note.as_deref(),
+                usd: None,
+            };
+            super::prices::record(tx, user, &price.uid, &fields)?;
+            Vec::new()
+        }
     };
     let status = if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged };
     Ok(MutationResult { conflicts, ..outcome(mutation, status) })

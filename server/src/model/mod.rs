@@ -50,6 +50,7 @@ pub mod blog;
 pub mod course;
 pub mod order;
 pub mod payment;
+pub mod price;
 pub mod produce_words;
 pub mod product;
 pub mod survey;

@@ -3,7 +3,8 @@
 //! answer, one GSM-7 segment in the number's language, goes through the SMS
 //! outbox. Keywords are read in any of the three languages: `PRICE maize`,
 //! `PRIX mais`, `BEI mahindi`; `SELLERS`; `STOCK <product> <stock> <PIN>`;
-//! `LANGUAGE fr`; anything else answers the help.
+//! `LANGUAGE fr`; `SUBSCRIBE maize [market]` (`ABONNER`, `FUATA`) for the weekly
+//! price SMS and `STOP` to end it (docs/prices.md); anything else answers the help.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
@@ -16,6 +17,7 @@ use crate::AppState;
 use crate::db::users::UserRow;
 use crate::db::{phone_settings, products as product_rows, sms};
 use crate::domain::basic_phones::{self as rules, PinState};
+use crate::domain::prices;
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::{LANGUAGES, Lang};
@@ -83,6 +85,8 @@ enum Command {
     Sellers(String),
     Stock(Vec<String>),
     Language(String),
+    Subscribe(String),
+    Stop,
 }
 
 /// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
@@ -109,6 +113,10 @@ fn parse(text: &str) -> Command {
         Command::Stock(rest)
     } else if ["LANGUAGE", "LANGUE", "LUGHA"].contains(&first.as_str()) && rest.len() == 1 {
         Command::Language(rest[0].clone())
+    } else if is("subscribe", "SUBSCRIBE") && !rest.is_empty() {
+        Command::Subscribe(rest.join(" "))
+    } else if is("stop", "STOP") && rest.is_empty() {
+        Command::Stop
     } else {
         Command::Help
     }
@@ -129,11 +137,17 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     let words = |key: &str| lang.text(&format!("ussd.commands.{key}"));
     let text = match command {
         Command::Help => words("help"),
-        Command::Price(crop) => match rules::crop_named(&crop) {
+        Command::Price(crop) => match prices::crop_named(&crop) {
             Some(crop) => state.db.read(move |conn| screens::prices_text(conn, lang, crop)).await?,
             None => words("unknown_crop"),
         },
         Command::Sellers(asked) => sellers(state, lang, &asked).await?,
+        Command::Subscribe(asked) => subscribe(state, phone, lang, &asked).await?,
+        Command::Stop => {
+            let number = phone.to_owned();
+            state.db.write(move |tx| prices::alerts::unsubscribe(tx, &number, None)).await?;
+            words("stop_done")
+        }
         Command::Language(code) => match LANGUAGES.iter().find(|l| **l == code.to_lowercase()) {
             Some(code) => {
                 let (number, code) = (phone.to_owned(), *code);
@@ -150,19 +164,53 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     Ok(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT))
 }
 
-/// `SELLERS maize kabare`: the crop is the longest start of the words that names one; the rest is the place.
-async fn sellers(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
+/// The crop the longest start of `asked` names (up to three words), and the rest.
+fn crop_and_rest(asked: &str) -> Option<(&'static prices::Crop, String)> {
     let words: Vec<&str> = asked.split_whitespace().collect();
-    let found = (1..=words.len().min(3))
+    (1..=words.len().min(3))
         .rev()
-        .find_map(|n| rules::crop_named(&words[..n].join(" ")).map(|crop| (crop, words[n..].join(" "))));
-    let Some((crop, place)) = found else { return Ok(lang.text("ussd.commands.unknown_crop")) };
+        .find_map(|n| prices::crop_named(&words[..n].join(" ")).map(|crop| (crop, words[n..].join(" "))))
+}
+
+/// `SELLERS maize kabare`: the crop, then the place.
+async fn sellers(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
+    let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
     state
         .db
         .read(move |conn| {
             let place = Some(place.as_str()).filter(|p| !p.is_empty());
             Ok(screens::sellers_text(conn, lang, crop, place)?
                 .unwrap_or_else(|| lang.format("ussd.sellers.none", &[("crop", &crop.name(lang))])))
+        })
+        .await
+}
+
+/// `SUBSCRIBE maize kadutu`: the crop's prices at that market (or every market) each Monday.
+async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> ApiResult<String> {
+    let Some((crop, market)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
+    let number = phone.to_owned();
+    state
+        .db
+        .write(move |tx| {
+            let found = match market.trim() {
+                "" => None,
+                name => match crate::db::prices::market_named(tx, name)? {
+                    Some(found) => Some(found),
+                    None => {
+                        let known: Vec<String> =
+                            crate::db::prices::markets(tx)?.into_iter().map(|m| m.name).collect();
+                        return Ok(lang.format("ussd.commands.unknown_market", &[("list", &known.join(", "))]));
+                    }
+                },
+            };
+            let place = found.as_ref().map(|m| format!(" ({})", m.name)).unwrap_or_default();
+            Ok(match prices::alerts::subscribe(tx, &number, crop, found.as_ref()) {
+                Ok(()) => lang.format("ussd.alerts.done", &[("crop", &format!("{}{place}", crop.name(lang)))]),
+                Err(refusal) if refusal.code() == "alerts_full" => {
+                    lang.format("ussd.alerts.full", &[("max", &prices::alerts::MAX_ALERTS.to_string())])
+                }
+                Err(other) => return Err(other),
+            })
         })
         .await
 }
@@ -237,6 +285,11 @@ mod tests {
         assert_eq!(parse("AKIBA 1 40 2580"), Command::Stock(vec!["1".into(), "40".into(), "2580".into()]));
         assert_eq!(parse("stock 1 40 2580"), Command::Stock(vec!["1".into(), "40".into(), "2580".into()]));
         assert_eq!(parse("langue fr"), Command::Language("fr".into()));
+        assert_eq!(parse("ABONNER MAIS KADUTU"), Command::Subscribe("mais kadutu".into()));
+        assert_eq!(parse("fuata mahindi"), Command::Subscribe("mahindi".into()));
+        assert_eq!(parse("subscribe beans"), Command::Subscribe("beans".into()));
+        assert_eq!(parse("STOP"), Command::Stop);
+        assert_eq!(parse("stop"), Command::Stop);
         assert_eq!(parse("MSAADA"), Command::Help);
         assert_eq!(parse("hello"), Command::Help);
         assert_eq!(parse(""), Command::Help);

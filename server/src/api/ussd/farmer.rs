@@ -11,7 +11,8 @@ use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_o
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::products::ProductRow;
 use crate::db::{earnings, orders, products as product_rows};
-use crate::domain::basic_phones::CROPS;
+use crate::domain::prices::{self, CROPS};
+use crate::model::price::PriceUnit;
 use crate::domain::orders::{Notify, OrderRef};
 use crate::domain::products::{self, ProductRef, parse_cents};
 use crate::error::{ApiResult, AppError};
@@ -212,7 +213,12 @@ pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
             more: false,
         },
         SellDraft { quantity: None, .. } => Show::ask(ctx.format("sell.quantity", &[("unit", &unit)])),
-        SellDraft { price: None, .. } => Show::ask(ctx.format("sell.price", &[("unit", &unit)])),
+        SellDraft { crop: Some(crop), unit: Some(u), price: None, .. } => match price_range(ctx, &CROPS[*crop], *u) {
+            Some((low, high)) => {
+                Show::ask(ctx.format("sell.price_range", &[("unit", &unit), ("low", &low), ("high", &high)]))
+            }
+            None => Show::ask(ctx.format("sell.price", &[("unit", &unit)])),
+        },
         SellDraft { min_order: None, .. } => Show::ask(ctx.format("sell.min_order", &[("unit", &unit)])),
         SellDraft { crop: Some(crop), quantity: Some(q), price: Some(p), min_order: Some(m), .. } => Show {
             text: ctx.format(
@@ -229,6 +235,15 @@ pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
             more: false,
         },
     }
+}
+
+/// What buyers paid lately for the crop in this unit near the farmer (docs/prices.md),
+/// as a hint while pricing; a hint that cannot be read is left out.
+fn price_range(ctx: &Ctx<'_>, crop: &prices::Crop, unit: Unit) -> Option<(String, String)> {
+    let unit = PriceUnit::parse(unit.as_str())?;
+    let place = ctx.person.as_ref().and_then(|p| p.location.as_deref());
+    let range = prices::board::range(ctx.conn, crop, unit, place).ok()??;
+    Some((money(prices::usd_cents(range.low_usd_micros)), money(prices::usd_cents(range.high_usd_micros))))
 }
 
 pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<Next> {

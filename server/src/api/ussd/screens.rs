@@ -8,7 +8,8 @@ use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, per_u
 use super::pin::PinStage;
 use crate::clock;
 use crate::db::{phone_settings, sms, surveys};
-use crate::domain::basic_phones::{self as rules, CROPS, PinState};
+use crate::domain::basic_phones::{self as rules, PinState};
+use crate::domain::prices::{self, CROPS};
 use crate::domain::password_reset;
 use crate::error::ApiResult;
 use crate::gsm7;
@@ -31,11 +32,12 @@ pub enum Go {
     Application,
     Settings,
     PinReset,
+    Alerts,
 }
 
 /// The main menu of a number with no account: `ussd.menu.<label>` and where it leads.
 pub const VISITOR: &[(&str, Go)] =
-    &[("join", Go::Join), ("prices", Go::Prices), ("sellers", Go::Sellers), ("language", Go::Language)];
+    &[("join", Go::Join), ("prices", Go::Prices), ("alerts", Go::Alerts), ("sellers", Go::Sellers), ("language", Go::Language)];
 /// An approved farmer's.
 pub const FARMER: &[(&str, Go)] = &[
     ("listings", Go::Listings),
@@ -50,11 +52,13 @@ pub const FARMER: &[(&str, Go)] = &[
 
 /// A farmer's settings: `ussd.menu.<label>` and where it leads (the second is a
 /// switch, labelled by its state).
-const SETTINGS: &[(&str, Go)] = &[("language", Go::Language), ("share", Go::Settings), ("pin_reset", Go::PinReset)];
+const SETTINGS: &[(&str, Go)] =
+    &[("language", Go::Language), ("share", Go::Settings), ("alerts", Go::Alerts), ("pin_reset", Go::PinReset)];
 /// Anyone else with an account (buyers, applicants, agents).
 pub const MEMBER: &[(&str, Go)] = &[
     ("application", Go::Application),
     ("prices", Go::Prices),
+    ("alerts", Go::Alerts),
     ("sellers", Go::Sellers),
     ("training", Go::Training),
     ("language", Go::Language),
@@ -105,6 +109,7 @@ pub(super) fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Join => Next::Open(Screen::Join(JoinDraft::for_number(ctx.phone))),
         Go::Prices => Next::Open(Screen::Crops { purpose: Purpose::Prices, page: 0 }),
         Go::Sellers => Next::Open(Screen::Crops { purpose: Purpose::Sellers, page: 0 }),
+        Go::Alerts => Next::Open(Screen::Crops { purpose: Purpose::Alerts, page: 0 }),
         Go::Language => Next::Open(Screen::Language),
         Go::Settings => Next::Open(Screen::Settings),
         Go::Listings => Next::Open(Screen::Listings { page: 0 }),
@@ -184,13 +189,19 @@ pub fn language_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
 pub enum Purpose {
     Prices,
     Sellers,
+    /// A weekly price SMS.
+    Alerts,
 }
 
 /// Crops on one screen (names of up to 15 characters, and the ways out).
 pub const CROPS_PER_PAGE: usize = 7;
 
 pub fn crops_show(ctx: &Ctx<'_>, purpose: Purpose, page: usize) -> Show {
-    let title = ctx.text(if purpose == Purpose::Prices { "prices.crop" } else { "sellers.crop" });
+    let title = ctx.text(match purpose {
+        Purpose::Prices => "prices.crop",
+        Purpose::Sellers => "sellers.crop",
+        Purpose::Alerts => "alerts.crop",
+    });
     let (shown, more) = page_of(CROPS, page, CROPS_PER_PAGE);
     Show { text: title, choices: shown.iter().map(|crop| crop.name(ctx.lang)).collect(), more }
 }
@@ -203,6 +214,19 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
     };
     match purpose {
         Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop)?)),
+        Purpose::Alerts => ctx.write_once(
+            |ctx| {
+                let name = crop.name(ctx.lang);
+                Ok(Next::End(match prices::alerts::subscribe(ctx.conn, ctx.phone, crop, None) {
+                    Ok(()) => ctx.format("alerts.done", &[("crop", &name)]),
+                    Err(refusal) if refusal.code() == "alerts_full" => {
+                        ctx.format("alerts.full", &[("max", &prices::alerts::MAX_ALERTS.to_string())])
+                    }
+                    Err(other) => return Err(other),
+                }))
+            },
+            || Next::End(String::new()),
+        ),
         Purpose::Sellers => ctx.write_once(
             |ctx| {
                 let name = crop.name(ctx.lang);
@@ -217,20 +241,22 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
     }
 }
 
-/// What `crop` sold for on the platform, in one SMS or screen.
-pub fn prices_text(conn: &rusqlite::Connection, lang: Lang, crop: &rules::Crop) -> ApiResult<String> {
+/// What `crop` sells for: its newest week of prices across every market, in one
+/// SMS or screen.
+pub fn prices_text(conn: &rusqlite::Connection, lang: Lang, crop: &'static prices::Crop) -> ApiResult<String> {
     let name = crop.name(lang);
-    Ok(match rules::prices(conn, crop)? {
+    Ok(match prices::board::latest(conn, crop)? {
         None => lang.format("ussd.prices.none", &[("crop", &name)]),
         Some(p) => lang.plural(
             "ussd.prices.found",
-            p.count,
+            p.figures.observations,
             &[
                 ("crop", &name),
-                ("low", &money(p.low_cents)),
-                ("high", &money(p.high_cents)),
-                ("median", &money(p.median_cents)),
-                ("unit", &lang.text(&format!("ussd.units.{}", p.unit))),
+                ("week", &prices::short_day(&p.week)),
+                ("low", &money(prices::usd_cents(p.figures.low_usd_micros))),
+                ("high", &money(prices::usd_cents(p.figures.high_usd_micros))),
+                ("median", &money(prices::usd_cents(p.figures.median_usd_micros))),
+                ("unit", &lang.text(&format!("price_units.{}", p.unit.as_str()))),
             ],
         ),
     })
@@ -240,7 +266,7 @@ pub fn prices_text(conn: &rusqlite::Connection, lang: Lang, crop: &rules::Crop) 
 pub fn sellers_text(
     conn: &rusqlite::Connection,
     lang: Lang,
-    crop: &rules::Crop,
+    crop: &prices::Crop,
     place: Option<&str>,
 ) -> ApiResult<Option<String>> {
     let offers = rules::sellers(conn, crop, place, 3)?;

@@ -151,6 +151,8 @@ pub fn change_part(
         // The farmer earned the part: an entry in the ledger, never an edited balance.
         let amount = part.subtotal_cents + part.shipping_cents;
         earnings::record_sale(conn, part.farmer_id, order.id, part.id, amount, &order.currency, &now)?;
+        // What the buyer paid is a market price (docs/prices.md).
+        crate::domain::prices::sales::observe(conn)?;
     }
     orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
     if notify == Notify::People {

@@ -1,0 +1,272 @@
+//! Market prices for everyone (docs/prices.md): `GET /prices` (the board), `GET
+//! /prices/markets`, `GET /prices/range` (a product page's and the listing form's
+//! hint), and a signed-in person's weekly SMS (`/me/price-alerts`). Admins'
+//! routes are in `admin_prices.rs`; agents record prices by sync (`price.record`).
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::ApiJson;
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::db::prices::{self as rows, MarketRow};
+use crate::domain::prices::board::{self, Board, BoardFilter, Range};
+use crate::domain::prices::{self, alerts, crop_named};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::model::price::PriceUnit;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(prices_board))
+        .routes(routes!(markets))
+        .routes(routes!(price_range))
+        .routes(routes!(my_alerts, follow, unfollow))
+}
+
+/// A market on the list.
+#[derive(Serialize, ToSchema)]
+pub struct MarketJson {
+    id: i64,
+    name: String,
+    territory: String,
+}
+
+impl From<MarketRow> for MarketJson {
+    fn from(m: MarketRow) -> Self {
+        MarketJson { id: m.id, name: m.name, territory: m.territory }
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct BoardQuery {
+    /// A crop's key or name in any language (maize, haricots, mahindi).
+    crop: Option<String>,
+    /// A market's id.
+    market: Option<i64>,
+    /// A territory (Bukavu, Kabare, ...).
+    territory: Option<String>,
+}
+
+/// The filter a query names; its crop is read before the cache is asked.
+fn board_filter(
+    conn: &rusqlite::Connection,
+    crop: Option<&'static prices::Crop>,
+    query: &BoardQuery,
+) -> ApiResult<BoardFilter> {
+    let market = match query.market {
+        Some(id) => Some(
+            rows::market(conn, id)?
+                .ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
+        ),
+        None => None,
+    };
+    let territories: Vec<String> = rows::markets(conn)?.into_iter().map(|m| m.territory).collect();
+    let territory = super::filter(query.territory.as_deref(), "territory", |text| {
+        territories.iter().find(|t| t.eq_ignore_ascii_case(text)).cloned()
+    })?;
+    Ok(BoardFilter { crop, market, territory })
+}
+
+#[derive(Serialize, ToSchema)]
+struct BoardResponse {
+    success: bool,
+    data: Board,
+    /// Every market on the list (for the filters).
+    markets: Vec<MarketJson>,
+}
+
+/// Each crop's median price of its newest week, its last 12 weeks, its range and
+/// markets: the same for everyone, answered from memory until a price changes.
+#[utoipa::path(get, path = "/prices", tag = "prices", params(BoardQuery),
+    responses((status = 200, body = BoardResponse), (status = 422, description = "invalid_filter", body = ErrorBody)))]
+async fn prices_board(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<BoardQuery>,
+) -> ApiResult<Response> {
+    let crop = super::filter(query.crop.as_deref(), "crop", crop_named)?;
+    let territory = query.territory.as_deref().map(|t| t.trim().to_lowercase());
+    let key = format!("board|{:?}|{:?}|{territory:?}", crop.map(|c| c.key), query.market);
+    let version = state.db.prices_version();
+    let db = state.db.clone();
+    super::cached_answer(&state.prices_cache, key, version, &headers, || async move {
+        let (data, markets) = db
+            .read(move |conn| {
+                let filter = board_filter(conn, crop, &query)?;
+                Ok((board::board(conn, &filter)?, rows::markets(conn)?))
+            })
+            .await?;
+        let markets = markets.into_iter().map(MarketJson::from).collect();
+        serde_json::to_vec(&BoardResponse { success: true, data, markets }).map_err(AppError::internal)
+    })
+    .await
+}
+
+#[derive(Serialize, ToSchema)]
+struct MarketsResponse {
+    success: bool,
+    data: Vec<MarketJson>,
+}
+
+/// The markets prices are recorded at, by territory.
+#[utoipa::path(get, path = "/prices/markets", tag = "prices", responses((status = 200, body = MarketsResponse)))]
+async fn markets(State(state): State<AppState>) -> ApiResult<Json<MarketsResponse>> {
+    let markets = state.db.read(|conn| Ok(rows::markets(conn)?)).await?;
+    Ok(Json(MarketsResponse { success: true, data: markets.into_iter().map(MarketJson::from).collect() }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RangeQuery {
+    /// What is sold: a product's title or a crop's name, in any language.
+    name: String,
+    /// kg, piece, bag_50kg, bag_100kg, basin or bunch.
+    unit: String,
+    /// Where the seller is: a territory it names narrows the range when it has enough prices.
+    place: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct RangeResponse {
+    success: bool,
+    /// None when the crop is unknown or has fewer than 5 prices in the last 400 days.
+    data: Option<Range>,
+}
+
+/// What buyers paid lately for the crop `name` names, in `unit`: under a product's
+/// price and while a farmer types one.
+#[utoipa::path(get, path = "/prices/range", tag = "prices", params(RangeQuery),
+    responses((status = 200, body = RangeResponse), (status = 422, description = "invalid_filter", body = ErrorBody)))]
+async fn price_range(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<RangeQuery>,
+) -> ApiResult<Response> {
+    let unit = super::filter(Some(&query.unit), "unit", PriceUnit::parse)?
+        .ok_or_else(|| AppError::invalid("unit", "invalid_filter", "Say the unit"))?;
+    let name: String = query.name.chars().take(200).collect();
+    let place: Option<String> = query.place.map(|p| crate::model::product::fold(&p).chars().take(60).collect());
+    let crop = prices::crop_of_names(&name).or_else(|| crop_named(&name));
+    let key = format!("range|{:?}|{unit}|{place:?}", crop.map(|c| c.key));
+    let version = state.db.prices_version();
+    let db = state.db.clone();
+    super::cached_answer(&state.prices_cache, key, version, &headers, || async move {
+        let data = match crop {
+            Some(crop) => db.read(move |conn| board::range(conn, crop, unit, place.as_deref())).await?,
+            None => None,
+        };
+        serde_json::to_vec(&RangeResponse { success: true, data }).map_err(AppError::internal)
+    })
+    .await
+}
+
+/// A crop a person's number follows.
+#[derive(Serialize, ToSchema)]
+struct AlertJson {
+    crop: String,
+    /// None: every market.
+    market: Option<MarketJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct AlertsResponse {
+    success: bool,
+    /// The number the SMS go to.
+    phone: String,
+    data: Vec<AlertJson>,
+    /// How many crops a number may follow.
+    max: usize,
+}
+
+fn phone_of(user: &crate::db::users::UserRow) -> ApiResult<String> {
+    user.phone_number.clone().filter(|p| p.starts_with('+')).ok_or_else(|| {
+        AppError::conflict("phone_required", "Add your phone number in your profile to get prices by SMS")
+    })
+}
+
+fn alerts_answer(conn: &rusqlite::Connection, phone: String) -> ApiResult<AlertsResponse> {
+    let data = alerts::of_phone(conn, &phone)?
+        .into_iter()
+        .map(|a| AlertJson { crop: a.crop.key.to_owned(), market: a.market.map(MarketJson::from) })
+        .collect();
+    Ok(AlertsResponse { success: true, phone, data, max: alerts::MAX_ALERTS })
+}
+
+/// The crops the person's number gets prices of each Monday by SMS.
+#[utoipa::path(get, path = "/me/price-alerts", tag = "prices", security(("bearer" = [])),
+    responses((status = 200, body = AlertsResponse), (status = 401, body = ErrorBody),
+        (status = 409, description = "phone_required: the account has no phone number", body = ErrorBody)))]
+async fn my_alerts(State(state): State<AppState>, me: AuthUser) -> ApiResult<Json<AlertsResponse>> {
+    let phone = phone_of(&me.user)?;
+    Ok(Json(state.db.read(move |conn| alerts_answer(conn, phone)).await?))
+}
+
+#[derive(Deserialize, ToSchema)]
+struct AlertRequest {
+    /// A crop's key or name.
+    crop: String,
+    /// A market's id; none: every market.
+    market_id: Option<i64>,
+}
+
+fn alert_target(
+    conn: &rusqlite::Connection,
+    body: &AlertRequest,
+) -> ApiResult<(&'static prices::Crop, Option<MarketRow>)> {
+    let crop = crop_named(&body.crop).ok_or_else(|| AppError::invalid("crop", "crop_unknown", "Unknown crop"))?;
+    let market = match body.market_id {
+        Some(id) => {
+            Some(rows::market(conn, id)?.ok_or_else(|| AppError::invalid("market_id", "market_unknown", "Unknown market"))?)
+        }
+        None => None,
+    };
+    Ok((crop, market))
+}
+
+/// Follows a crop (at a market): its prices come each Monday by SMS.
+#[utoipa::path(put, path = "/me/price-alerts", tag = "prices", security(("bearer" = [])), request_body = AlertRequest,
+    responses((status = 200, body = AlertsResponse), (status = 401, body = ErrorBody),
+        (status = 409, description = "phone_required, alerts_full", body = ErrorBody),
+        (status = 422, description = "crop_unknown, market_unknown", body = ErrorBody)))]
+async fn follow(
+    State(state): State<AppState>,
+    me: AuthUser,
+    ApiJson(body): ApiJson<AlertRequest>,
+) -> ApiResult<Json<AlertsResponse>> {
+    let phone = phone_of(&me.user)?;
+    let answer = state
+        .db
+        .write(move |tx| {
+            let (crop, market) = alert_target(tx, &body)?;
+            alerts::subscribe(tx, &phone, crop, market.as_ref())?;
+            alerts_answer(tx, phone)
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+/// Stops following a crop (at a market).
+#[utoipa::path(delete, path = "/me/price-alerts", tag = "prices", security(("bearer" = [])), request_body = AlertRequest,
+    responses((status = 200, body = AlertsResponse), (status = 401, body = ErrorBody),
+        (status = 409, description = "phone_required", body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn unfollow(
+    State(state): State<AppState>,
+    me: AuthUser,
+    ApiJson(body): ApiJson<AlertRequest>,
+) -> ApiResult<Json<AlertsResponse>> {
+    let phone = phone_of(&me.user)?;
+    let answer = state
+        .db
+        .write(move |tx| {
+            let (crop, market) = alert_target(tx, &body)?;
+            alerts::unsubscribe(tx, &phone, Some((crop, market.as_ref())))?;
+            alerts_answer(tx, phone)
+        })
+        .await?;
+    Ok(Json(answer))
+}
