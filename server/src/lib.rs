@@ -16,6 +16,7 @@ pub mod demo_blogs;
 pub mod demo_courses;
 pub mod demo_orders;
 pub mod demo_pictures;
+pub mod demo_prices;
 pub mod demo_rates;
 pub mod domain;
 pub mod error;

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::{accounts, identifiers};
 use mavuno::model::user::{Role, Status};
-use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_rates, serve};
+use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_prices, demo_rates, serve};
 
 mod phone_emulator;
 
@@ -332,6 +332,9 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         }
         if demo_rates::seed(&state).await.map_err(|e| e.to_string())? {
             tracing::info!("demo exchange rate set");
+        }
+        if demo_prices::seed(&state).await.map_err(|e| e.to_string())? {
+            tracing::info!("demo market prices loaded");
         }
         if exposure == demo::Exposure::Public {
             for (email, password) in demo::protect_staff(&state).await.map_err(|e| e.to_string())? {

@@ -183,7 +183,7 @@ async fn export(
                         o.currency.to_string(),
                         format!("{:.4}", o.usd_micros as f64 / 1e6),
                         lang.text(&format!("admin.prices.sources.{}", o.source.as_str())),
-                        lang.text(if o.outlier { "common.yes" } else { "common.no" }),
+                        if o.outlier { lang.text("admin.prices.outlier") } else { String::new() },
                         o.note.clone().unwrap_or_default(),
                     ]);
                 }

@@ -31,8 +31,10 @@ string_enum!(Currency { Usd => "USD", Cdf => "CDF" });
 pub enum PriceUnit {
     Kg,
     /// A bag of 50 kg.
+    #[serde(rename = "bag_50kg")]
     Bag50kg,
     /// A bag of 100 kg.
+    #[serde(rename = "bag_100kg")]
     Bag100kg,
     /// A basin (bassin, beseni): its weight depends on the crop.
     Basin,

@@ -159,6 +159,21 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("put", "/admin/lessons/{id}", Only(ADMINS)),
     ("delete", "/admin/lessons/{id}", Only(ADMINS)),
     ("head", "/uploads/{sha256}", Only(SIGNED)),
+    ("get", "/prices", Only(EVERYONE)),
+    ("get", "/prices/markets", Only(EVERYONE)),
+    ("get", "/prices/range", Only(EVERYONE)),
+    ("get", "/me/price-alerts", Only(SIGNED)),
+    ("put", "/me/price-alerts", Only(SIGNED)),
+    ("delete", "/me/price-alerts", Only(SIGNED)),
+    ("get", "/admin/prices", Only(ADMINS)),
+    ("get", "/admin/prices/export", Only(ADMINS)),
+    ("post", "/admin/prices/import", Only(ADMINS)),
+    ("get", "/admin/prices/{id}", Only(ADMINS)),
+    ("patch", "/admin/prices/{id}", Only(ADMINS)),
+    ("delete", "/admin/prices/{id}", Only(ADMINS)),
+    ("post", "/admin/markets", Only(ADMINS)),
+    ("patch", "/admin/markets/{id}", Only(ADMINS)),
+    ("delete", "/admin/markets/{id}", Only(ADMINS)),
 ];
 
 /// The codes a refusal for the caller's role carries (a 403 with any other

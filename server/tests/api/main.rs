@@ -27,6 +27,7 @@ mod overview;
 mod password_reset;
 mod pawapay;
 mod payments;
+mod prices;
 mod phone_accounts;
 mod product_names;
 mod products;

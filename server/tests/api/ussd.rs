@@ -162,7 +162,7 @@ async fn each_number_is_greeted_in_its_language_and_a_chosen_language_is_kept() 
     assert!(app.phone("+254711000002").dial().await.text.starts_with("Karibu MAVUNO\n1 Jiunge"));
     assert!(app.phone("+250788000003").dial().await.text.starts_with("Welcome to MAVUNO\n1 Join"));
     let mut phone = app.phone("+243971000004");
-    let switched = phone.go(&["4", "3"]).await;
+    let switched = phone.go(&["5", "3"]).await;
     assert!(switched.text.starts_with("Karibu MAVUNO\n1 Jiunge"), "{}", switched.text);
     assert!(!switched.text.contains("00 "), "back at the main menu: {}", switched.text);
     assert!(phone.dial().await.text.starts_with("Karibu MAVUNO"), "remembered for the number");
@@ -347,6 +347,7 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
 
 #[tokio::test]
 async fn prices_come_from_delivered_sales_and_sellers_arrive_by_sms() {
+    // Sales are market prices (docs/prices.md): the figures of this week across every market.
     let app = ussd_app().await;
     let (farmer, _) = farmer_with_phone(&app, "amani@example.com").await;
     let buyer = app.user_with_role("buyer@example.com", Role::User).await;
@@ -370,9 +371,12 @@ async fn prices_come_from_delivered_sales_and_sellers_arrive_by_sms() {
     }
     let mut visitor = app.phone("+250788000009");
     let prices = visitor.go(&["2", "2"]).await;
-    assert_eq!(prices.text, "Beans, last 90 days: 1.00 to 1.40 USD per kg, middle 1.20 (3 sales on MAVUNO).");
+    let week = time::OffsetDateTime::now_utc().to_offset(time::macros::offset!(+2)).date();
+    let week = week - time::Duration::days(i64::from(week.weekday().number_days_from_monday()));
+    let week = format!("{:02}/{:02}", week.day(), u8::from(week.month()));
+    assert_eq!(prices.text, format!("Beans, week of {week}: 1.20 USD per kg (from 1.00 to 1.40, 3 prices)."));
     let none = visitor.go(&["2", "1"]).await;
-    assert_eq!(none.text, "Maize: no sales on MAVUNO in the last 90 days.");
+    assert_eq!(none.text, "Maize: no prices in the last 12 weeks.");
     let sent = visitor.go(&["3", "2"]).await;
     assert_eq!(sent.text, "We sent you an SMS with sellers of Beans.");
     let texts: Vec<String> =
@@ -388,7 +392,7 @@ async fn bad_input_gets_the_same_screen_and_bad_requests_a_polite_end() {
     let mut phone = app.phone("+243971000005");
     phone.dial().await;
     let wrong = phone.answer("9").await;
-    assert!(wrong.more && wrong.text.starts_with("Choisissez de 1 à 4.\nBienvenue sur MAVUNO"), "{}", wrong.text);
+    assert!(wrong.more && wrong.text.starts_with("Choisissez de 1 à 5.\nBienvenue sur MAVUNO"), "{}", wrong.text);
     let back = phone.answer("0").await;
     assert!(back.text.starts_with("Bienvenue sur MAVUNO"), "0 on the main menu stays there");
 

@@ -37,7 +37,7 @@ pub enum Go {
 
 /// The main menu of a number with no account: `ussd.menu.<label>` and where it leads.
 pub const VISITOR: &[(&str, Go)] =
-    &[("join", Go::Join), ("prices", Go::Prices), ("alerts", Go::Alerts), ("sellers", Go::Sellers), ("language", Go::Language)];
+    &[("join", Go::Join), ("prices", Go::Prices), ("sellers", Go::Sellers), ("alerts", Go::Alerts), ("language", Go::Language)];
 /// An approved farmer's.
 pub const FARMER: &[(&str, Go)] = &[
     ("listings", Go::Listings),
@@ -53,14 +53,14 @@ pub const FARMER: &[(&str, Go)] = &[
 /// A farmer's settings: `ussd.menu.<label>` and where it leads (the second is a
 /// switch, labelled by its state).
 const SETTINGS: &[(&str, Go)] =
-    &[("language", Go::Language), ("share", Go::Settings), ("alerts", Go::Alerts), ("pin_reset", Go::PinReset)];
+    &[("language", Go::Language), ("share", Go::Settings), ("pin_reset", Go::PinReset), ("alerts", Go::Alerts)];
 /// Anyone else with an account (buyers, applicants, agents).
 pub const MEMBER: &[(&str, Go)] = &[
     ("application", Go::Application),
     ("prices", Go::Prices),
-    ("alerts", Go::Alerts),
     ("sellers", Go::Sellers),
     ("training", Go::Training),
+    ("alerts", Go::Alerts),
     ("language", Go::Language),
 ];
 

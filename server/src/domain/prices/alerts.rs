@@ -35,6 +35,10 @@ pub fn of_phone(conn: &Connection, phone: &str) -> ApiResult<Vec<Alert>> {
         let market = if market_id == 0 { None } else { rows::market(conn, market_id)? };
         alerts.push(Alert { crop, market });
     }
+    // In the order the menus offer crops (the most grown first), each crop's markets by name.
+    alerts.sort_by_key(|a| {
+        (super::CROPS.iter().position(|c| c.key == a.crop.key), a.market.as_ref().map(|m| m.name.clone()))
+    });
     Ok(alerts)
 }
 
