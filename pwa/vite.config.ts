@@ -187,6 +187,18 @@ export default defineConfig({
             },
           },
           {
+            // Market prices (docs/prices.md): the last answer of each filter, for offline;
+            // a link that carries no data falls back to it after 4 s.
+            urlPattern: ({ url }) => url.pathname === '/api/v1/prices' || url.pathname.startsWith('/api/v1/prices/'),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'prices',
+              networkTimeoutSeconds: 4,
+              expiration: { maxEntries: 80, maxAgeSeconds: 60 * 60 * 24 * 60 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
             urlPattern: ({ url }) => url.pathname.startsWith('/media/'),
             handler: 'CacheFirst',
             options: {

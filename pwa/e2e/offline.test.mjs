@@ -20,6 +20,7 @@ const ROUTES = [
   '/marketplace',
   '/training',
   '/news',
+  '/prices',
   '/about',
   '/programs',
   '/contact',

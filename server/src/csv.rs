@@ -116,13 +116,16 @@ mod tests {
         let text = "\u{feff}a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\n\n\"two\nlines\",3\n,\nlast";
         let read = records(text);
         let cells = |row: &[&str]| row.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
-        assert_eq!(read, vec![
-            (1, cells(&["a", "b"])),
-            (2, cells(&["x, y", "say \"hi\""])),
-            (4, cells(&["two\nlines", "3"])),
-            (6, cells(&["", ""])),
-            (7, cells(&["last"])),
-        ]);
+        assert_eq!(
+            read,
+            vec![
+                (1, cells(&["a", "b"])),
+                (2, cells(&["x, y", "say \"hi\""])),
+                (4, cells(&["two\nlines", "3"])),
+                (6, cells(&["", ""])),
+                (7, cells(&["last"])),
+            ]
+        );
     }
 
     fn one_row(cells: &[&str]) -> String {

@@ -69,10 +69,8 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
             Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;
-    let (sales_prices, price_alerts) = state
-        .db
-        .write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?)))
-        .await?;
+    let (sales_prices, price_alerts) =
+        state.db.write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?))).await?;
     if price_alerts > 0 {
         state.mailer.wake();
     }

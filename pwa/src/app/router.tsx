@@ -73,6 +73,10 @@ export const routes: RouteObject[] = [
       },
       { path: 'news', lazy: async () => ({ Component: (await import('../features/news/news-page')).NewsPage }) },
       {
+        path: 'prices',
+        lazy: async () => ({ Component: (await import('../features/prices/prices-page')).PricesPage }),
+      },
+      {
         path: 'news/:id',
         lazy: async () => ({ Component: (await import('../features/news/article-page')).ArticlePage }),
       },

@@ -94,6 +94,12 @@ export const ReceiptIcon = () => (
     <path d="M5 2h14v20l-3-2-2 2-2-2-2 2-2-2-3 2zM9 7h6M9 11h6M9 15h4" />
   </Icon>
 );
+export const TagIcon = () => (
+  <Icon>
+    <path d="M20.6 13.4l-7.2 7.2a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8z" />
+    <circle cx="7" cy="7" r="1.5" />
+  </Icon>
+);
 export const ChartIcon = () => (
   <Icon>
     <path d="M3 3v18h18M7 15l4-4 3 3 5-6" />

@@ -92,6 +92,8 @@ export class LocalDb extends Dexie {
   notifications!: EntityTable<LocalRecord, 'uid'>;
   /** People a field agent registered on this phone, until the server's list has them. */
   registrations!: EntityTable<LocalRecord, 'uid'>;
+  /** Market prices a field agent recorded on this phone (`price.record`), the newest kept. */
+  recordedPrices!: EntityTable<LocalRecord, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -111,6 +113,7 @@ export class LocalDb extends Dexie {
     this.version(10).stores({ rates: 'uid' });
     this.version(11).stores({ registrations: 'uid' });
     this.version(12).stores({ notifications: 'uid, created_at' });
+    this.version(13).stores({ recordedPrices: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -11,6 +11,7 @@ export type PageKey =
   | 'training'
   | 'course'
   | 'news'
+  | 'prices'
   | 'article'
   | 'about'
   | 'programs'

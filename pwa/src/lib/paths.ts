@@ -13,6 +13,7 @@ export const paths = {
   about: '/about',
   programs: '/programs',
   news: '/news',
+  prices: '/prices',
   article: (id: string | number) => `/news/${id}`,
   contact: '/contact',
   terms: '/terms',

@@ -13,6 +13,7 @@ import { commentEntity } from './comments';
 import { rateEntity } from './rates';
 import { personEntity } from './people';
 import { notificationEntity } from './notifications';
+import { priceEntity } from './prices';
 import { registerEntity, startSync } from './sync-engine';
 
 registerEntity('survey', surveyEntity);
@@ -26,6 +27,7 @@ registerEntity('comment', commentEntity);
 registerEntity('exchange_rate', rateEntity);
 registerEntity('person', personEntity);
 registerEntity('notification', notificationEntity);
+registerEntity('price', priceEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

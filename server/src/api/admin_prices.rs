@@ -237,7 +237,11 @@ fn answer(conn: &rusqlite::Connection, id: i64) -> ApiResult<PriceResponse> {
 /// One observation and what admins changed on it.
 #[utoipa::path(get, path = "/admin/prices/{id}", tag = "prices", security(("bearer" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = PriceResponse), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn one_price(State(state): State<AppState>, _admin: AdminUser, Path(id): Path<i64>) -> ApiResult<Json<PriceResponse>> {
+async fn one_price(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<PriceResponse>> {
     Ok(Json(state.db.read(move |conn| answer(conn, id)).await?))
 }
 
@@ -261,7 +265,7 @@ struct PriceRequest {
     request_body = PriceRequest,
     responses((status = 200, body = PriceResponse), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, description = "sale_price: a sale's price is what was paid", body = ErrorBody),
-        (status = 422, description = "market_unknown, crop_unknown, unit_unknown, price_invalid, currency_unknown, date_invalid, date_future, date_too_old, note_invalid, rate_missing", body = ErrorBody)))]
+        (status = 422, description = "market_unknown, crop_unknown, unit_unknown, market_price_invalid, currency_unknown, date_invalid, date_future, date_too_old, note_invalid, rate_missing", body = ErrorBody)))]
 async fn correct(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,

@@ -61,8 +61,7 @@ fn board_filter(
 ) -> ApiResult<BoardFilter> {
     let market = match query.market {
         Some(id) => Some(
-            rows::market(conn, id)?
-                .ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
+            rows::market(conn, id)?.ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
         ),
         None => None,
     };
@@ -220,9 +219,10 @@ fn alert_target(
 ) -> ApiResult<(&'static prices::Crop, Option<MarketRow>)> {
     let crop = crop_named(&body.crop).ok_or_else(|| AppError::invalid("crop", "crop_unknown", "Unknown crop"))?;
     let market = match body.market_id {
-        Some(id) => {
-            Some(rows::market(conn, id)?.ok_or_else(|| AppError::invalid("market_id", "market_unknown", "Unknown market"))?)
-        }
+        Some(id) => Some(
+            rows::market(conn, id)?
+                .ok_or_else(|| AppError::invalid("market_id", "market_unknown", "Unknown market"))?,
+        ),
         None => None,
     };
     Ok((crop, market))

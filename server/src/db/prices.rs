@@ -52,7 +52,8 @@ pub fn update_market(conn: &Connection, id: i64, name: &str, territory: &str, no
 }
 
 pub fn remove_market(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE markets SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1")?.execute(params![id, now])?;
+    conn.prepare_cached("UPDATE markets SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1")?
+        .execute(params![id, now])?;
     Ok(())
 }
 
@@ -243,7 +244,16 @@ pub fn list(
             "SELECT {COLUMNS} WHERE {clause} ORDER BY o.observed_on DESC, o.id DESC LIMIT ?7 OFFSET ?8"
         ))?
         .query_map(
-            params![filter.crop, filter.market_id, filter.territory, filter.source, filter.from, filter.to, limit, offset],
+            params![
+                filter.crop,
+                filter.market_id,
+                filter.territory,
+                filter.source,
+                filter.from,
+                filter.to,
+                limit,
+                offset
+            ],
             observation_from,
         )?
         .collect::<rusqlite::Result<_>>()?;

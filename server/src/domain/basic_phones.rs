@@ -15,7 +15,12 @@ use crate::model::user::Country;
 const OFFERS_READ: i64 = 2000;
 
 /// Up to `max` products of `crop` on sale, those whose farmer is near `place` first.
-pub fn sellers(conn: &Connection, crop: &super::prices::Crop, place: Option<&str>, max: usize) -> ApiResult<Vec<Offer>> {
+pub fn sellers(
+    conn: &Connection,
+    crop: &super::prices::Crop,
+    place: Option<&str>,
+    max: usize,
+) -> ApiResult<Vec<Offer>> {
     let place = place.map(|p| crate::model::product::fold(p.trim())).filter(|p| !p.is_empty());
     let mut offers: Vec<Offer> =
         market::listed(conn, OFFERS_READ)?.into_iter().filter(|offer| crop.names(&offer.names)).collect();

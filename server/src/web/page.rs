@@ -94,6 +94,7 @@ pub fn route(path: &str) -> (&'static str, Option<i64>) {
         ["marketplace"] => "marketplace",
         ["training"] => "training",
         ["news"] => "news",
+        ["prices"] => "prices",
         ["about"] => "about",
         ["programs"] => "programs",
         ["contact"] => "contact",

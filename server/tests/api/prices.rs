@@ -61,7 +61,9 @@ impl TestApp {
 const HEADER: &str = "date,admin1,admin2,market,market_id,latitude,longitude,category,commodity,commodity_id,unit,priceflag,pricetype,currency,price,usdprice\n#date,#adm1+name,#adm2+name,#loc+market+name,#loc+market+code,#geo+lat,#geo+lon,#item+type,#item+name,#item+code,#item+unit,#item+price+flag,#item+price+type,#currency+code,#value,#value+usd\n";
 
 fn row(date: &str, market: &str, commodity: &str, unit: &str, currency: &str, price: &str, usd: &str) -> String {
-    format!("{date},Sud-Kivu,Bukavu,{market},1,-2.5,28.8,cereals,{commodity},,{unit},actual,Retail,{currency},{price},{usd}\n")
+    format!(
+        "{date},Sud-Kivu,Bukavu,{market},1,-2.5,28.8,cereals,{commodity},,{unit},actual,Retail,{currency},{price},{usd}\n"
+    )
 }
 
 #[tokio::test]
@@ -72,8 +74,11 @@ async fn delivered_sales_are_prices_and_cancelled_ones_are_not() {
     let buyer = app.user_with_role("buyer.prices@example.com", Role::User).await;
     let admin = app.user_with_role("admin.prices@example.com", Role::Admin).await;
     let beans = app
-        .listed(&farmer, json!({"title": "Haricots rouges", "description": "Secs", "quantity": 90, "price": 1.3,
-            "current_price": 1.3, "category": "grains", "unit": "kg"}))
+        .listed(
+            &farmer,
+            json!({"title": "Haricots rouges", "description": "Secs", "quantity": 90, "price": 1.3,
+            "current_price": 1.3, "category": "grains", "unit": "kg"}),
+        )
         .await;
     let mut parts = Vec::new();
     for n in 1..=2 {
@@ -114,8 +119,11 @@ async fn a_delivery_made_before_prices_existed_is_caught_up_once_by_the_housekee
     let buyer = app.user_with_role("old.buyer@example.com", Role::User).await;
     let admin = app.user_with_role("old.admin@example.com", Role::Admin).await;
     let maize = app
-        .listed(&farmer, json!({"title": "Maize flour", "description": "Fine", "quantity": 90, "price": 0.5,
-            "current_price": 0.5, "category": "grains", "unit": "kg"}))
+        .listed(
+            &farmer,
+            json!({"title": "Maize flour", "description": "Fine", "quantity": 90, "price": 0.5,
+            "current_price": 0.5, "category": "grains", "unit": "kg"}),
+        )
         .await;
     let placed: Value = app.place(&buyer, order(1, json!([line(maize, 4, 50)]))).await.json().await.unwrap();
     let (id, part) = (placed["data"]["id"].as_i64().unwrap(), placed["data"]["parts"][0]["id"].as_i64().unwrap());
@@ -145,8 +153,9 @@ async fn an_agent_records_prices_by_sync_exactly_once_and_bad_ones_are_refused_b
     // The same push again (the answer was lost), and the same change from a second phone.
     let replay = app.push_ok(&agent, CLIENT_A, batch).await;
     assert_eq!(replay["results"][0]["duplicate"], true);
-    let other_phone =
-        app.push_ok(&agent, CLIENT_B, vec![mutation(1, "price.record", record(1, kadutu, "1,20", &day(1)), None)]).await;
+    let other_phone = app
+        .push_ok(&agent, CLIENT_B, vec![mutation(1, "price.record", record(1, kadutu, "1,20", &day(1)), None)])
+        .await;
     assert_eq!(other_phone["results"][0]["status"], "applied");
     let seen = app.observations(&admin, "source=agent").await;
     assert_eq!(seen["total"], 1, "exactly once: {seen}");
@@ -159,7 +168,11 @@ async fn an_agent_records_prices_by_sync_exactly_once_and_bad_ones_are_refused_b
     let future_only = json!({"uid": uid(3), "market": kadutu, "crop": "maize", "unit": "kg", "price": "0",
         "currency": "usd", "observed_on": "1999-12-31"});
     let pushed = app
-        .push_ok(&agent, CLIENT_A, vec![mutation(2, "price.record", bad, None), mutation(3, "price.record", future_only, None)])
+        .push_ok(
+            &agent,
+            CLIENT_A,
+            vec![mutation(2, "price.record", bad, None), mutation(3, "price.record", future_only, None)],
+        )
         .await;
     let codes = &pushed["results"][0]["error_codes"];
     assert_eq!(pushed["results"][0]["status"], "rejected");
@@ -167,7 +180,7 @@ async fn an_agent_records_prices_by_sync_exactly_once_and_bad_ones_are_refused_b
         ("market", "market_unknown"),
         ("crop", "crop_unknown"),
         ("unit", "unit_unknown"),
-        ("price", "price_invalid"),
+        ("price", "market_price_invalid"),
         ("currency", "currency_unknown"),
         ("observed_on", "date_future"),
         ("note", "note_invalid"),
@@ -175,12 +188,20 @@ async fn an_agent_records_prices_by_sync_exactly_once_and_bad_ones_are_refused_b
         assert_eq!(codes[field][0], code, "{field}: {codes}");
     }
     let codes = &pushed["results"][1]["error_codes"];
-    assert_eq!((codes["price"][0].as_str(), codes["observed_on"][0].as_str()), (Some("price_invalid"), Some("date_too_old")));
+    assert_eq!(
+        (codes["price"][0].as_str(), codes["observed_on"][0].as_str()),
+        (Some("market_price_invalid"), Some("date_too_old"))
+    );
     assert!(codes.get("currency").is_none(), "currencies are read in any case: {codes}");
     // A buyer cannot record prices.
     let buyer = app.user_with_role("buyer.records@example.com", Role::User).await;
-    let refused =
-        app.push_ok(&buyer, "cccccccc-0000-4000-8000-000000000003", vec![mutation(1, "price.record", record(9, kadutu, "1", &day(0)), None)]).await;
+    let refused = app
+        .push_ok(
+            &buyer,
+            "cccccccc-0000-4000-8000-000000000003",
+            vec![mutation(1, "price.record", record(9, kadutu, "1", &day(0)), None)],
+        )
+        .await;
     assert_eq!(refused["results"][0]["code"], "agents_only");
     assert_eq!(app.observations(&admin, "").await["total"], 1);
 }
@@ -219,7 +240,7 @@ async fn an_import_takes_good_rows_refuses_bad_ones_by_line_and_adds_nothing_twi
     assert_eq!(lines, [5, 6, 7, 8, 9, 10], "the header and HXL rows are lines 1 and 2");
     assert_eq!(refused[0].1, ["market: market_unknown"]);
     assert_eq!(refused[1].1, ["crop: crop_unknown", "unit: unit_unknown"]);
-    assert_eq!(refused[2].1, ["price: price_invalid"]);
+    assert_eq!(refused[2].1, ["price: market_price_invalid"]);
     assert_eq!(refused[3].1, ["currency: currency_unknown", "observed_on: date_future"]);
     assert_eq!(refused[4].1, ["observed_on: date_invalid"]);
     assert_eq!(refused[5].1, ["pricetype: retail_only"]);
@@ -285,7 +306,10 @@ async fn medians_leave_outliers_out_mix_only_converted_units_and_read_francs_at_
     assert_eq!(beans["observations"], 6, "{beans}");
     assert_eq!(beans["sources"]["outliers"], 1);
     assert_eq!(beans["median_usd_micros"], 1_200_000);
-    assert_eq!((beans["low_usd_micros"].as_i64(), beans["high_usd_micros"].as_i64()), (Some(1_100_000), Some(1_300_000)));
+    assert_eq!(
+        (beans["low_usd_micros"].as_i64(), beans["high_usd_micros"].as_i64()),
+        (Some(1_100_000), Some(1_300_000))
+    );
     assert_eq!(beans["series"].as_array().unwrap().len(), 12);
     assert_eq!(beans["series"][11], 1_200_000, "this week is the last of the line");
     let markets: Vec<&str> = beans["markets"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
@@ -306,13 +330,19 @@ async fn medians_leave_outliers_out_mix_only_converted_units_and_read_francs_at_
     let bukavu = app.board("territory=BUKAVU&crop=bean").await;
     assert_eq!(bukavu["crops"][0]["observations"], 6);
     let unknown = app.get("/prices?territory=Atlantis", None).await;
-    assert_eq!(error_of(unknown, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["territory"][0], "invalid_filter");
+    assert_eq!(
+        error_of(unknown, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["territory"][0],
+        "invalid_filter"
+    );
 
     // The range under a product: at least 5 prices, from the territory the place names.
     let range: Value =
         app.get("/prices/range?name=Haricots%20rouges&unit=kg&place=Bukavu", None).await.json().await.unwrap();
     let range = &range["data"];
-    assert_eq!((range["low_usd_micros"].as_i64(), range["high_usd_micros"].as_i64()), (Some(1_100_000), Some(1_300_000)));
+    assert_eq!(
+        (range["low_usd_micros"].as_i64(), range["high_usd_micros"].as_i64()),
+        (Some(1_100_000), Some(1_300_000))
+    );
     assert_eq!((range["days"].as_i64(), range["territory"].as_str()), (Some(30), Some("Bukavu")));
     let few: Value = app.get("/prices/range?name=tomato&unit=basin", None).await.json().await.unwrap();
     assert_eq!(few["data"], Value::Null, "one price is not a range");
@@ -353,7 +383,10 @@ async fn an_admin_corrects_and_removes_a_price_and_both_are_kept() {
     let typo = json!({"market_id": kadutu, "crop": "bean", "unit": "kg", "price": "0", "currency": "USD",
         "observed_on": day(0)});
     let refused = app.call(Method::PATCH, &format!("/admin/prices/{id}"), &admin, Some(typo)).await;
-    assert_eq!(error_of(refused, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["price"][0], "price_invalid");
+    assert_eq!(
+        error_of(refused, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["price"][0],
+        "market_price_invalid"
+    );
     let fixed = json!({"market_id": kadutu, "crop": "bean", "unit": "kg", "price": "1.20", "currency": "USD",
         "observed_on": day(0), "note": "A typo: 12.00 for 1.20"});
     let corrected = app.call(Method::PATCH, &format!("/admin/prices/{id}"), &admin, Some(fixed)).await;
@@ -369,7 +402,8 @@ async fn an_admin_corrects_and_removes_a_price_and_both_are_kept() {
     assert_eq!(app.observations(&admin, "").await["total"], 0);
     assert_eq!(app.board("crop=bean").await["crops"], json!([]));
     let kept: Value = app.get(&format!("/admin/prices/{id}"), Some(&admin)).await.json().await.unwrap();
-    let actions: Vec<&str> = kept["changes"].as_array().unwrap().iter().map(|c| c["action"].as_str().unwrap()).collect();
+    let actions: Vec<&str> =
+        kept["changes"].as_array().unwrap().iter().map(|c| c["action"].as_str().unwrap()).collect();
     assert_eq!(actions, ["correct", "remove"]);
     let again = app.call(Method::DELETE, &format!("/admin/prices/{id}"), &admin, None).await;
     assert_eq!(error_of(again, StatusCode::NOT_FOUND).await["code"], "price_not_found");
@@ -397,10 +431,12 @@ async fn the_export_is_formula_safe_and_in_the_admin_s_language() {
 async fn markets_are_kept_by_admins_and_a_rename_follows_into_the_figures() {
     let app = spawn_app().await;
     let admin = app.user_with_role("admin.markets@example.com", Role::Admin).await;
-    let made = app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": "Mugogo", "territory": "Walungu"}))).await;
+    let made =
+        app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": "Mugogo", "territory": "Walungu"}))).await;
     assert_eq!(made.status(), StatusCode::OK);
     let id = made.json::<Value>().await.unwrap()["data"]["id"].as_i64().unwrap();
-    let twice = app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": "mugogo", "territory": "X"}))).await;
+    let twice =
+        app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": "mugogo", "territory": "X"}))).await;
     assert_eq!(error_of(twice, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["name"][0], "market_taken");
     let empty = app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": " ", "territory": ""}))).await;
     let codes = error_of(empty, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"].clone();
@@ -411,7 +447,12 @@ async fn markets_are_kept_by_admins_and_a_rename_follows_into_the_figures() {
     app.import(&admin, &csv).await;
     assert_eq!(app.board("territory=walungu").await["crops"][0]["observations"], 1);
     let moved = app
-        .call(Method::PATCH, &format!("/admin/markets/{id}"), &admin, Some(json!({"name": "Mugogo", "territory": "Kabare"})))
+        .call(
+            Method::PATCH,
+            &format!("/admin/markets/{id}"),
+            &admin,
+            Some(json!({"name": "Mugogo", "territory": "Kabare"})),
+        )
         .await;
     assert_eq!(moved.status(), StatusCode::OK);
     assert_eq!(app.board("territory=kabare").await["crops"][0]["observations"], 1, "the figures follow the territory");
@@ -460,7 +501,11 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     let answers = |to: &str| -> Vec<String> {
         app.sms_bodies().into_iter().filter(|(number, _)| number == to).map(|(_, body)| body).collect()
     };
-    assert!(answers(fr)[0].starts_with("Chaque lundi vous recevrez les prix de Haricots (Kadutu) par SMS"), "{:?}", answers(fr));
+    assert!(
+        answers(fr)[0].starts_with("Chaque lundi vous recevrez les prix de Haricots (Kadutu) par SMS"),
+        "{:?}",
+        answers(fr)
+    );
     assert!(answers(fr)[2].starts_with("Nous ne connaissons pas ce marché. Marchés : "), "{:?}", answers(fr));
     assert!(answers(sw)[0].starts_with("Kila Jumatatu utapokea bei za Maharage"), "{:?}", answers(sw));
     assert!(answers(en)[5].starts_with("You already follow 5 crops"), "{:?}", answers(en));
@@ -476,7 +521,10 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     let swahili = weekly(sw);
     assert_eq!(swahili, "Bei za MAVUNO wiki hii: Maharage 1.32$/kg +10%. STOP kusitisha");
     let english = weekly(en);
-    assert!(english.starts_with("MAVUNO prices this week: Maize 0.45$/kg =, Beans 1.32$/kg +10%, Cassava"), "{english}");
+    assert!(
+        english.starts_with("MAVUNO prices this week: Maize 0.45$/kg =, Beans 1.32$/kg +10%, Cassava"),
+        "{english}"
+    );
     for text in [&french, &swahili, &english] {
         assert!(mavuno::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
     }
@@ -494,9 +542,8 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
 async fn a_signed_in_person_follows_crops_from_the_app_on_their_number() {
     let app = spawn_app().await;
     let (token, _) = app.register("follow@example.com").await;
-    let followed = app
-        .call(Method::PUT, "/me/price-alerts", &token, Some(json!({"crop": "haricots", "market_id": null})))
-        .await;
+    let followed =
+        app.call(Method::PUT, "/me/price-alerts", &token, Some(json!({"crop": "haricots", "market_id": null}))).await;
     assert_eq!(followed.status(), StatusCode::OK);
     let followed: Value = followed.json().await.unwrap();
     assert_eq!(followed["data"], json!([{"crop": "bean", "market": null}]));

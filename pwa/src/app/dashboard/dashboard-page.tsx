@@ -18,6 +18,7 @@ import { SyncStatus } from '../../components/sync-status';
 import { NotificationBell } from '../../components/notification-bell';
 import { ApplicationsSection } from '../../features/applications/applications-section';
 import { FarmersSection } from '../../features/agent/farmers-section';
+import { PricesSection } from '../../features/agent/prices-section';
 import { ProductsSection } from '../../features/products/products-section';
 import { SalesSection } from '../../features/sales/sales-section';
 import { OrdersList } from '../../features/orders/orders-page';
@@ -49,6 +50,7 @@ const AdminAnalytics = lazy(() =>
 const AdminSettings = lazy(() =>
   import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
 );
+const AdminPrices = lazy(() => import('../../features/admin/admin-prices').then((m) => ({ default: m.AdminPrices })));
 const AdminCourses = lazy(() =>
   import('../../features/admin/admin-courses').then((m) => ({ default: m.AdminCourses })),
 );
@@ -184,6 +186,7 @@ function SectionContent({
       section.id === 'courses' ||
       section.id === 'blogs' ||
       section.id === 'analytics' ||
+      section.id === 'prices' ||
       section.id === 'settings')
   ) {
     const Screen = {
@@ -194,6 +197,7 @@ function SectionContent({
       courses: AdminCourses,
       blogs: AdminBlogs,
       analytics: AdminAnalytics,
+      prices: AdminPrices,
       settings: AdminSettings,
     }[section.id];
     return (
@@ -243,6 +247,14 @@ function SectionContent({
     return (
       <ErrorBoundary>
         <OrdersList db={db} />
+      </ErrorBoundary>
+    );
+  }
+  if (kind === 'agent' && section.id === 'prices') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <PricesSection db={db} />
       </ErrorBoundary>
     );
   }

@@ -4,6 +4,7 @@ import {
   BookIcon,
   BoxIcon,
   ChartIcon,
+  TagIcon,
   ClipboardIcon,
   HeartIcon,
   HomeIcon,
@@ -33,7 +34,8 @@ export type SectionId =
   | 'wishlist'
   | 'farmers'
   | 'courses'
-  | 'phone';
+  | 'phone'
+  | 'prices';
 
 export interface Section {
   id: SectionId;
@@ -70,6 +72,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'orders', icon: ReceiptIcon },
     { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon },
+    { id: 'prices', icon: TagIcon },
     { id: 'settings', icon: SettingsIcon },
     phone,
     profile,
@@ -85,7 +88,14 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     phone,
     profile,
   ],
-  agent: [home, { id: 'farmers', icon: UsersIcon }, { id: 'applications', icon: ClipboardIcon }, phone, profile],
+  agent: [
+    home,
+    { id: 'farmers', icon: UsersIcon },
+    { id: 'applications', icon: ClipboardIcon },
+    { id: 'prices', icon: TagIcon },
+    phone,
+    profile,
+  ],
   customer: [
     home,
     { id: 'applications', icon: ClipboardIcon },
@@ -101,6 +111,6 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
 export const QUICK_ACTIONS: Record<DashboardKind, SectionId[]> = {
   admin: ['applications', 'users', 'courses', 'blogs', 'products', 'analytics', 'settings'],
   farmer: ['products', 'orders', 'earnings', 'training'],
-  agent: ['farmers', 'applications'],
+  agent: ['farmers', 'applications', 'prices'],
   customer: ['applications', 'orders', 'training', 'wishlist'],
 };

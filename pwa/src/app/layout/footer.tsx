@@ -7,6 +7,7 @@ import { LanguagePicker } from '../../components/language-picker';
 
 const QUICK_LINKS = [
   ['marketplace', paths.marketplace],
+  ['prices', paths.prices],
   ['training', paths.training],
   ['programs', paths.programs],
   ['about', paths.about],

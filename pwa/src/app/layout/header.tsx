@@ -25,6 +25,7 @@ const MAIN_LINKS = [
   ['about', paths.about],
   ['programs', paths.programs],
   ['marketplace', paths.marketplace],
+  ['prices', paths.prices],
   ['training', paths.training],
   ['news', paths.news],
 ] as const;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
+import { PriceRangeHint } from '../../components/price-range';
 import { CartIcon, HeartIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
@@ -111,6 +112,12 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             <Price product={p} />
           </p>
           {francs && <RateNote francs={francs} />}
+          <PriceRangeHint
+            name={[p.title, p.title_en, p.title_fr, p.title_sw].filter(Boolean).join(' ')}
+            unit={p.unit}
+            place={p.farmer.location}
+            price={p.current_price}
+          />
           <p>{p.description}</p>
           <section className="card farmer-card" aria-label={t('market.farmer')}>
             <span className="initial" aria-hidden="true">

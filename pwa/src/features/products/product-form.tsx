@@ -9,6 +9,8 @@ import { keepPhoto } from '../../lib/photos';
 import { CATEGORIES, saveProduct, type Product } from '../../lib/products';
 import { CERTIFICATIONS, MAX_PHOTOS, initial, toFields, validateProduct, type FormValues } from './product-form-values';
 import { Photo } from '../../components/product-photo';
+import { PriceRangeHint } from '../../components/price-range';
+import { useSession } from '../../lib/session';
 
 export function ProductForm({
   db,
@@ -23,6 +25,7 @@ export function ProductForm({
   farmerId: number;
   onDone(): void;
 }) {
+  const { user } = useSession();
   const { t } = useTranslation();
   const [values, setValues] = useState<FormValues>(() => initial(existing));
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -173,6 +176,12 @@ export function ProductForm({
         {field('price', 'number', { inputMode: 'decimal', min: 0, step: 0.01 })}
         {field('current_price', 'number', { inputMode: 'decimal', min: 0, step: 0.01 })}
       </div>
+      <PriceRangeHint
+        name={[values.title, values.title_en, values.title_fr, values.title_sw].filter(Boolean).join(' ')}
+        unit={values.unit}
+        place={user?.location}
+        price={Number(values.current_price) || undefined}
+      />
       <SelectField label={t('products.fields.status')} value={values.status} onChange={text('status')}>
         {(['active', 'inactive'] as const).map((s) => (
           <option key={s} value={s}>

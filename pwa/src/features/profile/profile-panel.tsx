@@ -20,6 +20,7 @@ import { checkPassword, looksLikeEmail } from '../../lib/validation';
 import { deleteAccount, updateProfile } from './api';
 import { roleBadgeClass } from './labels';
 import { CountryField } from '../../components/country-field';
+import { PriceAlerts } from './price-alerts';
 
 export function ProfilePanel() {
   const { t } = useTranslation();
@@ -57,6 +58,7 @@ export function ProfilePanel() {
         </div>
       )}
 
+      <PriceAlerts />
       <section className="card" aria-labelledby="quick-actions">
         <h2 id="quick-actions">{t('profile.quick_actions')}</h2>
         <div className="tiles">

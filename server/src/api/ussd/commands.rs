@@ -197,8 +197,7 @@ async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> Ap
                 name => match crate::db::prices::market_named(tx, name)? {
                     Some(found) => Some(found),
                     None => {
-                        let known: Vec<String> =
-                            crate::db::prices::markets(tx)?.into_iter().map(|m| m.name).collect();
+                        let known: Vec<String> = crate::db::prices::markets(tx)?.into_iter().map(|m| m.name).collect();
                         return Ok(lang.format("ussd.commands.unknown_market", &[("list", &known.join(", "))]));
                     }
                 },

@@ -11,14 +11,14 @@ use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_o
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::products::ProductRow;
 use crate::db::{earnings, orders, products as product_rows};
-use crate::domain::prices::{self, CROPS};
-use crate::model::price::PriceUnit;
 use crate::domain::orders::{Notify, OrderRef};
+use crate::domain::prices::{self, CROPS};
 use crate::domain::products::{self, ProductRef, parse_cents};
 use crate::error::{ApiResult, AppError};
 use crate::gsm7;
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::order::{Delivery, PartStatus};
+use crate::model::price::PriceUnit;
 use crate::model::product::{ProductStatus, Unit};
 use crate::model::user::Role;
 

@@ -9,8 +9,8 @@ use super::pin::PinStage;
 use crate::clock;
 use crate::db::{phone_settings, sms, surveys};
 use crate::domain::basic_phones::{self as rules, PinState};
-use crate::domain::prices::{self, CROPS};
 use crate::domain::password_reset;
+use crate::domain::prices::{self, CROPS};
 use crate::error::ApiResult;
 use crate::gsm7;
 use crate::labels::{LANGUAGES, Lang};
@@ -36,8 +36,13 @@ pub enum Go {
 }
 
 /// The main menu of a number with no account: `ussd.menu.<label>` and where it leads.
-pub const VISITOR: &[(&str, Go)] =
-    &[("join", Go::Join), ("prices", Go::Prices), ("sellers", Go::Sellers), ("alerts", Go::Alerts), ("language", Go::Language)];
+pub const VISITOR: &[(&str, Go)] = &[
+    ("join", Go::Join),
+    ("prices", Go::Prices),
+    ("sellers", Go::Sellers),
+    ("alerts", Go::Alerts),
+    ("language", Go::Language),
+];
 /// An approved farmer's.
 pub const FARMER: &[(&str, Go)] = &[
     ("listings", Go::Listings),

@@ -149,7 +149,12 @@ pub fn board(conn: &Connection, filter: &BoardFilter) -> ApiResult<Board> {
                 change_percent: before.map(|b| change(last.median_micros, b.median_micros)),
                 week: last.week.clone(),
                 figures: Figures::from(last),
-                sources: Sources { sales: last.sales, agents: last.agents, imports: last.imports, outliers: last.outliers },
+                sources: Sources {
+                    sales: last.sales,
+                    agents: last.agents,
+                    imports: last.imports,
+                    outliers: last.outliers,
+                },
                 markets,
                 crop,
                 unit,
@@ -157,9 +162,7 @@ pub fn board(conn: &Connection, filter: &BoardFilter) -> ApiResult<Board> {
         })
         .collect();
     // The crops in the order the menus offer them; within a crop, the most priced unit first.
-    crops.sort_by_key(|c| {
-        (CROPS.iter().position(|k| k.key == c.crop).unwrap_or(usize::MAX), -c.figures.observations)
-    });
+    crops.sort_by_key(|c| (CROPS.iter().position(|k| k.key == c.crop).unwrap_or(usize::MAX), -c.figures.observations));
     let francs_per_usd = crate::db::exchange_rates::current(conn, "CDF")?.map(|r| r.francs_per_usd);
     Ok(Board { weeks, francs_per_usd, crops })
 }

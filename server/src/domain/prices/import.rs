@@ -76,7 +76,10 @@ pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<Impor
     if !missing.is_empty() {
         return Err(AppError::bad_request(
             "import_columns",
-            format!("The file lacks the column(s) {}: use WFP's layout (date, market, commodity, unit, currency, price, ...)", missing.join(", ")),
+            format!(
+                "The file lacks the column(s) {}: use WFP's layout (date, market, commodity, unit, currency, price, ...)",
+                missing.join(", ")
+            ),
         ));
     }
     if body.len() > MAX_ROWS {

@@ -120,7 +120,7 @@ pub fn check(conn: &Connection, fields: &PriceFields<'_>) -> ApiResult<Checked> 
     }
     let price_cents = hundredths(fields.price).filter(|c| (1..=MAX_PRICE_CENTS).contains(c));
     if price_cents.is_none() {
-        errors.add("price", "price_invalid", "Enter a price above 0, with at most two decimals");
+        errors.add("price", "market_price_invalid", "Enter a price above 0, with at most two decimals");
     }
     let currency = Currency::parse(&fields.currency.trim().to_uppercase());
     if currency.is_none() {
@@ -143,7 +143,7 @@ pub fn check(conn: &Connection, fields: &PriceFields<'_>) -> ApiResult<Checked> 
     let usd = fields.usd.map(str::trim).filter(|u| !u.is_empty());
     let usd_cents = usd.map(hundredths);
     if usd_cents.is_some_and(|c| c.is_none_or(|c| c <= 0)) {
-        errors.add("usd", "price_invalid", "The price in USD must be above 0, with at most two decimals");
+        errors.add("usd", "market_price_invalid", "The price in USD must be above 0, with at most two decimals");
     }
     let (Some(crop), Some(unit), Some(price_cents), Some(currency), Some(observed_on)) =
         (crop, unit, price_cents, currency, observed_on)

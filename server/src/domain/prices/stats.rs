@@ -107,9 +107,10 @@ mod tests {
         let prices = [1_100_000, 1_200_000, 1_150_000, 1_300_000, 1_250_000, 12_000_000];
         assert_eq!(outliers(&prices), [false, false, false, false, false, true]);
         // All equal: MAD 0, floored at 5% of the median, so 3 MADs is 15%.
-        assert_eq!(outliers(&[1_000_000, 1_000_000, 1_000_000, 1_100_000, 1_200_000]), [
-            false, false, false, false, true
-        ]);
+        assert_eq!(
+            outliers(&[1_000_000, 1_000_000, 1_000_000, 1_100_000, 1_200_000]),
+            [false, false, false, false, true]
+        );
         assert_eq!(outliers(&[1_000_000, 50_000_000]), [false, false], "two prices cannot tell which is wrong");
     }
 }

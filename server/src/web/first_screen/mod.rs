@@ -21,12 +21,14 @@ use super::page::escape;
 mod detail;
 mod lists;
 mod pages;
+mod prices;
 
 /// The header's links, as the app's header lists them.
-const MAIN_LINKS: [(&str, &str); 5] = [
+const MAIN_LINKS: [(&str, &str); 6] = [
     ("about", "/about"),
     ("programs", "/programs"),
     ("marketplace", "/marketplace"),
+    ("prices", "/prices"),
     ("training", "/training"),
     ("news", "/news"),
 ];
@@ -71,6 +73,10 @@ pub struct Query {
     /// number a code was texted to.
     pub token: bool,
     pub phone: Option<String>,
+    /// Market prices' filters (`/prices?crop=&market=&territory=`).
+    pub crop: Option<String>,
+    pub market: Option<i64>,
+    pub territory: Option<String>,
 }
 
 impl Query {
@@ -87,6 +93,9 @@ impl Query {
                 "level" => out.level = bounded(&value, 40).filter(|l| !l.is_empty()),
                 "token" => out.token = !value.trim().is_empty(),
                 "phone" => out.phone = bounded(&value, 40).filter(|p| !p.is_empty()),
+                "crop" => out.crop = bounded(&value, 40).filter(|c| !c.is_empty()),
+                "market" => out.market = value.trim().parse().ok(),
+                "territory" => out.territory = bounded(&value, 60).filter(|t| !t.is_empty()),
                 _ => {}
             }
         }
@@ -122,6 +131,7 @@ pub async fn render(
         "marketplace" => lists::marketplace(state, query, lang).await?,
         "training" => lists::training(state, query, lang).await?,
         "news" => lists::news(state, query, lang).await?,
+        "prices" => prices::board(state, query, lang).await?,
         _ => return None,
     };
     let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
@@ -182,8 +192,9 @@ fn header(key: &str, lang: Lang) -> String {
 }
 
 /// The footer's quick links, as the app's footer lists them.
-const QUICK_LINKS: [(&str, &str); 8] = [
+const QUICK_LINKS: [(&str, &str); 9] = [
     ("marketplace", "/marketplace"),
+    ("prices", "/prices"),
     ("training", "/training"),
     ("programs", "/programs"),
     ("about", "/about"),

@@ -1,0 +1,111 @@
+// Market prices (docs/prices.md) on a 360 px phone: the board opens offline after one
+// visit, a farmer sees what buyers paid while pricing beans, and a field agent records
+// a price with no signal that arrives once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  PHONE,
+  appStarted,
+  assertOffline,
+  controlledByServiceWorker,
+  launchProfile,
+  serverAndBrowser,
+  signIn,
+} from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function openSection(page, name) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name }).click();
+}
+
+test('/prices shows each crop from the server first, filters by the address, and opens offline after one visit', async () => {
+  const { origin } = env.server;
+  const phone = await launchProfile({ ...PHONE, locale: 'fr-CD' });
+  const page = phone.context.pages()[0] ?? (await phone.context.newPage());
+  await page.goto(`${origin}/prices?crop=bean`);
+  // The server's first screen already shows the beans' card, before any script.
+  const card = page.locator('.price-card', { hasText: 'Haricots' }).first();
+  await card.waitFor();
+  assert.match(await card.innerText(), /par kg/);
+  assert.match(await card.innerText(), /FC/, 'francs beside dollars');
+  await controlledByServiceWorker(page);
+  await appStarted(page);
+  await card.waitFor();
+  assert.ok(await card.locator('svg.sparkline').count(), 'the 12 weeks as a line');
+  assert.equal(await page.locator('.price-card').count(), 1, 'only beans, as the address says');
+
+  // The filters are the address's: choosing a territory narrows the board and the URL.
+  await page.getByLabel('Territoire').selectOption('Uvira');
+  await page.waitForURL(/territory=Uvira/);
+  await page.locator('.price-card details summary', { hasText: 'Par marché (1)' }).waitFor();
+
+  await phone.context.setOffline(true);
+  await assertOffline(page);
+  await page.goto(`${origin}/prices?crop=bean`);
+  await page.locator('.price-card', { hasText: 'Haricots' }).waitFor();
+  assert.equal(await page.locator('.price-card').count(), 1, 'the answer kept for offline');
+  await phone.close();
+});
+
+test('a farmer sees what buyers paid while pricing beans', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'farmer@mavuno.demo');
+  await openSection(page, 'Products');
+  await page.getByRole('button', { name: 'New product' }).click();
+  await page.getByLabel(/^Product name/).fill('Red beans');
+  await page.getByLabel(/^Current price/).fill('9');
+  const hint = page.locator('.price-hint');
+  await hint.getByText(/^Buyers paid \$\d+\.\d\d–\$\d+\.\d\d per kg for Beans/).waitFor();
+  await hint.getByText('This price is above that range.').waitFor();
+  await page.getByLabel(/^Current price/).fill('1.20');
+  await hint.getByText('This price is within that range.').waitFor();
+  // Nothing for what is no crop.
+  await page.getByLabel(/^Product name/).fill('Honey');
+  await hint.waitFor({ state: 'detached' });
+  await context.close();
+});
+
+test('an agent records a price with no signal and it arrives once', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openSection(page, 'Market prices');
+  // The markets come down once with a signal, for the form offline.
+  await page
+    .getByLabel(/^Market/)
+    .locator('option', { hasText: 'Kadutu (Bukavu)' })
+    .waitFor({ state: 'attached' });
+
+  await context.setOffline(true);
+  await assertOffline(page);
+  await page.getByRole('button', { name: 'Save price' }).click();
+  await page.getByText('Choose one of the markets on the list.').first().waitFor();
+  await page.getByLabel(/^Market/).selectOption({ label: 'Kadutu (Bukavu)' });
+  await page.getByLabel(/^Crop/).selectOption('bean');
+  await page.getByRole('textbox', { name: 'Price' }).fill('1,35');
+  await page.getByLabel('Note').fill('Red beans, dry');
+  await page.getByRole('button', { name: 'Save price' }).click();
+  await page.getByText('Price saved on this phone. It is sent as soon as there is a signal.').waitFor();
+  const row = page.locator('.list-row', { hasText: 'Beans: 1.35 USD' });
+  await row.getByText('Waiting to send').waitFor();
+
+  await context.setOffline(false);
+  await row.getByText('Sent').waitFor();
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, origin, 'admin@mavuno.demo');
+  const seen = await admin.evaluate(async (url) => {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } });
+    return response.json();
+  }, `${origin}/api/v1/admin/prices?source=agent`);
+  const mine = seen.data.filter((o) => o.note === 'Red beans, dry');
+  assert.equal(mine.length, 1, 'sent once');
+  assert.equal(mine[0].price_cents, 135);
+  assert.equal(mine[0].market, 'Kadutu');
+  await context.close();
+});
