@@ -11,10 +11,8 @@
 //
 // The load generator runs on the same machine as the server, so on 2 cores
 // the figures are a floor, not a ceiling.
-import http from 'node:http';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { application, client, register } from './http.mjs';
+import { application, client, getter, measure, register, rssKb } from './http.mjs';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const pid = process.argv[3];
@@ -23,7 +21,7 @@ const PRODUCTS = Number(process.env.PRODUCTS ?? 10_000);
 const CONNECTIONS = 200;
 const REQUESTS = 10_000;
 
-const rss = () => (pid ? `${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024).toFixed(0)} MB` : 'unknown (pass the pid)');
+const rss = () => (pid ? `${(rssKb(pid) / 1024).toFixed(0)} MB` : 'unknown (pass the pid)');
 
 const login = await request('POST', '/users/login', { body: { user: { email: 'farmer@mavuno.demo', password: 'mavuno-demo' } } });
 if (login.status !== 200) throw new Error('start the server with --demo: the bench lists products as the demo farmer');
@@ -44,42 +42,7 @@ for (let start = 0; process.env.SEEDED !== '1' && start < PRODUCTS; start += 50)
 }
 console.log(`seeded ${PRODUCTS} products in ${((performance.now() - seeding) / 1000).toFixed(1)} s; server RSS ${rss()}`);
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-function get(path) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    http.get(`${origin}/api/v1${path}`, { agent, headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c) => { bytes += c.length; });
-      res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`))));
-    }).on('error', reject);
-  });
-}
-
-/** `path`: one address, or a function making each request's own. */
-async function load(label, path) {
-  const times = [];
-  let bytes = 0;
-  let next = 0;
-  let peak = 0;
-  const started = performance.now();
-  const sampler = setInterval(() => {
-    if (pid) peak = Math.max(peak, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]));
-  }, 100);
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (next < REQUESTS) {
-      next += 1;
-      const r = await get(typeof path === 'function' ? path(next) : path);
-      times.push(r.ms);
-      bytes = r.bytes;
-    }
-  }));
-  clearInterval(sampler);
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const p = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
-  console.log(`${label}: ${(REQUESTS / seconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, ${(bytes / 1024).toFixed(1)} KB a response; peak RSS ${pid ? `${(peak / 1024).toFixed(0)} MB` : 'unknown'}`);
-}
+const load = (label, path) => measure(origin, label, path, { pid, connections: CONNECTIONS, requests: REQUESTS });
 
 // Phones saving application drafts: unrelated to the catalogue, but synced writes.
 const buyer = await register(request, `bench.writer.${Date.now()}@example.com`, 'Writer');
@@ -112,7 +75,7 @@ const distinct = (n) => {
   const lot = (n * 7919) % PRODUCTS;
   return `/products?q=${encodeURIComponent(`${words[lot % words.length]} lot ${lot}`)}`;
 };
-await get('/products');
+await getter(origin)('/products');
 await load('first page (24, newest)', '/products');
 await load('search "cassava lot 12"', `/products?q=${encodeURIComponent('cassava lot 12')}`);
 await load('fruits under $10 by price', '/products?category=fruits&price=under_10&sort=price_asc');

@@ -2,6 +2,7 @@
 // (compressed, as a phone would receive them) and a realistic application.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /** One request; counts the bytes sent and received (body as sent, compressed if the server compressed it). */
 export function client(origin) {
@@ -73,4 +74,53 @@ export async function register(request, email, firstName = 'Bench') {
   });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.json)}`);
   return registered.json.data.token;
+}
+
+/** A keep-alive GET of `/api/v1{path}` taking brotli, as phones ask: answers its time and bytes. */
+export function getter(origin, connections = 200) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  return (path) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      http.get(`${origin}/api/v1${path}`, { agent, headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => { bytes += c.length; });
+        res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`))));
+      }).on('error', reject);
+    });
+}
+
+/** The server's resident memory in KB (its pid's /proc status). */
+export function rssKb(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+
+/**
+ * `requests` GETs over `connections` at once; prints throughput, latency percentiles,
+ * a response's bytes and the server's peak RSS. `path`: one address, or a function
+ * making each request's own.
+ */
+export async function measure(origin, label, path, { pid, connections = 200, requests = 10_000 } = {}) {
+  const get = getter(origin, connections);
+  const times = [];
+  let bytes = 0;
+  let next = 0;
+  let peak = 0;
+  const started = performance.now();
+  const sampler = setInterval(() => {
+    if (pid) peak = Math.max(peak, rssKb(pid));
+  }, 100);
+  await Promise.all(Array.from({ length: connections }, async () => {
+    while (next < requests) {
+      next += 1;
+      const r = await get(typeof path === 'function' ? path(next) : path);
+      times.push(r.ms);
+      bytes = r.bytes;
+    }
+  }));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const p = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  console.log(`${label}: ${(requests / seconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, ${(bytes / 1024).toFixed(1)} KB a response; peak RSS ${pid ? `${(peak / 1024).toFixed(0)} MB` : 'unknown'}`);
 }
