@@ -38,7 +38,7 @@ test('without any script, the marketplace shows its first products, searches and
   await page.getByRole('link', { name: 'Avocats' }).first().click();
   await page.getByRole('heading', { name: 'Avocats' }).waitFor();
   await page.getByText('Vendeur vérifié').waitFor();
-  for (const path of ['/training', '/news', '/', '/about']) {
+  for (const path of ['/training', '/news', '/prices', '/', '/about']) {
     await page.goto(`${origin}${path}?lng=sw`);
     await page.locator('[data-first-screen] h1').waitFor();
     assert.ok((await overflow(page)) <= 0, path);

@@ -118,6 +118,8 @@ const PUBLIC = (ids) => [
   `/course/${ids.course}`,
   '/news',
   `/news/${ids.post}`,
+  '/prices',
+  '/prices?crop=bean',
   '/about',
   '/programs',
   '/contact',

@@ -217,35 +217,34 @@ export function AdminPrices() {
       {result.data.length === 0 ? (
         <p className="card empty-note">{t('errors.no_prices')}</p>
       ) : (
-        <div className="table-scroll card">
-          <table className="table">
+        <div className="table-wrap card">
+          <table className="data-table stacked">
             <thead>
               <tr>
-                {(['day', 'crop', 'market', 'price', 'usd', 'source'] as const).map((c) => (
+                {(['crop', 'market', 'price', 'usd', 'source'] as const).map((c) => (
                   <th key={c} scope="col">
                     {t(`admin.prices.columns.${c}`)}
                   </th>
                 ))}
-                <th scope="col">
-                  <span className="visually-hidden">{t('admin.prices.actions')}</span>
-                </th>
+                <th scope="col">{t('admin.prices.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {result.data.map((o) => (
                 <tr key={o.id}>
-                  <td>{formatDay(o.observed_on)}</td>
-                  <td>{t(`crops.${o.crop}`, { defaultValue: o.crop })}</td>
-                  <td>{o.market ?? o.place ?? '—'}</td>
                   <td>
+                    <strong>{t(`crops.${o.crop}`, { defaultValue: o.crop })}</strong> · {formatDay(o.observed_on)}
+                  </td>
+                  <td data-label={t('admin.prices.columns.market')}>{o.market ?? o.place ?? '—'}</td>
+                  <td data-label={t('admin.prices.columns.price')}>
                     {(o.price_cents / 100).toFixed(2)} {o.currency} /{' '}
                     {t(`price_units.${o.unit}`, { defaultValue: o.unit })}
                   </td>
-                  <td>
+                  <td data-label={t('admin.prices.columns.usd')}>
                     {formatMicros(o.usd_micros)}
                     {o.outlier && <span className="badge red"> {t('admin.prices.outlier')}</span>}
                   </td>
-                  <td>
+                  <td data-label={t('admin.prices.columns.source')}>
                     {t(`admin.prices.sources.${o.source}`)}
                     {o.note && <p className="muted">{o.note}</p>}
                   </td>

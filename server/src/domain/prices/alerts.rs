@@ -4,10 +4,13 @@
 //! its crops' medians and their change on the week before, one GSM-7 segment in the
 //! number's language. `STOP` ends them all.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use rusqlite::Connection;
 use time::{OffsetDateTime, UtcOffset, Weekday};
 
-use super::board::{BoardFilter, board};
+use super::board::{BoardFilter, CropPrices, board};
 use super::{Crop, crop, day_text};
 use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError};
@@ -45,10 +48,11 @@ pub fn of_phone(conn: &Connection, phone: &str) -> ApiResult<Vec<Alert>> {
 /// Follows a crop (at a market); following it again changes nothing.
 pub fn subscribe(conn: &Connection, phone: &str, crop: &Crop, market: Option<&MarketRow>) -> ApiResult<()> {
     let market_id = market.map_or(0, |m| m.id);
-    if rows::alerts_of(conn, phone)?.iter().any(|(c, m)| c == crop.key && *m == market_id) {
+    let followed = rows::alerts_of(conn, phone)?;
+    if followed.iter().any(|(c, m)| c == crop.key && *m == market_id) {
         return Ok(());
     }
-    if rows::alerts_of(conn, phone)?.len() >= MAX_ALERTS {
+    if followed.len() >= MAX_ALERTS {
         return Err(AppError::conflict("alerts_full", format!("A number follows at most {MAX_ALERTS} crops")));
     }
     rows::add_alert(conn, phone, crop.key, market_id, &clock::now())?;
@@ -60,15 +64,31 @@ pub fn unsubscribe(conn: &Connection, phone: &str, which: Option<(&Crop, Option<
     Ok(rows::remove_alerts(conn, phone, which.map(|(crop, market)| (crop.key, market.map_or(0, |m| m.id))))?)
 }
 
+/// A crop's newest week (at a market, or every market), read once per round of SMS
+/// however many numbers follow it.
+#[derive(Default)]
+pub struct Newest(HashMap<(&'static str, i64), Option<CropPrices>>);
+
+impl Newest {
+    fn of(&mut self, conn: &Connection, alert: &Alert) -> ApiResult<Option<&CropPrices>> {
+        let key = (alert.crop.key, alert.market.as_ref().map_or(0, |m| m.id));
+        Ok(match self.0.entry(key) {
+            Entry::Occupied(known) => known.into_mut().as_ref(),
+            Entry::Vacant(slot) => {
+                let filter = BoardFilter { crop: Some(alert.crop), market: alert.market.clone(), territory: None };
+                let newest = board(conn, &filter)?.crops.into_iter().find(|c| c.unit == alert.crop.base_unit());
+                slot.insert(newest).as_ref()
+            }
+        })
+    }
+}
+
 /// This week's SMS for `alerts`, in `lang`: at most one segment (crops that do not
 /// fit are left for the app), `None` when none of them has prices.
-pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert]) -> ApiResult<Option<String>> {
+pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut Newest) -> ApiResult<Option<String>> {
     let mut items = Vec::new();
     for alert in alerts {
-        let filter = BoardFilter { crop: Some(alert.crop), market: alert.market.clone(), territory: None };
-        let Some(prices) = board(conn, &filter)?.crops.into_iter().find(|c| c.unit == alert.crop.base_unit()) else {
-            continue;
-        };
+        let Some(prices) = newest.of(conn, alert)? else { continue };
         let change = match prices.change_percent {
             Some(p) if p > 0 => format!(" +{p}%"),
             Some(p) if p < 0 => format!(" {p}%"),
@@ -109,11 +129,11 @@ pub fn send_due(conn: &Connection, now: OffsetDateTime) -> ApiResult<usize> {
     let Some(week) = due_week(now) else { return Ok(0) };
     let phones = rows::alert_phones_due(conn, &week)?;
     let at = clock::format(now);
-    let mut sent = 0;
+    let (mut sent, mut newest) = (0, Newest::default());
     for phone in phones {
         let person = crate::db::users::find_by_phones(conn, std::slice::from_ref(&phone))?.into_iter().next();
         let lang = crate::domain::basic_phones::language(conn, &phone, person.and_then(|p| p.country))?;
-        if let Some(text) = compose(conn, lang, &of_phone(conn, &phone)?)? {
+        if let Some(text) = compose(conn, lang, &of_phone(conn, &phone)?, &mut newest)? {
             crate::db::sms::enqueue(conn, &phone, &text, &at)?;
             sent += 1;
         }
