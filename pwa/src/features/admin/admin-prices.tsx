@@ -3,6 +3,7 @@
 // (kept with who made them), and the import and markets (admin-price-sources.tsx).
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ConfirmDialog } from '../../components/dialog';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';
@@ -14,7 +15,7 @@ import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDay } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { CROPS, CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/prices';
+import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/prices';
 import { ExportButton } from './export-button';
 import { PriceSources } from './admin-price-sources';
 
@@ -123,24 +124,14 @@ export function AdminPrices() {
     <div className="admin-screen">
       <div className="card filters">
         <SelectField label={t('prices.crop')} value={filters.crop} onChange={(e) => setFilter('crop', e.target.value)}>
-          <option value="">{t('prices.all_crops')}</option>
-          {CROPS.map((c) => (
-            <option key={c} value={c}>
-              {t(`crops.${c}`)}
-            </option>
-          ))}
+          <CropOptions blank={t('prices.all_crops')} />
         </SelectField>
         <SelectField
           label={t('prices.market')}
           value={filters.market}
           onChange={(e) => setFilter('market', e.target.value)}
         >
-          <option value="">{t('prices.all_markets')}</option>
-          {markets.map((m) => (
-            <option key={m.id} value={String(m.id)}>
-              {m.name} ({m.territory})
-            </option>
-          ))}
+          <MarketOptions markets={markets} blank={t('prices.all_markets')} />
         </SelectField>
         <SelectField
           label={t('admin.prices.columns.source')}
@@ -349,19 +340,10 @@ function CorrectDialog({
     >
       <ErrorBox messages={refusal ? errorMessages(refusal, t, 'admin.prices.action_failed') : []} />
       <SelectField label={t('prices.market')} value={values.market_id} onChange={set('market_id')}>
-        <option value="">{t('agent.prices.choose_market')}</option>
-        {markets.map((m) => (
-          <option key={m.id} value={String(m.id)}>
-            {m.name} ({m.territory})
-          </option>
-        ))}
+        <MarketOptions markets={markets} blank={t('agent.prices.choose_market')} />
       </SelectField>
       <SelectField label={t('prices.crop')} value={values.crop} onChange={set('crop')}>
-        {CROPS.map((c) => (
-          <option key={c} value={c}>
-            {t(`crops.${c}`)}
-          </option>
-        ))}
+        <CropOptions />
       </SelectField>
       <SelectField label={t('agent.prices.unit')} value={values.unit} onChange={set('unit')}>
         {PRICE_UNITS.map((u) => (

@@ -4,13 +4,13 @@
 // and why).
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorKey, fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDay } from '../../lib/format';
 import type { LocalDb } from '../../lib/local-db';
 import type { MutationResult } from '../../lib/sync-protocol';
 import {
-  CROPS,
   CURRENCIES,
   PRICE_UNITS,
   forgetPrice,
@@ -134,12 +134,7 @@ export function PricesSection({ db }: { db: LocalDb }) {
           error={invalid.market}
           onChange={set('market')}
         >
-          <option value="">{t('agent.prices.choose_market')}</option>
-          {(markets ?? []).map((m) => (
-            <option key={m.id} value={String(m.id)}>
-              {m.name} ({m.territory})
-            </option>
-          ))}
+          <MarketOptions markets={markets ?? []} blank={t('agent.prices.choose_market')} />
         </SelectField>
         <div className="field-row two">
           <SelectField
@@ -149,12 +144,7 @@ export function PricesSection({ db }: { db: LocalDb }) {
             error={invalid.crop}
             onChange={set('crop')}
           >
-            <option value="">{t('agent.prices.choose_crop')}</option>
-            {CROPS.map((crop) => (
-              <option key={crop} value={crop}>
-                {t(`crops.${crop}`)}
-              </option>
-            ))}
+            <CropOptions blank={t('agent.prices.choose_crop')} />
           </SelectField>
           <SelectField label={t('agent.prices.unit')} value={values.unit} error={invalid.unit} onChange={set('unit')}>
             {PRICE_UNITS.map((unit) => (

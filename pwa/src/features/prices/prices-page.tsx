@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { CropOptions, MarketOptions } from '../../components/price-options';
 import { SelectField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';
 import { Sparkline } from '../../components/sparkline';
@@ -14,7 +15,6 @@ import { formatDay } from '../../lib/format';
 import { formatFrancs } from '../../lib/francs';
 import { usePageHead } from '../../lib/page-head';
 import {
-  CROPS,
   fetchBoard,
   formatMicros,
   type Board,
@@ -70,12 +70,7 @@ export function PricesPage() {
       </header>
       <form className="filter-bar" onSubmit={(e) => e.preventDefault()} aria-label={t('prices.filters')}>
         <SelectField label={t('prices.crop')} name="crop" value={filters.crop} onChange={choose('crop')}>
-          <option value="">{t('prices.all_crops')}</option>
-          {CROPS.map((crop) => (
-            <option key={crop} value={crop}>
-              {t(`crops.${crop}`)}
-            </option>
-          ))}
+          <CropOptions blank={t('prices.all_crops')} />
         </SelectField>
         <SelectField
           label={t('prices.territory')}
@@ -91,12 +86,7 @@ export function PricesPage() {
           ))}
         </SelectField>
         <SelectField label={t('prices.market')} name="market" value={filters.market} onChange={choose('market')}>
-          <option value="">{t('prices.all_markets')}</option>
-          {markets.map((m) => (
-            <option key={m.id} value={String(m.id)}>
-              {m.name} ({m.territory})
-            </option>
-          ))}
+          <MarketOptions markets={markets} blank={t('prices.all_markets')} />
         </SelectField>
         <button type="submit" className="button secondary small">
           {t('prices.show')}

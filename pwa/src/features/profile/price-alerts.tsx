@@ -3,10 +3,11 @@
 // and ends with `STOP`. Needs a phone number on the account.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ErrorBox, SelectField } from '../../components/form';
 import { ApiError, api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import { CROPS, type Market } from '../../lib/prices';
+import type { Market } from '../../lib/prices';
 
 interface Alerts {
   phone: string;
@@ -91,24 +92,14 @@ export function PriceAlerts() {
                   value={choice.crop}
                   onChange={(e) => setChoice((c) => ({ ...c, crop: e.target.value }))}
                 >
-                  <option value="">{t('agent.prices.choose_crop')}</option>
-                  {CROPS.map((crop) => (
-                    <option key={crop} value={crop}>
-                      {t(`crops.${crop}`)}
-                    </option>
-                  ))}
+                  <CropOptions blank={t('agent.prices.choose_crop')} />
                 </SelectField>
                 <SelectField
                   label={t('prices.market')}
                   value={choice.market}
                   onChange={(e) => setChoice((c) => ({ ...c, market: e.target.value }))}
                 >
-                  <option value="">{t('prices.all_markets')}</option>
-                  {markets.map((m) => (
-                    <option key={m.id} value={String(m.id)}>
-                      {m.name} ({m.territory})
-                    </option>
-                  ))}
+                  <MarketOptions markets={markets} blank={t('prices.all_markets')} />
                 </SelectField>
               </div>
               <div className="actions">
