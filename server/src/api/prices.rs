@@ -92,17 +92,23 @@ async fn prices_board(
     let crop = super::filter(query.crop.as_deref(), "crop", crop_named)?;
     let territory = query.territory.as_deref().map(|t| t.trim().to_lowercase());
     let key = format!("board|{:?}|{:?}|{territory:?}", crop.map(|c| c.key), query.market);
-    let version = state.db.prices_version();
+    from_memory(&state, &headers, key, move |conn| {
+        let filter = board_filter(conn, crop, &query)?;
+        let markets = rows::markets(conn)?.into_iter().map(MarketJson::from).collect();
+        Ok(BoardResponse { success: true, data: board::board(conn, &filter)?, markets })
+    })
+    .await
+}
+
+/// An answer the same for everyone until a price changes: from memory, read on a miss.
+async fn from_memory<T, F>(state: &AppState, headers: &HeaderMap, key: String, read: F) -> ApiResult<Response>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&rusqlite::Connection) -> ApiResult<T> + Send + 'static,
+{
     let db = state.db.clone();
-    super::cached_answer(&state.prices_cache, key, version, &headers, || async move {
-        let (data, markets) = db
-            .read(move |conn| {
-                let filter = board_filter(conn, crop, &query)?;
-                Ok((board::board(conn, &filter)?, rows::markets(conn)?))
-            })
-            .await?;
-        let markets = markets.into_iter().map(MarketJson::from).collect();
-        serde_json::to_vec(&BoardResponse { success: true, data, markets }).map_err(AppError::internal)
+    super::cached_answer(&state.prices_cache, key, state.db.prices_version(), headers, || async move {
+        serde_json::to_vec(&db.read(read).await?).map_err(AppError::internal)
     })
     .await
 }
@@ -152,14 +158,12 @@ async fn price_range(
     let place: Option<String> = query.place.map(|p| crate::model::product::fold(&p).chars().take(60).collect());
     let crop = prices::crop_of_names(&name).or_else(|| crop_named(&name));
     let key = format!("range|{:?}|{unit}|{place:?}", crop.map(|c| c.key));
-    let version = state.db.prices_version();
-    let db = state.db.clone();
-    super::cached_answer(&state.prices_cache, key, version, &headers, || async move {
+    from_memory(&state, &headers, key, move |conn| {
         let data = match crop {
-            Some(crop) => db.read(move |conn| board::range(conn, crop, unit, place.as_deref())).await?,
+            Some(crop) => board::range(conn, crop, unit, place.as_deref())?,
             None => None,
         };
-        serde_json::to_vec(&RangeResponse { success: true, data }).map_err(AppError::internal)
+        Ok(RangeResponse { success: true, data })
     })
     .await
 }
