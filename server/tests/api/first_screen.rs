@@ -255,3 +255,33 @@ async fn public_lists_arrive_with_their_first_cards() {
     let shell = vary("/index.html").await;
     assert!(!shell.contains("accept-language") && !shell.contains("cookie"), "{shell}");
 }
+
+#[tokio::test]
+async fn market_prices_arrive_with_their_cards_and_a_form_the_server_answers() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), template()).unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo_rates::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo_prices::seed(&app.state).await.unwrap());
+
+    let board: Value = app.get("/prices?crop=bean", None).await.json().await.unwrap();
+    let beans = &board["data"]["crops"][0];
+    let html = page(&app, "/prices?crop=haricots", "fr").await;
+    let main = first_screen(&html).expect("the board's first screen");
+    assert_eq!(main.matches("<article class=\"card price-card\"").count(), 1, "only beans, as the address says");
+    assert!(main.contains("Haricots <span class=\"muted\">par kg</span>"), "{main}");
+    let median = beans["median_usd_micros"].as_i64().unwrap();
+    let cents = (median + 5_000) / 10_000;
+    assert!(main.contains(&format!("<strong>{},{:02}\u{a0}$US</strong>", cents / 100, cents % 100)), "{main}");
+    assert!(main.contains("\u{a0}FC"), "francs at the demo's rate: {main}");
+    assert!(main.contains("<svg class=\"sparkline\""), "the 12 weeks as a line");
+    assert!(main.contains("<form class=\"filter-bar\" action=\"/prices\""));
+    assert!(main.contains("<option value=\"bean\" selected>Haricots</option>"), "the chosen crop stays chosen");
+    // A hostile filter is only text, and an unknown one shows every crop.
+    let html = page(&app, "/prices?territory=%3Cscript%3Ealert(1)%3C/script%3E&crop=nothing", "en").await;
+    let main = first_screen(&html).unwrap();
+    assert!(!main.contains("<script"), "{main}");
+    assert!(main.matches("<article class=\"card price-card\"").count() > 1);
+}

@@ -255,20 +255,25 @@ fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
 fn usd(lang: Lang, cents: i64) -> String {
     let sign = if cents < 0 { "-" } else { "" };
     let (whole, fraction) = (cents.abs() / 100, cents.abs() % 100);
-    let group = if lang.code() == "fr" { "\u{202f}" } else { "," };
-    let digits = whole.to_string();
-    let mut grouped = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push_str(group);
-        }
-        grouped.push(digit);
-    }
+    let grouped = thousands(whole, if lang.code() == "fr" { "\u{202f}" } else { "," });
     match lang.code() {
         "fr" => format!("{sign}{grouped},{fraction:02}\u{a0}$US"),
         "sw" => format!("{sign}US$\u{a0}{grouped}.{fraction:02}"),
         _ => format!("{sign}${grouped}.{fraction:02}"),
     }
+}
+
+/// A whole number with `separator` between its thousands: "4 275", "4,275".
+fn thousands(number: i64, separator: &str) -> String {
+    let digits = number.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push_str(separator);
+        }
+        grouped.push(digit);
+    }
+    grouped
 }
 
 /// A day as the app's `formatDate(…, 'long')` writes it: "March 1, 2026", "1 mars 2026", "1 Machi 2026".

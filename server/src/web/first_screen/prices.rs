@@ -2,7 +2,7 @@
 //! form the server answers (`GET /prices?crop=&market=&territory=`), and each crop's
 //! card with its line of 12 weeks, from the same board the API serves.
 
-use super::{escape, long_date, t, usd};
+use super::{escape, long_date, t, thousands, usd};
 use crate::AppState;
 use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
@@ -83,19 +83,12 @@ fn money(lang: Lang, micros: i64) -> String {
 
 /// Whole francs as the app's `formatFrancs` writes them for the DRC.
 fn francs(lang: Lang, amount: i64) -> String {
-    let digits = amount.to_string();
-    let group = match lang.code() {
+    let separator = match lang.code() {
         "fr" => "\u{202f}",
         "sw" => ".",
         _ => ",",
     };
-    let mut grouped = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push_str(group);
-        }
-        grouped.push(digit);
-    }
+    let grouped = thousands(amount, separator);
     match lang.code() {
         "fr" => format!("{grouped}\u{a0}FC"),
         "sw" => format!("FC\u{a0}{grouped}"),
