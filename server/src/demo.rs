@@ -2,7 +2,6 @@
 //! not had it yet, through the same domain functions as real data. It is
 //! loaded once: what an admin later edits or deletes stays that way.
 
-use crate::AppState;
 use crate::auth;
 use crate::db::users::NewUser;
 use crate::db::{meta, uploads, users};
@@ -14,6 +13,7 @@ use crate::error::{ApiResult, AppError};
 use crate::media;
 use crate::model::survey::SurveyAnswersInput;
 use crate::model::user::{Country, Role, Status};
+use crate::startup::AppState;
 use sync_protocol::ListingInput;
 
 /// The password of every demo account (README.md lists them).

@@ -3,12 +3,12 @@
 //! six published articles in the three languages and one draft, with drawn
 //! pictures, and a few comments and replies from demo accounts.
 
-use crate::AppState;
 use crate::db::{meta, uploads, users};
 use crate::demo_pictures;
 use crate::domain::blogs::{self, BlogInput};
 use crate::error::{ApiResult, AppError};
 use crate::media;
+use crate::startup::AppState;
 
 const BLOGS_SEEDED_KEY: &str = "demo_blogs_seeded";
 

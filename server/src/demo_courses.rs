@@ -2,13 +2,13 @@
 //! admin's domain functions, once (also into a demo database made before
 //! courses existed).
 
-use crate::AppState;
 use crate::db::{meta, uploads, users};
 use crate::demo_pictures;
 use crate::domain::courses;
 use crate::error::{ApiResult, AppError};
 use crate::media;
 use crate::model::course::CourseCategory;
+use crate::startup::AppState;
 
 const COURSES_SEEDED_KEY: &str = "demo_courses_seeded";
 

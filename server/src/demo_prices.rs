@@ -3,11 +3,11 @@
 //! imported once by the demo admin through the admin's import, its days moved so
 //! that its last week is this week. An admin can correct or remove them like any.
 
-use crate::AppState;
 use crate::db::{meta, users};
 use crate::domain::prices::{self, import};
 use crate::error::ApiResult;
 use crate::model::price::week_of;
+use crate::startup::AppState;
 
 pub const SAMPLE: &str = include_str!("../demo/prices-sample.csv");
 const SEEDED_KEY: &str = "demo_prices_seeded";

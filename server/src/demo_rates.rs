@@ -1,10 +1,10 @@
 //! The demo's exchange rate, set once by the demo admin through the admin's domain
 //! function (docs/money.md): an example an admin can replace like any rate.
 
-use crate::AppState;
 use crate::db::{exchange_rates, users};
 use crate::domain::exchange_rates::{RateInput, set};
 use crate::error::ApiResult;
+use crate::startup::AppState;
 
 /// Congolese francs for a US dollar, of the order of late 2026's market rate.
 const DEMO_FRANCS_PER_USD: i64 = 2850;

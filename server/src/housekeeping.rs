@@ -13,11 +13,12 @@
 
 use std::time::Duration;
 
+use crate::clock;
 use crate::db::sync::{self, Purgeable};
 use crate::db::{outbox, password_resets, payments, sessions, sms};
 use crate::domain::prices;
 use crate::error::ApiResult;
-use crate::{AppState, clock};
+use crate::startup::AppState;
 
 /// An email (or SMS) is kept this long after it was written: long enough to look
 /// up what was sent, and a message still unsent after that is no longer news.
@@ -78,11 +79,13 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
     Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
 }
 
-/// Runs a round every hour, logging what it removed.
+/// Runs a round every hour from an hour on (the server ran one as it started:
+/// `startup::Application::build`), logging what it removed.
 pub fn spawn(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
-        let mut hourly = tokio::time::interval(Duration::from_secs(3600));
+        let hour = Duration::from_secs(3600);
+        let mut hourly = tokio::time::interval_at(tokio::time::Instant::now() + hour, hour);
         loop {
             hourly.tick().await;
             match run_once(&state).await {

@@ -11,9 +11,9 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use time::OffsetDateTime;
 use tokio::sync::Notify;
 
-use crate::AppState;
 use crate::clock;
 use crate::db::outbox::{self, Email};
+use crate::startup::AppState;
 
 /// Wakes the senders after a transaction wrote to the email or SMS outbox.
 #[derive(Clone, Default)]

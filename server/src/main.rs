@@ -7,7 +7,8 @@ use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
 use mavuno::domain::{accounts, identifiers};
 use mavuno::model::user::{Role, Status};
-use mavuno::{AppState, Config, auth, build_app, db, demo, demo_blogs, demo_courses, demo_prices, demo_rates, serve};
+use mavuno::startup::{AppState, Application};
+use mavuno::{Config, auth, db, demo, demo_blogs, demo_courses, demo_prices, demo_rates};
 
 mod phone_emulator;
 
@@ -318,44 +319,34 @@ fn open_files_limit() -> usize {
 }
 
 async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposure>) -> Result<(), String> {
-    let state = AppState::open(config).map_err(|e| e.to_string())?;
+    let app = Application::build(config, addr).await.map_err(|e| e.to_string())?;
+    let state = app.state();
     if let Some(exposure) = demo {
-        if demo::seed(&state).await.map_err(|e| e.to_string())? {
-            tracing::info!("demo content loaded");
-        }
-        // Courses came later: a demo database seeded before them gets them once too.
-        if demo_courses::seed(&state).await.map_err(|e| e.to_string())? {
-            tracing::info!("demo courses loaded");
-        }
-        if demo_blogs::seed(&state).await.map_err(|e| e.to_string())? {
-            tracing::info!("demo news loaded");
-        }
-        if demo_rates::seed(&state).await.map_err(|e| e.to_string())? {
-            tracing::info!("demo exchange rate set");
-        }
-        if demo_prices::seed(&state).await.map_err(|e| e.to_string())? {
-            tracing::info!("demo market prices loaded");
+        let loaded = [
+            ("demo content", demo::seed(state).await),
+            // Courses, news, the rate and prices came later: a demo database seeded before them gets them once too.
+            ("demo courses", demo_courses::seed(state).await),
+            ("demo news", demo_blogs::seed(state).await),
+            ("demo exchange rate", demo_rates::seed(state).await),
+            ("demo market prices", demo_prices::seed(state).await),
+        ];
+        for (what, seeded) in loaded {
+            if seeded.map_err(|e| e.to_string())? {
+                tracing::info!("{what} loaded");
+            }
         }
         if exposure == demo::Exposure::Public {
-            for (email, password) in demo::protect_staff(&state).await.map_err(|e| e.to_string())? {
+            for (email, password) in demo::protect_staff(state).await.map_err(|e| e.to_string())? {
                 println!("demo account {email} now has the password {password} (shown once)");
             }
         }
     }
-    mavuno::mailer::spawn(&state)?;
-    mavuno::sms::spawn(&state);
-    mavuno::housekeeping::spawn(&state);
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let origin = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
-    tracing::info!("MAVUNO listening on {origin}");
+    tracing::info!("MAVUNO listening on {}", app.origin());
     if state.payments.is_simulated() {
         tracing::warn!("payments go to the built-in simulator: no real money moves (docs/payments.md)");
     }
-    state.origin.set(origin).ok();
-    mavuno::providers::spawn_poller(&state);
     tracing::info!(max_connections = state.config.max_connections, "accepting connections");
-    let limits = mavuno::server::Limits::of(&state.config);
-    serve(listener, build_app(state), limits, shutdown_signal()).await.map_err(|e| e.to_string())?;
+    app.run_until(shutdown_signal()).await.map_err(|e| e.to_string())?;
     tracing::info!("stopped");
     Ok(())
 }

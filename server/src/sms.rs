@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::AppState;
 use crate::clock;
 use crate::config::AfricasTalkingSettings;
 use crate::db::sms::{self, Sms};
 use crate::error::AppError;
+use crate::startup::AppState;
 
 const POLL: Duration = Duration::from_secs(30);
 const BATCH: i64 = 20;

@@ -12,7 +12,6 @@ use utoipa_axum::routes;
 
 use super::accounts::UserJson;
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::csv::Csv;
 use crate::db::overview;
@@ -22,6 +21,7 @@ use crate::domain::people::{self, Changes};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::{Country, Role, Status};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

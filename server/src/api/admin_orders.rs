@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 
 use super::admin::csv_download;
 use super::orders::OrderJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::clock;
 use crate::csv::Csv;
@@ -23,6 +22,7 @@ use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_orders)).routes(routes!(export))

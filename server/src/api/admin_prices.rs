@@ -14,7 +14,6 @@ use super::MessageResponse;
 use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::prices::MarketJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::csv::Csv;
 use crate::db::prices::{self as rows, ObservationFilter, ObservationRow};
@@ -24,6 +23,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::price::{Currency, PriceUnit, Source};
+use crate::startup::AppState;
 
 /// An import file: 100,000 rows of WFP's layout are about 12 MB.
 pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;

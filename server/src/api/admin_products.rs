@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::products::ProductJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::csv::Csv;
 use crate::db::admin_products::{self as rows, Filter, Standing};
@@ -22,6 +21,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::product::Category;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

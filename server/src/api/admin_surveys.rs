@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::surveys::{SurveyForm, SurveyJson, SurveyResponse};
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::clock;
 use crate::csv::Csv;
@@ -23,6 +22,7 @@ use crate::domain::surveys::{self, Decision};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::survey::{Cell, SurveyAnswers, SurveyStatus};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -8,11 +8,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::auth::AgentUser;
 use crate::db::users;
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::user::{Country, Role};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(people))

@@ -10,13 +10,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::admin::csv_download;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::csv::Csv;
 use crate::domain::analytics::{self, Chart};
 use crate::error::{ApiResult, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(chart)).routes(routes!(export))

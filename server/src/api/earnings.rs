@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::earnings;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::user::Role;
+use crate::startup::AppState;
 
 /// The newest entries listed.
 const ENTRIES: i64 = 50;

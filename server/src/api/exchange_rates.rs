@@ -9,11 +9,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::db::exchange_rates::{self as rows, RateRow};
 use crate::domain::exchange_rates::{self, CURRENCIES, RateInput};
 use crate::error::{ApiResult, ErrorBody};
+use crate::startup::AppState;
 
 /// The rates an admin sees under the form.
 const HISTORY: i64 = 20;

@@ -14,10 +14,10 @@ use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::AppState;
 use crate::domain::accounts::AccountForm;
 use crate::error::AppError;
 use crate::media;
+use crate::startup::AppState;
 
 /// Text fields of a form are short; this bounds what one may hold.
 pub(crate) const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;

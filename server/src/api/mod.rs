@@ -40,8 +40,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::AppState;
 use crate::error::AppError;
+use crate::startup::AppState;
 
 /// JSON bodies are small; routes that take files raise their own limit.
 const JSON_LIMIT: usize = 64 * 1024;

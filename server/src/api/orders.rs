@@ -11,13 +11,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::orders::{self as rows, Address, EventRow, LineRow, OrderRow, PartRow};
 use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
+use crate::startup::AppState;
 
 /// How many orders `GET /orders` answers (newest first).
 const LIST_LIMIT: i64 = 200;

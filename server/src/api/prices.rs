@@ -13,13 +13,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::prices::{self as rows, MarketRow};
 use crate::domain::prices::board::{self, Board, BoardFilter, Range};
 use crate::domain::prices::{self, alerts, crop_named};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::price::PriceUnit;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 
 use super::MessageResponse;
 use super::extract::ProductForm;
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
 use crate::db::uploads;
@@ -22,6 +21,7 @@ use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::product::{Category, ProductStatus, Unit};
+use crate::startup::AppState;
 
 /// The spec's multipart form carries up to six photos of 5 MB each.
 const FORM_LIMIT: usize = products::MAX_IMAGES * media::MAX_IMAGE_BYTES + 256 * 1024;

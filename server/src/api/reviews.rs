@@ -9,11 +9,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::reviews::{self as rows, ReviewRow};
 use crate::domain::reviews;
 use crate::error::{ApiResult, ErrorBody};
+use crate::startup::AppState;
 
 /// The reviews a product page shows.
 const SHOWN: i64 = 50;

@@ -12,7 +12,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AdminUser;
 use crate::clock;
 use crate::db::settings::{self as rows, Change};
@@ -20,6 +19,7 @@ use crate::domain::settings::{self, Contact, CountryPayments, Settings, Settings
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::payment::operators;
 use crate::model::user::{Country, Role};
+use crate::startup::AppState;
 
 /// Changes shown per page of the history.
 const HISTORY_PAGE: i64 = 50;

@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::clock;
 use crate::db::sms;
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(delivery_report))

@@ -12,12 +12,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::ApiJson;
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::surveys::{self as rows, Person, SurveyRow};
 use crate::domain::surveys::{self, SurveyRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::survey::{SurveyAnswers, SurveyAnswersInput, SurveyStatus};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_surveys, create_survey)).routes(routes!(update_survey, delete_survey))

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use axum::http::HeaderMap;
 
-use crate::AppState;
 use crate::domain::payments::{self as rules, Outcome};
+use crate::startup::AppState;
 
 pub use pawapay::PawaPay;
 pub use simulator::Simulator;

@@ -14,8 +14,8 @@ use axum::response::{Html, IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
-use crate::AppState;
 use crate::media::{self, MediaStore};
+use crate::startup::AppState;
 
 mod first_screen;
 mod page;

@@ -9,10 +9,10 @@ use axum::http::header;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use crate::AppState;
 use crate::labels::{LANGUAGES, Lang};
 use crate::media::MediaStore;
 use crate::model::decimal_amount;
+use crate::startup::AppState;
 
 /// The cookie the PWA keeps the chosen language in (i18next's detector, `lookupCookie`).
 pub const LANGUAGE_COOKIE: &str = "mavuno_lng";

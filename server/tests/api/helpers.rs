@@ -5,7 +5,8 @@ use std::sync::Arc;
 use mavuno::db::users::NewUser;
 use mavuno::domain::identifiers::insert_account;
 use mavuno::model::user::{Country, Role, Status};
-use mavuno::{AppState, Config, auth, build_app, serve};
+use mavuno::startup::{AppState, Application};
+use mavuno::{Config, auth};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -36,21 +37,15 @@ pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     app
 }
 
-/// Starts the app on an existing data dir (which the caller keeps alive).
+/// Starts the app on an existing data dir (which the caller keeps alive), as
+/// `mavuno serve` starts it (`startup::Application`), on a free port.
 pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> TestApp {
     let mut config = Config::new(data_dir);
     adjust(&mut config);
-    let state = AppState::open(config).expect("open state");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let origin = format!("http://{}", listener.local_addr().unwrap());
-    state.origin.set(origin.clone()).ok();
+    let app = Application::build(config, "127.0.0.1:0".parse().unwrap()).await.expect("start");
+    let (origin, state) = (app.origin().to_owned(), app.state().clone());
     let (shutdown, stop) = oneshot::channel::<()>();
-    mavuno::mailer::spawn(&state).expect("mailer");
-    mavuno::sms::spawn(&state);
-    mavuno::providers::spawn_poller(&state);
-    let app = build_app(state.clone());
-    let limits = mavuno::server::Limits::of(&state.config);
-    tokio::spawn(serve(listener, app, limits, async {
+    tokio::spawn(app.run_until(async {
         let _ = stop.await;
     }));
     TestApp {

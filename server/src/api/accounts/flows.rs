@@ -5,7 +5,6 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use crate::AppState;
 use crate::auth::{self, AuthUser, TokenKeys};
 use crate::db::sessions;
 use crate::db::users::{self, UserRow};
@@ -17,6 +16,7 @@ use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::media::{AVATAR_SIZES, MediaStore};
 use crate::model::user::Status;
 use crate::rate_limit::Throttles;
+use crate::startup::AppState;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
     match avatar {

@@ -14,13 +14,13 @@ use utoipa_axum::routes;
 
 use super::MessageResponse;
 use super::extract::{ApiJson, ClientIp, UserForm};
-use crate::AppState;
 use crate::auth::AuthUser;
 use crate::db::users::UserRow;
 use crate::domain::accounts::AccountForm;
 use crate::error::{ApiResult, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::user::{Country, Role, Status};
+use crate::startup::AppState;
 
 /// Forms that carry an avatar: the image plus a little room for the text fields.
 const MULTIPART_LIMIT: usize = media::MAX_IMAGE_BYTES + 256 * 1024;

@@ -9,13 +9,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::api::MessageResponse;
 use crate::api::extract::{ApiJson, ClientIp};
 use crate::auth;
 use crate::domain::accounts::{MAX_PASSWORD_CHARS, normalise_email};
 use crate::domain::password_reset;
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(forgot)).routes(routes!(reset))

@@ -12,7 +12,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{BlogJson, words};
-use crate::AppState;
 use crate::api::MessageResponse;
 use crate::api::extract::{
     ApiJson, MAX_TEXT_FIELD_BYTES, field_too_long, multipart_error, multipart_rejection, read_field,
@@ -23,6 +22,7 @@ use crate::domain::blogs::{self, BlogInput, MAX_CONTENT_BYTES};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media;
 use crate::model::blog::BlogCategory;
+use crate::startup::AppState;
 
 /// A form: one picture of 5 MB, the content, and the short fields.
 const FORM_LIMIT: usize = media::MAX_IMAGE_BYTES + MAX_CONTENT_BYTES + 64 * 1024;

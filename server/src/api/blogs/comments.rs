@@ -11,7 +11,6 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::api::MessageResponse;
 use crate::api::extract::ApiJson;
 use crate::auth::{AdminUser, AuthUser, MaybeAuthUser};
@@ -19,6 +18,7 @@ use crate::db::comments::{self as rows, CommentRow};
 use crate::domain::blogs;
 use crate::domain::comments::{self, Key};
 use crate::error::{ApiResult, ErrorBody};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -15,13 +15,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::db::blogs::{self as rows, BlogFilter, BlogRow};
 use crate::domain::blogs;
 use crate::error::{ApiResult, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
+use crate::startup::AppState;
 use crate::web::escape;
 
 pub fn routes() -> OpenApiRouter<AppState> {

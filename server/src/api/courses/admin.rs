@@ -12,7 +12,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{CourseJson, LessonJson, content_of, refresh_download_size};
-use crate::AppState;
 use crate::api::MessageResponse;
 use crate::api::extract::ApiJson;
 use crate::auth::AdminUser;
@@ -20,6 +19,7 @@ use crate::db::courses as rows;
 use crate::db::enrolments;
 use crate::domain::courses::{self, CourseInput, LessonInput, ModuleOrder};
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -10,7 +10,6 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::api::MessageResponse;
 use crate::api::extract::ApiJson;
 use crate::auth::AuthUser;
@@ -21,6 +20,7 @@ use crate::domain::courses::{self, CourseKey, ProgressInput};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::course::{EnrolmentStatus, PASS_MARK, Progress, certificate_code};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -15,13 +15,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
 use crate::auth::MaybeAuthUser;
 use crate::db::courses::{self as rows, CourseFilter, CourseRow, CourseSort, ModuleRow};
 use crate::domain::courses;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::media::{self, MediaStore};
 use crate::model::course::{CourseCategory, CourseLanguage, LessonKind, Level, Question};
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

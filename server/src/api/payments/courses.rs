@@ -11,7 +11,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{PayRequest, PaymentList, PaymentResponse, ask_provider, json};
-use crate::AppState;
 use crate::api::extract::ApiJson;
 use crate::auth::{AdminUser, AuthUser};
 use crate::db::courses as course_rows;
@@ -22,6 +21,7 @@ use crate::domain::payments::{self, Outcome, REFUND_WINDOW};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::PaymentStatus;
 use crate::providers::Refund;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -18,7 +18,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::{ApiJson, ClientIp};
-use crate::AppState;
 use crate::auth::{AdminUser, AuthUser};
 use crate::clock;
 use crate::db::payments::{self as rows, PaymentRow};
@@ -29,6 +28,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::{PaymentStatus, operators};
 use crate::model::user::Country;
 use crate::providers::Collection;
+use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

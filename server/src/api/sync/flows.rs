@@ -6,10 +6,10 @@
 use sync_protocol::{PushRequest, PushResponse, ResultStatus};
 use tracing::instrument;
 
-use crate::AppState;
 use crate::db::users::UserRow;
 use crate::domain::sync::{self, MAX_PULL_LIMIT, PullPage};
 use crate::error::ApiResult;
+use crate::startup::AppState;
 
 /// Processes a push on one blocking thread holding the writer: the device's
 /// sequence is read (the device registered in a transaction of its own only on its

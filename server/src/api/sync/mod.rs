@@ -16,10 +16,10 @@ use super::extract::ApiJson;
 use super::orders::OrderJson;
 use super::products::ProductJson;
 use super::surveys::SurveyJson;
-use crate::AppState;
 use crate::auth::{AuthUser, MaybeAuthUser};
 use crate::domain::sync::{Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::startup::AppState;
 
 /// A push carries a batch of queued changes; a survey is ~2 KB.
 const PUSH_LIMIT: usize = 1024 * 1024;

@@ -14,9 +14,9 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{Dial, Reply, respond, token_is_ours};
-use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::labels::Lang;
+use crate::startup::AppState;
 
 /// The fields of a request that are read (`serviceCode` and `networkCode` are not needed).
 #[derive(Deserialize, ToSchema)]

@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{screens, token_is_ours};
-use crate::AppState;
 use crate::db::users::UserRow;
 use crate::db::{phone_settings, products as product_rows, sms};
 use crate::domain::basic_phones::{self as rules, PinState};
@@ -22,6 +21,7 @@ use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::user::{Role, Status};
+use crate::startup::AppState;
 use crate::{clock, gsm7};
 
 /// The fields of an incoming message that are read (Africa's Talking sends `to`,

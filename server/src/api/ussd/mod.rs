@@ -26,7 +26,6 @@ use utoipa_axum::routes;
 
 use self::menu::{Ctx, Run};
 use self::session::{Memo, Steps};
-use crate::AppState;
 use crate::auth::{self, AuthUser};
 use crate::db::users::{self, UserRow};
 use crate::domain::basic_phones as rules;
@@ -34,6 +33,7 @@ use crate::domain::phone;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::Status;
+use crate::startup::AppState;
 
 /// A gateway's request is a short form; anything larger is not one.
 const BODY_LIMIT: usize = 4 * 1024;

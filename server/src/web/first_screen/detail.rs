@@ -5,11 +5,11 @@
 //! does with them (favourite, add to cart, comment, enrol) comes with the app. And the
 //! public check of a certificate (`features/training/certificate-page.tsx`).
 
-use crate::AppState;
 use crate::db::courses::{self, CourseRow, ModuleRow};
 use crate::db::{blogs, enrolments, products};
 use crate::labels::Lang;
 use crate::media::{self, MediaStore};
+use crate::startup::AppState;
 
 use super::lists::{price, product_title, stars};
 use super::{Query, long_date, minutes, t, usd};

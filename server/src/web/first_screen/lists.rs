@@ -5,7 +5,6 @@
 
 use rusqlite::Connection;
 
-use crate::AppState;
 use crate::db::blogs::{self, BlogFilter, BlogRow};
 use crate::db::courses::{self, CourseFilter, CourseRow, CourseSort};
 use crate::db::products::{self, CatalogueFilter, ProductRow, Sort};
@@ -14,6 +13,7 @@ use crate::media::{self, MediaStore};
 use crate::model::blog::BlogCategory;
 use crate::model::course::{CourseCategory, Level};
 use crate::model::product::{Category, Listing, fold};
+use crate::startup::AppState;
 
 use super::{CART, PIN, Query, icon, long_date, minutes, t, usd};
 use crate::web::page::escape;

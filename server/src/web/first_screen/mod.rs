@@ -12,9 +12,9 @@
 
 use axum::http::{HeaderMap, Uri};
 
-use crate::AppState;
 use crate::domain::settings::Contact;
 use crate::labels::Lang;
+use crate::startup::AppState;
 
 use super::page::escape;
 

@@ -3,11 +3,11 @@
 //! card with its line of 12 weeks, from the same board the API serves.
 
 use super::{escape, long_date, t, thousands, usd};
-use crate::AppState;
 use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
 use crate::domain::prices::{CROPS, crop_named, usd_cents};
 use crate::labels::Lang;
+use crate::startup::AppState;
 
 pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option<String> {
     let crop = query.crop.as_deref().and_then(crop_named);
