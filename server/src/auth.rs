@@ -16,11 +16,11 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use crate::clock;
 use crate::db::users::UserRow;
 use crate::db::{sessions, users};
 use crate::error::{ApiResult, AppError};
 use crate::model::user::Status;
+use crate::platform::clock;
 use crate::startup::AppState;
 
 const SECRET_FILE: &str = "jwt-secret";

@@ -13,11 +13,11 @@
 
 use std::time::Duration;
 
-use crate::clock;
 use crate::db::sync::{self, Purgeable};
 use crate::db::{outbox, password_resets, payments, sessions, sms};
 use crate::domain::prices;
 use crate::error::ApiResult;
+use crate::platform::clock;
 use crate::startup::AppState;
 
 /// An email (or SMS) is kept this long after it was written: long enough to look

@@ -5,34 +5,16 @@
 
 pub mod api;
 pub mod auth;
-pub mod cache;
-pub mod certificate_pdf;
-pub mod clock;
-pub mod config;
-pub mod csv;
 pub mod db;
 pub mod demo;
-pub mod demo_blogs;
-pub mod demo_courses;
-pub mod demo_orders;
-pub mod demo_pictures;
-pub mod demo_prices;
-pub mod demo_rates;
 pub mod domain;
 pub mod error;
-pub mod files;
-pub mod gsm7;
 pub mod housekeeping;
 pub mod labels;
-pub mod mailer;
-pub mod media;
-pub mod middleware;
 pub mod model;
-pub mod providers;
-pub mod rate_limit;
-pub mod server;
-pub mod sms;
+pub mod outbound;
+pub mod platform;
 pub mod startup;
 pub mod web;
 
-pub use config::Config;
+pub use platform::config::Config;

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use mavuno::db::users::NewUser;
-use mavuno::domain::{accounts, identifiers};
+use mavuno::domain::{accounts, identifiers, person};
 use mavuno::model::user::{Role, Status};
 use mavuno::startup::{AppState, Application};
-use mavuno::{Config, auth, db, demo, demo_blogs, demo_courses, demo_prices, demo_rates};
+use mavuno::{Config, auth, db, demo};
 
 mod phone_emulator;
 
@@ -206,8 +206,8 @@ async fn run() -> ExitCode {
             public_demo,
         } => {
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
-            let pawapay =
-                pawapay_token.map(|token| mavuno::config::PawaPaySettings { url: pawapay_url, token: token.into() });
+            let pawapay = pawapay_token
+                .map(|token| mavuno::platform::config::PawaPaySettings { url: pawapay_url, token: token.into() });
             // The simulator approves payments nobody made: never a production server's silent default.
             match (&pawapay, payments.as_deref(), demo) {
                 (Some(_), Some(_), _) => {
@@ -228,7 +228,7 @@ async fn run() -> ExitCode {
             }
             let africas_talking = at_username.zip(at_api_key).map(|(username, api_key)| {
                 let callback_token = at_callback_token.map(Into::into);
-                mavuno::config::AfricasTalkingSettings {
+                mavuno::platform::config::AfricasTalkingSettings {
                     url: at_url,
                     username,
                     api_key: api_key.into(),
@@ -325,10 +325,10 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
         let loaded = [
             ("demo content", demo::seed(state).await),
             // Courses, news, the rate and prices came later: a demo database seeded before them gets them once too.
-            ("demo courses", demo_courses::seed(state).await),
-            ("demo news", demo_blogs::seed(state).await),
-            ("demo exchange rate", demo_rates::seed(state).await),
-            ("demo market prices", demo_prices::seed(state).await),
+            ("demo courses", demo::courses::seed(state).await),
+            ("demo news", demo::blogs::seed(state).await),
+            ("demo exchange rate", demo::rates::seed(state).await),
+            ("demo market prices", demo::prices::seed(state).await),
         ];
         for (what, seeded) in loaded {
             if seeded.map_err(|e| e.to_string())? {
@@ -386,8 +386,8 @@ async fn create_user(
         let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
         return Err(format!("unknown role {role:?}; use one of {}", roles.join(", ")));
     };
-    let email = accounts::normalise_email(email);
-    if !accounts::looks_like_email(&email) {
+    let email = person::normalise_email(email);
+    if !person::looks_like_email(&email) {
         return Err(format!("{email:?} is not a valid email address"));
     }
     let length = password.chars().count();

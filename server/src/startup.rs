@@ -14,13 +14,16 @@ use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::auth::TokenKeys;
-use crate::config::{self, Config};
 use crate::db::{self, Db};
 use crate::error::AppError;
-use crate::media::MediaStore;
-use crate::rate_limit::Throttles;
-use crate::server::{Limits, serve};
-use crate::{api, auth, cache, files, housekeeping, mailer, middleware, providers, sms, web};
+use crate::outbound::media::MediaStore;
+use crate::platform::config::{self, Config};
+use crate::platform::rate_limit::Throttles;
+use crate::platform::server::{Limits, serve};
+use crate::{
+    api, auth, housekeeping, outbound::mailer, outbound::providers, outbound::sms, platform::cache, platform::files,
+    platform::middleware, web,
+};
 
 /// Bounds the market prices' cache.
 const PRICES_CACHE_BYTES: usize = 2 * 1024 * 1024;

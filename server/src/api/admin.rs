@@ -13,7 +13,6 @@ use utoipa_axum::routes;
 use super::accounts::UserJson;
 use super::extract::ApiJson;
 use crate::auth::AdminUser;
-use crate::csv::Csv;
 use crate::db::overview;
 use crate::db::user_changes::{self, UserChange};
 use crate::db::users::{self, UserFilter, UserRow};
@@ -21,6 +20,7 @@ use crate::domain::people::{self, Changes};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::{Country, Role, Status};
+use crate::outbound::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -148,7 +148,7 @@ async fn export_users(
 
 /// A CSV answer that browsers save as `{name}_{date}.csv`.
 pub fn csv_download(name: &str, csv: Csv) -> impl IntoResponse + use<> {
-    let date = &crate::clock::now()[..10];
+    let date = &crate::platform::clock::now()[..10];
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
@@ -318,7 +318,7 @@ const ACTIVITY: i64 = 12;
 #[utoipa::path(get, path = "/admin/overview", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Overview), (status = 403, body = ErrorBody)))]
 async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<Overview>> {
-    let since = crate::clock::before_now(std::time::Duration::from_secs(30 * 24 * 3600));
+    let since = crate::platform::clock::before_now(std::time::Duration::from_secs(30 * 24 * 3600));
     let low = crate::domain::products::LOW_STOCK;
     let (f, events) = state
         .db

@@ -14,14 +14,14 @@ use utoipa_axum::routes;
 use super::admin::csv_download;
 use super::orders::OrderJson;
 use crate::auth::AdminUser;
-use crate::clock;
-use crate::csv::Csv;
 use crate::db::orders::{self as rows, AdminFilter, OrderRow};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
+use crate::outbound::csv::Csv;
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

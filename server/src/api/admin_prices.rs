@@ -15,7 +15,6 @@ use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::prices::MarketJson;
 use crate::auth::AdminUser;
-use crate::csv::Csv;
 use crate::db::prices::{self as rows, ObservationFilter, ObservationRow};
 use crate::domain::prices::import::{self, ImportReport};
 use crate::domain::prices::{self, PriceFields, crop_named, markets};
@@ -23,6 +22,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::price::{Currency, PriceUnit, Source};
+use crate::outbound::csv::Csv;
 use crate::startup::AppState;
 
 /// An import file: 100,000 rows of WFP's layout are about 12 MB.

@@ -14,13 +14,13 @@ use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::products::ProductJson;
 use crate::auth::AdminUser;
-use crate::csv::Csv;
 use crate::db::admin_products::{self as rows, Filter, Standing};
 use crate::domain::products::{LOW_STOCK, moderation};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::product::Category;
+use crate::outbound::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

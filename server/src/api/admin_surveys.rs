@@ -14,14 +14,14 @@ use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::surveys::{SurveyForm, SurveyJson, SurveyResponse};
 use crate::auth::AdminUser;
-use crate::clock;
-use crate::csv::Csv;
 use crate::db::surveys::{self as rows, AdminFilter};
 use crate::db::users;
 use crate::domain::surveys::{self, Decision};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::survey::{Cell, SurveyAnswers, SurveyStatus};
+use crate::outbound::csv::Csv;
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -11,11 +11,11 @@ use utoipa_axum::routes;
 
 use super::admin::csv_download;
 use crate::auth::AdminUser;
-use crate::csv::Csv;
 use crate::domain::analytics::{self, Chart};
 use crate::error::{ApiResult, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
+use crate::outbound::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -13,10 +13,10 @@ use utoipa_axum::routes;
 use super::MessageResponse;
 use super::extract::{ApiJson, ClientIp};
 use crate::auth::{AdminUser, MaybeAuthUser};
-use crate::clock;
 use crate::db::contact::{self, NewContact};
 use crate::domain::contact::{self as rules, ContactForm};
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

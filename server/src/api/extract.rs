@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::accounts::AccountForm;
 use crate::error::AppError;
-use crate::media;
+use crate::outbound::media;
 use crate::startup::AppState;
 
 /// Text fields of a form are short; this bounds what one may hold.
@@ -34,7 +34,7 @@ impl FromRequestParts<AppState> for ClientIp {
             .get::<ConnectInfo<SocketAddr>>()
             .map(|info| info.0.ip())
             .ok_or_else(|| AppError::internal("no peer address"))?;
-        Ok(ClientIp(crate::middleware::client_ip(&state.config, peer, &parts.headers)))
+        Ok(ClientIp(crate::platform::middleware::client_ip(&state.config, peer, &parts.headers)))
     }
 }
 

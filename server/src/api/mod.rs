@@ -165,7 +165,7 @@ pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Optio
 /// keys are made meanwhile), in brotli when the client takes it. The compression
 /// layer leaves answers with a Content-Encoding alone.
 pub async fn cached_answer<F, Fut>(
-    cache: &crate::cache::VersionedCache,
+    cache: &crate::platform::cache::VersionedCache,
     key: String,
     version: i64,
     headers: &axum::http::HeaderMap,
@@ -189,7 +189,7 @@ where
                 Some(cached) => cached,
                 None => {
                     let json = make().await?;
-                    let cached = tokio::task::spawn_blocking(move || crate::cache::Cached::new(json))
+                    let cached = tokio::task::spawn_blocking(move || crate::platform::cache::Cached::new(json))
                         .await
                         .map_err(AppError::internal)?;
                     cache.put(key, version, cached.clone());

@@ -208,7 +208,7 @@ impl OrderJson {
             && parts.iter().any(|p| p.status == PartStatus::Processing);
         let unpaid_until = row.payment_updated_at.as_deref().filter(|_| waiting).and_then(|at| {
             let at = time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339).ok()?;
-            Some(crate::clock::format(at + crate::domain::payments::UNPAID_GRACE))
+            Some(crate::platform::clock::format(at + crate::domain::payments::UNPAID_GRACE))
         });
         OrderJson {
             unpaid_until,

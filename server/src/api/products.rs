@@ -19,8 +19,8 @@ use crate::db::uploads;
 use crate::db::users::UserRow;
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::media::{self, MediaStore};
 use crate::model::product::{Category, ProductStatus, Unit};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 /// The spec's multipart form carries up to six photos of 5 MB each.
@@ -313,7 +313,10 @@ pub(crate) async fn store_files(state: &AppState, uploader: &UserRow, files: Vec
         let hash = state.media.store_image(bytes, media::PHOTO_SIZES).await?;
         let recorded = hash.clone();
         let uploader = uploader.id;
-        state.db.write(move |tx| Ok(uploads::insert(tx, &recorded, uploader, size, &crate::clock::now())?)).await?;
+        state
+            .db
+            .write(move |tx| Ok(uploads::insert(tx, &recorded, uploader, size, &crate::platform::clock::now())?))
+            .await?;
         hashes.push(hash);
     }
     Ok(hashes)

@@ -13,12 +13,12 @@ use utoipa_axum::routes;
 
 use super::extract::ApiJson;
 use crate::auth::AdminUser;
-use crate::clock;
 use crate::db::settings::{self as rows, Change};
 use crate::domain::settings::{self, Contact, CountryPayments, Settings, SettingsChange, Texts};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::payment::operators;
 use crate::model::user::{Country, Role};
+use crate::platform::clock;
 use crate::startup::AppState;
 
 /// Changes shown per page of the history.

@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::clock;
 use crate::db::sms;
 use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -46,7 +46,7 @@ async fn delivery_report(
         .config
         .africas_talking
         .as_ref()
-        .and_then(|at| at.callback_token.as_ref().map(crate::config::Secret::expose));
+        .and_then(|at| at.callback_token.as_ref().map(crate::platform::config::Secret::expose));
     // Compared as digests: the time taken says nothing about how much of the token was right.
     let same = |expected: &str| Sha256::digest(expected.as_bytes()) == Sha256::digest(token.as_bytes());
     if !expected.is_some_and(same) {

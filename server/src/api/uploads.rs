@@ -16,11 +16,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::AuthUser;
-use crate::clock;
 use crate::db::uploads;
 use crate::domain::uploads as rules;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::media::{self, MediaStore, PHOTO_SIZES};
+use crate::outbound::media::{self, MediaStore, PHOTO_SIZES};
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

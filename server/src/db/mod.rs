@@ -191,11 +191,11 @@ fn apply(conn: &mut Connection, sql: &str, version: i64, check_keys: bool) -> ru
 /// an existing one and its journal private; SQLite gives the journal files it
 /// creates later the database's mode.
 pub fn make_private(data_dir: &Path) -> std::io::Result<()> {
-    crate::files::private_file(&data_dir.join(DB_FILE))?;
+    crate::platform::files::private_file(&data_dir.join(DB_FILE))?;
     for suffix in ["-wal", "-shm"] {
         let journal = data_dir.join(format!("{DB_FILE}{suffix}"));
         if journal.exists() {
-            crate::files::private_file(&journal)?;
+            crate::platform::files::private_file(&journal)?;
         }
     }
     Ok(())
@@ -343,10 +343,10 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
     let conn = connect(&data_dir.join(DB_FILE))?;
     // A backup holds everything the database does: private like it.
-    crate::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
+    crate::platform::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
     conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)?;
     // Only the copy carries the mark: a server started on it knows it was restored.
-    meta::set(&Connection::open(out)?, sync::RESTORED_FROM_BACKUP, &crate::clock::now())
+    meta::set(&Connection::open(out)?, sync::RESTORED_FROM_BACKUP, &crate::platform::clock::now())
 }
 
 #[cfg(test)]

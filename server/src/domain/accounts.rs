@@ -6,18 +6,18 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::input::has_hidden_characters;
+use super::person::{Person, looks_like_email, normalise_email};
 use super::{identifiers, phone};
-use crate::clock;
 use crate::db::users::{self, ProfileChanges, UserRow};
 use crate::db::{sessions, surveys, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::{Country, Role, Status};
+use crate::platform::clock;
 
 pub const MIN_PASSWORD_CHARS: usize = 6;
 /// Bounds the work a hostile client can make argon2 do.
 pub const MAX_PASSWORD_CHARS: usize = 128;
 const MAX_NAME_CHARS: usize = 100;
-const MAX_EMAIL_CHARS: usize = 254;
 const MAX_TEXT_CHARS: usize = 200;
 const MAX_PHONE_CHARS: usize = 32;
 
@@ -53,22 +53,6 @@ fn present(value: &Option<String>) -> Option<&str> {
 
 fn chars(value: &str) -> usize {
     value.chars().count()
-}
-
-pub fn normalise_email(email: &str) -> String {
-    email.trim().to_lowercase()
-}
-
-/// An address with one `@`, something before it, and a dotted domain after it.
-pub fn looks_like_email(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else { return false };
-    !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && domain.split('.').all(|label| !label.is_empty())
-        && !email.chars().any(char::is_whitespace)
-        && !has_hidden_characters(email, false)
-        && chars(email) <= MAX_EMAIL_CHARS
 }
 
 pub fn check_password(errors: &mut FieldErrors, password: &str, confirmation: &str) {
@@ -129,18 +113,6 @@ fn check_formats(errors: &mut FieldErrors, form: &AccountForm) -> (Option<String
     check_length(errors, "phone_number", present(&form.phone_number), MAX_PHONE_CHARS);
     let country = parse_country(errors, present(&form.country));
     (email, country)
-}
-
-/// Who a new account is for: names, phone number and country (required), email and
-/// place (optional). The number is E.164: it identifies the account.
-#[derive(Debug)]
-pub struct Person {
-    pub first_name: String,
-    pub last_name: String,
-    pub email: Option<String>,
-    pub phone_number: String,
-    pub country: Country,
-    pub location: Option<String>,
 }
 
 #[derive(Debug)]

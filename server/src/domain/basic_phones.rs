@@ -4,12 +4,12 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::market::{self, Offer};
 use crate::db::phone_settings;
 use crate::error::ApiResult;
 use crate::labels::Lang;
 use crate::model::user::Country;
+use crate::platform::clock;
 
 /// Offers read at most to find sellers.
 const OFFERS_READ: i64 = 2000;

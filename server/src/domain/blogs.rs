@@ -9,7 +9,6 @@ use rusqlite::Connection;
 use serde::Deserialize;
 use sync_protocol::Loose;
 
-use crate::clock;
 use crate::db::blogs::{self as rows, BlogRow};
 use crate::db::users::UserRow;
 use crate::db::{sync, uploads};
@@ -18,6 +17,7 @@ use crate::domain::input::loose_bool;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
+use crate::platform::clock;
 
 const MAX_TITLE_CHARS: usize = 200;
 const MAX_DESCRIPTION_CHARS: usize = 1_000;
@@ -46,7 +46,8 @@ pub struct BlogInput {
 fn media_picture(src: &str) -> Option<&str> {
     let name = src.strip_prefix("/media/")?.strip_suffix(".jpg")?;
     let (hash, size) = name.split_once('-')?;
-    (crate::media::is_hash(hash) && crate::media::PHOTO_SIZES.iter().any(|s| s.to_string() == size)).then_some(hash)
+    (crate::outbound::media::is_hash(hash) && crate::outbound::media::PHOTO_SIZES.iter().any(|s| s.to_string() == size))
+        .then_some(hash)
 }
 
 /// The HTML a post may hold: headings, paragraphs, bold, italic, lists,

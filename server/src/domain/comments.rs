@@ -5,12 +5,12 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::comments::{self as rows, CommentRow, NewComment};
 use crate::db::users::UserRow;
 use crate::domain::blogs;
 use crate::domain::input::has_hidden_characters;
 use crate::error::{ApiResult, AppError};
+use crate::platform::clock;
 
 pub const MAX_BODY_CHARS: usize = 2_000;
 const MAX_UID_CHARS: usize = 64;

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::accounts::looks_like_email;
+use super::person::looks_like_email;
 use crate::error::FieldErrors;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

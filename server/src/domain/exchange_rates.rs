@@ -6,11 +6,11 @@ use rusqlite::Connection;
 use serde_json::Value;
 use time::{Date, Duration, OffsetDateTime};
 
-use crate::clock;
 use crate::db::exchange_rates::{self, NewRate, RateRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError, FieldErrors};
+use crate::platform::clock;
 
 /// The currencies a rate can be set for (against the US dollar).
 pub const CURRENCIES: &[&str] = &["CDF"];

@@ -3,10 +3,10 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::users::UserRow;
 use crate::db::{favourites, products, sync};
 use crate::error::{ApiResult, AppError};
+use crate::platform::clock;
 
 /// Marks (`on`) or unmarks the product `uid` as a favourite of `user`;
 /// setting what is already set changes nothing (and takes no version).

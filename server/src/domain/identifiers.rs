@@ -3,12 +3,12 @@
 
 use rusqlite::Connection;
 
+use super::person::Person;
 use super::phone;
-use crate::clock;
 use crate::db::users::{self, NewUser, ProfileChanges, UserRow};
-use crate::domain::accounts::Person;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::{Country, Role, Status};
+use crate::platform::clock;
 
 pub fn email_taken() -> AppError {
     AppError::invalid("email", "email_taken", "This email is already registered")

@@ -26,6 +26,7 @@ pub mod orders;
 pub mod password_reset;
 pub mod payments;
 pub mod people;
+pub mod person;
 pub mod phone;
 pub mod prices;
 pub mod products;

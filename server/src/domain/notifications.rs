@@ -4,10 +4,10 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::users::UserRow;
 use crate::db::{notifications, sync};
 use crate::error::{ApiResult, AppError};
+use crate::platform::clock;
 
 /// Tells `user_id` of `kind` (translated on the phone under `notifications.<kind>` with
 /// `params`); opening it goes to `link`, a path of the app.

@@ -10,14 +10,15 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::clock;
 use crate::db::users::UserRow;
 use crate::db::{outbox, password_resets, sessions, users};
-use crate::domain::accounts::{check_password, normalise_email};
+use crate::domain::accounts::check_password;
 use crate::domain::identifiers::accounts_by_phone;
+use crate::domain::person::normalise_email;
 use crate::domain::settings::lang_for;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::Status;
+use crate::platform::clock;
 
 /// How long a link works.
 pub const LINK_LIFETIME: Duration = Duration::from_secs(3600);

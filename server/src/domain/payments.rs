@@ -12,7 +12,6 @@ use time::OffsetDateTime;
 
 use super::courses::learning;
 use super::orders::{self, OrderRef};
-use crate::clock;
 use crate::db::courses::CourseRow;
 use crate::db::orders::OrderRow;
 use crate::db::payments::{self, NewPayment, PaymentRow};
@@ -22,6 +21,7 @@ use crate::error::{ApiResult, AppError};
 use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
 use crate::model::user::Country;
+use crate::platform::clock;
 
 /// How long a payer has to answer the prompt on their phone.
 pub const PAYMENT_WINDOW: time::Duration = time::Duration::minutes(10);

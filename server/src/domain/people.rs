@@ -10,13 +10,13 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::{
     user_changes,
     users::{self, UserRow},
 };
 use crate::error::{ApiResult, AppError};
 use crate::model::user::{Role, Status};
+use crate::platform::clock;
 
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Changes {

@@ -4,11 +4,11 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::reviews::{self, ReviewRow};
 use crate::db::users::UserRow;
 use crate::db::{products, sync};
 use crate::error::{ApiResult, AppError, FieldErrors};
+use crate::platform::clock;
 
 const MAX_COMMENT_CHARS: usize = 1000;
 

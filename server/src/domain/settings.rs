@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 
 use crate::db::settings as rows;
 use crate::db::users::UserRow;
-use crate::domain::accounts::looks_like_email;
 use crate::domain::input::has_hidden_characters;
+use crate::domain::person::looks_like_email;
 use crate::domain::phone;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::labels::{LANGUAGES, Lang};

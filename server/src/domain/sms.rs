@@ -6,9 +6,9 @@ use rusqlite::Connection;
 
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
-use crate::gsm7;
 use crate::labels::Lang;
-use crate::{clock, db};
+use crate::outbound::gsm7;
+use crate::{db, platform::clock};
 
 /// A person's name in a message is cut to this many characters, so that every
 /// template fits one segment (a test fills each with a name this long).

@@ -21,7 +21,6 @@ use super::orders::{self, Notify, OrderRef};
 use super::products::{self, PHOTO_MISSING, ProductRef};
 use super::registrations;
 use super::surveys::{self, SurveyRef};
-use crate::clock;
 use crate::db::courses::{CourseRow, ModuleRow};
 use crate::db::enrolments::EnrolmentRow;
 use crate::db::favourites::FavouriteRow;
@@ -31,6 +30,7 @@ use crate::db::surveys::SurveyRow;
 use crate::db::users::UserRow;
 use crate::db::{self, sync};
 use crate::error::{ApiResult, AppError};
+use crate::platform::clock;
 
 /// Pages of a pull hold at most this many changes.
 pub const MAX_PULL_LIMIT: usize = 500;

@@ -40,7 +40,8 @@ pub fn may_upload(user: &UserRow) -> ApiResult<Quota> {
 /// Refuses an upload of `bytes` more that would take `user` past their quota.
 pub fn check_quota(conn: &Connection, user: &UserRow, bytes: i64) -> ApiResult<()> {
     let quota = may_upload(user)?;
-    let usage = uploads::usage_of(conn, user.id, &crate::clock::before_now(std::time::Duration::from_secs(3600)))?;
+    let usage =
+        uploads::usage_of(conn, user.id, &crate::platform::clock::before_now(std::time::Duration::from_secs(3600)))?;
     if usage.last_hour >= quota.per_hour {
         return Err(AppError::too_many_requests(
             "too_many_uploads",

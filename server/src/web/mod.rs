@@ -14,7 +14,7 @@ use axum::response::{Html, IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
-use crate::media::{self, MediaStore};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 mod first_screen;
@@ -74,7 +74,7 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     let path = request.uri().path();
     let head = page::head(state, path, lang).await;
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map_or([127, 0, 0, 1].into(), |c| c.0.ip());
-    let origin = crate::middleware::public_origin(&state.config, peer, request.headers());
+    let origin = crate::platform::middleware::public_origin(&state.config, peer, request.headers());
     // `/index.html` is the service worker's copy of the app, for every page: no first screen.
     let first_screen = match path {
         "/index.html" => None,
@@ -91,7 +91,7 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     };
     let html = page::render(&template, &head, &origin, path, first_screen.as_deref());
     let csp = HeaderValue::from_str(&page::content_security_policy(&template))
-        .unwrap_or(HeaderValue::from_static(crate::middleware::CONTENT_SECURITY_POLICY));
+        .unwrap_or(HeaderValue::from_static(crate::platform::middleware::CONTENT_SECURITY_POLICY));
     let mut response = (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),

@@ -10,8 +10,8 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use crate::labels::{LANGUAGES, Lang};
-use crate::media::MediaStore;
 use crate::model::decimal_amount;
+use crate::outbound::media::MediaStore;
 use crate::startup::AppState;
 
 /// The cookie the PWA keeps the chosen language in (i18next's detector, `lookupCookie`).
@@ -155,7 +155,7 @@ pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
             lang,
             title: lang.format("pages.title_format", &[("page", &title)]),
             description: shorten(&description, 200),
-            image: image.map(|hash| MediaStore::url(&hash, crate::media::DISPLAY)),
+            image: image.map(|hash| MediaStore::url(&hash, crate::outbound::media::DISPLAY)),
             kind,
         },
         None => page(key),
@@ -255,7 +255,11 @@ pub fn content_security_policy(template: &str) -> String {
         hashes += &format!(" 'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(digest));
         rest = &body[end..];
     }
-    crate::middleware::CONTENT_SECURITY_POLICY.replacen("style-src 'self'", &format!("style-src 'self'{hashes}"), 1)
+    crate::platform::middleware::CONTENT_SECURITY_POLICY.replacen(
+        "style-src 'self'",
+        &format!("style-src 'self'{hashes}"),
+        1,
+    )
 }
 
 /// Text made safe inside HTML or XML, in content and in quoted attributes.

@@ -18,7 +18,7 @@ fn days_ago(days: i64) -> String {
 /// RFC 3339 `hours` after noon `days` ago.
 fn hours_after(days: i64, hours: i64) -> String {
     let noon = OffsetDateTime::now_utc().date().midnight().assume_utc() + Duration::hours(12);
-    mavuno::clock::format(noon - Duration::days(days) + Duration::hours(hours))
+    mavuno::platform::clock::format(noon - Duration::days(days) + Duration::hours(hours))
 }
 
 fn month_of(days: i64) -> String {

@@ -248,8 +248,8 @@ async fn the_feed_is_valid_rss_in_each_language() {
 async fn demo_news_loads_once() {
     let app = spawn_app().await;
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_blogs::seed(&app.state).await.unwrap());
-    assert!(!mavuno::demo_blogs::seed(&app.state).await.unwrap(), "once");
+    assert!(mavuno::demo::blogs::seed(&app.state).await.unwrap());
+    assert!(!mavuno::demo::blogs::seed(&app.state).await.unwrap(), "once");
     let posts = blogs(&app).await;
     assert_eq!(posts.len(), 6);
     for language in ["en", "fr", "sw"] {

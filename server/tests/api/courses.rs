@@ -366,8 +366,8 @@ async fn demo_courses_load_once_also_into_an_older_demo_database() {
     let app = spawn_app().await;
     // A demo database from before courses: the accounts and products only.
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_courses::seed(&app.state).await.unwrap());
-    assert!(!mavuno::demo_courses::seed(&app.state).await.unwrap(), "once");
+    assert!(mavuno::demo::courses::seed(&app.state).await.unwrap());
+    assert!(!mavuno::demo::courses::seed(&app.state).await.unwrap(), "once");
     let courses: Value = app.get("/courses?sort=title", None).await.json().await.unwrap();
     assert_eq!(courses["total"], 6);
     let languages: Vec<&str> =

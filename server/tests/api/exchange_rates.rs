@@ -101,10 +101,10 @@ async fn a_wrong_rate_is_refused_with_its_reason_and_changes_nothing() {
 async fn the_demo_sets_a_rate_once_and_an_admins_rate_stays() {
     let app = spawn_app().await;
     demo::seed(&app.state).await.unwrap();
-    assert!(mavuno::demo_rates::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::rates::seed(&app.state).await.unwrap());
     let admin = app.login_token("admin@mavuno.demo", demo::DEMO_PASSWORD).await;
     app.set_rate(&admin, json!({"francs_per_usd": 2900, "as_of": today()})).await;
-    assert!(!mavuno::demo_rates::seed(&app.state).await.unwrap());
+    assert!(!mavuno::demo::rates::seed(&app.state).await.unwrap());
     let rates: Value = app.get("/exchange-rates", None).await.json().await.unwrap();
     assert_eq!(rates["data"][0]["francs_per_usd"], 2900);
 }

@@ -37,8 +37,8 @@ async fn public_lists_arrive_with_their_first_cards() {
     let web_dir = web.path().to_owned();
     let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_courses::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_blogs::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::courses::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::blogs::seed(&app.state).await.unwrap());
 
     // The marketplace: the catalogue's first products by name, as the API lists them.
     let listed: Value = app.get("/products?sort=name&per_page=4", None).await.json().await.unwrap();
@@ -263,8 +263,8 @@ async fn market_prices_arrive_with_their_cards_and_a_form_the_server_answers() {
     let web_dir = web.path().to_owned();
     let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_rates::seed(&app.state).await.unwrap());
-    assert!(mavuno::demo_prices::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::rates::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::prices::seed(&app.state).await.unwrap());
 
     let board: Value = app.get("/prices?crop=bean", None).await.json().await.unwrap();
     let beans = &board["data"]["crops"][0];

@@ -272,7 +272,7 @@ async fn an_import_takes_good_rows_refuses_bad_ones_by_line_and_adds_nothing_twi
 async fn the_sample_series_imports_whole() {
     let app = spawn_app().await;
     let admin = app.user_with_role("admin.sample@example.com", Role::Admin).await;
-    let (status, report) = app.import(&admin, mavuno::demo_prices::SAMPLE).await;
+    let (status, report) = app.import(&admin, mavuno::demo::prices::SAMPLE).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(report["data"]["refused"], 0, "{report}");
     assert_eq!(report["data"]["imported"], 444);
@@ -526,7 +526,7 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
         "{english}"
     );
     for text in [&french, &swahili, &english] {
-        assert!(mavuno::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
+        assert!(mavuno::outbound::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
     }
     let later = mavuno::housekeeping::run_at(&app.state, monday_morning() + time::Duration::hours(5)).await.unwrap();
     assert_eq!(later.price_alerts, 0, "once a week");

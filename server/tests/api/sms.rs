@@ -10,8 +10,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode as AxumStatus};
 use axum::routing::post;
 use axum::{Form, Json, Router};
-use mavuno::config::AfricasTalkingSettings;
 use mavuno::model::user::Role;
+use mavuno::platform::config::AfricasTalkingSettings;
 use reqwest::Method;
 use serde_json::{Value, json};
 

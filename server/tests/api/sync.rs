@@ -379,8 +379,9 @@ async fn a_gzipped_push_is_taken_and_one_that_inflates_past_the_limit_is_refused
 #[tokio::test]
 async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
     let app = spawn_app().await;
-    let old = mavuno::clock::before_now(mavuno::housekeeping::EMAILS_KEPT + std::time::Duration::from_secs(60));
-    let recent = mavuno::clock::before_now(std::time::Duration::from_secs(3600));
+    let old =
+        mavuno::platform::clock::before_now(mavuno::housekeeping::EMAILS_KEPT + std::time::Duration::from_secs(60));
+    let recent = mavuno::platform::clock::before_now(std::time::Duration::from_secs(3600));
     for (to, created, sent) in
         [("a@example.com", &old, "'x'"), ("b@example.com", &old, "NULL"), ("c@example.com", &recent, "NULL")]
     {
@@ -412,7 +413,7 @@ async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snaps
     // Within the window nothing is removed; past it the tombstone goes.
     assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 0);
     let long_ago =
-        mavuno::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
+        mavuno::platform::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
     app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}'"));
     assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
     assert_eq!(app.survey_count(), 0);
@@ -439,7 +440,7 @@ async fn a_snapshot_under_way_goes_on_when_deletions_older_than_it_are_removed()
     // The deletion is removed while the new phone is between pages: the horizon passes
     // its cursor, not its snapshot, which never carried that deletion.
     let long_ago =
-        mavuno::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
+        mavuno::platform::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
     app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}' WHERE deleted_at IS NOT NULL"));
     assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
     let next =

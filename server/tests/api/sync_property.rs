@@ -257,7 +257,7 @@ async fn run(seed: u64) {
             }
             10 => {
                 // Deletions older than the retention window are removed: the horizon rises.
-                let long_ago = mavuno::clock::before_now(
+                let long_ago = mavuno::platform::clock::before_now(
                     mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60),
                 );
                 app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}' WHERE deleted_at IS NOT NULL"));

@@ -93,7 +93,7 @@ pub fn screen_of(body: &str) -> Screen {
     assert!(kind == "CON" || kind == "END", "not a USSD answer: {body}");
     let units: usize = text.chars().map(|c| if "^{}\\[~]|€".contains(c) { 2 } else { 1 }).sum();
     assert!(units <= 182, "{units} characters: {text}");
-    assert!(text.chars().all(|c| mavuno::gsm7::units(&c.to_string()).is_some()), "outside GSM-7: {text}");
+    assert!(text.chars().all(|c| mavuno::outbound::gsm7::units(&c.to_string()).is_some()), "outside GSM-7: {text}");
     Screen { more: kind == "CON", text: text.to_owned() }
 }
 

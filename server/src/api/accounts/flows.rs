@@ -9,13 +9,14 @@ use crate::auth::{self, AuthUser, TokenKeys};
 use crate::db::sessions;
 use crate::db::users::{self, UserRow};
 use crate::domain::accounts::{
-    self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, invalid_credentials, normalise_email, validate_registration,
+    self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, invalid_credentials, validate_registration,
 };
 use crate::domain::identifiers::{self, insert_account};
+use crate::domain::person::normalise_email;
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::media::{AVATAR_SIZES, MediaStore};
 use crate::model::user::Status;
-use crate::rate_limit::Throttles;
+use crate::outbound::media::{AVATAR_SIZES, MediaStore};
+use crate::platform::rate_limit::Throttles;
 use crate::startup::AppState;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {

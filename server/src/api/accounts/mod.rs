@@ -18,8 +18,8 @@ use crate::auth::AuthUser;
 use crate::db::users::UserRow;
 use crate::domain::accounts::AccountForm;
 use crate::error::{ApiResult, ErrorBody};
-use crate::media::{self, MediaStore};
 use crate::model::user::{Country, Role, Status};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 /// Forms that carry an avatar: the image plus a little room for the text fields.

@@ -12,8 +12,9 @@ use utoipa_axum::routes;
 use crate::api::MessageResponse;
 use crate::api::extract::{ApiJson, ClientIp};
 use crate::auth;
-use crate::domain::accounts::{MAX_PASSWORD_CHARS, normalise_email};
+use crate::domain::accounts::MAX_PASSWORD_CHARS;
 use crate::domain::password_reset;
+use crate::domain::person::normalise_email;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::startup::AppState;
 
@@ -60,7 +61,7 @@ async fn forgot(
     if email.is_empty() {
         return Err(AppError::invalid("email", "email_required", "Email is required"));
     }
-    if !crate::domain::accounts::looks_like_email(&email) {
+    if !crate::domain::person::looks_like_email(&email) {
         return Err(AppError::invalid("email", "email_invalid", "Please enter a valid email address"));
     }
     throttle(&state, &[format!("reset-ip:{from}"), format!("reset-email:{email}")])?;

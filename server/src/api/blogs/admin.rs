@@ -20,8 +20,8 @@ use crate::auth::AdminUser;
 use crate::db::blogs::{self as rows, BlogFilter};
 use crate::domain::blogs::{self, BlogInput, MAX_CONTENT_BYTES};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::media;
 use crate::model::blog::BlogCategory;
+use crate::outbound::media;
 use crate::startup::AppState;
 
 /// A form: one picture of 5 MB, the content, and the short fields.

@@ -18,9 +18,9 @@ use utoipa_axum::routes;
 use crate::db::blogs::{self as rows, BlogFilter, BlogRow};
 use crate::domain::blogs;
 use crate::error::{ApiResult, ErrorBody};
-use crate::media::{self, MediaStore};
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 use crate::web::escape;
 
@@ -166,7 +166,7 @@ async fn feed(
     let filter =
         BlogFilter { published: Some(true), language: Some(language.as_str().to_owned()), ..Default::default() };
     let (posts, _) = state.db.read(move |conn| Ok(rows::list(conn, &filter, FEED_ITEMS, 0)?)).await?;
-    let origin = crate::middleware::public_origin(&state.config, peer.ip(), &headers);
+    let origin = crate::platform::middleware::public_origin(&state.config, peer.ip(), &headers);
     let xml = rss(&origin, language, &posts);
     Ok(([(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")], xml).into_response())
 }

@@ -13,13 +13,13 @@ use utoipa_axum::routes;
 use crate::api::MessageResponse;
 use crate::api::extract::ApiJson;
 use crate::auth::AuthUser;
-use crate::certificate_pdf::{self, CertificateText};
 use crate::db::courses as rows;
 use crate::db::enrolments::{self, EnrolmentRow};
 use crate::domain::courses::{self, CourseKey, ProgressInput};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::course::{EnrolmentStatus, PASS_MARK, Progress, certificate_code};
+use crate::outbound::certificate_pdf::{self, CertificateText};
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -237,8 +237,11 @@ async fn certificate_pdf(
         None => Lang::for_country(country),
     };
     // Where anyone can check it: the platform's public address (docs/security.md).
-    let verify_at =
-        format!("{}/certificates/{}", crate::middleware::public_origin(&state.config, peer.ip(), &headers), found.code);
+    let verify_at = format!(
+        "{}/certificates/{}",
+        crate::platform::middleware::public_origin(&state.config, peer.ip(), &headers),
+        found.code
+    );
     let disposition = format!("inline; filename=\"mavuno-certificate-{}.pdf\"", found.code);
     let pdf = tokio::task::spawn_blocking(move || {
         certificate_pdf::render(

@@ -19,8 +19,8 @@ use crate::auth::MaybeAuthUser;
 use crate::db::courses::{self as rows, CourseFilter, CourseRow, CourseSort, ModuleRow};
 use crate::domain::courses;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::media::{self, MediaStore};
 use crate::model::course::{CourseCategory, CourseLanguage, LessonKind, Level, Question};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

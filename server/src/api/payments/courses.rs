@@ -20,7 +20,7 @@ use crate::domain::courses::{CourseKey, learning};
 use crate::domain::payments::{self, Outcome, REFUND_WINDOW};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::PaymentStatus;
-use crate::providers::Refund;
+use crate::outbound::providers::Refund;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -130,7 +130,7 @@ struct PurchaseJson {
 impl From<Purchase> for PurchaseJson {
     fn from(p: Purchase) -> Self {
         let refundable_until = time::OffsetDateTime::parse(&p.paid_at, &time::format_description::well_known::Rfc3339)
-            .map(|at| crate::clock::format(at + REFUND_WINDOW))
+            .map(|at| crate::platform::clock::format(at + REFUND_WINDOW))
             .unwrap_or_default();
         PurchaseJson {
             payment_id: p.payment_uid,

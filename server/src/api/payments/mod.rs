@@ -19,7 +19,6 @@ use utoipa_axum::routes;
 
 use super::extract::{ApiJson, ClientIp};
 use crate::auth::{AdminUser, AuthUser};
-use crate::clock;
 use crate::db::payments::{self as rows, PaymentRow};
 use crate::domain::orders::{self, OrderRef};
 use crate::domain::payments::{self, Outcome};
@@ -27,7 +26,8 @@ use crate::domain::settings;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::{PaymentStatus, operators};
 use crate::model::user::Country;
-use crate::providers::Collection;
+use crate::outbound::providers::Collection;
+use crate::platform::clock;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -82,7 +82,7 @@ fn json(conn: &rusqlite::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
         id: p.uid,
         order_id: p.order_id,
         course_id: p.course_id,
-        simulated: p.provider == crate::providers::simulator::NAME,
+        simulated: p.provider == crate::outbound::providers::simulator::NAME,
         provider: p.provider,
         operator_name: crate::model::payment::operator_name(&p.operator).to_owned(),
         operator: p.operator,

@@ -22,7 +22,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::user::{Role, Status};
 use crate::startup::AppState;
-use crate::{clock, gsm7};
+use crate::{outbound::gsm7, platform::clock};
 
 /// The fields of an incoming message that are read (Africa's Talking sends `to`,
 /// `date`, `linkId` and `networkCode` too).

@@ -15,12 +15,12 @@ use crate::domain::orders::{Notify, OrderRef};
 use crate::domain::prices::{self, CROPS};
 use crate::domain::products::{self, ProductRef, parse_cents};
 use crate::error::{ApiResult, AppError};
-use crate::gsm7;
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::order::{Delivery, PartStatus};
 use crate::model::price::PriceUnit;
 use crate::model::product::{ProductStatus, Unit};
 use crate::model::user::Role;
+use crate::outbound::gsm7;
 
 const PER_PAGE: usize = 4;
 /// The largest stock or quantity typed on a keypad (the app's own limit is higher).
@@ -469,7 +469,7 @@ pub fn reason_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &st
 /// This month's earnings, what waits for delivery and the last three sales, on one screen.
 pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
     let farmer = me(ctx)?;
-    let this_month = &crate::clock::now()[..7];
+    let this_month = &crate::platform::clock::now()[..7];
     let month: i64 = earnings::by_month(ctx.conn, farmer.id)?
         .iter()
         .filter(|(m, _, _)| m == this_month)

@@ -6,9 +6,9 @@ use super::menu::{Ctx, Next, Screen, Show, choice};
 use crate::domain::accounts::AccountForm;
 use crate::domain::registrations;
 use crate::error::{ApiResult, AppError};
-use crate::gsm7;
 use crate::labels::Lang;
 use crate::model::user::Country;
+use crate::outbound::gsm7;
 
 /// A new account's answers so far.
 #[derive(Debug, Clone, Default)]

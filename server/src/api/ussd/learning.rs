@@ -6,7 +6,7 @@ use crate::db::market::{self, Following};
 use crate::db::{courses, sms};
 use crate::domain::courses::markup;
 use crate::error::ApiResult;
-use crate::{clock, gsm7};
+use crate::{outbound::gsm7, platform::clock};
 
 const PER_PAGE: usize = 4;
 

@@ -10,8 +10,8 @@ use super::session::{Memo, Steps, step_key};
 use super::{Reply, apply, farmer, join, learning, pin, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
-use crate::gsm7;
 use crate::labels::Lang;
+use crate::outbound::gsm7;
 
 /// A USSD screen holds at most this many GSM-7 characters.
 pub const SCREEN: usize = 182;

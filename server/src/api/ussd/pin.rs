@@ -5,11 +5,11 @@
 use super::menu::{Ctx, Next, Run, Screen, Show};
 use super::screens::{Go, arrive};
 use super::session::Memo;
-use crate::clock;
 use crate::db::password_resets;
 use crate::domain::basic_phones::{self as rules, PinState};
 use crate::domain::password_reset;
 use crate::error::ApiResult;
+use crate::platform::clock;
 
 /// Where the PIN screen is.
 #[derive(Debug, Clone)]

@@ -6,16 +6,16 @@
 use super::join::JoinDraft;
 use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, per_unit, pick};
 use super::pin::PinStage;
-use crate::clock;
 use crate::db::{phone_settings, sms, surveys};
 use crate::domain::basic_phones::{self as rules, PinState};
 use crate::domain::password_reset;
 use crate::domain::prices::{self, CROPS};
 use crate::error::ApiResult;
-use crate::gsm7;
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::survey::SurveyStatus;
 use crate::model::user::Role;
+use crate::outbound::gsm7;
+use crate::platform::clock;
 
 /// Where a main-menu choice leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,13 +4,13 @@
 use rusqlite::Connection;
 
 use super::not_found;
-use crate::clock;
 use crate::db::courses::{self as rows, CourseRow};
 use crate::db::enrolments::{self, CertificateRow, EnrolmentRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::course::{EnrolmentStatus, EventKind, LessonKind, Progress, grade};
+use crate::platform::clock;
 
 /// An enrolment keeps at most this many events (a learner opening every
 /// lesson of a long course many times stays far below).

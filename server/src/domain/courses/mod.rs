@@ -13,12 +13,12 @@ use sync_protocol::Loose;
 use utoipa::ToSchema;
 
 use super::input::has_hidden_characters;
-use crate::clock;
 use crate::db::courses::{self as rows, CourseRow, LessonContent};
 use crate::db::users::UserRow;
 use crate::db::{sync, uploads};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::course::{CourseCategory, CourseFields, CourseLanguage, LessonKind, Level, Question};
+use crate::platform::clock;
 
 const MAX_TITLE_CHARS: usize = 120;
 const MAX_DESCRIPTION_CHARS: usize = 4000;

@@ -6,7 +6,6 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::outbox;
 use crate::db::users::{self, UserRow};
@@ -14,6 +13,7 @@ use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
 use crate::labels::Lang;
 use crate::model::order::{Delivery, PartStatus};
+use crate::platform::clock;
 
 /// "16.40 USD": amounts in mail as in the app, with two decimals.
 fn money(cents: i64, currency: &str) -> String {

@@ -20,13 +20,13 @@ pub enum Notify {
 use rusqlite::Connection;
 
 use super::merge::stamp;
-use crate::clock;
 use crate::db::orders::{self, OrderRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::db::{earnings, products};
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{Delivery, PartStatus};
+use crate::platform::clock;
 
 const MAX_REASON_CHARS: usize = 500;
 

@@ -9,17 +9,17 @@ use serde_json::json;
 use sync_protocol::{OrderPlace, ShippingInput};
 
 use super::{Notify, adjust_stock};
-use crate::clock;
 use crate::db::orders::{self, Address, NewLine, NewOrder, OrderRow};
 use crate::db::products::{self, ProductRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
-use crate::domain::accounts::looks_like_email;
 use crate::domain::is_uuid;
+use crate::domain::person::looks_like_email;
 use crate::domain::settings;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::order::{Delivery, PaymentMethod};
 use crate::model::user::Country;
+use crate::platform::clock;
 
 /// An order of more lines than this is refused (a cart is a few products).
 pub const MAX_LINES: usize = 50;

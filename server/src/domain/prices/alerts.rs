@@ -16,7 +16,7 @@ use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
 use crate::model::price::week_of;
-use crate::{clock, gsm7};
+use crate::{outbound::gsm7, platform::clock};
 
 /// What one number may follow.
 pub const MAX_ALERTS: usize = 5;

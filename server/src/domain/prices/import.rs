@@ -12,11 +12,11 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::{PriceFields, check, crop_named, observation};
-use crate::clock;
 use crate::db::prices as rows;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::price::Source;
+use crate::platform::clock;
 
 /// The most rows one file may hold, and refusals an answer lists.
 pub const MAX_ROWS: usize = 100_000;
@@ -67,7 +67,7 @@ fn uid_of(cells: &[&str]) -> String {
 }
 
 pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<ImportReport> {
-    let records = crate::csv::records(text);
+    let records = crate::outbound::csv::records(text);
     let Some(((_, header), body)) = records.split_first() else {
         return Err(AppError::bad_request("import_empty", "The file holds no rows"));
     };

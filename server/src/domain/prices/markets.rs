@@ -2,9 +2,9 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError, FieldErrors};
+use crate::platform::clock;
 
 pub const MAX_NAME_CHARS: usize = 60;
 

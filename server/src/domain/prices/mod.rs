@@ -6,12 +6,12 @@
 use rusqlite::Connection;
 use time::{Date, Duration, OffsetDateTime};
 
-use crate::clock;
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::price::{Currency, PriceUnit, Source, base_quantity, week_of};
 use crate::model::user::Role;
+use crate::platform::clock;
 
 pub mod alerts;
 pub mod board;

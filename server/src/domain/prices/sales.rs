@@ -8,12 +8,12 @@ use std::collections::BTreeSet;
 use rusqlite::Connection;
 
 use super::{crop_of_names, day, day_text};
-use crate::clock;
 use crate::db::market;
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::error::ApiResult;
 use crate::model::price::{Currency, PriceUnit, Source, base_quantity, week_of};
 use crate::model::product::fold;
+use crate::platform::clock;
 
 const PAGE: i64 = 500;
 

@@ -13,7 +13,6 @@ use sync_protocol::ListingInput;
 use self::validate::{MAX_DESCRIPTION_CHARS, MAX_QUANTITY, changed_fields};
 use super::long_text;
 use super::merge::{Base, conflicts, stamp};
-use crate::clock;
 use crate::db::products::{self as rows, ProductRow};
 use crate::db::texts::{self, TextKey};
 use crate::db::users::UserRow;
@@ -22,6 +21,7 @@ use crate::error::{ApiResult, AppError};
 use crate::model::FieldVersions;
 use crate::model::product::Listing;
 use crate::model::user::Role;
+use crate::platform::clock;
 
 fn not_found() -> AppError {
     AppError::not_found("product_not_found", "Product not found")

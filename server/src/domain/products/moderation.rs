@@ -4,7 +4,6 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::products::{self as rows, ProductRow};
 use crate::db::users::UserRow;
 use crate::db::{admin_products, outbox, sync, users};
@@ -12,7 +11,8 @@ use crate::domain::input::has_hidden_characters;
 use crate::domain::settings::lang_for;
 use crate::domain::sms;
 use crate::error::{ApiResult, AppError};
-use crate::gsm7;
+use crate::outbound::gsm7;
+use crate::platform::clock;
 
 pub const MAX_REASON_CHARS: usize = 500;
 /// A product's title in an SMS is cut to this many characters (every template fits one segment).

@@ -2,11 +2,11 @@
 
 use rusqlite::Connection;
 
-use crate::clock;
 use crate::db::surveys::SurveyRow;
 use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
 use crate::model::survey::SurveyStatus;
+use crate::platform::clock;
 
 /// Writes the applicant an email about the decision on `survey`, in the
 /// language of their country, when they have an email, and an SMS when they have a phone number; the

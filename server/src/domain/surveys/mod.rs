@@ -20,7 +20,6 @@ use self::status::locked;
 use self::validate::MAX_TEXT_CHARS;
 use super::long_text;
 use super::merge::{Base, conflicts, stamp};
-use crate::clock;
 use crate::db::surveys::{self as rows, SurveyRow};
 use crate::db::sync;
 use crate::db::texts::{self, TextKey};
@@ -29,6 +28,7 @@ use crate::error::{ApiResult, AppError};
 use crate::model::FieldVersions;
 use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveyAnswersInput, SurveyStatus};
 use crate::model::user::Status;
+use crate::platform::clock;
 
 fn not_found() -> AppError {
     AppError::not_found("survey_not_found", "Application not found")

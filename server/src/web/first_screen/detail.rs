@@ -8,7 +8,7 @@
 use crate::db::courses::{self, CourseRow, ModuleRow};
 use crate::db::{blogs, enrolments, products};
 use crate::labels::Lang;
-use crate::media::{self, MediaStore};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 use super::lists::{price, product_title, stars};

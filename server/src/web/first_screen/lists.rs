@@ -9,10 +9,10 @@ use crate::db::blogs::{self, BlogFilter, BlogRow};
 use crate::db::courses::{self, CourseFilter, CourseRow, CourseSort};
 use crate::db::products::{self, CatalogueFilter, ProductRow, Sort};
 use crate::labels::Lang;
-use crate::media::{self, MediaStore};
 use crate::model::blog::BlogCategory;
 use crate::model::course::{CourseCategory, Level};
 use crate::model::product::{Category, Listing, fold};
+use crate::outbound::media::{self, MediaStore};
 use crate::startup::AppState;
 
 use super::{CART, PIN, Query, icon, long_date, minutes, t, usd};

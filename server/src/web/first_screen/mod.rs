@@ -237,7 +237,7 @@ fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ");
-    let year = crate::clock::now().get(..4).unwrap_or("").to_owned();
+    let year = crate::platform::clock::now().get(..4).unwrap_or("").to_owned();
     format!(
         "<footer class=\"site-footer\"><div class=\"footer-inner\"><div class=\"footer-about\"><span class=\"logo\">{MARK}\
          <span class=\"logo-word\">MAVUNO</span></span><p>{}</p>{lines}</div>\
@@ -401,7 +401,7 @@ mod tests {
         assert!(footer.contains(&escape(contact.address.in_language(fr))));
         assert!(footer.contains("<a href=\"/news?lng=sw\" lang=\"sw\" hreflang=\"sw\">Kiswahili</a>"));
         assert!(footer.contains("aria-current=\"true\">Français</a>"));
-        assert!(footer.contains(&format!("© {} MAVUNO", &crate::clock::now()[..4])), "{footer}");
+        assert!(footer.contains(&format!("© {} MAVUNO", &crate::platform::clock::now()[..4])), "{footer}");
         let header = header("about", fr);
         assert!(header.contains("<a href=\"/about\" class=\"active\" aria-current=\"page\">"));
         assert!(!header.contains("<a href=\"/news\" class"));

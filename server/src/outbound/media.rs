@@ -104,7 +104,7 @@ pub async fn reserve_body(limit: usize, request: Request, next: Next) -> Respons
 impl MediaStore {
     pub fn new(data_dir: &Path) -> std::io::Result<MediaStore> {
         let dir = data_dir.join("media");
-        crate::files::create_private_dir(&dir)?;
+        crate::platform::files::create_private_dir(&dir)?;
         Ok(MediaStore { dir })
     }
 

@@ -4,10 +4,10 @@
 //! pictures, and a few comments and replies from demo accounts.
 
 use crate::db::{meta, uploads, users};
-use crate::demo_pictures;
+use crate::demo::pictures;
 use crate::domain::blogs::{self, BlogInput};
 use crate::error::{ApiResult, AppError};
-use crate::media;
+use crate::outbound::media;
 use crate::startup::AppState;
 
 const BLOGS_SEEDED_KEY: &str = "demo_blogs_seeded";
@@ -17,15 +17,15 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
         return Ok(false);
     }
     let posts: Vec<serde_json::Value> =
-        serde_json::from_str(include_str!("../demo/blogs.json")).map_err(AppError::internal)?;
+        serde_json::from_str(include_str!("../../demo/blogs.json")).map_err(AppError::internal)?;
     let mut pictures = std::collections::HashMap::new();
     for post in &posts {
         let name = post["picture"].as_str().unwrap_or("field");
         if pictures.contains_key(name) {
             continue;
         }
-        let scene = demo_pictures::Scene::parse(name).ok_or_else(|| AppError::internal("unknown scene"))?;
-        let bytes = demo_pictures::scene(scene);
+        let scene = pictures::Scene::parse(name).ok_or_else(|| AppError::internal("unknown scene"))?;
+        let bytes = pictures::scene(scene);
         let size = bytes.len() as i64;
         pictures.insert(name.to_owned(), (state.media.store_image(bytes, media::PHOTO_SIZES).await?, size));
     }
@@ -36,7 +36,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 return Ok(false);
             }
             let Some(admin) = users::find_by_email(tx, "admin@mavuno.demo")? else { return Ok(false) };
-            let now = crate::clock::now();
+            let now = crate::platform::clock::now();
             for (hash, size) in pictures.values() {
                 uploads::insert(tx, hash, admin.id, *size, &now)?;
             }
@@ -60,7 +60,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 let created = blogs::create(tx, &admin, &input, image)?;
                 seed_comments(tx, created.id, &post["comments"], None)?;
                 let ago = std::time::Duration::from_secs(post["days_ago"].as_u64().unwrap_or(0) * 86_400);
-                crate::db::blogs::backdate(tx, created.id, &crate::clock::before_now(ago))?;
+                crate::db::blogs::backdate(tx, created.id, &crate::platform::clock::before_now(ago))?;
             }
             meta::set(tx, BLOGS_SEEDED_KEY, &now)?;
             Ok(true)

@@ -2,18 +2,25 @@
 //! not had it yet, through the same domain functions as real data. It is
 //! loaded once: what an admin later edits or deletes stays that way.
 
+pub mod blogs;
+pub mod courses;
+pub mod orders;
+pub mod pictures;
+pub mod prices;
+pub mod rates;
+
 use crate::auth;
 use crate::db::users::NewUser;
 use crate::db::{meta, uploads, users};
-use crate::demo_pictures::{self, Produce};
 use crate::domain::identifiers::insert_account;
 use crate::domain::products;
 use crate::domain::surveys;
 use crate::error::{ApiResult, AppError};
-use crate::media;
 use crate::model::survey::SurveyAnswersInput;
 use crate::model::user::{Country, Role, Status};
+use crate::outbound::media;
 use crate::startup::AppState;
+use pictures::Produce;
 use sync_protocol::ListingInput;
 
 /// The password of every demo account (README.md lists them).
@@ -277,7 +284,7 @@ fn applications() -> [(&'static str, &'static str, serde_json::Value); 3] {
 /// The demo farmers' approved applications (so they show as verified) and their products.
 fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> ApiResult<()> {
     let today = time::OffsetDateTime::now_utc().date();
-    let now = crate::clock::now();
+    let now = crate::platform::clock::now();
     for (product, photos) in PRODUCTS.iter().zip(pictures) {
         let Some(farmer) = users::find_by_email(tx, product.farmer)? else { continue };
         if !crate::db::surveys::has_approved(tx, farmer.id)? {
@@ -335,7 +342,7 @@ pub async fn protect_staff(state: &AppState) -> ApiResult<Vec<(String, String)>>
         state
             .db
             .write(move |tx| {
-                users::update_profile(tx, user.id, &changes, &crate::clock::now())?;
+                users::update_profile(tx, user.id, &changes, &crate::platform::clock::now())?;
                 Ok(crate::db::sessions::delete_for_user(tx, user.id, None)?)
             })
             .await?;
@@ -356,7 +363,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
     for product in PRODUCTS {
         let mut hashes = Vec::new();
         for variant in 0..3 {
-            let bytes = demo_pictures::picture(product.picture, variant);
+            let bytes = pictures::picture(product.picture, variant);
             let size = bytes.len() as i64;
             hashes.push((state.media.store_image(bytes, media::PHOTO_SIZES).await?, size));
         }
@@ -400,8 +407,8 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 surveys::create(tx, &owner, author.id, None, &input, Some("pending"))?;
             }
             seed_products(tx, &pictures)?;
-            crate::demo_orders::seed(tx)?;
-            meta::set(tx, SEEDED_KEY, &crate::clock::now())?;
+            crate::demo::orders::seed(tx)?;
+            meta::set(tx, SEEDED_KEY, &crate::platform::clock::now())?;
             Ok(true)
         })
         .await

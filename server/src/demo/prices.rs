@@ -9,7 +9,7 @@ use crate::error::ApiResult;
 use crate::model::price::week_of;
 use crate::startup::AppState;
 
-pub const SAMPLE: &str = include_str!("../demo/prices-sample.csv");
+pub const SAMPLE: &str = include_str!("../../demo/prices-sample.csv");
 const SEEDED_KEY: &str = "demo_prices_seeded";
 
 /// The sample with every day moved by the days between its last week and this one.
@@ -37,7 +37,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
             }
             let Some(admin) = users::find_by_email(tx, "admin@mavuno.demo")? else { return Ok(false) };
             import::import(tx, &admin, &text)?;
-            meta::set(tx, SEEDED_KEY, &crate::clock::now())?;
+            meta::set(tx, SEEDED_KEY, &crate::platform::clock::now())?;
             Ok(true)
         })
         .await

@@ -114,7 +114,7 @@ impl PaymentProvider for PawaPay {
             "currency": c.currency,
             "correspondent": c.operator,
             "payer": { "type": "MSISDN", "address": { "value": c.phone } },
-            "customerTimestamp": crate::clock::now(),
+            "customerTimestamp": crate::platform::clock::now(),
             "statementDescription": "MAVUNO",
         });
         self.request("deposits", body).await

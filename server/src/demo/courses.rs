@@ -3,11 +3,11 @@
 //! courses existed).
 
 use crate::db::{meta, uploads, users};
-use crate::demo_pictures;
+use crate::demo::pictures;
 use crate::domain::courses;
 use crate::error::{ApiResult, AppError};
-use crate::media;
 use crate::model::course::CourseCategory;
+use crate::outbound::media;
 use crate::startup::AppState;
 
 const COURSES_SEEDED_KEY: &str = "demo_courses_seeded";
@@ -20,11 +20,11 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
         return Ok(false);
     }
     let courses: Vec<serde_json::Value> =
-        serde_json::from_str(include_str!("../demo/courses.json")).map_err(AppError::internal)?;
+        serde_json::from_str(include_str!("../../demo/courses.json")).map_err(AppError::internal)?;
     let mut pictures = std::collections::HashMap::new();
     for name in ["field", "market", "coins", "certificate", "hills", "sacks", "rows"] {
-        let scene = demo_pictures::Scene::parse(name).ok_or_else(|| AppError::internal("unknown scene"))?;
-        let bytes = demo_pictures::scene(scene);
+        let scene = pictures::Scene::parse(name).ok_or_else(|| AppError::internal("unknown scene"))?;
+        let bytes = pictures::scene(scene);
         let size = bytes.len() as i64;
         pictures.insert(name, (state.media.store_image(bytes, media::PHOTO_SIZES).await?, size));
     }
@@ -36,7 +36,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 return Ok(false);
             }
             let Some(admin) = users::find_by_email(tx, "admin@mavuno.demo")? else { return Ok(false) };
-            let now = crate::clock::now();
+            let now = crate::platform::clock::now();
             for (hash, size) in pictures.values() {
                 uploads::insert(tx, hash, admin.id, *size, &now)?;
             }

@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::clock;
-use crate::config::AfricasTalkingSettings;
 use crate::db::sms::{self, Sms};
 use crate::error::AppError;
+use crate::platform::clock;
+use crate::platform::config::AfricasTalkingSettings;
 use crate::startup::AppState;
 
 const POLL: Duration = Duration::from_secs(30);
@@ -74,7 +74,12 @@ async fn send_due(state: &AppState, transport: &Transport) -> Result<(), AppErro
                         }
                         Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
                             tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
-                            sms::mark_failed(tx, message.id, &error, Some(&crate::mailer::retry_at(message.attempts)))?
+                            sms::mark_failed(
+                                tx,
+                                message.id,
+                                &error,
+                                Some(&crate::outbound::mailer::retry_at(message.attempts)),
+                            )?
                         }
                         Outcome::Failed(error) | Outcome::Refused(error) => {
                             tracing::warn!(id = message.id, %error, "SMS given up");

@@ -147,7 +147,7 @@ pub fn spawn_poller(state: &AppState) {
 /// One round of status checks (payments, then refunds); public for tests
 /// that do not want to wait. Answers how many were asked about.
 pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
-    let due = state.db.read(|conn| Ok(crate::db::payments::due(conn, &crate::clock::now(), 20)?)).await?;
+    let due = state.db.read(|conn| Ok(crate::db::payments::due(conn, &crate::platform::clock::now(), 20)?)).await?;
     let count = due.len();
     for payment in due {
         let outcome = state.payments.status(&payment.uid).await;
@@ -166,7 +166,7 @@ pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
     if !state.db.read(rules::lapsed_unpaid).await?.is_empty() {
         state.db.write(|tx| rules::release_unpaid(tx)).await?;
     }
-    let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::clock::now(), 20)?)).await?;
+    let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::platform::clock::now(), 20)?)).await?;
     let count = count + refunds.len();
     for refund in refunds {
         let outcome = state.payments.refund_status(&refund.uid).await;

@@ -11,8 +11,8 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use time::OffsetDateTime;
 use tokio::sync::Notify;
 
-use crate::clock;
 use crate::db::outbox::{self, Email};
+use crate::platform::clock;
 use crate::startup::AppState;
 
 /// Wakes the senders after a transaction wrote to the email or SMS outbox.
@@ -29,7 +29,7 @@ impl Mailer {
         self.sms.notify_one();
     }
 
-    /// Answers when a transaction may have written an SMS (`crate::sms`).
+    /// Answers when a transaction may have written an SMS (`crate::outbound::sms`).
     pub async fn sms_written(&self) {
         self.sms.notified().await;
     }
