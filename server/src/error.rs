@@ -101,9 +101,35 @@ pub enum AppError {
     },
     #[error("validation failed")]
     Validation(FieldErrors),
-    /// Our fault. Logged, never described to the client.
+    /// Our fault. Logged with its causes, never described to the client.
     #[error("internal error: {0}")]
-    Internal(String),
+    Internal(Cause),
+}
+
+/// What went wrong on our side, with the error it came from and that error's own
+/// causes (`source()`), all written when it is logged.
+#[derive(Debug)]
+pub struct Cause(Box<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
+/// An error with a word on where it happened, keeping it as its source.
+#[derive(Debug, thiserror::Error)]
+#[error("{context}")]
+struct Context {
+    context: &'static str,
+    #[source]
+    source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 impl AppError {
@@ -164,8 +190,14 @@ impl AppError {
         errors.add(field, code, message);
         AppError::Validation(errors)
     }
-    pub fn internal(cause: impl std::fmt::Display) -> Self {
-        AppError::Internal(cause.to_string())
+    /// Our fault: an error (kept with its causes) or a sentence saying what cannot be.
+    pub fn internal(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        AppError::Internal(Cause(cause.into()))
+    }
+
+    /// Our fault, `while` doing something: the error stays the source.
+    pub fn internal_while(context: &'static str, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        AppError::Internal(Cause(Box::new(Context { context, source: source.into() })))
     }
 
     pub fn status(&self) -> StatusCode {
@@ -196,19 +228,19 @@ impl AppError {
 
 impl From<rusqlite::Error> for AppError {
     fn from(err: rusqlite::Error) -> Self {
-        AppError::internal(format!("database: {err}"))
+        AppError::internal_while("database", err)
     }
 }
 
 impl From<tokio::task::JoinError> for AppError {
     fn from(err: tokio::task::JoinError) -> Self {
-        AppError::internal(format!("blocking task: {err}"))
+        AppError::internal_while("blocking task", err)
     }
 }
 
 impl From<std::io::Error> for AppError {
     fn from(err: std::io::Error) -> Self {
-        AppError::internal(format!("io: {err}"))
+        AppError::internal_while("io", err)
     }
 }
 
@@ -281,5 +313,21 @@ mod tests {
             r#"{"password":["Passwords do not match","Password must be at least 6 characters long"],"first_name":["First name is required"]}"#
         );
         assert_eq!(errors.first().unwrap().code, "passwords_do_not_match");
+    }
+
+    #[test]
+    fn an_internal_error_is_logged_with_its_causes_and_told_to_nobody() {
+        let full = AppError::internal_while("saving a photo", std::io::Error::other("disk full"));
+        assert_eq!(full.to_string(), "internal error: saving a photo: disk full");
+        let busy = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            Some("database is locked".into()),
+        );
+        let db = AppError::from(busy);
+        assert!(db.to_string().starts_with("internal error: database: database is locked"), "{db}");
+        assert_eq!(
+            (db.code(), db.message().as_str()),
+            ("internal_error", "Something went wrong on our side. Please try again.")
+        );
     }
 }

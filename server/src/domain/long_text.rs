@@ -260,8 +260,8 @@ fn decode_heads(bytes: &[u8]) -> ApiResult<Vec<ChangeHash>> {
     bytes.chunks(32).map(|chunk| ChangeHash::try_from(chunk).map_err(broken)).collect()
 }
 
-fn broken(error: impl std::fmt::Display) -> AppError {
-    AppError::internal(format!("text document: {error}"))
+fn broken(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> AppError {
+    AppError::internal_while("text document", error)
 }
 
 #[cfg(test)]
