@@ -28,9 +28,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_orders)).routes(routes!(export))
 }
 
-const DEFAULT_PER_PAGE: i64 = 50;
-const MAX_PER_PAGE: i64 = 200;
-
 /// Filters of the admin's order list; all optional.
 #[derive(Deserialize, IntoParams)]
 pub struct OrderQuery {
@@ -102,8 +99,7 @@ async fn list_orders(
     Query(query): Query<OrderQuery>,
 ) -> ApiResult<Json<OrderPage>> {
     let filter = query.filter()?;
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).max(1);
+    let super::Paging { page, per_page } = super::Paging::admin(query.page, query.per_page);
     let ((found, total), counts) = state
         .db
         .read(move |conn| {

@@ -10,10 +10,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::MessageResponse;
 use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::prices::MarketJson;
+use super::{MessageResponse, Page, Paging};
 use crate::auth::AdminUser;
 use crate::db::prices::{self as rows, ObservationFilter, ObservationRow};
 use crate::domain::prices::import::{self, ImportReport};
@@ -27,8 +27,6 @@ use crate::startup::AppState;
 
 /// An import file: 100,000 rows of WFP's layout are about 12 MB.
 pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;
-const DEFAULT_PER_PAGE: i64 = 50;
-const MAX_PER_PAGE: i64 = 200;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -121,31 +119,19 @@ impl From<ObservationRow> for ObservationJson {
     }
 }
 
-#[derive(Serialize, ToSchema)]
-struct PricePage {
-    success: bool,
-    /// Newest day first.
-    data: Vec<ObservationJson>,
-    total: i64,
-    page: i64,
-    per_page: i64,
-}
-
 /// The observations that stand, filtered, a page at a time.
 #[utoipa::path(get, path = "/admin/prices", tag = "prices", security(("bearer" = [])), params(PriceQuery),
-    responses((status = 200, body = PricePage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Page<ObservationJson>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn list_prices(
     State(state): State<AppState>,
     _admin: AdminUser,
     Query(query): Query<PriceQuery>,
-) -> ApiResult<Json<PricePage>> {
+) -> ApiResult<Json<Page<ObservationJson>>> {
     let filter = query.filter()?;
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).clamp(1, 100_000);
+    let paging = Paging::admin(query.page, query.per_page);
     let (found, total) =
-        state.db.read(move |conn| Ok(rows::list(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
-    let data = found.into_iter().map(ObservationJson::from).collect();
-    Ok(Json(PricePage { success: true, data, total, page, per_page }))
+        state.db.read(move |conn| Ok(rows::list(conn, &filter, paging.per_page, paging.offset())?)).await?;
+    Ok(Json(Page::new(found.into_iter().map(ObservationJson::from).collect(), total, paging)))
 }
 
 /// Every observation matching the filters as `prices_{date}.csv` (formula-safe), labels in `lang`.

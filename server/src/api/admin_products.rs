@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 use super::admin::csv_download;
 use super::extract::ApiJson;
 use super::products::ProductJson;
+use super::{Page, Paging};
 use crate::auth::AdminUser;
 use crate::db::admin_products::{self as rows, Filter, Standing};
 use crate::domain::products::{LOW_STOCK, moderation};
@@ -31,8 +32,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(restore))
 }
 
-const DEFAULT_PER_PAGE: i64 = 50;
-const MAX_PER_PAGE: i64 = 200;
 /// At most this many rows in one export.
 const MAX_EXPORT: i64 = 50_000;
 
@@ -72,37 +71,19 @@ impl ProductQuery {
     }
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct ProductPage {
-    success: bool,
-    /// This page, newest first.
-    data: Vec<ProductJson>,
-    /// How many match the filters.
-    total: i64,
-    page: i64,
-    per_page: i64,
-}
-
 /// Every listing matching the filters (on sale or not), newest first.
 #[utoipa::path(get, path = "/admin/products", tag = "admin", security(("bearer" = [])), params(ProductQuery),
-    responses((status = 200, body = ProductPage), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Page<ProductJson>), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn list_products(
     State(state): State<AppState>,
     _admin: AdminUser,
     Query(query): Query<ProductQuery>,
-) -> ApiResult<Json<ProductPage>> {
+) -> ApiResult<Json<Page<ProductJson>>> {
     let filter = query.filter()?;
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).max(1);
-    let offset = (page - 1).saturating_mul(per_page);
-    let (found, total) = state.db.read(move |conn| Ok(rows::list(conn, &filter, per_page, offset)?)).await?;
-    Ok(Json(ProductPage {
-        success: true,
-        data: found.into_iter().map(ProductJson::from).collect(),
-        total,
-        page,
-        per_page,
-    }))
+    let paging = Paging::admin(query.page, query.per_page);
+    let (found, total) =
+        state.db.read(move |conn| Ok(rows::list(conn, &filter, paging.per_page, paging.offset())?)).await?;
+    Ok(Json(Page::new(found.into_iter().map(ProductJson::from).collect(), total, paging)))
 }
 
 /// The listings matching the filters as `products_{date}.csv`, labels in `lang`.

@@ -32,9 +32,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(decide_many))
 }
 
-const DEFAULT_PER_PAGE: i64 = 50;
-const MAX_PER_PAGE: i64 = 200;
-
 /// Filters of the admin's list; all optional. Drafts are never listed.
 #[derive(Deserialize, IntoParams)]
 pub struct SurveyQuery {
@@ -109,8 +106,7 @@ async fn list_page(
     Query(query): Query<SurveyQuery>,
 ) -> ApiResult<Json<SurveyPage>> {
     let filter = query.filter()?;
-    let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).max(1);
+    let super::Paging { page, per_page } = super::Paging::admin(query.page, query.per_page);
     let (rows, total, counts) = state
         .db
         .read(move |conn| {

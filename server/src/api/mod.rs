@@ -146,6 +146,40 @@ pub fn search(q: Option<&str>) -> Result<Option<String>, AppError> {
 
 /// The page and page size of a public catalogue (products, courses): 24 a page
 /// unless asked, at most 100; pages from 1.
+/// Which page of an admin list to answer: 1-based, 50 a page unless asked, at most 200.
+#[derive(Debug, Clone, Copy)]
+pub struct Paging {
+    pub page: i64,
+    pub per_page: i64,
+}
+
+impl Paging {
+    pub fn admin(page: Option<i64>, per_page: Option<i64>) -> Paging {
+        Paging { page: page.unwrap_or(1).clamp(1, 100_000), per_page: per_page.unwrap_or(50).clamp(1, 200) }
+    }
+
+    /// Where the page starts among every match.
+    pub fn offset(self) -> i64 {
+        (self.page - 1).saturating_mul(self.per_page)
+    }
+}
+
+/// A page of a list: its records, how many match in all, which page and its size.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Page<T> {
+    success: bool,
+    data: Vec<T>,
+    total: i64,
+    page: i64,
+    per_page: i64,
+}
+
+impl<T> Page<T> {
+    pub fn new(data: Vec<T>, total: i64, paging: Paging) -> Page<T> {
+        Page { success: true, data, total, page: paging.page, per_page: paging.per_page }
+    }
+}
+
 pub fn catalogue_page(page: Option<i64>, per_page: Option<i64>) -> (i64, i64) {
     (page.unwrap_or(1).clamp(1, 100_000), per_page.unwrap_or(24).clamp(1, 100))
 }

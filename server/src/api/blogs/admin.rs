@@ -150,8 +150,7 @@ async fn admin_list(
         language: None,
         first_language: None,
     };
-    let page = query.page.unwrap_or(1).clamp(1, 100_000);
-    let per_page = query.per_page.unwrap_or(50).clamp(1, 200);
+    let crate::api::Paging { page, per_page } = crate::api::Paging::admin(query.page, query.per_page);
     let (found, total, (all, published, drafts, authors)) = state
         .db
         .read(move |conn| {
