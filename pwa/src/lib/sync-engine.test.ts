@@ -240,3 +240,38 @@ describe('push and pull', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 });
+
+describe('one engine per account', () => {
+  it("a sync asked for while another account's runs syncs the new account, not the previous one again", async () => {
+    const before = new LocalDb(`test-before-${counter}`);
+    await enqueueNote(before, 'note.create', { uid: 'old', answers: { title: 'Before sign-out' } });
+    await enqueueNote(db, 'note.create', { uid: 'new', answers: { title: 'After sign-in' } });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pushedBy: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.includes('/sync/push')) {
+          const body = JSON.parse(String(init?.body)) as { client_id: string; mutations: Mutation[] };
+          pushedBy.push(body.mutations.map((m) => m.args.uid).join());
+          if (pushedBy.length === 1) await held;
+          return reply(200, {
+            last_mutation_id: 1,
+            results: [{ mutation_id: 1, status: 'applied' }],
+          });
+        }
+        return reply(200, { cursor: 1, last_mutation_id: 1, changes: [], has_more: false });
+      }),
+    );
+    // The previous account's drain is in the middle of its push when the new account asks.
+    const first = syncNow(before);
+    await vi.waitFor(() => expect(pushedBy).toEqual(['old']));
+    const second = syncNow(db);
+    release();
+    await Promise.all([first, second]);
+    await vi.waitFor(() => expect(pushedBy).toEqual(['old', 'new']));
+    expect(await db.outbox.where('state').equals('queued').count()).toBe(0);
+    before.close();
+  });
+});

@@ -63,9 +63,6 @@ export async function clientId(db: LocalDb): Promise<string> {
   return id;
 }
 
-/** Mutations being pushed right now: they must not be merged into. */
-const inFlight = new Set<number>();
-
 /**
  * Queues a change and applies it locally, in one transaction. When the
  * record's last queued change is of the same kind and not yet sent, the new
@@ -87,7 +84,7 @@ export async function enqueue<N extends MutationArgs['name']>(
     const pending = await db.outbox.where('uid').equals(args.uid).sortBy('mutation_id');
     const last = pending.at(-1);
     const mutation: Mutation = { mutation_id: 0, name, args, base, client_time: new Date().toISOString() };
-    if (last && last.state === 'queued' && !inFlight.has(last.mutation_id) && foldable(last.name, name)) {
+    if (last && last.state === 'queued' && !drainOf(db).inFlight.has(last.mutation_id) && foldable(last.name, name)) {
       const merged = mergeArgs(last.args, args);
       await db.outbox.update(last.mutation_id, { args: merged, client_time: mutation.client_time });
     } else {
@@ -165,17 +162,36 @@ export function engineState(): EngineState {
 // ---- the drain ----
 
 const BATCH = 50;
-let running: Promise<void> | null = null;
-/** Asked for while one ran: a change queued after its push must not wait for the next trigger. */
-let again = false;
-let retryTimer: ReturnType<typeof setTimeout> | null = null;
-let failures = 0;
+
+/** One account's drain: each database has its own, so a sync asked for by an account
+ * signed in while another's runs is that account's, never a re-run of the other's. */
+interface Drain {
+  running: Promise<void> | null;
+  /** Asked for while one ran: a change queued after its push must not wait for the next trigger. */
+  again: boolean;
+  retryTimer: ReturnType<typeof setTimeout> | null;
+  failures: number;
+  /** Mutations being pushed right now: they must not be merged into. */
+  inFlight: Set<number>;
+}
+
+const drains = new WeakMap<LocalDb, Drain>();
+
+function drainOf(db: LocalDb): Drain {
+  let drain = drains.get(db);
+  if (!drain) {
+    drain = { running: null, again: false, retryTimer: null, failures: 0, inFlight: new Set() };
+    drains.set(db, drain);
+  }
+  return drain;
+}
 
 /** Runs a sync now unless one is running; another tab holding the lock is enough. */
 export function syncNow(db: LocalDb): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
+  const drain = drainOf(db);
+  if (drain.running) {
+    drain.again = true;
+    return drain.running;
   }
   const work = async () => {
     setState({ syncing: true });
@@ -188,27 +204,27 @@ export function syncNow(db: LocalDb): Promise<void> {
         await push(db);
         await pull(db);
       }
-      failures = 0;
+      drain.failures = 0;
       setState({ syncing: false, lastSyncedAt: Date.now(), error: null });
     } catch (error) {
-      failures += 1;
+      drain.failures += 1;
       setState({ syncing: false, error: error instanceof ApiError ? error.code : 'network_error' });
       scheduleRetry(db);
     }
   };
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  running = (
+  drain.running = (
     locks
       ? locks.request(`mavuno-sync-${db.name}`, { ifAvailable: true }, (lock) => (lock ? work() : undefined))
       : work()
   ).finally(() => {
-    running = null;
-    if (again) {
-      again = false;
+    drain.running = null;
+    if (drain.again) {
+      drain.again = false;
       void syncNow(db);
     }
   });
-  return running;
+  return drain.running;
 }
 
 function syncSoon(db: LocalDb): Promise<void> {
@@ -218,9 +234,10 @@ function syncSoon(db: LocalDb): Promise<void> {
 
 /** 5 s, 10 s, 20 s ... up to 5 minutes between tries after failures. */
 function scheduleRetry(db: LocalDb): void {
-  if (retryTimer) clearTimeout(retryTimer);
-  const delay = Math.min(5_000 * 2 ** (failures - 1), 300_000);
-  retryTimer = setTimeout(() => void syncSoon(db), delay);
+  const drain = drainOf(db);
+  if (drain.retryTimer) clearTimeout(drain.retryTimer);
+  const delay = Math.min(5_000 * 2 ** (drain.failures - 1), 300_000);
+  drain.retryTimer = setTimeout(() => void syncSoon(db), delay);
 }
 
 async function push(db: LocalDb): Promise<void> {
@@ -236,7 +253,7 @@ async function push(db: LocalDb): Promise<void> {
       client_time,
     }));
     for (const mutation of mutations) await handlerFor(mutation.name).beforePush?.(db, mutation);
-    batch.forEach((m) => inFlight.add(m.mutation_id));
+    batch.forEach((m) => drainOf(db).inFlight.add(m.mutation_id));
     let response: PushResponse;
     try {
       // Gzipped on the way up: a batch of applications is a fifth of its size or less.
@@ -253,7 +270,7 @@ async function push(db: LocalDb): Promise<void> {
       }
       throw error;
     } finally {
-      batch.forEach((m) => inFlight.delete(m.mutation_id));
+      batch.forEach((m) => drainOf(db).inFlight.delete(m.mutation_id));
     }
     let retry = false;
     await db.transaction('rw', db.outbox, async () => {
@@ -415,6 +432,7 @@ export function startSync(db: LocalDb): () => void {
     listening.abort();
     window.removeEventListener('online', onOnline);
     document.removeEventListener('visibilitychange', onVisible);
+    const { retryTimer } = drainOf(db);
     if (retryTimer) clearTimeout(retryTimer);
   };
 }
