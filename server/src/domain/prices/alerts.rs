@@ -83,12 +83,17 @@ impl Newest {
     }
 }
 
-/// This week's SMS for `alerts`, in `lang`: at most one segment (crops that do not
-/// fit are left for the app), `None` when none of them has prices.
+/// Prices older than this are not news: a crop whose newest week is older is left out.
+const FRESH_DAYS: i64 = 14;
+
+/// The SMS for `alerts`, in `lang`: each crop's newest week of the last two, with its
+/// change on the week before; at most one segment (crops that do not fit are left for
+/// the app), `None` when none of them has fresh prices.
 pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut Newest) -> ApiResult<Option<String>> {
     let mut items = Vec::new();
+    let oldest = day_text(super::today() - time::Duration::days(FRESH_DAYS));
     for alert in alerts {
-        let Some(prices) = newest.of(conn, alert)? else { continue };
+        let Some(prices) = newest.of(conn, alert)?.filter(|p| p.week >= oldest) else { continue };
         let change = match prices.change_percent {
             Some(p) if p > 0 => format!(" +{p}%"),
             Some(p) if p < 0 => format!(" {p}%"),
