@@ -109,3 +109,37 @@ test('an agent records a price with no signal and it arrives once', async () => 
   assert.equal(mine[0].market, 'Kadutu');
   await context.close();
 });
+
+test('a price the server refuses says why and is corrected and sent again from what was typed', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await openSection(page, 'Market prices');
+  const market = page.getByLabel(/^Market/);
+  await market.locator('option', { hasText: 'Minova (Kalehe)' }).waitFor({ state: 'attached' });
+  // An admin takes the market off the list after the phone saved it.
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, origin, 'admin@mavuno.demo');
+  const removed = await admin.evaluate(async (origin) => {
+    const headers = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+    const markets = (await (await fetch(`${origin}/api/v1/prices/markets`)).json()).data;
+    const minova = markets.find((m) => m.name === 'Minova');
+    return (await fetch(`${origin}/api/v1/admin/markets/${minova.id}`, { method: 'DELETE', headers })).status;
+  }, origin);
+  assert.equal(removed, 200);
+
+  await market.selectOption({ label: 'Minova (Kalehe)' });
+  await page.getByLabel(/^Crop/).selectOption('maize');
+  await page.getByRole('textbox', { name: 'Price' }).fill('0.40');
+  await page.getByRole('button', { name: 'Save price' }).click();
+  const row = page.locator('.list-row', { hasText: 'Maize: 0.40 USD' });
+  await row.getByText('Refused by the server: Choose one of the markets on the list.').waitFor();
+  await row.getByRole('button', { name: 'Correct and send again' }).click();
+  assert.equal(await page.getByRole('textbox', { name: 'Price' }).inputValue(), '0.40', 'what was typed comes back');
+  await market.selectOption({ label: 'Kavumu (Kabare)' });
+  await page.getByRole('button', { name: 'Save price' }).click();
+  await page.locator('.list-row', { hasText: 'Maize: 0.40 USD' }).getByText('Sent').waitFor();
+  assert.equal(await page.locator('.list-row', { hasText: 'Maize: 0.40 USD' }).count(), 1, 'the refused one is gone');
+  await context.close();
+});

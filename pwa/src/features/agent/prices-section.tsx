@@ -66,6 +66,8 @@ export function PricesSection({ db }: { db: LocalDb }) {
     note: '',
   });
   const [saved, setSaved] = useState(false);
+  /** A refused price being typed again: it goes once the new one is saved. */
+  const [fixing, setFixing] = useState<string | null>(null);
   const { problem, busy, form, send } = useFormSend();
 
   useEffect(() => {
@@ -97,6 +99,8 @@ export function PricesSection({ db }: { db: LocalDb }) {
       ...(values.note.trim() ? { note: values.note.trim() } : {}),
     };
     if (await send(checkPrice(values), () => recordPrice(db, price))) {
+      if (fixing) await forgetPrice(db, fixing);
+      setFixing(null);
       setSaved(true);
       // The next price is often the same market and day: keep them, clear the rest.
       setValues((current) => ({ ...current, crop: '', price: '', note: '' }));
@@ -226,9 +230,35 @@ export function PricesSection({ db }: { db: LocalDb }) {
                 ) : p.change === 'sent' ? (
                   <span className="badge green">{t('agent.prices.sent')}</span>
                 ) : (
-                  <button type="button" className="button secondary small" onClick={() => void forgetPrice(db, p.uid)}>
-                    {t('agent.prices.forget')}
-                  </button>
+                  <span className="actions">
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => {
+                        setFixing(p.uid);
+                        setSaved(false);
+                        setValues({
+                          market: String(p.market),
+                          crop: p.crop,
+                          unit: p.unit,
+                          price: p.price,
+                          currency: p.currency,
+                          observed_on: p.observed_on,
+                          note: p.note ?? '',
+                        });
+                        form.current?.scrollIntoView({ block: 'start' });
+                      }}
+                    >
+                      {t('agent.prices.fix')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      onClick={() => void forgetPrice(db, p.uid)}
+                    >
+                      {t('agent.prices.forget')}
+                    </button>
+                  </span>
                 )}
               </li>
             ))}
