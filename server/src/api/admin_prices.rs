@@ -59,7 +59,7 @@ pub struct PriceQuery {
 
 impl PriceQuery {
     fn filter(&self) -> ApiResult<ObservationFilter> {
-        let day = |text: &str| prices::day(text).map(prices::day_text);
+        let day = |text: &str| prices::day(text).map(|d| d.to_string());
         Ok(ObservationFilter {
             crop: super::filter(self.crop.as_deref(), "crop", crop_named)?.map(|c| c.key.to_owned()),
             market_id: self.market,
@@ -154,41 +154,28 @@ async fn export(
                     .iter()
                     .map(|key| lang.text(&format!("admin.prices.columns.{key}"))),
             );
-            // Pages of the table, so an export of a large history holds one page at a time.
-            let mut offset = 0;
-            loop {
-                let (page, _) = rows::list(conn, &filter, 1000, offset)?;
-                for o in &page {
-                    csv.row([
-                        o.observed_on.clone(),
-                        lang.text(&format!("crops.{}", o.crop)),
-                        o.market_name.clone().or_else(|| o.place.clone()).unwrap_or_default(),
-                        o.territory.clone().unwrap_or_default(),
-                        lang.text(&format!("price_units.{}", o.unit.as_str())),
-                        decimal_amount(o.price_cents),
-                        o.currency.to_string(),
-                        format!("{:.4}", o.usd_micros as f64 / 1e6),
-                        lang.text(&format!("admin.prices.sources.{}", o.source.as_str())),
-                        if o.outlier { lang.text("admin.prices.outlier") } else { String::new() },
-                        o.note.clone().unwrap_or_default(),
-                    ]);
-                }
-                if page.len() < 1000 {
-                    break;
-                }
-                offset += 1000;
-            }
-            if offset == 0 && csv_is_empty(&filter, conn)? {
+            let count = rows::for_each_match(conn, &filter, |o| {
+                csv.row([
+                    o.observed_on.clone(),
+                    lang.text(&format!("crops.{}", o.crop)),
+                    o.market_name.clone().or_else(|| o.place.clone()).unwrap_or_default(),
+                    o.territory.clone().unwrap_or_default(),
+                    lang.text(&format!("price_units.{}", o.unit.as_str())),
+                    decimal_amount(o.price_cents),
+                    o.currency.to_string(),
+                    format!("{:.4}", o.usd_micros as f64 / 1e6),
+                    lang.text(&format!("admin.prices.sources.{}", o.source.as_str())),
+                    if o.outlier { lang.text("admin.prices.outlier") } else { String::new() },
+                    o.note.clone().unwrap_or_default(),
+                ]);
+            })?;
+            if count == 0 {
                 return Err(AppError::not_found("no_prices", "No prices match these filters"));
             }
             Ok(csv)
         })
         .await?;
     Ok(csv_download("prices", csv))
-}
-
-fn csv_is_empty(filter: &ObservationFilter, conn: &rusqlite::Connection) -> ApiResult<bool> {
-    Ok(rows::list(conn, filter, 1, 0)?.1 == 0)
 }
 
 /// What an admin changed on an observation.

@@ -55,19 +55,22 @@ pub struct BoardQuery {
 
 /// The filter a query names; its crop is read before the cache is asked.
 fn board_filter(
-    conn: &rusqlite::Connection,
+    markets: &[MarketRow],
     crop: Option<&'static prices::Crop>,
     query: &BoardQuery,
 ) -> ApiResult<BoardFilter> {
     let market = match query.market {
         Some(id) => Some(
-            rows::market(conn, id)?.ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
+            markets
+                .iter()
+                .find(|m| m.id == id)
+                .cloned()
+                .ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
         ),
         None => None,
     };
-    let territories: Vec<String> = rows::markets(conn)?.into_iter().map(|m| m.territory).collect();
     let territory = super::filter(query.territory.as_deref(), "territory", |text| {
-        territories.iter().find(|t| t.eq_ignore_ascii_case(text)).cloned()
+        markets.iter().map(|m| &m.territory).find(|t| t.eq_ignore_ascii_case(text)).cloned()
     })?;
     Ok(BoardFilter { crop, market, territory })
 }
@@ -93,9 +96,10 @@ async fn prices_board(
     let territory = query.territory.as_deref().map(|t| t.trim().to_lowercase());
     let key = format!("board|{:?}|{:?}|{territory:?}", crop.map(|c| c.key), query.market);
     from_memory(&state, &headers, key, move |conn| {
-        let filter = board_filter(conn, crop, &query)?;
-        let markets = rows::markets(conn)?.into_iter().map(MarketJson::from).collect();
-        Ok(BoardResponse { success: true, data: board::board(conn, &filter)?, markets })
+        let markets = rows::markets(conn)?;
+        let filter = board_filter(&markets, crop, &query)?;
+        let data = board::board(conn, &filter)?;
+        Ok(BoardResponse { success: true, data, markets: markets.into_iter().map(MarketJson::from).collect() })
     })
     .await
 }

@@ -226,22 +226,27 @@ pub struct ObservationFilter {
     pub to: Option<String>,
 }
 
+/// The admins' filters, as SQL over `price_observations o` with parameters ?1 to ?6.
+const MATCHES: &str = "o.deleted_at IS NULL AND (?1 IS NULL OR o.crop = ?1) AND (?2 IS NULL OR o.market_id = ?2)
+     AND (?3 IS NULL OR lower(o.territory) = lower(?3)) AND (?4 IS NULL OR o.source = ?4)
+     AND (?5 IS NULL OR o.observed_on >= ?5) AND (?6 IS NULL OR o.observed_on <= ?6)";
+
+fn filter_params(filter: &ObservationFilter) -> impl rusqlite::Params + '_ {
+    (&filter.crop, &filter.market_id, &filter.territory, &filter.source, &filter.from, &filter.to)
+}
+
 pub fn list(
     conn: &Connection,
     filter: &ObservationFilter,
     limit: i64,
     offset: i64,
 ) -> rusqlite::Result<(Vec<ObservationRow>, i64)> {
-    let clause = "o.deleted_at IS NULL AND (?1 IS NULL OR o.crop = ?1) AND (?2 IS NULL OR o.market_id = ?2)
-         AND (?3 IS NULL OR lower(o.territory) = lower(?3)) AND (?4 IS NULL OR o.source = ?4)
-         AND (?5 IS NULL OR o.observed_on >= ?5) AND (?6 IS NULL OR o.observed_on <= ?6)";
-    let args = params![filter.crop, filter.market_id, filter.territory, filter.source, filter.from, filter.to];
     let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM price_observations o WHERE {clause}"))?
-        .query_row(args, |r| r.get(0))?;
+        .prepare_cached(&format!("SELECT COUNT(*) FROM price_observations o WHERE {MATCHES}"))?
+        .query_row(filter_params(filter), |r| r.get(0))?;
     let rows = conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} WHERE {clause} ORDER BY o.observed_on DESC, o.id DESC LIMIT ?7 OFFSET ?8"
+            "SELECT {COLUMNS} WHERE {MATCHES} ORDER BY o.observed_on DESC, o.id DESC LIMIT ?7 OFFSET ?8"
         ))?
         .query_map(
             params![
@@ -258,6 +263,23 @@ pub fn list(
         )?
         .collect::<rusqlite::Result<_>>()?;
     Ok((rows, total))
+}
+
+/// Calls `each` for every observation matching `filter`, newest day first; answers how many.
+pub fn for_each_match(
+    conn: &Connection,
+    filter: &ObservationFilter,
+    mut each: impl FnMut(ObservationRow),
+) -> rusqlite::Result<usize> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} WHERE {MATCHES} ORDER BY o.observed_on DESC, o.id DESC"))?;
+    let mut rows = statement.query(filter_params(filter))?;
+    let mut count = 0;
+    while let Some(row) = rows.next()? {
+        each(observation_from(row)?);
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// One week's figures for a crop, unit and scope.

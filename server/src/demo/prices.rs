@@ -21,7 +21,7 @@ pub fn sample_moved_to_now() -> String {
     SAMPLE
         .lines()
         .map(|line| match day_of(line) {
-            Some(day) => format!("{}{}\n", prices::day_text(day + shift), &line[10..]),
+            Some(day) => format!("{}{}\n", day + shift, &line[10..]),
             None => format!("{line}\n"),
         })
         .collect()

@@ -4,7 +4,7 @@
 
 use rusqlite::Connection;
 use serde_json::Value;
-use time::{Date, Duration, OffsetDateTime};
+use time::{Duration, OffsetDateTime};
 
 use crate::db::exchange_rates::{self, NewRate, RateRow};
 use crate::db::sync;
@@ -39,10 +39,6 @@ fn whole_francs(value: &Value) -> Option<i64> {
     number.filter(|n| (1..=MAX_FRANCS_PER_USD).contains(n))
 }
 
-fn day(text: &str) -> Option<Date> {
-    Date::parse(text.trim(), &time::macros::format_description!("[year]-[month]-[day]")).ok()
-}
-
 /// Records a new rate for `currency`; the answer is the rate now in use.
 pub fn set(tx: &Connection, admin: &UserRow, currency: &str, input: &RateInput) -> ApiResult<RateRow> {
     let currency = check_currency(currency)?;
@@ -57,7 +53,7 @@ pub fn set(tx: &Connection, admin: &UserRow, currency: &str, input: &RateInput) 
     }
     // A day ahead is allowed: in Bukavu (UTC+2) the new day starts before it does in UTC.
     let tomorrow = OffsetDateTime::now_utc().date() + Duration::days(1);
-    let as_of = match input.as_of.as_deref().map(day) {
+    let as_of = match input.as_of.as_deref().map(clock::parse_day) {
         None => {
             errors.add("as_of", "required", "Enter the date of the rate");
             None

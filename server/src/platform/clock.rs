@@ -16,6 +16,11 @@ pub fn now() -> String {
     format(OffsetDateTime::now_utc())
 }
 
+/// A calendar day as written and stored, YYYY-MM-DD (a `Date` writes itself so too).
+pub fn parse_day(text: &str) -> Option<time::Date> {
+    time::Date::parse(text.trim(), &time::macros::format_description!("[year]-[month]-[day]")).ok()
+}
+
 /// The time `ago` before now, in the stored format.
 pub fn before_now(ago: std::time::Duration) -> String {
     format(OffsetDateTime::now_utc() - ago)

@@ -123,10 +123,11 @@ export function PriceSources({ markets, onChanged }: { markets: Market[]; onChan
                     {t('admin.prices.line', { line: r.line })}{' '}
                     {r.reasons
                       .map((reason) => {
-                        const [field, code] = reason.split(': ');
-                        return `${field}: ${t(`errors.${code}`, { defaultValue: code ?? reason })}`;
+                        // `field: code`: the code's words say what is wrong and where.
+                        const code = reason.split(': ')[1] ?? reason;
+                        return t(`errors.${code}`, { defaultValue: code });
                       })
-                      .join(' · ')}
+                      .join(' ')}
                   </li>
                 ))}
               </ul>

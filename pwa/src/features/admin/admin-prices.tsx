@@ -13,7 +13,7 @@ import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import { formatDay } from '../../lib/format';
+import { formatDay, numberFormat } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/prices';
 import { ExportButton } from './export-button';
@@ -54,6 +54,7 @@ function query(filters: Filters, extra: Record<string, string>): string {
 
 export function AdminPrices() {
   const { t } = useTranslation();
+  const twoDecimals = numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const toast = useToast();
   const [filters, setFilters] = useState<Filters>({ crop: 'bean', market: '', source: '', from: '', to: '' });
   const [page, setPage] = useState(1);
@@ -228,7 +229,7 @@ export function AdminPrices() {
                   </td>
                   <td data-label={t('admin.prices.columns.market')}>{o.market ?? o.place ?? '—'}</td>
                   <td data-label={t('admin.prices.columns.price')}>
-                    {(o.price_cents / 100).toFixed(2)} {o.currency} /{' '}
+                    {twoDecimals.format(o.price_cents / 100)} {o.currency} /{' '}
                     {t(`price_units.${o.unit}`, { defaultValue: o.unit })}
                   </td>
                   <td data-label={t('admin.prices.columns.usd')}>

@@ -33,14 +33,12 @@ export function PricesPage() {
   const key = FILTERS.map((f) => filters[f]).join('|');
   const [answer, setAnswer] = useState<{ key: string; board: Board; markets: Market[] } | null>(null);
   const [failed, setFailed] = useState<unknown>(null);
-  const [markets, setMarkets] = useState<Market[]>([]);
 
   const load = useCallback(async () => {
     setFailed(null);
     try {
       const { data, markets } = await fetchBoard(filters);
       setAnswer({ key, board: data, markets });
-      setMarkets(markets);
     } catch (error) {
       setFailed(error);
     }
@@ -60,6 +58,8 @@ export function PricesPage() {
     if (field === 'territory') next.delete('market');
     setParams(next, { replace: true });
   };
+  // The last answer's markets stay in the filters while the next one loads.
+  const markets = answer?.markets ?? [];
   const territories = [...new Set(markets.map((m) => m.territory))].sort();
 
   return (

@@ -11,7 +11,7 @@ use rusqlite::Connection;
 use time::{OffsetDateTime, UtcOffset, Weekday};
 
 use super::board::{BoardFilter, CropPrices, board};
-use super::{Crop, crop, day_text};
+use super::{Crop, crop};
 use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
@@ -91,7 +91,7 @@ const FRESH_DAYS: i64 = 14;
 /// the app), `None` when none of them has fresh prices.
 pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut Newest) -> ApiResult<Option<String>> {
     let mut items = Vec::new();
-    let oldest = day_text(super::today() - time::Duration::days(FRESH_DAYS));
+    let oldest = (super::today() - time::Duration::days(FRESH_DAYS)).to_string();
     for alert in alerts {
         let Some(prices) = newest.of(conn, alert)?.filter(|p| p.week >= oldest) else { continue };
         let change = match prices.change_percent {
@@ -126,7 +126,7 @@ pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut New
 /// The Monday whose alerts are due at `now`, if it is Monday morning or later that day.
 pub fn due_week(now: OffsetDateTime) -> Option<String> {
     let local = now.to_offset(LOCAL);
-    (local.weekday() == Weekday::Monday && local.hour() >= SEND_HOUR).then(|| day_text(week_of(local.date())))
+    (local.weekday() == Weekday::Monday && local.hour() >= SEND_HOUR).then(|| week_of(local.date()).to_string())
 }
 
 /// Sends the week's alerts not yet sent (each number once a week); answers how many.

@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{CROPS, Crop, day_text, today};
+use super::{CROPS, Crop, today};
 use crate::db::prices::{self as rows, MarketRow, WeekRow};
 use crate::error::ApiResult;
 use crate::model::price::{PriceUnit, week_of};
@@ -98,7 +98,7 @@ pub struct MarketPrices {
 /// The Mondays of the last `WEEKS` weeks, oldest first.
 pub fn board_weeks() -> Vec<String> {
     let this = week_of(today());
-    (0..WEEKS as i64).rev().map(|back| day_text(this - time::Duration::weeks(back))).collect()
+    (0..WEEKS as i64).rev().map(|back| (this - time::Duration::weeks(back)).to_string()).collect()
 }
 
 fn scope_of(filter: &BoardFilter) -> String {
@@ -110,7 +110,9 @@ fn scope_of(filter: &BoardFilter) -> String {
 }
 
 fn change(now: i64, before: i64) -> i64 {
-    ((now - before) * 100 + before / 2).div_euclid(before.max(1))
+    // In i128: prices are bounded, but a change of one against the other need not fit.
+    let (now, before) = (i128::from(now), i128::from(before.max(1)));
+    i64::try_from(((now - before) * 100 + before / 2).div_euclid(before)).unwrap_or(i64::MAX)
 }
 
 pub fn board(conn: &Connection, filter: &BoardFilter) -> ApiResult<Board> {
@@ -168,7 +170,7 @@ pub fn board(conn: &Connection, filter: &BoardFilter) -> ApiResult<Board> {
 }
 
 fn previous_week(week: &str) -> String {
-    super::day(week).map(|w| day_text(w - time::Duration::weeks(1))).unwrap_or_default()
+    super::day(week).map(|w| (w - time::Duration::weeks(1)).to_string()).unwrap_or_default()
 }
 
 /// A crop's newest week in its base unit across every market (USSD, SMS).
@@ -200,7 +202,7 @@ pub fn range(conn: &Connection, crop: &Crop, unit: PriceUnit, place: Option<&str
         None => None,
     };
     for days in RANGE_DAYS {
-        let since = day_text(today() - time::Duration::days(days));
+        let since = (today() - time::Duration::days(days)).to_string();
         let prices = rows::recent(conn, crop.key, unit, &since)?;
         let near: Vec<i64> =
             prices.iter().filter(|(_, t)| t.is_some() && *t == territory).map(|(price, _)| *price).collect();
@@ -237,5 +239,6 @@ mod tests {
         assert_eq!(change(90, 100), -10);
         assert_eq!(change(1_005_000, 1_000_000), 1);
         assert_eq!(change(100, 100), 0);
+        assert_eq!(change(i64::MAX, 1), i64::MAX, "a change too large to say is the largest");
     }
 }

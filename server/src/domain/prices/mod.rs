@@ -74,13 +74,7 @@ pub fn hundredths(text: &str) -> Option<i64> {
     whole.checked_mul(100)?.checked_add(fraction)
 }
 
-pub fn day(text: &str) -> Option<Date> {
-    Date::parse(text.trim(), &time::macros::format_description!("[year]-[month]-[day]")).ok()
-}
-
-pub fn day_text(day: Date) -> String {
-    day.format(&time::macros::format_description!("[year]-[month]-[day]")).unwrap_or_default()
-}
+pub use crate::platform::clock::parse_day as day;
 
 /// A day as people write it: "2026-11-23" is "23/11".
 pub fn short_day(day: &str) -> String {
@@ -141,8 +135,8 @@ pub fn check(conn: &Connection, fields: &PriceFields<'_>) -> ApiResult<Checked> 
         errors.add("note", "note_invalid", format!("A note has at most {MAX_NOTE_CHARS} characters on one line"));
     }
     let usd = fields.usd.map(str::trim).filter(|u| !u.is_empty());
-    let usd_cents = usd.map(hundredths);
-    if usd_cents.is_some_and(|c| c.is_none_or(|c| c <= 0)) {
+    let usd_cents = usd.map(|u| hundredths(u).filter(|c| (1..=MAX_PRICE_CENTS).contains(c)));
+    if usd_cents.is_some_and(|c| c.is_none()) {
         errors.add("usd", "market_price_invalid", "The price in USD must be above 0, with at most two decimals");
     }
     let (Some(crop), Some(unit), Some(price_cents), Some(currency), Some(observed_on)) =
@@ -154,7 +148,7 @@ pub fn check(conn: &Connection, fields: &PriceFields<'_>) -> ApiResult<Checked> 
         (Some(cents), _) => Some(cents * 10_000),
         (None, Currency::Usd) => Some(price_cents * 10_000),
         (None, Currency::Cdf) => {
-            let rate = crate::db::exchange_rates::francs_on(conn, "CDF", &day_text(observed_on))?;
+            let rate = crate::db::exchange_rates::francs_on(conn, "CDF", &observed_on.to_string())?;
             if rate.is_none() {
                 errors.add("currency", "rate_missing", "No exchange rate is set for CDF yet: record the price in USD");
             }
@@ -197,8 +191,8 @@ fn observation(uid: String, source: Source, checked: Checked, by: Option<i64>) -
         usd_micros: checked.usd_micros,
         base_unit: checked.base_unit,
         base_usd_micros: checked.base_usd_micros,
-        observed_on: day_text(checked.observed_on),
-        week: day_text(week_of(checked.observed_on)),
+        observed_on: checked.observed_on.to_string(),
+        week: week_of(checked.observed_on).to_string(),
         note: checked.note,
         outlier: false,
         recorded_by: by,

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use rusqlite::Connection;
 
-use super::{crop_of_names, day, day_text};
+use super::{crop_of_names, day};
 use crate::db::market;
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::error::ApiResult;
@@ -75,8 +75,8 @@ pub fn observe(conn: &Connection) -> ApiResult<usize> {
                 usd_micros,
                 base_unit,
                 base_usd_micros: (usd_micros / per_base).max(1),
-                observed_on: day_text(on),
-                week: day_text(week_of(on)),
+                observed_on: on.to_string(),
+                week: week_of(on).to_string(),
                 note: None,
                 outlier: false,
                 recorded_by: None,
