@@ -121,10 +121,29 @@ test('the first HTML paints a shell in the reader language, and every page has i
   await page.goto(`${env.server.origin}/training?lng=sw`);
   await page.locator('.training .product-card').first().waitFor();
   assert.equal(await page.title(), 'Mafunzo · MAVUNO');
+  // Every title a page shows is kept, to see that a product's name never gives way to
+  // the generic "Product" while the app reads the product it opens.
+  await context.addInitScript(() => {
+    const seen = (window.titlesSeen = []);
+    new MutationObserver(() => seen.at(-1) !== document.title && seen.push(document.title)).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
   await page.goto(`${env.server.origin}/marketplace?lng=en`);
   await page.locator('.product-card', { hasText: 'Avocados' }).getByRole('link').first().click();
-  await page.waitForFunction(() => document.title.startsWith('Avocados'));
+  await page.getByRole('heading', { level: 1, name: /Avocados/ }).waitFor();
+  await page.waitForLoadState('networkidle');
   assert.match(await page.title(), /^Avocados.* · MAVUNO$/);
+  const titles = await page.evaluate(() => window.titlesSeen);
+  const named = titles.findIndex((title) => title.startsWith('Avocados'));
+  assert.ok(named >= 0, titles.join(' | '));
+  assert.deepEqual(
+    titles.slice(named).filter((title) => !title.startsWith('Avocados')),
+    [],
+    'once named, the page keeps its name',
+  );
   const cookies = await context.cookies();
   assert.equal(cookies.find((c) => c.name === 'mavuno_lng')?.value, 'en');
   await context.close();

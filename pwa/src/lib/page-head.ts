@@ -31,17 +31,27 @@ export type PageKey =
   | 'certificate'
   | 'not_found';
 
+/** A record's own words for its page (a product's name, an article's summary). */
+export interface Named {
+  title: string;
+  description?: string;
+}
+
 /**
- * Titles the page `key`'s words, or `title`/`description` when given (a product's
- * name, an article's summary) once they are known.
+ * Titles the page `key`'s words, or `named`'s once the record is known. While it is
+ * still being read (`'loading'`), the title is left as it is: on a first visit it is
+ * the record's own, written by the server, and the page's generic words would flash.
  */
-export function usePageHead(key: PageKey, title?: string, description?: string) {
+export function usePageHead(key: PageKey, named?: Named | null | 'loading') {
   const { t } = useTranslation();
-  const page = title ?? t(`pages.${key}.title`);
-  const full = key === 'home' && !title ? page : t('pages.title_format', { page });
-  const summary = description ?? t(`pages.${key}.description`);
+  const record = named === 'loading' ? undefined : named;
+  const page = record?.title ?? t(`pages.${key}.title`);
+  const full = key === 'home' && !record ? page : t('pages.title_format', { page });
+  const summary = record?.description ?? t(`pages.${key}.description`);
+  const loading = named === 'loading';
   useEffect(() => {
+    if (loading) return;
     document.title = full;
     document.querySelector('meta[name="description"]')?.setAttribute('content', summary);
-  }, [full, summary]);
+  }, [full, summary, loading]);
 }

@@ -27,7 +27,12 @@ export function ProductPage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const product = useProduct(db, Number(id));
-  usePageHead('product', product ? productTitle(product, i18n.resolvedLanguage) : undefined, product?.description);
+  usePageHead(
+    'product',
+    product === undefined
+      ? 'loading'
+      : product && { title: productTitle(product, i18n.resolvedLanguage), description: product.description },
+  );
   if (product === undefined) return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
     return (

@@ -23,8 +23,9 @@ export function ArticlePage() {
   const { id } = useParams();
   const db = useCatalogueDb();
   const post = useStoredPost(db, Number(id));
-  usePageHead('article', post?.title, post?.description);
   const [fetching, setFetching] = useState<Fetching>('loading');
+  const loading = post === undefined || (post === null && fetching === 'loading');
+  usePageHead('article', loading ? 'loading' : post);
   const [saveData] = useDataSaver();
 
   useEffect(() => {
@@ -38,7 +39,7 @@ export function ArticlePage() {
     if (db && post) void markOpened(db, post.uid);
   }, [db, post]);
 
-  if (post === undefined || (post === null && fetching === 'loading')) return <Spinner label={t('news.loading')} />;
+  if (loading) return <Spinner label={t('news.loading')} />;
   if (!post) {
     return (
       <section className="page narrow coming-soon">

@@ -22,7 +22,7 @@ export function CoursePage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const course = useCourse(useCatalogueDb(), Number(id));
-  usePageHead('course', course?.title, course?.description);
+  usePageHead('course', course === undefined ? 'loading' : course);
   if (course === undefined) return <Spinner label={t('training.loading')} />;
   if (course === null) return <CourseNotFound />;
   return <CourseDetails course={course} />;
