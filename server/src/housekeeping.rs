@@ -9,12 +9,13 @@
 //!
 //! It also does what is due by the calendar (docs/prices.md): deliveries made
 //! before market prices existed become price observations, and on Monday mornings
-//! the weekly price SMS go out.
+//! the weekly price SMS go out. And it merges the catalogue's search index into one
+//! segment (`db::products::compact_search`), which the day's listings had split.
 
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, password_resets, payments, sessions, sms};
+use crate::db::{outbox, password_resets, payments, products, sessions, sms};
 use crate::domain::prices;
 use crate::error::ApiResult;
 use crate::platform::clock;
@@ -75,6 +76,7 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
     if price_alerts > 0 {
         state.mailer.wake();
     }
+    state.db.write(|tx| Ok(products::compact_search(tx)?)).await?;
     let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
     Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
 }

@@ -28,6 +28,8 @@ pub mod sync;
 pub mod uploads;
 pub mod ussd;
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -104,7 +106,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
 /// anything that goes wrong under `/api`.
 pub fn routes() -> Router<AppState> {
     let (api, doc) = router();
-    let doc = std::sync::Arc::new(doc);
+    let doc = Arc::new(doc);
     let v1 = api
         .merge(surveys::trailing_slash())
         .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
@@ -199,7 +201,7 @@ pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Optio
 /// keys are made meanwhile), in brotli when the client takes it. The compression
 /// layer leaves answers with a Content-Encoding alone.
 pub async fn cached_answer<F, Fut>(
-    cache: &crate::platform::cache::VersionedCache,
+    cache: &Arc<crate::platform::cache::VersionedCache>,
     key: String,
     version: i64,
     headers: &axum::http::HeaderMap,
@@ -209,27 +211,31 @@ where
     F: FnOnce() -> Fut,
     Fut: std::future::Future<Output = crate::error::ApiResult<Vec<u8>>>,
 {
-    use axum::http::header;
-    use axum::response::IntoResponse;
+    use crate::platform::cache::Cached;
     let brotli = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("br")));
-    let cached = match cache.get(&key, version) {
-        Some(cached) => cached,
-        None => {
-            let _making = cache.making(&key).await;
-            match cache.get(&key, version) {
-                Some(cached) => cached,
-                None => {
-                    let json = make().await?;
-                    let cached = tokio::task::spawn_blocking(move || crate::platform::cache::Cached::new(json))
-                        .await
-                        .map_err(AppError::internal)?;
-                    cache.put(key, version, cached.clone());
-                    cached
-                }
+    let mut hit = cache.get(&key, version);
+    let _making;
+    if hit.is_none() {
+        // One maker per burst of the same miss; the others find its answer.
+        _making = cache.making(&key).await;
+        hit = cache.get(&key, version);
+    }
+    let cached = match hit {
+        Some((cached, polish)) => {
+            if polish {
+                // Asked for again: worth the smaller form, made off this request's path.
+                let (cache, json) = (Arc::clone(cache), Arc::clone(&cached.json));
+                tokio::task::spawn_blocking(move || cache.polished(&key, version, Cached::best(json)));
             }
+            cached
+        }
+        None => {
+            let cached = Cached::quick(make().await?);
+            cache.put(key, version, cached.clone());
+            cached
         }
     };
     let vary = (header::VARY, "accept-encoding");

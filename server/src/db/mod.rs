@@ -13,6 +13,7 @@ pub mod earnings;
 pub mod enrolments;
 pub mod exchange_rates;
 pub mod favourites;
+mod group;
 pub mod market;
 pub mod meta;
 pub mod notifications;
@@ -38,13 +39,15 @@ pub mod users;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
+
+pub use group::savepoint;
 
 /// Numbered migrations, embedded in the binary and applied in order at
 /// start-up. `PRAGMA user_version` records how many have run.
@@ -83,6 +86,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0032_basic_phones", include_str!("../../../migrations/0032_basic_phones.sql")),
     ("0033_shared_numbers", include_str!("../../../migrations/0033_shared_numbers.sql")),
     ("0034_prices", include_str!("../../../migrations/0034_prices.sql")),
+    ("0035_search_merging", include_str!("../../../migrations/0035_search_merging.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point
@@ -111,6 +115,43 @@ struct Pool {
     catalogue: AtomicI64,
     /// Market prices' version (`price_state`): it moves with every price write.
     prices: AtomicI64,
+    /// Writes that moved the catalogue's version, counted for `SEARCH_MERGE_EVERY`.
+    catalogue_writes: std::sync::atomic::AtomicU64,
+    /// The committer of `Db::write_together`, started by its first write.
+    group: OnceLock<tokio::sync::mpsc::UnboundedSender<group::Job>>,
+}
+
+/// After this many writes that changed the catalogue, its search index is merged
+/// (`products::compact_search`): listings arriving one by one split it into segments,
+/// and every search seeks into each (18 after 10,000 listings: a distinct search then
+/// took twice as long and twice the memory). The hourly housekeeping merges the rest.
+const SEARCH_MERGE_EVERY: u64 = 500;
+
+impl Pool {
+    /// After a commit: announces the new versions (the catalogue's, prices' and the
+    /// sync version). A failed look at them must not turn the commit into an error.
+    fn announce(self: &Arc<Self>, conn: &Connection) {
+        if let Ok((version, catalogue, prices)) = versions_now(conn) {
+            if self.catalogue.fetch_max(catalogue, Ordering::AcqRel) < catalogue
+                && self.catalogue_writes.fetch_add(1, Ordering::Relaxed) % SEARCH_MERGE_EVERY == SEARCH_MERGE_EVERY - 1
+            {
+                self.merge_search();
+            }
+            self.prices.fetch_max(prices, Ordering::AcqRel);
+            self.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
+        }
+    }
+
+    /// Merges the search index as a write of its own, after the one that asked.
+    fn merge_search(self: &Arc<Self>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let db = Db { pool: Arc::clone(self) };
+        runtime.spawn(async move {
+            if let Err(err) = db.write(|tx| Ok(products::compact_search(tx)?)).await {
+                tracing::warn!(%err, "merging the search index failed; the hourly round tries again");
+            }
+        });
+    }
 }
 
 /// The global sync version and the catalogue's: every product write (a listing, its
@@ -139,9 +180,26 @@ pub fn like_pattern(text: &str) -> String {
     pattern
 }
 
+/// SQLite counts every allocation under one process-wide lock, by default: with four
+/// readers at work they queued on it (fts5 reads allocate for each page; a distinct
+/// search spent a fifth of its time in the kernel's futex calls). Only possible before
+/// SQLite starts; nothing here reads the count.
+#[allow(unsafe_code)]
+fn stop_counting_memory() {
+    // SAFETY: `sqlite3_config` with this option reads one int; before the first
+    // connection it changes the setting, after it answers SQLITE_MISUSE and changes nothing.
+    unsafe {
+        rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0);
+    }
+}
+
 /// Opens a connection with the settings every connection shares.
 pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
+    static UNCOUNTED: std::sync::Once = std::sync::Once::new();
+    UNCOUNTED.call_once(stop_counting_memory);
     let conn = Connection::open(path)?;
+    // Each reader answers every kind of request: room for all their statements.
+    conn.set_prepared_statement_cache_capacity(64);
     conn.busy_timeout(Duration::from_secs(5))?;
     conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -227,6 +285,8 @@ impl Db {
                 versions,
                 catalogue: AtomicI64::new(catalogue),
                 prices: AtomicI64::new(prices),
+                catalogue_writes: std::sync::atomic::AtomicU64::new(0),
+                group: OnceLock::new(),
             }),
         })
     }
@@ -282,54 +342,33 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Transaction<'_>) -> ApiResult<T> + Send + 'static,
     {
-        self.with_writer(|writer| writer.transaction(f)).await
-    }
-
-    /// Holds the writer for several transactions in a row, on one blocking thread
-    /// (a sync push: its mutations each commit on their own, without a hop per
-    /// mutation or taking the lock again for each).
-    pub async fn with_writer<T, F>(&self, f: F) -> ApiResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Writer<'_>) -> ApiResult<T> + Send + 'static,
-    {
         let pool = self.pool.clone();
         let _permit = pool.writer_permit.acquire().await.map_err(AppError::internal)?;
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
             let mut conn = lock(&pool.writer);
-            f(&mut Writer { conn: &mut conn, pool: &pool })
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            pool.announce(&conn);
+            Ok(value)
         })
         .await?
     }
-}
 
-/// The writer connection while `Db::with_writer` holds it.
-pub struct Writer<'a> {
-    conn: &'a mut Connection,
-    pool: &'a Pool,
-}
-
-impl Writer<'_> {
-    /// Reads outside any write transaction (seeing everything committed).
-    pub fn conn(&self) -> &Connection {
-        self.conn
-    }
-
-    /// Runs `f` in one IMMEDIATE transaction; commits when it returns `Ok`, then
-    /// announces the new versions (the catalogue's and the sync version).
-    pub fn transaction<T>(&mut self, f: impl FnOnce(&Transaction<'_>) -> ApiResult<T>) -> ApiResult<T> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        // Committed: a failed look at the versions must not turn it into an error.
-        if let Ok((version, catalogue, prices)) = versions_now(self.conn) {
-            self.pool.catalogue.fetch_max(catalogue, Ordering::AcqRel);
-            self.pool.prices.fetch_max(prices, Ordering::AcqRel);
-            self.pool.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
-        }
-        Ok(value)
+    /// Runs `f` in a savepoint of a transaction it may share with other writes that
+    /// came meanwhile (group commit: `db/group.rs`); answers once that transaction is
+    /// durably committed. When `f` fails, its own writes are undone and no one else's.
+    pub async fn write_together<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+    {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let committer = self.pool.group.get_or_init(|| group::start(Arc::downgrade(&self.pool)));
+        committer.send(group::job(f, reply)).map_err(|_| AppError::internal("the committer has stopped"))?;
+        answer.await.map_err(|_| AppError::internal("the write was not made: its transaction could not begin"))?
     }
 }
 

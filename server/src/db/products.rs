@@ -409,14 +409,16 @@ impl CatalogueFilter {
                     .map(|names| format!("({})", names.iter().map(name).collect::<Vec<_>>().join(" OR ")))
                     .collect();
                 values.push(Value::Text(words.join(" AND ")));
-                sql.push_str(&format!(
-                    " AND p.id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?{})",
-                    values.len()
-                ));
+                // The table-valued form, not `MATCH ?`: FTS5 looks at a MATCH's bound
+                // text when planning, so each new search re-planned the whole statement
+                // (a quarter of a distinct search's time).
+                sql.push_str(&format!(" AND p.id IN (SELECT rowid FROM products_search(?{}))", values.len()));
             }
+            // `instr`, not LIKE: a LIKE's bound pattern is also re-planned when it changes
+            // (and both texts are folded, so the comparison is the same).
             for word in short {
-                values.push(Value::Text(super::like_pattern(word)));
-                sql.push_str(&format!(" AND p.search_text LIKE ?{} ESCAPE '\\'", values.len()));
+                values.push(Value::Text(word.to_owned()));
+                sql.push_str(&format!(" AND instr(p.search_text, ?{}) > 0", values.len()));
             }
         }
         if let Some(category) = self.category {
@@ -443,6 +445,12 @@ impl CatalogueFilter {
     }
 }
 
+/// Merges the search index into one segment (each lookup seeks into every segment:
+/// ~80 ms of the writer's time for 10,000 listings, run by the hourly housekeeping).
+pub fn compact_search(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute("INSERT INTO products_search (products_search) VALUES ('optimize')", []).map(drop)
+}
+
 /// One page of the catalogue and how many products match in all.
 pub fn catalogue(
     conn: &Connection,
@@ -454,6 +462,10 @@ pub fn catalogue(
     let total: i64 = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM products p WHERE {sql}"))?
         .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
+    if offset >= total {
+        // Nothing matches (a search for a word nobody sells), or the page is past the end.
+        return Ok((Vec::new(), total));
+    }
     let page = format!(
         "{} ORDER BY {} LIMIT ?{} OFFSET ?{}",
         select(&sql),

@@ -1,6 +1,7 @@
 //! The sync protocol's rules (docs/sync.md):
-//! mutations are processed in order, each in its own transaction, through
-//! the same domain functions as the REST API; their results are stored with
+//! mutations are processed in order, each in its own savepoint (a refused one
+//! leaves nothing behind), through the same domain functions as the REST API;
+//! their results are stored with
 //! the client's sequence so a replay answers the same; a refusal still moves
 //! the sequence on, so one bad change never blocks the queue behind it. A
 //! change that names a photo that has not arrived is answered `retry`: it is
@@ -95,13 +96,6 @@ pub fn register_client(tx: &Connection, client_id: &str, user_id: i64) -> ApiRes
     }
 }
 
-/// The device's last processed mutation when it is already registered to this
-/// account (a plain read: no write lock); `None` when it must be registered first
-/// (`register_client` then also refuses another account's device id).
-pub fn known_client(conn: &Connection, client_id: &str, user_id: i64) -> ApiResult<Option<i64>> {
-    Ok(sync::client(conn, client_id)?.filter(|c| c.user_id == user_id).map(|c| c.last_mutation_id))
-}
-
 /// A push must continue where the server is: from `last + 1` or earlier (replays).
 pub fn check_sequence(request: &PushRequest, last: i64) -> ApiResult<()> {
     match request.mutations.first() {
@@ -134,7 +128,7 @@ pub fn process(tx: &Connection, client_id: &str, user: &UserRow, mutation: &Muta
         result.duplicate = true;
         return Ok(result);
     }
-    let result = match apply(tx, user, client_id, mutation) {
+    let result = match crate::db::savepoint(tx, |tx| apply(tx, user, client_id, mutation)) {
         Ok(result) => result,
         Err(AppError::Internal(cause)) => return Err(AppError::Internal(cause)),
         Err(refusal) if refusal.code() == PHOTO_MISSING => {

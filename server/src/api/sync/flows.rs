@@ -1,5 +1,5 @@
-//! A push and a pull as they run: each mutation in its own committed
-//! transaction through domain/sync.rs, a pull page read in one snapshot.
+//! A push and a pull as they run: a push in a group commit, each mutation in
+//! its own savepoint through domain/sync.rs; a pull page read in one snapshot.
 //! The spans carry the account, so `RUST_LOG=mavuno=debug` follows one
 //! person's sync through the log.
 
@@ -11,10 +11,10 @@ use crate::domain::sync::{self, MAX_PULL_LIMIT, PullPage};
 use crate::error::ApiResult;
 use crate::startup::AppState;
 
-/// Processes a push on one blocking thread holding the writer: the device's
-/// sequence is read (the device registered in a transaction of its own only on its
-/// first push), then each mutation runs in its own committed transaction; a
-/// `retry` stops the rest of the push, which waits behind it.
+/// Processes a push in one savepoint of the writer's next group commit (`db/group.rs`):
+/// the device is registered on its first push, then each mutation runs in a savepoint
+/// of its own; a `retry` stops the rest of the push, which waits behind it. Answered
+/// once the group's commit is on disk.
 #[instrument(skip_all, fields(user_id = user.id, mutations = request.mutations.len()))]
 pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> ApiResult<PushResponse> {
     sync::check_request(&request)?;
@@ -22,22 +22,19 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
     let user = user.clone();
     let (results, last_mutation_id) = state
         .db
-        .with_writer(move |writer| {
-            let last = match sync::known_client(writer.conn(), &client_id, user.id)? {
-                Some(last) => last,
-                None => writer.transaction(|tx| sync::register_client(tx, &client_id, user.id))?,
-            };
+        .write_together(move |tx| {
+            let last = sync::register_client(tx, &client_id, user.id)?;
             sync::check_sequence(&request, last)?;
             let mut results = Vec::with_capacity(request.mutations.len());
             for mutation in &request.mutations {
-                let result = writer.transaction(|tx| sync::process(tx, &client_id, &user, mutation))?;
+                let result = sync::process(tx, &client_id, &user, mutation)?;
                 let retry = result.status == ResultStatus::Retry;
                 results.push(result);
                 if retry {
                     break;
                 }
             }
-            Ok((results, sync::last_mutation_id(writer.conn(), &client_id)?))
+            Ok((results, sync::last_mutation_id(tx, &client_id)?))
         })
         .await?;
     // Orders write to people; the mailer sends once the changes are committed.

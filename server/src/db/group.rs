@@ -1,0 +1,152 @@
+//! Group commit (docs/sync.md, Push): the writes that arrive while the writer is busy
+//! are written together in one transaction, each in a savepoint of its own, so one
+//! refused or failed write undoes only itself; after that one commit is on disk, each
+//! is answered. A durable commit costs the same for one write as for twenty, so twenty
+//! phones pushing at once wait for one disk sync instead of queueing for twenty.
+//!
+//! The committer is a task of its own: a write whose caller went away (a phone that
+//! dropped its connection) is still written at once, not when the next one comes.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Weak};
+
+use rusqlite::{Connection, TransactionBehavior};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Pool, lock};
+use crate::error::{ApiResult, AppError};
+
+/// At most this many writes share a commit (one slow group must not hold back the rest).
+const GROUP_MAX: usize = 32;
+
+/// Told whether the group's commit is on disk; then answers its caller.
+type Answer = Box<dyn FnOnce(Result<(), &rusqlite::Error>) + Send>;
+/// Runs in the group's transaction and leaves its answer for after the commit.
+pub(super) type Job = Box<dyn FnOnce(&Connection) -> Answer + Send>;
+
+/// Starts the committer of `pool`'s writes; it ends once the pool is gone.
+pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Job> {
+    let (sender, mut waiting) = mpsc::unbounded_channel::<Job>();
+    tokio::spawn(async move {
+        while let Some(first) = waiting.recv().await {
+            let mut jobs = vec![first];
+            while jobs.len() < GROUP_MAX {
+                match waiting.try_recv() {
+                    Ok(job) => jobs.push(job),
+                    Err(_) => break,
+                }
+            }
+            let Some(pool) = pool.upgrade() else { return };
+            // Taken before a blocking thread is, as every write does.
+            let Ok(_permit) = pool.writer_permit.acquire().await else { return };
+            let for_task = Arc::clone(&pool);
+            // The answers go out from the blocking thread: nothing here can fail them.
+            tokio::task::spawn_blocking(move || commit(&for_task, jobs)).await.ok();
+        }
+    });
+    sender
+}
+
+/// One transaction for `jobs`, then their answers.
+fn commit(pool: &Arc<Pool>, jobs: Vec<Job>) {
+    let mut conn = lock(&pool.writer);
+    let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(err) => {
+            // None of them began: dropped, each caller hears that its write was not made.
+            tracing::error!(%err, writes = jobs.len(), "a group of writes could not begin");
+            return;
+        }
+    };
+    let answers: Vec<Answer> = jobs.into_iter().map(|job| job(&tx)).collect();
+    let committed = tx.commit();
+    if committed.is_ok() {
+        pool.announce(&conn);
+    }
+    for answer in answers {
+        answer(committed.as_ref().map(drop));
+    }
+}
+
+/// The job for `write`: `f` in a savepoint, its result sent once the commit is known.
+pub(super) fn job<T, F>(f: F, reply: oneshot::Sender<ApiResult<T>>) -> Job
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+{
+    Box::new(move |conn| {
+        let result = savepoint(conn, f);
+        Box::new(move |committed| {
+            let answer = match committed {
+                Ok(()) => result,
+                Err(err) => Err(AppError::internal_while("committing a group of writes", err.to_string())),
+            };
+            // The caller may have gone: its write stands all the same.
+            reply.send(answer).ok();
+        })
+    })
+}
+
+/// Runs `f` in a savepoint of the transaction `conn` is in: kept if it succeeds, undone
+/// if it fails or panics (then the rest of the transaction goes on).
+pub fn savepoint<T>(conn: &Connection, f: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
+    conn.execute_batch("SAVEPOINT step")?;
+    let result = catch_unwind(AssertUnwindSafe(|| f(conn)))
+        .unwrap_or_else(|_| Err(AppError::internal("a write panicked; it was undone")));
+    match result {
+        Ok(value) => {
+            conn.execute_batch("RELEASE step")?;
+            Ok(value)
+        }
+        Err(err) => {
+            conn.execute_batch("ROLLBACK TO step; RELEASE step")?;
+            Err(err)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::Db;
+    use crate::error::AppError;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_that_come_together_commit_together_and_fail_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        db.write(|tx| Ok(tx.execute_batch("CREATE TABLE t (n INTEGER NOT NULL)")?)).await.unwrap();
+        // Thirty at once: every third fails after writing, one panics after writing.
+        let writes: Vec<_> = (0..30)
+            .map(|n: i64| {
+                let db = db.clone();
+                tokio::spawn(async move {
+                    db.write_together(move |conn| {
+                        conn.execute("INSERT INTO t (n) VALUES (?1)", [n])?;
+                        assert_ne!(n, 7, "a bug in one write");
+                        if n % 3 == 0 { Err(AppError::bad_request("refused", "no")) } else { Ok(n) }
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for write in writes {
+            answers.push(write.await.unwrap());
+        }
+        for (n, answer) in answers.iter().enumerate() {
+            match answer {
+                Ok(value) => assert!(n % 3 != 0 && n != 7 && *value == n as i64),
+                Err(err) => assert!(n % 3 == 0 || (n == 7 && err.code() == "internal_error"), "{n}: {err:?}"),
+            }
+        }
+        let kept: Vec<i64> = db
+            .read(|conn| {
+                let mut stmt = conn.prepare("SELECT n FROM t ORDER BY n")?;
+                Ok(stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
+            })
+            .await
+            .unwrap();
+        let expected: Vec<i64> = (0..30).filter(|n| n % 3 != 0 && *n != 7).collect();
+        assert_eq!(kept, expected, "each failed write undid only itself");
+    }
+}
