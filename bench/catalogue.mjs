@@ -3,7 +3,7 @@
 // peak RSS for the first page, a repeated search, a filtered sort, distinct
 // searches (every request a different query, as real buyers make), the first page
 // and distinct searches while 20 phones push unrelated writes (application drafts,
-// 20 a second in all), and the push throughput of 20 phones at once. Seeds through
+// 20 a second in all), and the push throughput and latency of 20 phones at once. Seeds through
 // the farmer API (JSON, no photos), so use a throw-away data dir:
 //
 //   target/release/mavuno serve --demo --data-dir /tmp/bench-catalogue &
@@ -48,10 +48,13 @@ const load = (label, path) => measure(origin, label, path, { pid, connections: C
 const buyer = await register(request, `bench.writer.${Date.now()}@example.com`, 'Writer');
 const phones = Array.from({ length: 20 }, () => ({ id: randomUUID(), next: 1 }));
 let drafts = 0;
+const pushTimes = [];
 async function pushDraft(phone) {
   const mutations = [{ mutation_id: phone.next, name: 'survey.create', args: { ...application(drafts++), status: 'draft' } }];
+  const started = performance.now();
   const pushed = await request('POST', '/sync/push', { token: buyer, body: { protocol: 1, client_id: phone.id, mutations } });
   if (pushed.status !== 200) throw new Error(`push: ${pushed.status}`);
+  pushTimes.push(performance.now() - started);
   phone.next += 1;
 }
 /** Runs `during` while the phones push one draft each every second (20 writes a second). */
@@ -84,11 +87,14 @@ await withWrites(() => load('first page, 20 writes/s', '/products'));
 await withWrites(() => load('distinct searches, 20 writes/s', (n) => distinct(n + REQUESTS)));
 
 // Push throughput: 20 phones at once, each pushing one draft after another.
-const PUSHES = 50;
+const PUSHES = 100;
+pushTimes.length = 0;
 const pushing = performance.now();
 await Promise.all(phones.map(async (phone) => {
   for (let i = 0; i < PUSHES; i++) await pushDraft(phone);
 }));
 const seconds = (performance.now() - pushing) / 1000;
-console.log(`pushes, 20 phones at once: ${((phones.length * PUSHES) / seconds).toFixed(0)} pushes/s (one draft each)`);
+pushTimes.sort((a, b) => a - b);
+const at = (q) => pushTimes[Math.floor(q * pushTimes.length)].toFixed(1);
+console.log(`pushes, 20 phones at once: ${((phones.length * PUSHES) / seconds).toFixed(0)} pushes/s (one draft each, each durable), p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
 console.log(`server RSS after: ${rss()}`);
