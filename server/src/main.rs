@@ -82,7 +82,7 @@ enum Command {
         #[arg(long, env = "MAVUNO_GATEWAY_TOKEN", hide_env_values = true)]
         gateway_token: Option<String>,
         /// Open connections at most (kept below the open-files limit).
-        #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 4096)]
+        #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 16_384)]
         max_connections: usize,
         /// Seconds a client has to finish a request's headers once it has begun them.
         #[arg(long, env = "MAVUNO_HEADER_TIMEOUT", default_value_t = 15)]

@@ -143,7 +143,7 @@ impl Config {
             africas_talking: None,
             gateway_token: None,
             ussd_max_requests: 60,
-            max_connections: 4096,
+            max_connections: 16_384,
             upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),
             hsts_max_age: 31_536_000,

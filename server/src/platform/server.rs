@@ -64,6 +64,7 @@ pub async fn serve(
     // Every connection holds a clone; once all are dropped, every connection has finished.
     let (alive_tx, alive_rx) = watch::channel(());
     let reaper = tokio::spawn(reap(Arc::clone(&open), limits));
+    let trimmer = tokio::spawn(give_back_memory());
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -123,12 +124,37 @@ pub async fn serve(
         });
     }
     reaper.abort();
+    trimmer.abort();
     drop(listener);
     stop_tx.send(()).ok();
     drop(alive_rx);
     alive_tx.closed().await;
     Ok(())
 }
+
+/// Every half minute, hands the memory freed since back to the system. Each open
+/// connection holds ~20 KB (hyper's two 8 KB buffers, its task, the request waiting);
+/// after ten thousand phones had waited and gone, glibc's allocator kept all 240 MB
+/// of it, free but never returned (`malloc_trim` returns the free pages of every arena).
+async fn give_back_memory() {
+    let mut ticks = tokio::time::interval(Duration::from_secs(30));
+    loop {
+        ticks.tick().await;
+        trim();
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+fn trim() {
+    // SAFETY: malloc_trim takes a byte count and only walks the allocator's own lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}
 
 /// Closes, every so often, the connections past their header or idle deadline.
 async fn reap(open: Arc<Connections>, limits: Limits) {

@@ -1,0 +1,105 @@
+// Phones listening: PHONES (default 10,000) apps open at once, each long-polling
+// `/sync/wait` on its own connection as the PWA does (asking again when an answer
+// comes back unchanged after 25 s). Prints the time to open them all, the server's
+// memory per waiting phone, the catalogue's first page while they wait, and how long
+// one change takes to reach every one of them (p50/p99/max from the push that made it).
+// The catalogue's first page is measured before they come and while they wait.
+// Each phone is a raw socket, so one Node process can hold ten thousand; it raises its
+// own open-files limit to the hard limit first. The server raises its own too, and
+// holds at most --max-connections (docs/operations.md, Capacity).
+//
+//   target/release/mavuno serve --demo --data-dir /tmp/bench-listeners &
+//   node bench/listeners.mjs [origin] [pid of the server]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { application, client, measure, register, rssKb } from './http.mjs';
+
+const PHONES = Number(process.env.PHONES ?? 10_000);
+const [soft, hard] = /Max open files\s+(\d+)\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8')).slice(1).map(Number);
+if (soft < PHONES + 500 && !process.env.LISTENERS_RAISED) {
+  // Node cannot raise its own limit: run again under a shell that has.
+  if (hard < PHONES + 500) throw new Error(`the hard open-files limit (${hard}) is below ${PHONES + 500}: raise it (ulimit -Hn) or set PHONES`);
+  execFileSync('sh', ['-c', `ulimit -n ${hard} && exec "$0" "$@"`, process.execPath, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, LISTENERS_RAISED: '1' },
+  });
+  process.exit(0);
+}
+
+const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
+const pid = process.argv[3];
+const { hostname, port } = new URL(origin);
+const request = client(origin);
+const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+const version = (await request('GET', '/sync/wait?cursor=-1')).json.version;
+const asking = (cursor) => `GET /api/v1/sync/wait?cursor=${cursor} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+
+/** One phone: a keep-alive connection asking `/sync/wait` again after each unchanged answer. */
+function phone(onChange) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      socket.write(asking(version));
+      resolve(socket);
+    });
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      buffered += chunk;
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+      if (buffered.length < end + 4 + length) return;
+      const answer = JSON.parse(buffered.slice(end + 4, end + 4 + length));
+      buffered = buffered.slice(end + 4 + length);
+      if (answer.version === version) socket.write(asking(version));
+      else onChange(performance.now());
+    });
+  });
+}
+
+// The catalogue's first page, before the phones come and while they wait.
+await measure(origin, 'first page (24, newest), no phone waiting', '/products', { pid });
+const before = pid ? rssKb(pid) : 0;
+const arrivals = [];
+const sockets = [];
+const opening = performance.now();
+for (let start = 0; start < PHONES; start += 500) {
+  const batch = Math.min(500, PHONES - start);
+  sockets.push(...(await Promise.all(Array.from({ length: batch }, () => phone((at) => arrivals.push(at))))));
+}
+const openMs = performance.now() - opening;
+// Let the server take the last requests in before weighing it.
+await sleep(2000);
+const waiting = pid ? rssKb(pid) : 0;
+console.log(`${PHONES} phones waiting: opened in ${(openMs / 1000).toFixed(1)} s; server RSS ${pid ? `${mb(before)} before, ${mb(waiting)} with them: ${((waiting - before) / PHONES).toFixed(1)} KB a phone` : 'unknown (pass the pid)'}`);
+
+await measure(origin, `first page (24, newest), ${PHONES} phones waiting`, '/products', { pid });
+
+// One change: a person's application draft, pushed; every phone should hear of it.
+const token = await register(request, `bench.listener.${Date.now()}@example.com`);
+const mutations = [{ mutation_id: 1, name: 'survey.create', args: { ...application(0), status: 'draft' } }];
+const pushed = performance.now();
+const push = await request('POST', '/sync/push', { token, body: { protocol: 1, client_id: randomUUID(), mutations } });
+if (push.status !== 200) throw new Error(`push: ${push.status}`);
+const answered = performance.now() - pushed;
+for (let waited = 0; arrivals.length < PHONES && waited < 30_000; waited += 50) await sleep(50);
+const delays = arrivals.map((at) => at - pushed).sort((a, b) => a - b);
+const within2s = delays.filter((ms) => ms <= 2000).length;
+console.log(
+  `one change reached ${arrivals.length} of ${PHONES} phones (${within2s} within 2 s): push answered in ${answered.toFixed(0)} ms, ` +
+    `then p50 ${percentile(delays, 0.5)?.toFixed(0)} ms, p99 ${percentile(delays, 0.99)?.toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms`,
+);
+for (const socket of sockets) socket.destroy();
+if (pid) {
+  console.log(`server RSS as they left: ${mb(rssKb(pid))}`);
+  // The server hands freed memory back every 30 s (platform/server.rs).
+  await sleep(35_000);
+  console.log(`server RSS 35 s later: ${mb(rssKb(pid))}`);
+}
