@@ -138,9 +138,14 @@ pub fn build_app(state: AppState) -> Router {
         // Not below 1 KB: a small answer saves a few hundred bytes at most, and brotli's
         // half-megabyte tables, allocated and freed for each, cost a sync push a third
         // of its time (page faults and the other core's TLB flushed on each free).
-        .layer(CompressionLayer::new().compress_when(
-            SizeAbove::new(1024).and(NotForContentType::GRPC).and(NotForContentType::IMAGES).and(NotForContentType::SSE),
-        ))
+        .layer(
+            CompressionLayer::new().compress_when(
+                SizeAbove::new(1024)
+                    .and(NotForContentType::GRPC)
+                    .and(NotForContentType::IMAGES)
+                    .and(NotForContentType::SSE),
+            ),
+        )
         .layer(CatchPanicLayer::custom(|_| AppError::internal("handler panicked").into_response()))
         .layer(axum::middleware::from_fn(middleware::log_request))
         .with_state(state)

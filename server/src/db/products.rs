@@ -445,8 +445,9 @@ impl CatalogueFilter {
     }
 }
 
-/// Merges the search index into one segment (each lookup seeks into every segment:
-/// ~80 ms of the writer's time for 10,000 listings, run by the hourly housekeeping).
+/// Merges the search index into one segment (each lookup seeks into every segment):
+/// ~80 ms of the writer's time for 10,000 listings, every 500 catalogue writes
+/// (`db::SEARCH_MERGE_EVERY`) and in the hourly housekeeping.
 pub fn compact_search(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute("INSERT INTO products_search (products_search) VALUES ('optimize')", []).map(drop)
 }
