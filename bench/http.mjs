@@ -76,10 +76,13 @@ export async function register(request, email, firstName = 'Bench') {
   return registered.json.data.token;
 }
 
-/** A keep-alive GET of `/api/v1{path}` taking brotli, as phones ask: answers its time and bytes. */
+/**
+ * A keep-alive GET of `/api/v1{path}` taking brotli, as phones ask: answers its time and
+ * bytes. `get.close()` closes its connections (the clients leave).
+ */
 export function getter(origin, connections = 200) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  return (path) =>
+  const get = (path) =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       http.get(`${origin}/api/v1${path}`, { agent, headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
@@ -88,6 +91,8 @@ export function getter(origin, connections = 200) {
         res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${path}: ${res.statusCode}`))));
       }).on('error', reject);
     });
+  get.close = () => agent.destroy();
+  return get;
 }
 
 /** The server's resident memory in KB (its pid's /proc status). */
@@ -119,6 +124,9 @@ export async function measure(origin, label, path, { pid, connections = 200, req
     }
   }));
   clearInterval(sampler);
+  // These clients leave: a phase's connections do not stay open into the next one's
+  // (phones left open are what bench/listeners.mjs measures).
+  get.close();
   const seconds = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   const p = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
