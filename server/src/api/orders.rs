@@ -266,7 +266,8 @@ async fn place_order(
     ApiJson(request): ApiJson<OrderPlace>,
 ) -> ApiResult<(StatusCode, Json<OrderResponse>)> {
     let buyer = auth.user.clone();
-    let (order, created) = state.db.write(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
+    let (order, created) =
+        state.db.write_together(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
     state.mailer.wake();
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
