@@ -60,6 +60,27 @@ export function useMissingLanguage(): Language | null {
   );
 }
 
+/** A language's words are asked for again this long after they failed while online. */
+const RETRY_ONLINE_MS = 5000;
+
+/**
+ * Asks for `language`'s words again once the network may carry them: at the next
+ * `online` event, or in a few seconds when the phone says it is online already. A try
+ * that fails again comes back here (the read that failed calls this), so words that
+ * fail right as the network returns (the `online` event comes before data gets
+ * through) are asked for again instead of never.
+ */
+function whenBack(language: Language): void {
+  const attempt = () =>
+    void i18n.reloadResources(language).then(() => {
+      if (missing === language) return;
+      document.documentElement.lang = language;
+      void i18n.changeLanguage(language);
+    });
+  if (navigator.onLine) setTimeout(attempt, RETRY_ONLINE_MS);
+  else window.addEventListener('online', attempt, { once: true });
+}
+
 const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
@@ -67,7 +88,10 @@ const lazyCatalogues: BackendModule = {
     const load = loaders[language as keyof typeof loaders];
     if (!load) return callback(null, {});
     load().then(
-      (module) => callback(null, module.default),
+      (module) => {
+        if (missing === language) setMissing(null);
+        callback(null, module.default);
+      },
       async (error: Error) => {
         // The last language used here first: its words are on the phone.
         const stored = toSupportedLanguage(localStorage.getItem(LANGUAGE_CACHE_KEY));
@@ -76,16 +100,7 @@ const lazyCatalogues: BackendModule = {
           if (!words) continue;
           setMissing(language as Language);
           document.documentElement.lang = other;
-          window.addEventListener(
-            'online',
-            () =>
-              void i18n.reloadResources(language).then(() => {
-                setMissing(null);
-                document.documentElement.lang = language;
-                void i18n.changeLanguage(language);
-              }),
-            { once: true },
-          );
+          whenBack(language as Language);
           return callback(null, words.default);
         }
         callback(error, null);
