@@ -180,6 +180,25 @@ pub fn like_pattern(text: &str) -> String {
     pattern
 }
 
+/// Runs `sql` and hands each row, read by `read`, to `each` as it comes, without
+/// collecting them (the admins' exports stream this way); answers how many there were.
+pub fn for_each_row<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    mut read: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    mut each: impl FnMut(T),
+) -> rusqlite::Result<usize> {
+    let mut statement = conn.prepare_cached(sql)?;
+    let mut rows = statement.query(params)?;
+    let mut count = 0;
+    while let Some(row) = rows.next()? {
+        each(read(row)?);
+        count += 1;
+    }
+    Ok(count)
+}
+
 /// SQLite counts every allocation under one process-wide lock, by default: with four
 /// readers at work they queued on it (fts5 reads allocate for each page; a distinct
 /// search spent a fifth of its time in the kernel's futex calls). Only possible before

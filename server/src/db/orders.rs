@@ -442,21 +442,11 @@ pub fn search(
 }
 
 /// Calls `each` with every match, newest first, one order at a time (exports).
-pub fn for_each_match(
-    conn: &Connection,
-    filter: &AdminFilter,
-    mut each: impl FnMut(OrderRow),
-) -> rusqlite::Result<usize> {
+pub fn for_each_match(conn: &Connection, filter: &AdminFilter, each: impl FnMut(OrderRow)) -> rusqlite::Result<usize> {
     let (sql, values) = filter.sql();
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC"))?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(values))?;
-    let mut count = 0;
-    while let Some(row) = rows.next()? {
-        each(complete(conn, order_from_row(row)?)?);
-        count += 1;
-    }
-    Ok(count)
+    let sql = format!("SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC");
+    let read = |row: &rusqlite::Row<'_>| complete(conn, order_from_row(row)?);
+    super::for_each_row(conn, &sql, rusqlite::params_from_iter(values), read, each)
 }
 
 /// How many orders there are in each status (over all orders).

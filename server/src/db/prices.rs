@@ -269,17 +269,10 @@ pub fn list(
 pub fn for_each_match(
     conn: &Connection,
     filter: &ObservationFilter,
-    mut each: impl FnMut(ObservationRow),
+    each: impl FnMut(ObservationRow),
 ) -> rusqlite::Result<usize> {
-    let mut statement =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} WHERE {MATCHES} ORDER BY o.observed_on DESC, o.id DESC"))?;
-    let mut rows = statement.query(filter_params(filter))?;
-    let mut count = 0;
-    while let Some(row) = rows.next()? {
-        each(observation_from(row)?);
-        count += 1;
-    }
-    Ok(count)
+    let sql = format!("SELECT {COLUMNS} WHERE {MATCHES} ORDER BY o.observed_on DESC, o.id DESC");
+    super::for_each_row(conn, &sql, filter_params(filter), observation_from, each)
 }
 
 /// One week's figures for a crop, unit and scope.

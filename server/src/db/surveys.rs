@@ -283,20 +283,10 @@ pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) 
 }
 
 /// Calls `each` with every match, newest first, without holding them all (exports).
-pub fn for_each_match(
-    conn: &Connection,
-    filter: &AdminFilter,
-    mut each: impl FnMut(SurveyRow),
-) -> rusqlite::Result<usize> {
+pub fn for_each_match(conn: &Connection, filter: &AdminFilter, each: impl FnMut(SurveyRow)) -> rusqlite::Result<usize> {
     let (filter, values) = filter.sql();
-    let mut stmt = conn.prepare_cached(&format!("{} {NEWEST_FIRST}", select(&filter)))?;
-    let mut rows = stmt.query(params_from_iter(values))?;
-    let mut count = 0;
-    while let Some(row) = rows.next()? {
-        each(from_row(row)?);
-        count += 1;
-    }
-    Ok(count)
+    let sql = format!("{} {NEWEST_FIRST}", select(&filter));
+    super::for_each_row(conn, &sql, params_from_iter(values), from_row, each)
 }
 
 pub fn count(conn: &Connection, filter: &AdminFilter) -> rusqlite::Result<i64> {
