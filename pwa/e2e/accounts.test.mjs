@@ -231,6 +231,33 @@ test('after one online visit the app opens with the network off', async () => {
   await context.close();
 });
 
+test("a language chosen while another one's words are missing stands when the network is back", async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/contact?lng=en`);
+  await controlledByServiceWorker(page);
+  await context.setOffline(true);
+  await assertOffline(page);
+  await page.goto(`${env.server.origin}/contact?lng=sw`);
+  await page.getByText('Kiswahili is not on this phone yet: it comes with the network.').waitFor();
+  // The person picks English, the language the phone has, before the network returns.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByLabel('Language').selectOption('en');
+  await page.getByRole('button', { name: 'Close menu' }).click();
+  await page.getByText('Kiswahili is not on this phone yet').waitFor({ state: 'detached' });
+  await context.setOffline(false);
+  // A retry of the missing words came 0.1-0.5 s after 'online' and switched the page back.
+  await page.waitForTimeout(1500);
+  await page.getByRole('heading', { name: 'Get in touch' }).first().waitFor({ timeout: 100 });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  // Chosen again with the network, Kiswahili comes in its own words, not the stand-in ones.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByLabel('Language').selectOption('sw');
+  await page.getByRole('heading', { name: 'Wasiliana nasi' }).first().waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'sw');
+  await context.close();
+});
+
 test('a signed-in person stays signed in when the app opens offline', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

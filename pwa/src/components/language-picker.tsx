@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GlobeIcon } from './icons';
-import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../lib/i18n';
+import { chooseLanguage, currentLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../lib/i18n';
 
 /** Changes the language at once; the choice is kept on this device. */
 export function LanguagePicker() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const id = useId();
   return (
     <div className="language-picker">
@@ -13,7 +13,7 @@ export function LanguagePicker() {
       <label htmlFor={id} className="visually-hidden">
         {t('common.language')}
       </label>
-      <select id={id} value={currentLanguage()} onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}>
+      <select id={id} value={currentLanguage()} onChange={(e) => void chooseLanguage(e.target.value as Language)}>
         {LANGUAGES.map((language) => (
           <option key={language} value={language} lang={language}>
             {LANGUAGE_NAMES[language]}

@@ -71,12 +71,15 @@ const RETRY_ONLINE_MS = 5000;
  * through) are asked for again instead of never.
  */
 function whenBack(language: Language): void {
-  const attempt = () =>
+  const attempt = () => {
+    // The person chose another language meanwhile: theirs stands, nothing is asked again.
+    if (i18n.language !== language) return;
     void i18n.reloadResources(language).then(() => {
       if (missing === language) return;
       document.documentElement.lang = language;
       void i18n.changeLanguage(language);
     });
+  };
   if (navigator.onLine) setTimeout(attempt, RETRY_ONLINE_MS);
   else window.addEventListener('online', attempt, { once: true });
 }
@@ -132,9 +135,24 @@ export function initOptions(): InitOptions {
   };
 }
 
+/** Languages left while their words were missing: i18next holds another language's words for them. */
+const standIns = new Set<Language>();
+
+/** The person's choice of language, from a picker. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  if (standIns.delete(language)) await i18n.reloadResources(language);
+  await i18n.changeLanguage(language);
+}
+
 export function setupI18n(): typeof i18n {
   if (i18n.isInitialized) return i18n;
   i18n.on('languageChanged', (language) => {
+    if (missing && missing !== language) {
+      // The person left the language whose words are missing: another language's words
+      // stand in for them, so choosing it again asks the network again (chooseLanguage).
+      standIns.add(missing);
+      setMissing(null);
+    }
     if (missing !== language) document.documentElement.lang = language;
   });
   void i18n.use(lazyCatalogues).use(LanguageDetector).use(initReactI18next).init(initOptions());
