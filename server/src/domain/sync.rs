@@ -1,11 +1,10 @@
 //! The sync protocol's rules (docs/sync.md):
 //! mutations are processed in order, each in its own savepoint (a refused one
 //! leaves nothing behind), through the same domain functions as the REST API;
-//! their results are stored with
-//! the client's sequence so a replay answers the same; a refusal still moves
-//! the sequence on, so one bad change never blocks the queue behind it. A
-//! change that names a photo that has not arrived is answered `retry`: it is
-//! not recorded, and the rest of the push waits behind it.
+//! their results are stored with the client's sequence so a replay answers the
+//! same; a refusal still moves the sequence on, so one bad change never blocks
+//! the queue behind it. A change that names a photo that has not arrived is
+//! answered `retry`: it is not recorded, and the rest of the push waits behind it.
 
 use rusqlite::Connection;
 use serde_json::Value;
