@@ -24,6 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// A rate as phones and the public API see it (also the sync record, entity `exchange_rate`).
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RateRecord"))]
 pub struct RateJson {
     currency: String,
     /// How many of `currency` one US dollar buys (whole units).

@@ -50,6 +50,7 @@ async fn pay_on_delivery(
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderAddress"))]
 pub struct AddressJson {
     first_name: String,
     last_name: String,
@@ -77,10 +78,12 @@ impl From<Address> for AddressJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderLine"))]
 pub struct LineJson {
     product_id: i64,
     product_uid: String,
     title: String,
+    #[cfg_attr(test, ts(type = "Unit"))]
     unit: String,
     quantity: i64,
     unit_price_cents: i64,
@@ -102,6 +105,7 @@ impl From<LineRow> for LineJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderFarmer"))]
 pub struct FarmerJson {
     id: i64,
     name: String,
@@ -113,6 +117,7 @@ pub struct FarmerJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderPart"))]
 pub struct PartJson {
     id: i64,
     farmer: FarmerJson,
@@ -145,10 +150,12 @@ impl From<PartRow> for PartJson {
 
 /// One step of the order's timeline.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderEvent"))]
 pub struct EventJson {
     /// The part it concerns; none for the whole order (placed).
     part_id: Option<i64>,
     /// placed, shipped, delivered, cancelled.
+    #[cfg_attr(test, ts(type = "'placed' | PartStatus"))]
     kind: String,
     note: Option<String>,
     at: String,
@@ -164,6 +171,7 @@ impl From<EventRow> for EventJson {
 /// farmer sees the delivery details and their own part only. Money is in
 /// cents of `currency`.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderRecord"))]
 pub struct OrderJson {
     id: i64,
     /// Made by the phone that placed it; the idempotency key.

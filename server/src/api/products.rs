@@ -36,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductImage"))]
 pub struct ImageJson {
     /// 1024 px, for the detail page.
     url: String,
@@ -44,6 +45,7 @@ pub struct ImageJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductShipping"))]
 pub struct ShippingJson {
     available: bool,
     /// USD.
@@ -52,6 +54,7 @@ pub struct ShippingJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductFarmer"))]
 pub struct FarmerJson {
     id: i64,
     name: String,
@@ -63,6 +66,7 @@ pub struct FarmerJson {
 
 /// A product, in the fields of both readings of docs/product.md, Records.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductRecord"))]
 pub struct ProductJson {
     id: i64,
     /// Made by the client that listed it; the same on every device.
@@ -89,6 +93,8 @@ pub struct ProductJson {
     images: Vec<String>,
     harvest_date: Option<String>,
     expiry_date: Option<String>,
+    /// Of `domain::products::CERTIFICATIONS`.
+    #[cfg_attr(test, ts(type = "Array<Certification>"))]
     certifications: Vec<String>,
     tags: Vec<String>,
     shipping: ShippingJson,
@@ -108,6 +114,7 @@ pub struct ProductJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Hidden"))]
 pub struct HiddenJson {
     reason: String,
     at: String,

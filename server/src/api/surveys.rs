@@ -29,6 +29,7 @@ pub fn trailing_slash() -> Router<AppState> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "PersonName"))]
 pub struct PersonJson {
     first_name: String,
     last_name: String,
@@ -43,6 +44,7 @@ impl From<Person> for PersonJson {
 
 /// An application as its owner sees it.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SurveyRecord"))]
 pub struct SurveyJson {
     id: i64,
     /// Made by the client that created it; the same on every device.

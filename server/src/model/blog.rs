@@ -7,6 +7,7 @@ use super::course::CourseLanguage;
 
 /// The spec's fixed list, written as it shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum BlogCategory {
     General,
     Tourism,

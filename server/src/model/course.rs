@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CourseCategory {
     /// "Farming Techniques"
@@ -31,6 +32,7 @@ string_enum!(CourseCategory {
 });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     Beginner,
@@ -41,6 +43,7 @@ string_enum!(Level { Beginner => "beginner", Intermediate => "intermediate", Adv
 
 /// The language a course is taught in (one of the PWA's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CourseLanguage {
     En,
@@ -50,6 +53,7 @@ pub enum CourseLanguage {
 string_enum!(CourseLanguage { En => "en", Fr => "fr", Sw => "sw" });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum LessonKind {
     /// Text with headings, lists and pictures (the lesson markup, docs/training.md).
@@ -60,6 +64,7 @@ pub enum LessonKind {
 string_enum!(LessonKind { Reading => "reading", Quiz => "quiz" });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EnrolmentStatus {
     Active,
@@ -129,6 +134,7 @@ pub fn grade(questions: &[Question], answers: &[usize]) -> i64 {
 
 /// A quiz's results for one learner.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QuizResult {
     /// The best score (percent).
     pub best: i64,
@@ -138,6 +144,7 @@ pub struct QuizResult {
 
 /// A learner's progress in a course, derived from their events (stored as JSON on the enrolment).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(default)]
 pub struct Progress {
     /// Lessons done: readings marked complete, quizzes passed (in course order).

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PaymentMethod {
     /// Started by a tap on "Pay now" while online (docs/decisions.md: no card form).
@@ -13,6 +14,7 @@ pub enum PaymentMethod {
 string_enum!(PaymentMethod { MobileMoney => "mobile_money", CashOnDelivery => "cash_on_delivery" });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
     /// Sent to the buyer; each farmer's part costs that farmer's shipping.
@@ -26,6 +28,7 @@ string_enum!(Delivery { Delivery => "delivery", Pickup => "pickup" });
 /// delivered, or cancelled (by the buyer while processing, or by the farmer
 /// with a reason).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PartStatus {
     Processing,

@@ -7,6 +7,7 @@ use super::user::Country;
 
 /// initiating → pending → succeeded | failed | expired, never back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PaymentStatus {
     /// Written, the provider not yet asked (or its answer not yet known).

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 pub use sync_protocol::{AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SurveyStatus {
     #[serde(rename = "draft")]
     Draft,

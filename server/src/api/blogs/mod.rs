@@ -35,6 +35,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// A post as the spec's client reads it.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "PostRecord"))]
 pub struct BlogJson {
     id: i64,
     /// The post's id in sync.

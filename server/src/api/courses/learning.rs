@@ -32,6 +32,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Certificate"))]
 pub struct CertificateJson {
     code: String,
     learner_name: String,
@@ -55,6 +56,7 @@ impl From<enrolments::CertificateRow> for CertificateJson {
 
 /// A learner's enrolment and their progress (also the sync record `enrolment`).
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "EnrolmentRecord"))]
 pub struct EnrolmentJson {
     /// The course's uid (the record's id in sync).
     uid: String,

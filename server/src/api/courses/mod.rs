@@ -5,7 +5,7 @@
 mod admin;
 mod learning;
 
-pub use learning::EnrolmentJson;
+pub use learning::{CertificateJson, EnrolmentJson};
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -37,6 +37,7 @@ fn dollars(cents: i64) -> f64 {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Instructor"))]
 pub struct InstructorJson {
     name: String,
     title: String,
@@ -46,6 +47,7 @@ pub struct InstructorJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LessonOutline"))]
 pub struct LessonOutlineJson {
     id: i64,
     title: String,
@@ -54,6 +56,7 @@ pub struct LessonOutlineJson {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "CourseModule"))]
 pub struct ModuleJson {
     id: i64,
     title: String,
@@ -63,6 +66,7 @@ pub struct ModuleJson {
 
 /// A course as the catalogue and its page show it (its outline, not its lessons' text).
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "CourseRecord"))]
 pub struct CourseJson {
     id: i64,
     /// The same on every device (enrolments name courses by it).

@@ -1,10 +1,12 @@
 //! `POST /sync/push` and `GET /sync/pull` (docs/sync.md).
 
 mod flows;
+#[cfg(test)]
+mod records;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, Query, State};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sync_protocol::{Change, ChangeOp, PullResponse, PushRequest, PushResponse};
 use tower_http::decompression::RequestDecompressionLayer;
 use utoipa::{IntoParams, ToSchema};
@@ -137,6 +139,29 @@ async fn pull(
     }))
 }
 
+/// A product the person marked (the sync record `favourite`, by the product's uid).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "FavouriteRecord"))]
+pub struct FavouriteJson {
+    uid: String,
+    created_at: String,
+}
+
+/// A notification (the sync record `notification`; docs/api.md, Notifications).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NotificationRecord"))]
+pub struct NotificationJson {
+    uid: String,
+    kind: String,
+    /// Where opening it goes: a path of the app.
+    link: String,
+    /// The words its text is made of, by name.
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    params: serde_json::Value,
+    read: bool,
+    created_at: String,
+}
+
 /// A changed row as the viewer may see it: a product off sale (or deleted)
 /// is a deletion, except that its farmer still sees it until it is deleted.
 fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
@@ -151,11 +176,10 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             ("product", row.uid.clone(), visible.then(|| serde_json::to_value(ProductJson::from(*row)).ok()).flatten())
         }
         Changed::Favourite(row) => {
-            let record = row
-                .deleted_at
-                .is_none()
-                .then(|| serde_json::json!({"uid": row.product_uid, "created_at": row.created_at}));
-            ("favourite", row.product_uid, record)
+            let uid = row.product_uid.clone();
+            let record =
+                row.deleted_at.is_none().then_some(FavouriteJson { uid: row.product_uid, created_at: row.created_at });
+            ("favourite", uid, record.and_then(|r| serde_json::to_value(r).ok()))
         }
         Changed::Course(course) => {
             let (row, modules) = *course;
@@ -182,11 +206,16 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
             ("order", uid, record)
         }
         Changed::Notification(row) => {
-            let record = serde_json::json!({
-                "uid": row.uid, "kind": row.kind, "link": row.link, "params": row.params,
-                "read": row.read_at.is_some(), "created_at": row.created_at,
-            });
-            ("notification", row.uid, Some(record))
+            let uid = row.uid.clone();
+            let record = NotificationJson {
+                uid: row.uid,
+                kind: row.kind,
+                link: row.link,
+                params: row.params,
+                read: row.read_at.is_some(),
+                created_at: row.created_at,
+            };
+            ("notification", uid, serde_json::to_value(record).ok())
         }
     };
     let op = if record.is_some() { ChangeOp::Put } else { ChangeOp::Del };

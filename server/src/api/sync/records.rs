@@ -1,0 +1,110 @@
+//! The records phones read by sync, written out in TypeScript for the PWA
+//! (`pwa/src/lib/records.ts`) from the structs the server sends, so that a field is
+//! added once: a test fails while the file is stale (as `sync-protocol`'s mutations).
+
+use ts_rs::{Config, TS};
+
+use super::{FavouriteJson, NotificationJson};
+use crate::api::blogs::BlogJson;
+use crate::api::courses::{CertificateJson, CourseJson, EnrolmentJson, InstructorJson, LessonOutlineJson, ModuleJson};
+use crate::api::exchange_rates::RateJson;
+use crate::api::orders::{AddressJson, EventJson, FarmerJson as OrderFarmer, LineJson, OrderJson, PartJson};
+use crate::api::products::{FarmerJson as ProductFarmer, HiddenJson, ImageJson, ProductJson, ShippingJson};
+use crate::api::surveys::{PersonJson, SurveyJson};
+use crate::domain::products::CERTIFICATIONS;
+use crate::model::blog::BlogCategory;
+use crate::model::course::{CourseCategory, CourseLanguage, EnrolmentStatus, LessonKind, Level, Progress, QuizResult};
+use crate::model::order::{Delivery, PartStatus, PaymentMethod};
+use crate::model::payment::PaymentStatus;
+use crate::model::product::{Category, ProductStatus, Unit};
+use crate::model::survey::SurveyStatus;
+
+const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/records.ts");
+
+fn typescript() -> String {
+    // Ids, cents and counts are far below 2^53: numbers, not bigints.
+    let cfg = Config::default().with_large_int("number");
+    let declarations = [
+        ProductJson::decl(&cfg),
+        ImageJson::decl(&cfg),
+        ShippingJson::decl(&cfg),
+        ProductFarmer::decl(&cfg),
+        HiddenJson::decl(&cfg),
+        Category::decl(&cfg),
+        Unit::decl(&cfg),
+        ProductStatus::decl(&cfg),
+        FavouriteJson::decl(&cfg),
+        OrderJson::decl(&cfg),
+        AddressJson::decl(&cfg),
+        PartJson::decl(&cfg),
+        OrderFarmer::decl(&cfg),
+        LineJson::decl(&cfg),
+        EventJson::decl(&cfg),
+        PartStatus::decl(&cfg),
+        PaymentMethod::decl(&cfg),
+        Delivery::decl(&cfg),
+        PaymentStatus::decl(&cfg),
+        CourseJson::decl(&cfg),
+        InstructorJson::decl(&cfg),
+        ModuleJson::decl(&cfg),
+        LessonOutlineJson::decl(&cfg),
+        CourseCategory::decl(&cfg),
+        Level::decl(&cfg),
+        CourseLanguage::decl(&cfg),
+        LessonKind::decl(&cfg),
+        EnrolmentJson::decl(&cfg),
+        EnrolmentStatus::decl(&cfg),
+        Progress::decl(&cfg),
+        QuizResult::decl(&cfg),
+        CertificateJson::decl(&cfg),
+        BlogJson::decl(&cfg),
+        BlogCategory::decl(&cfg),
+        RateJson::decl(&cfg),
+        SurveyJson::decl(&cfg),
+        PersonJson::decl(&cfg),
+        SurveyStatus::decl(&cfg),
+        NotificationJson::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the server's records (server/src/api/sync/records.rs) by its tests; do not edit.\n\
+         // Regenerate: UPDATE_TS_BINDINGS=1 cargo test -p mavuno --lib records\n",
+    );
+    let certifications = serde_json::to_string(&CERTIFICATIONS).unwrap();
+    out.push_str(&format!(
+        "\n/** The certifications a listing may carry. */\n\
+         export const CERTIFICATIONS = {certifications} as const;\n\
+         export type Certification = (typeof CERTIFICATIONS)[number];\n"
+    ));
+    // The words of the lists the app offers in its filters and forms, in the server's order.
+    let lists = [
+        ("CATEGORIES", words(Category::ALL, |c| c.as_str())),
+        ("PART_STATUSES", words(PartStatus::ALL, |s| s.as_str())),
+        ("COURSE_CATEGORIES", words(CourseCategory::ALL, |c| c.as_str())),
+        ("LEVELS", words(Level::ALL, |l| l.as_str())),
+        ("BLOG_CATEGORIES", words(BlogCategory::ALL, |c| c.as_str())),
+    ];
+    for (name, list) in lists {
+        out.push_str(&format!("\nexport const {name} = {list} as const;\n"));
+    }
+    for declaration in declarations {
+        out.push_str(&format!("\nexport {declaration}\n"));
+    }
+    out
+}
+
+fn words<T: Copy>(all: &[T], word: impl Fn(T) -> &'static str) -> String {
+    serde_json::to_string(&all.iter().map(|&t| word(t)).collect::<Vec<_>>()).unwrap()
+}
+
+#[test]
+fn the_pwa_records_are_up_to_date() {
+    let expected = typescript();
+    if std::env::var_os("UPDATE_TS_BINDINGS").is_some() {
+        std::fs::write(BINDINGS, &expected).unwrap();
+    }
+    let committed = std::fs::read_to_string(BINDINGS).unwrap_or_default();
+    assert!(
+        committed == expected,
+        "pwa/src/lib/records.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p mavuno --lib records"
+    );
+}
