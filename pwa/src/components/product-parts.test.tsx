@@ -28,7 +28,13 @@ describe('a price', () => {
   });
 
   it('adds the estimate in francs of the current price when there is one', () => {
-    const rate = { currency: 'CDF' as const, francs_per_usd: 2850, as_of: '2026-11-20' };
+    const rate = {
+      uid: 'CDF',
+      currency: 'CDF',
+      francs_per_usd: 2850,
+      as_of: '2026-11-20',
+      updated_at: '2026-11-20T08:00:00Z',
+    };
     francs.value = { rate, of: (usd) => `≈ ${usd * rate.francs_per_usd} FC` };
     const view = render(<Price product={{ price: 1.5, current_price: 1.2, unit: 'kg' }} />);
     expect(view.container.querySelector('.francs')?.textContent).toBe('≈ 3420 FC');

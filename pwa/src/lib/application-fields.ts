@@ -98,7 +98,7 @@ export function answerText(t: TFunction, field: FieldDef, value: unknown): strin
 }
 
 /** Whether a question applies (a conditional one only when its checkbox is ticked). */
-export function applies(field: FieldDef, answers: Record<string, unknown>): boolean {
+export function applies(field: FieldDef, answers: Partial<Record<SurveyField, unknown>>): boolean {
   return !field.dependsOn || answers[field.dependsOn] === true;
 }
 

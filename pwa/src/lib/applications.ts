@@ -1,22 +1,32 @@
 // Applications on this device: the local copy the screens read, and the
 // changes queued for the server (docs/product.md, Screens and Statuses).
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalDb, LocalRecord } from './local-db';
+import type { Kept, LocalDb } from './local-db';
+import type { SurveyRecord, SurveyStatus } from './records';
+import type { SurveyAnswers } from './sync-protocol';
 import { enqueue, type EntityHandler } from './sync-engine';
 import type { Answers } from './application-fields';
 
-export type ApplicationStatus = 'draft' | 'pending' | 'approved' | 'rejected' | 're-submitted';
+export type ApplicationStatus = SurveyStatus;
 
-export interface Application extends LocalRecord {
-  status: ApplicationStatus;
-  created_at?: string;
-  admin_comment?: string | null;
-  /** The applicant; someone else when a field agent filled it for them. */
-  user_id?: number;
-  /** Or the applicant a field agent registered on this phone, until the server names them. */
-  person_uid?: string;
-  user?: { first_name: string; last_name: string; email: string | null };
-}
+/**
+ * An application as the server sends it (its answers flat beside its status). One made
+ * on this phone has its answers and status only until the server's copy arrives, and
+ * names the person a field agent registered here by `person_uid` until the server does.
+ */
+export type Application = Kept<
+  SurveyRecord,
+  | 'id'
+  | 'user_id'
+  | 'user'
+  | 'created_by'
+  | 'active'
+  | 'admin_comment'
+  | 'reviewed_at'
+  | 'created_at'
+  | 'updated_at'
+  | keyof SurveyAnswers
+> & { person_uid?: string };
 
 /** Whom a field agent fills an application for: a listed person, or one registered on this phone. */
 export type Applicant = { user_id: number } | { person_uid: string };
@@ -31,7 +41,7 @@ export const surveyEntity: EntityHandler = {
       return;
     }
     const current = (await db.surveys.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'pending' };
-    const status = (mutation.args.status as string | undefined) ?? current.status;
+    const status = (mutation.args.status as ApplicationStatus | undefined) ?? current.status;
     const { user_id, person_uid } = mutation.args as { user_id?: number; person_uid?: string };
     const applicant = { ...(typeof user_id === 'number' ? { user_id } : {}), ...(person_uid ? { person_uid } : {}) };
     await db.surveys.put({ ...current, ...(mutation.args.answers as object), ...applicant, status });
@@ -69,7 +79,7 @@ export async function saveApplication(
         ([field, value]) => JSON.stringify(before[field] ?? null) !== JSON.stringify(value ?? null),
       ),
     );
-    await enqueue(db, 'survey.update', { ...args, answers: changed }, existing?.version as number | undefined);
+    await enqueue(db, 'survey.update', { ...args, answers: changed }, existing?.version);
   }
 }
 
@@ -89,7 +99,7 @@ export async function deleteApplication(db: LocalDb, uid: string): Promise<void>
 /** Newest first; `undefined` while loading. */
 export function useApplications(db: LocalDb): Application[] | undefined {
   return useLiveQuery(async () => {
-    const all = (await db.surveys.toArray()) as Application[];
+    const all = await db.surveys.toArray();
     return all.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
   }, [db]);
 }

@@ -9,7 +9,7 @@ import { useOnline } from './use-online';
 import type { Product } from './products';
 
 export async function onSale(db: LocalDb): Promise<Product[]> {
-  return ((await db.products.toArray()) as Product[]).filter((p) => p.status === 'active' && p.id !== undefined);
+  return (await db.products.toArray()).filter((p) => p.status === 'active' && p.id !== undefined);
 }
 
 /** The products on sale on this device; `undefined` while loading. */
@@ -63,9 +63,7 @@ export function useSyncedRecord<T>(
 
 /** One product by its server id (the `/product/:id` address), as `useSyncedRecord` reads it. */
 export function useProduct(db: LocalDb | null, id: number): Product | null | undefined {
-  return useSyncedRecord(db, async (db) => (await db.products.where('id').equals(id).first()) as Product | undefined, [
-    id,
-  ]);
+  return useSyncedRecord(db, (db) => db.products.where('id').equals(id).first(), [id]);
 }
 
 function useLoaded(pulled: boolean | undefined): boolean | undefined {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { commentEntity, fetchComments, toggleLike, writeComment, type StoredComment } from './comments';
+import { commentEntity, fetchComments, toggleLike, writeComment } from './comments';
 import { LocalDb } from './local-db';
 import { registerEntity } from './sync-engine';
 
@@ -15,7 +15,7 @@ describe('comments on the device', () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('offline')));
     const db = new LocalDb(`comments-${Math.random()}`);
     await writeComment(db, 'post-1', 'Written in the field');
-    const [mine] = (await db.comments.toArray()) as unknown as StoredComment[];
+    const [mine] = await db.comments.toArray();
     expect(mine).toMatchObject({ post_uid: 'post-1', body: 'Written in the field', mine: true, pending: true });
     expect((await db.outbox.toArray()).map((e) => e.name)).toEqual(['comment.create']);
 
@@ -47,13 +47,23 @@ describe('comments on the device', () => {
         },
       ]),
     );
-    await db.comments.put({ uid: 'gone', post_uid: 'post-1', body: 'hidden since' });
+    await db.comments.put({
+      uid: 'gone',
+      post_uid: 'post-1',
+      parent_uid: null,
+      author_name: 'Neema',
+      body: 'hidden since',
+      likes: 0,
+      liked: false,
+      mine: false,
+      created_at: '2026-11-19T09:00:00Z',
+    });
     await fetchComments(db, 1, 'post-1');
-    const kept = ((await db.comments.toArray()) as unknown as StoredComment[]).map((c) => c.uid).sort();
+    const kept = (await db.comments.toArray()).map((c) => c.uid).sort();
     expect(kept).toEqual(['c7', 'c8', mine!.uid].sort());
-    expect(((await db.comments.get('c8')) as unknown as StoredComment).parent_uid).toBe('c7');
+    expect((await db.comments.get('c8'))?.parent_uid).toBe('c7');
 
-    const theirs = (await db.comments.get('c7')) as unknown as StoredComment;
+    const theirs = (await db.comments.get('c7'))!;
     await toggleLike(db, theirs);
     expect(await db.comments.get('c7')).toMatchObject({ liked: true, likes: 3 });
     db.close();

@@ -60,9 +60,10 @@ export const commentEntity: EntityHandler = {
       };
       await db.comments.put({ ...comment });
     } else if (mutation.name === 'comment.like') {
-      const current = (await db.comments.get(args.uid)) as StoredComment | undefined;
-      if (!current || current.liked === args.on) return;
-      await db.comments.update(args.uid, { liked: args.on, likes: Math.max(0, current.likes + (args.on ? 1 : -1)) });
+      const on = args.on === true;
+      const current = await db.comments.get(args.uid);
+      if (!current || current.liked === on) return;
+      await db.comments.update(args.uid, { liked: on, likes: Math.max(0, current.likes + (on ? 1 : -1)) });
     }
   },
 };
@@ -71,7 +72,7 @@ export const commentEntity: EntityHandler = {
 export function useThreads(db: LocalDb | null, postUid: string): Thread[] | undefined {
   return useLiveQuery(async () => {
     if (!db) return undefined;
-    const all = (await db.comments.where('post_uid').equals(postUid).toArray()) as unknown as StoredComment[];
+    const all = await db.comments.where('post_uid').equals(postUid).toArray();
     const byDate = (a: StoredComment, b: StoredComment) => a.created_at.localeCompare(b.created_at);
     return all
       .filter((c) => !c.parent_uid)
@@ -104,7 +105,7 @@ export async function fetchComments(db: LocalDb, postId: number, postUid: string
     const waiting = new Set(
       (await db.outbox.toArray()).filter((e) => e.name === 'comment.create' && e.state !== 'sent').map((e) => e.uid),
     );
-    const old = (await db.comments.where('post_uid').equals(postUid).toArray()) as unknown as StoredComment[];
+    const old = await db.comments.where('post_uid').equals(postUid).toArray();
     await db.comments.bulkDelete(old.filter((c) => !waiting.has(c.uid)).map((c) => c.uid));
     await db.comments.bulkPut(fresh.filter((c) => !waiting.has(c.uid)).map((c) => ({ ...c })));
   });

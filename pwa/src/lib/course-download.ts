@@ -55,7 +55,7 @@ export async function downloadCourse(db: LocalDb, course: Course, onProgress: (s
 
 /** Removes a downloaded course; pictures another downloaded course shows stay. */
 export async function removeDownload(db: LocalDb, uid: string): Promise<void> {
-  const all = (await db.courseContent.toArray()) as CourseContent[];
+  const all = await db.courseContent.toArray();
   const gone = all.find((c) => c.uid === uid);
   if (!gone) return;
   const kept = new Set(all.filter((c) => c.uid !== uid).flatMap((c) => c.pictures));

@@ -13,7 +13,6 @@ import {
   rightNeeded,
   type Course,
   type CourseContent,
-  type Enrolment,
   type Progress,
   type Question,
 } from './courses';
@@ -111,7 +110,7 @@ describe('progress on the device', () => {
     await enrol(db, course(1));
     await record(db, course(1), 11, 'completed');
     await record(db, course(1), 12, 'quiz', [1, 2]);
-    const enrolment = (await db.enrolments.get('c1')) as Enrolment;
+    const enrolment = (await db.enrolments.get('c1'))!;
     expect(enrolment.progress.completed).toEqual([11, 12]);
     expect(enrolment.progress.percent).toBe(66);
     const queued = await db.outbox.toArray();

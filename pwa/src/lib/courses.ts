@@ -4,20 +4,22 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncedRecord } from './catalogue';
 import { fold } from './product-search';
-import type { LocalDb, LocalRecord } from './local-db';
+import type { Kept, LocalDb, LocalRecord } from './local-db';
+import type {
+  Certificate,
+  CourseCategory,
+  CourseRecord,
+  EnrolmentRecord,
+  LessonOutline,
+  Level,
+  Progress,
+  QuizResult,
+} from './records';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
 
-export type CourseCategory = 'farming' | 'marketing' | 'finance' | 'certification' | 'climate' | 'processing';
-export const COURSE_CATEGORIES: readonly CourseCategory[] = [
-  'farming',
-  'marketing',
-  'finance',
-  'certification',
-  'climate',
-  'processing',
-];
-export type Level = 'beginner' | 'intermediate' | 'advanced';
-export const LEVELS: readonly Level[] = ['beginner', 'intermediate', 'advanced'];
+export type { Certificate, CourseCategory, LessonOutline, Level, Progress, QuizResult };
+export { COURSE_CATEGORIES } from './records';
+export { LEVELS } from './records';
 export type CourseSort = 'title' | 'price_asc' | 'price_desc' | 'rating' | 'duration';
 export const COURSE_SORTS: readonly CourseSort[] = ['title', 'price_asc', 'price_desc', 'rating', 'duration'];
 /** A quiz is passed at this score (percent); the server says the same in each enrolment. */
@@ -25,36 +27,8 @@ export const PASS_MARK = 70;
 /** Bigger downloads are confirmed first on mobile data or with data saving on. */
 export const ASK_ABOVE_BYTES = 10 * 1024 * 1024;
 
-export interface LessonOutline {
-  id: number;
-  title: string;
-  kind: 'reading' | 'quiz';
-  minutes: number;
-}
-
-export interface Course extends LocalRecord {
-  id: number;
-  title: string;
-  description: string;
-  category: CourseCategory;
-  level: Level;
-  language: 'en' | 'fr' | 'sw';
-  instructor: { name: string; title: string; bio: string; photo_url: string | null };
-  image_url: string | null;
-  thumbnail_url: string | null;
-  price: number;
-  certificate: boolean;
-  tags: string[];
-  outcomes: string[];
-  requirements: string[];
-  rating: number;
-  reviews: number;
-  enrolled: number;
-  lessons: number;
-  minutes: number;
-  download_bytes: number;
-  modules: { id: number; title: string; minutes: number; lessons: LessonOutline[] }[];
-}
+/** A course as the server sends it: its outline, not its lessons' text. */
+export type Course = Kept<CourseRecord>;
 
 export interface Question {
   prompt: string;
@@ -69,33 +43,8 @@ export interface Lesson extends LessonOutline {
   questions: Question[];
 }
 
-export interface QuizResult {
-  best: number;
-  attempts: number;
-  passed: boolean;
-}
-
-export interface Progress {
-  completed: number[];
-  quizzes: Record<string, QuizResult>;
-  last_lesson_id: number | null;
-  percent: number;
-}
-
-export interface Certificate {
-  code: string;
-  learner_name: string;
-  course_title: string;
-  issued_at: string;
-  pdf_url: string;
-}
-
-export interface Enrolment extends LocalRecord {
-  status: 'active' | 'refunded';
-  progress: Progress;
-  completed_at: string | null;
-  certificate: Certificate | null;
-}
+/** An enrolment; one made offline waits for the server's course id, pass mark and dates. */
+export type Enrolment = Kept<EnrolmentRecord, 'course_id' | 'pass_mark' | 'created_at' | 'updated_at'>;
 
 /** A course kept for offline reading. */
 export interface CourseContent extends LocalRecord {
@@ -160,7 +109,7 @@ export const enrolmentEntity: EntityHandler = {
   reads: (db) => [db.courses, db.courseContent],
   async apply(db, mutation) {
     const uid = mutation.args.uid as string;
-    const current = (await db.enrolments.get(uid)) as Enrolment | undefined;
+    const current = await db.enrolments.get(uid);
     const enrolment: Enrolment = current ?? {
       uid,
       status: 'active',
@@ -169,12 +118,12 @@ export const enrolmentEntity: EntityHandler = {
       certificate: null,
     };
     if (mutation.name === 'enrolment.progress') {
-      const course = (await db.courses.get(uid)) as Course | undefined;
+      const course = await db.courses.get(uid);
       if (!course) return;
       const lessonId = mutation.args.lesson_id as number;
       let score: number | undefined;
       if (mutation.args.kind === 'quiz') {
-        const content = (await db.courseContent.get(uid)) as CourseContent | undefined;
+        const content = await db.courseContent.get(uid);
         const questions = content?.lessons.find((l) => l.id === lessonId)?.questions;
         // Graded again on the server; without the lesson here, it counts once it arrives.
         if (questions) score = grade(questions, mutation.args.answers as number[]);
@@ -217,7 +166,7 @@ export function filterCourses(courses: Course[], filters: CourseFilters): Course
 }
 
 export async function readCourses(db: LocalDb): Promise<Course[]> {
-  return (await db.courses.toArray()) as Course[];
+  return db.courses.toArray();
 }
 
 export function useCourses(db: LocalDb | null): Course[] | undefined {
@@ -226,27 +175,19 @@ export function useCourses(db: LocalDb | null): Course[] | undefined {
 
 /** One course by its server id (the `/course/:id` address), as `useSyncedRecord` reads it. */
 export function useCourse(db: LocalDb | null, id: number): Course | null | undefined {
-  return useSyncedRecord(db, async (db) => (await db.courses.where('id').equals(id).first()) as Course | undefined, [
-    id,
-  ]);
+  return useSyncedRecord(db, (db) => db.courses.where('id').equals(id).first(), [id]);
 }
 
 export function useEnrolment(db: LocalDb | null, uid: string | undefined): Enrolment | null | undefined {
-  return useLiveQuery(
-    async () => (db && uid ? (((await db.enrolments.get(uid)) as Enrolment | undefined) ?? null) : undefined),
-    [db, uid],
-  );
+  return useLiveQuery(async () => (db && uid ? ((await db.enrolments.get(uid)) ?? null) : undefined), [db, uid]);
 }
 
 export function useEnrolments(db: LocalDb | null): Enrolment[] | undefined {
-  return useLiveQuery(async () => (db ? ((await db.enrolments.toArray()) as Enrolment[]) : undefined), [db]);
+  return useLiveQuery(async () => (db ? await db.enrolments.toArray() : undefined), [db]);
 }
 
 export function useCourseContent(db: LocalDb | null, uid: string | undefined): CourseContent | null | undefined {
-  return useLiveQuery(
-    async () => (db && uid ? (((await db.courseContent.get(uid)) as CourseContent | undefined) ?? null) : undefined),
-    [db, uid],
-  );
+  return useLiveQuery(async () => (db && uid ? ((await db.courseContent.get(uid)) ?? null) : undefined), [db, uid]);
 }
 
 /** Enrols in a free course, also offline. */

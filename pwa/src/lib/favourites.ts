@@ -12,7 +12,8 @@ export const favouriteEntity: EntityHandler = {
   table: (db) => db.favourites,
   async apply(db, mutation) {
     const uid = mutation.args.uid as string;
-    if (mutation.args.on) await db.favourites.put({ uid, created_at: mutation.client_time });
+    if (mutation.args.on)
+      await db.favourites.put({ uid, created_at: mutation.client_time ?? new Date().toISOString() });
     else await db.favourites.delete(uid);
   },
 };
@@ -66,10 +67,10 @@ export function useFavouriteProducts(db: LocalDb | null): Favourite[] | undefine
   return useLiveQuery(async () => {
     if (!db) return undefined;
     const marks = await db.favourites.toArray();
-    marks.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+    marks.sort((a, b) => b.created_at.localeCompare(a.created_at));
     const products = await db.products.bulkGet(marks.map((m) => m.uid));
     return marks.map((mark, i) => {
-      const product = products[i] as Product | undefined;
+      const product = products[i];
       return { uid: mark.uid, product: product && product.status === 'active' && product.id ? product : null };
     });
   }, [db]);

@@ -59,10 +59,7 @@ export function useFrancs(): Francs | null {
   const db = useOpenDb();
   const { user } = useSession();
   const wanted = inDrc(user?.country);
-  const rate = useLiveQuery(
-    async () => (db && wanted ? ((await db.rates.get('CDF')) as unknown as Rate | undefined) : undefined),
-    [db, wanted],
-  );
+  const rate = useLiveQuery(async () => (db && wanted ? await db.rates.get('CDF') : undefined), [db, wanted]);
   if (!rate) return null;
   return { rate, of: (usd) => `≈ ${formatFrancs(usd * rate.francs_per_usd)}` };
 }

@@ -3,6 +3,16 @@
 // each other's records or queued changes.
 import Dexie, { type EntityTable } from 'dexie';
 import type { Role } from './account';
+import type { Application } from './applications';
+import type { StoredComment } from './comments';
+import type { Course, CourseContent, Enrolment } from './courses';
+import type { Rate } from './rates';
+import type { Post } from './news';
+import type { Notification } from './notifications';
+import type { Order } from './orders';
+import type { StoredPrice } from './prices';
+import type { Product } from './products';
+import type { FavouriteRecord } from './records';
 import type { Mutation, MutationResult } from './sync-protocol';
 
 /** A queued change. `rejected` ones stay until the person fixes or drops them. */
@@ -14,13 +24,21 @@ export interface OutboxEntry extends Mutation {
   result?: MutationResult;
 }
 
-/** A record as this device knows it: the server's copy with local changes on top. */
+/** What every synced record has on this device. */
 export interface LocalRecord {
   uid: string;
   /** The server version this copy is based on; absent until the server has it. */
   version?: number;
-  [field: string]: unknown;
 }
+
+/**
+ * A synced record as this device keeps it: the server's record (`records.ts`, generated
+ * from the server's structs) with local changes on top. The fields in `Unsent` are absent
+ * until the server has sent the record (a listing made offline has no `id` yet).
+ */
+export type Kept<R, Unsent extends keyof R = never> = Omit<R, Unsent | 'uid' | 'version'> &
+  Partial<Pick<R, Unsent>> &
+  LocalRecord;
 
 export interface LocalPerson {
   id: number;
@@ -62,38 +80,38 @@ export interface MetaEntry {
 
 export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxEntry, 'mutation_id'>;
-  surveys!: EntityTable<LocalRecord, 'uid'>;
+  surveys!: EntityTable<Application, 'uid'>;
   meta!: EntityTable<MetaEntry, 'key'>;
   /** A field agent's copy of the people they can visit (GET /agent/people). */
   people!: EntityTable<LocalPerson, 'id'>;
   /** The catalogue (products on sale) and a farmer's own products, by `uid`. */
-  products!: EntityTable<LocalRecord, 'uid'>;
+  products!: EntityTable<Product, 'uid'>;
   /** Photos taken on this phone, resized, kept until the server has them. */
   photos!: EntityTable<LocalPhoto, 'hash'>;
   /** The person's favourite products, by product `uid` (synced). */
-  favourites!: EntityTable<LocalRecord, 'uid'>;
+  favourites!: EntityTable<Kept<FavouriteRecord>, 'uid'>;
   /** Orders the person bought or sells in, by the order's `uid` (synced). */
-  orders!: EntityTable<LocalRecord, 'uid'>;
+  orders!: EntityTable<Order, 'uid'>;
   /** The published courses (their outline, no lesson text), by `uid` (synced, public). */
-  courses!: EntityTable<LocalRecord, 'uid'>;
+  courses!: EntityTable<Course, 'uid'>;
   /** The person's enrolments and progress, by the course's `uid` (synced). */
-  enrolments!: EntityTable<LocalRecord, 'uid'>;
+  enrolments!: EntityTable<Enrolment, 'uid'>;
   /** Courses downloaded for offline reading: lessons and picture addresses, by the course's `uid`. */
-  courseContent!: EntityTable<LocalRecord, 'uid'>;
+  courseContent!: EntityTable<CourseContent, 'uid'>;
   /** News posts with their content, by `uid`: the latest ones (synced, public) and those opened. */
-  blogs!: EntityTable<LocalRecord, 'uid'>;
+  blogs!: EntityTable<Post, 'uid'>;
   /** When a post was last opened here, by its `uid`: an opened post stays readable offline. */
   openedPosts!: EntityTable<{ uid: string; at: number }, 'uid'>;
   /** Comments under posts, by `uid`: as last fetched, and those written here not yet sent. */
-  comments!: EntityTable<LocalRecord, 'uid'>;
+  comments!: EntityTable<StoredComment, 'uid'>;
   /** The exchange rates in use, by currency (synced, public; docs/money.md). */
-  rates!: EntityTable<LocalRecord, 'uid'>;
+  rates!: EntityTable<Rate, 'uid'>;
   /** The person's notifications, by `uid` (synced; marked read with `notification.read`). */
-  notifications!: EntityTable<LocalRecord, 'uid'>;
+  notifications!: EntityTable<Notification, 'uid'>;
   /** People a field agent registered on this phone, until the server's list has them. */
-  registrations!: EntityTable<LocalRecord, 'uid'>;
+  registrations!: EntityTable<LocalRegistration, 'uid'>;
   /** Market prices a field agent recorded on this phone (`price.record`), the newest kept. */
-  recordedPrices!: EntityTable<LocalRecord, 'uid'>;
+  recordedPrices!: EntityTable<StoredPrice, 'uid'>;
 
   constructor(name: string) {
     super(name);

@@ -18,6 +18,10 @@ const post = (id: number, over: Partial<Post> = {}): Post => ({
   thumbnail_url: null,
   // Post 1 is the oldest.
   date: new Date(Date.UTC(2026, 0, 1) + id * 3_600_000).toISOString(),
+  published: true,
+  published_at: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
   ...over,
 });
 

@@ -6,39 +6,20 @@ import { useDeferredValue } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from './api';
 import { fold } from './product-search';
-import type { LocalDb } from './local-db';
+import type { Kept, LocalDb } from './local-db';
+import type { BlogCategory, PostRecord } from './records';
 import type { EntityHandler } from './sync-engine';
 
-export type BlogCategory = 'General' | 'Tourism' | 'Conservation' | 'Community' | 'Technology' | 'Education';
-export const BLOG_CATEGORIES: readonly BlogCategory[] = [
-  'General',
-  'Tourism',
-  'Conservation',
-  'Community',
-  'Technology',
-  'Education',
-];
+export type { BlogCategory };
+export { BLOG_CATEGORIES } from './records';
 
 /** How many of the latest posts stay on the device (the server's first snapshot carries as many). */
 export const LATEST_KEPT = 20;
 /** How many opened posts stay on the device beyond the latest. */
 export const KEEP_OPENED = 50;
 
-export interface Post {
-  uid: string;
-  id: number;
-  title: string;
-  description: string;
-  /** HTML the server sanitised before storing it. */
-  full_content: string;
-  author: string;
-  category: BlogCategory;
-  read_time: string;
-  language: 'en' | 'fr' | 'sw';
-  image_url: string | null;
-  thumbnail_url: string | null;
-  date: string;
-}
+/** A post as the server sends it (its content is HTML the server sanitised). */
+export type Post = Kept<PostRecord>;
 
 export const blogEntity: EntityHandler = {
   table: (db) => db.blogs,
@@ -50,7 +31,7 @@ const newestFirst = (a: Post, b: Post) => b.date.localeCompare(a.date) || b.id -
 
 /** The posts on this device, newest first. */
 export async function readNews(db: LocalDb): Promise<Post[]> {
-  return ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst);
+  return (await db.blogs.toArray()).sort(newestFirst);
 }
 
 /**
@@ -59,11 +40,7 @@ export async function readNews(db: LocalDb): Promise<Post[]> {
  */
 export function useStoredPost(db: LocalDb | null, id: number): Post | null | undefined {
   return useDeferredValue(
-    useLiveQuery(
-      async () =>
-        db ? (((await db.blogs.where('id').equals(id).first()) as unknown as Post | undefined) ?? null) : undefined,
-      [db, id],
-    ),
+    useLiveQuery(async () => (db ? ((await db.blogs.where('id').equals(id).first()) ?? null) : undefined), [db, id]),
   );
 }
 
@@ -108,7 +85,7 @@ export async function pruneNews(db: LocalDb): Promise<void> {
     const stale = opened.slice(KEEP_OPENED).map((o) => o.uid);
     if (stale.length) await db.openedPosts.bulkDelete(stale);
     const keep = new Set(opened.slice(0, KEEP_OPENED).map((o) => o.uid));
-    const posts = ((await db.blogs.toArray()) as unknown as Post[]).sort(newestFirst);
+    const posts = (await db.blogs.toArray()).sort(newestFirst);
     posts.slice(0, LATEST_KEPT).forEach((p) => keep.add(p.uid));
     const gone = posts.filter((p) => !keep.has(p.uid)).map((p) => p.uid);
     if (gone.length) await db.blogs.bulkDelete(gone);

@@ -1,17 +1,11 @@
 // The person's notifications (docs/api.md, Notifications): pulled with everything
 // else, shown under the bell, marked read through the queue, so it works offline.
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalDb, LocalRecord } from './local-db';
+import type { Kept, LocalDb } from './local-db';
+import type { NotificationRecord } from './records';
 import { enqueue, type EntityHandler } from './sync-engine';
 
-export interface Notification extends LocalRecord {
-  kind: string;
-  /** Where opening it goes: a path of the app (a dashboard section as `/dashboard?section=…`). */
-  link: string;
-  params: Record<string, string>;
-  read: boolean;
-  created_at: string;
-}
+export type Notification = Kept<NotificationRecord>;
 
 /** The bell shows this many, newest first. */
 export const SHOWN = 30;
@@ -26,7 +20,7 @@ export const notificationEntity: EntityHandler = {
 /** The latest notifications and how many are unread; `undefined` while loading. */
 export function useNotifications(db: LocalDb): { latest: Notification[]; unread: number } | undefined {
   return useLiveQuery(async () => {
-    const latest = (await db.notifications.orderBy('created_at').reverse().limit(SHOWN).toArray()) as Notification[];
+    const latest = await db.notifications.orderBy('created_at').reverse().limit(SHOWN).toArray();
     const unread = await db.notifications.filter((n) => !n.read).count();
     return { latest, unread };
   }, [db]);

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalDb } from './local-db';
-import { changePart, orderEntity, orderStatus, placeOrder, type Order } from './orders';
+import { changePart, orderEntity, orderStatus, placeOrder } from './orders';
 import { productEntity, type Product } from './products';
 import { registerEntity } from './sync-engine';
 
@@ -72,7 +72,7 @@ describe('orders on the device', () => {
         { product_id: 3, quantity: 3, unit_price_cents: 60 },
       ],
     });
-    const order = (await db.orders.get(uid)) as Order;
+    const order = (await db.orders.get(uid))!;
     expect(order.parts.map((p) => [p.farmer.id, p.subtotal_cents, p.shipping_cents])).toEqual([
       [7, 620, 500],
       [8, 180, 300],
@@ -81,8 +81,8 @@ describe('orders on the device', () => {
 
     // With the server's copy (parts have ids), a part the farmer ships moves the order.
     await db.orders.put({ ...order, id: 9, parts: order.parts.map((p, i) => ({ ...p, id: i + 1 })) });
-    await changePart(db, (await db.orders.get(uid)) as Order, 2, 'cancelled', 'No mangoes left');
-    const after = (await db.orders.get(uid)) as Order;
+    await changePart(db, (await db.orders.get(uid))!, 2, 'cancelled', 'No mangoes left');
+    const after = (await db.orders.get(uid))!;
     expect(after.parts.map((p) => p.status)).toEqual(['processing', 'cancelled']);
     expect(after.events.at(-1)).toMatchObject({ part_id: 2, kind: 'cancelled', note: 'No mangoes left' });
     db.close();

@@ -4,65 +4,17 @@
 import type { TFunction } from 'i18next';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CheckedLine } from './cart';
-import type { LocalDb, LocalRecord } from './local-db';
-import type { Product } from './products';
+import type { Kept, LocalDb } from './local-db';
+import { PART_STATUSES } from './records';
+import type { Delivery, OrderEvent, OrderLine, OrderPart, OrderRecord, PartStatus, PaymentMethod } from './records';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
-import type { PaymentStatus } from './payments';
 import type { OrderPlace, ShippingInput } from './sync-protocol';
 
-export type PartStatus = 'processing' | 'shipped' | 'delivered' | 'cancelled';
-export type PaymentMethod = 'mobile_money' | 'cash_on_delivery';
-export type Delivery = 'delivery' | 'pickup';
-export const PART_STATUSES: readonly PartStatus[] = ['processing', 'shipped', 'delivered', 'cancelled'];
+export type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod };
+export { PART_STATUSES };
 
-export interface OrderLine {
-  product_id: number;
-  product_uid?: string;
-  title: string;
-  unit: 'kg' | 'piece';
-  quantity: number;
-  unit_price_cents: number;
-  line_total_cents: number;
-}
-
-export interface OrderPart {
-  id: number;
-  farmer: { id: number; name: string; location: string | null; phone: string | null; rating?: number };
-  status: PartStatus;
-  subtotal_cents: number;
-  shipping_cents: number;
-  cancel_reason: string | null;
-  lines: OrderLine[];
-}
-
-export interface OrderEvent {
-  part_id: number | null;
-  kind: 'placed' | PartStatus;
-  note: string | null;
-  at: string;
-}
-
-export interface Order extends LocalRecord {
-  /** The server's number; absent while the order waits to be sent. */
-  id?: number;
-  status: PartStatus;
-  currency: string;
-  subtotal_cents: number;
-  shipping_cents: number;
-  total_cents: number;
-  payment_method: PaymentMethod;
-  delivery: Delivery;
-  /** The platform fee taken from each part's sale, in hundredths of a percent (absent on orders kept from before). */
-  platform_fee_bp?: number;
-  shipping_address: ShippingInput;
-  /** Where the latest mobile-money payment stands; absent before the first. */
-  payment_status?: PaymentStatus | null;
-  /** After a refused or expired payment: until when the order keeps its stock. */
-  unpaid_until?: string | null;
-  parts: OrderPart[];
-  events: OrderEvent[];
-  created_at: string;
-}
+/** An order as the server sends it; one placed offline waits for the server's id, fee and payment. */
+export type Order = Kept<OrderRecord, 'id' | 'platform_fee_bp' | 'payment_status' | 'unpaid_until' | 'updated_at'>;
 
 /** What a part earns its farmer: goods and shipping less the platform fee, rounded as the ledger does. */
 export function partEarning(order: Pick<Order, 'platform_fee_bp'>, part: OrderPart): number {
@@ -87,12 +39,12 @@ const cents = (dollars: number) => Math.round(dollars * 100);
 async function preview(db: LocalDb, args: OrderPlace, at: string): Promise<Order> {
   const parts = new Map<number, OrderPart>();
   for (const line of args.lines) {
-    const product = (await db.products.where('id').equals(line.product_id).first()) as Product | undefined;
+    const product = await db.products.where('id').equals(line.product_id).first();
     const farmer = product?.farmer ?? { id: 0, name: '', location: null, rating: 0, verified: false };
     const part = parts.get(farmer.id) ?? {
       id: 0,
       farmer: { id: farmer.id, name: farmer.name, location: farmer.location, phone: null, rating: farmer.rating },
-      status: 'processing' as PartStatus,
+      status: 'processing' as const,
       subtotal_cents: 0,
       shipping_cents: 0,
       cancel_reason: null,
@@ -101,7 +53,7 @@ async function preview(db: LocalDb, args: OrderPlace, at: string): Promise<Order
     const total = line.unit_price_cents * line.quantity;
     part.lines.push({
       product_id: line.product_id,
-      product_uid: product?.uid,
+      product_uid: product?.uid ?? '',
       title: product?.title ?? '',
       unit: product?.unit ?? 'kg',
       quantity: line.quantity,
@@ -142,7 +94,7 @@ export const orderEntity: EntityHandler = {
       if (!(await db.orders.get(uid))) await db.orders.put(await preview(db, mutation.args as OrderPlace, at));
       return;
     }
-    const order = (await db.orders.get(uid)) as Order | undefined;
+    const order = await db.orders.get(uid);
     if (!order) return;
     const { part_id, status, reason } = mutation.args as { part_id: number; status: PartStatus; reason?: string };
     const parts = order.parts.map((p) =>
@@ -198,7 +150,7 @@ export async function dropOrder(db: LocalDb, uid: string): Promise<void> {
 /** Newest first; `undefined` while loading. */
 export function useOrders(db: LocalDb): Order[] | undefined {
   return useLiveQuery(async () => {
-    const all = (await db.orders.toArray()) as Order[];
+    const all = await db.orders.toArray();
     return all.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
   }, [db]);
 }

@@ -6,7 +6,9 @@
 import type { TFunction } from 'i18next';
 import { api } from './api';
 
-export type PaymentStatus = 'initiating' | 'pending' | 'succeeded' | 'failed' | 'expired';
+import type { PaymentStatus } from './records';
+
+export type { PaymentStatus };
 
 export interface Operator {
   id: string;

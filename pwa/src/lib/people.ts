@@ -2,7 +2,7 @@
 // downloaded when there is a signal and read from the device when there is not,
 // with the people the agent registered here that the server does not list yet.
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalDb, LocalPerson, LocalRegistration, OutboxEntry } from './local-db';
+import type { LocalDb, LocalPerson, OutboxEntry } from './local-db';
 import { api } from './api';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
 import type { PersonRegister } from './sync-protocol';
@@ -40,7 +40,7 @@ export function useSavedPeople(db: LocalDb): SavedPeople | undefined {
   return useLiveQuery(async () => {
     const listed: Visitable[] = await db.people.toArray();
     const uids = new Set(listed.map((p) => p.uid));
-    const registered = (await db.registrations.toArray()) as unknown as LocalRegistration[];
+    const registered = await db.registrations.toArray();
     const changes = await db.outbox
       .where('uid')
       .anyOf(registered.map((r) => r.uid))

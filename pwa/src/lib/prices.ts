@@ -4,7 +4,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from './api';
 import { formatMoney } from './format';
-import type { LocalDb, LocalRecord, OutboxEntry } from './local-db';
+import type { LocalDb, OutboxEntry } from './local-db';
 import { enqueue, newUid, type EntityHandler } from './sync-engine';
 import type { PriceRecord } from './sync-protocol';
 
@@ -117,8 +117,10 @@ export function useSavedMarkets(db: LocalDb): Market[] | undefined {
   return useLiveQuery(async () => (await db.getMeta<Market[]>(MARKETS_KEY)) ?? [], [db]);
 }
 
-/** A price recorded on this phone, as it was typed, with where it stands. */
-export type RecordedPrice = PriceRecord & { recorded_at: string; change?: OutboxEntry | 'waiting' | 'sent' };
+/** A price recorded on this phone, as it was typed. */
+export type StoredPrice = PriceRecord & { recorded_at: string };
+/** ... with where it stands. */
+export type RecordedPrice = StoredPrice & { change?: OutboxEntry | 'waiting' | 'sent' };
 
 /** Prices kept on the phone once sent: the agent's recent list, not an archive. */
 const KEPT = 100;
@@ -143,7 +145,7 @@ export async function recordPrice(db: LocalDb, price: Omit<PriceRecord, 'uid'>):
 /** The prices recorded on this phone, newest first, each with its change's state. */
 export function useRecordedPrices(db: LocalDb): RecordedPrice[] | undefined {
   return useLiveQuery(async () => {
-    const rows = (await db.recordedPrices.toArray()) as unknown as RecordedPrice[];
+    const rows = await db.recordedPrices.toArray();
     const changes = await db.outbox
       .where('uid')
       .anyOf(rows.map((r) => r.uid))
@@ -173,10 +175,9 @@ export const priceEntity: EntityHandler = {
   async apply(db, mutation) {
     const price = mutation.args as PriceRecord;
     const kept = await db.recordedPrices.get(price.uid);
-    const row: LocalRecord & PriceRecord = {
+    await db.recordedPrices.put({
       ...price,
-      recorded_at: (kept?.recorded_at as string | undefined) ?? mutation.client_time ?? new Date().toISOString(),
-    };
-    await db.recordedPrices.put(row);
+      recorded_at: kept?.recorded_at ?? mutation.client_time ?? new Date().toISOString(),
+    });
   },
 };

@@ -1,54 +1,51 @@
 // Products on this device: the public catalogue as the last pull left it,
 // plus a farmer's own listings with the changes they queued.
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalDb, LocalRecord } from './local-db';
+import type { Kept, LocalDb } from './local-db';
+import type { Category, Certification, ProductImage, ProductRecord } from './records';
 import { uploadPhotos } from './photos';
 import { enqueue, type EntityHandler } from './sync-engine';
 import type { ListingInput } from './sync-protocol';
 
-export type Category = 'vegetables' | 'fruits' | 'grains' | 'dairy' | 'beverages' | 'herbs';
-export const CATEGORIES: readonly Category[] = ['vegetables', 'fruits', 'grains', 'dairy', 'beverages', 'herbs'];
+export type { Category, Certification, ProductImage };
+export { CATEGORIES } from './records';
 
-/** The certifications a listing may carry (the server's list). */
-export type Certification = 'organic' | 'fair-trade' | 'rainforest-alliance';
+/** A product as the server sends it (docs/api.md, "Products"); one listed offline has no id yet. */
+export type Product = Kept<ProductRecord, 'id' | 'low_stock'>;
 
-export interface ProductImage {
-  url: string;
-  thumbnail_url: string;
-}
-
-/** A product as the server sends it (docs/api.md, "Products"). */
-export interface Product extends LocalRecord {
-  id?: number;
-  title: string;
-  /** The name in a language of the platform, when the farmer gave it (docs/products.md). */
-  title_en?: string | null;
-  title_fr?: string | null;
-  title_sw?: string | null;
-  description: string;
-  category: Category;
-  unit: 'kg' | 'piece';
-  quantity: number;
-  price: number;
-  current_price: number;
-  currency: string;
-  status: 'active' | 'inactive';
-  image_urls: ProductImage[];
-  images: string[];
-  harvest_date: string | null;
-  expiry_date: string | null;
-  certifications: Certification[];
-  tags: string[];
-  shipping: { available: boolean; cost: number; estimated_days: string | null };
-  min_order: number;
-  max_order: number | null;
-  rating: number;
-  reviews: number;
-  farmer: { id: number; name: string; location: string | null; rating: number; verified: boolean };
-  low_stock?: boolean;
-  created_at?: string;
-  /** Hidden from the marketplace by an admin, with the reason (seen by its farmer and admins). */
-  hidden?: { reason: string; at: string } | null;
+/** A listing made on this phone, until the server's copy arrives: what the server fills in. */
+function newListing(uid: string, at: string): Product {
+  return {
+    uid,
+    title: '',
+    title_en: null,
+    title_fr: null,
+    title_sw: null,
+    description: '',
+    category: 'vegetables',
+    unit: 'kg',
+    quantity: 0,
+    price: 0,
+    current_price: 0,
+    currency: 'USD',
+    status: 'active',
+    image_urls: [],
+    images: [],
+    harvest_date: null,
+    expiry_date: null,
+    certifications: [],
+    tags: [],
+    shipping: { available: true, cost: 5, estimated_days: null },
+    min_order: 1,
+    max_order: null,
+    rating: 0,
+    reviews: 0,
+    // Its farmer is the person on this phone (saveProduct names them).
+    farmer: { id: 0, name: '', location: null, rating: 0, verified: false },
+    created_at: at,
+    updated_at: at,
+    hidden: null,
+  };
 }
 
 /** How a farmer's queued changes alter the local copy (and rebase it after a pull). */
@@ -60,12 +57,12 @@ export const productEntity: EntityHandler = {
       await db.products.delete(uid);
       return;
     }
-    const current = (await db.products.get(uid)) ?? { uid, created_at: mutation.client_time, status: 'active' };
+    const current = (await db.products.get(uid)) ?? newListing(uid, mutation.client_time ?? new Date().toISOString());
     if (mutation.name === 'product.adjust_stock') {
-      await db.products.put({ ...current, quantity: Number(current.quantity ?? 0) + Number(mutation.args.delta) });
+      await db.products.put({ ...current, quantity: current.quantity + Number(mutation.args.delta) });
       return;
     }
-    await db.products.put({ ...current, ...fromInput(mutation.args.fields as ListingInput) });
+    await db.products.put({ ...current, ...fromInput(mutation.args.fields as ListingInput, current) });
   },
   async beforePush(db, mutation) {
     const images = (mutation.args.fields as { images?: string[] } | undefined)?.images;
@@ -106,14 +103,31 @@ function toInput(fields: Partial<ProductFields> & { quantity?: number }): Listin
   return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value ?? ''])) as ListingInput;
 }
 
-function fromInput(fields: ListingInput | undefined): Partial<Product> {
-  return Object.fromEntries(
-    Object.entries(fields ?? {}).map(([key, value]) => [key, value === '' ? null : value]),
+/** A change of listing as the server will keep it: blanks are nulls, the shipping fields one object. */
+function fromInput(input: ListingInput | undefined, current: Product): Partial<Product> {
+  const { shipping_available, shipping_cost, shipping_days, ...rest } = input ?? {};
+  const out = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, value === '' ? null : value]),
   ) as Partial<Product>;
+  if (shipping_available !== undefined || shipping_cost !== undefined || shipping_days !== undefined) {
+    const was = current.shipping;
+    out.shipping = {
+      available: shipping_available === undefined ? was.available : Boolean(shipping_available),
+      cost: shipping_cost === undefined ? was.cost : Number(shipping_cost),
+      estimated_days: shipping_days === undefined ? was.estimated_days : shipping_days || null,
+    };
+  }
+  return out;
 }
 
 /** The form's fields of a product as the server (or this phone) has it. */
 export function fieldsOf(p: Product): ProductFields {
+  // A listing saved offline by an earlier version of the app kept its shipping flat.
+  const shipping = (p.shipping as Product['shipping'] | undefined) ?? {
+    available: true,
+    cost: 5,
+    estimated_days: null,
+  };
   return {
     title: p.title ?? '',
     title_en: p.title_en ?? null,
@@ -129,9 +143,9 @@ export function fieldsOf(p: Product): ProductFields {
     expiry_date: p.expiry_date ?? null,
     certifications: p.certifications ?? [],
     tags: p.tags ?? [],
-    shipping_available: p.shipping?.available ?? (p.shipping_available as boolean | undefined) ?? true,
-    shipping_cost: p.shipping?.cost ?? Number(p.shipping_cost ?? 5),
-    shipping_days: p.shipping?.estimated_days ?? (p.shipping_days as string | null | undefined) ?? null,
+    shipping_available: shipping.available,
+    shipping_cost: shipping.cost,
+    shipping_days: shipping.estimated_days,
     min_order: Number(p.min_order ?? 1),
     max_order: p.max_order ?? null,
     images: p.images ?? [],
@@ -140,7 +154,7 @@ export function fieldsOf(p: Product): ProductFields {
 
 /** The product's name for a reader of `language`: the farmer's name in it, if they gave one. */
 export function productTitle(
-  p: Pick<Product, 'title' | 'title_en' | 'title_fr' | 'title_sw'>,
+  p: Pick<Product, 'title'> & Partial<Pick<Product, 'title_en' | 'title_fr' | 'title_sw'>>,
   language?: string,
 ): string {
   const key = `title_${(language ?? '').slice(0, 2)}` as 'title_en' | 'title_fr' | 'title_sw';
@@ -162,7 +176,7 @@ export async function saveProduct(
   quantity: number,
   farmerId: number,
 ): Promise<void> {
-  const existing = (await db.products.get(uid)) as Product | undefined;
+  const existing = await db.products.get(uid);
   const queuedCreate = await db.outbox
     .where('uid')
     .equals(uid)
@@ -171,12 +185,7 @@ export async function saveProduct(
   if (!existing) {
     await enqueue(db, 'product.create', { uid, fields: toInput({ ...fields, quantity }) });
     // The farmer's own card, until the server's copy arrives.
-    await db.products.update(uid, {
-      farmer: { id: farmerId, name: '', location: null, rating: 0, verified: false },
-      image_urls: [],
-      rating: 0,
-      reviews: 0,
-    });
+    await db.products.update(uid, { farmer: { id: farmerId, name: '', location: null, rating: 0, verified: false } });
     return;
   }
   if (existing.version === undefined && queuedCreate > 0) {
@@ -208,7 +217,7 @@ export async function deleteProduct(db: LocalDb, uid: string): Promise<void> {
 /** The farmer's own products, newest first; `undefined` while loading. */
 export function useOwnProducts(db: LocalDb, farmerId: number): Product[] | undefined {
   return useLiveQuery(async () => {
-    const all = (await db.products.toArray()) as Product[];
+    const all = await db.products.toArray();
     return all
       .filter((p) => p.farmer?.id === farmerId)
       .sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));

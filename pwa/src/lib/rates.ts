@@ -1,14 +1,11 @@
 // Exchange rates as phones keep them (docs/money.md): entity `exchange_rate`, by
 // currency, received by sync; lib/francs shows them.
+import type { Kept } from './local-db';
+import type { RateRecord } from './records';
 import type { EntityHandler } from './sync-engine';
 
-/** A rate as the server sends it. */
-export interface Rate {
-  currency: 'CDF';
-  francs_per_usd: number;
-  /** The day the rate is from (YYYY-MM-DD). */
-  as_of: string;
-}
+/** A rate as the server sends it, kept by its currency. */
+export type Rate = Kept<RateRecord>;
 
 export const rateEntity: EntityHandler = {
   table: (db) => db.rates,

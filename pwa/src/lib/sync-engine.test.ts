@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LocalDb } from './local-db';
+import type { EntityTable } from 'dexie';
+import { LocalDb, type LocalRecord } from './local-db';
 import { applyPage, enqueue, registerEntity, syncNow } from './sync-engine';
 import type { Mutation, MutationArgs } from './sync-protocol';
 
@@ -8,14 +9,16 @@ import type { Mutation, MutationArgs } from './sync-protocol';
 const enqueueNote = (db: LocalDb, name: string, args: Record<string, unknown> & { uid: string }, base?: number) =>
   enqueue(db, name as MutationArgs['name'], args as never, base);
 
-// A minimal entity: records whose fields are the mutation's `answers`.
+// A minimal entity: records whose fields are the mutation's `answers`, kept in a table of the
+// local database that the tests use for nothing else.
+const notes = (db: LocalDb) => db.surveys as unknown as EntityTable<LocalRecord & Record<string, unknown>, 'uid'>;
 registerEntity('note', {
-  table: (db) => db.surveys,
+  table: (db) => notes(db),
   async apply(db, mutation: Mutation) {
     const uid = mutation.args.uid as string;
-    if (mutation.name === 'note.delete') return void (await db.surveys.delete(uid));
-    const current = (await db.surveys.get(uid)) ?? { uid };
-    await db.surveys.put({ ...current, ...(mutation.args.answers as object) });
+    if (mutation.name === 'note.delete') return void (await notes(db).delete(uid));
+    const current = (await notes(db).get(uid)) ?? { uid };
+    await notes(db).put({ ...current, ...(mutation.args.answers as object) });
   },
 });
 
@@ -45,7 +48,7 @@ describe('outbox', () => {
       [1, 'note.create', 'a', 'queued'],
       [2, 'note.create', 'b', 'queued'],
     ]);
-    expect(await db.surveys.get('a')).toMatchObject({ title: 'Beans' });
+    expect(await notes(db).get('a')).toMatchObject({ title: 'Beans' });
   });
 
   it('folds edits typed before sending into the queued change', async () => {
@@ -150,7 +153,7 @@ describe('push and pull', () => {
     );
     await syncNow(db);
     expect(asked.map((q) => q.includes('cursor='))).toEqual([true, false]);
-    expect((await db.surveys.toArray()).map((r) => r.uid).sort()).toEqual(['kept', 'mine']);
+    expect((await notes(db).toArray()).map((r) => r.uid).sort()).toEqual(['kept', 'mine']);
     expect(await db.outbox.count()).toBe(1);
     expect(await db.getMeta('cursor')).toBe(9);
   });
@@ -218,7 +221,7 @@ describe('push and pull', () => {
   });
 
   it('a pull page replaces records, deletes tombstones and rebases queued edits on top', async () => {
-    await db.surveys.bulkPut([
+    await notes(db).bulkPut([
       { uid: 'a', title: 'old' },
       { uid: 'gone', title: 'x' },
     ]);
@@ -232,8 +235,8 @@ describe('push and pull', () => {
         { entity: 'note', id: 'gone', op: 'del' },
       ],
     });
-    expect(await db.surveys.get('a')).toMatchObject({ title: 'from server', body: 'typed offline', version: 12 });
-    expect(await db.surveys.get('gone')).toBeUndefined();
+    expect(await notes(db).get('a')).toMatchObject({ title: 'from server', body: 'typed offline', version: 12 });
+    expect(await notes(db).get('gone')).toBeUndefined();
     expect(await db.outbox.count()).toBe(1);
     // Once the server says it has processed the change, it leaves the queue.
     await applyPage(db, { cursor: 13, last_mutation_id: 1, has_more: false, changes: [] });

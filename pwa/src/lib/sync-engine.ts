@@ -3,6 +3,7 @@
 // (Web Locks) pushes them in order, then pulls what changed and rebases the
 // changes still queued on top of it. Triggers: start, `online`, becoming
 // visible, a new change, and a backoff timer after failures.
+import type { EntityTable } from 'dexie';
 import { api, ApiError } from './api';
 import type { LocalDb, LocalRecord, OutboxEntry } from './local-db';
 import {
@@ -15,13 +16,13 @@ import {
 
 /** How a kind of record is kept locally: where it lives and how a queued change alters it. */
 export interface EntityHandler {
-  table(db: LocalDb): LocalDb['surveys'];
+  table(db: LocalDb): EntityTable<LocalRecord, 'uid'>;
   /** Applies a queued change to the local copy (also used to rebase after a pull). */
   apply(db: LocalDb, mutation: Mutation): Promise<void>;
   /** Sends what a change needs before the change itself (its photos); throws to try later. */
   beforePush?(db: LocalDb, mutation: Mutation): Promise<void>;
   /** Other tables `apply` reads (they join every sync transaction). */
-  reads?(db: LocalDb): LocalDb['surveys'][];
+  reads?(db: LocalDb): EntityTable<LocalRecord, 'uid'>[];
 }
 
 const handlers = new Map<string, EntityHandler>();
@@ -354,7 +355,7 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
       if (!handler) continue;
       touched.add(change.id);
       if (change.op === 'del') await handler.table(db).delete(change.id);
-      else await handler.table(db).put({ ...(change.record as LocalRecord), uid: change.id });
+      else await handler.table(db).put({ ...change.record, uid: change.id });
     }
     // Processed by the server: their effects are in what we just stored.
     await db.outbox

@@ -3,13 +3,13 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, useFocusFirstInvalid, useIntoView } from '../form';
 import type { LocalDb, OutboxEntry } from '../../lib/local-db';
-import { FIELDS, toAnswers, validateSubmission, type Answers } from '../../lib/application-fields';
+import { FIELDS, toAnswers, validateSubmission, type Answers, type SurveyField } from '../../lib/application-fields';
 import { saveApplication, type Applicant, type Application, type ApplicationStatus } from '../../lib/applications';
 import { Field } from './application-field';
 
 /** Draft answers are saved this long after the person stops typing. */
 export const AUTOSAVE_MS = 800;
-export function initialValues(existing: Record<string, unknown> | undefined): Answers {
+export function initialValues(existing: Partial<Record<SurveyField, unknown>> | undefined): Answers {
   const values: Answers = {};
   for (const field of FIELDS) {
     const value = existing?.[field.name];

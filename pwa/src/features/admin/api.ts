@@ -5,27 +5,12 @@ import type { AccountStatus, Role, User } from '../../lib/account';
 import type { ApplicationStatus } from '../../lib/applications';
 import type { Order, PartStatus, PaymentMethod } from '../../lib/orders';
 import type { PaymentStatus } from '../../lib/payments';
+import type { PersonName, SurveyRecord } from '../../lib/records';
 
-export interface PersonName {
-  first_name: string;
-  last_name: string;
-  /** `null` for an account made with a phone number only. */
-  email: string | null;
-}
+export type { PersonName };
 
-export interface AdminApplication {
-  id: number;
-  uid: string;
-  user_id: number;
-  user: PersonName;
-  created_by: PersonName;
-  status: ApplicationStatus;
-  active: boolean;
-  admin_comment: string | null;
-  reviewed_at: string | null;
-  created_at: string;
-  [answer: string]: unknown;
-}
+/** An application as the server sends it to admins: the same record as its owner's. */
+export type AdminApplication = SurveyRecord;
 
 export type StatusCounts = Record<'total' | 'pending' | 'approved' | 'rejected' | 're-submitted', number>;
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
 import type { OutboxEntry } from '../../lib/local-db';
-import { optionLabel } from '../../lib/application-fields';
+import { optionLabel, type SurveyField } from '../../lib/application-fields';
 import { type Application } from '../../lib/applications';
 import { StatusBadge } from '../../components/applications/status-badge';
 
@@ -22,8 +22,10 @@ export function ApplicationCard(props: {
   const waiting = entries.some((e) => e.state === 'queued');
   const refused = entries.find((e) => e.state === 'rejected');
   const changeable = a.status === 'draft' || a.status === 'rejected';
-  const answer = (field: string) =>
-    typeof a[field] === 'string' ? optionLabel(t, field, a[field] as string) : t('profile.not_provided');
+  const answer = (field: SurveyField) => {
+    const value = a[field];
+    return typeof value === 'string' ? optionLabel(t, field, value) : t('profile.not_provided');
+  };
   return (
     <li className="card application-card">
       <div className="application-head">

@@ -22,7 +22,6 @@ import {
   type OrderPart,
 } from '../../lib/orders';
 import { paths } from '../../lib/paths';
-import type { Product } from '../../lib/products';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { PayNow } from '../../components/pay-now';
 import { orderPaymentsPath } from '../../lib/payments';
@@ -50,7 +49,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
   const backToCart = async () => {
     for (const part of order.parts) {
       for (const line of part.lines) {
-        const product = (await db.products.where('id').equals(line.product_id).first()) as Product | undefined;
+        const product = await db.products.where('id').equals(line.product_id).first();
         if (product && product.quantity > 0) addToCart(product, line.quantity);
       }
     }

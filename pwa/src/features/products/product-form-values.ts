@@ -1,7 +1,7 @@
 // The product form's values, their checks (docs/product.md, Validation) and what is sent.
 import { fieldsOf, type Product, type ProductFields } from '../../lib/products';
 
-export const CERTIFICATIONS = ['organic', 'fair-trade', 'rainforest-alliance'] as const;
+export { CERTIFICATIONS } from '../../lib/records';
 export const MAX_PHOTOS = 6;
 export interface FormValues {
   title: string;
