@@ -1,4 +1,4 @@
-// The marketplace's offline search on the phone (pwa/src/lib/product-search.ts) over
+// The marketplace's offline search on the phone (pwa/src/lib/entities/product-search.ts) over
 // 10,000 products (PRODUCTS=n for more): the time of one keystroke's search and sort,
 // as the person types "cassava lot 12" letter by letter, then a category and a sort.
 // Runs the app's own code in Node on this machine; a cheap Android phone is about
@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 // transpiler makes it runnable, with the words inlined.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ts = createRequire(join(root, 'pwa/package.json'))('typescript');
-const source = readFileSync(join(root, 'pwa/src/lib/product-search.ts'), 'utf8');
-const produceWords = readFileSync(join(root, 'pwa/src/lib/produce-words.json'), 'utf8');
+const source = readFileSync(join(root, 'pwa/src/lib/entities/product-search.ts'), 'utf8');
+const produceWords = readFileSync(join(root, 'pwa/src/lib/entities/produce-words.json'), 'utf8');
 const { outputText } = ts.transpileModule(
   source.replace("import vocabulary from './produce-words.json';", `const vocabulary = ${produceWords};`),
   { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } },

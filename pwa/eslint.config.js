@@ -14,7 +14,7 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .map((entry) => entry.name);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dev-dist/', 'node_modules/', 'src/lib/sync-protocol.ts', 'src/lib/records.ts'] },
+  { ignores: ['dist/', 'dev-dist/', 'node_modules/', 'src/lib/sync/protocol.ts', 'src/lib/sync/records.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,7 +2,7 @@
 //! envelope (push, pull, results), the mutation table, and the inputs a
 //! client sends for applications and products.
 //!
-//! The PWA's TypeScript for these types, `pwa/src/lib/sync-protocol.ts`, is
+//! The PWA's TypeScript for these types, `pwa/src/lib/sync/protocol.ts`, is
 //! generated from them; a test fails when that file is stale. Regenerate it
 //! with `UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol`.
 
@@ -169,7 +169,7 @@ mod tests {
     use super::*;
     use ts_rs::Config;
 
-    const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/sync-protocol.ts");
+    const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/sync/protocol.ts");
 
     fn typescript() -> String {
         let cfg = Config::default();
@@ -228,7 +228,7 @@ mod tests {
         let committed = std::fs::read_to_string(BINDINGS).unwrap_or_default();
         assert!(
             committed == expected,
-            "pwa/src/lib/sync-protocol.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol"
+            "pwa/src/lib/sync/protocol.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p sync-protocol"
         );
     }
 

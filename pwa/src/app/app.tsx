@@ -3,7 +3,7 @@ import { RouterProvider, type DataRouter } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ToastProvider } from '../components/toast';
 import { SessionProvider } from '../lib/session';
-import { SyncProvider } from '../lib/sync-provider';
+import { SyncProvider } from '../lib/sync/provider';
 
 export function App({ router }: { router: DataRouter }) {
   return (

@@ -6,9 +6,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, useMissingLanguage } from '../lib/i18n';
-import { useLocalDb } from '../lib/sync-provider';
+import { useLocalDb } from '../lib/sync/provider';
 import { useOnline } from '../lib/use-online';
-import { useWaitingCount } from '../lib/use-outbox';
+import { useWaitingCount } from '../lib/sync/use-outbox';
 import { ClockIcon } from './icons';
 
 /** A normal sync sends a change in a moment: only one still waiting after this is said. */

@@ -2,7 +2,7 @@
 // also the total's estimate in Congolese francs, with the rate and its date.
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatMoney } from '../lib/format';
-import { formatFrancs, useFrancs, type Francs } from '../lib/francs';
+import { formatFrancs, useFrancs, type Francs } from '../lib/entities/francs';
 
 export function MoneySummary({ subtotal, shipping }: { subtotal: number; shipping: number }) {
   const { t } = useTranslation();

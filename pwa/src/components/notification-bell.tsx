@@ -5,8 +5,8 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BellIcon } from './icons';
 import { formatDate } from '../lib/format';
-import type { LocalDb } from '../lib/local-db';
-import { markRead, sectionOf, useNotifications, type Notification } from '../lib/notifications';
+import type { LocalDb } from '../lib/sync/local-db';
+import { markRead, sectionOf, useNotifications, type Notification } from '../lib/entities/notifications';
 import { useDismiss } from '../lib/use-dismiss';
 
 export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(section: string): void }) {

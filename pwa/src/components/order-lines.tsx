@@ -2,7 +2,7 @@
 // order's timeline: the same on the buyer's, the farmer's and the admin's screens.
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../lib/format';
-import type { OrderEvent, OrderLine } from '../lib/orders';
+import type { OrderEvent, OrderLine } from '../lib/entities/orders';
 
 const money = (cents: number) => formatMoney(cents / 100);
 

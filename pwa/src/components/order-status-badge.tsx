@@ -1,6 +1,6 @@
 // An order's (or a part's) status as a coloured badge.
 import { useTranslation } from 'react-i18next';
-import type { PartStatus } from '../lib/orders';
+import type { PartStatus } from '../lib/entities/orders';
 
 const COLOUR: Record<PartStatus, string> = {
   processing: 'badge yellow',

@@ -8,7 +8,7 @@ import { ErrorBox, SelectField, TextField } from './form';
 import { Spinner } from './spinner';
 import { errorMessages } from '../lib/error-text';
 import { formatMoney } from '../lib/format';
-import type { LocalDb } from '../lib/local-db';
+import type { LocalDb } from '../lib/sync/local-db';
 import {
   failureText,
   fetchOperators,
@@ -18,7 +18,7 @@ import {
   type Operator,
   type Payment,
 } from '../lib/payments';
-import { syncNow } from '../lib/sync-engine';
+import { syncNow } from '../lib/sync/engine';
 
 const POLL_MS = 2000;
 

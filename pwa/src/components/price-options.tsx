@@ -1,7 +1,7 @@
 // The crops and markets of market prices as a select's options (docs/prices.md): the
 // board's filters, the agent's form, the admin's and the profile's alerts all list them.
 import { useTranslation } from 'react-i18next';
-import { CROPS, type Market } from '../lib/prices';
+import { CROPS, type Market } from '../lib/entities/prices';
 
 /** `blank`: the first option's words ("All crops", "Choose a crop"), value "". */
 export function CropOptions({ blank }: { blank?: string }) {

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../lib/paths';
-import { fetchRange, formatMicros, placeInRange, type PriceRange } from '../lib/prices';
+import { fetchRange, formatMicros, placeInRange, type PriceRange } from '../lib/entities/prices';
 
 /** How long typing must pause before the range is asked for. */
 const PAUSE_MS = 400;

@@ -2,8 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { Modal } from './dialog';
 import { formatDate, formatDay, formatMoney } from '../lib/format';
-import type { LocalDb } from '../lib/local-db';
-import { fieldsOf, type Product } from '../lib/products';
+import type { LocalDb } from '../lib/sync/local-db';
+import { fieldsOf, type Product } from '../lib/entities/products';
 import { Photo } from './product-photo';
 import { unitCounted } from './product-parts';
 

@@ -1,13 +1,13 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Francs } from '../lib/francs';
+import type { Francs } from '../lib/entities/francs';
 import { setupI18n } from '../lib/i18n';
 import { Price, ProductImage, unitCounted } from './product-parts';
 import { PICTURE_WIDTHS, pictureSet } from '../lib/picture-sizes';
 
 // Whether francs show (and at which rate) is the hook's business, tested in lib/francs.
 const francs = vi.hoisted(() => ({ value: null as Francs | null }));
-vi.mock('../lib/francs', () => ({ useFrancs: () => francs.value }));
+vi.mock('../lib/entities/francs', () => ({ useFrancs: () => francs.value }));
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('en');

@@ -1,6 +1,6 @@
 // A product photo from this phone (before upload) or the server, or a placeholder.
-import type { LocalDb } from '../lib/local-db';
-import { usePhotoUrl } from '../lib/photos';
+import type { LocalDb } from '../lib/sync/local-db';
+import { usePhotoUrl } from '../lib/sync/photos';
 
 export function Photo({
   db,

@@ -5,7 +5,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignOut } from '../lib/session';
-import { useLocalDb } from '../lib/sync-provider';
+import { useLocalDb } from '../lib/sync/provider';
 import { ConfirmDialog } from './dialog';
 
 export function useSignOutAsking(): { signOut(): void; dialog: ReactNode } {

@@ -2,10 +2,10 @@
 // syncing, synced, or a refused change; tapping it shows the queue.
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LocalDb } from '../lib/local-db';
-import { useOutbox } from '../lib/use-outbox';
+import type { LocalDb } from '../lib/sync/local-db';
+import { useOutbox } from '../lib/sync/use-outbox';
 import { useOnline } from '../lib/use-online';
-import { engineState, subscribe, syncNow } from '../lib/sync-engine';
+import { engineState, subscribe, syncNow } from '../lib/sync/engine';
 import { AlertIcon, CheckIcon, ClockIcon, CloseIcon } from './icons';
 
 export function SyncStatus({ db }: { db: LocalDb }) {

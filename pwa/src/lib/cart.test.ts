@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Product } from './products';
+import type { Product } from './entities/products';
 import { addToCart, checkLines, clearCart, setCartOwner, totals, type Cart, type CartItem } from './cart';
 
 function item(id: number, farmer: number, quantity: number, price: number, shipping = 5): CartItem {

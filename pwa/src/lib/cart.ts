@@ -4,7 +4,7 @@
 // phone shows nobody another person's cart), and a visitor's cart joins the account
 // they sign in to.
 import { useSyncExternalStore } from 'react';
-import type { Product } from './products';
+import type { Product } from './entities/products';
 import { cachedUserId } from './session';
 
 const VISITOR_KEY = 'cart';

@@ -2,7 +2,7 @@
 // go through and an order part the platform cancelled, never the server's English.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupI18n } from './i18n';
-import { cancelReasonText } from './orders';
+import { cancelReasonText } from './entities/orders';
 import { failureText } from './payments';
 
 const i18n = setupI18n();

@@ -6,7 +6,7 @@
 import type { TFunction } from 'i18next';
 import { api } from './api';
 
-import type { PaymentStatus } from './records';
+import type { PaymentStatus } from './sync/records';
 
 export type { PaymentStatus };
 

@@ -1,6 +1,6 @@
 //! The region's produce in English, French and Kiswahili (issue 17): a search for
 //! "café" also looks for "coffee" and "kahawa". The words live in one file that the
-//! phone's offline search reads too (pwa/src/lib/produce-words.json).
+//! phone's offline search reads too (pwa/src/lib/entities/produce-words.json).
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -13,8 +13,9 @@ struct Vocabulary {
     categories: HashMap<String, Vec<String>>,
 }
 
-static VOCABULARY: LazyLock<Vocabulary> =
-    LazyLock::new(|| serde_json::from_str(include_str!("../../../pwa/src/lib/produce-words.json")).unwrap_or_default());
+static VOCABULARY: LazyLock<Vocabulary> = LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../../pwa/src/lib/entities/produce-words.json")).unwrap_or_default()
+});
 static GROUPS: LazyLock<&'static [Vec<String>]> = LazyLock::new(|| &VOCABULARY.groups);
 
 /// The words of a category (`vegetables`) in the three languages, added to each
@@ -66,7 +67,7 @@ pub fn equivalents(word: &str) -> Vec<String> {
 /// The names of other produce that contain `name` ("coffee bean" and "soybean" for
 /// "bean", "boeuf" for "oeuf"): a listing that holds one of them is not found by `name`,
 /// so a search for beans lists no coffee and one for eggs no aubergines. The phone's
-/// search does the same (lib/product-search.ts).
+/// search does the same (lib/entities/product-search.ts).
 pub fn inside_other_names(name: &str) -> Vec<&'static str> {
     let names = |group: &&Vec<String>| group.iter().any(|term| term.trim_start_matches('=') == name);
     let mut found: Vec<&'static str> = Vec::new();

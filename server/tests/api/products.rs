@@ -446,7 +446,7 @@ async fn a_new_phones_snapshot_carries_only_what_is_on_sale_on_every_page() {
 async fn every_product_of_the_vocabulary_is_found_from_each_language() {
     let app = spawn_app().await;
     let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
-    let file: Value = serde_json::from_str(include_str!("../../../pwa/src/lib/produce-words.json")).unwrap();
+    let file: Value = serde_json::from_str(include_str!("../../../pwa/src/lib/entities/produce-words.json")).unwrap();
     let groups = file["groups"].as_array().unwrap();
     // One listing a product, named in English only, in a title of the farmer's words.
     for group in groups {

@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../components/stat-card';
 import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
-import { useApplications } from '../../lib/applications';
-import type { LocalDb } from '../../lib/local-db';
-import { useOrders } from '../../lib/orders';
+import { useApplications } from '../../lib/entities/applications';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { useOrders } from '../../lib/entities/orders';
 import { paths } from '../../lib/paths';
 import type { SectionId } from './sections';
 

@@ -11,7 +11,7 @@ import { useSession } from '../../lib/session';
 import { useSignOutAsking } from '../../components/sign-out';
 import { displayName, type User } from '../../lib/account';
 import { LanguagePicker } from '../../components/language-picker';
-import { useLocalDb } from '../../lib/sync-provider';
+import { useLocalDb } from '../../lib/sync/provider';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';

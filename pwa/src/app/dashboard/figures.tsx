@@ -7,10 +7,10 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../components/stat-card';
 import { formatDate, formatMoney } from '../../lib/format';
-import { useApplications } from '../../lib/applications';
-import type { LocalDb } from '../../lib/local-db';
-import { partEarning, useOrders } from '../../lib/orders';
-import { useOwnProducts } from '../../lib/products';
+import { useApplications } from '../../lib/entities/applications';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { partEarning, useOrders } from '../../lib/entities/orders';
+import { useOwnProducts } from '../../lib/entities/products';
 import type { DashboardKind } from './sections';
 
 interface FiguresProps {

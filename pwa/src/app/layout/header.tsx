@@ -8,7 +8,7 @@ import { paths } from '../../lib/paths';
 import { Avatar } from '../../components/avatar';
 import { CartIcon, CloseIcon, LogoutIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
-import { useLocalDb } from '../../lib/sync-provider';
+import { useLocalDb } from '../../lib/sync/provider';
 import { useSession } from '../../lib/session';
 import { useSignOutAsking } from '../../components/sign-out';
 import { itemCount, useCart } from '../../lib/cart';

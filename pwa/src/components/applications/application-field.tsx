@@ -2,7 +2,7 @@
 import { type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../lib/error-text';
-import { optionLabel, type FieldDef } from '../../lib/application-fields';
+import { optionLabel, type FieldDef } from '../../lib/entities/application-fields';
 
 export function Field({
   field,

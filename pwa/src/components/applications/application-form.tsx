@@ -2,9 +2,20 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, useFocusFirstInvalid, useIntoView } from '../form';
-import type { LocalDb, OutboxEntry } from '../../lib/local-db';
-import { FIELDS, toAnswers, validateSubmission, type Answers, type SurveyField } from '../../lib/application-fields';
-import { saveApplication, type Applicant, type Application, type ApplicationStatus } from '../../lib/applications';
+import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
+import {
+  FIELDS,
+  toAnswers,
+  validateSubmission,
+  type Answers,
+  type SurveyField,
+} from '../../lib/entities/application-fields';
+import {
+  saveApplication,
+  type Applicant,
+  type Application,
+  type ApplicationStatus,
+} from '../../lib/entities/applications';
 import { Field } from './application-field';
 
 /** Draft answers are saved this long after the person stops typing. */

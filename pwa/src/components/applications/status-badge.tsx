@@ -1,6 +1,6 @@
 // An application's status as a coloured badge.
 import { useTranslation } from 'react-i18next';
-import { type ApplicationStatus } from '../../lib/applications';
+import { type ApplicationStatus } from '../../lib/entities/applications';
 
 export const BADGE: Record<ApplicationStatus, string> = {
   approved: 'badge green',

@@ -25,7 +25,7 @@ import { ApplicationDetailsModal } from './application-details-modal';
 import { DecisionModal } from './decision-modal';
 import { CreateForUserModal } from './create-for-user-modal';
 import { StatusBadge } from '../../components/applications/status-badge';
-import { personName } from '../../lib/people';
+import { personName } from '../../lib/entities/people';
 import { LoadFailed } from '../../components/load-failed';
 
 const STATUSES = ['pending', 'approved', 'rejected', 're-submitted'] as const;

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { BLOG_CATEGORIES, readTime, type BlogCategory } from '../../lib/news';
+import { BLOG_CATEGORIES, readTime, type BlogCategory } from '../../lib/entities/news';
 import { ConfirmDialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';

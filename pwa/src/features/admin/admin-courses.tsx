@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import type { Lesson, LessonOutline } from '../../lib/courses';
+import type { Lesson, LessonOutline } from '../../lib/entities/courses';
 import { ConfirmDialog } from '../../components/dialog';
 import { TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';

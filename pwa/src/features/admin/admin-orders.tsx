@@ -12,7 +12,7 @@ import { StatCard } from '../../components/stat-card';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { cancelReasonText, PART_STATUSES, type Order } from '../../lib/orders';
+import { cancelReasonText, PART_STATUSES, type Order } from '../../lib/entities/orders';
 import { answerPrompt, failureText, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { useDebounced } from './use-debounced';

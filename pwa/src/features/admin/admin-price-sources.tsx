@@ -7,7 +7,7 @@ import { ErrorBox, TextField } from '../../components/form';
 import { useToast } from '../../components/toast';
 import { ApiError, api, getToken } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import type { Market } from '../../lib/prices';
+import type { Market } from '../../lib/entities/prices';
 
 interface ImportReport {
   imported: number;

@@ -15,7 +15,7 @@ import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDay, numberFormat } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/prices';
+import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/entities/prices';
 import { ExportButton } from './export-button';
 import { PriceSources } from './admin-price-sources';
 

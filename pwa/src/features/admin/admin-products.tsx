@@ -14,9 +14,9 @@ import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { CATEGORIES, type Product } from '../../lib/products';
+import { CATEGORIES, type Product } from '../../lib/entities/products';
 import { ProductDetails } from '../../components/product-details';
-import { useLocalDb } from '../../lib/sync-provider';
+import { useLocalDb } from '../../lib/sync/provider';
 import { ExportButton } from './export-button';
 import { useDebounced } from './use-debounced';
 

@@ -11,8 +11,8 @@ import { useToast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDate, formatDay } from '../../lib/format';
-import { formatFrancs } from '../../lib/francs';
-import type { Rate } from '../../lib/rates';
+import { formatFrancs } from '../../lib/entities/francs';
+import type { Rate } from '../../lib/entities/rates';
 import { PlatformSettings } from './platform-settings';
 
 interface SetRate extends Rate {

@@ -2,10 +2,10 @@
 // Admin screens work online; what they show comes from the server each time.
 import { api } from '../../lib/api';
 import type { AccountStatus, Role, User } from '../../lib/account';
-import type { ApplicationStatus } from '../../lib/applications';
-import type { Order, PartStatus, PaymentMethod } from '../../lib/orders';
+import type { ApplicationStatus } from '../../lib/entities/applications';
+import type { Order, PartStatus, PaymentMethod } from '../../lib/entities/orders';
 import type { PaymentStatus } from '../../lib/payments';
-import type { PersonName, SurveyRecord } from '../../lib/records';
+import type { PersonName, SurveyRecord } from '../../lib/sync/records';
 
 export type { PersonName };
 

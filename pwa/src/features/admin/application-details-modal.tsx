@@ -2,10 +2,10 @@
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
 import { formatDate } from '../../lib/format';
-import { FIELDS, FIELD_GROUPS, answerText, applies } from '../../lib/application-fields';
+import { FIELDS, FIELD_GROUPS, answerText, applies } from '../../lib/entities/application-fields';
 import { type AdminApplication } from './api';
 import { StatusBadge } from '../../components/applications/status-badge';
-import { personName } from '../../lib/people';
+import { personName } from '../../lib/entities/people';
 import { reviewable } from './api';
 
 export function ApplicationDetailsModal({

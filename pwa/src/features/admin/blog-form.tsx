@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { problemMessages, type Problem } from '../../lib/error-text';
 import { useImagePick } from '../../lib/image-pick';
-import { BLOG_CATEGORIES, type Post } from '../../lib/news';
+import { BLOG_CATEGORIES, type Post } from '../../lib/entities/news';
 import { Modal } from '../../components/dialog';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
 import { RichEditor } from './rich-editor';

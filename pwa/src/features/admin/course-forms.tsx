@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { usePictureUpload } from './use-picture-upload';
-import { COURSE_CATEGORIES, LEVELS, type Course, type Lesson, type Question } from '../../lib/courses';
+import { COURSE_CATEGORIES, LEVELS, type Course, type Lesson, type Question } from '../../lib/entities/courses';
 import { Modal } from '../../components/dialog';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
 import { useToast } from '../../components/toast';

@@ -5,10 +5,10 @@ import { Modal } from '../../components/dialog';
 import { ErrorBox, SelectField } from '../../components/form';
 import { useToast } from '../../components/toast';
 import { errorMessages } from '../../lib/error-text';
-import { FIELDS, applies, toAnswers, validateSubmission, type Answers } from '../../lib/application-fields';
+import { FIELDS, applies, toAnswers, validateSubmission, type Answers } from '../../lib/entities/application-fields';
 import { createForUser } from './api';
-import { fetchSurveyable } from '../../lib/people';
-import type { LocalPerson } from '../../lib/local-db';
+import { fetchSurveyable } from '../../lib/entities/people';
+import type { LocalPerson } from '../../lib/sync/local-db';
 import { Field } from '../../components/applications/application-field';
 import { initialValues } from '../../components/applications/application-form';
 

@@ -1,7 +1,7 @@
 // Sends a picked picture for the admin's forms (courses, posts): resized on the
 // phone, sent to /uploads by its hash; answers the hash.
-import { keepPhoto, uploadPhotos } from '../../lib/photos';
-import { useLocalDb } from '../../lib/sync-provider';
+import { keepPhoto, uploadPhotos } from '../../lib/sync/photos';
+import { useLocalDb } from '../../lib/sync/provider';
 
 export function usePictureUpload() {
   const db = useLocalDb();

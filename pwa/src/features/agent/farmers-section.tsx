@@ -7,10 +7,10 @@ import { ErrorBox, TextField } from '../../components/form';
 import { ClipboardIcon, RefreshIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import { newUid } from '../../lib/sync-engine';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { newUid } from '../../lib/sync/engine';
 import { ApplicationForm } from '../../components/applications/application-form';
-import { useApplications, type Applicant, type Application } from '../../lib/applications';
+import { useApplications, type Applicant, type Application } from '../../lib/entities/applications';
 import {
   forgetRegistration,
   matches,
@@ -18,7 +18,7 @@ import {
   refreshPeople,
   useSavedPeople,
   type Visitable,
-} from '../../lib/people';
+} from '../../lib/entities/people';
 import { RegisterPerson } from './register-person';
 
 /** Whom an application for `p` names: the server's id, or this phone's registration. */

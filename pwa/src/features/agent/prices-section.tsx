@@ -8,8 +8,8 @@ import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorKey, fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDay } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import type { MutationResult } from '../../lib/sync-protocol';
+import type { LocalDb } from '../../lib/sync/local-db';
+import type { MutationResult } from '../../lib/sync/protocol';
 import {
   CURRENCIES,
   PRICE_UNITS,
@@ -18,7 +18,7 @@ import {
   refreshMarkets,
   useRecordedPrices,
   useSavedMarkets,
-} from '../../lib/prices';
+} from '../../lib/entities/prices';
 
 const FIELDS = ['market', 'crop', 'unit', 'price', 'currency', 'observed_on', 'note'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;

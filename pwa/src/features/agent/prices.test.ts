@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LocalDb } from '../../lib/local-db';
-import { registerEntity } from '../../lib/sync-engine';
-import { boardQuery, forgetPrice, placeInRange, priceEntity, recordPrice } from '../../lib/prices';
+import { LocalDb } from '../../lib/sync/local-db';
+import { registerEntity } from '../../lib/sync/engine';
+import { boardQuery, forgetPrice, placeInRange, priceEntity, recordPrice } from '../../lib/entities/prices';
 import { checkPrice } from './prices-section';
 
 registerEntity('price', priceEntity);

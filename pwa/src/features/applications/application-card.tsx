@@ -2,9 +2,9 @@
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
-import type { OutboxEntry } from '../../lib/local-db';
-import { optionLabel, type SurveyField } from '../../lib/application-fields';
-import { type Application } from '../../lib/applications';
+import type { OutboxEntry } from '../../lib/sync/local-db';
+import { optionLabel, type SurveyField } from '../../lib/entities/application-fields';
+import { type Application } from '../../lib/entities/applications';
 import { StatusBadge } from '../../components/applications/status-badge';
 
 export function ApplicationCard(props: {

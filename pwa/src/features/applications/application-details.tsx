@@ -1,7 +1,7 @@
 // An application read-only, with the admin's comment.
 import { useTranslation } from 'react-i18next';
-import { FIELDS, answerText, applies } from '../../lib/application-fields';
-import { type Application } from '../../lib/applications';
+import { FIELDS, answerText, applies } from '../../lib/entities/application-fields';
+import { type Application } from '../../lib/entities/applications';
 import { StatusBadge } from '../../components/applications/status-badge';
 
 export function ApplicationDetails({ application, onBack }: { application: Application; onBack(): void }) {

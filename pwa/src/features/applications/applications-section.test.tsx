@@ -2,10 +2,10 @@ import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../lib/i18n';
-import { LocalDb } from '../../lib/local-db';
-import { registerEntity } from '../../lib/sync-engine';
+import { LocalDb } from '../../lib/sync/local-db';
+import { registerEntity } from '../../lib/sync/engine';
 import { ApplicationsSection } from './applications-section';
-import { surveyEntity } from '../../lib/applications';
+import { surveyEntity } from '../../lib/entities/applications';
 
 let db: LocalDb;
 let counter = 0;

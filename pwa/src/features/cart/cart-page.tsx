@@ -4,17 +4,17 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import { useCatalogueDb } from '../../lib/sync-provider';
+import { useCatalogueDb } from '../../lib/sync/provider';
 import { AlertIcon, CartIcon, TrashIcon } from '../../components/icons';
 import { formatMoney } from '../../lib/format';
 import { MoneySummary } from '../../components/money-summary';
 import { useSession } from '../../lib/session';
-import { useCatalogue } from '../../lib/catalogue';
+import { useCatalogue } from '../../lib/entities/catalogue';
 import { Stepper } from '../../components/stepper';
 import { checkLines, clearCart, removeFromCart, setQuantity, totals, useCart } from '../../lib/cart';
 import { unitCounted } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
-import { productTitle } from '../../lib/products';
+import { productTitle } from '../../lib/entities/products';
 
 /** docs/product.md, Constants: the cart clears after half a second, showing "Clearing...". */
 export const CLEAR_DELAY_MS = 500;

@@ -10,7 +10,7 @@ import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { LoadFailed } from '../../components/load-failed';
-import { useLocalDb } from '../../lib/sync-provider';
+import { useLocalDb } from '../../lib/sync/provider';
 
 interface Earnings {
   currency: string;

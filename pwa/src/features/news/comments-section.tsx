@@ -12,15 +12,15 @@ import {
   useThreads,
   writeComment,
   type StoredComment,
-} from '../../lib/comments';
+} from '../../lib/entities/comments';
 import { errorKey } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
-import type { LocalDb, OutboxEntry } from '../../lib/local-db';
-import type { Post } from '../../lib/news';
+import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
+import type { Post } from '../../lib/entities/news';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useOnline } from '../../lib/use-online';
-import { useOutbox } from '../../lib/use-outbox';
+import { useOutbox } from '../../lib/sync/use-outbox';
 import { ConfirmDialog } from '../../components/dialog';
 import { useToast } from '../../components/toast';
 

@@ -5,11 +5,11 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import { useCatalogueDb } from '../../lib/sync-provider';
-import { useSyncedList } from '../../lib/catalogue';
+import { useCatalogueDb } from '../../lib/sync/provider';
+import { useSyncedList } from '../../lib/entities/catalogue';
 import { currentLanguage } from '../../lib/i18n';
 import { formatDate } from '../../lib/format';
-import { syncNow } from '../../lib/sync-engine';
+import { syncNow } from '../../lib/sync/engine';
 import {
   BLOG_CATEGORIES,
   filterNews,
@@ -19,7 +19,7 @@ import {
   readTime,
   type NewsFilters,
   type Post,
-} from '../../lib/news';
+} from '../../lib/entities/news';
 import { TextField } from '../../components/form';
 import { LoadingCards } from '../../components/loading-cards';
 import { ProductImage, useDataSaver } from '../../components/product-parts';

@@ -11,8 +11,8 @@ import { AlertIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { addToCart } from '../../lib/cart';
 import { errorKey } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
-import { useFrancs } from '../../lib/francs';
-import type { LocalDb, OutboxEntry } from '../../lib/local-db';
+import { useFrancs } from '../../lib/entities/francs';
+import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
 import {
   cancelReasonText,
   changePart,
@@ -20,7 +20,7 @@ import {
   type ChangedLine,
   type Order,
   type OrderPart,
-} from '../../lib/orders';
+} from '../../lib/entities/orders';
 import { paths } from '../../lib/paths';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { PayNow } from '../../components/pay-now';

@@ -8,12 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { AppPage } from '../../components/app-page';
 import { ReceiptIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import type { LocalDb } from '../../lib/local-db';
-import { useLocalDb } from '../../lib/sync-provider';
-import { useOrders, type PartStatus } from '../../lib/orders';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { useLocalDb } from '../../lib/sync/provider';
+import { useOrders, type PartStatus } from '../../lib/entities/orders';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
-import { useOutbox } from '../../lib/use-outbox';
+import { useOutbox } from '../../lib/sync/use-outbox';
 import { OrderCard } from './order-card';
 import { usePageHead } from '../../lib/page-head';
 

@@ -7,9 +7,9 @@ import { ErrorBox } from '../../components/form';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import type { Order } from '../../lib/orders';
-import { syncNow } from '../../lib/sync-engine';
+import type { LocalDb } from '../../lib/sync/local-db';
+import type { Order } from '../../lib/entities/orders';
+import { syncNow } from '../../lib/sync/engine';
 
 export function UnpaidNote({ db, order }: { db: LocalDb; order: Order }) {
   const { t } = useTranslation();

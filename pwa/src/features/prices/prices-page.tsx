@@ -12,7 +12,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { Sparkline } from '../../components/sparkline';
 import { Spinner } from '../../components/spinner';
 import { formatDay } from '../../lib/format';
-import { formatFrancs } from '../../lib/francs';
+import { formatFrancs } from '../../lib/entities/francs';
 import { usePageHead } from '../../lib/page-head';
 import {
   fetchBoard,
@@ -21,7 +21,7 @@ import {
   type BoardFilters,
   type CropPrices,
   type Market,
-} from '../../lib/prices';
+} from '../../lib/entities/prices';
 
 const FILTERS = ['crop', 'market', 'territory'] as const;
 

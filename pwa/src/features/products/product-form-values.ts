@@ -1,7 +1,7 @@
 // The product form's values, their checks (docs/product.md, Validation) and what is sent.
-import { fieldsOf, type Product, type ProductFields } from '../../lib/products';
+import { fieldsOf, type Product, type ProductFields } from '../../lib/entities/products';
 
-export { CERTIFICATIONS } from '../../lib/records';
+export { CERTIFICATIONS } from '../../lib/sync/records';
 export const MAX_PHOTOS = 6;
 export interface FormValues {
   title: string;

@@ -2,9 +2,9 @@
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
-import type { LocalDb, OutboxEntry } from '../../lib/local-db';
+import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
 import { Price, unitCounted } from '../../components/product-parts';
-import { LOW_STOCK, type Product } from '../../lib/products';
+import { LOW_STOCK, type Product } from '../../lib/entities/products';
 import { Photo } from '../../components/product-photo';
 
 export function ProductRow(props: {

@@ -7,7 +7,7 @@ import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ErrorBox, SelectField } from '../../components/form';
 import { ApiError, api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
-import type { Market } from '../../lib/prices';
+import type { Market } from '../../lib/entities/prices';
 
 interface Alerts {
   phone: string;

@@ -9,9 +9,9 @@ import { ReceiptIcon } from '../../components/icons';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { Spinner } from '../../components/spinner';
 import { formatDate, formatMoney } from '../../lib/format';
-import type { LocalDb } from '../../lib/local-db';
-import { cancelReasonText, changePart, useOrders, type Order, type OrderPart } from '../../lib/orders';
-import { useOutbox } from '../../lib/use-outbox';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { cancelReasonText, changePart, useOrders, type Order, type OrderPart } from '../../lib/entities/orders';
+import { useOutbox } from '../../lib/sync/use-outbox';
 import { OrderLines } from '../../components/order-lines';
 
 const money = (cents: number) => formatMoney(cents / 100);

@@ -8,7 +8,7 @@ import { paths } from '../../lib/paths';
 import { formatDate } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
 import { LoadFailed } from '../../components/load-failed';
-import type { Certificate } from '../../lib/courses';
+import type { Certificate } from '../../lib/entities/courses';
 import { usePageHead } from '../../lib/page-head';
 
 interface Check {

@@ -6,15 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { usePageHead } from '../../lib/page-head';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
-import { useCatalogueDb, useLocalDb } from '../../lib/sync-provider';
+import { useCatalogueDb, useLocalDb } from '../../lib/sync/provider';
 import { Spinner } from '../../components/spinner';
 import { PayNow } from '../../components/pay-now';
 import { coursePaymentsPath } from '../../lib/payments';
 import { Avatar } from '../../components/avatar';
 import { Stars, useDataSaver } from '../../components/product-parts';
 import { formatMinutes } from '../../lib/format';
-import { enrol, useCourse, useEnrolment, type Course, type Enrolment } from '../../lib/courses';
-import type { LocalDb } from '../../lib/local-db';
+import { enrol, useCourse, useEnrolment, type Course, type Enrolment } from '../../lib/entities/courses';
+import type { LocalDb } from '../../lib/sync/local-db';
 import type { User } from '../../lib/account';
 import { CourseBadges, CourseNotFound, CoursePicture, CoursePrice } from './course-parts';
 

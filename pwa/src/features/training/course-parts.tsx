@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import type { Course } from '../../lib/courses';
+import type { Course } from '../../lib/entities/courses';
 import { formatMinutes, formatMoney } from '../../lib/format';
 import { ProductImage } from '../../components/product-parts';
 import { PICTURE_WIDTHS } from '../../lib/picture-sizes';

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import { useLocalDb } from '../../lib/sync-provider';
+import { useLocalDb } from '../../lib/sync/provider';
 import { useOnline } from '../../lib/use-online';
 import { api } from '../../lib/api';
 import { currentLanguage } from '../../lib/i18n';
@@ -15,7 +15,7 @@ import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { ConfirmDialog } from '../../components/dialog';
 import { useToast } from '../../components/toast';
-import type { LocalDb } from '../../lib/local-db';
+import type { LocalDb } from '../../lib/sync/local-db';
 import {
   ASK_ABOVE_BYTES,
   lessonsOf,
@@ -28,8 +28,14 @@ import {
   type CourseContent,
   type Enrolment,
   type Lesson,
-} from '../../lib/courses';
-import { certificatePdf, downloadCourse, fetchContent, removeDownload, shouldAsk } from '../../lib/course-download';
+} from '../../lib/entities/courses';
+import {
+  certificatePdf,
+  downloadCourse,
+  fetchContent,
+  removeDownload,
+  shouldAsk,
+} from '../../lib/entities/course-download';
 import { CourseNotFound } from './course-parts';
 import { LessonText } from './lesson-text';
 import { Quiz } from './quiz';

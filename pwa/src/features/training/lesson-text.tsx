@@ -3,7 +3,7 @@
 // `## `/`### ` headings, `- ` and `1. ` lists, `![caption](sha256)` pictures on
 // their own line, `**bold**`, blank lines between paragraphs.
 import { useEffect, useState, type ReactNode } from 'react';
-import { pictureSource } from '../../lib/course-download';
+import { pictureSource } from '../../lib/entities/course-download';
 
 type Block =
   | { kind: 'h2' | 'h3' | 'p'; text: string }

@@ -3,7 +3,7 @@
 // which grades it again.
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { grade, PASS_MARK, rightNeeded, type Lesson, type QuizResult } from '../../lib/courses';
+import { grade, PASS_MARK, rightNeeded, type Lesson, type QuizResult } from '../../lib/entities/courses';
 
 export function Quiz({
   lesson,

@@ -6,8 +6,8 @@ import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
-import { useCatalogueDb } from '../../lib/sync-provider';
-import { useSyncedList } from '../../lib/catalogue';
+import { useCatalogueDb } from '../../lib/sync/provider';
+import { useSyncedList } from '../../lib/entities/catalogue';
 import { SelectField, TextField } from '../../components/form';
 import { LoadingCards } from '../../components/loading-cards';
 import { Stars, useDataSaver } from '../../components/product-parts';
@@ -20,7 +20,7 @@ import {
   type Course,
   type CourseFilters,
   type CourseSort,
-} from '../../lib/courses';
+} from '../../lib/entities/courses';
 import { CourseBadges, CourseFacts, CoursePicture, CoursePrice } from './course-parts';
 import { usePageHead } from '../../lib/page-head';
 import { filtersFromUrl } from '../../lib/list-filters';

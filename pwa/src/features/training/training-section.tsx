@@ -3,8 +3,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
-import type { LocalDb } from '../../lib/local-db';
-import { useCourses, useEnrolments } from '../../lib/courses';
+import type { LocalDb } from '../../lib/sync/local-db';
+import { useCourses, useEnrolments } from '../../lib/entities/courses';
 import { Spinner } from '../../components/spinner';
 
 export function TrainingSection({ db }: { db: LocalDb }) {

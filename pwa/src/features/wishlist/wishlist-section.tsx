@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { HeartIcon, TrashIcon } from '../../components/icons';
 import { Price, ProductImage, QuickAdd, StockLine, useDataSaver } from '../../components/product-parts';
 import { Spinner } from '../../components/spinner';
-import { removeFavourite, useFavouriteProducts, type Favourite } from '../../lib/favourites';
+import { removeFavourite, useFavouriteProducts, type Favourite } from '../../lib/entities/favourites';
 import { paths } from '../../lib/paths';
-import { productTitle } from '../../lib/products';
-import { useCatalogueDb } from '../../lib/sync-provider';
+import { productTitle } from '../../lib/entities/products';
+import { useCatalogueDb } from '../../lib/sync/provider';
 
 export function WishlistSection() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 //! The records phones read by sync, written out in TypeScript for the PWA
-//! (`pwa/src/lib/records.ts`) from the structs the server sends, so that a field is
+//! (`pwa/src/lib/sync/records.ts`) from the structs the server sends, so that a field is
 //! added once: a test fails while the file is stale (as `sync-protocol`'s mutations).
 
 use ts_rs::{Config, TS};
@@ -19,7 +19,7 @@ use crate::model::payment::PaymentStatus;
 use crate::model::product::{Category, ProductStatus, Unit};
 use crate::model::survey::SurveyStatus;
 
-const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/records.ts");
+const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/src/lib/sync/records.ts");
 
 fn typescript() -> String {
     // Ids, cents and counts are far below 2^53: numbers, not bigints.
@@ -105,6 +105,6 @@ fn the_pwa_records_are_up_to_date() {
     let committed = std::fs::read_to_string(BINDINGS).unwrap_or_default();
     assert!(
         committed == expected,
-        "pwa/src/lib/records.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p mavuno --lib records"
+        "pwa/src/lib/sync/records.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p mavuno --lib records"
     );
 }

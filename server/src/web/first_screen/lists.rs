@@ -108,7 +108,7 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
         category: query.category.as_deref().and_then(BlogCategory::parse),
         published: Some(true),
         language: None,
-        // The reader's language first, as the app lists them (lib/news.ts).
+        // The reader's language first, as the app lists them (lib/entities/news.ts).
         first_language: Some(lang.code().to_owned()),
     };
     let filtered = !filter.words.is_empty() || filter.category.is_some();
@@ -307,7 +307,7 @@ pub(super) fn product_title(l: &Listing, lang: Lang) -> &str {
     l.title_in(lang.code())
 }
 
-/// The quantities a buyer may order, as the app's `orderRange` (lib/catalogue.ts).
+/// The quantities a buyer may order, as the app's `orderRange` (lib/entities/catalogue.ts).
 fn order_range(min_order: f64, max_order: Option<f64>, quantity: i64) -> (i64, i64) {
     let least = (min_order.ceil() as i64).max(1);
     let most = max_order.map_or(quantity, |max| quantity.min(max.floor() as i64));

@@ -1,0 +1,183 @@
+// Market prices (docs/prices.md): the public board, the range a product page and the
+// listing form show, and a field agent's prices recorded offline (`price.record`),
+// kept on the phone until the server has them.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { api } from '../api';
+import { formatMoney } from '../format';
+import type { LocalDb, OutboxEntry } from '../sync/local-db';
+import { enqueue, newUid, type EntityHandler } from '../sync/engine';
+import type { PriceRecord } from '../sync/protocol';
+
+/** South Kivu's main crops, in the server's order (`crops.<key>` names them). */
+export const CROPS = [
+  'maize',
+  'bean',
+  'cassava',
+  'banana',
+  'potato',
+  'rice',
+  'sorghum',
+  'groundnut',
+  'soybean',
+  'tomato',
+  'onion',
+  'cabbage',
+  'avocado',
+  'coffee',
+] as const;
+export type Crop = (typeof CROPS)[number];
+
+/** The units prices are quoted in (`price_units.<unit>`). */
+export const PRICE_UNITS = ['kg', 'bag_50kg', 'bag_100kg', 'basin', 'bunch', 'piece'] as const;
+export type PriceUnit = (typeof PRICE_UNITS)[number];
+
+export const CURRENCIES = ['USD', 'CDF'] as const;
+
+export interface Market {
+  id: number;
+  name: string;
+  territory: string;
+}
+
+/** Prices per unit in millionths of a US dollar. */
+export interface Figures {
+  median_usd_micros: number;
+  low_usd_micros: number;
+  high_usd_micros: number;
+  observations: number;
+}
+
+export interface CropPrices extends Figures {
+  crop: Crop;
+  unit: PriceUnit;
+  /** The newest week with prices (its Monday). */
+  week: string;
+  sources: { sales: number; agents: number; imports: number; outliers: number };
+  change_percent: number | null;
+  /** Each week's median of `Board.weeks`. */
+  series: (number | null)[];
+  markets: (Figures & { market_id: number; name: string; territory: string })[];
+}
+
+export interface Board {
+  weeks: string[];
+  francs_per_usd: number | null;
+  crops: CropPrices[];
+}
+
+export interface BoardFilters {
+  crop?: string;
+  market?: string;
+  territory?: string;
+}
+
+export function boardQuery(filters: BoardFilters): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  return query.toString();
+}
+
+/** The board (the service worker keeps the last answer of each filter for offline). */
+export const fetchBoard = (filters: BoardFilters) =>
+  api<{ data: Board; markets: Market[] }>(`/prices?${boardQuery(filters)}`);
+
+export interface PriceRange extends Figures {
+  crop: Crop;
+  unit: PriceUnit;
+  days: number;
+  territory: string | null;
+}
+
+/** What buyers paid lately for what `name` names, in `unit`, near `place`; null below 5 prices. */
+export async function fetchRange(name: string, unit: string, place?: string | null): Promise<PriceRange | null> {
+  const query = new URLSearchParams({ name, unit });
+  if (place) query.set('place', place);
+  return (await api<{ data: PriceRange | null }>(`/prices/range?${query}`)).data;
+}
+
+/** A price in millionths of a dollar, as money ("$1.20"). */
+export const formatMicros = (micros: number) => formatMoney(micros / 1e6);
+
+/** Where a listing's price stands against a range. */
+export function placeInRange(range: Figures, usd: number): 'below' | 'within' | 'above' {
+  const micros = Math.round(usd * 1e6);
+  if (micros < range.low_usd_micros) return 'below';
+  return micros > range.high_usd_micros ? 'above' : 'within';
+}
+
+const MARKETS_KEY = 'price_markets';
+
+/** The markets, downloaded when there is a signal and kept for the offline form. */
+export async function refreshMarkets(db: LocalDb): Promise<void> {
+  const { data } = await api<{ data: Market[] }>('/prices/markets');
+  await db.setMeta(MARKETS_KEY, data);
+}
+
+export function useSavedMarkets(db: LocalDb): Market[] | undefined {
+  return useLiveQuery(async () => (await db.getMeta<Market[]>(MARKETS_KEY)) ?? [], [db]);
+}
+
+/** A price recorded on this phone, as it was typed. */
+export type StoredPrice = PriceRecord & { recorded_at: string };
+/** ... with where it stands. */
+export type RecordedPrice = StoredPrice & { change?: OutboxEntry | 'waiting' | 'sent' };
+
+/** Prices kept on the phone once sent: the agent's recent list, not an archive. */
+const KEPT = 100;
+
+/** Records a price seen at a market, offline if need be; answers its uid. */
+export async function recordPrice(db: LocalDb, price: Omit<PriceRecord, 'uid'>): Promise<string> {
+  const uid = newUid();
+  await enqueue(db, 'price.record', { uid, ...price });
+  const rows = await db.recordedPrices.toArray();
+  if (rows.length > KEPT) {
+    const waiting = new Set((await db.outbox.toArray()).map((e) => e.uid));
+    const old = rows
+      .filter((r) => !waiting.has(r.uid))
+      .sort((a, b) => String(a.recorded_at).localeCompare(String(b.recorded_at)))
+      .slice(0, rows.length - KEPT)
+      .map((r) => r.uid);
+    await db.recordedPrices.bulkDelete(old);
+  }
+  return uid;
+}
+
+/** The prices recorded on this phone, newest first, each with its change's state. */
+export function useRecordedPrices(db: LocalDb): RecordedPrice[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await db.recordedPrices.toArray();
+    const changes = await db.outbox
+      .where('uid')
+      .anyOf(rows.map((r) => r.uid))
+      .toArray();
+    return rows
+      .map((row) => {
+        const mine = changes.filter((c) => c.uid === row.uid);
+        const refused = mine.find((c) => c.state === 'rejected');
+        const waiting = mine.some((c) => c.state === 'queued');
+        return { ...row, change: refused ?? (waiting ? ('waiting' as const) : ('sent' as const)) };
+      })
+      .sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
+  }, [db]);
+}
+
+/** Forgets a recorded price the server refused (and its refusal). */
+export async function forgetPrice(db: LocalDb, uid: string): Promise<void> {
+  await db.transaction('rw', db.recordedPrices, db.outbox, async () => {
+    await db.recordedPrices.delete(uid);
+    await db.outbox.where('uid').equals(uid).delete();
+  });
+}
+
+/** Prices recorded here are kept on the phone (never pulled: the agent's own list). */
+export const priceEntity: EntityHandler = {
+  table: (db) => db.recordedPrices,
+  async apply(db, mutation) {
+    const price = mutation.args as PriceRecord;
+    const kept = await db.recordedPrices.get(price.uid);
+    await db.recordedPrices.put({
+      ...price,
+      recorded_at: kept?.recorded_at ?? mutation.client_time ?? new Date().toISOString(),
+    });
+  },
+};
