@@ -1,0 +1,177 @@
+// How the phone talks to the server's sync endpoints (docs/sync.md): push the queue,
+// pull pages of changes (rebasing what is still queued on top), and listen for the
+// server's changes while the app is open.
+import { api, ApiError } from '../api';
+import { entityHandler, handlerFor, syncedTables } from './entities';
+import type { LocalDb, OutboxEntry } from './local-db';
+import { clientId, renumber } from './outbox';
+import { PROTOCOL_VERSION, type Mutation, type PullResponse, type PushResponse } from './protocol';
+import { notify } from './state';
+
+const BATCH = 50;
+
+/** Sends the queued changes in order, a batch at a time, until none is left or the server asks to wait. */
+export async function push(db: LocalDb, inFlight: Set<number>): Promise<void> {
+  const id = await clientId(db);
+  for (;;) {
+    const batch = (await db.outbox.where('state').equals('queued').sortBy('mutation_id')).slice(0, BATCH);
+    if (batch.length === 0) return;
+    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({
+      mutation_id,
+      name,
+      args,
+      base,
+      client_time,
+    }));
+    for (const mutation of mutations) await handlerFor(mutation.name).beforePush?.(db, mutation);
+    batch.forEach((m) => inFlight.add(m.mutation_id));
+    let response: PushResponse;
+    try {
+      // Gzipped on the way up: a batch of applications is a fifth of its size or less.
+      response = await api<PushResponse>('/sync/push', {
+        method: 'POST',
+        json: { protocol: PROTOCOL_VERSION, client_id: id, mutations },
+        gzip: true,
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'mutation_gap') {
+        await pull(db);
+        await renumber(db);
+        continue;
+      }
+      throw error;
+    } finally {
+      batch.forEach((m) => inFlight.delete(m.mutation_id));
+    }
+    let retry = false;
+    await db.transaction('rw', db.outbox, async () => {
+      for (const result of response.results) {
+        if (result.status === 'rejected') await db.outbox.update(result.mutation_id, { state: 'rejected', result });
+        else if (result.status === 'retry') retry = true;
+        // Kept until a pull's last_mutation_id confirms it (a server restored from a
+        // backup may not have it any more: it is then sent again).
+        else await db.outbox.update(result.mutation_id, { state: 'sent' });
+      }
+    });
+    notify();
+    if (retry) return;
+  }
+}
+
+/** Pulls what changed on the server, page after page. */
+export async function pull(db: LocalDb): Promise<void> {
+  const id = await clientId(db);
+  for (;;) {
+    const cursor = await db.getMeta<number>('cursor');
+    // A first pull's later pages carry on its snapshot (nothing deleted before it).
+    const snapshot = await db.getMeta<number | null>('snapshot');
+    const query =
+      `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}` +
+      (snapshot == null ? '' : `&snapshot=${snapshot}`);
+    let page: PullResponse;
+    try {
+      page = await api<PullResponse>(`/sync/pull?${query}`);
+    } catch (error) {
+      // Away longer than the server keeps deletions: start again from a new snapshot.
+      if (error instanceof ApiError && error.code === 'snapshot_required') {
+        await startOver(db);
+        continue;
+      }
+      throw error;
+    }
+    await applyPage(db, page);
+    if (!page.has_more) return;
+  }
+}
+
+/** Empties this phone's copy for a new snapshot, keeping the queue: the changes still
+ * waiting are applied again to the empty tables, so the screens keep showing them. */
+async function startOver(db: LocalDb): Promise<void> {
+  await db.transaction('rw', syncedTables(db), async () => {
+    for (const table of syncedTables(db)) if (table !== db.outbox && table !== db.meta) await table.clear();
+    for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
+      await handlerFor(entry.name).apply(db, entry);
+    }
+    await db.setMeta('cursor', undefined);
+    await db.setMeta('snapshot', null);
+  });
+  notify();
+}
+
+/** Applies one page in one transaction, then re-applies the changes still queued. */
+export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> {
+  await db.transaction('rw', syncedTables(db), async () => {
+    const touched = new Set<string>();
+    for (const change of page.changes) {
+      const handler = entityHandler(change.entity);
+      // Entities are registered before the first sync; one this app does not know
+      // is newer than the app, and the protocol version guards against that.
+      if (!handler) continue;
+      touched.add(change.id);
+      if (change.op === 'del') await handler.table(db).delete(change.id);
+      else await handler.table(db).put({ ...change.record, uid: change.id });
+    }
+    // Processed by the server: their effects are in what we just stored.
+    await db.outbox
+      .where('mutation_id')
+      .belowOrEqual(page.last_mutation_id)
+      .and((e: OutboxEntry) => e.state !== 'rejected')
+      .delete();
+    for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
+      if (touched.has(entry.uid)) await handlerFor(entry.name).apply(db, entry);
+    }
+    await db.setMeta('cursor', page.cursor);
+    await db.setMeta('snapshot', page.snapshot ?? null);
+    await db.setMeta('server_last_mutation_id', page.last_mutation_id);
+    // When this phone last heard from the server, for figures read offline.
+    await db.setMeta('pulled_at', new Date().toISOString());
+  });
+  notify();
+}
+
+/** Waits `ms`, or less if `signal` aborts (its listener goes with the wait: the loop below runs for hours). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * While the app is open, shown and online, it listens (`GET /sync/wait`, a long poll
+ * the server answers when its sync version differs from ours) and pulls at once: an
+ * approval, a new order or a price change shows within seconds. Hidden or offline,
+ * it stops asking (no battery or data spent); the usual triggers catch up.
+ */
+export async function listen(
+  db: LocalDb,
+  stopped: AbortSignal,
+  syncNow: (db: LocalDb) => Promise<void>,
+): Promise<void> {
+  let pause = 2_000;
+  while (!stopped.aborted) {
+    const cursor = await db.getMeta<number>('cursor');
+    if (cursor === undefined || !navigator.onLine || document.visibilityState !== 'visible') {
+      await sleep(2_000, stopped);
+      continue;
+    }
+    try {
+      const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
+      if (!answer.ok) throw new Error(`wait: ${answer.status}`);
+      const { version } = (await answer.json()) as { version: number };
+      // Behind ours: the server was restored from a backup; the pull starts over.
+      if (version !== cursor) await syncNow(db);
+      // A pull that did not catch up (it failed, or another tab holds the lock) waits a little.
+      const caughtUp = ((await db.getMeta<number>('cursor')) ?? 0) >= version;
+      pause = caughtUp ? 2_000 : Math.min(pause * 2, 60_000);
+      if (!caughtUp) await sleep(pause, stopped);
+    } catch {
+      pause = Math.min(pause * 2, 60_000);
+      await sleep(pause, stopped);
+    }
+  }
+}
