@@ -41,6 +41,11 @@ describe('registration checks (docs/product.md, Validation order)', () => {
     expect(validateRegistration(complete)).toEqual([]);
   });
 
+  it('refuses a phone number the server would not read as one of the country', () => {
+    expect(validateRegistration({ ...complete, phone_number: '12' })).toEqual(['phone_number_invalid']);
+    expect(validateRegistration({ ...complete, phone_number: '+243 991 234 567' })).toEqual([]);
+  });
+
   it('takes an account without email, and checks the email shape only once one is given', () => {
     expect(validateRegistration({ ...complete, email: 'amani@' })).toEqual(['email_invalid']);
     expect(validateRegistration({ ...complete, email: '' })).toEqual([]);

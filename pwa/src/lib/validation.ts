@@ -3,12 +3,27 @@
 
 export const MIN_PASSWORD = 6;
 
-export interface RegistrationValues {
+/** Who a person is: asked at sign-up and when a field agent registers someone. */
+export interface PersonValues {
   first_name: string;
   last_name: string;
-  email: string;
   phone_number: string;
   country: string;
+}
+
+/** A person's checks, in the server's order, as error codes. */
+export function checkPerson(values: PersonValues): string[] {
+  const codes: string[] = [];
+  for (const field of ['first_name', 'last_name', 'phone_number', 'country'] as const) {
+    if (!values[field].trim()) codes.push(`${field}_required`);
+  }
+  if (values.phone_number.trim() && values.country && !readablePhone(values.phone_number, values.country))
+    codes.push('phone_number_invalid');
+  return codes;
+}
+
+export interface RegistrationValues extends PersonValues {
+  email: string;
   password: string;
   password_confirmation: string;
   terms: boolean;
@@ -26,16 +41,7 @@ export function checkPassword(password: string, confirmation: string): string[] 
 }
 
 export function validateRegistration(values: RegistrationValues): string[] {
-  const codes = checkPassword(values.password, values.password_confirmation);
-  const required: [keyof RegistrationValues, string][] = [
-    ['first_name', 'first_name_required'],
-    ['last_name', 'last_name_required'],
-    ['phone_number', 'phone_number_required'],
-    ['country', 'country_required'],
-  ];
-  for (const [field, code] of required) {
-    if (!String(values[field]).trim()) codes.push(code);
-  }
+  const codes = [...checkPassword(values.password, values.password_confirmation), ...checkPerson(values)];
   if (values.email.trim() && !looksLikeEmail(values.email)) codes.push('email_invalid');
   if (!values.terms) codes.push('terms_required');
   return codes;

@@ -3,26 +3,15 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField, useFormSend } from '../../components/form';
+import { PersonFields } from '../../components/person-fields';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import type { LocalDb } from '../../lib/sync/local-db';
 import { registerPerson } from '../../lib/entities/people';
 import { useSession } from '../../lib/session';
-import { readablePhone } from '../../lib/validation';
-import { CountryField } from '../../components/country-field';
+import { checkPerson, type PersonValues } from '../../lib/validation';
 
 const FIELDS = ['first_name', 'last_name', 'phone_number', 'country', 'location'] as const;
-type Values = Record<(typeof FIELDS)[number], string>;
-
-/** The form's checks, in the server's order, as error codes. */
-export function checkPerson(values: Values): string[] {
-  const codes: string[] = [];
-  for (const field of ['first_name', 'last_name', 'phone_number', 'country'] as const) {
-    if (!values[field].trim()) codes.push(`${field}_required`);
-  }
-  if (values.phone_number.trim() && values.country && !readablePhone(values.phone_number, values.country))
-    codes.push('phone_number_invalid');
-  return codes;
-}
+type Values = PersonValues & { location: string };
 
 export function RegisterPerson({
   db,
@@ -67,38 +56,7 @@ export function RegisterPerson({
       <h2 id="register-person">{t('agent.register_title')}</h2>
       <p className="muted">{t('agent.register_intro')}</p>
       <ErrorBox messages={problemMessages(problem, t, 'agent.register_failed')} />
-      <div className="field-row">
-        <TextField
-          label={t('fields.first_name')}
-          required
-          value={values.first_name}
-          error={invalid.first_name}
-          onChange={set('first_name')}
-        />
-        <TextField
-          label={t('fields.last_name')}
-          required
-          value={values.last_name}
-          error={invalid.last_name}
-          onChange={set('last_name')}
-        />
-      </div>
-      <TextField
-        label={t('fields.phone_number')}
-        type="tel"
-        inputMode="tel"
-        required
-        value={values.phone_number}
-        error={invalid.phone_number}
-        onChange={set('phone_number')}
-      />
-      <CountryField
-        required
-        blank={t('fields.choose_country')}
-        value={values.country}
-        error={invalid.country}
-        onChange={set('country')}
-      />
+      <PersonFields values={values} invalid={invalid} set={set} />
       <TextField label={t('agent.village')} value={values.location} onChange={set('location')} />
       <div className="actions">
         <button type="submit" className="button" disabled={busy}>

@@ -12,7 +12,7 @@ import { useImagePick } from '../../lib/image-pick';
 import { useSession } from '../../lib/session';
 import { validateRegistration, type RegistrationValues } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
-import { CountryField } from '../../components/country-field';
+import { PersonFields } from '../../components/person-fields';
 
 /** docs/product.md, Constants: after sign-up the person is taken home after 20 seconds. */
 export const REDIRECT_SECONDS = 20;
@@ -81,49 +81,22 @@ export function RegisterPage() {
       <p className="lead">{t('auth.register_intro')}</p>
       <form ref={formRef} onSubmit={submit} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.register_failed')} />
-        <div className="field-row">
-          <TextField
-            label={t('fields.first_name')}
-            autoComplete="given-name"
-            required
-            value={values.first_name}
-            error={invalid.first_name}
-            onChange={set('first_name')}
-          />
-          <TextField
-            label={t('fields.last_name')}
-            autoComplete="family-name"
-            required
-            value={values.last_name}
-            error={invalid.last_name}
-            onChange={set('last_name')}
-          />
-        </div>
-        <TextField
-          label={t('fields.email_optional')}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          value={values.email}
-          error={invalid.email}
-          onChange={set('email')}
-        />
-        <TextField
-          label={t('fields.phone_number')}
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          required
-          value={values.phone_number}
-          error={invalid.phone_number}
-          onChange={set('phone_number')}
-        />
-        <CountryField
-          required
-          blank={t('fields.choose_country')}
-          value={values.country}
-          error={invalid.country}
-          onChange={set('country')}
+        <PersonFields
+          own
+          values={values}
+          invalid={invalid}
+          set={set}
+          afterName={
+            <TextField
+              label={t('fields.email_optional')}
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              value={values.email}
+              error={invalid.email}
+              onChange={set('email')}
+            />
+          }
         />
         <TextField
           label={t('fields.password')}
