@@ -1,11 +1,10 @@
 // The admin's Applications screen (docs/product.md, Screens, "Admin Applications"):
 // stat cards, filters, a page of the table, details, decisions one at a time
 // or in bulk, CSV export, and an application made for a chosen person.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
 import { ClipboardIcon } from '../../components/icons';
-import { Spinner } from '../../components/spinner';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -17,7 +16,7 @@ import {
   type ApplicationPage,
   reviewable,
 } from './api';
-import { useDebounced } from './use-debounced';
+import { ListPending, useAdminList } from './admin-list';
 import { ExportButton } from './export-button';
 import { StatCard } from '../../components/stat-card';
 import { Pager } from '../../components/pager';
@@ -26,7 +25,6 @@ import { DecisionModal } from './decision-modal';
 import { CreateForUserModal } from './create-for-user-modal';
 import { StatusBadge } from '../../components/applications/status-badge';
 import { personName } from '../../lib/entities/people';
-import { LoadFailed } from '../../components/load-failed';
 
 const STATUSES = ['pending', 'approved', 'rejected', 're-submitted'] as const;
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
@@ -36,36 +34,17 @@ type Dialog =
 
 export function AdminApplications() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<ApplicationFilters>({ q: '', status: '', period: 'all' });
-  const query = useDebounced(filters.q);
-  const [page, setPage] = useState(1);
-  const [result, setResult] = useState<ApplicationPage | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(true);
+  const list = useAdminList<ApplicationFilters, ApplicationPage>(
+    { q: '', status: '', period: 'all' },
+    fetchApplications,
+  );
+  const { filters, setPage, result, error, loading } = list;
+  const load = list.reload;
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const { status, period } = filters;
-  // The search box reaches the server through `query`, once typing pauses.
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setResult(await fetchApplications({ q: query, status, period }, page));
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setLoading(false);
-    }
-  }, [query, status, period, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const setFilter = <K extends keyof ApplicationFilters>(key: K, value: ApplicationFilters[K]) => {
-    setFilters((current) => ({ ...current, [key]: value }));
-    setPage(1);
+    list.setFilter(key, value);
     setSelected(new Set());
   };
 
@@ -75,17 +54,7 @@ export function AdminApplications() {
     await load();
   };
 
-  if (error && !result) {
-    return (
-      <LoadFailed
-        title={t('admin.apps.load_failed')}
-        error={error}
-        fallbackKey="admin.apps.load_failed"
-        onRetry={() => void load()}
-      />
-    );
-  }
-  if (!result) return <Spinner label={t('common.loading')} />;
+  if (!result) return <ListPending error={error} failedKey="admin.apps.load_failed" retry={() => void load()} />;
 
   const rows = result.data;
   const decidable = rows.filter(reviewable);
@@ -150,9 +119,7 @@ export function AdminApplications() {
           ))}
         </SelectField>
         <div className="filter-actions">
-          <ExportButton
-            path={`/admin/surveys/export?${applicationQuery({ q: query, status, period }, { lang: currentLanguage() })}`}
-          />
+          <ExportButton path={`/admin/surveys/export?${applicationQuery(list.asked, { lang: currentLanguage() })}`} />
           <button type="button" className="button" onClick={() => setDialog({ kind: 'create' })}>
             <ClipboardIcon /> {t('admin.apps.create')}
           </button>

@@ -15,59 +15,25 @@ import { currentLanguage } from '../../lib/i18n';
 import { cancelReasonText, PART_STATUSES, type Order } from '../../lib/entities/orders';
 import { answerPrompt, failureText, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
-import { useDebounced } from './use-debounced';
+import { ListPending, useAdminList } from './admin-list';
 import { ExportButton } from './export-button';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
-import { LoadFailed } from '../../components/load-failed';
 
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
 const money = (cents: number) => formatMoney(cents / 100);
 
 export function AdminOrders() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<OrderFilters>({
-    q: '',
-    status: '',
-    payment_method: '',
-    payment: '',
-    period: 'all',
-  });
-  const q = useDebounced(filters.q);
-  const [page, setPage] = useState(1);
-  const [result, setResult] = useState<OrderPage | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const list = useAdminList<OrderFilters, OrderPage>(
+    { q: '', status: '', payment_method: '', payment: '', period: 'all' },
+    fetchOrders,
+  );
   const [open, setOpen] = useState<Order | null>(null);
-
+  const { filters, setFilter, setPage, result, error } = list;
   const { status, payment_method, payment, period } = filters;
-  const load = useCallback(async () => {
-    try {
-      setResult(await fetchOrders({ q, status, payment_method, payment, period }, page));
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    }
-  }, [q, status, payment_method, payment, period, page]);
+  const load = list.reload;
 
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const setFilter = <K extends keyof OrderFilters>(key: K, value: OrderFilters[K]) => {
-    setPage(1);
-    setFilters((current) => ({ ...current, [key]: value }));
-  };
-
-  if (error && !result) {
-    return (
-      <LoadFailed
-        title={t('admin.orders.load_failed')}
-        error={error}
-        fallbackKey="admin.orders.load_failed"
-        onRetry={() => void load()}
-      />
-    );
-  }
-  if (!result) return <Spinner label={t('common.loading')} />;
+  if (!result) return <ListPending error={error} failedKey="admin.orders.load_failed" retry={() => void load()} />;
 
   return (
     <div className="admin-screen">
@@ -130,9 +96,7 @@ export function AdminOrders() {
           ))}
         </SelectField>
         <div className="filter-actions">
-          <ExportButton
-            path={`/admin/orders/export?${orderQuery({ q, status, payment_method, payment, period }, { lang: currentLanguage() })}`}
-          />
+          <ExportButton path={`/admin/orders/export?${orderQuery(list.asked, { lang: currentLanguage() })}`} />
         </div>
       </div>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.orders.load_failed')} />}

@@ -1,21 +1,20 @@
 // The admin's market prices (docs/prices.md): a crop's weekly medians as a chart,
 // the observations table with its filters and CSV export, corrections and removals
 // (kept with who made them), and the import and markets (admin-price-sources.tsx).
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ConfirmDialog } from '../../components/dialog';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { LoadFailed } from '../../components/load-failed';
 import { Pager } from '../../components/pager';
 import { Sparkline } from '../../components/sparkline';
-import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import { formatDay, numberFormat } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/entities/prices';
+import { ListPending, useAdminList } from './admin-list';
 import { ExportButton } from './export-button';
 import { PriceSources } from './admin-price-sources';
 
@@ -52,45 +51,35 @@ function query(filters: Filters, extra: Record<string, string>): string {
   return params.toString();
 }
 
+interface PricesPage {
+  observations: { data: Observation[]; total: number; page: number; per_page: number };
+  board: { board: Board; markets: Market[] };
+}
+
+/** A page of observations matching the filters, and the crop's weekly figures for the chart. */
+async function readPrices(filters: Filters, page: number): Promise<PricesPage> {
+  const [observations, chart] = await Promise.all([
+    api<PricesPage['observations']>(`/admin/prices?${query(filters, { page: String(page) })}`),
+    fetchBoard({ crop: filters.crop, market: filters.market }),
+  ]);
+  return { observations, board: { board: chart.data, markets: chart.markets } };
+}
+
 export function AdminPrices() {
   const { t } = useTranslation();
   const twoDecimals = numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const toast = useToast();
-  const [filters, setFilters] = useState<Filters>({ crop: 'bean', market: '', source: '', from: '', to: '' });
-  const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ data: Observation[]; total: number; page: number; per_page: number } | null>(
-    null,
+  const list = useAdminList<Filters, PricesPage>(
+    { crop: 'bean', market: '', source: '', from: '', to: '' },
+    readPrices,
   );
-  const [board, setBoard] = useState<{ board: Board; markets: Market[] } | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { filters, setFilter, setPage, error } = list;
+  const load = list.reload;
   const [editing, setEditing] = useState<Observation | null>(null);
   const [removing, setRemoving] = useState<Observation | null>(null);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<unknown>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const [list, chart] = await Promise.all([
-        api<{ data: Observation[]; total: number; page: number; per_page: number }>(
-          `/admin/prices?${query(filters, { page: String(page) })}`,
-        ),
-        fetchBoard({ crop: filters.crop, market: filters.market }),
-      ]);
-      setResult(list);
-      setBoard({ board: chart.data, markets: chart.markets });
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    }
-  }, [filters, page]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const setFilter = (key: keyof Filters, value: string) => {
-    setPage(1);
-    setFilters((current) => ({ ...current, [key]: value }));
-  };
   const change = async (action: () => Promise<unknown>, done: string) => {
     setBusy(true);
     setRefusal(null);
@@ -107,17 +96,8 @@ export function AdminPrices() {
     }
   };
 
-  if (error && !result) {
-    return (
-      <LoadFailed
-        title={t('admin.prices.load_failed')}
-        error={error}
-        fallbackKey="admin.prices.load_failed"
-        onRetry={() => void load()}
-      />
-    );
-  }
-  if (!result || !board) return <Spinner label={t('common.loading')} />;
+  if (!list.result) return <ListPending error={error} failedKey="admin.prices.load_failed" retry={() => void load()} />;
+  const { observations: result, board } = list.result;
   const markets = board.markets;
   const shown = board.board.crops;
 

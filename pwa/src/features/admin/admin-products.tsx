@@ -1,14 +1,12 @@
 // The admin's Products section: every listing (also off sale), filters, a listing's
 // details (as its farmer sees them), hide it with a reason its farmer reads, restore
 // it, and the CSV export.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/dialog';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { LoadFailed } from '../../components/load-failed';
 import { Pager } from '../../components/pager';
 import { Price } from '../../components/product-parts';
-import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
@@ -18,7 +16,7 @@ import { CATEGORIES, type Product } from '../../lib/entities/products';
 import { ProductDetails } from '../../components/product-details';
 import { useLocalDb } from '../../lib/sync/provider';
 import { ExportButton } from './export-button';
-import { useDebounced } from './use-debounced';
+import { ListPending, useAdminList } from './admin-list';
 
 type Standing = '' | 'on_sale' | 'off_sale' | 'hidden';
 interface Filters {
@@ -44,14 +42,17 @@ function query(filters: Filters, extra: Record<string, string>): string {
   return params.toString();
 }
 
+/** A page of listings matching the filters. */
+const readProducts = (filters: Filters, page: number) =>
+  api<ProductPage>(`/admin/products?${query(filters, { page: String(page) })}`);
+
 export function AdminProducts() {
   const { t } = useTranslation();
   const toast = useToast();
-  const [filters, setFilters] = useState<Filters>({ q: '', category: '', status: '', low_stock: false });
-  const q = useDebounced(filters.q);
-  const [page, setPage] = useState(1);
-  const [result, setResult] = useState<ProductPage | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const list = useAdminList<Filters, ProductPage>({ q: '', category: '', status: '', low_stock: false }, readProducts);
+  const { filters, setFilter, setPage, result, error } = list;
+  const { category, status, low_stock } = filters;
+  const load = list.reload;
   const [hiding, setHiding] = useState<AdminProduct | null>(null);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -59,25 +60,6 @@ export function AdminProducts() {
   const [viewing, setViewing] = useState<AdminProduct | null>(null);
   const db = useLocalDb();
 
-  const { category, status, low_stock } = filters;
-  const load = useCallback(async () => {
-    try {
-      setResult(
-        await api<ProductPage>(`/admin/products?${query({ q, category, status, low_stock }, { page: String(page) })}`),
-      );
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    }
-  }, [q, category, status, low_stock, page]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => {
-    setPage(1);
-    setFilters((current) => ({ ...current, [key]: value }));
-  };
   const act = async (product: AdminProduct, action: 'hide' | 'restore') => {
     setBusy(true);
     setRefusal(null);
@@ -98,17 +80,7 @@ export function AdminProducts() {
     }
   };
 
-  if (error && !result) {
-    return (
-      <LoadFailed
-        title={t('admin.products.load_failed')}
-        error={error}
-        fallbackKey="admin.products.load_failed"
-        onRetry={() => void load()}
-      />
-    );
-  }
-  if (!result) return <Spinner label={t('common.loading')} />;
+  if (!result) return <ListPending error={error} failedKey="admin.products.load_failed" retry={() => void load()} />;
 
   return (
     <div className="admin-screen">
@@ -149,9 +121,7 @@ export function AdminProducts() {
           <span>{t('admin.products.low_stock_only')}</span>
         </label>
         <div className="filter-actions">
-          <ExportButton
-            path={`/admin/products/export?${query({ q, category, status, low_stock }, { lang: currentLanguage() })}`}
-          />
+          <ExportButton path={`/admin/products/export?${query(list.asked, { lang: currentLanguage() })}`} />
         </div>
       </div>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.products.load_failed')} />}

@@ -1,20 +1,18 @@
 // The admin's Users screen (docs/product.md, Screens, "Admin Users"): counts, filters,
 // the table, a person's details with their role and status history, and
 // the changes the signed-in admin is allowed to make (the server decides).
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { Spinner } from '../../components/spinner';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { ROLES, STATUSES, displayName, type AccountStatus, type Role, type User } from '../../lib/account';
 import { StatCard } from '../../components/stat-card';
 import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats } from './api';
-import { useDebounced } from './use-debounced';
+import { ListPending, useAdminList } from './admin-list';
 import { UserModal } from './user-modal';
 import { ExportButton } from './export-button';
-import { LoadFailed } from '../../components/load-failed';
 import { CountryField } from '../../components/country-field';
 
 const ROLE_BADGE: Record<Role, string> = {
@@ -26,45 +24,24 @@ const ROLE_BADGE: Record<Role, string> = {
 };
 const STATUS_BADGE: Record<AccountStatus, string> = { active: 'green', inactive: 'red', pending: 'yellow' };
 
+/** The people matching the filters, and the counts by role (all of them). */
+async function readUsers(filters: UserFilters): Promise<{ users: User[]; stats: UserStats }> {
+  const [users, stats] = await Promise.all([fetchUsers(filters), fetchUserStats()]);
+  return { users, stats };
+}
+
 export function AdminUsers() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<UserFilters>({ q: '', role: '', status: '', country: '' });
-  const query = useDebounced(filters.q);
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [stats, setStats] = useState<UserStats | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const list = useAdminList<UserFilters, { users: User[]; stats: UserStats }>(
+    { q: '', role: '', status: '', country: '' },
+    readUsers,
+  );
   const [openId, setOpenId] = useState<number | null>(null);
+  const { filters, setFilter, error } = list;
 
-  const { role, status, country } = filters;
-  const load = useCallback(async () => {
-    try {
-      const [list, counts] = await Promise.all([fetchUsers({ q: query, role, status, country }), fetchUserStats()]);
-      setUsers(list);
-      setStats(counts);
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    }
-  }, [query, role, status, country]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const setFilter = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) =>
-    setFilters((current) => ({ ...current, [key]: value }));
-
-  if (error && !users) {
-    return (
-      <LoadFailed
-        title={t('admin.users.load_failed')}
-        error={error}
-        fallbackKey="admin.users.load_failed"
-        onRetry={() => void load()}
-      />
-    );
-  }
-  if (!users || !stats) return <Spinner label={t('common.loading')} />;
+  if (!list.result)
+    return <ListPending error={error} failedKey="admin.users.load_failed" retry={() => void list.reload()} />;
+  const { users, stats } = list.result;
 
   return (
     <div className="admin-screen">
@@ -112,9 +89,7 @@ export function AdminUsers() {
           onChange={(e) => setFilter('country', e.target.value)}
         />
         <div className="filter-actions">
-          <ExportButton
-            path={`/admin/users/export?${userQuery({ q: query, role, status, country }, { lang: currentLanguage() })}`}
-          />
+          <ExportButton path={`/admin/users/export?${userQuery(list.asked, { lang: currentLanguage() })}`} />
         </div>
       </div>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.load_failed')} />}
@@ -163,7 +138,9 @@ export function AdminUsers() {
       <p className="muted">
         {t('admin.showing', { from: users.length ? 1 : 0, to: users.length, total: users.length })}
       </p>
-      {openId !== null && <UserModal id={openId} onClose={() => setOpenId(null)} onChanged={() => void load()} />}
+      {openId !== null && (
+        <UserModal id={openId} onClose={() => setOpenId(null)} onChanged={() => void list.reload()} />
+      )}
     </div>
   );
 }
