@@ -3,7 +3,7 @@
 // or in bulk, CSV export, and an application made for a chosen person.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { ErrorBox, SelectField } from '../../components/form';
 import { ClipboardIcon } from '../../components/icons';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
@@ -16,8 +16,7 @@ import {
   type ApplicationPage,
   reviewable,
 } from './api';
-import { ListPending, useAdminList } from './admin-list';
-import { ExportButton } from './export-button';
+import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { StatCard } from '../../components/stat-card';
 import { Pager } from '../../components/pager';
 import { ApplicationDetailsModal } from './application-details-modal';
@@ -87,14 +86,19 @@ export function AdminApplications() {
         ))}
       </div>
 
-      <div className="card filters">
-        <TextField
-          label={t('admin.search')}
-          type="search"
-          placeholder={t('admin.apps.search_placeholder')}
-          value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)}
-        />
+      <FilterBar
+        search={{
+          value: filters.q,
+          placeholder: t('admin.apps.search_placeholder'),
+          onChange: (q) => setFilter('q', q),
+        }}
+        exportPath={`/admin/surveys/export?${applicationQuery(list.asked, { lang: currentLanguage() })}`}
+        actions={
+          <button type="button" className="button" onClick={() => setDialog({ kind: 'create' })}>
+            <ClipboardIcon /> {t('admin.apps.create')}
+          </button>
+        }
+      >
         <SelectField
           label={t('admin.columns.status')}
           value={filters.status}
@@ -118,13 +122,7 @@ export function AdminApplications() {
             </option>
           ))}
         </SelectField>
-        <div className="filter-actions">
-          <ExportButton path={`/admin/surveys/export?${applicationQuery(list.asked, { lang: currentLanguage() })}`} />
-          <button type="button" className="button" onClick={() => setDialog({ kind: 'create' })}>
-            <ClipboardIcon /> {t('admin.apps.create')}
-          </button>
-        </div>
-      </div>
+      </FilterBar>
 
       {selected.size > 0 && (
         <div className="bulk-bar" role="region" aria-label={t('admin.apps.selected', { count: selected.size })}>

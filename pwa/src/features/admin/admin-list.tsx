@@ -2,11 +2,13 @@
 // their filters, page, answer and failure, read from the server each time (docs/product.md,
 // Screens). The search reaches the server once typing pauses; other filters start at the
 // first page; a refresh that fails keeps the list on screen with the error above it.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';
 import { Spinner } from '../../components/spinner';
+import { ExportButton } from './export-button';
 import { useDebounced } from './use-debounced';
 
 /** A list's state: `read` must be the same function from one render to the next (declared at module level). */
@@ -58,4 +60,38 @@ export function ListPending({ error, failedKey, retry }: { error: unknown; faile
   const { t } = useTranslation();
   if (error) return <LoadFailed title={t(failedKey)} error={error} fallbackKey={failedKey} onRetry={retry} />;
   return <Spinner label={t('common.loading')} />;
+}
+
+/** The filters above a list: its search box (when it has one), its own filters, then its export and actions. */
+export function FilterBar({
+  search,
+  exportPath,
+  actions,
+  children,
+}: {
+  search?: { value: string; placeholder: string; onChange(value: string): void };
+  /** The export of what the filters show, as CSV. */
+  exportPath: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="card filters">
+      {search && (
+        <TextField
+          label={t('admin.search')}
+          type="search"
+          placeholder={search.placeholder}
+          value={search.value}
+          onChange={(e) => search.onChange(e.target.value)}
+        />
+      )}
+      {children}
+      <div className="filter-actions">
+        <ExportButton path={exportPath} />
+        {actions}
+      </div>
+    </div>
+  );
 }

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { ErrorBox, SelectField } from '../../components/form';
 import { OrderStatusBadge } from '../../components/order-status-badge';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
@@ -15,8 +15,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { cancelReasonText, PART_STATUSES, type Order } from '../../lib/entities/orders';
 import { answerPrompt, failureText, fetchPrompts, orderPayments, type Prompt } from '../../lib/payments';
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
-import { ListPending, useAdminList } from './admin-list';
-import { ExportButton } from './export-button';
+import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
 
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
@@ -55,14 +54,14 @@ export function AdminOrders() {
           />
         ))}
       </div>
-      <div className="card filters">
-        <TextField
-          label={t('admin.search')}
-          type="search"
-          placeholder={t('admin.orders.search_placeholder')}
-          value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)}
-        />
+      <FilterBar
+        search={{
+          value: filters.q,
+          placeholder: t('admin.orders.search_placeholder'),
+          onChange: (q) => setFilter('q', q),
+        }}
+        exportPath={`/admin/orders/export?${orderQuery(list.asked, { lang: currentLanguage() })}`}
+      >
         <SelectField
           label={t('admin.orders.payment_method')}
           value={payment_method}
@@ -95,10 +94,7 @@ export function AdminOrders() {
             </option>
           ))}
         </SelectField>
-        <div className="filter-actions">
-          <ExportButton path={`/admin/orders/export?${orderQuery(list.asked, { lang: currentLanguage() })}`} />
-        </div>
-      </div>
+      </FilterBar>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.orders.load_failed')} />}
       {result.data.length === 0 ? (
         <p className="card empty-note">{t('orders.empty')}</p>

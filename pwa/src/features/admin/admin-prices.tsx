@@ -14,8 +14,7 @@ import { errorMessages } from '../../lib/error-text';
 import { formatDay, numberFormat } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/entities/prices';
-import { ListPending, useAdminList } from './admin-list';
-import { ExportButton } from './export-button';
+import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { PriceSources } from './admin-price-sources';
 
 const SOURCES = ['sale', 'agent', 'import'] as const;
@@ -103,7 +102,7 @@ export function AdminPrices() {
 
   return (
     <div className="admin-screen">
-      <div className="card filters">
+      <FilterBar exportPath={`/admin/prices/export?${query(filters, { lang: currentLanguage() })}`}>
         <SelectField label={t('prices.crop')} value={filters.crop} onChange={(e) => setFilter('crop', e.target.value)}>
           <CropOptions blank={t('prices.all_crops')} />
         </SelectField>
@@ -138,10 +137,7 @@ export function AdminPrices() {
           value={filters.to}
           onChange={(e) => setFilter('to', e.target.value)}
         />
-        <div className="filter-actions">
-          <ExportButton path={`/admin/prices/export?${query(filters, { lang: currentLanguage() })}`} />
-        </div>
-      </div>
+      </FilterBar>
       <section className="card" aria-labelledby="price-chart">
         <h2 id="price-chart">{t('admin.prices.chart_title')}</h2>
         {shown.length === 0 ? (

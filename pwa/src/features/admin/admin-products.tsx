@@ -15,8 +15,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { CATEGORIES, type Product } from '../../lib/entities/products';
 import { ProductDetails } from '../../components/product-details';
 import { useLocalDb } from '../../lib/sync/provider';
-import { ExportButton } from './export-button';
-import { ListPending, useAdminList } from './admin-list';
+import { FilterBar, ListPending, useAdminList } from './admin-list';
 
 type Standing = '' | 'on_sale' | 'off_sale' | 'hidden';
 interface Filters {
@@ -84,14 +83,14 @@ export function AdminProducts() {
 
   return (
     <div className="admin-screen">
-      <div className="card filters">
-        <TextField
-          label={t('admin.search')}
-          type="search"
-          placeholder={t('admin.products.search_placeholder')}
-          value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)}
-        />
+      <FilterBar
+        search={{
+          value: filters.q,
+          placeholder: t('admin.products.search_placeholder'),
+          onChange: (q) => setFilter('q', q),
+        }}
+        exportPath={`/admin/products/export?${query(list.asked, { lang: currentLanguage() })}`}
+      >
         <SelectField
           label={t('products.fields.category')}
           value={category}
@@ -120,10 +119,7 @@ export function AdminProducts() {
           <input type="checkbox" checked={low_stock} onChange={(e) => setFilter('low_stock', e.target.checked)} />
           <span>{t('admin.products.low_stock_only')}</span>
         </label>
-        <div className="filter-actions">
-          <ExportButton path={`/admin/products/export?${query(list.asked, { lang: currentLanguage() })}`} />
-        </div>
-      </div>
+      </FilterBar>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.products.load_failed')} />}
       {result.data.length === 0 ? (
         <p className="card empty-note">{t('market.empty_title')}</p>

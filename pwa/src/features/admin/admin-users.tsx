@@ -3,16 +3,15 @@
 // the changes the signed-in admin is allowed to make (the server decides).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { ErrorBox, SelectField } from '../../components/form';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { ROLES, STATUSES, displayName, type AccountStatus, type Role, type User } from '../../lib/account';
 import { StatCard } from '../../components/stat-card';
 import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats } from './api';
-import { ListPending, useAdminList } from './admin-list';
+import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { UserModal } from './user-modal';
-import { ExportButton } from './export-button';
 import { CountryField } from '../../components/country-field';
 
 const ROLE_BADGE: Record<Role, string> = {
@@ -51,14 +50,14 @@ export function AdminUsers() {
         <StatCard label={t('admin.users.super_admins')} value={stats.by_role.super_admin} />
         <StatCard label={t('admin.users.others')} value={stats.by_role.user + stats.by_role.field_agent} />
       </div>
-      <div className="card filters">
-        <TextField
-          label={t('admin.search')}
-          type="search"
-          placeholder={t('admin.users.search_placeholder')}
-          value={filters.q}
-          onChange={(e) => setFilter('q', e.target.value)}
-        />
+      <FilterBar
+        search={{
+          value: filters.q,
+          placeholder: t('admin.users.search_placeholder'),
+          onChange: (q) => setFilter('q', q),
+        }}
+        exportPath={`/admin/users/export?${userQuery(list.asked, { lang: currentLanguage() })}`}
+      >
         <SelectField
           label={t('admin.columns.role')}
           value={filters.role}
@@ -88,10 +87,7 @@ export function AdminUsers() {
           value={filters.country}
           onChange={(e) => setFilter('country', e.target.value)}
         />
-        <div className="filter-actions">
-          <ExportButton path={`/admin/users/export?${userQuery(list.asked, { lang: currentLanguage() })}`} />
-        </div>
-      </div>
+      </FilterBar>
       {error !== null && <ErrorBox messages={errorMessages(error, t, 'admin.users.load_failed')} />}
       {users.length === 0 ? (
         <p className="card empty-note">{t('admin.users.empty')}</p>
