@@ -45,6 +45,38 @@ describe('products on the device', () => {
     db.close();
   });
 
+  it("keeps a listing made offline in the server's shape, and reads one saved flat by an older app", async () => {
+    vi.stubGlobal('navigator', { onLine: false, locks: undefined, storage: undefined });
+    const db = new LocalDb('products-shape-test');
+    const { fieldsOf } = await import('./products');
+    const typed = {
+      title: 'Cassava',
+      category: 'grains' as const,
+      unit: 'kg' as const,
+      price: 0.4,
+      current_price: 0.4,
+      shipping_available: false,
+      shipping_cost: 0,
+      shipping_days: null,
+    };
+    await saveProduct(db, 'p3', typed, 30, 3);
+    const made = (await db.products.get('p3'))!;
+    expect(made).toMatchObject({ title: 'Cassava', quantity: 30, shipping: { available: false, cost: 0 } });
+    expect(made).not.toHaveProperty('shipping_available');
+    expect(made.farmer.id).toBe(3);
+    expect(fieldsOf(made)).toMatchObject({ shipping_available: false, shipping_cost: 0, shipping_days: null });
+
+    // Saved by an older version of the app, not sent yet: shipping as three flat fields.
+    await db.products.put({ uid: 'p4', title: 'Maize', quantity: 5, shipping_cost: '8.00' } as unknown as Product);
+    await productEntity.apply(db, {
+      mutation_id: 9,
+      name: 'product.update',
+      args: { uid: 'p4', fields: { shipping_days: '2' } },
+    });
+    expect(await db.products.get('p4')).toMatchObject({ shipping: { available: true, cost: 5, estimated_days: '2' } });
+    db.close();
+  });
+
   it('sends a cleared date or maximum blank, so the server clears it, and keeps null on the phone', async () => {
     vi.stubGlobal('navigator', { onLine: false, locks: undefined, storage: undefined });
     const db = new LocalDb('products-clear-test');

@@ -13,6 +13,17 @@ export { CATEGORIES } from '../sync/records';
 /** A product as the server sends it (docs/api.md, "Products"); one listed offline has no id yet. */
 export type Product = Kept<ProductRecord, 'id' | 'low_stock'>;
 
+/** Delivery as a new listing offers it until the farmer says otherwise (the server's default). */
+const FIRST_SHIPPING: Product['shipping'] = { available: true, cost: 5, estimated_days: null };
+
+/**
+ * A listing's delivery as this phone keeps it. A listing saved offline by an earlier version
+ * of the app, and not yet sent, kept it as three flat fields: it reads as the default.
+ */
+function shippingOf(p: Product): Product['shipping'] {
+  return (p.shipping as Product['shipping'] | undefined) ?? FIRST_SHIPPING;
+}
+
 /** A listing made on this phone, until the server's copy arrives: what the server fills in. */
 function newListing(uid: string, at: string): Product {
   return {
@@ -35,7 +46,7 @@ function newListing(uid: string, at: string): Product {
     expiry_date: null,
     certifications: [],
     tags: [],
-    shipping: { available: true, cost: 5, estimated_days: null },
+    shipping: FIRST_SHIPPING,
     min_order: 1,
     max_order: null,
     rating: 0,
@@ -110,7 +121,7 @@ function fromInput(input: ListingInput | undefined, current: Product): Partial<P
     Object.entries(rest).map(([key, value]) => [key, value === '' ? null : value]),
   ) as Partial<Product>;
   if (shipping_available !== undefined || shipping_cost !== undefined || shipping_days !== undefined) {
-    const was = current.shipping;
+    const was = shippingOf(current);
     out.shipping = {
       available: shipping_available === undefined ? was.available : Boolean(shipping_available),
       cost: shipping_cost === undefined ? was.cost : Number(shipping_cost),
@@ -122,12 +133,7 @@ function fromInput(input: ListingInput | undefined, current: Product): Partial<P
 
 /** The form's fields of a product as the server (or this phone) has it. */
 export function fieldsOf(p: Product): ProductFields {
-  // A listing saved offline by an earlier version of the app kept its shipping flat.
-  const shipping = (p.shipping as Product['shipping'] | undefined) ?? {
-    available: true,
-    cost: 5,
-    estimated_days: null,
-  };
+  const shipping = shippingOf(p);
   return {
     title: p.title ?? '',
     title_en: p.title_en ?? null,
