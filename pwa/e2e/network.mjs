@@ -13,7 +13,8 @@ const ADDRESS = { ipv4: 1, domain: 3, ipv6: 4 };
 /** Starts a proxy on a free loopback port: `{ url, cut(), restore(), bytes, close() }`. */
 export async function startNetwork() {
   const sockets = new Set();
-  const bytes = { down: 0, up: 0 };
+  // `heads`: of `down`, the responses' status lines and headers (the benchmarks tell them from content).
+  const bytes = { down: 0, up: 0, heads: 0 };
   const server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -41,8 +42,10 @@ export async function startNetwork() {
           bytes.up += chunk.length;
           upstream.write(chunk);
         });
+        const heads = headCounter(bytes);
         upstream.on('data', (chunk) => {
           bytes.down += chunk.length;
+          heads(chunk);
           client.write(chunk);
         });
         upstream.on('end', () => client.end());
@@ -102,4 +105,67 @@ function parseConnect(request) {
     return null;
   }
   return { host, port: request.readUInt16BE(at) };
+}
+
+/**
+ * Counts into `bytes.heads` the bytes of the HTTP/1.1 response heads (status line, headers
+ * and the blank line) among a connection's downstream bytes: bodies are skipped by their
+ * length or their chunks. What it cannot follow (a body until close, a malformed length)
+ * stops the count for that connection; it never touches the bytes.
+ */
+export function headCounter(bytes) {
+  const EMPTY = Buffer.alloc(0);
+  let state = 'head';
+  let pending = EMPTY;
+  let left = 0;
+  const line = (chunk, at, terminator) => {
+    const buf = Buffer.concat([pending, chunk.subarray(at)]);
+    const end = buf.indexOf(terminator);
+    if (end < 0) {
+      pending = buf.length > 65536 ? EMPTY : buf;
+      if (buf.length > 65536) state = 'lost';
+      return null;
+    }
+    const used = end + terminator.length - pending.length;
+    pending = EMPTY;
+    return { text: buf.subarray(0, end).toString('latin1'), length: end + terminator.length, used };
+  };
+  return (chunk) => {
+    try {
+      let at = 0;
+      while (at < chunk.length && state !== 'lost') {
+        if (state === 'head') {
+          const head = line(chunk, at, '\r\n\r\n');
+          if (!head) return;
+          at += head.used;
+          bytes.heads += head.length;
+          const status = Number(head.text.slice(9, 12));
+          const length = /\r\ncontent-length:\s*(\d+)/i.exec(head.text);
+          if (status < 200 || status === 204 || status === 304) state = 'head';
+          else if (/\r\ntransfer-encoding:\s*chunked/i.test(head.text)) state = 'size';
+          else if (length) [left, state] = [Number(length[1]), Number(length[1]) > 0 ? 'body' : 'head'];
+          else state = 'lost';
+        } else if (state === 'body' || state === 'chunk') {
+          const take = Math.min(left, chunk.length - at);
+          [left, at] = [left - take, at + take];
+          if (left === 0) state = state === 'body' ? 'head' : 'size';
+        } else {
+          // A chunk's size line, or after the last chunk the trailer's lines up to an empty one.
+          const next = line(chunk, at, '\r\n');
+          if (!next) return;
+          at += next.used;
+          if (state === 'trailer') {
+            if (next.text === '') state = 'head';
+            continue;
+          }
+          const size = parseInt(next.text, 16);
+          if (Number.isNaN(size)) state = 'lost';
+          else if (size === 0) state = 'trailer';
+          else [left, state] = [size + 2, 'chunk'];
+        }
+      }
+    } catch {
+      state = 'lost';
+    }
+  };
 }
