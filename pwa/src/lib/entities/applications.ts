@@ -4,7 +4,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { Kept, LocalDb } from '../sync/local-db';
 import type { SurveyRecord, SurveyStatus } from '../sync/records';
 import type { SurveyAnswers } from '../sync/protocol';
-import { enqueue, type EntityHandler } from '../sync/engine';
+import { enqueue, forget, type EntityHandler } from '../sync/engine';
 import type { Answers } from './application-fields';
 
 export type ApplicationStatus = SurveyStatus;
@@ -31,7 +31,7 @@ export type Application = Kept<
 /** Whom a field agent fills an application for: a listed person, or one registered on this phone. */
 export type Applicant = { user_id: number } | { person_uid: string };
 
-/** How applications are kept on the device; registered before the first sync (lib/sync-bootstrap.ts). */
+/** How applications are kept on the device; registered before the first sync (lib/sync/bootstrap.ts). */
 export const surveyEntity: EntityHandler = {
   table: (db) => db.surveys,
   async apply(db, mutation) {
@@ -87,10 +87,7 @@ export async function deleteApplication(db: LocalDb, uid: string): Promise<void>
   const existing = await db.surveys.get(uid);
   if (existing?.version === undefined) {
     // Never reached the server: forget it here, queue nothing.
-    await db.transaction('rw', db.surveys, db.outbox, async () => {
-      await db.surveys.delete(uid);
-      await db.outbox.where('uid').equals(uid).delete();
-    });
+    await forget(db, db.surveys, uid);
     return;
   }
   await enqueue(db, 'survey.delete', { uid });
@@ -100,6 +97,6 @@ export async function deleteApplication(db: LocalDb, uid: string): Promise<void>
 export function useApplications(db: LocalDb): Application[] | undefined {
   return useLiveQuery(async () => {
     const all = await db.surveys.toArray();
-    return all.sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+    return all.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? ''));
   }, [db]);
 }

@@ -18,8 +18,7 @@ import type {
 import { enqueue, newUid, type EntityHandler } from '../sync/engine';
 
 export type { Certificate, CourseCategory, LessonOutline, Level, Progress, QuizResult };
-export { COURSE_CATEGORIES } from '../sync/records';
-export { LEVELS } from '../sync/records';
+export { COURSE_CATEGORIES, LEVELS } from '../sync/records';
 export type CourseSort = 'title' | 'price_asc' | 'price_desc' | 'rating' | 'duration';
 export const COURSE_SORTS: readonly CourseSort[] = ['title', 'price_asc', 'price_desc', 'rating', 'duration'];
 /** A quiz is passed at this score (percent); the server says the same in each enrolment. */

@@ -15,7 +15,7 @@ import type {
   PartStatus,
   PaymentMethod,
 } from '../sync/records';
-import { enqueue, newUid, type EntityHandler } from '../sync/engine';
+import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { OrderPlace, ShippingInput } from '../sync/protocol';
 
 export type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod };
@@ -149,10 +149,7 @@ export async function changePart(
 
 /** An order the server refused: forget it on this phone. */
 export async function dropOrder(db: LocalDb, uid: string): Promise<void> {
-  await db.transaction('rw', db.orders, db.outbox, async () => {
-    await db.orders.delete(uid);
-    await db.outbox.where('uid').equals(uid).delete();
-  });
+  await forget(db, db.orders, uid);
 }
 
 /** Newest first; `undefined` while loading. */

@@ -4,7 +4,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, LocalPerson, OutboxEntry } from '../sync/local-db';
 import { api } from '../api';
-import { enqueue, newUid, type EntityHandler } from '../sync/engine';
+import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { PersonRegister } from '../sync/protocol';
 
 const UPDATED_KEY = 'people_updated_at';
@@ -74,10 +74,7 @@ export async function registerPerson(db: LocalDb, person: Omit<PersonRegister, '
 
 /** Forgets a registration the server refused (and its refusal). */
 export async function forgetRegistration(db: LocalDb, uid: string): Promise<void> {
-  await db.transaction('rw', db.registrations, db.outbox, async () => {
-    await db.registrations.delete(uid);
-    await db.outbox.where('uid').equals(uid).delete();
-  });
+  await forget(db, db.registrations, uid);
 }
 
 /** How registrations are kept on the phone until sent (they are never pulled). */

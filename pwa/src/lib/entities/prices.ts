@@ -5,7 +5,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
 import { formatMoney } from '../format';
 import type { LocalDb, OutboxEntry } from '../sync/local-db';
-import { enqueue, newUid, type EntityHandler } from '../sync/engine';
+import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { PriceRecord } from '../sync/protocol';
 
 /** South Kivu's main crops, in the server's order (`crops.<key>` names them). */
@@ -163,10 +163,7 @@ export function useRecordedPrices(db: LocalDb): RecordedPrice[] | undefined {
 
 /** Forgets a recorded price the server refused (and its refusal). */
 export async function forgetPrice(db: LocalDb, uid: string): Promise<void> {
-  await db.transaction('rw', db.recordedPrices, db.outbox, async () => {
-    await db.recordedPrices.delete(uid);
-    await db.outbox.where('uid').equals(uid).delete();
-  });
+  await forget(db, db.recordedPrices, uid);
 }
 
 /** Prices recorded here are kept on the phone (never pulled: the agent's own list). */

@@ -4,7 +4,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { Kept, LocalDb } from '../sync/local-db';
 import type { Category, Certification, ProductImage, ProductRecord } from '../sync/records';
 import { uploadPhotos } from '../sync/photos';
-import { enqueue, type EntityHandler } from '../sync/engine';
+import { enqueue, forget, type EntityHandler } from '../sync/engine';
 import type { ListingInput } from '../sync/protocol';
 
 export type { Category, Certification, ProductImage };
@@ -211,10 +211,7 @@ export async function saveProduct(
 export async function deleteProduct(db: LocalDb, uid: string): Promise<void> {
   const existing = await db.products.get(uid);
   if (existing?.version === undefined) {
-    await db.transaction('rw', db.products, db.outbox, async () => {
-      await db.products.delete(uid);
-      await db.outbox.where('uid').equals(uid).delete();
-    });
+    await forget(db, db.products, uid);
     return;
   }
   await enqueue(db, 'product.delete', { uid });

@@ -1,7 +1,8 @@
 // The queue of changes made on this phone (docs/sync.md, Push): each change is queued
 // with its local effect in one transaction, an unsent edit folds into the one before
 // it, and after a gap the changes the server does not have are numbered again.
-import type { LocalDb } from './local-db';
+import type { EntityTable } from 'dexie';
+import type { LocalDb, LocalRecord } from './local-db';
 import { handlerFor, syncedTables } from './entities';
 import type { Mutation, MutationArgs } from './protocol';
 
@@ -62,6 +63,15 @@ export async function queue(
       .and((e) => e.state === 'rejected')
       .delete();
     await handler.apply(db, mutation);
+  });
+}
+
+/** Forgets a record the server never accepted (never sent, or refused) and every change
+ * queued for it, in one transaction: nothing is sent about it any more. */
+export async function forget(db: LocalDb, table: EntityTable<LocalRecord, 'uid'>, uid: string): Promise<void> {
+  await db.transaction('rw', table, db.outbox, async () => {
+    await table.delete(uid);
+    await db.outbox.where('uid').equals(uid).delete();
   });
 }
 
