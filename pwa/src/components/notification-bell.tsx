@@ -8,6 +8,7 @@ import { formatDate } from '../lib/format';
 import type { LocalDb } from '../lib/sync/local-db';
 import { markRead, sectionOf, useNotifications, type Notification } from '../lib/entities/notifications';
 import { useDismiss } from '../lib/use-dismiss';
+import './notification-bell.css';
 
 export function NotificationBell({ db, onSection }: { db: LocalDb; onSection(section: string): void }) {
   const { t } = useTranslation();

@@ -51,7 +51,7 @@ export function ProductImage(props: {
   priority?: boolean;
   /** How wide the page draws it (`PICTURE_WIDTHS`): a phone then fetches the 720 px file. */
   sizes?: string;
-  /** A product's category: with no photo at all, a drawing of it stands in (global.css). */
+  /** A product's category: with no photo at all, a drawing of it stands in (features/marketplace/marketplace.css). */
   category?: string;
 }) {
   // A new picture starts over from its own address.

@@ -1,5 +1,6 @@
 // A figure with its label; pressing it filters (admin and farmer screens).
 import { currentLanguage } from '../lib/i18n';
+import './stat-card.css';
 
 export function StatCard({
   label,

@@ -12,6 +12,7 @@ import type { LocalDb } from '../../lib/sync/local-db';
 import { useOrders } from '../../lib/entities/orders';
 import { paths } from '../../lib/paths';
 import type { SectionId } from './sections';
+import './dashboard.css';
 
 interface Overview {
   /** Payments go to the built-in simulator: no real money moves. */

@@ -30,6 +30,7 @@ import { AdminHome, RecentActivity } from './activity';
 import { ProfilePanel } from '../../features/profile/profile-panel';
 import { QUICK_ACTIONS, SECTIONS, dashboardKind, type DashboardKind, type Section, type SectionId } from './sections';
 import { usePageHead } from '../../lib/page-head';
+import './dashboard.css';
 
 // The drawn basic phone is only downloaded by those who open it.
 const PhoneMenu = lazy(() => import('../../features/basic-phone/phone-menu').then((m) => ({ default: m.PhoneMenu })));

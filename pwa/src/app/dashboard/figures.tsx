@@ -12,6 +12,7 @@ import type { LocalDb } from '../../lib/sync/local-db';
 import { partEarning, useOrders } from '../../lib/entities/orders';
 import { useOwnProducts } from '../../lib/entities/products';
 import type { DashboardKind } from './sections';
+import './dashboard.css';
 
 interface FiguresProps {
   db: LocalDb;

@@ -17,6 +17,7 @@ import {
   type ApplicationStatus,
 } from '../../lib/entities/applications';
 import { Field } from './application-field';
+import './applications.css';
 
 /** Draft answers are saved this long after the person stops typing. */
 export const AUTOSAVE_MS = 800;

@@ -12,6 +12,7 @@ import { formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { COLOURS, RowBars, StackedBars } from './charts';
 import { ExportButton } from './export-button';
+import './analytics.css';
 
 const CHARTS = [
   'goals',

@@ -16,6 +16,7 @@ import { useToast } from '../../components/toast';
 import { AdminComments } from './admin-comments';
 import { BlogForm, type AdminPost } from './blog-form';
 import { useDebounced } from './use-debounced';
+import './admin.css';
 
 interface AdminList {
   data: AdminPost[];

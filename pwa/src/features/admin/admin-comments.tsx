@@ -10,6 +10,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
+import '../../components/applications/applications.css';
 
 interface AdminComment {
   id: number;

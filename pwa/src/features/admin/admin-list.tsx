@@ -10,6 +10,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { Spinner } from '../../components/spinner';
 import { ExportButton } from './export-button';
 import { useDebounced } from './use-debounced';
+import './admin.css';
 
 /** A list's state: `read` must be the same function from one render to the next (declared at module level). */
 export function useAdminList<F extends object, R>(initial: F, read: (filters: F, page: number) => Promise<R>) {

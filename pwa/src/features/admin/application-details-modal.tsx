@@ -7,6 +7,8 @@ import { type AdminApplication } from './api';
 import { StatusBadge } from '../../components/applications/status-badge';
 import { personName } from '../../lib/entities/people';
 import { reviewable } from './api';
+import './admin.css';
+import '../../components/applications/applications.css';
 
 export function ApplicationDetailsModal({
   application: a,

@@ -11,6 +11,7 @@ import { BLOG_CATEGORIES, type Post } from '../../lib/entities/news';
 import { Modal } from '../../components/dialog';
 import { ErrorBox, ImagePicker, SelectField, TextField } from '../../components/form';
 import { RichEditor } from './rich-editor';
+import './rich-editor.css';
 
 /** A post as the admin list answers it. */
 export interface AdminPost extends Post {

@@ -3,6 +3,7 @@
 // Each scales to its card (360 px phones too), names itself with <title>/<desc>, and the
 // card under it gives the numbers as a table: the text alternative.
 import { useId, type ReactNode } from 'react';
+import './analytics.css';
 
 /** Series colours, distinct for common colour blindness (Okabe–Ito). */
 export const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];

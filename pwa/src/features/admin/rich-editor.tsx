@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkImage } from '../../lib/image-pick';
 import { usePictureUpload } from './use-picture-upload';
+import './rich-editor.css';
 
 type Command = [
   key: 'heading' | 'subheading' | 'paragraph' | 'bold' | 'italic' | 'bullets' | 'numbers' | 'quote',

@@ -9,6 +9,7 @@ import { errorMessages } from '../../lib/error-text';
 import { formatDate } from '../../lib/format';
 import { ROLES, STATUSES, displayName, type AccountStatus, type Role } from '../../lib/account';
 import { changeUser, fetchUserDetails, type UserDetails } from './api';
+import './admin.css';
 
 export function UserModal({ id, onClose, onChanged }: { id: number; onClose(): void; onChanged(): void }) {
   const { t } = useTranslation();

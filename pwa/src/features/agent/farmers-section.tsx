@@ -20,6 +20,8 @@ import {
   type Visitable,
 } from '../../lib/entities/people';
 import { RegisterPerson } from './register-person';
+import './agent.css';
+import '../../components/applications/applications.css';
 
 /** Whom an application for `p` names: the server's id, or this phone's registration. */
 function applicantOf(p: Visitable): Applicant | undefined {

@@ -6,6 +6,7 @@ import type { OutboxEntry } from '../../lib/sync/local-db';
 import { optionLabel, type SurveyField } from '../../lib/entities/application-fields';
 import { type Application } from '../../lib/entities/applications';
 import { StatusBadge } from '../../components/applications/status-badge';
+import '../../components/applications/applications.css';
 
 export function ApplicationCard(props: {
   application: Application;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { FIELDS, answerText, applies } from '../../lib/entities/application-fields';
 import { type Application } from '../../lib/entities/applications';
 import { StatusBadge } from '../../components/applications/status-badge';
+import '../../components/applications/applications.css';
 
 export function ApplicationDetails({ application, onBack }: { application: Application; onBack(): void }) {
   const { t } = useTranslation();

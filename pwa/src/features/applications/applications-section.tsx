@@ -14,6 +14,7 @@ import { personName, useSavedPeople } from '../../lib/entities/people';
 import { ApplicationForm } from '../../components/applications/application-form';
 import { ApplicationCard } from './application-card';
 import { ApplicationDetails } from './application-details';
+import '../../components/applications/applications.css';
 
 type View = { mode: 'list' } | { mode: 'form'; uid: string; isNew: boolean } | { mode: 'details'; uid: string };
 

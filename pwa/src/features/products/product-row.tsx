@@ -6,6 +6,8 @@ import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
 import { Price, unitCounted } from '../../components/product-parts';
 import { LOW_STOCK, type Product } from '../../lib/entities/products';
 import { Photo } from '../../components/product-photo';
+import './products.css';
+import '../../components/applications/applications.css';
 
 export function ProductRow(props: {
   db: LocalDb;

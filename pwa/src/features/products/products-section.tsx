@@ -15,6 +15,7 @@ import { LOW_STOCK, deleteProduct, useOwnProducts } from '../../lib/entities/pro
 import { ProductRow } from './product-row';
 import { ProductDetails } from '../../components/product-details';
 import { ProductForm } from './product-form';
+import '../../components/applications/applications.css';
 
 type PriceFilter = 'all' | 'under_10' | '10_to_50' | 'over_50';
 const PRICE_FILTERS: readonly PriceFilter[] = ['all', 'under_10', '10_to_50', 'over_50'];

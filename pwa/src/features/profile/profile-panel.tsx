@@ -21,6 +21,7 @@ import { deleteAccount, updateProfile } from './api';
 import { roleBadgeClass } from './labels';
 import { CountryField } from '../../components/country-field';
 import { PriceAlerts } from './price-alerts';
+import './profile.css';
 
 export function ProfilePanel() {
   const { t } = useTranslation();
