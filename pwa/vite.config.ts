@@ -120,11 +120,27 @@ function markOnDemand(): Plugin {
     name: 'mavuno-on-demand-chunks',
     apply: 'build',
     generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? ''))) {
-          onDemand.add(chunk.fileName);
-          // Its own styles come with it, not with the install.
-          for (const css of chunk.viteMetadata?.importedCss ?? []) onDemand.add(css);
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const leaveOut = (chunk: (typeof chunks)[number]) => {
+        onDemand.add(chunk.fileName);
+        // Its own styles come with it, not with the install.
+        for (const css of chunk.viteMetadata?.importedCss ?? []) onDemand.add(css);
+      };
+      for (const chunk of chunks)
+        if (chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? ''))) leaveOut(chunk);
+      // And what only those chunks import (the admin's shared list, the stat cards, the
+      // profile's panel…): it loads with them, never without them.
+      for (let more = true; more; ) {
+        more = false;
+        for (const chunk of chunks) {
+          if (chunk.isEntry || onDemand.has(chunk.fileName)) continue;
+          const importers = chunks.filter(
+            (c) => c.imports.includes(chunk.fileName) || c.dynamicImports.includes(chunk.fileName),
+          );
+          if (importers.length && importers.every((c) => onDemand.has(c.fileName))) {
+            leaveOut(chunk);
+            more = true;
+          }
         }
       }
       if (onDemand.size < 3) throw new Error('the admin and language chunks were not found');
