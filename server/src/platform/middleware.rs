@@ -35,6 +35,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 
 pub async fn security_headers(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
     let https = peer_of(&request).is_some_and(|peer| came_over_https(&config, peer, request.headers()));
+    let build_file = request.uri().path().starts_with("/assets/");
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     if https && config.hsts_max_age > 0 {
@@ -43,9 +44,12 @@ pub async fn security_headers(State(config): State<Arc<Config>>, request: Reques
             headers.insert(header::STRICT_TRANSPORT_SECURITY, value);
         }
     }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if never_a_document(build_file, headers) {
+        return response;
+    }
     let set = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
@@ -58,6 +62,21 @@ pub async fn security_headers(State(config): State<Arc<Config>>, request: Reques
         }
     }
     response
+}
+
+/// A build's script or stylesheet, or a raster picture: a browser never makes a document
+/// or a worker of it, and the policies above govern only those (a script's own
+/// Content-Security-Policy is ignored; a framed picture runs nothing). Without them such
+/// a file's answer is ~500 bytes lighter, on each of the ~80 files a first visit loads.
+/// The service worker's scripts (`/sw.js`, `/workbox-*.js`) are outside `/assets/` and
+/// keep them: a worker's policy is its script's. An SVG can hold script and keeps them.
+fn never_a_document(build_file: bool, headers: &HeaderMap) -> bool {
+    let Some(kind) = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()) else {
+        return false;
+    };
+    let kind = kind.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    (build_file && matches!(kind.as_str(), "text/javascript" | "application/javascript" | "text/css"))
+        || (kind.starts_with("image/") && kind != "image/svg+xml")
 }
 
 fn peer_of(request: &Request) -> Option<IpAddr> {
