@@ -130,7 +130,7 @@ function markOnDemand(): Plugin {
         if (chunk.isDynamicEntry && wanted.some((w) => w.test(chunk.facadeModuleId ?? ''))) leaveOut(chunk);
       // And what only those chunks import (the admin's shared list, the stat cards, the
       // profile's panel…): it loads with them, never without them.
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         more = false;
         for (const chunk of chunks) {
           if (chunk.isEntry || onDemand.has(chunk.fileName)) continue;

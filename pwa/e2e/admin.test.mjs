@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { PHONE, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -121,4 +121,33 @@ test('a super admin changes a role with history kept; an admin cannot change rol
   await grace.getByText('Only a super admin can change roles.').waitFor();
   assert.equal(await grace.getByLabel('Role').isDisabled(), true);
   assert.equal(await grace.getByLabel('Status').isDisabled(), false, 'an admin may deactivate a buyer');
+});
+
+test('an admin who signed in once opens every section with the network cut', async () => {
+  const context = await env.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'admin@mavuno.demo');
+  await controlledByServiceWorker(page);
+  // The admin's screens are fetched in the background (app/warm-screens.ts): wait until
+  // nothing has crossed the network for 2 s.
+  for (let last = -1, quiet = 0; quiet < 8;) {
+    await page.waitForTimeout(250);
+    const now = context.network.bytes.down;
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+  await context.setOffline(true);
+  await assertOffline(page);
+  // Every section of the menu, but the drawn basic phone: it talks to the server's USSD menu.
+  const menu = await page.getByRole('navigation').getByRole('button').allInnerTexts();
+  const sections = menu.map((name) => name.trim()).filter((name) => name !== 'Phone menu');
+  assert.ok(sections.includes('Market prices') && sections.length >= 10, sections.join(', '));
+  for (const name of sections) {
+    await openSection(page, name);
+    // The section drawn, or the note that its code is not on this phone.
+    await page.locator('.dashboard-content .card').first().waitFor();
+    const failed = page.getByText('This part of the app could not be opened on this phone.');
+    assert.equal(await failed.count(), 0, `${name} did not open offline`);
+  }
+  await context.close();
 });

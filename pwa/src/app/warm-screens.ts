@@ -19,6 +19,7 @@ const ADMIN = [
   () => import('../features/admin/admin-analytics'),
   () => import('../features/admin/admin-settings'),
   () => import('../features/admin/admin-courses'),
+  () => import('../features/admin/admin-prices'),
 ];
 
 export function warmScreens(role: Role): void {
