@@ -69,7 +69,8 @@ pub async fn security_headers(State(config): State<Arc<Config>>, request: Reques
 /// Content-Security-Policy is ignored; a framed picture runs nothing). Without them such
 /// a file's answer is ~500 bytes lighter, on each of the ~80 files a first visit loads.
 /// The service worker's scripts (`/sw.js`, `/workbox-*.js`) are outside `/assets/` and
-/// keep them: a worker's policy is its script's. An SVG can hold script and keeps them.
+/// keep them: a worker's policy is its script's (the app builds no other worker; one
+/// built into `/assets/` would have to be named here). An SVG can hold script and keeps them.
 fn never_a_document(build_file: bool, headers: &HeaderMap) -> bool {
     let Some(kind) = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()) else {
         return false;
