@@ -24,7 +24,6 @@ import { DecisionModal } from './decision-modal';
 import { CreateForUserModal } from './create-for-user-modal';
 import { StatusBadge } from '../../components/applications/status-badge';
 import { personName } from '../../lib/entities/people';
-import './admin.css';
 
 const STATUSES = ['pending', 'approved', 'rejected', 're-submitted'] as const;
 const PERIODS = ['all', 'today', 'week', 'month'] as const;

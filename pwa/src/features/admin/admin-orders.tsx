@@ -17,7 +17,6 @@ import { answerPrompt, failureText, fetchPrompts, orderPayments, type Prompt } f
 import { fetchOrders, orderQuery, type OrderFilters, type OrderPage } from './api';
 import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { OrderLines, OrderTimeline } from '../../components/order-lines';
-import './admin.css';
 
 const PERIODS = ['all', 'today', 'week', 'month'] as const;
 const money = (cents: number) => formatMoney(cents / 100);

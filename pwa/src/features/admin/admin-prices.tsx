@@ -16,7 +16,6 @@ import { currentLanguage } from '../../lib/i18n';
 import { CURRENCIES, PRICE_UNITS, fetchBoard, formatMicros, type Board, type Market } from '../../lib/entities/prices';
 import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { PriceSources } from './admin-price-sources';
-import './admin.css';
 
 const SOURCES = ['sale', 'agent', 'import'] as const;
 

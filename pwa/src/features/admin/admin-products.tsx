@@ -16,7 +16,6 @@ import { CATEGORIES, type Product } from '../../lib/entities/products';
 import { ProductDetails } from '../../components/product-details';
 import { useLocalDb } from '../../lib/sync/provider';
 import { FilterBar, ListPending, useAdminList } from './admin-list';
-import './admin.css';
 
 type Standing = '' | 'on_sale' | 'off_sale' | 'hidden';
 interface Filters {

@@ -13,7 +13,6 @@ import { fetchUserStats, fetchUsers, userQuery, type UserFilters, type UserStats
 import { FilterBar, ListPending, useAdminList } from './admin-list';
 import { UserModal } from './user-modal';
 import { CountryField } from '../../components/country-field';
-import './admin.css';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'red',
