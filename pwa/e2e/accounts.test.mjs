@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  DEMO_PASSWORD,
   PHONE,
+  appStarted,
   assertOffline,
   controlledByServiceWorker,
   launchProfile,
@@ -186,6 +188,31 @@ test('a wrong password shows the error in the chosen language', async () => {
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await page.getByRole('alert').filter({ hasText: 'E-mail, numéro de téléphone ou mot de passe incorrect' }).waitFor();
   assert.equal(await page.getByLabel(/^E-mail/).inputValue(), 'farmer@mavuno.demo', 'the email is kept');
+  await context.close();
+});
+
+test("signing in: the home's code comes while the form is filled, and the home follows the server's one answer", async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto(`${env.server.origin}/login`);
+  await appStarted(page);
+  assert.ok(!asked.some((path) => /\/dashboard-page-[^/]*\.js$/.test(path)), 'not for a visitor who only looks');
+  // Filling the form starts it, before "Sign in" is pressed: on a slow link it is
+  // most of the wait otherwise.
+  const homeCode = page.waitForRequest((request) => /\/assets\/dashboard-page-[^/]*\.js$/.test(request.url()));
+  await page.getByLabel(/^Email/).click();
+  await homeCode;
+  await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
+  await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+  const from = asked.length;
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('.dashboard-topbar h1').waitFor();
+  // The sign-in answer carries the person: no second round trip for them.
+  const api = asked.slice(from).filter((path) => path.startsWith('/api/'));
+  assert.equal(api[0], '/api/v1/users/login');
+  assert.ok(!api.includes('/api/v1/me'), `asked after signing in: ${api.join(', ')}`);
   await context.close();
 });
 

@@ -6,6 +6,7 @@ import { Spinner } from '../components/spinner';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
+import { loadHome, prepareHome } from './warm-screens';
 
 /** Shown while the first page's code arrives on a cold start. */
 function RouteLoading() {
@@ -19,7 +20,13 @@ export const routes: RouteObject[] = [
     HydrateFallback: RouteLoading,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('../features/home/home-page')).HomePage }) },
-      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) },
+      {
+        path: 'login',
+        lazy: async () => {
+          const { LoginPage } = await import('../features/auth/login-page');
+          return { Component: () => <LoginPage prepareHome={prepareHome} /> };
+        },
+      },
       {
         path: 'register',
         lazy: async () => ({ Component: (await import('../features/auth/register-page')).RegisterPage }),
@@ -85,7 +92,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: 'dashboard',
-            lazy: async () => ({ Component: (await import('./dashboard/dashboard-page')).DashboardPage }),
+            lazy: async () => ({ Component: (await loadHome()).DashboardPage }),
           },
           {
             path: 'profile',

@@ -66,19 +66,32 @@ describe('session (docs/product.md, Statuses)', () => {
     expect(localStorage.getItem('token')).toBe('stored');
   });
 
-  it('sign-in stores the token, then loads the user with it', async () => {
+  it('sign-in stores the token and the person its answer carries, in one round trip', async () => {
     const calls = scriptFetch({
       'POST /users/login': { status: 200, body: { success: true, user: { ...sampleUser, token: 'fresh' } } },
-      'GET /me': { status: 200, body: { success: true, user: sampleUser } },
     });
     const { result } = renderHook(() => useSession(), { wrapper });
     await act(() => result.current.login('amani@example.com', 'secret1'));
     expect(localStorage.getItem('token')).toBe('fresh');
     expect(result.current.user?.email).toBe(sampleUser.email);
-    expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual([
-      'POST /users/login null',
-      'GET /me Bearer fresh',
-    ]);
+    expect(result.current.status).toBe('ready');
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual(['POST /users/login null']);
+    // The person kept for offline starts is the person, not the token again.
+    expect(JSON.parse(localStorage.getItem('mavuno.user') ?? '{}')).toEqual(sampleUser);
+  });
+
+  it('sign-up stores the token and the new person from its answer', async () => {
+    const calls = scriptFetch({
+      'POST /users': {
+        status: 201,
+        body: { success: true, message: 'Welcome', data: { user: sampleUser, token: 'new' } },
+      },
+    });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await act(() => result.current.register(new FormData()));
+    expect(localStorage.getItem('token')).toBe('new');
+    expect(result.current.user?.id).toBe(sampleUser.id);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /users']);
   });
 
   it('sign-out clears token and user even when the server cannot be reached', async () => {

@@ -1,5 +1,6 @@
 // The signed-in person (docs/product.md, Statuses). A stored token loads the user at
-// start; sign-in and sign-up store the token and load the user; sign-out
+// start; sign-in and sign-up store the token and the person their answer carries (no
+// second round trip before the home: on a slow link each is most of a second); sign-out
 // clears both even when the server cannot be reached.
 //
 // Offline-first departure: when the network is down at start, the last
@@ -94,9 +95,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => onUnauthorized(() => setUser(null)), [setUser]);
 
   const startSession = useCallback(
-    async (token: string) => {
+    (token: string, me: User) => {
       setToken(token);
-      const me = await fetchMe();
       setUser(me);
       setStatus('ready');
       return me;
@@ -106,20 +106,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (emailOrPhone: string, password: string) => {
-      const response = await api<{ user: { token: string } }>('/users/login', {
+      const response = await api<{ user: User & { token: string } }>('/users/login', {
         method: 'POST',
         json: { user: { ...signInName(emailOrPhone), password } },
         keepTokenOn401: true,
       });
-      return startSession(response.user.token);
+      const { token, ...me } = response.user;
+      return startSession(token, me);
     },
     [startSession],
   );
 
   const register = useCallback(
     async (form: FormData) => {
-      const response = await api<{ data: { token: string } }>('/users', { method: 'POST', form, keepTokenOn401: true });
-      return startSession(response.data.token);
+      const response = await api<{ data: { token: string; user: User } }>('/users', {
+        method: 'POST',
+        form,
+        keepTokenOn401: true,
+      });
+      return startSession(response.data.token, response.data.user);
     },
     [startSession],
   );

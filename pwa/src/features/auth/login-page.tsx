@@ -14,7 +14,8 @@ export function returnPath(from: unknown): string | null {
   return from.startsWith(paths.login) ? null : from;
 }
 
-export function LoginPage() {
+/** `prepareHome`: starts fetching the home's code, once the person begins filling the form. */
+export function LoginPage({ prepareHome }: { prepareHome?: () => void }) {
   usePageHead('login');
   const { t } = useTranslation();
   const { login } = useSession();
@@ -38,7 +39,7 @@ export function LoginPage() {
     <section className="page narrow auth-page">
       <h1>{t('auth.login_title')}</h1>
       <p className="lead">{t('auth.login_intro')}</p>
-      <form ref={form} onSubmit={submit} noValidate className="card form">
+      <form ref={form} onSubmit={submit} onFocus={prepareHome} noValidate className="card form">
         <ErrorBox messages={problemMessages(problem, t, 'auth.login_failed')} />
         <TextField
           label={t('fields.email_or_phone')}
