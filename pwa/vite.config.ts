@@ -11,9 +11,14 @@ import type { Plugin } from 'vite';
  * app can show anything. The server allows each inline <style> by its hash (CSP), and
  * moves them into <head> when it writes a page's first screen (the app's markup, which
  * must never paint before its styles: server/src/web/page.rs).
- * The .css file stays in the build: Vite's loader of lazy chunks asks for it (it
- * finds no <link> to it), and the styles it adds again are the same rules.
+ * Vite's loader of lazy chunks would still fetch the .css file (every lazy chunk imports
+ * its helper from the entry chunk, so the entry's styles are among each one's
+ * dependencies) and add the same rules again: 6 KB on every first visit. It skips a
+ * stylesheet it finds a `<link rel="stylesheet">` to, so each inlined file keeps one,
+ * `disabled`: a disabled stylesheet link is never fetched (HTML, link type "stylesheet").
+ * Nothing asks for the file then, and the install leaves it out (`inlined`).
  */
+const inlined = new Set<string>();
 function inlineStyles(): Plugin {
   return {
     name: 'mavuno-inline-styles',
@@ -32,7 +37,8 @@ function inlineStyles(): Plugin {
           const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
           if (css.includes('</style')) throw new Error(`${file} cannot be inlined`);
           styles.push(`<style>${css}</style>`);
-          out = out.replace(link, '');
+          out = out.replace(link, `\n    <link rel="stylesheet" href="/${file}" disabled>`);
+          inlined.add(file);
         }
         return out.replace('</body>', `  ${styles.join('')}\n  </body>`);
       },
@@ -187,7 +193,10 @@ export default defineConfig({
         // install icons (the browser fetches those itself when the app is installed).
         globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
         manifestTransforms: [
-          async (entries) => ({ manifest: entries.filter((e) => !onDemand.has(e.url)), warnings: [] }),
+          async (entries) => ({
+            manifest: entries.filter((e) => !onDemand.has(e.url) && !inlined.has(e.url)),
+            warnings: [],
+          }),
         ],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/media\//],

@@ -275,3 +275,33 @@ test('a first screen carries the app’s styles before its content; the shell pa
   assert.ok(!shell.includes('data-first-screen'));
   assert.ok(shell.lastIndexOf('<style>') > shell.indexOf('class="boot"'), 'the shell first, the app’s styles after');
 });
+
+test('the app never fetches the stylesheet its page carries inline, first visit or from the service worker', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (request) => request.url().endsWith('.css') && asked.push(request.url()));
+  await page.goto(`${env.server.origin}/marketplace`);
+  await appStarted(page);
+  await page.locator('.product-card').first().waitFor();
+  // Other pages' code (lazy chunks, whose loader comes from the entry chunk), then the
+  // app as the service worker serves it.
+  await page.getByRole('link', { name: 'News' }).first().click();
+  await page.locator('.post-card').first().waitFor();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await page.locator('.post-card').first().waitFor();
+  const again = await page.evaluate(async (urls) => {
+    const inline = new Set([...document.querySelectorAll('style')].map((style) => style.textContent));
+    const texts = await Promise.all(urls.map(async (url) => [url, await (await fetch(url)).text()]));
+    return { inline: inline.size, twice: texts.filter(([, text]) => inline.has(text)).map(([url]) => url) };
+  }, asked);
+  assert.ok(again.inline >= 1, 'the page carries the app’s styles inline');
+  assert.deepEqual(again.twice, [], 'a stylesheet the page already has inline was downloaded again');
+  assert.equal(
+    await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')).position),
+    'sticky',
+    'the inline styles apply',
+  );
+  await context.close();
+});
