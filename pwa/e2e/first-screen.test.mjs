@@ -3,7 +3,7 @@
 // what was typed (issue: made for a 360 px phone on slow 3G).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, appStarted, serverAndBrowser } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, appStarted, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -302,6 +302,36 @@ test('the app never fetches the stylesheet its page carries inline, first visit 
     await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')).position),
     'sticky',
     'the inline styles apply',
+  );
+  await context.close();
+});
+
+test('on a new phone the sign-in form takes what is typed, and a press of its button, before the app has come', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  // Everything but the page's first script held back: the app is still on its way.
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await context.route(/\/assets\/(?!index-)[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const signIns = [];
+  page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
+  await page.goto(`${env.server.origin}/login?lng=fr`, { waitUntil: 'commit' });
+  const early = page.locator('[data-first-screen] form');
+  await early.getByLabel(/^E-mail/).fill('buyer@mavuno.demo');
+  await early.getByLabel(/^Mot de passe/).fill(DEMO_PASSWORD);
+  await early.getByRole('button', { name: 'Se connecter' }).click();
+  await early.getByRole('button', { name: 'Connexion...' }).waitFor();
+  assert.deepEqual(signIns, [], 'nothing is sent before the app has come');
+  assert.equal(new URL(page.url()).search, '?lng=fr', 'the form never leaves as a plain form');
+  release();
+  await appStarted(page);
+  await page.locator('.dashboard-topbar h1').waitFor();
+  assert.deepEqual(
+    signIns.map((url) => new URL(url).pathname),
+    ['/api/v1/users/login'],
   );
   await context.close();
 });

@@ -1,7 +1,8 @@
 import { act, render } from '@testing-library/react';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
+import { createRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
-import { carryOver, pageReady, startApp } from './first-screen';
+import { carryOver, openEarlyForms, pageReady, startApp } from './first-screen';
 
 /** The server's first screen: a search form, as web/first_screen writes it. */
 function firstScreen(): HTMLElement {
@@ -13,6 +14,37 @@ function firstScreen(): HTMLElement {
   </form><p>Arabica</p></main></div>`;
   document.body.append(root);
   return root;
+}
+
+/** The server's sign-in first screen: an early form, disabled until a script opens it. */
+function signInScreen(): HTMLElement {
+  const root = document.createElement('div');
+  root.id = 'root';
+  root.innerHTML = `<div data-first-screen="login"><main id="main"><form class="card form" data-early>
+    <input id="first-username" type="text" disabled><input id="first-password" type="password" disabled>
+    <button type="submit" data-busy="Connexion…" disabled>Se connecter</button>
+  </form></main></div>`;
+  document.body.append(root);
+  return root;
+}
+
+/** The app's sign-in form: what it was sent with. */
+function SignIn({ onSent }: { onSent: (sent: string) => void }) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSent(`${name}/${password}`);
+  };
+  return (
+    <main>
+      <form onSubmit={submit}>
+        <input aria-label="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input aria-label="password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <button type="submit">Se connecter</button>
+      </form>
+    </main>
+  );
 }
 
 function Search() {
@@ -44,6 +76,36 @@ describe('the first screen', () => {
     expect(container.querySelector('output')?.textContent).toBe('kahawa|rating');
     expect(document.activeElement).toBe(container.querySelector('input'));
     root.remove();
+  });
+
+  it('opens the sign-in form before the app runs, and holds a press of its button', () => {
+    const root = signInScreen();
+    const sent = openEarlyForms(root);
+    const [name, password] = root.querySelectorAll('input');
+    expect(name!.disabled || password!.disabled).toBe(false);
+    const form = root.querySelector('form')!;
+    const submit = new Event('submit', { cancelable: true });
+    form.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    expect(sent.has(form)).toBe(true);
+    const button = root.querySelector('button')!;
+    expect([button.textContent, button.disabled]).toEqual(['Connexion…', true]);
+    root.remove();
+  });
+
+  it('gives the app what was typed in the early form, then sends its own form when the button was pressed', async () => {
+    const root = signInScreen();
+    let sent = '';
+    const boot = (container: HTMLElement) =>
+      act(() => createRoot(container).render(<SignIn onSent={(s) => (sent = s)} />));
+    const started = startApp(root, async () => ({ boot }));
+    // Typed and pressed while the app's code is on its way (it runs after the first paint).
+    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
+    root.querySelector('form')!.requestSubmit();
+    await started;
+    expect(sent).toBe('amani@example.com/secret1');
+    document.getElementById('root')?.remove();
   });
 
   it('keeps the questions opened in the first screen open in the app', () => {

@@ -30,7 +30,11 @@ export function LoginPage({ prepareHome }: { prepareHome?: () => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await send(validateLogin(email, password), () => login(email.trim(), password))) {
+    const sending = send(validateLogin(email, password), () => login(email.trim(), password));
+    // Pressed in the server's first screen, before the form here had the focus: the home's
+    // code comes now, behind the sign-in itself (asked for first, on a link of few connections).
+    prepareHome?.();
+    if (await sending) {
       navigate(from ?? paths.dashboard, { replace: true });
     }
   };
