@@ -93,6 +93,18 @@ describe('the first screen', () => {
     root.remove();
   });
 
+  it('asks once, when someone starts filling the early form, for what it leads to', () => {
+    const root = signInScreen();
+    let asked = 0;
+    openEarlyForms(root, () => (asked += 1));
+    expect(asked).toBe(0);
+    root.querySelector<HTMLInputElement>('#first-username')!.focus();
+    root.querySelector<HTMLInputElement>('#first-password')!.focus();
+    root.querySelector('form')!.requestSubmit();
+    expect(asked).toBe(1);
+    root.remove();
+  });
+
   it('gives the app what was typed in the early form, then sends its own form when the button was pressed', async () => {
     const root = signInScreen();
     let sent = '';

@@ -24,12 +24,17 @@ interface Boot {
   boot(container: HTMLElement): void;
 }
 
-export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Promise<void> {
+/**
+ * `prepare`: called once when someone starts filling an early form (its first focus, or
+ * its submission), for what that form leads to (the sign-in's home), so that it comes
+ * with the app rather than after it.
+ */
+export async function startApp(root: HTMLElement, load: () => Promise<Boot>, prepare?: () => void): Promise<void> {
   if (!root.querySelector(FIRST_SCREEN)) {
     (await load()).boot(root);
     return;
   }
-  const sent = openEarlyForms(root);
+  const sent = openEarlyForms(root, prepare);
   // The app's code is fetched, and run, once the first screen and its first picture
   // are on screen (the server leaves out the page's modulepreload links then).
   await firstScreenPainted(root);
@@ -52,16 +57,23 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>): Pr
 /**
  * Enables the first screen's early forms and holds their submission; answers the set of
  * those submitted meanwhile. A pressed button says it is on its way (`data-busy`, the
- * app's own words for it, written by the server).
+ * app's own words for it, written by the server). `prepare`: as for `startApp`.
  */
-export function openEarlyForms(root: HTMLElement): Set<HTMLFormElement> {
+export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTMLFormElement> {
   const sent = new Set<HTMLFormElement>();
+  let prepared = false;
+  const started = () => {
+    if (!prepared) prepare?.();
+    prepared = true;
+  };
   root.querySelectorAll<HTMLFormElement>('form[data-early]').forEach((form) => {
     form.querySelectorAll<HTMLInputElement | HTMLButtonElement>('input, button').forEach((field) => {
       field.disabled = false;
     });
+    form.addEventListener('focusin', started);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      started();
       sent.add(form);
       const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
       if (button?.dataset.busy) button.textContent = button.dataset.busy;
