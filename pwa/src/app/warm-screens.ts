@@ -4,7 +4,7 @@
 // do; the service worker keeps whatever the app loads.
 import type { Role } from '../lib/account';
 
-/** The home every role lands on after signing in. */
+/** The home every role lands on after signing in (main.tsx asks for it too, before the app runs). */
 export const loadHome = () => import('./dashboard/dashboard-page');
 
 /**
