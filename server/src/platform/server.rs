@@ -28,7 +28,7 @@ use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, oneshot, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
 use tower::ServiceExt;
 
 use crate::Config;
@@ -103,13 +103,16 @@ pub async fn serve(
                 response
             }
         });
-        let io = Watched { stream, conn };
+        // The socket holds the connection's slot: one upgraded to a WebSocket (a phone
+        // listening, api/sync) leaves hyper and this task, and still counts.
+        let io = Watched { stream, conn, _slot: permit };
         let mut stop = stop_rx.clone();
         let alive = alive_rx.clone();
         let open = Arc::clone(&open);
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(io), TowerToHyperService::new(service));
+                .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
+                .with_upgrades();
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
@@ -120,7 +123,7 @@ pub async fn serve(
                 }
             }
             open.remove(id);
-            drop((permit, alive));
+            drop(alive);
         });
     }
     reaper.abort();
@@ -292,6 +295,7 @@ impl Drop for Busy {
 struct Watched {
     stream: TcpStream,
     conn: Arc<Conn>,
+    _slot: OwnedSemaphorePermit,
 }
 
 impl AsyncRead for Watched {

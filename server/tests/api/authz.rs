@@ -116,6 +116,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("patch", "/admin/settings", Only(&[SuperAdmin])),
     ("get", "/sync/pull", Only(EVERYONE)),
     ("get", "/sync/wait", Only(EVERYONE)),
+    ("get", "/sync/listen", Only(EVERYONE)),
     ("post", "/sync/push", Only(SIGNED)),
     ("put", "/uploads/{sha256}", Only(UPLOADERS)),
     ("get", "/blogs", Only(EVERYONE)),

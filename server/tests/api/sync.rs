@@ -333,6 +333,106 @@ async fn an_open_app_hears_of_a_change_within_moments() {
     assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
 }
 
+type Listening = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A phone listening as the app does: a WebSocket on `/sync/listen`.
+async fn listen(app: &TestApp, cursor: i64) -> Listening {
+    let url = app.api(&format!("/sync/listen?cursor={cursor}")).replacen("http", "ws", 1);
+    tokio_tungstenite::connect_async(url).await.expect("a WebSocket").0
+}
+
+/// The next version the socket tells, if one comes within `within`.
+async fn told(socket: &mut Listening, within: std::time::Duration) -> Option<i64> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await.ok()?? {
+            Ok(Message::Text(text)) => return serde_json::from_str::<Value>(&text).unwrap()["version"].as_i64(),
+            Ok(Message::Ping(_) | Message::Pong(_)) => {}
+            other => panic!("the socket ended: {other:?}"),
+        }
+    }
+}
+
+/// The app listens over a WebSocket: it is told each new version as it happens
+/// (on the same socket, with no new request), and at once when its cursor is behind.
+#[tokio::test]
+async fn a_phone_listening_over_a_websocket_is_told_of_each_change() {
+    let second = std::time::Duration::from_secs(1);
+    let app = spawn_app().await;
+    let (token, _) = app.register("socket.listener@example.com").await;
+    let (other, _) = app.register("socket.other@example.com").await;
+    let cursor = app.pull(&token, CLIENT_A, None, 100).await["cursor"].as_i64().unwrap();
+    let mut socket = listen(&app, cursor).await;
+    assert_eq!(told(&mut socket, second).await, None, "nothing is told while nothing changes");
+
+    app.push_ok(&other, CLIENT_B, vec![mutation(1, "survey.create", draft(1), None)]).await;
+    let first = told(&mut socket, 5 * second).await.expect("told of the change");
+    assert!(first > cursor);
+    app.push_ok(&other, CLIENT_B, vec![mutation(2, "survey.create", draft(2), None)]).await;
+    let next = told(&mut socket, 5 * second).await.expect("told of the next change on the same socket");
+    assert!(next > first);
+
+    // Behind, or ahead of a server restored from a backup: told at once.
+    assert_eq!(told(&mut listen(&app, cursor).await, 2 * second).await, Some(next));
+    assert_eq!(told(&mut listen(&app, next + 50).await, 2 * second).await, Some(next));
+    // Not a WebSocket, or a malformed cursor: a 400 in JSON.
+    let plain = app.client.get(app.api("/sync/listen?cursor=1")).send().await.unwrap();
+    assert_eq!(error_of(plain, StatusCode::BAD_REQUEST).await["code"], "websocket_required");
+    let bad = app.client.get(app.api("/sync/listen?cursor=soon")).send().await.unwrap();
+    assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
+}
+
+/// With nothing new, the server still speaks every 25 s (the version unchanged), so
+/// an app can tell a socket that died without a word from a quiet one.
+#[tokio::test]
+async fn a_quiet_listening_socket_hears_a_heartbeat() {
+    use futures_util::SinkExt;
+    let app = spawn_app().await;
+    let now = app.client.get(app.api("/sync/wait?cursor=-1")).send().await.unwrap();
+    let cursor = now.json::<Value>().await.unwrap()["version"].as_i64().unwrap();
+    let mut socket = listen(&app, cursor).await;
+    assert_eq!(told(&mut socket, std::time::Duration::from_secs(20)).await, None);
+    assert_eq!(told(&mut socket, std::time::Duration::from_secs(10)).await, Some(cursor), "the heartbeat");
+    socket.send(tokio_tungstenite::tungstenite::Message::Text("1".into())).await.expect("still open");
+}
+
+/// Phones send a listening socket nothing but short answers: anything large closes it.
+#[tokio::test]
+async fn a_listening_socket_that_is_sent_a_large_message_is_closed() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let app = spawn_app().await;
+    let mut socket = listen(&app, 0).await;
+    socket.send(Message::Text("x".repeat(10_000).into())).await.ok();
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while let Some(Ok(Message::Text(_) | Message::Ping(_) | Message::Pong(_))) = socket.next().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the server closed the socket");
+    assert_eq!(app.client.get(app.api("/health")).send().await.unwrap().status(), StatusCode::OK);
+}
+
+/// A listening socket leaves hyper once upgraded but keeps its connection's slot, so
+/// sockets cannot outnumber the cap (and the file limit behind it); a slot comes back
+/// when a phone leaves.
+#[tokio::test]
+async fn listening_sockets_count_against_the_connection_cap() {
+    let app = spawn_with(|config| config.max_connections = 2).await;
+    let first = listen(&app, 0).await;
+    let _second = listen(&app, 0).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let health = || client.get(app.api("/health")).send();
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_secs(1), health()).await.is_err(),
+        "a third connection waits for a slot"
+    );
+    drop(first);
+    let answered = tokio::time::timeout(std::time::Duration::from_secs(5), health()).await;
+    assert_eq!(answered.expect("served once a phone left").unwrap().status(), StatusCode::OK);
+}
+
 #[tokio::test]
 async fn a_gzipped_push_is_taken_and_one_that_inflates_past_the_limit_is_refused() {
     use std::io::Write;
