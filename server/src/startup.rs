@@ -151,6 +151,16 @@ pub fn build_app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Listens on `addr` with room for 4,096 connections not yet taken (the kernel caps it at
+/// `net.core.somaxconn`). The usual 128 overflowed when thousands of phones came at once,
+/// as after a restart (docs/operations.md, Capacity): each one refused waited a second to retry.
+fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(4096)
+}
+
 /// The server, open and listening, its workers running; `run_until` serves it.
 pub struct Application {
     state: AppState,
@@ -163,8 +173,7 @@ impl Application {
     /// server starts with nothing overdue), and starts the workers.
     pub async fn build(config: Config, addr: SocketAddr) -> Result<Application, StartError> {
         let state = AppState::open(config)?;
-        let listener =
-            tokio::net::TcpListener::bind(addr).await.map_err(|source| StartError::Listen { addr, source })?;
+        let listener = bind(addr).map_err(|source| StartError::Listen { addr, source })?;
         let origin = format!("http://{}", listener.local_addr().map_err(|source| StartError::Listen { addr, source })?);
         state.origin.set(origin.clone()).ok();
         mailer::spawn(&state).map_err(StartError::Secret)?;
