@@ -249,7 +249,8 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': server, '/media': server } },
+  // ws: the app listens for changes over a WebSocket (/api/v1/sync/listen).
+  server: { proxy: { '/api': { target: server, ws: true }, '/media': server } },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],

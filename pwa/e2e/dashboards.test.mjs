@@ -143,6 +143,39 @@ test('an admin hides a listing with a reason: buyers no longer see it, its farme
   assert.equal(again.total, 1);
 });
 
+test('where WebSockets do not get through, the open app hears of a change by long polls', async () => {
+  const { origin } = env.server;
+  const { email, order } = await orderFromFarmer(origin);
+  const context = await env.browser.newContext(PHONE);
+  // A proxy that lets plain requests through but no WebSocket: each fails before it opens.
+  await context.addInitScript(() => {
+    window.WebSocket = class extends EventTarget {
+      constructor() {
+        super();
+        setTimeout(() => this.onclose?.(new CloseEvent('close', { code: 1006 })), 50);
+      }
+      send() {}
+      close() {}
+    };
+  });
+  const page = await context.newPage();
+  const polls = [];
+  page.on('request', (request) => request.url().includes('/api/v1/sync/wait') && polls.push(request.url()));
+  await signIn(page, origin, email);
+  await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+
+  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
+  const shipped = await fetch(`${origin}/api/v1/orders/${order.id}/parts/${order.parts[0].id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${farmer}` },
+    body: JSON.stringify({ status: 'shipped' }),
+  });
+  assert.equal(shipped.status, 200);
+  await page.getByRole('button', { name: 'Notifications, 2 unread' }).waitFor({ timeout: 8_000 });
+  assert.ok(polls.length > 0, 'it listened with long polls');
+  await context.close();
+});
+
 test('a buyer is notified when the farmer ships, and the notification opens their orders', async () => {
   const { origin } = env.server;
   const { email, order } = await orderFromFarmer(origin);

@@ -141,7 +141,9 @@ export function headCounter(bytes) {
           bytes.heads += head.length;
           const status = Number(head.text.slice(9, 12));
           const length = /\r\ncontent-length:\s*(\d+)/i.exec(head.text);
-          if (status < 200 || status === 204 || status === 304) state = 'head';
+          // After a 101 the connection is a WebSocket's (the app listening): no more heads.
+          if (status === 101) state = 'lost';
+          else if (status < 200 || status === 204 || status === 304) state = 'head';
           else if (/\r\ntransfer-encoding:\s*chunked/i.test(head.text)) state = 'size';
           else if (length) [left, state] = [Number(length[1]), Number(length[1]) > 0 ? 'body' : 'head'];
           else state = 'lost';

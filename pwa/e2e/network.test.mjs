@@ -30,3 +30,12 @@ test('a body it cannot follow stops the count instead of reading the body as hea
   count(Buffer.from(`${start}HTTP/1.1 200 OK\r\n\r\nnot a response`, 'latin1'));
   assert.equal(bytes.heads, start.length);
 });
+
+test("a WebSocket's frames after its 101 are not read as heads", () => {
+  const bytes = { heads: 0 };
+  const count = headCounter(bytes);
+  const upgraded = head(['HTTP/1.1 101 Switching Protocols', 'upgrade: websocket', 'connection: upgrade']);
+  const frame = `\x81\x0f{"version":42}`;
+  count(Buffer.from(`${upgraded}${frame}${head(['HTTP/1.1 200 OK', 'content-length: 0'])}`, 'latin1'));
+  assert.equal(bytes.heads, upgraded.length);
+});

@@ -189,6 +189,8 @@ test('a success toast shows above the dialog it came from, and deleting an accou
 test('an approval reaches the open app within seconds, and the new farmer is shown the next step', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
+  const sockets = [];
+  page.on('websocket', (socket) => sockets.push(socket.url()));
   const email = await newBuyer(env.server.origin, 'listening');
   await signIn(page, env.server.origin, email);
   await openApplications(page);
@@ -223,6 +225,10 @@ test('an approval reaches the open app within seconds, and the new farmer is sho
   });
   await page.getByText('Approved', { exact: true }).first().waitFor({ timeout: 8_000 });
   assert.ok(Date.now() - decided < 8_000, 'seen within seconds, without a reload');
+  assert.ok(
+    sockets.some((url) => new URL(url).pathname === '/api/v1/sync/listen'),
+    `the app listened over a WebSocket: ${sockets}`,
+  );
 
   // The farmer's home says what to do next, and leads there.
   await page.getByRole('button', { name: 'Open menu' }).click();

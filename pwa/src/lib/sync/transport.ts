@@ -141,11 +141,87 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/** A listening socket that has heard nothing for this long is closed (the server speaks every 25 s). */
+const SILENCE = 60_000;
+
+/** How a listening socket ended. */
+type Heard = 'never-opened' | 'closed' | 'behind';
+
+/** `{"version": N}` from the server, or undefined for anything else. */
+function versionOf(data: unknown): number | undefined {
+  try {
+    const version = (JSON.parse(String(data)) as { version?: unknown }).version;
+    return typeof version === 'number' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * While the app is open, shown and online, it listens (`GET /sync/wait`, a long poll
- * the server answers when its sync version differs from ours) and pulls at once: an
- * approval, a new order or a price change shows within seconds. Hidden or offline,
- * it stops asking (no battery or data spent); the usual triggers catch up.
+ * Listens over one WebSocket (`/sync/listen`): the server tells each new version and
+ * the app pulls, until the socket closes or the app is hidden, offline or stopped. A
+ * pull that does not catch up (it failed, or another tab holds the lock) closes it
+ * too, so that the caller waits before listening again.
+ */
+function overSocket(
+  db: LocalDb,
+  cursor: number,
+  stopped: AbortSignal,
+  syncNow: (db: LocalDb) => Promise<void>,
+): Promise<Heard> {
+  return new Promise((resolve) => {
+    const url = new URL(`/api/v1/sync/listen?cursor=${cursor}`, location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(url);
+    let opened = false;
+    let behind = false;
+    let pulls = Promise.resolve();
+    const leave = () => socket.close();
+    // The server speaks at least every 25 s: a socket silent for a minute died without a word.
+    let silence = setTimeout(leave, SILENCE);
+    const onHidden = () => {
+      if (document.visibilityState !== 'visible') leave();
+    };
+    socket.onopen = () => {
+      opened = true;
+    };
+    socket.onmessage = (event) => {
+      clearTimeout(silence);
+      silence = setTimeout(leave, SILENCE);
+      // "Still here": the server closes a socket that answers nothing for a minute.
+      socket.send('1');
+      const version = versionOf(event.data);
+      pulls = pulls.then(async () => {
+        if (version === undefined || behind || version === (await db.getMeta<number>('cursor'))) return;
+        // Behind ours too: the server was restored from a backup; the pull starts over.
+        await syncNow(db).catch(() => undefined);
+        if (((await db.getMeta<number>('cursor')) ?? 0) < version) {
+          behind = true;
+          leave();
+        }
+      });
+    };
+    socket.onclose = () => {
+      clearTimeout(silence);
+      stopped.removeEventListener('abort', leave);
+      window.removeEventListener('offline', leave);
+      document.removeEventListener('visibilitychange', onHidden);
+      void pulls.then(() => resolve(!opened ? 'never-opened' : behind ? 'behind' : 'closed'));
+    };
+    stopped.addEventListener('abort', leave, { once: true });
+    window.addEventListener('offline', leave);
+    document.addEventListener('visibilitychange', onHidden);
+  });
+}
+
+/**
+ * While the app is open, shown and online, it listens for the server's changes and
+ * pulls at once: an approval, a new order or a price change shows within seconds.
+ * It listens over a WebSocket (a few KB of the server's memory a phone, a few bytes
+ * each way every 25 s); where one does not open but plain requests get through (some proxies),
+ * it holds a long poll instead (`GET /sync/wait`, answered when the server's version
+ * differs from ours) for the rest of the session. Hidden or offline, it stops (no
+ * battery or data spent); the usual triggers catch up.
  */
 export async function listen(
   db: LocalDb,
@@ -153,15 +229,31 @@ export async function listen(
   syncNow: (db: LocalDb) => Promise<void>,
 ): Promise<void> {
   let pause = 2_000;
+  let sockets = typeof WebSocket === 'function';
+  // The last socket did not open: the next round is a long poll, which tells whether anything gets through.
+  let socketFailed = false;
   while (!stopped.aborted) {
     const cursor = await db.getMeta<number>('cursor');
     if (cursor === undefined || !navigator.onLine || document.visibilityState !== 'visible') {
       await sleep(2_000, stopped);
       continue;
     }
+    if (sockets && !socketFailed) {
+      const heard = await overSocket(db, cursor, stopped, syncNow);
+      if (heard === 'never-opened') {
+        socketFailed = true;
+        continue;
+      }
+      pause = heard === 'behind' ? Math.min(pause * 2, 60_000) : 2_000;
+      // Closed by the server (a restart): every phone comes back, spread over a few seconds.
+      await sleep(heard === 'behind' ? pause : 1_000 + Math.random() * 2_000, stopped);
+      continue;
+    }
     try {
       const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
       if (!answer.ok) throw new Error(`wait: ${answer.status}`);
+      // Plain requests get through where the socket did not open: long polls from now on.
+      if (socketFailed) sockets = false;
       const { version } = (await answer.json()) as { version: number };
       // Behind ours: the server was restored from a backup; the pull starts over.
       if (version !== cursor) await syncNow(db);
@@ -170,6 +262,8 @@ export async function listen(
       pause = caughtUp ? 2_000 : Math.min(pause * 2, 60_000);
       if (!caughtUp) await sleep(pause, stopped);
     } catch {
+      // Nothing got through: the socket may, next time.
+      socketFailed = false;
       pause = Math.min(pause * 2, 60_000);
       await sleep(pause, stopped);
     }
