@@ -1,8 +1,10 @@
-// Phones listening: PHONES (default 10,000) apps open at once, each long-polling
-// `/sync/wait` on its own connection as the PWA does (asking again when an answer
-// comes back unchanged after 25 s). Prints the time to open them all, the server's
-// memory per waiting phone, the catalogue's first page while they wait, and how long
-// one change takes to reach every one of them (p50/p99/max from the push that made it).
+// Phones listening: PHONES (default 10,000) apps open at once, each listening as the
+// PWA does: over a WebSocket on `/sync/listen` (answering each message, as the app
+// does), or with LISTEN=poll a long poll on `/sync/wait` (asking again when an answer
+// comes back unchanged after 25 s), the app's way where WebSockets do not get through.
+// Prints the time to open them all, the server's memory per waiting phone, the
+// catalogue's first page while they wait, and how long one change takes to reach
+// every one of them (p50/p99/max from the push that made it).
 // The catalogue's first page is measured before they come and while they wait.
 // Each phone is a raw socket, so one Node process can hold ten thousand; it raises its
 // own open-files limit to the hard limit first. The server raises its own too, and
@@ -13,14 +15,20 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { application, client, measure, register, rssKb } from './http.mjs';
 
 const PHONES = Number(process.env.PHONES ?? 10_000);
-const [soft, hard] = /Max open files\s+(\d+)\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8')).slice(1).map(Number);
+const [soft, hard] = /Max open files\s+(\d+)\s+(\d+)/
+  .exec(readFileSync('/proc/self/limits', 'utf8'))
+  .slice(1)
+  .map(Number);
 if (soft < PHONES + 500 && !process.env.LISTENERS_RAISED) {
   // Node cannot raise its own limit: run again under a shell that has.
-  if (hard < PHONES + 500) throw new Error(`the hard open-files limit (${hard}) is below ${PHONES + 500}: raise it (ulimit -Hn) or set PHONES`);
+  if (hard < PHONES + 500)
+    throw new Error(
+      `the hard open-files limit (${hard}) is below ${PHONES + 500}: raise it (ulimit -Hn) or set PHONES`,
+    );
   execFileSync('sh', ['-c', `ulimit -n ${hard} && exec "$0" "$@"`, process.execPath, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: { ...process.env, LISTENERS_RAISED: '1' },
@@ -37,29 +45,57 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 const version = (await request('GET', '/sync/wait?cursor=-1')).json.version;
+const overWebSockets = process.env.LISTEN !== 'poll';
 const asking = (cursor) => `GET /api/v1/sync/wait?cursor=${cursor} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+const handshake = (cursor) =>
+  `GET /api/v1/sync/listen?cursor=${cursor} HTTP/1.1\r\nHost: ${hostname}\r\nUpgrade: websocket\r\n` +
+  `Connection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+// "Still here", as the app answers each message: a masked one-byte text frame.
+const mask = randomBytes(4);
+const stillHere = Buffer.from([0x81, 0x81, ...mask, '1'.charCodeAt(0) ^ mask[0]]);
 
-/** One phone: a keep-alive connection asking `/sync/wait` again after each unchanged answer. */
+/** One phone: a WebSocket, answering each message (or a keep-alive connection asking `/sync/wait` again after each unchanged answer). */
 function phone(onChange) {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: hostname, port: Number(port) });
-    let buffered = '';
-    socket.setEncoding('utf8');
+    let buffered = Buffer.alloc(0);
+    let upgraded = false;
+    // Open once connected (a long poll), or once the server has answered the handshake.
     socket.on('connect', () => {
-      socket.write(asking(version));
-      resolve(socket);
+      socket.write(overWebSockets ? handshake(version) : asking(version));
+      if (!overWebSockets) resolve(socket);
     });
     socket.on('error', reject);
     socket.on('data', (chunk) => {
-      buffered += chunk;
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-      if (buffered.length < end + 4 + length) return;
-      const answer = JSON.parse(buffered.slice(end + 4, end + 4 + length));
-      buffered = buffered.slice(end + 4 + length);
-      if (answer.version === version) socket.write(asking(version));
-      else onChange(performance.now());
+      buffered = Buffer.concat([buffered, chunk]);
+      for (;;) {
+        if (overWebSockets && upgraded) {
+          // The server's frames are unmasked and short: opcode, length, payload.
+          if (buffered.length < 2 || buffered.length < 2 + (buffered[1] & 0x7f)) return;
+          const length = buffered[1] & 0x7f;
+          const text = buffered.subarray(2, 2 + length).toString('utf8');
+          buffered = buffered.subarray(2 + length);
+          socket.write(stillHere);
+          if (JSON.parse(text).version !== version) onChange(performance.now());
+          continue;
+        }
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffered.subarray(0, end).toString('latin1');
+        if (overWebSockets) {
+          if (!head.startsWith('HTTP/1.1 101')) return reject(new Error(`no WebSocket: ${head.split('\r\n')[0]}`));
+          upgraded = true;
+          resolve(socket);
+          buffered = buffered.subarray(end + 4);
+          continue;
+        }
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        const answer = JSON.parse(buffered.subarray(end + 4, end + 4 + length).toString('utf8'));
+        buffered = buffered.subarray(end + 4 + length);
+        if (answer.version === version) socket.write(asking(version));
+        else onChange(performance.now());
+      }
     });
   });
 }
@@ -78,7 +114,9 @@ const openMs = performance.now() - opening;
 // Let the server take the last requests in before weighing it.
 await sleep(2000);
 const waiting = pid ? rssKb(pid) : 0;
-console.log(`${PHONES} phones waiting: opened in ${(openMs / 1000).toFixed(1)} s; server RSS ${pid ? `${mb(before)} before, ${mb(waiting)} with them: ${((waiting - before) / PHONES).toFixed(1)} KB a phone` : 'unknown (pass the pid)'}`);
+console.log(
+  `${PHONES} phones ${overWebSockets ? 'listening over WebSockets' : 'long-polling'}: opened in ${(openMs / 1000).toFixed(1)} s; server RSS ${pid ? `${mb(before)} before, ${mb(waiting)} with them: ${((waiting - before) / PHONES).toFixed(1)} KB a phone` : 'unknown (pass the pid)'}`,
+);
 
 await measure(origin, `first page (24, newest), ${PHONES} phones waiting`, '/products', { pid });
 

@@ -10,6 +10,9 @@
 //!   after `idle_timeout`, longer than browsers keep idle connections, so a
 //!   browser never sends a request on a connection we are closing;
 //! - and, in `build_app`, a deadline between the pieces of a request body.
+//!
+//! A connection upgraded to a WebSocket (a phone listening, api/sync) leaves hyper and
+//! these deadlines (its own heartbeat closes a silent one) but keeps its slot.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -136,7 +139,7 @@ pub async fn serve(
 }
 
 /// Every half minute, hands the memory freed since back to the system. Each open
-/// connection holds ~20 KB (hyper's two 8 KB buffers, its task, the request waiting);
+/// HTTP connection holds ~20 KB (hyper's two 8 KB buffers, its task, the request waiting);
 /// after ten thousand phones had waited and gone, glibc's allocator kept all 240 MB
 /// of it, free but never returned (`malloc_trim` returns the free pages of every arena).
 async fn give_back_memory() {
