@@ -335,3 +335,29 @@ test('on a new phone the sign-in form takes what is typed, and a press of its bu
   );
   await context.close();
 });
+
+test('"Log in to enrol" on a course’s first screen signs in and comes back to the course', async () => {
+  const { origin } = env.server;
+  const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
+  const context = await env.browser.newContext(PHONE);
+  // The app's code held back: the link and the sign-in form are the server's.
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await context.route(/\/assets\/(?!index-)[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(`${origin}/course/${course.id}?lng=en`, { waitUntil: 'commit' });
+  await page.locator('[data-first-screen]').getByRole('link', { name: 'Log in to enrol' }).click();
+  await page.waitForURL(`${origin}/login?next=/course/${course.id}`);
+  const early = page.locator('[data-first-screen] form');
+  await early.getByLabel(/^Email/).fill('buyer@mavuno.demo');
+  await early.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+  await early.getByRole('button', { name: 'Sign in' }).click();
+  release();
+  await appStarted(page);
+  await page.waitForURL(`${origin}/course/${course.id}`);
+  await page.getByRole('heading', { name: course.title, level: 1 }).waitFor();
+  await context.close();
+});

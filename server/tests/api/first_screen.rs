@@ -164,8 +164,10 @@ async fn public_lists_arrive_with_their_first_cards() {
     }
     assert!(main.contains(&mavuno::web::escape(course["instructor"]["name"].as_str().unwrap())));
     let sw = Lang::parse(Some("sw"));
+    // Signing in from here comes back to the course (the link says where: it carries no state).
     assert!(main.contains(&format!(
-        "<a class=\"button\" href=\"/login\">{}</a>",
+        "<a class=\"button\" href=\"/login?next=/course/{}\">{}</a>",
+        course["id"],
         mavuno::web::escape(&sw.text("training.login_to_enrol"))
     )));
     // On a phone the price and the way to the enrolment column stay at the bottom of the screen.

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
 import { ErrorBox, TextField, useFormSend } from '../../components/form';
@@ -21,8 +21,10 @@ export function LoginPage({ prepareHome }: { prepareHome?: () => void }) {
   const { login } = useSession();
   const navigate = useNavigate();
   // "Sign in to comment / to enrol / to check out" and the guarded pages send people
-  // here, and get them back where they were.
-  const from = returnPath((useLocation().state as { from?: unknown } | null)?.from);
+  // here, and get them back where they were; the server's first screens say where in
+  // the address (`?next=`), since a plain link carries no state.
+  const [query] = useSearchParams();
+  const from = returnPath((useLocation().state as { from?: unknown } | null)?.from ?? query.get('next'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { problem, busy, form, send } = useFormSend();

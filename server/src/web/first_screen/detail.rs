@@ -153,7 +153,7 @@ pub async fn course(state: &AppState, id: i64, query: &Query, lang: Lang) -> Opt
          {}{}<div class=\"enrol-bar mobile-only\"><span class=\"price\">{price}</span>\
          <a class=\"button small\" href=\"#enrolment\">{}</a></div></div>\
          <aside id=\"enrolment\" class=\"card course-sidebar\" aria-label=\"{}\">{}<p><span class=\"price\">{price}</span></p>\
-         {money_back}<div class=\"actions column\"><a class=\"button\" href=\"/login\">{}</a>\
+         {money_back}<div class=\"actions column\"><a class=\"button\" href=\"/login?next=/course/{id}\">{}</a>\
          <a class=\"button secondary\" href=\"/register\">{}</a></div></aside></div></article>",
         t(lang, "market.breadcrumb"),
         t(lang, "training.home"),
