@@ -27,9 +27,28 @@ const SECRET_FILE: &str = "jwt-secret";
 
 // ---- passwords ----
 
+/// argon2id with 7 MiB and 5 passes: one of OWASP's equivalent settings (with 19 MiB
+/// and 2 passes, the crate's default, which hashes made before 2026-11-26 use), the one
+/// lightest in memory: two sign-ins at once held 38 MiB of a small server, now 14.
+const MEMORY_KIB: u32 = 7 * 1024;
+const PASSES: u32 = 5;
+
+fn hasher() -> Argon2<'static> {
+    let params = argon2::Params::new(MEMORY_KIB, PASSES, 1, None).expect("valid argon2 parameters");
+    Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
+}
+
 pub fn hash_password(password: &str) -> ApiResult<String> {
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string()).map_err(AppError::internal)
+    hasher().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string()).map_err(AppError::internal)
+}
+
+/// A hash made with other settings than today's (it still verifies: a hash carries its own).
+pub fn needs_rehash(hash: &str) -> bool {
+    let Ok(parsed) = PasswordHash::new(hash) else { return false };
+    let Ok(params) = argon2::Params::try_from(&parsed) else { return false };
+    parsed.algorithm != argon2::Algorithm::Argon2id.ident()
+        || (params.m_cost(), params.t_cost(), params.p_cost()) != (MEMORY_KIB, PASSES, 1)
 }
 
 /// Checks `password` against `hash`; with no usable hash (an unknown account, or
@@ -43,11 +62,13 @@ pub fn verify_password(hash: Option<&str>, password: &str) -> bool {
         None => (dummy.as_str(), false),
     };
     let Ok(parsed) = PasswordHash::new(target) else { return false };
-    Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && real
+    // Each hash's own settings (the old default's, or today's).
+    hasher().verify_password(password.as_bytes(), &parsed).is_ok() && real
 }
 
-/// Each argon2 run takes ~19 MiB and a core's worth of work for a moment;
-/// at most two at once keeps memory and CPU bounded under a flood of sign-ins.
+/// Each argon2 run takes 7 MiB (19 for a hash of the old settings) and a core's worth
+/// of work for a moment; at most two at once keeps memory and CPU bounded under a
+/// flood of sign-ins.
 static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// Runs the CPU-heavy hashing off the async threads.
@@ -278,6 +299,20 @@ impl FromRequestParts<AppState> for AgentUser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hashes_of_the_old_settings_still_verify_and_are_marked_for_rehashing() {
+        let salt = SaltString::generate(&mut OsRng);
+        let old = Argon2::default().hash_password(b"secret123", &salt).unwrap().to_string();
+        assert!(old.contains("m=19456,t=2,p=1"), "{old}");
+        assert!(verify_password(Some(&old), "secret123"));
+        assert!(!verify_password(Some(&old), "secret124"));
+        assert!(needs_rehash(&old));
+        let new = hash_password("secret123").unwrap();
+        assert!(new.contains("m=7168,t=5,p=1"), "{new}");
+        assert!(!needs_rehash(&new));
+        assert!(!needs_rehash("!"), "no password: nothing to rehash");
+    }
 
     #[test]
     fn passwords_verify_only_against_their_own_hash() {

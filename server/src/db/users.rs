@@ -168,6 +168,16 @@ pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) 
     Ok(())
 }
 
+/// Replaces a password's hash by one of today's settings (the same password), unless the
+/// password was changed meanwhile; not a change of the account (`updated_at` stays).
+pub fn rehash_password(conn: &Connection, id: i64, old_hash: &str, new_hash: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE users SET password_hash = ?3 WHERE id = ?1 AND password_hash = ?2",
+        params![id, old_hash, new_hash],
+    )?;
+    Ok(())
+}
+
 pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
     conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND deleted_at IS NULL AND id IS NOT ?2)")?
         .query_row(params![email, except_id], |row| row.get(0))

@@ -402,3 +402,35 @@ async fn deleting_an_account_erases_it_and_ends_its_sessions() {
     // The email is free for a new account.
     app.register("amani@example.com").await;
 }
+
+/// A password hashed with the old settings (argon2's default, 19 MiB) still signs in,
+/// and is hashed again with today's (7 MiB) once it has: the next sign-in takes less
+/// memory. A wrong password changes nothing.
+#[tokio::test]
+async fn a_password_of_the_old_settings_signs_in_and_is_rehashed() {
+    use argon2::PasswordHasher;
+    let app = spawn_app().await;
+    let (_, user) = app.register("old.hash@example.com").await;
+    let salt = argon2::password_hash::SaltString::encode_b64(b"sixteen byte slt").unwrap();
+    let old = argon2::Argon2::default().hash_password(PASSWORD.as_bytes(), &salt).unwrap().to_string();
+    let db = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    db.execute("UPDATE users SET password_hash = ?1 WHERE id = ?2", rusqlite::params![old, user["id"].as_i64()])
+        .unwrap();
+    let stored = || -> String {
+        db.query_row("SELECT password_hash FROM users WHERE id = ?1", [user["id"].as_i64()], |row| row.get(0)).unwrap()
+    };
+
+    assert_eq!(app.login("old.hash@example.com", "wrong-password").await.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(stored(), old);
+    assert_eq!(app.login("old.hash@example.com", PASSWORD).await.status(), StatusCode::OK);
+    let mut rehashed = stored();
+    for _ in 0..50 {
+        if rehashed != old {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        rehashed = stored();
+    }
+    assert!(rehashed.starts_with("$argon2id$v=19$m=7168,t=5,p=1$"), "{rehashed}");
+    assert_eq!(app.login("old.hash@example.com", PASSWORD).await.status(), StatusCode::OK);
+}
