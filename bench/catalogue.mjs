@@ -3,7 +3,8 @@
 // peak RSS for the first page, a repeated search, a filtered sort, distinct
 // searches (every request a different query, as real buyers make), the first page
 // and distinct searches while 20 phones push unrelated writes (application drafts,
-// 20 a second in all), and the push throughput and latency of 20 phones at once. Seeds through
+// 20 a second in all), the push throughput and latency of 20 phones at once, and the
+// server's true peak RSS (the kernel's high-water mark, which the samples can miss). Seeds through
 // the farmer API (JSON, no photos), so use a throw-away data dir:
 //
 //   target/release/mavuno serve --demo --data-dir /tmp/bench-catalogue &
@@ -12,7 +13,7 @@
 // The load generator runs on the same machine as the server, so on 2 cores
 // the figures are a floor, not a ceiling.
 import { randomUUID } from 'node:crypto';
-import { application, client, getter, measure, register, rssKb } from './http.mjs';
+import { application, client, getter, measure, peakKb, register, rssKb } from './http.mjs';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const pid = process.argv[3];
@@ -97,4 +98,4 @@ const seconds = (performance.now() - pushing) / 1000;
 pushTimes.sort((a, b) => a - b);
 const at = (q) => pushTimes[Math.floor(q * pushTimes.length)].toFixed(1);
 console.log(`pushes, 20 phones at once: ${((phones.length * PUSHES) / seconds).toFixed(0)} pushes/s (one draft each, each durable), p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
-console.log(`server RSS after: ${rss()}`);
+console.log(`server RSS after: ${rss()}; its peak over the whole run (VmHWM, from its start): ${pid ? `${(peakKb(pid) / 1024).toFixed(1)} MB` : 'unknown'}`);

@@ -100,6 +100,11 @@ export function rssKb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
 
+/** The most RSS the process has ever had (the kernel's high-water mark: samples miss short peaks). */
+export function peakKb(pid) {
+  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+
 /**
  * `requests` GETs over `connections` at once; prints throughput, latency percentiles,
  * a response's bytes and the server's peak RSS. `path`: one address, or a function
