@@ -21,6 +21,17 @@ async function tokenOf(origin, email) {
   return (await response.json()).user.token;
 }
 
+/** farmer@mavuno.demo ships their part of `order`, from another device. */
+async function ship(origin, order) {
+  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
+  const shipped = await fetch(`${origin}/api/v1/orders/${order.id}/parts/${order.parts[0].id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${farmer}` },
+    body: JSON.stringify({ status: 'shipped' }),
+  });
+  assert.equal(shipped.status, 200);
+}
+
 /** A new buyer orders one of farmer@mavuno.demo's products; answers the buyer's email and the order. */
 async function orderFromFarmer(origin) {
   const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
@@ -164,13 +175,7 @@ test('where WebSockets do not get through, the open app hears of a change by lon
   await signIn(page, origin, email);
   await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
 
-  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
-  const shipped = await fetch(`${origin}/api/v1/orders/${order.id}/parts/${order.parts[0].id}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${farmer}` },
-    body: JSON.stringify({ status: 'shipped' }),
-  });
-  assert.equal(shipped.status, 200);
+  await ship(origin, order);
   await page.getByRole('button', { name: 'Notifications, 2 unread' }).waitFor({ timeout: 8_000 });
   assert.ok(polls.length > 0, 'it listened with long polls');
   await context.close();
@@ -183,13 +188,7 @@ test('a buyer is notified when the farmer ships, and the notification opens thei
   await signIn(page, origin, email);
   await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
 
-  const farmer = await tokenOf(origin, 'farmer@mavuno.demo');
-  const shipped = await fetch(`${origin}/api/v1/orders/${order.id}/parts/${order.parts[0].id}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${farmer}` },
-    body: JSON.stringify({ status: 'shipped' }),
-  });
-  assert.equal(shipped.status, 200);
+  await ship(origin, order);
   // The open app hears of it within seconds.
   await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
   // Escape closes the panel; the bell opens it again.

@@ -7,6 +7,21 @@ import { DEMO_PASSWORD, PHONE, appStarted, serverAndBrowser } from './harness.mj
 
 const env = serverAndBrowser();
 
+/**
+ * Holds back the app's scripts (with `firstScript`, all but the page's first one, which
+ * opens the early forms) until the function it answers is called: a slow link's app.
+ */
+async function holdBackApp(context, { firstScript = false } = {}) {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  const scripts = firstScript ? /\/assets\/(?!index-)[^/]*\.js$/ : /\/assets\/.*\.js$/;
+  await context.route(scripts, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 test('without any script, the marketplace shows its first products, searches and links at 360 px', async () => {
@@ -50,12 +65,7 @@ test('the app takes the first screen’s place with no spinner, the same first p
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   // The app's code arrives late, as on a slow link: the first screen is all there is meanwhile.
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  await context.route(/\/assets\/.*\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdBackApp(context);
   await context.addInitScript(() => {
     window.spinners = 0;
     new MutationObserver(() => {
@@ -170,12 +180,7 @@ test('the account forms, help, terms, a post, a course, a certificate check and 
     ['/help', 'details:last-of-type'],
   ]) {
     const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
-    let release;
-    const released = new Promise((resolve) => (release = resolve));
-    await context.route(/\/assets\/.*\.js$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdBackApp(context);
     const app = await context.newPage();
     await app.goto(`${origin}${path}?lng=fr`, { waitUntil: 'commit' });
     await app.locator(`[data-first-screen] ${selector}`).waitFor();
@@ -309,12 +314,7 @@ test('the app never fetches the stylesheet its page carries inline, first visit 
 test('on a new phone the sign-in form takes what is typed, and a press of its button, before the app has come', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   // Everything but the page's first script held back: the app is still on its way.
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  await context.route(/\/assets\/(?!index-)[^/]*\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdBackApp(context, { firstScript: true });
   const page = await context.newPage();
   const signIns = [];
   page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
@@ -341,12 +341,7 @@ test('"Log in to enrol" on a course’s first screen signs in and comes back to 
   const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
   const context = await env.browser.newContext(PHONE);
   // The app's code held back: the link and the sign-in form are the server's.
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  await context.route(/\/assets\/(?!index-)[^/]*\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdBackApp(context, { firstScript: true });
   const page = await context.newPage();
   await page.goto(`${origin}/course/${course.id}?lng=en`, { waitUntil: 'commit' });
   await page.locator('[data-first-screen]').getByRole('link', { name: 'Log in to enrol' }).click();
