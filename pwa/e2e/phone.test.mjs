@@ -189,8 +189,12 @@ test('a success toast shows above the dialog it came from, and deleting an accou
 test('an approval reaches the open app within seconds, and the new farmer is shown the next step', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  const sockets = [];
-  page.on('websocket', (socket) => sockets.push(socket.url()));
+  // What the server told the app over its listening sockets.
+  const told = [];
+  page.on('websocket', (socket) => {
+    if (new URL(socket.url()).pathname === '/api/v1/sync/listen')
+      socket.on('framereceived', ({ payload }) => told.push(payload));
+  });
   const email = await newBuyer(env.server.origin, 'listening');
   await signIn(page, env.server.origin, email);
   await openApplications(page);
@@ -226,8 +230,8 @@ test('an approval reaches the open app within seconds, and the new farmer is sho
   await page.getByText('Approved', { exact: true }).first().waitFor({ timeout: 8_000 });
   assert.ok(Date.now() - decided < 8_000, 'seen within seconds, without a reload');
   assert.ok(
-    sockets.some((url) => new URL(url).pathname === '/api/v1/sync/listen'),
-    `the app listened over a WebSocket: ${sockets}`,
+    told.some((payload) => typeof JSON.parse(payload).version === 'number'),
+    `the app heard of it over a WebSocket: ${told}`,
   );
 
   // The farmer's home says what to do next, and leads there.
