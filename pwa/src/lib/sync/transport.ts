@@ -229,19 +229,19 @@ export async function listen(
   syncNow: (db: LocalDb) => Promise<void>,
 ): Promise<void> {
   let pause = 2_000;
-  let sockets = typeof WebSocket === 'function';
-  // The last socket did not open: the next round is a long poll, which tells whether anything gets through.
-  let socketFailed = false;
+  // 'probe': the last socket did not open; the next round is a long poll, which tells
+  // whether anything gets through ('poll' from then on) or nothing does ('socket' again).
+  let way: 'socket' | 'probe' | 'poll' = typeof WebSocket === 'function' ? 'socket' : 'poll';
   while (!stopped.aborted) {
     const cursor = await db.getMeta<number>('cursor');
     if (cursor === undefined || !navigator.onLine || document.visibilityState !== 'visible') {
       await sleep(2_000, stopped);
       continue;
     }
-    if (sockets && !socketFailed) {
+    if (way === 'socket') {
       const heard = await overSocket(db, cursor, stopped, syncNow);
       if (heard === 'never-opened') {
-        socketFailed = true;
+        way = 'probe';
         continue;
       }
       pause = heard === 'behind' ? Math.min(pause * 2, 60_000) : 2_000;
@@ -253,7 +253,7 @@ export async function listen(
       const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
       if (!answer.ok) throw new Error(`wait: ${answer.status}`);
       // Plain requests get through where the socket did not open: long polls from now on.
-      if (socketFailed) sockets = false;
+      way = 'poll';
       const { version } = (await answer.json()) as { version: number };
       // Behind ours: the server was restored from a backup; the pull starts over.
       if (version !== cursor) await syncNow(db);
@@ -263,7 +263,7 @@ export async function listen(
       if (!caughtUp) await sleep(pause, stopped);
     } catch {
       // Nothing got through: the socket may, next time.
-      socketFailed = false;
+      if (way === 'probe') way = 'socket';
       pause = Math.min(pause * 2, 60_000);
       await sleep(pause, stopped);
     }

@@ -7,6 +7,7 @@ mod records;
 use std::time::{Duration, Instant};
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::response::Response;
@@ -58,6 +59,13 @@ struct WaitResponse {
     version: i64,
 }
 
+/// The `cursor` of a wait or a listening socket.
+fn cursor_of(query: Result<Query<WaitQuery>, QueryRejection>) -> ApiResult<i64> {
+    let Query(WaitQuery { cursor }) =
+        query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
+    Ok(cursor)
+}
+
 /// Listening for changes while the app is open: answers as soon as the server's sync
 /// version differs from `cursor` (then the phone pulls), or after 25 seconds with the
 /// version unchanged (then it asks again). No token needed: it says only that
@@ -66,10 +74,9 @@ struct WaitResponse {
     responses((status = 200, body = WaitResponse), (status = 400, body = ErrorBody)))]
 async fn wait(
     State(state): State<AppState>,
-    query: Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<WaitQuery>, QueryRejection>,
 ) -> ApiResult<Json<WaitResponse>> {
-    let Query(WaitQuery { cursor }) =
-        query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
+    let cursor = cursor_of(query)?;
     let mut versions = state.db.versions();
     // Answered as soon as the version differs: past the cursor (something changed), or
     // behind it (a server restored from a backup: the phone's pull then starts over).
@@ -102,11 +109,10 @@ const LISTEN_SILENCE: Duration = Duration::from_secs(2 * 25 + 10);
     ))]
 async fn listen(
     State(state): State<AppState>,
-    query: Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<WaitQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let Query(WaitQuery { cursor }) =
-        query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
+    let cursor = cursor_of(query)?;
     let upgrade = upgrade.map_err(|_| {
         AppError::bad_request("websocket_required", "open this address as a WebSocket, or use /sync/wait")
     })?;
@@ -199,7 +205,7 @@ struct PullQuery {
 async fn pull(
     State(state): State<AppState>,
     auth: MaybeAuthUser,
-    query: Result<Query<PullQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<PullQuery>, QueryRejection>,
 ) -> ApiResult<Json<PullResponse>> {
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
     let viewer = auth.0.map(|a| a.user);
