@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { renderHook } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { inLanguage, keepSettings, offered, type PublicSettings } from './settings';
 
 const texts = { en: 'Mon–Fri', fr: 'Lun–ven', sw: '' };
@@ -29,5 +30,19 @@ describe('public settings', () => {
   it('keeps what was read for the next opening, offline', () => {
     keepSettings(settings);
     expect(JSON.parse(localStorage.getItem('settings')!)).toEqual(settings);
+  });
+
+  it("takes a first screen's settings without asking the server, and keeps them", async () => {
+    localStorage.clear();
+    document.body.innerHTML = `<script type="application/json" id="settings">${JSON.stringify(settings)}</script>`;
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    vi.resetModules();
+    const fresh = await import('./settings');
+    const { result } = renderHook(() => [fresh.usePublicSettings(), fresh.useSettingsPending()] as const);
+    expect(result.current).toEqual([settings, false]);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(JSON.parse(localStorage.getItem('settings')!)).toEqual(settings);
+    document.body.innerHTML = '';
+    fetch.mockRestore();
   });
 });

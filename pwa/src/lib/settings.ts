@@ -35,10 +35,28 @@ function read(): PublicSettings | null {
   }
 }
 
+/**
+ * The settings a first screen was drawn with (`#settings`, server/src/web/first_screen):
+ * as fresh as an answer to GET /settings, so a new phone's app need not ask and wait.
+ */
+function written(): PublicSettings | null {
+  try {
+    return JSON.parse(document.getElementById('settings')?.textContent ?? 'null') as PublicSettings | null;
+  } catch {
+    return null;
+  }
+}
+
 let current: PublicSettings | null = typeof localStorage === 'undefined' ? null : read();
 let asked: Promise<void> | null = null;
 /** The settings are known, or the first read on this phone has failed: nothing more to wait for. */
 let settled = current !== null;
+const fresh = typeof document === 'undefined' ? null : written();
+if (fresh) {
+  keepSettings(fresh);
+  // Read with this page: nothing to ask again until the app is next opened.
+  asked = Promise.resolve();
+}
 
 /** Keeps what the server said and tells every screen showing the settings. */
 export function keepSettings(settings: PublicSettings): void {

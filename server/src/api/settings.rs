@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 use super::extract::ApiJson;
 use crate::auth::AdminUser;
 use crate::db::settings::{self as rows, Change};
-use crate::domain::settings::{self, Contact, CountryPayments, Settings, SettingsChange, Texts};
+use crate::domain::settings::{self, PublicSettings, Settings, SettingsChange};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::payment::operators;
 use crate::model::user::{Country, Role};
@@ -28,14 +28,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(public_settings)).routes(routes!(admin_settings, change_settings))
 }
 
-/// What anyone may read.
-#[derive(Serialize, ToSchema)]
-struct PublicSettings {
-    contact: Contact,
-    shipping_policy: Texts,
-    payments: BTreeMap<String, CountryPayments>,
-}
-
 #[derive(Serialize, ToSchema)]
 struct PublicResponse {
     success: bool,
@@ -47,8 +39,7 @@ struct PublicResponse {
     responses((status = 200, body = PublicResponse)))]
 async fn public_settings(State(state): State<AppState>) -> ApiResult<Json<PublicResponse>> {
     let all = state.db.read(|conn| Ok(settings::load(conn)?)).await?;
-    let data = PublicSettings { contact: all.contact, shipping_policy: all.shipping_policy, payments: all.payments };
-    Ok(Json(PublicResponse { success: true, data }))
+    Ok(Json(PublicResponse { success: true, data: all.into() }))
 }
 
 #[derive(Serialize, ToSchema)]

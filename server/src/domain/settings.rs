@@ -85,6 +85,20 @@ pub struct Settings {
     pub email_language: String,
 }
 
+/// What anyone may read (`GET /settings`, and a first screen's `#settings`: web/first_screen).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PublicSettings {
+    pub contact: Contact,
+    pub shipping_policy: Texts,
+    pub payments: BTreeMap<String, CountryPayments>,
+}
+
+impl From<Settings> for PublicSettings {
+    fn from(all: Settings) -> PublicSettings {
+        PublicSettings { contact: all.contact, shipping_policy: all.shipping_policy, payments: all.payments }
+    }
+}
+
 /// A change: the settings it names, each whole (a country's payments replace its own only).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -287,3 +287,34 @@ async fn market_prices_arrive_with_their_cards_and_a_form_the_server_answers() {
     assert!(!main.contains("<script"), "{main}");
     assert!(main.matches("<article class=\"card price-card\"").count() > 1);
 }
+
+#[tokio::test]
+async fn a_first_screen_carries_the_public_settings_for_the_app_and_no_text_can_close_them() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), template()).unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let boss = app.user_with_role("first.screen.boss@example.com", mavuno::model::user::Role::SuperAdmin).await;
+    let hostile = "Avenue </script><script>alert(1)</script><!-- 4";
+    let address = json!({"en": hostile, "fr": hostile, "sw": hostile});
+    let contact = json!({"address": address, "hours": address, "phone": "", "email": ""});
+    let changed = app.call(Method::PATCH, "/admin/settings", &boss, Some(json!({"contact": contact}))).await;
+    assert_eq!(changed.status(), StatusCode::OK);
+
+    // The app takes these rather than asking GET /settings (pwa/src/lib/settings.ts): the same.
+    let html = page(&app, "/", "fr").await;
+    let data = html
+        .split("<script type=\"application/json\" id=\"settings\">")
+        .nth(1)
+        .expect("the settings, as data")
+        .split("</script>")
+        .next()
+        .unwrap();
+    assert!(!data.contains('<'), "{data}");
+    let public: Value = app.get("/settings", None).await.json().await.unwrap();
+    assert_eq!(serde_json::from_str::<Value>(data).unwrap(), public["data"]);
+    assert_eq!(public["data"]["contact"]["address"]["fr"], hostile);
+
+    // The service worker's copy of the app has no first screen, and no settings of the moment.
+    assert!(!page(&app, "/index.html", "fr").await.contains("id=\"settings\""));
+}

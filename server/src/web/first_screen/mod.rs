@@ -135,13 +135,25 @@ pub async fn render(
         _ => return None,
     };
     let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
+    let footer = footer(path, &settings.contact, lang);
     Some(format!(
         "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
-         <main id=\"main\" tabindex=\"-1\">{body}</main>{}</div>",
+         <main id=\"main\" tabindex=\"-1\">{body}</main>{footer}{}</div>",
         t(lang, "common.skip_to_content"),
         header(key, lang),
-        footer(path, &settings.contact, lang),
+        settings_data(settings),
     ))
+}
+
+/// The public settings (`GET /settings`) the footer was drawn from, as data for the app
+/// (pwa/src/lib/settings.ts): on a new phone it takes over with them rather than asking
+/// and waiting a round trip (its footer says it is busy until it has them). Not a script:
+/// `type="application/json"` is never run, and the page's policy does not apply to it.
+/// Every `<` is written `\u003c`, so no text in it can close the element.
+fn settings_data(settings: crate::domain::settings::Settings) -> String {
+    let public = crate::domain::settings::PublicSettings::from(settings);
+    let json = serde_json::to_string(&public).unwrap_or_default().replace('<', "\\u003c");
+    format!("<script type=\"application/json\" id=\"settings\">{json}</script>")
 }
 
 /// A catalogue text, escaped for HTML.
