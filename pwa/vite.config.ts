@@ -3,6 +3,10 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
+import type { Rolldown } from 'vite';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Puts the app's stylesheet into index.html, at the end of <body>: the inline shell
@@ -46,11 +50,43 @@ function inlineStyles(): Plugin {
   };
 }
 
+/** A chunk's file and every file it imports, at once or through them (not its lazy imports). */
+function staticFiles(bundle: Rolldown.OutputBundle, file: string, into = new Set<string>()): Set<string> {
+  const chunk = bundle[file];
+  if (into.has(file) || chunk?.type !== 'chunk') return into;
+  into.add(file);
+  chunk.imports.forEach((imported) => staticFiles(bundle, imported, into));
+  return into;
+}
+
+/** The chunk of the lazily imported module `source` (a path under src/, a .ts or .tsx without its extension). */
+function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.OutputChunk {
+  const chunk = Object.values(bundle).find(
+    (c): c is Rolldown.OutputChunk =>
+      c.type === 'chunk' && c.isDynamicEntry && c.facadeModuleId?.replace(/\.tsx?$/, '') === source,
+  );
+  if (!chunk) throw new Error(`no chunk for ${source}`);
+  return chunk;
+}
+
+const SRC = fileURLToPath(new URL('./src/', import.meta.url));
+
+/** A file of the build as `#app-files` names it: `assets/x-hash.js` is `x-hash` (lib/app-files.ts). */
+function shortName(file: string): string {
+  const name = /^assets\/([\w-]+)\.js$/.exec(file)?.[1];
+  if (!name) throw new Error(`${file} is not a script of the build`);
+  return name;
+}
+
 /**
  * Lets the app's code download with the page: main.tsx imports the app (app/boot.tsx)
  * only once the server's first screen has painted (lib/first-screen.ts), and a lazy
  * import's files are otherwise only asked for when it runs, a round trip later.
  * `modulepreload` fetches them at once without running them.
+ *
+ * And lists, for the page's first script (lib/app-files.ts), each page's own files by the
+ * router's path (app/pages.ts, read here) and each language's words, so that it asks for
+ * the opened page's and the reader's with the app's code (`#app-files`, data, not a script).
  */
 function preloadBoot(): Plugin {
   return {
@@ -60,22 +96,30 @@ function preloadBoot(): Plugin {
       handler(html, ctx) {
         const bundle = ctx.bundle;
         if (!bundle) return html;
-        const boot = Object.values(bundle).find(
-          (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/app/boot.tsx'),
-        );
-        if (boot?.type !== 'chunk') throw new Error('the app/boot.tsx chunk is missing');
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          const chunk = bundle[file];
-          if (files.has(file) || chunk?.type !== 'chunk') return;
-          files.add(file);
-          chunk.imports.forEach(visit);
-        };
-        visit(boot.fileName);
-        const links = [...files]
+        const boot = chunkOf(bundle, `${SRC}app/boot`);
+        const bootFiles = staticFiles(bundle, boot.fileName);
+        const links = [...bootFiles]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+        const table = readFileSync(`${SRC}app/pages.ts`, 'utf8');
+        const pages: Record<string, string[]> = {};
+        for (const [, quoted, bare, source] of table.matchAll(
+          /^ {2}(?:'([^']*)'|([\w-]+)): \(\) => import\('([^']+)'\)/gm,
+        )) {
+          const own = staticFiles(bundle, chunkOf(bundle, resolve(`${SRC}app`, source!)).fileName);
+          pages[quoted ?? bare!] = [...own].filter((file) => !bootFiles.has(file)).map(shortName);
+        }
+        if (Object.keys(pages).length !== table.match(/=> import\(/g)?.length) throw new Error('app/pages.ts misread');
+        const words = Object.fromEntries(
+          ['en', 'fr', 'sw'].map((language) => [
+            language,
+            shortName(chunkOf(bundle, `${SRC}locales/${language}.json`).fileName),
+          ]),
+        );
+        const files = `<script type="application/json" id="app-files">${JSON.stringify({ pages, words })}</script>`;
+        return html
+          .replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
+          .replace('</body>', `  ${files}\n  </body>`);
       },
     },
   };

@@ -356,3 +356,35 @@ test('"Log in to enrol" on a course’s first screen signs in and comes back to 
   await page.getByRole('heading', { name: course.title, level: 1 }).waitFor();
   await context.close();
 });
+
+test('the first script asks for the page’s code and the reader’s words with the app’s, and the app takes the page’s settings', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'sw-KE' });
+  // The app's code held back: whatever is asked for meanwhile, the first script asked for.
+  const release = await holdBackApp(context, { firstScript: true });
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto(`${env.server.origin}/news`, { waitUntil: 'commit' });
+  const words = () => asked.filter((path) => /^\/assets\/(en|fr|sw)-[\w-]+\.js$/.test(path));
+  const wanted = [/^\/assets\/boot-/, /^\/assets\/news-page-/, /^\/assets\/sw-/];
+  for (let tries = 0; !wanted.every((file) => asked.some((path) => file.test(path))); tries += 1) {
+    assert.ok(tries < 100, `asked for: ${asked.join(' ')}`);
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.locator('[data-first-screen]').count(), 1, 'the app has not run yet');
+  release();
+  await appStarted(page);
+  await page.locator('main .post-card').first().waitFor();
+  assert.deepEqual(
+    words().map((path) => path.split('-')[0]),
+    ['/assets/sw'],
+    'the reader’s words only, once',
+  );
+  // The footer's address, from the settings the page came with: never asked for again.
+  await page.locator('footer').getByText('Bukavu').first().waitFor();
+  assert.deepEqual(
+    asked.filter((path) => path === '/api/v1/settings'),
+    [],
+  );
+  await context.close();
+});

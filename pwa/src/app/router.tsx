@@ -1,12 +1,13 @@
-// The route table (docs/product.md, Screens). Pages load lazily, so a first visit
-// downloads only what it shows.
+// The route table (docs/product.md, Screens). Pages load lazily (app/pages.ts), so a
+// first visit downloads only what it shows.
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/spinner';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
-import { loadHome, prepareHome } from './warm-screens';
+import { pages, prepareHome, type PagePath } from './pages';
 
 /** Shown while the first page's code arrives on a cold start. */
 function RouteLoading() {
@@ -14,102 +15,48 @@ function RouteLoading() {
   return <Spinner label={t('common.loading')} />;
 }
 
+/** The route at `path`, drawn by `component` of the page's code (app/pages.ts). */
+function page<P extends PagePath>(
+  path: P,
+  component: (code: Awaited<ReturnType<(typeof pages)[P]>>) => ComponentType,
+): RouteObject {
+  const lazy = async () => ({ Component: component((await pages[path]()) as Awaited<ReturnType<(typeof pages)[P]>>) });
+  return path === '' ? { index: true, lazy } : { path, lazy };
+}
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     HydrateFallback: RouteLoading,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('../features/home/home-page')).HomePage }) },
-      {
-        path: 'login',
-        lazy: async () => {
-          const { LoginPage } = await import('../features/auth/login-page');
-          return { Component: () => <LoginPage prepareHome={prepareHome} /> };
-        },
-      },
-      {
-        path: 'register',
-        lazy: async () => ({ Component: (await import('../features/auth/register-page')).RegisterPage }),
-      },
-      { path: 'about', lazy: async () => ({ Component: (await import('../features/pages/about-page')).AboutPage }) },
-      {
-        path: 'programs',
-        lazy: async () => ({ Component: (await import('../features/pages/programs-page')).ProgramsPage }),
-      },
-      {
-        path: 'contact',
-        lazy: async () => ({ Component: (await import('../features/pages/contact-page')).ContactPage }),
-      },
-      {
-        path: 'forgot-password',
-        lazy: async () => ({
-          Component: (await import('../features/auth/password-reset-pages')).ForgotPasswordPage,
-        }),
-      },
-      {
-        path: 'reset-password',
-        lazy: async () => ({
-          Component: (await import('../features/auth/password-reset-pages')).ResetPasswordPage,
-        }),
-      },
-      { path: 'terms', lazy: async () => ({ Component: (await import('../features/pages/terms-page')).TermsPage }) },
-      { path: 'privacy', lazy: async () => ({ Component: (await import('../features/pages/terms-page')).TermsPage }) },
-      { path: 'help', lazy: async () => ({ Component: (await import('../features/pages/help-page')).HelpPage }) },
-      {
-        path: 'marketplace',
-        lazy: async () => ({ Component: (await import('../features/marketplace/marketplace-page')).MarketplacePage }),
-      },
-      {
-        path: 'product/:id',
-        lazy: async () => ({ Component: (await import('../features/marketplace/product-page')).ProductPage }),
-      },
-      { path: 'cart', lazy: async () => ({ Component: (await import('../features/cart/cart-page')).CartPage }) },
-      {
-        path: 'training',
-        lazy: async () => ({ Component: (await import('../features/training/training-page')).TrainingPage }),
-      },
-      {
-        path: 'course/:id',
-        lazy: async () => ({ Component: (await import('../features/training/course-page')).CoursePage }),
-      },
-      {
-        path: 'certificates/:code',
-        lazy: async () => ({
-          Component: (await import('../features/training/certificate-page')).CertificatePage,
-        }),
-      },
-      { path: 'news', lazy: async () => ({ Component: (await import('../features/news/news-page')).NewsPage }) },
-      {
-        path: 'prices',
-        lazy: async () => ({ Component: (await import('../features/prices/prices-page')).PricesPage }),
-      },
-      {
-        path: 'news/:id',
-        lazy: async () => ({ Component: (await import('../features/news/article-page')).ArticlePage }),
-      },
+      page('', (code) => code.HomePage),
+      page('login', ({ LoginPage }) => () => <LoginPage prepareHome={prepareHome} />),
+      page('register', (code) => code.RegisterPage),
+      page('about', (code) => code.AboutPage),
+      page('programs', (code) => code.ProgramsPage),
+      page('contact', (code) => code.ContactPage),
+      page('forgot-password', (code) => code.ForgotPasswordPage),
+      page('reset-password', (code) => code.ResetPasswordPage),
+      page('terms', (code) => code.TermsPage),
+      page('privacy', (code) => code.TermsPage),
+      page('help', (code) => code.HelpPage),
+      page('marketplace', (code) => code.MarketplacePage),
+      page('product/:id', (code) => code.ProductPage),
+      page('cart', (code) => code.CartPage),
+      page('training', (code) => code.TrainingPage),
+      page('course/:id', (code) => code.CoursePage),
+      page('certificates/:code', (code) => code.CertificatePage),
+      page('news', (code) => code.NewsPage),
+      page('prices', (code) => code.PricesPage),
+      page('news/:id', (code) => code.ArticlePage),
       {
         element: <RequireAuth />,
         children: [
-          {
-            path: 'dashboard',
-            lazy: async () => ({ Component: (await loadHome()).DashboardPage }),
-          },
-          {
-            path: 'profile',
-            lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }),
-          },
-          {
-            path: 'orders',
-            lazy: async () => ({ Component: (await import('../features/orders/orders-page')).OrdersPage }),
-          },
-          {
-            path: 'learn/:id',
-            lazy: async () => ({ Component: (await import('../features/training/learn-page')).LearnPage }),
-          },
-          {
-            path: 'checkout',
-            lazy: async () => ({ Component: (await import('../features/checkout/checkout-page')).CheckoutPage }),
-          },
+          page('dashboard', (code) => code.DashboardPage),
+          page('profile', (code) => code.ProfilePage),
+          page('orders', (code) => code.OrdersPage),
+          page('learn/:id', (code) => code.LearnPage),
+          page('checkout', (code) => code.CheckoutPage),
         ],
       },
       { path: '*', element: <NotFoundPage /> },

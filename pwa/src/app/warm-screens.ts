@@ -3,24 +3,9 @@
 // signs in, in the background, so that they open offline afterwards as the public pages
 // do; the service worker keeps whatever the app loads.
 import type { Role } from '../lib/account';
+import { pages } from './pages';
 
-/** The home every role lands on after signing in (main.tsx asks for it too, before the app runs). */
-export const loadHome = () => import('./dashboard/dashboard-page');
-
-/**
- * Fetches the home's code while the person fills the sign-in form, so that on a slow link it
- * is not first asked for once the server has answered (~2 s of a fresh phone's sign-in at
- * 400 kbps). The dashboard is every role's home; a role's other screens wait for `warmScreens`.
- */
-export function prepareHome(): void {
-  void loadHome().catch(() => undefined);
-}
-
-const SIGNED_IN = [
-  loadHome,
-  () => import('../features/profile/profile-page'),
-  () => import('../features/training/learn-page'),
-];
+const SIGNED_IN = [pages.dashboard, pages.profile, pages['learn/:id']];
 
 const ADMIN = [
   () => import('../features/admin/admin-applications'),

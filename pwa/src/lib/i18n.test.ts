@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initOptions, toSupportedLanguage } from './i18n';
+import { guessLanguage } from './languages';
 
 describe('toSupportedLanguage', () => {
   it.each([
@@ -27,10 +28,16 @@ describe('toSupportedLanguage', () => {
   });
 });
 
-/** A fresh i18next with the app's options and the real browser detector. */
+/**
+ * A fresh i18next with the app's options and the real browser detector; and the page's
+ * first script's guess (`guessLanguage`, which fetches those words before i18next runs)
+ * must be the same language, or a phone downloads a second language's words for nothing.
+ */
 async function detect(): Promise<string> {
+  const guessed = guessLanguage();
   const instance = i18next.createInstance();
   await instance.use(LanguageDetector).init(initOptions());
+  expect(guessed, 'the first script guessed another language').toBe(instance.language);
   return instance.language;
 }
 
@@ -45,6 +52,7 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
     sessionStorage.clear();
     document.cookie = 'mavuno_lng=; path=/; max-age=0';
     window.history.replaceState({}, '', '/');
+    document.documentElement.lang = '';
     vi.restoreAllMocks();
   });
 
@@ -70,6 +78,24 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
 
   it('an unsupported first browser language gives way to a supported later one', async () => {
     browserLanguages('de-DE', 'sw-TZ');
+    expect(await detect()).toBe('sw');
+  });
+
+  it('the cookie (a choice made on another visit) wins over the browser language', async () => {
+    document.cookie = 'mavuno_lng=fr; path=/';
+    browserLanguages('sw-KE');
+    expect(await detect()).toBe('fr');
+  });
+
+  it("a session's choice wins over the browser language", async () => {
+    sessionStorage.setItem('i18nextLng', 'fr');
+    browserLanguages('en-US');
+    expect(await detect()).toBe('fr');
+  });
+
+  it("the page's language (written by the server) when the browser offers none of ours", async () => {
+    browserLanguages('de-DE');
+    document.documentElement.lang = 'sw';
     expect(await detect()).toBe('sw');
   });
 

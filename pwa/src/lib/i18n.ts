@@ -8,32 +8,19 @@ import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i1
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { useSyncExternalStore } from 'react';
 import { initReactI18next } from 'react-i18next';
+import {
+  LANGUAGES,
+  LANGUAGE_CACHE_KEY,
+  LANGUAGE_COOKIE,
+  LANGUAGE_NAMES,
+  toCandidate,
+  toSupportedLanguage,
+  type Language,
+} from './languages';
 
-export const LANGUAGES = ['en', 'fr', 'sw'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', sw: 'Kiswahili' };
-export const LANGUAGE_CACHE_KEY = 'i18nextLng';
+export { LANGUAGES, LANGUAGE_NAMES, toSupportedLanguage, type Language };
 
-const FRENCH_REGIONS = ['cd', 'bi', 'be', 'fr'];
-
-/** fr* → French, sw* → Kiswahili, en* → English, a French-speaking region
- * (CD, BI, BE, FR) → French; anything else is returned as it is, so that
- * i18next passes over it to the person's next browser language. */
-export function toCandidate(tag: string): string {
-  const lower = tag.toLowerCase().replace(/_/g, '-');
-  const [language, ...rest] = lower.split('-');
-  if (language === 'fr' || language === 'sw') return language;
-  if (rest.some((part) => FRENCH_REGIONS.includes(part))) return 'fr';
-  if (language === 'en') return 'en';
-  return lower;
-}
-
-/** One of our languages for any tag: English when nothing else fits. */
-export function toSupportedLanguage(tag: string | null | undefined): Language {
-  const candidate = tag ? toCandidate(tag) : 'en';
-  return (LANGUAGES as readonly string[]).includes(candidate) ? (candidate as Language) : 'en';
-}
-
+/** Each language's words, a file of their own. */
 const loaders: Record<Language, () => Promise<{ default: ResourceKey }>> = {
   en: () => import('../locales/en.json'),
   fr: () => import('../locales/fr.json'),
@@ -88,7 +75,7 @@ const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = loaders[language as keyof typeof loaders];
+    const load = loaders[language as Language];
     if (!load) return callback(null, {});
     load().then(
       (module) => {
@@ -125,7 +112,7 @@ export function initOptions(): InitOptions {
       lookupQuerystring: 'lng',
       lookupLocalStorage: LANGUAGE_CACHE_KEY,
       // The cookie tells the server the language of the first HTML it sends (its shell and title).
-      lookupCookie: 'mavuno_lng',
+      lookupCookie: LANGUAGE_COOKIE,
       caches: ['localStorage', 'cookie'],
       cookieMinutes: 60 * 24 * 365,
       cookieOptions: { path: '/', sameSite: 'lax' },
