@@ -36,7 +36,7 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
   }
   const sent = openEarlyForms(root, prepare);
   // The app's code is fetched, and run, once the first screen and its first picture
-  // are on screen (the server leaves out the page's modulepreload links then).
+  // are on screen (the server leaves out the page's modulepreload links when it has such a picture).
   await firstScreenPainted(root);
   const { boot } = await load();
   const app = document.createElement('div');

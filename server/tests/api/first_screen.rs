@@ -137,7 +137,9 @@ async fn public_lists_arrive_with_their_first_cards() {
     let html = page(&app, "/", "fr").await;
     let title = Lang::parse(Some("fr")).text("home.slides.0.title");
     assert!(first_screen(&html).unwrap().contains(&format!("<h1>{}</h1>", mavuno::web::escape(&title))), "{html}");
-    assert!(first_screen(&page(&app, "/about", "sw").await).unwrap().contains("<p class=\"lead\">"));
+    let about = page(&app, "/about", "sw").await;
+    assert!(first_screen(&about).unwrap().contains("<p class=\"lead\">"));
+    assert!(about.contains("<link rel=\"modulepreload\""), "no picture to fetch first: the app's code comes at once");
 
     // A post, whole, in its own language; a course's outline and the way to enrol; neither
     // once it is no longer public.

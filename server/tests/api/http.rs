@@ -188,7 +188,19 @@ async fn the_web_app_is_served_with_client_routes_and_cache_rules() {
     assert_eq!(asset.status(), StatusCode::OK);
     assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
     assert_eq!(asset.headers()["content-encoding"], "gzip");
-    assert_eq!(get("/sw.js").await.unwrap().headers()["cache-control"], "no-cache");
+    assert_eq!(asset.headers().get_all("vary").iter().collect::<Vec<_>>(), ["accept-encoding"]);
+    // Never revalidated: no validators to send.
+    assert!(asset.headers().get("last-modified").is_none() && asset.headers().get("accept-ranges").is_none());
+    std::fs::write(web.path().join("assets/app-3f9a.js.br"), "br").unwrap();
+    let br = app.client.get(format!("{}/assets/app-3f9a.js", app.origin)).header("accept-encoding", "br").send().await;
+    let br = br.unwrap();
+    assert_eq!(
+        (br.headers()["content-encoding"].to_str().unwrap(), br.headers()["vary"].to_str().unwrap()),
+        ("br", "accept-encoding")
+    );
+    let sw = get("/sw.js").await.unwrap();
+    assert_eq!(sw.headers()["cache-control"], "no-cache");
+    assert!(sw.headers().get("last-modified").is_some(), "revalidated: a new version reaches phones");
     assert_eq!(get("/assets/missing-1234.js").await.unwrap().status(), StatusCode::NOT_FOUND);
     assert_eq!(get("/missing-icon.png").await.unwrap().status(), StatusCode::NOT_FOUND);
     // Nothing outside the web and media folders can be reached.

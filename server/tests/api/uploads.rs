@@ -97,6 +97,7 @@ async fn a_photo_stored_before_the_phone_size_existed_gets_it_when_first_asked()
     let image = app.client.get(format!("{}/media/{hash}-720.jpg", app.origin)).send().await.unwrap();
     assert_eq!(image.status(), StatusCode::OK);
     assert!(image.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert!(image.headers().get("last-modified").is_none(), "named by its content: never revalidated");
     let decoded = image::load_from_memory(&image.bytes().await.unwrap()).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (720, 540));
     assert!(medium.exists(), "made once, then served as a file");
