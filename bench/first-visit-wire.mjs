@@ -17,6 +17,7 @@ import {
   signIn,
   startServer,
 } from "../pwa/e2e/harness.mjs";
+import { settled } from "./phone.mjs";
 
 const args = process.argv.slice(2);
 const langAt = args.indexOf("--lang");
@@ -36,18 +37,6 @@ const OFFLINE = [
 ];
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-
-/** Waits until nothing has crossed the network for `quiet` ms (at most `limit` ms). */
-async function settled(network, quiet = 3000, limit = 60_000) {
-  const start = Date.now();
-  let last = network.bytes.down + network.bytes.up;
-  let since = Date.now();
-  while (Date.now() - since < quiet && Date.now() - start < limit) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const now = network.bytes.down + network.bytes.up;
-    if (now !== last) [last, since] = [now, Date.now()];
-  }
-}
 
 /** The routes that do not open (their heading never shows) with the network cut. */
 async function closedOffline(page, routes) {

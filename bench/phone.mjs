@@ -50,3 +50,15 @@ export async function slow3g(context, page) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   return cdp;
 }
+
+/** Waits until nothing has crossed a phone's network (the tests' proxy: `context.network`) for `quiet` ms, at most `limit` ms. */
+export async function settled(network, quiet = 3000, limit = 60_000) {
+  const start = Date.now();
+  let last = network.bytes.down + network.bytes.up;
+  let since = Date.now();
+  while (Date.now() - since < quiet && Date.now() - start < limit) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = network.bytes.down + network.bytes.up;
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
