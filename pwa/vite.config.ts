@@ -70,6 +70,8 @@ function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.Output
 }
 
 const SRC = fileURLToPath(new URL('./src/', import.meta.url));
+/** What the pages that read the synced catalogue import (useCatalogueDb and the lists). */
+const CATALOGUE = `${SRC}lib/entities/catalogue.ts`;
 
 /** A file of the build as `#app-files` names it: `assets/x-hash.js` is `x-hash` (lib/app-files.ts). */
 function shortName(file: string): string {
@@ -85,7 +87,8 @@ function shortName(file: string): string {
  * `modulepreload` fetches them at once without running them.
  *
  * And lists, for the page's first script (lib/app-files.ts), each page's own files by the
- * router's path (app/pages.ts, read here) and each language's words, so that it asks for
+ * router's path (app/pages.ts, read here), with the sync's for a page that reads the
+ * catalogue, and each language's words, so that it asks for
  * the opened page's and the reader's with the app's code (`#app-files`, data, not a script).
  */
 function preloadBoot(): Plugin {
@@ -101,12 +104,17 @@ function preloadBoot(): Plugin {
         const links = [...bootFiles]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        const sync = chunkOf(bundle, `${SRC}lib/sync/bootstrap`);
         const table = readFileSync(`${SRC}app/pages.ts`, 'utf8');
         const pages: Record<string, string[]> = {};
         for (const [, quoted, bare, source] of table.matchAll(
           /^ {2}(?:'([^']*)'|([\w-]+)): \(\) => import\('([^']+)'\)/gm,
         )) {
           const own = staticFiles(bundle, chunkOf(bundle, resolve(`${SRC}app`, source!)).fileName);
+          // A page that reads the catalogue starts syncing once the app runs (lib/sync/provider.tsx):
+          // its files come with the page's, not a round trip later.
+          if ([...own].some((file) => (bundle[file] as Rolldown.OutputChunk).moduleIds.includes(CATALOGUE)))
+            staticFiles(bundle, sync.fileName, own);
           pages[quoted ?? bare!] = [...own].filter((file) => !bootFiles.has(file)).map(shortName);
         }
         if (Object.keys(pages).length !== table.match(/=> import\(/g)?.length) throw new Error('app/pages.ts misread');

@@ -3,8 +3,8 @@
 // the path and i18next has chosen a language: on slow 3G those were a round trip and
 // ~25 KB after the app's code, ~1 s more before the app could take over.
 //
-// The build lists each page's files by the router's paths (app/pages.ts), and each
-// language's words, in the page itself (`#app-files`, vite.config.ts `appFiles`): the
+// The build lists each page's files by the router's paths (app/pages.ts), with the
+// sync's for a page that reads the catalogue, and each language's words, in the page itself (`#app-files`, vite.config.ts `appFiles`): the
 // first script imports none of them, which would change how the build splits the app.
 // Each is asked for as a `modulepreload` (fetched, not run), which the app's own import
 // then finds, as Vite's loader of lazy chunks does.
