@@ -73,11 +73,17 @@ const SRC = fileURLToPath(new URL('./src/', import.meta.url));
 /** What the pages that read the synced catalogue import (useCatalogueDb and the lists). */
 const CATALOGUE = `${SRC}lib/entities/catalogue.ts`;
 
-/** A file of the build as `#app-files` names it: `assets/x-hash.js` is `x-hash` (lib/app-files.ts). */
+/** A file of the build as `#app-files` names it: `assets/x-hash.js` is `x-hash`, a stylesheet keeps its `.css` (lib/app-files.ts). */
 function shortName(file: string): string {
-  const name = /^assets\/([\w-]+)\.js$/.exec(file)?.[1];
-  if (!name) throw new Error(`${file} is not a script of the build`);
+  const name = /^assets\/([\w-]+(?:\.css)?)(?:\.js)?$/.exec(file)?.[1];
+  if (!name) throw new Error(`${file} is not a script or stylesheet of the build`);
   return name;
+}
+
+/** `files` and the stylesheets they import (Vite's loader of lazy chunks waits for those too). */
+function withStyles(bundle: Rolldown.OutputBundle, files: Iterable<string>): string[] {
+  const styles = (file: string) => (bundle[file] as Rolldown.OutputChunk).viteMetadata?.importedCss ?? [];
+  return [...new Set([...files].flatMap((file) => [file, ...styles(file)]))];
 }
 
 /**
@@ -104,19 +110,27 @@ function preloadBoot(): Plugin {
         const links = [...bootFiles]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-        const sync = chunkOf(bundle, `${SRC}lib/sync/bootstrap`);
         const table = readFileSync(`${SRC}app/pages.ts`, 'utf8');
         const pages: Record<string, string[]> = {};
+        const reads: string[] = [];
         for (const [, quoted, bare, source] of table.matchAll(
           /^ {2}(?:'([^']*)'|([\w-]+)): \(\) => import\('([^']+)'\)/gm,
         )) {
+          const path = quoted ?? bare!;
           const own = staticFiles(bundle, chunkOf(bundle, resolve(`${SRC}app`, source!)).fileName);
-          // A page that reads the catalogue starts syncing once the app runs (lib/sync/provider.tsx):
-          // its files come with the page's, not a round trip later.
+          pages[path] = withStyles(
+            bundle,
+            [...own].filter((file) => !bootFiles.has(file)),
+          ).map(shortName);
           if ([...own].some((file) => (bundle[file] as Rolldown.OutputChunk).moduleIds.includes(CATALOGUE)))
-            staticFiles(bundle, sync.fileName, own);
-          pages[quoted ?? bare!] = [...own].filter((file) => !bootFiles.has(file)).map(shortName);
+            reads.push(path);
         }
+        // A page that reads the catalogue starts syncing once the app runs (lib/sync/provider.tsx).
+        const syncFiles = staticFiles(bundle, chunkOf(bundle, `${SRC}lib/sync/bootstrap`).fileName);
+        const sync = withStyles(
+          bundle,
+          [...syncFiles].filter((file) => !bootFiles.has(file)),
+        ).map(shortName);
         if (Object.keys(pages).length !== table.match(/=> import\(/g)?.length) throw new Error('app/pages.ts misread');
         const words = Object.fromEntries(
           ['en', 'fr', 'sw'].map((language) => [
@@ -124,7 +138,7 @@ function preloadBoot(): Plugin {
             shortName(chunkOf(bundle, `${SRC}locales/${language}.json`).fileName),
           ]),
         );
-        const files = `<script type="application/json" id="app-files">${JSON.stringify({ pages, words })}</script>`;
+        const files = `<script type="application/json" id="app-files">${JSON.stringify({ pages, reads, sync, words })}</script>`;
         return html
           .replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
           .replace('</body>', `  ${files}\n  </body>`);

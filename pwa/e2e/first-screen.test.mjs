@@ -245,17 +245,20 @@ test('a phone fetches a page’s main picture once, at 720 px, in the first scre
   // A new phone each time: a second visit opens the service worker's copy of the app.
   for (const [device, path, selector, display, size] of cases) {
     const context = await env.browser.newContext(device);
+    // The first screen's picture is checked before the app may take its place.
+    const release = await holdBackApp(context);
     const page = await context.newPage();
     const fetched = [];
     page.on('request', (request) => {
       if (/\/media\/\w+-(720|1024)\.jpg$/.test(request.url())) fetched.push(new URL(request.url()).pathname);
     });
     const chosen = display.replace('-1024.jpg', `-${size}.jpg`);
-    await page.goto(`${origin}${path}?lng=fr`);
+    await page.goto(`${origin}${path}?lng=fr`, { waitUntil: 'commit' });
     const firstScreen = `[data-first-screen] ${selector}`;
     await page.locator(firstScreen).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(s)?.currentSrc, firstScreen);
     assert.equal(new URL(await page.locator(firstScreen).evaluate((img) => img.currentSrc)).pathname, chosen, path);
+    release();
     await appStarted(page);
     const app = page.locator(selector);
     await page.waitForFunction((s) => document.querySelector(s)?.complete, selector);

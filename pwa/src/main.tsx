@@ -1,5 +1,5 @@
 import { startApp } from './lib/first-screen';
-import { preparePage } from './lib/app-files';
+import { prepareHome, preparePage } from './lib/app-files';
 import './styles/global.css';
 
 const root = document.getElementById('root');
@@ -9,4 +9,4 @@ const load = () => {
   return import('./app/boot');
 };
 // Someone filling the server's sign-in form gets the home's files with the app's.
-if (root) void startApp(root, load, () => preparePage('/dashboard'));
+if (root) void startApp(root, load, prepareHome);

@@ -35,14 +35,3 @@ export const pages = {
 };
 
 export type PagePath = keyof typeof pages;
-
-/**
- * Fetches the home's code while the person fills the sign-in form, so that on a slow link it
- * is not first asked for once the server has answered (~2 s of a fresh phone's sign-in at
- * 400 kbps). The dashboard is every role's home; a role's other screens wait for
- * `warmScreens` (app/warm-screens.ts). The server's early sign-in form does the same
- * through `lib/app-files.ts`.
- */
-export function prepareHome(): void {
-  void pages.dashboard().catch(() => undefined);
-}

@@ -7,7 +7,7 @@ import { Spinner } from '../components/spinner';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
-import { pages, prepareHome, type PagePath } from './pages';
+import { pages, type PagePath } from './pages';
 
 /** Shown while the first page's code arrives on a cold start. */
 function RouteLoading() {
@@ -30,7 +30,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: RouteLoading,
     children: [
       page('', (code) => code.HomePage),
-      page('login', ({ LoginPage }) => () => <LoginPage prepareHome={prepareHome} />),
+      page('login', (code) => code.LoginPage),
       page('register', (code) => code.RegisterPage),
       page('about', (code) => code.AboutPage),
       page('programs', (code) => code.ProgramsPage),

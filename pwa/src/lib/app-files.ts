@@ -3,22 +3,30 @@
 // the path and i18next has chosen a language: on slow 3G those were a round trip and
 // ~25 KB after the app's code, ~1 s more before the app could take over.
 //
-// The build lists each page's files by the router's paths (app/pages.ts), with the
-// sync's for a page that reads the catalogue, and each language's words, in the page itself (`#app-files`, vite.config.ts `appFiles`): the
-// first script imports none of them, which would change how the build splits the app.
+// The build lists each page's files by the router's paths (app/pages.ts), which pages
+// read the synced catalogue, the sync's files and each language's words, in the page
+// itself (`#app-files`, vite.config.ts `preloadBoot`): the first script imports none of
+// them, which would change how the build splits the app.
 // Each is asked for as a `modulepreload` (fetched, not run), which the app's own import
 // then finds, as Vite's loader of lazy chunks does.
 import { guessLanguage } from './languages';
 
 interface AppFiles {
-  /** A page's files (`x-hash` for /assets/x-hash.js), by the router's path ('' is the home, `:id` one segment). */
+  /** A page's files (`x-hash` for /assets/x-hash.js, `y-hash.css` for a stylesheet), by the router's path ('' is the home, `:id` one segment). */
   pages: Record<string, string[]>;
+  /** The paths of the pages that read the synced catalogue, */
+  reads: string[];
+  /** and the files that start the sync (lib/sync/bootstrap.ts). */
+  sync: string[];
   words: Record<string, string>;
 }
 
+/** The build's list, or null without one (the development server) or with one unreadable. */
 function appFiles(): AppFiles | null {
   try {
-    return JSON.parse(document.getElementById('app-files')?.textContent ?? 'null') as AppFiles | null;
+    const files = JSON.parse(document.getElementById('app-files')?.textContent ?? 'null') as Partial<AppFiles> | null;
+    const complete = files?.pages instanceof Object && Array.isArray(files.reads) && Array.isArray(files.sync);
+    return complete && files.words instanceof Object ? (files as AppFiles) : null;
   } catch {
     return null;
   }
@@ -33,23 +41,41 @@ export function pathOf(pathname: string, paths: string[]): string | undefined {
   });
 }
 
+/** A script is fetched as a module, not run; a stylesheet (`.css`) fetched, not applied. */
 function preload(files: string[]): void {
   for (const name of files) {
-    const file = `/assets/${name}.js`;
+    const style = name.endsWith('.css');
+    const file = style ? `/assets/${name}` : `/assets/${name}.js`;
     if (document.querySelector(`link[href="${file}"]`)) continue;
     const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
+    link.rel = style ? 'preload' : 'modulepreload';
+    if (style) link.setAttribute('as', 'style');
+    else link.crossOrigin = '';
     link.href = file;
     document.head.appendChild(link);
   }
 }
 
-/** Starts fetching the files of the page at `pathname` and the words of the reader's language. */
+/**
+ * Starts fetching the files of the page at `pathname`, the sync's when the page reads the
+ * catalogue (its first pull then leaves as soon as the app runs), and the reader's words.
+ */
 export function preparePage(pathname: string): void {
   const files = appFiles();
   if (!files) return;
   const path = pathOf(pathname, Object.keys(files.pages));
   const words = files.words[guessLanguage()];
-  preload([...(path === undefined ? [] : files.pages[path]!), ...(words ? [words] : [])]);
+  const sync = path !== undefined && files.reads.includes(path) ? files.sync : [];
+  preload([...(path === undefined ? [] : files.pages[path]!), ...sync, ...(words ? [words] : [])]);
+}
+
+/**
+ * The home's own files, for someone filling a sign-in form (the server's early one, or the
+ * app's), so that on a slow link they are not first asked for once the server has
+ * answered (~2 s of a new phone's sign-in at 400 kbps). Not the sync's: before the app
+ * runs they would share the line with its code, which must come first to send the form.
+ * The dashboard is every role's home; a role's other screens wait for `warmScreens`.
+ */
+export function prepareHome(): void {
+  preload(appFiles()?.pages.dashboard ?? []);
 }

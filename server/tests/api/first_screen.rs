@@ -140,6 +140,9 @@ async fn public_lists_arrive_with_their_first_cards() {
     let about = page(&app, "/about", "sw").await;
     assert!(first_screen(&about).unwrap().contains("<p class=\"lead\">"));
     assert!(about.contains("<link rel=\"modulepreload\""), "no picture to fetch first: the app's code comes at once");
+    let login = page(&app, "/login", "sw").await;
+    assert!(first_screen(&login).unwrap().contains("data-early"));
+    assert!(!login.contains("modulepreload"), "the first script, which opens the sign-in form, comes first");
 
     // A post, whole, in its own language; a course's outline and the way to enrol; neither
     // once it is no longer public.

@@ -7,6 +7,7 @@ import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { useSession } from '../../lib/session';
 import { validateLogin } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
+import { prepareHome } from '../../lib/app-files';
 
 /** Where to go after signing in: a page of this app the person came from, never another site. */
 export function returnPath(from: unknown): string | null {
@@ -14,8 +15,8 @@ export function returnPath(from: unknown): string | null {
   return from.startsWith(paths.login) ? null : from;
 }
 
-/** `prepareHome`: starts fetching the home's code, once the person begins filling the form. */
-export function LoginPage({ prepareHome }: { prepareHome?: () => void }) {
+/** The home's code is asked for once the person begins filling the form (`prepareHome`). */
+export function LoginPage() {
   usePageHead('login');
   const { t } = useTranslation();
   const { login } = useSession();
@@ -35,7 +36,7 @@ export function LoginPage({ prepareHome }: { prepareHome?: () => void }) {
     const sending = send(validateLogin(email, password), () => login(email.trim(), password));
     // Pressed in the server's first screen, before the form here had the focus: the home's
     // code comes now, behind the sign-in itself (asked for first, on a link of few connections).
-    prepareHome?.();
+    prepareHome();
     if (await sending) {
       navigate(from ?? paths.dashboard, { replace: true });
     }
