@@ -2,8 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import type { Plugin } from 'vite';
-import type { Rolldown } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +72,10 @@ const SRC = fileURLToPath(new URL('./src/', import.meta.url));
 /** What the pages that read the synced catalogue import (useCatalogueDb and the lists). */
 const CATALOGUE = `${SRC}lib/entities/catalogue.ts`;
 
-/** A file of the build as `#app-files` names it: `assets/x-hash.js` is `x-hash`, a stylesheet keeps its `.css` (lib/app-files.ts). */
+/**
+ * A file of the build as `#app-files` names it (lib/app-files.ts): `assets/x-hash.js` is
+ * `x-hash`, and a stylesheet keeps its `.css`.
+ */
 function shortName(file: string): string {
   const name = /^assets\/([\w-]+(?:\.css)?)(?:\.js)?$/.exec(file)?.[1];
   if (!name) throw new Error(`${file} is not a script or stylesheet of the build`);
@@ -93,9 +95,9 @@ function withStyles(bundle: Rolldown.OutputBundle, files: Iterable<string>): str
  * `modulepreload` fetches them at once without running them.
  *
  * And lists, for the page's first script (lib/app-files.ts), each page's own files by the
- * router's path (app/pages.ts, read here), with the sync's for a page that reads the
- * catalogue, and each language's words, so that it asks for
- * the opened page's and the reader's with the app's code (`#app-files`, data, not a script).
+ * router's path (app/pages.ts, read here), which pages read the synced catalogue, the
+ * sync's files and each language's words, so that it asks for the opened page's and the
+ * reader's with the app's code (`#app-files`, data, not a script).
  */
 function preloadBoot(): Plugin {
   return {

@@ -1,5 +1,5 @@
 // Where each page's code is, by the router's path: app/router.tsx makes its routes from
-// this table, and the build (vite.config.ts, `appFiles`) lists each page's files by the
+// this table, and the build (vite.config.ts, `preloadBoot`) lists each page's files by the
 // same paths for the page's first script (lib/app-files.ts), which asks for the opened
 // page's files with the app's rather than once the app has run and the router has matched
 // the path (on slow 3G a round trip and the page's files after the app's, ~0.5 s).

@@ -6,13 +6,16 @@
 // The build lists each page's files by the router's paths (app/pages.ts), which pages
 // read the synced catalogue, the sync's files and each language's words, in the page
 // itself (`#app-files`, vite.config.ts `preloadBoot`): the first script imports none of
-// them, which would change how the build splits the app.
-// Each is asked for as a `modulepreload` (fetched, not run), which the app's own import
-// then finds, as Vite's loader of lazy chunks does.
+// them, which would change how the build splits the app. Each is asked for as a
+// `modulepreload` (fetched, not run), which the app's own import then finds, as Vite's
+// loader of lazy chunks does.
 import { guessLanguage } from './languages';
 
 interface AppFiles {
-  /** A page's files (`x-hash` for /assets/x-hash.js, `y-hash.css` for a stylesheet), by the router's path ('' is the home, `:id` one segment). */
+  /**
+   * A page's files (`x-hash` for /assets/x-hash.js, `y-hash.css` for a stylesheet), by
+   * the router's path ('' is the home, a `:name` one segment).
+   */
   pages: Record<string, string[]>;
   /** The paths of the pages that read the synced catalogue, */
   reads: string[];

@@ -16,6 +16,14 @@ fn template() -> String {
     source.replacen("</head>", "  <link rel=\"modulepreload\" crossorigin href=\"/assets/boot-1.js\">\n  </head>", 1)
 }
 
+/// A server hosting the template (kept while the answered directory lives).
+async fn spawn_with_the_app() -> (TestApp, tempfile::TempDir) {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), template()).unwrap();
+    let web_dir = web.path().to_owned();
+    (spawn_with(|config| config.web_dir = Some(web_dir)).await, web)
+}
+
 async fn page(app: &TestApp, path: &str, lang: &str) -> String {
     let response =
         app.client.get(format!("{}{path}", app.origin)).header("cookie", format!("mavuno_lng={lang}")).send().await;
@@ -32,10 +40,7 @@ fn first_screen(html: &str) -> Option<&str> {
 
 #[tokio::test]
 async fn public_lists_arrive_with_their_first_cards() {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), template()).unwrap();
-    let web_dir = web.path().to_owned();
-    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let (app, _web) = spawn_with_the_app().await;
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
     assert!(mavuno::demo::courses::seed(&app.state).await.unwrap());
     assert!(mavuno::demo::blogs::seed(&app.state).await.unwrap());
@@ -265,10 +270,7 @@ async fn public_lists_arrive_with_their_first_cards() {
 
 #[tokio::test]
 async fn market_prices_arrive_with_their_cards_and_a_form_the_server_answers() {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), template()).unwrap();
-    let web_dir = web.path().to_owned();
-    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let (app, _web) = spawn_with_the_app().await;
     assert!(mavuno::demo::seed(&app.state).await.unwrap());
     assert!(mavuno::demo::rates::seed(&app.state).await.unwrap());
     assert!(mavuno::demo::prices::seed(&app.state).await.unwrap());
@@ -295,10 +297,7 @@ async fn market_prices_arrive_with_their_cards_and_a_form_the_server_answers() {
 
 #[tokio::test]
 async fn a_first_screen_carries_the_public_settings_for_the_app_and_no_text_can_close_them() {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), template()).unwrap();
-    let web_dir = web.path().to_owned();
-    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    let (app, _web) = spawn_with_the_app().await;
     let boss = app.user_with_role("first.screen.boss@example.com", mavuno::model::user::Role::SuperAdmin).await;
     let hostile = "Avenue </script><script>alert(1)</script><!-- 4";
     let address = json!({"en": hostile, "fr": hostile, "sw": hostile});

@@ -156,7 +156,6 @@ fn settings_data(settings: crate::domain::settings::Settings) -> String {
     format!("<script type=\"application/json\" id=\"settings\">{json}</script>")
 }
 
-/// A catalogue text, escaped for HTML.
 /// How a picture is fetched: the page's first (likely its largest content) at once and
 /// before anything else, the others when near the screen.
 fn loading(first: bool) -> &'static str {
@@ -172,6 +171,7 @@ fn read_time(f: &crate::model::blog::BlogFields, lang: Lang) -> String {
     }
 }
 
+/// A catalogue text, escaped for HTML.
 fn t(lang: Lang, key: &str) -> String {
     escape(&lang.text(key))
 }
