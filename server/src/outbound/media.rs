@@ -321,8 +321,9 @@ fn encode_jpeg(image: &DynamicImage, size: u32) -> ApiResult<Vec<u8>> {
     }
     let mut buffer = Vec::new();
     // Not `set_optimized_huffman_tables` (~8% fewer bytes): the image crate's decoder,
-    // which makes a missing size from a stored one (`make_size`), reads such a picture of
-    // a few flat colours as green (browsers read it right); the test below catches it.
+    // which makes a missing size from a stored one (`make_size`), garbles every picture
+    // this encoder writes so (libjpeg reads them right, and the image crate reads libjpeg's
+    // own fitted tables right); the test below catches it.
     let mut encoder = jpeg_encoder::Encoder::new(&mut buffer, JPEG_QUALITY);
     encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
     encoder.set_chroma_subsampling_method(jpeg_encoder::ChromaSubsamplingMethod::Average);
