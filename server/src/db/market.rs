@@ -17,8 +17,8 @@ pub struct Sale {
     /// Every name the product is known by, lower case.
     pub names: String,
     pub farmer_location: Option<String>,
-    /// The day it was delivered (YYYY-MM-DD).
-    pub day: String,
+    /// When it was delivered (RFC 3339, UTC).
+    pub delivered_at: String,
     /// The delivery's event, in the order they happened.
     pub event_id: i64,
 }
@@ -27,7 +27,7 @@ pub struct Sale {
 /// in the order they were delivered, at most `limit`.
 pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> rusqlite::Result<Vec<Sale>> {
     conn.prepare_cached(&format!(
-        "SELECT l.id, l.unit, l.unit_price_cents, o.currency, {NAMES}, u.location, substr(e.at, 1, 10), e.id
+        "SELECT l.id, l.unit, l.unit_price_cents, o.currency, {NAMES}, u.location, e.at, e.id
          FROM order_events e JOIN order_parts op ON op.id = e.part_id JOIN orders o ON o.id = op.order_id
          JOIN order_lines l ON l.part_id = op.id JOIN products p ON p.id = l.product_id
          JOIN users u ON u.id = op.farmer_id
@@ -43,7 +43,7 @@ pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> rusqlite::
             currency: r.get(3)?,
             names: r.get(4)?,
             farmer_location: r.get(5)?,
-            day: r.get(6)?,
+            delivered_at: r.get(6)?,
             event_id: r.get(7)?,
         })
     })?

@@ -130,7 +130,9 @@ async fn a_delivery_made_before_prices_existed_is_caught_up_once_by_the_housekee
     app.patch_part(&farmer, id, part, json!({"status": "shipped"})).await;
     app.patch_part(&farmer, id, part, json!({"status": "delivered"})).await;
     // As a database upgraded from before market prices: the delivery is there, its price is not.
+    // It was delivered at half past midnight in Uvira, still yesterday in UTC.
     app.sql("DELETE FROM price_observations; DELETE FROM price_weeks; UPDATE price_state SET sales_event_mark = 0");
+    app.sql(&format!("UPDATE order_events SET at = '{}T22:30:00Z' WHERE kind = 'delivered'", day(1)));
     let first = mavuno::housekeeping::run_once(&app.state).await.unwrap();
     assert_eq!(first.sales_prices, 1);
     let again = mavuno::housekeeping::run_once(&app.state).await.unwrap();
@@ -138,6 +140,7 @@ async fn a_delivery_made_before_prices_existed_is_caught_up_once_by_the_housekee
     let seen = app.observations(&admin, "crop=maize").await;
     assert_eq!(seen["total"], 1);
     assert_eq!(seen["data"][0]["territory"], "Uvira");
+    assert_eq!(seen["data"][0]["observed_on"], day(0).as_str(), "the day in South Kivu");
     assert_eq!(app.board("crop=maize&territory=uvira").await["crops"][0]["median_usd_micros"], 500_000);
 }
 

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use rusqlite::Connection;
-use time::{OffsetDateTime, UtcOffset, Weekday};
+use time::{OffsetDateTime, Weekday};
 
 use super::board::{BoardFilter, CropPrices, board};
-use super::{Crop, crop};
+use super::{Crop, SOUTH_KIVU, crop};
 use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
@@ -22,7 +22,6 @@ use crate::{outbound::gsm7, platform::clock};
 pub const MAX_ALERTS: usize = 5;
 /// Alerts go out from this hour on Mondays, South Kivu time (UTC+2).
 pub const SEND_HOUR: u8 = 7;
-const LOCAL: UtcOffset = time::macros::offset!(+2);
 
 /// A crop a number follows, at a market (none: every market).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,7 +124,7 @@ pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut New
 
 /// The Monday whose alerts are due at `now`, if it is Monday morning or later that day.
 pub fn due_week(now: OffsetDateTime) -> Option<String> {
-    let local = now.to_offset(LOCAL);
+    let local = now.to_offset(SOUTH_KIVU);
     (local.weekday() == Weekday::Monday && local.hour() >= SEND_HOUR).then(|| week_of(local.date()).to_string())
 }
 

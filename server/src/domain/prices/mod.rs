@@ -4,7 +4,7 @@
 //! (`stats::recompute`), so reads never compute over raw observations.
 
 use rusqlite::Connection;
-use time::{Date, Duration, OffsetDateTime};
+use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::db::users::UserRow;
@@ -89,9 +89,19 @@ pub fn usd_cents(micros: i64) -> i64 {
     (micros + 5_000) / 10_000
 }
 
-/// Today in South Kivu (UTC+2).
+/// South Kivu's time (UTC+2, no summer time): the days prices are observed and weeks counted in.
+pub const SOUTH_KIVU: UtcOffset = time::macros::offset!(+2);
+
+/// Today in South Kivu.
 pub fn today() -> Date {
-    (OffsetDateTime::now_utc() + Duration::hours(2)).date()
+    OffsetDateTime::now_utc().to_offset(SOUTH_KIVU).date()
+}
+
+/// The South Kivu day of a stored time (RFC 3339, UTC): a delivery at 23:00 UTC
+/// happened the next morning in Bukavu.
+pub fn local_day(at: &str) -> Option<Date> {
+    let at = OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(at.to_offset(SOUTH_KIVU).date())
 }
 
 /// Checks the fields in the form's order; every failure is named by field.

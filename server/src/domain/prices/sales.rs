@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use rusqlite::Connection;
 
-use super::{crop_of_names, day};
+use super::{crop_of_names, local_day};
 use crate::db::market;
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::error::ApiResult;
@@ -46,7 +46,7 @@ pub fn observe(conn: &Connection) -> ApiResult<usize> {
         let now = clock::now();
         for sale in &sales {
             let (Some(crop), Some(unit), Some(on)) =
-                (crop_of_names(&sale.names), PriceUnit::parse(&sale.unit), day(&sale.day))
+                (crop_of_names(&sale.names), PriceUnit::parse(&sale.unit), local_day(&sale.delivered_at))
             else {
                 continue;
             };
