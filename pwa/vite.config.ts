@@ -17,8 +17,10 @@ import { fileURLToPath } from 'node:url';
  * Vite's loader of lazy chunks would still fetch the .css file (every lazy chunk imports
  * its helper from the entry chunk, so the entry's styles are among each one's
  * dependencies) and add the same rules again: 6 KB on every first visit. It skips a
- * stylesheet it finds a `<link rel="stylesheet">` to, so each inlined file keeps one,
- * `disabled`: a disabled stylesheet link is never fetched (HTML, link type "stylesheet").
+ * stylesheet it finds a `<link rel="stylesheet">` to, so each inlined file keeps one that
+ * no browser fetches: `disabled` (HTML, link type "stylesheet") and a type that is not
+ * CSS, because Chromium's preload scanner ignores `disabled` (148 fetched the file while
+ * the page was still arriving) but skips a stylesheet of a type it does not support.
  * Nothing asks for the file then, and the install leaves it out (`inlined`).
  */
 const inlined = new Set<string>();
@@ -40,7 +42,7 @@ function inlineStyles(): Plugin {
           const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
           if (css.includes('</style')) throw new Error(`${file} cannot be inlined`);
           styles.push(`<style>${css}</style>`);
-          out = out.replace(link, `\n    <link rel="stylesheet" href="/${file}" disabled>`);
+          out = out.replace(link, `\n    <link rel="stylesheet" href="/${file}" type="text/x-inlined" disabled>`);
           inlined.add(file);
         }
         return out.replace('</body>', `  ${styles.join('')}\n  </body>`);
