@@ -35,6 +35,11 @@ function appFiles(): AppFiles | null {
   }
 }
 
+/** The file of `language`'s words (`x-hash` for /assets/x-hash.js), when the build lists it. */
+export function wordsFile(language: string): string | null {
+  return appFiles()?.words[language] ?? null;
+}
+
 /** The router's path that `pathname` opens, of those in `paths` (a `:name` is one segment). */
 export function pathOf(pathname: string, paths: string[]): string | undefined {
   const parts = pathname.split('/').filter(Boolean);

@@ -17,6 +17,7 @@ import {
   toSupportedLanguage,
   type Language,
 } from './languages';
+import { wordsFile } from './app-files';
 
 export { LANGUAGES, LANGUAGE_NAMES, toSupportedLanguage, type Language };
 
@@ -26,6 +27,24 @@ const loaders: Record<Language, () => Promise<{ default: ResourceKey }>> = {
   fr: () => import('../locales/fr.json'),
   sw: () => import('../locales/sw.json'),
 };
+
+/**
+ * A language's words, asked for again at another address once they failed: the browser
+ * keeps a failed import's failure for its address (the module map; Chromium 148 asks the
+ * network nothing more), so the same import would fail forever once the network is back.
+ */
+const failedWords = new Set<Language>();
+let wordsTries = 0;
+function loadWords(language: Language): Promise<{ default: ResourceKey }> {
+  const file = failedWords.has(language) ? wordsFile(language) : null;
+  const load = file
+    ? () => import(/* @vite-ignore */ `/assets/${file}.js?try=${++wordsTries}`) as Promise<{ default: ResourceKey }>
+    : loaders[language];
+  return load().catch((error: unknown) => {
+    failedWords.add(language);
+    throw error;
+  });
+}
 
 /** A language asked for while its words are not on the phone (offline, never chosen
  * before): the page is shown in another language the phone has, and says so
@@ -75,9 +94,8 @@ const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = loaders[language as Language];
-    if (!load) return callback(null, {});
-    load().then(
+    if (!(LANGUAGES as readonly string[]).includes(language)) return callback(null, {});
+    loadWords(language as Language).then(
       (module) => {
         if (missing === language) setMissing(null);
         callback(null, module.default);
@@ -86,7 +104,7 @@ const lazyCatalogues: BackendModule = {
         // The last language used here first: its words are on the phone.
         const stored = toSupportedLanguage(localStorage.getItem(LANGUAGE_CACHE_KEY));
         for (const other of [stored, ...LANGUAGES].filter((l) => l !== language)) {
-          const words = await loaders[other]().catch(() => null);
+          const words = await loadWords(other).catch(() => null);
           if (!words) continue;
           setMissing(language as Language);
           document.documentElement.lang = other;
