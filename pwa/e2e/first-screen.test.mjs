@@ -8,18 +8,29 @@ import { DEMO_PASSWORD, PHONE, appStarted, serverAndBrowser } from './harness.mj
 const env = serverAndBrowser();
 
 /**
- * Holds back the app's scripts (with `firstScript`, all but the page's first one, which
- * opens the early forms) until the function it answers is called: a slow link's app.
+ * Opens a page whose app scripts are held back (with `firstScript`, all but the page's
+ * first one, which opens the early forms) until `release` is called: a slow link's app.
+ * Held through the DevTools protocol's Fetch domain, not Playwright's routing, which
+ * turns the browser's cache off: Chromium 148 then fetched again a picture the page
+ * already had, which no phone does.
  */
 async function holdBackApp(context, { firstScript = false } = {}) {
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  const scripts = firstScript ? /\/assets\/(?!index-)[^/]*\.js$/ : /\/assets\/.*\.js$/;
-  await context.route(scripts, async (route) => {
-    await released;
-    await route.continue();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const scripts = firstScript ? /^\/assets\/(?!index-)[^/]*\.js$/ : /^\/assets\/.*\.js$/;
+  const held = [];
+  let released = false;
+  const go = (requestId) => cdp.send('Fetch.continueRequest', { requestId }).catch(() => {});
+  cdp.on('Fetch.requestPaused', ({ requestId, request }) => {
+    if (!released && scripts.test(new URL(request.url).pathname)) held.push(requestId);
+    else void go(requestId);
   });
-  return release;
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/assets/*', requestStage: 'Request' }] });
+  const release = () => {
+    released = true;
+    held.splice(0).forEach(go);
+  };
+  return { page, release };
 }
 
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -65,14 +76,13 @@ test('the app takes the first screen’s place with no spinner, the same first p
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   // The app's code arrives late, as on a slow link: the first screen is all there is meanwhile.
-  const release = await holdBackApp(context);
   await context.addInitScript(() => {
     window.spinners = 0;
     new MutationObserver(() => {
       if (document.querySelector('.spinner-block, .skeleton')) window.spinners += 1;
     }).observe(document, { childList: true, subtree: true });
   });
-  const page = await context.newPage();
+  const { page, release } = await holdBackApp(context);
   await page.goto(`${origin}/marketplace?lng=en`, { waitUntil: 'commit' });
   await page.locator('[data-first-screen] .product-card').first().waitFor();
   const before = await page.locator('.product-card img').first().boundingBox();
@@ -180,8 +190,7 @@ test('the account forms, help, terms, a post, a course, a certificate check and 
     ['/help', 'details:last-of-type'],
   ]) {
     const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
-    const release = await holdBackApp(context);
-    const app = await context.newPage();
+    const { page: app, release } = await holdBackApp(context);
     await app.goto(`${origin}${path}?lng=fr`, { waitUntil: 'commit' });
     await app.locator(`[data-first-screen] ${selector}`).waitFor();
     const before = await app.locator(`main ${selector}`).boundingBox();
@@ -246,8 +255,7 @@ test('a phone fetches a page’s main picture once, at 720 px, in the first scre
   for (const [device, path, selector, display, size] of cases) {
     const context = await env.browser.newContext(device);
     // The first screen's picture is checked before the app may take its place.
-    const release = await holdBackApp(context);
-    const page = await context.newPage();
+    const { page, release } = await holdBackApp(context);
     const fetched = [];
     page.on('request', (request) => {
       if (/\/media\/\w+-(720|1024)\.jpg$/.test(request.url())) fetched.push(new URL(request.url()).pathname);
@@ -317,8 +325,7 @@ test('the app never fetches the stylesheet its page carries inline, first visit 
 test('on a new phone the sign-in form takes what is typed, and a press of its button, before the app has come', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   // Everything but the page's first script held back: the app is still on its way.
-  const release = await holdBackApp(context, { firstScript: true });
-  const page = await context.newPage();
+  const { page, release } = await holdBackApp(context, { firstScript: true });
   const signIns = [];
   page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
   await page.goto(`${env.server.origin}/login?lng=fr`, { waitUntil: 'commit' });
@@ -344,8 +351,7 @@ test('"Log in to enrol" on a course’s first screen signs in and comes back to 
   const course = (await (await fetch(`${origin}/api/v1/courses`)).json()).data[0];
   const context = await env.browser.newContext(PHONE);
   // The app's code held back: the link and the sign-in form are the server's.
-  const release = await holdBackApp(context, { firstScript: true });
-  const page = await context.newPage();
+  const { page, release } = await holdBackApp(context, { firstScript: true });
   await page.goto(`${origin}/course/${course.id}?lng=en`, { waitUntil: 'commit' });
   await page.locator('[data-first-screen]').getByRole('link', { name: 'Log in to enrol' }).click();
   await page.waitForURL(`${origin}/login?next=/course/${course.id}`);
@@ -363,8 +369,7 @@ test('"Log in to enrol" on a course’s first screen signs in and comes back to 
 test('the first script asks for the page’s code and the reader’s words with the app’s, and the app takes the page’s settings', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'sw-KE' });
   // The app's code held back: whatever is asked for meanwhile, the first script asked for.
-  const release = await holdBackApp(context, { firstScript: true });
-  const page = await context.newPage();
+  const { page, release } = await holdBackApp(context, { firstScript: true });
   const asked = [];
   page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.goto(`${env.server.origin}/news`, { waitUntil: 'commit' });
