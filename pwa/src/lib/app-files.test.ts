@@ -18,8 +18,9 @@ const preloaded = () =>
   [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) =>
     link.getAttribute('href'),
   );
+/** The stylesheets asked for in CORS mode, as Vite's loader asks (another mode's preload is not used). */
 const styles = () =>
-  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"]')].map((link) =>
+  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"][crossorigin=""]')].map((link) =>
     link.getAttribute('href'),
   );
 

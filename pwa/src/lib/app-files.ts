@@ -49,7 +49,11 @@ export function pathOf(pathname: string, paths: string[]): string | undefined {
   });
 }
 
-/** A script is fetched as a module, not run; a stylesheet (`.css`) fetched, not applied. */
+/**
+ * A script is fetched as a module, not run; a stylesheet (`.css`) fetched, not applied.
+ * Both in CORS mode, as Vite's loader then asks for them: a preload of another mode is
+ * not used, and the file is downloaded twice.
+ */
 function preload(files: string[]): void {
   for (const name of files) {
     const style = name.endsWith('.css');
@@ -58,7 +62,7 @@ function preload(files: string[]): void {
     const link = document.createElement('link');
     link.rel = style ? 'preload' : 'modulepreload';
     if (style) link.setAttribute('as', 'style');
-    else link.crossOrigin = '';
+    link.crossOrigin = '';
     link.href = file;
     document.head.appendChild(link);
   }
