@@ -258,6 +258,24 @@ test('after one online visit the app opens with the network off', async () => {
   await context.close();
 });
 
+test('a page whose code cannot come says so in the reader’s language, and opens once it can', async () => {
+  const context = await env.browser.newContext({ ...PHONE, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/?lng=fr`);
+  await appStarted(page);
+  // The about page's code does not come, as for a page never opened on a phone now offline.
+  const aboutCode = /\/assets\/about-page-[\w-]+\.js$/;
+  await page.route(aboutCode, (route) => route.abort('internetdisconnected'));
+  await page.locator('footer a[href="/about"]').first().click();
+  await page.getByRole('alert').filter({ hasText: "n'a pas pu s'ouvrir sur ce téléphone" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/about');
+  // Once its code can come, "Try again" opens it.
+  await page.unroute(aboutCode);
+  await page.getByRole('button', { name: 'Réessayer' }).click();
+  await page.getByRole('heading', { name: 'À propos de MAVUNO' }).waitFor();
+  await context.close();
+});
+
 test("a language chosen while another one's words are missing stands when the network is back", async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

@@ -185,6 +185,8 @@ export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${origin}/dashboard`);
+  // The address changes at once; the page on screen, once the dashboard's code has come.
+  await page.locator('.dashboard-topbar').waitFor();
 }
 
 /** Opens the signed-in buyer's Applications section of the dashboard (English, at 360 px). */

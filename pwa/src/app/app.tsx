@@ -1,18 +1,21 @@
 import { Suspense } from 'react';
-import { RouterProvider, type DataRouter } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ToastProvider } from '../components/toast';
 import { SessionProvider } from '../lib/session';
 import { SyncProvider } from '../lib/sync/provider';
+import { AppRoutes } from './router';
 
-export function App({ router }: { router: DataRouter }) {
+export function App() {
   return (
     // The outer Suspense waits for a lazily loaded catalogue (French, Kiswahili).
     <Suspense fallback={<Spinner label="MAVUNO" />}>
       <SessionProvider>
         <SyncProvider>
           <ToastProvider>
-            <RouterProvider router={router} />
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
           </ToastProvider>
         </SyncProvider>
       </SessionProvider>

@@ -4,15 +4,17 @@ import { Spinner } from '../components/spinner';
 import { useSession } from '../lib/session';
 import { paths } from '../lib/paths';
 
-/** Guarded routes: a spinner while the session loads, then the page or a replace-redirect to /login. */
+/** Guarded routes: a spinner while the session loads, then the page or a replace-redirect to
+ * /login (home for someone who has just signed out here). */
 export function RequireAuth() {
-  const { user, status } = useSession();
+  const { user, status, signedOut } = useSession();
   const location = useLocation();
   const { t } = useTranslation();
   if (status === 'loading') {
     const label = location.pathname.startsWith(paths.dashboard) ? t('dashboard.loading') : t('common.loading_account');
     return <Spinner label={label} />;
   }
+  if (!user && signedOut) return <Navigate to={paths.home} replace />;
   if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
   return <Outlet />;
 }

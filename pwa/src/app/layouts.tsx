@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ConnectionNote } from '../components/connection-note';
+import { ErrorBoundary } from '../components/error-boundary';
 import { Spinner } from '../components/spinner';
 import { Footer } from './layout/footer';
 import { Header } from './layout/header';
@@ -35,7 +36,12 @@ export function RootLayout() {
       <main id="main" tabIndex={-1}>
         <ConnectionNote />
         <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          <Outlet />
+          {/* A page whose code cannot come (offline, never opened on this phone) says so.
+              Its import keeps failing until the app is loaded anew (React's lazy and the
+              browser's module map both keep the failure), so "Try again" reloads. */}
+          <ErrorBoundary resetKey={pathname} retry={() => window.location.reload()}>
+            <Outlet />
+          </ErrorBoundary>
         </Suspense>
       </main>
       {publicPage && <Footer />}

@@ -1,33 +1,30 @@
 // The route table (docs/product.md, Screens). Pages load lazily (app/pages.ts), so a
-// first visit downloads only what it shows.
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { Spinner } from '../components/spinner';
+// first visit downloads only what it shows. The router is React Router's declarative
+// one (<BrowserRouter>, useRoutes): the app loads no data through routes, and the data
+// router's machinery (loaders, actions, fetchers, revalidation) was ~14 KB of every
+// first visit's code, before the app could answer (issue 39). Navigations are
+// transitions: the page on screen stays until the next one's code has come.
+import { lazy, type ComponentType } from 'react';
+import { useRoutes, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
 import { pages, type PagePath } from './pages';
-
-/** Shown while the first page's code arrives on a cold start. */
-function RouteLoading() {
-  const { t } = useTranslation();
-  return <Spinner label={t('common.loading')} />;
-}
 
 /** The route at `path`, drawn by `component` of the page's code (app/pages.ts). */
 function page<P extends PagePath>(
   path: P,
   component: (code: Awaited<ReturnType<(typeof pages)[P]>>) => ComponentType,
 ): RouteObject {
-  const lazy = async () => ({ Component: component((await pages[path]()) as Awaited<ReturnType<(typeof pages)[P]>>) });
-  return path === '' ? { index: true, lazy } : { path, lazy };
+  const Page = lazy(async () => ({
+    default: component((await pages[path]()) as Awaited<ReturnType<(typeof pages)[P]>>),
+  }));
+  return path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> };
 }
 
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    HydrateFallback: RouteLoading,
     children: [
       page('', (code) => code.HomePage),
       page('login', (code) => code.LoginPage),
@@ -64,6 +61,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/** The page at the browser's address. */
+export function AppRoutes() {
+  return useRoutes(routes);
 }

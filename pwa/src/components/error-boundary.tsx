@@ -6,6 +6,10 @@ import { AlertIcon } from './icons';
 
 interface Props {
   children: ReactNode;
+  /** Shows the children again when it changes (the page's address, for the page's boundary). */
+  resetKey?: string;
+  /** What "Try again" does; by default the part is drawn again. */
+  retry?(): void;
 }
 
 export class ErrorBoundary extends Component<Props, { failed: boolean }> {
@@ -15,9 +19,13 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
     return { failed: true };
   }
 
+  componentDidUpdate(previous: Props) {
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: false });
+  }
+
   render() {
     if (!this.state.failed) return this.props.children;
-    return <Failed onRetry={() => this.setState({ failed: false })} />;
+    return <Failed onRetry={this.props.retry ?? (() => this.setState({ failed: false }))} />;
   }
 }
 

@@ -19,6 +19,8 @@ export type SessionStatus = 'loading' | 'ready';
 interface SessionValue {
   user: User | null;
   status: SessionStatus;
+  /** The person signed out here (not a session the server ended): a guarded page goes home, not to the sign-in form. */
+  signedOut: boolean;
   /** Signs in with an email or a phone number (lib/validation.ts, signInName). */
   login(emailOrPhone: string, password: string): Promise<User>;
   register(form: FormData): Promise<User>;
@@ -60,6 +62,7 @@ export async function fetchMe(): Promise<User> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<User | null>(null);
   const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'loading' : 'ready'));
+  const [signedOut, setSignedOut] = useState(false);
 
   const setUser = useCallback((next: User | null) => {
     setUserState(next);
@@ -99,6 +102,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setToken(token);
       setUser(me);
       setStatus('ready');
+      setSignedOut(false);
       return me;
     },
     [setUser],
@@ -135,13 +139,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch {
       // Signed out here whatever the server says.
     } finally {
+      setSignedOut(true);
       clear();
     }
   }, [clear]);
 
   const value = useMemo(
-    () => ({ user, status, login, register, logout, updateUser: setUser }),
-    [user, status, login, register, logout, setUser],
+    () => ({ user, status, signedOut, login, register, logout, updateUser: setUser }),
+    [user, status, signedOut, login, register, logout, setUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
@@ -152,15 +157,13 @@ export function useSession(): SessionValue {
   return value;
 }
 
-/** Sign out and go home (docs/product.md, Screens). Home first: on a guarded page,
- * clearing the user would otherwise redirect to the login page. */
+/** Sign out and go home (docs/product.md, Screens). Signed out on a guarded page, its
+ * guard goes home too (RequireAuth, `signedOut`), whichever comes first. */
 export function useSignOut(): () => Promise<void> {
   const { logout } = useSession();
   const navigate = useNavigate();
   return useCallback(async () => {
-    // Home first (its code may still be on the way), then out: signed out on a guarded
-    // page, its guard would send the person to the login page instead.
-    await navigate('/');
+    navigate('/');
     await logout();
   }, [logout, navigate]);
 }
