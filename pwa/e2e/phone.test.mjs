@@ -189,12 +189,25 @@ test('a success toast shows above the dialog it came from, and deleting an accou
 test('an approval reaches the open app within seconds, and the new farmer is shown the next step', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
-  // What the server told the app over its listening sockets.
+  // What the server told the app over its listening sockets, from the DevTools protocol:
+  // Playwright's frame events are attached once a socket is reported, after a first frame
+  // sent at once (a socket opened just after the approval) may have come.
   const told = [];
-  page.on('websocket', (socket) => {
-    if (new URL(socket.url()).pathname === '/api/v1/sync/listen')
-      socket.on('framereceived', ({ payload }) => told.push(payload));
+  const listening = new Set();
+  const cdp = await context.newCDPSession(page);
+  cdp.on('Network.webSocketCreated', ({ requestId, url }) => {
+    if (new URL(url).pathname === '/api/v1/sync/listen') listening.add(requestId);
   });
+  cdp.on('Network.webSocketFrameReceived', ({ requestId, response }) => {
+    if (listening.has(requestId)) told.push(response.payloadData);
+  });
+  const open = new Set();
+  cdp.on(
+    'Network.webSocketHandshakeResponseReceived',
+    ({ requestId }) => listening.has(requestId) && open.add(requestId),
+  );
+  cdp.on('Network.webSocketClosed', ({ requestId }) => open.delete(requestId));
+  await cdp.send('Network.enable');
   const email = await newBuyer(env.server.origin, 'listening');
   await signIn(page, env.server.origin, email);
   await openApplications(page);
@@ -221,6 +234,10 @@ test('an approval reaches the open app within seconds, and the new farmer is sho
     if (!mine) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   assert.ok(mine, 'the application reached the server');
+  // The app has caught up and listens (else it would learn of the approval from the pull
+  // that follows its push, not from the server telling it).
+  for (let i = 0; i < 50 && open.size === 0; i++) await page.waitForTimeout(100);
+  assert.ok(open.size > 0, 'the app listens');
   const decided = Date.now();
   await api(`/admin/surveys/${mine.id}`, {
     method: 'PATCH',
