@@ -98,8 +98,9 @@ function withStyles(bundle: Rolldown.OutputBundle, files: Iterable<string>): str
  *
  * And lists, for the page's first script (lib/app-files.ts), each page's own files by the
  * router's path (app/pages.ts, read here), which pages read the synced catalogue, the
- * sync's files and each language's words, so that it asks for the opened page's and the
- * reader's with the app's code (`#app-files`, data, not a script).
+ * sync's files and each language's words (and those of the signed-in screens), so that
+ * it asks for the opened page's and the reader's with the app's code (`#app-files`, data,
+ * not a script).
  */
 function preloadBoot(): Plugin {
   return {
@@ -142,7 +143,17 @@ function preloadBoot(): Plugin {
             shortName(chunkOf(bundle, `${SRC}locales/${language}.json`).fileName),
           ]),
         );
-        const files = `<script type="application/json" id="app-files">${JSON.stringify({ pages, reads, sync, words })}</script>`;
+        const signed = Object.fromEntries(
+          ['en', 'fr', 'sw'].map((language) => {
+            const chunk = Object.values(bundle).find(
+              (c) => c.type === 'chunk' && c.facadeModuleId === `${SIGNED_IN_ID}${language}`,
+            );
+            if (!chunk) throw new Error(`no chunk for the signed-in words of ${language}`);
+            return [language, shortName(chunk.fileName)];
+          }),
+        );
+        const list = { pages, reads, sync, words, signed };
+        const files = `<script type="application/json" id="app-files">${JSON.stringify(list)}</script>`;
         return html
           .replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
           .replace('</body>', `  ${files}\n  </body>`);
@@ -158,15 +169,59 @@ function preloadBoot(): Plugin {
  * Only in the build: the unit tests read the whole catalogues.
  */
 const SERVER_ONLY_WORDS = ['email', 'sms', 'ussd'];
-function serverOnlyWords(): Plugin {
+/**
+ * The sections of words only the screens of a signed-in person use (the dashboard's
+ * sections, the profile, the admin's and the field agent's screens): a file of their
+ * own per language (`virtual:signed-in-words/<language>`), loaded when someone is signed
+ * in (lib/i18n.ts, `signedInWords`), so that a visitor's first visit does not download
+ * them (issue 39: ~8 KB of French). The build fails if a file of the install (what a
+ * visitor's phone has) names one of them (`markOnDemand`).
+ */
+const SIGNED_IN_WORDS = [
+  'account_types',
+  'admin',
+  'admin_blogs',
+  'admin_comments',
+  'admin_courses',
+  'admin_settings',
+  'agent',
+  'analytics',
+  'earnings',
+  'editor',
+  'options',
+  'phone_menu',
+  'products',
+  'profile',
+  'roles',
+  'sales',
+  'settings',
+  'statuses',
+  'wishlist',
+];
+const SIGNED_IN_ID = '\0signed-in-words:';
+function catalogueParts(): Plugin {
+  let build = false;
   return {
-    name: 'mavuno-server-only-words',
-    apply: 'build',
+    name: 'mavuno-catalogue-parts',
     enforce: 'pre',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    resolveId(id) {
+      const language = /^virtual:signed-in-words\/(\w+)$/.exec(id)?.[1];
+      return language ? `${SIGNED_IN_ID}${language}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(SIGNED_IN_ID)) return null;
+      const language = id.slice(SIGNED_IN_ID.length);
+      const catalogue = JSON.parse(readFileSync(`${SRC}locales/${language}.json`, 'utf8')) as Record<string, unknown>;
+      const words = Object.fromEntries(SIGNED_IN_WORDS.map((section) => [section, catalogue[section]]));
+      return `export default ${JSON.stringify(words)};`;
+    },
     transform(code, id) {
-      if (!/\/src\/locales\/\w+\.json$/.test(id)) return null;
+      if (!build || !/\/src\/locales\/\w+\.json$/.test(id)) return null;
       const catalogue = JSON.parse(code) as Record<string, unknown>;
-      for (const key of SERVER_ONLY_WORDS) delete catalogue[key];
+      for (const key of [...SERVER_ONLY_WORDS, ...SIGNED_IN_WORDS]) delete catalogue[key];
       return { code: JSON.stringify(catalogue), map: null };
     },
   };
@@ -185,6 +240,7 @@ function markOnDemand(): Plugin {
   const wanted = [
     /\/src\/features\/admin\//,
     /\/src\/locales\/\w+\.json$/,
+    /^\0signed-in-words:/,
     // Signed-in screens, fetched when someone signs in (src/app/warm-screens.ts).
     /\/src\/app\/dashboard\/dashboard-page\.tsx$/,
     /\/src\/features\/profile\/profile-page\.tsx$/,
@@ -220,6 +276,12 @@ function markOnDemand(): Plugin {
         }
       }
       if (onDemand.size < 3) throw new Error('the admin and language chunks were not found');
+      // A visitor's phone has no signed-in words: no file it installs may name them.
+      const signedInKey = new RegExp(`[\`'"](${SIGNED_IN_WORDS.join('|')})\\.[a-z]`);
+      for (const chunk of chunks) {
+        const key = onDemand.has(chunk.fileName) ? null : signedInKey.exec(chunk.code)?.[0];
+        if (key) throw new Error(`${chunk.fileName} is installed but names a signed-in word (${key.slice(1)}…)`);
+      }
     },
   };
 }
@@ -230,7 +292,7 @@ const server = process.env.MAVUNO_DEV_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [
     react(),
-    serverOnlyWords(),
+    catalogueParts(),
     inlineStyles(),
     preloadBoot(),
     markOnDemand(),

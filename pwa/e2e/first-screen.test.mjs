@@ -389,6 +389,12 @@ test('the first script asks for the page’s code and the reader’s words with 
     ['/assets/sw'],
     'the reader’s words only, once',
   );
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  assert.deepEqual(
+    asked.filter((path) => path.includes('signed-in-words')),
+    [],
+    'a visitor never downloads the signed-in screens’ words',
+  );
   // The footer's address, from the settings the page came with: never asked for again.
   await page.locator('footer').getByText('Bukavu').first().waitFor();
   assert.deepEqual(

@@ -1,8 +1,9 @@
 // The screens only a signed-in person opens are not in the service worker's install (a
 // visitor's first visit would pay for them: vite.config.ts). They are fetched once someone
-// signs in, in the background, so that they open offline afterwards as the public pages
-// do; the service worker keeps whatever the app loads.
+// signs in, in the background, with the words they use, so that they open offline
+// afterwards as the public pages do; the service worker keeps whatever the app loads.
 import type { Role } from '../lib/account';
+import { signedInWords } from '../lib/i18n';
 import { pages } from './pages';
 
 const SIGNED_IN = [pages.dashboard, pages.profile, pages['learn/:id']];
@@ -21,7 +22,10 @@ const ADMIN = [
 
 export function warmScreens(role: Role): void {
   const screens = role === 'admin' || role === 'super_admin' ? [...SIGNED_IN, ...ADMIN] : SIGNED_IN;
-  const load = () => screens.forEach((screen) => void screen().catch(() => undefined));
+  const load = () => {
+    void signedInWords().catch(() => undefined);
+    screens.forEach((screen) => void screen().catch(() => undefined));
+  };
   // After the page in front of the person has what it needs.
   if ('requestIdleCallback' in window) window.requestIdleCallback(load, { timeout: 5000 });
   else setTimeout(load, 2000);

@@ -11,6 +11,7 @@ const FILES = {
   reads: ['marketplace', 'product/:id', 'dashboard'],
   sync: ['bootstrap-1', 'engine-1'],
   words: { en: 'en-1', fr: 'fr-1', sw: 'sw-1' },
+  signed: { en: 'signed-en-1', fr: 'signed-fr-1', sw: 'signed-sw-1' },
 };
 
 /** What the page was told to fetch, by file. */
@@ -63,7 +64,12 @@ describe("the page's first script asks for the opened page's files", () => {
     page();
     preparePage('/');
     prepareHome();
-    expect(preloaded()).toEqual(['/assets/home-page-1.js', '/assets/en-1.js', '/assets/dashboard-page-1.js']);
+    expect(preloaded()).toEqual([
+      '/assets/home-page-1.js',
+      '/assets/en-1.js',
+      '/assets/dashboard-page-1.js',
+      '/assets/signed-en-1.js',
+    ]);
   });
 
   it("a page's stylesheets are fetched as styles, not applied", () => {

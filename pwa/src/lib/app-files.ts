@@ -22,6 +22,8 @@ interface AppFiles {
   /** and the files that start the sync (lib/sync/bootstrap.ts). */
   sync: string[];
   words: Record<string, string>;
+  /** The words of the signed-in screens, by language (lib/i18n.ts, `signedInWords`). */
+  signed: Record<string, string>;
 }
 
 /** The build's list, or null without one (the development server) or with one unreadable. */
@@ -29,15 +31,19 @@ function appFiles(): AppFiles | null {
   try {
     const files = JSON.parse(document.getElementById('app-files')?.textContent ?? 'null') as Partial<AppFiles> | null;
     const complete = files?.pages instanceof Object && Array.isArray(files.reads) && Array.isArray(files.sync);
-    return complete && files.words instanceof Object ? (files as AppFiles) : null;
+    return complete && files.words instanceof Object && files.signed instanceof Object ? (files as AppFiles) : null;
   } catch {
     return null;
   }
 }
 
-/** The file of `language`'s words (`x-hash` for /assets/x-hash.js), when the build lists it. */
-export function wordsFile(language: string): string | null {
-  return appFiles()?.words[language] ?? null;
+/**
+ * The file of `language`'s words (`x-hash` for /assets/x-hash.js), or of the words of its
+ * signed-in screens, when the build lists it.
+ */
+export function wordsFile(language: string, part: 'public' | 'signed' = 'public'): string | null {
+  const files = appFiles();
+  return (part === 'public' ? files?.words[language] : files?.signed[language]) ?? null;
 }
 
 /** The router's path that `pathname` opens, of those in `paths` (a `:name` is one segment). */
@@ -86,8 +92,11 @@ export function preparePage(pathname: string): void {
  * app's), so that on a slow link they are not first asked for once the server has
  * answered (~2 s of a new phone's sign-in at 400 kbps). Not the sync's: before the app
  * runs they would share the line with its code, which must come first to send the form.
- * The dashboard is every role's home; a role's other screens wait for `warmScreens`.
+ * The dashboard is every role's home, with the words of the signed-in screens; a role's
+ * other screens wait for `warmScreens`.
  */
 export function prepareHome(): void {
-  preload(appFiles()?.pages.dashboard ?? []);
+  const files = appFiles();
+  const words = files?.signed[guessLanguage()];
+  preload([...(files?.pages.dashboard ?? []), ...(words ? [words] : [])]);
 }

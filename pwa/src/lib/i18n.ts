@@ -2,7 +2,8 @@
 // cookie, localStorage, sessionStorage, navigator, html tag), mapped onto
 // our three languages. Each language is a chunk of its own, loaded when it is
 // the reader's (and then kept by the service worker): a French reader's phone
-// never downloads the English words. No fallback language is needed: every
+// never downloads the English words, and a visitor's never the words of the
+// signed-in screens (`signedInWords`). No fallback language is needed: every
 // catalogue has every key (locales/catalogues.test.ts).
 import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
@@ -21,29 +22,82 @@ import { wordsFile } from './app-files';
 
 export { LANGUAGES, LANGUAGE_NAMES, toSupportedLanguage, type Language };
 
-/** Each language's words, a file of their own. */
-const loaders: Record<Language, () => Promise<{ default: ResourceKey }>> = {
-  en: () => import('../locales/en.json'),
-  fr: () => import('../locales/fr.json'),
-  sw: () => import('../locales/sw.json'),
+/** Each language's words, a file of their own; the signed-in screens' words, another. */
+type Part = 'public' | 'signed';
+const loaders: Record<Part, Record<Language, () => Promise<{ default: ResourceKey }>>> = {
+  public: {
+    en: () => import('../locales/en.json'),
+    fr: () => import('../locales/fr.json'),
+    sw: () => import('../locales/sw.json'),
+  },
+  signed: {
+    en: () => import('virtual:signed-in-words/en'),
+    fr: () => import('virtual:signed-in-words/fr'),
+    sw: () => import('virtual:signed-in-words/sw'),
+  },
 };
 
 /**
- * A language's words, asked for again at another address once they failed: the browser
- * keeps a failed import's failure for its address (the module map; Chromium 148 asks the
- * network nothing more), so the same import would fail forever once the network is back.
+ * A file of words, asked for again at another address once it failed: the browser keeps a
+ * failed import's failure for its address (the module map; Chromium 148 asks the network
+ * nothing more), so the same import would fail forever once the network is back.
  */
-const failedWords = new Set<Language>();
+const failedWords = new Set<string>();
 let wordsTries = 0;
-function loadWords(language: Language): Promise<{ default: ResourceKey }> {
-  const file = failedWords.has(language) ? wordsFile(language) : null;
+function loadPart(language: Language, part: Part): Promise<ResourceKey> {
+  const file = failedWords.has(`${part}:${language}`) ? wordsFile(language, part) : null;
   const load = file
     ? () => import(/* @vite-ignore */ `/assets/${file}.js?try=${++wordsTries}`) as Promise<{ default: ResourceKey }>
-    : loaders[language];
-  return load().catch((error: unknown) => {
-    failedWords.add(language);
-    throw error;
-  });
+    : loaders[part][language];
+  return load().then(
+    (module) => module.default,
+    (error: unknown) => {
+      failedWords.add(`${part}:${language}`);
+      throw error;
+    },
+  );
+}
+
+/** Someone is signed in on this phone: each language comes with the signed-in screens' words. */
+let signedIn = false;
+const signedWords = new Map<Language, Promise<ResourceKey>>();
+function signedWordsOf(language: Language): Promise<ResourceKey> {
+  let words = signedWords.get(language);
+  if (!words) {
+    words = loadPart(language, 'signed');
+    words.catch(() => signedWords.delete(language));
+    signedWords.set(language, words);
+  }
+  return words;
+}
+
+/** A language's words, with the signed-in screens' once someone is signed in. */
+async function loadWords(language: Language): Promise<ResourceKey> {
+  const [words, signed] = await Promise.all([
+    loadPart(language, 'public'),
+    signedIn ? signedWordsOf(language) : null,
+  ]);
+  return signed ? { ...(words as object), ...(signed as object) } : words;
+}
+
+const added = new Map<Language, Promise<void>>();
+/**
+ * The signed-in screens' words in the reader's language, added once: a visitor's phone
+ * never downloads them (vite.config.ts, SIGNED_IN_WORDS). The guarded pages wait for them
+ * (RequireAuth); warmScreens asks for them at sign-in, so that they are on the phone offline.
+ */
+export function signedInWords(): Promise<void> {
+  signedIn = true;
+  const language = currentLanguage();
+  let ready = added.get(language);
+  if (!ready) {
+    ready = signedWordsOf(language).then((words) => {
+      i18n.addResourceBundle(language, 'translation', words, true, true);
+    });
+    ready.catch(() => added.delete(language));
+    added.set(language, ready);
+  }
+  return ready;
 }
 
 /** A language asked for while its words are not on the phone (offline, never chosen
@@ -96,9 +150,9 @@ const lazyCatalogues: BackendModule = {
   read(language, _namespace, callback) {
     if (!(LANGUAGES as readonly string[]).includes(language)) return callback(null, {});
     loadWords(language as Language).then(
-      (module) => {
+      (words) => {
         if (missing === language) setMissing(null);
-        callback(null, module.default);
+        callback(null, words);
       },
       async (error: Error) => {
         // The last language used here first: its words are on the phone.
@@ -109,7 +163,7 @@ const lazyCatalogues: BackendModule = {
           setMissing(language as Language);
           document.documentElement.lang = other;
           whenBack(language as Language);
-          return callback(null, words.default);
+          return callback(null, words);
         }
         callback(error, null);
       },
