@@ -230,7 +230,8 @@ function catalogueParts(): Plugin {
 /**
  * The files a visitor's phone does not need until someone asks for them: the screens of a
  * signed-in person (fetched when someone signs in, src/app/warm-screens.ts), the admin
- * screens, and the languages other than the reader's (the reader's own is loaded at start). Left out of the service worker's
+ * screens, the forms that need the network (signing in and up), and the languages other
+ * than the reader's (the reader's own is loaded at start). Left out of the service worker's
  * install (issue 39: a first visit cost 420-480 KB, mostly the install), they are cached
  * the first time the app loads them (an admin signing in, a language chosen), like any
  * other file of the build, by the runtime route below.
@@ -247,6 +248,9 @@ function markOnDemand(): Plugin {
     /\/src\/features\/training\/learn-page\.tsx$/,
     // The drawn basic phone (docs/ussd.md), opened by few.
     /\/src\/features\/basic-phone\//,
+    // Signing in, signing up and a new password: nothing of them works without the
+    // network, and offline they say the page needs it once (the layout's error boundary).
+    /\/src\/features\/auth\/(login-page|register-page|password-reset-pages)\.tsx$/,
   ];
   return {
     name: 'mavuno-on-demand-chunks',

@@ -246,6 +246,9 @@ test('after one online visit the app opens with the network off', async () => {
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.locator('#mobile-menu').getByRole('link', { name: 'About' }).click();
   await page.getByRole('heading', { name: 'About MAVUNO' }).waitFor();
+  // Signing in needs the network: its page is not in the install, and says so.
+  await page.goto(`${env.server.origin}/login`);
+  await page.getByRole('alert').filter({ hasText: 'This page is not on this phone yet' }).waitFor();
   // A language whose words never came to this phone: the page stays readable in the one
   // it has, says so, and changes once the network is back.
   await page.goto(`${env.server.origin}/contact?lng=sw`);
@@ -267,7 +270,7 @@ test('a page whose code cannot come says so in the reader’s language, and open
   const aboutCode = /\/assets\/about-page-[\w-]+\.js$/;
   await page.route(aboutCode, (route) => route.abort('internetdisconnected'));
   await page.locator('footer a[href="/about"]').first().click();
-  await page.getByRole('alert').filter({ hasText: "n'a pas pu s'ouvrir sur ce téléphone" }).waitFor();
+  await page.getByRole('alert').filter({ hasText: "Cette page n'est pas encore sur ce téléphone" }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/about');
   // Once its code can come, "Try again" opens it.
   await page.unroute(aboutCode);

@@ -1,5 +1,6 @@
 // Shows a translated message with "Try again" when a part of a screen fails
-// (e.g. the phone's storage cannot be opened), instead of a blank page.
+// (e.g. the phone's storage cannot be opened, or a page's code never came to this
+// phone and the network is gone), instead of a blank page.
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from './icons';
@@ -12,11 +13,14 @@ interface Props {
   retry?(): void;
 }
 
-export class ErrorBoundary extends Component<Props, { failed: boolean }> {
-  state = { failed: false };
+/** A file of the app's code that did not come (Chromium, Firefox, Safari, Vite's loader of styles). */
+const CODE_MISSING = /dynamically imported module|Importing a module script failed|Unable to preload CSS/;
 
-  static getDerivedStateFromError() {
-    return { failed: true };
+export class ErrorBoundary extends Component<Props, { failed: boolean; codeMissing: boolean }> {
+  state = { failed: false, codeMissing: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, codeMissing: error instanceof Error && CODE_MISSING.test(error.message) };
   }
 
   componentDidUpdate(previous: Props) {
@@ -25,16 +29,21 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
 
   render() {
     if (!this.state.failed) return this.props.children;
-    return <Failed onRetry={this.props.retry ?? (() => this.setState({ failed: false }))} />;
+    return (
+      <Failed
+        codeMissing={this.state.codeMissing}
+        onRetry={this.props.retry ?? (() => this.setState({ failed: false }))}
+      />
+    );
   }
 }
 
-function Failed({ onRetry }: { onRetry(): void }) {
+function Failed({ codeMissing, onRetry }: { codeMissing: boolean; onRetry(): void }) {
   const { t } = useTranslation();
   return (
     <section className="card coming-soon" role="alert">
       <AlertIcon />
-      <p>{t('common.section_failed')}</p>
+      <p>{t(codeMissing ? 'common.page_not_here' : 'common.section_failed')}</p>
       <button type="button" className="button" onClick={onRetry}>
         {t('common.try_again')}
       </button>

@@ -1,0 +1,49 @@
+import { render, screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { setupI18n } from '../lib/i18n';
+import { ErrorBoundary } from './error-boundary';
+
+beforeAll(async () => {
+  await setupI18n().changeLanguage('en');
+});
+
+function Throws({ error }: { error: Error | null }) {
+  if (error) throw error;
+  return <p>the page</p>;
+}
+
+describe('a part that fails', () => {
+  it('says a page whose code never came needs the network once, and another failure as a failure', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const missing = new TypeError('Failed to fetch dynamically imported module: http://x/assets/about-page-1.js');
+    const { unmount } = render(
+      <ErrorBoundary>
+        <Throws error={missing} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('This page is not on this phone yet');
+    unmount();
+    render(
+      <ErrorBoundary>
+        <Throws error={new Error('storage closed')} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('This part of the app could not be opened');
+  });
+
+  it('shows its part again at another address', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { rerender } = render(
+      <ErrorBoundary resetKey="/about">
+        <Throws error={new Error('broken')} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    rerender(
+      <ErrorBoundary resetKey="/news">
+        <Throws error={null} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByText('the page')).toBeInTheDocument();
+  });
+});
