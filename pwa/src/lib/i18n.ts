@@ -73,10 +73,7 @@ function signedWordsOf(language: Language): Promise<ResourceKey> {
 
 /** A language's words, with the signed-in screens' once someone is signed in. */
 async function loadWords(language: Language): Promise<ResourceKey> {
-  const [words, signed] = await Promise.all([
-    loadPart(language, 'public'),
-    signedIn ? signedWordsOf(language) : null,
-  ]);
+  const [words, signed] = await Promise.all([loadPart(language, 'public'), signedIn ? signedWordsOf(language) : null]);
   return signed ? { ...(words as object), ...(signed as object) } : words;
 }
 
