@@ -1,7 +1,6 @@
 import i18next from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initOptions, toSupportedLanguage } from './i18n';
+import { initOptions, languageDetector, toSupportedLanguage } from './i18n';
 import { guessLanguage } from './languages';
 
 describe('toSupportedLanguage', () => {
@@ -29,14 +28,13 @@ describe('toSupportedLanguage', () => {
 });
 
 /**
- * A fresh i18next with the app's options and the real browser detector; and the page's
- * first script's guess (`guessLanguage`, which fetches those words before i18next runs)
- * must be the same language, or a phone downloads a second language's words for nothing.
+ * The language a fresh i18next with the app's options and detector chooses; the page's
+ * first script asks for the words of the same guess (`guessLanguage`) before i18next runs.
  */
 async function detect(): Promise<string> {
   const guessed = guessLanguage();
   const instance = i18next.createInstance();
-  await instance.use(LanguageDetector).init(initOptions());
+  await instance.use(languageDetector).init(initOptions());
   expect(guessed, 'the first script guessed another language').toBe(instance.language);
   return instance.language;
 }

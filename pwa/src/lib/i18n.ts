@@ -1,12 +1,12 @@
-// i18next with the browser language detector in the spec's order (query,
-// cookie, localStorage, sessionStorage, navigator, html tag), mapped onto
-// our three languages. Each language is a chunk of its own, loaded when it is
+// i18next, choosing the language in the spec's order (query, cookie, localStorage,
+// sessionStorage, navigator, html tag) mapped onto our three languages: the same
+// guess the page's first script makes (lib/languages.ts, `guessLanguage`), so that
+// the words it asked for are the ones used. Each language is a chunk of its own, loaded when it is
 // the reader's (and then kept by the service worker): a French reader's phone
 // never downloads the English words, and a visitor's never the words of the
 // signed-in screens (`signedInWords`). No fallback language is needed: every
 // catalogue has every key (locales/catalogues.test.ts).
-import i18n, { type BackendModule, type InitOptions, type ResourceKey } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
+import i18n, { type BackendModule, type InitOptions, type LanguageDetectorModule, type ResourceKey } from 'i18next';
 import { useSyncExternalStore } from 'react';
 import { initReactI18next } from 'react-i18next';
 import {
@@ -14,7 +14,7 @@ import {
   LANGUAGE_CACHE_KEY,
   LANGUAGE_COOKIE,
   LANGUAGE_NAMES,
-  toCandidate,
+  guessLanguage,
   toSupportedLanguage,
   type Language,
 } from './languages';
@@ -168,6 +168,29 @@ const lazyCatalogues: BackendModule = {
   },
 };
 
+/** How long the chosen language is kept in the cookie the server reads. */
+const COOKIE_SECONDS = 60 * 60 * 24 * 365;
+
+/**
+ * Chooses the reader's language as the page's first script guessed it, and keeps each
+ * choice in local storage and in the cookie that tells the server the language of the
+ * first HTML it sends (its first screen, shell and title). In place of
+ * i18next-browser-languagedetector, which did the same in ~1.5 KB more of every first
+ * visit's code and had to be held to the first script's guess by a test.
+ */
+export const languageDetector: LanguageDetectorModule = {
+  type: 'languageDetector',
+  detect: guessLanguage,
+  cacheUserLanguage(language) {
+    try {
+      localStorage.setItem(LANGUAGE_CACHE_KEY, language);
+    } catch {
+      // Without storage the cookie still keeps it.
+    }
+    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=${COOKIE_SECONDS}; samesite=lax`;
+  },
+};
+
 export function initOptions(): InitOptions {
   return {
     supportedLngs: [...LANGUAGES],
@@ -176,17 +199,6 @@ export function initOptions(): InitOptions {
     fallbackLng: (code: string) => ((LANGUAGES as readonly string[]).includes(code) ? [] : ['en']),
     load: 'languageOnly',
     interpolation: { escapeValue: false },
-    detection: {
-      order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
-      lookupQuerystring: 'lng',
-      lookupLocalStorage: LANGUAGE_CACHE_KEY,
-      // The cookie tells the server the language of the first HTML it sends (its shell and title).
-      lookupCookie: LANGUAGE_COOKIE,
-      caches: ['localStorage', 'cookie'],
-      cookieMinutes: 60 * 24 * 365,
-      cookieOptions: { path: '/', sameSite: 'lax' },
-      convertDetectedLanguage: toCandidate,
-    },
     react: { useSuspense: true },
   };
 }
@@ -211,7 +223,7 @@ export function setupI18n(): typeof i18n {
     }
     if (missing !== language) document.documentElement.lang = language;
   });
-  void i18n.use(lazyCatalogues).use(LanguageDetector).use(initReactI18next).init(initOptions());
+  void i18n.use(lazyCatalogues).use(languageDetector).use(initReactI18next).init(initOptions());
   return i18n;
 }
 

@@ -5,15 +5,15 @@
 export const LANGUAGES = ['en', 'fr', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', sw: 'Kiswahili' };
-/** Where i18next's detector keeps the person's language (i18n.ts), and the cookie the server reads. */
+/** Where the person's language is kept (i18n.ts, `languageDetector`; i18next's name), and the cookie the server reads. */
 export const LANGUAGE_CACHE_KEY = 'i18nextLng';
 export const LANGUAGE_COOKIE = 'mavuno_lng';
 
 const FRENCH_REGIONS = ['cd', 'bi', 'be', 'fr'];
 
 /** fr* → French, sw* → Kiswahili, en* → English, a French-speaking region
- * (CD, BI, BE, FR) → French; anything else is returned as it is, so that
- * i18next passes over it to the person's next browser language. */
+ * (CD, BI, BE, FR) → French; anything else is returned as it is, so that the
+ * guess passes over it to the person's next browser language. */
 export function toCandidate(tag: string): string {
   const lower = tag.toLowerCase().replace(/_/g, '-');
   const [language, ...rest] = lower.split('-');
@@ -30,7 +30,8 @@ export function toSupportedLanguage(tag: string | null | undefined): Language {
 }
 
 /**
- * The language i18next will choose for this page (i18n.ts, `detection`): the first of the
+ * The reader's language, for the page's first script and for i18next alike (i18n.ts,
+ * `languageDetector`): the first of the
  * address's `?lng`, the cookie, local and session storage, the browser's languages and the
  * page's `lang` that is one of ours, else English.
  */
