@@ -12,6 +12,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use tower::ServiceExt;
+use tower_http::CompressionLevel;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
 use crate::outbound::media::{self, MediaStore};
@@ -22,6 +24,8 @@ mod page;
 pub use page::escape;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// brotli's quality for the pages (gzip's level for a phone without brotli).
+const PAGE_QUALITY: i32 = 6;
 
 /// Shown when the server runs without a PWA build (e.g. API-only tests).
 const PLACEHOLDER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -54,7 +58,12 @@ pub fn routes(web_dir: Option<&Path>, store: &MediaStore) -> Router<AppState> {
         }
         None => Router::new().fallback(|| async { Html(PLACEHOLDER) }),
     };
-    Router::new().nest("/media", media).merge(app.layer(middleware::from_fn(app_cache_headers)))
+    // A page is written for each request (its first screen) and compressed then: at brotli's
+    // quality 6 rather than the API's 4, ~1.1 ms instead of ~0.9 for a 45 KB page and ~1 KB
+    // fewer on every first visit's page and the service worker's copy of the app (issue 39).
+    // The build's files come precompressed and pass through.
+    let pages = CompressionLayer::new().quality(CompressionLevel::Precise(PAGE_QUALITY));
+    Router::new().nest("/media", media).merge(app.layer(pages).layer(middleware::from_fn(app_cache_headers)))
 }
 
 /// Client-side routes (`/`, `/marketplace`, `/product/7`) and `/index.html` are the

@@ -214,6 +214,45 @@ async fn the_web_app_is_served_with_client_routes_and_cache_rules() {
     }
 }
 
+/// `text` compressed with brotli at `quality`.
+fn brotli_at(text: &[u8], quality: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, quality, 22);
+        std::io::Write::write_all(&mut writer, text).unwrap();
+    }
+    out
+}
+
+#[tokio::test]
+async fn pages_are_compressed_harder_than_api_answers() {
+    // A page of ~40 KB of words in no order, as a first screen's styles and cards are.
+    let words = ["card", "price", "maize", "beans", "button", "margin", "Bukavu", "flex", "colour", "farmer"];
+    let mut seed = 7_u64;
+    let text: Vec<&str> = (0..6_000)
+        .map(|_| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            words[(seed >> 33) as usize % words.len()]
+        })
+        .collect();
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), format!("<!doctype html><title>app</title><p>{}", text.join(" ")))
+        .unwrap();
+    let web_dir = web.path().to_owned();
+    let app = spawn_with(|config| config.web_dir = Some(web_dir)).await;
+    for path in ["/about", "/index.html"] {
+        let response =
+            app.client.get(format!("{}{path}", app.origin)).header("accept-encoding", "br").send().await.unwrap();
+        assert_eq!(response.headers()["content-encoding"], "br", "{path}");
+        let sent = response.bytes().await.unwrap();
+        let mut page = Vec::new();
+        brotli::BrotliDecompress(&mut &sent[..], &mut page).unwrap();
+        assert!(String::from_utf8_lossy(&page).contains("maize"), "{path}");
+        // The API's quality (tower-http's default, 4) would have sent more.
+        assert!(sent.len() < brotli_at(&page, 4).len(), "{path}: {} bytes", sent.len());
+    }
+}
+
 /// The page's policies (CSP, framing, opener, permissions, referrer) on what can become a
 /// document or a worker: pages, the API, the service worker's script, an SVG. A build's
 /// script and stylesheet and a raster picture carry `nosniff` only: ~500 bytes less on
