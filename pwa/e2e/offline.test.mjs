@@ -35,13 +35,17 @@ const ROUTES = [
   '/news/1',
 ];
 
+/** Forms that need the network (signing in and up, a new password): not in the install;
+ * offline, on a phone that never opened them, they say so in the reader's language. */
+const NEED_THE_NETWORK = new Set(['/login', '/register', '/forgot-password']);
+
 const LANGUAGES = [
-  { lng: 'fr', locale: 'fr-CD' },
-  { lng: 'sw', locale: 'sw-KE' },
-  { lng: 'en', locale: 'en-US' },
+  { lng: 'fr', locale: 'fr-CD', notHere: 'Pas encore sur ce téléphone' },
+  { lng: 'sw', locale: 'sw-KE', notHere: 'Bado haipo kwenye simu hii' },
+  { lng: 'en', locale: 'en-US', notHere: 'Not on this phone yet' },
 ];
 
-for (const { lng, locale } of LANGUAGES) {
+for (const { lng, locale, notHere } of LANGUAGES) {
   test(`after one visit, / and every public page open offline (${lng})`, async () => {
     const { origin } = env.server;
     const phone = await launchProfile({ ...PHONE, locale });
@@ -59,6 +63,11 @@ for (const { lng, locale } of LANGUAGES) {
       assert.equal(await page.evaluate(() => document.documentElement.lang), lng, `${route} in ${lng}`);
       // Its words came with it: the language's catalogue was kept on the phone too.
       assert.doesNotMatch(await heading.innerText(), /^[a-z_]+(\.[a-z_]+)+$/, `${route}: words, not a key`);
+      assert.equal(
+        (await heading.innerText()) === notHere,
+        NEED_THE_NETWORK.has(route),
+        `${route}: ${await heading.innerText()}`,
+      );
     }
     await assertOffline(page);
     await phone.close();

@@ -43,6 +43,7 @@ function Failed({ codeMissing, onRetry }: { codeMissing: boolean; onRetry(): voi
   return (
     <section className="card coming-soon" role="alert">
       <AlertIcon />
+      {codeMissing && <h2>{t('common.page_not_here_title')}</h2>}
       <p>{t(codeMissing ? 'common.page_not_here' : 'common.section_failed')}</p>
       <button type="button" className="button" onClick={onRetry}>
         {t('common.try_again')}
