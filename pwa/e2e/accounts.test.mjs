@@ -51,6 +51,9 @@ test('sign up, sign in, edit the profile, switch languages, sign out', async () 
   await page.getByText('Registration successful! Welcome to MAVUNO.').waitFor();
   await page.getByRole('link', { name: 'Continue now' }).click();
   await page.waitForURL(`${origin}/`);
+  // The address changes at once; the home is on screen once its code has come (a menu
+  // opened before would close as the page changes).
+  await page.getByRole('heading', { name: 'From your field to fair markets' }).waitFor();
 
   // Sign out from the account menu, then sign in again.
   await page.getByRole('button', { name: 'Account menu' }).click();
