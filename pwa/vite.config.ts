@@ -60,7 +60,10 @@ function staticFiles(bundle: Rolldown.OutputBundle, file: string, into = new Set
   return into;
 }
 
-/** The chunk of the lazily imported module `source` (a path under src/, a .ts or .tsx without its extension). */
+/**
+ * The chunk of the lazily imported module `source` (a path under src/, a .ts or .tsx
+ * without its extension, or a module the build makes, as `\0signed-in-words:fr`).
+ */
 function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.OutputChunk {
   const chunk = Object.values(bundle).find(
     (c): c is Rolldown.OutputChunk =>
@@ -137,21 +140,13 @@ function preloadBoot(): Plugin {
           [...syncFiles].filter((file) => !bootFiles.has(file)),
         ).map(shortName);
         if (Object.keys(pages).length !== table.match(/=> import\(/g)?.length) throw new Error('app/pages.ts misread');
-        const words = Object.fromEntries(
-          ['en', 'fr', 'sw'].map((language) => [
-            language,
-            shortName(chunkOf(bundle, `${SRC}locales/${language}.json`).fileName),
-          ]),
-        );
-        const signed = Object.fromEntries(
-          ['en', 'fr', 'sw'].map((language) => {
-            const chunk = Object.values(bundle).find(
-              (c) => c.type === 'chunk' && c.facadeModuleId === `${SIGNED_IN_ID}${language}`,
-            );
-            if (!chunk) throw new Error(`no chunk for the signed-in words of ${language}`);
-            return [language, shortName(chunk.fileName)];
-          }),
-        );
+        // Each language's words, and those of its signed-in screens (`catalogueParts`).
+        const byLanguage = (source: (language: string) => string) =>
+          Object.fromEntries(
+            ['en', 'fr', 'sw'].map((language) => [language, shortName(chunkOf(bundle, source(language)).fileName)]),
+          );
+        const words = byLanguage((language) => `${SRC}locales/${language}.json`);
+        const signed = byLanguage((language) => `${SIGNED_IN_ID}${language}`);
         const list = { pages, reads, sync, words, signed };
         const files = `<script type="application/json" id="app-files">${JSON.stringify(list)}</script>`;
         return html

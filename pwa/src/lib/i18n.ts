@@ -1,10 +1,10 @@
 // i18next, choosing the language in the spec's order (query, cookie, localStorage,
 // sessionStorage, navigator, html tag) mapped onto our three languages: the same
 // guess the page's first script makes (lib/languages.ts, `guessLanguage`), so that
-// the words it asked for are the ones used. Each language is a chunk of its own, loaded when it is
-// the reader's (and then kept by the service worker): a French reader's phone
-// never downloads the English words, and a visitor's never the words of the
-// signed-in screens (`signedInWords`). No fallback language is needed: every
+// the words it asked for are the ones used. Each language is a chunk of its own,
+// loaded when it is the reader's (and then kept by the service worker): a French
+// reader's phone never downloads the English words, and a visitor's never the words
+// of the signed-in screens (`signedInWords`). No fallback language is needed: every
 // catalogue has every key (locales/catalogues.test.ts).
 import i18n, { type BackendModule, type InitOptions, type LanguageDetectorModule, type ResourceKey } from 'i18next';
 import { useSyncExternalStore } from 'react';
@@ -175,7 +175,7 @@ const COOKIE_SECONDS = 60 * 60 * 24 * 365;
  * Chooses the reader's language as the page's first script guessed it, and keeps each
  * choice in local storage and in the cookie that tells the server the language of the
  * first HTML it sends (its first screen, shell and title). In place of
- * i18next-browser-languagedetector, which did the same in ~1.5 KB more of every first
+ * i18next-browser-languagedetector, which did the same in ~1.9 KB more of every first
  * visit's code and had to be held to the first script's guess by a test.
  */
 export const languageDetector: LanguageDetectorModule = {

@@ -31,9 +31,8 @@ export function toSupportedLanguage(tag: string | null | undefined): Language {
 
 /**
  * The reader's language, for the page's first script and for i18next alike (i18n.ts,
- * `languageDetector`): the first of the
- * address's `?lng`, the cookie, local and session storage, the browser's languages and the
- * page's `lang` that is one of ours, else English.
+ * `languageDetector`): the first of the address's `?lng`, the cookie, local and session
+ * storage, the browser's languages and the page's `lang` that is one of ours, else English.
  */
 export function guessLanguage(): Language {
   const read = (storage: () => Storage) => {

@@ -59,11 +59,7 @@ impl OrderQuery {
                 "unpaid" => Some(None),
                 other => PaymentStatus::parse(other).map(Some),
             })?,
-            placed_from: super::filter(self.from.as_deref(), "from", |text| {
-                time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
-                    .ok()
-                    .map(clock::format)
-            })?,
+            placed_from: super::filter(self.from.as_deref(), "from", |text| clock::parse(text).map(clock::format))?,
         })
     }
 }

@@ -62,13 +62,9 @@ impl SurveyQuery {
         };
         let created_from = match self.from.as_deref().filter(|s| !s.is_empty()) {
             None => None,
-            Some(text) => Some(
-                time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
-                    .map(clock::format)
-                    .map_err(|_| {
-                        AppError::invalid("from", "invalid_filter", "The start date must be an RFC 3339 time")
-                    })?,
-            ),
+            Some(text) => Some(clock::parse(text).map(clock::format).ok_or_else(|| {
+                AppError::invalid("from", "invalid_filter", "The start date must be an RFC 3339 time")
+            })?),
         };
         Ok(AdminFilter { search: super::search(self.q.as_deref())?, status, created_from })
     }

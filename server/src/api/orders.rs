@@ -215,7 +215,7 @@ impl OrderJson {
             && matches!(row.payment_status, Some(PaymentStatus::Failed | PaymentStatus::Expired))
             && parts.iter().any(|p| p.status == PartStatus::Processing);
         let unpaid_until = row.payment_updated_at.as_deref().filter(|_| waiting).and_then(|at| {
-            let at = time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339).ok()?;
+            let at = crate::platform::clock::parse(at)?;
             Some(crate::platform::clock::format(at + crate::domain::payments::UNPAID_GRACE))
         });
         OrderJson {

@@ -52,8 +52,7 @@ pub enum Outcome {
 }
 
 fn parse(at: &str) -> OffsetDateTime {
-    OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| OffsetDateTime::now_utc())
+    clock::parse(at).unwrap_or_else(OffsetDateTime::now_utc)
 }
 
 fn plus(now: &str, gap: time::Duration) -> String {

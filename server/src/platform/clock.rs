@@ -16,6 +16,11 @@ pub fn now() -> String {
     format(OffsetDateTime::now_utc())
 }
 
+/// A time as stored (RFC 3339); any offset is read, not only UTC.
+pub fn parse(text: &str) -> Option<OffsetDateTime> {
+    OffsetDateTime::parse(text, &Rfc3339).ok()
+}
+
 /// A calendar day as written and stored, YYYY-MM-DD (a `Date` writes itself so too).
 pub fn parse_day(text: &str) -> Option<time::Date> {
     time::Date::parse(text.trim(), &time::macros::format_description!("[year]-[month]-[day]")).ok()

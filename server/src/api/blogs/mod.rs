@@ -174,8 +174,7 @@ async fn feed(
 
 /// RFC 3339 (as stored) → RFC 2822 (as RSS wants it).
 fn rfc2822(at: &str) -> String {
-    time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
-        .ok()
+    crate::platform::clock::parse(at)
         .and_then(|t| t.format(&time::format_description::well_known::Rfc2822).ok())
         .unwrap_or_default()
 }

@@ -129,7 +129,7 @@ struct PurchaseJson {
 
 impl From<Purchase> for PurchaseJson {
     fn from(p: Purchase) -> Self {
-        let refundable_until = time::OffsetDateTime::parse(&p.paid_at, &time::format_description::well_known::Rfc3339)
+        let refundable_until = crate::platform::clock::parse(&p.paid_at)
             .map(|at| crate::platform::clock::format(at + REFUND_WINDOW))
             .unwrap_or_default();
         PurchaseJson {

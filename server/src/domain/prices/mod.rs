@@ -100,8 +100,7 @@ pub fn today() -> Date {
 /// The South Kivu day of a stored time (RFC 3339, UTC): a delivery at 23:00 UTC
 /// happened the next morning in Bukavu.
 pub fn local_day(at: &str) -> Option<Date> {
-    let at = OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339).ok()?;
-    Some(at.to_offset(SOUTH_KIVU).date())
+    Some(clock::parse(at)?.to_offset(SOUTH_KIVU).date())
 }
 
 /// Checks the fields in the form's order; every failure is named by field.
