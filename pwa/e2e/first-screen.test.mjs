@@ -3,7 +3,7 @@
 // what was typed (issue: made for a 360 px phone on slow 3G).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, appStarted, serverAndBrowser } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, appStarted, controlledByServiceWorker, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -401,5 +401,38 @@ test('the first script asks for the page’s code and the reader’s words with 
     asked.filter((path) => path === '/api/v1/settings'),
     [],
   );
+  await context.close();
+});
+
+test('opened again from the service worker, the app draws the opened page at once, never a spinner before it', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/login`);
+  await appStarted(page);
+  await controlledByServiceWorker(page);
+  await page.close();
+  // Every spinner drawn in the page before its heading.
+  await context.addInitScript(() => {
+    window.spinnersBefore = [];
+    new MutationObserver((changes) => {
+      if (document.querySelector('main h1')) return;
+      for (const change of changes) {
+        for (const node of change.addedNodes) {
+          const spinner =
+            node instanceof Element && (node.matches('.spinner-block') || node.querySelector('.spinner-block'));
+          if (spinner) window.spinnersBefore.push(node.textContent);
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const opened = async (path, heading) => {
+    const again = await context.newPage();
+    await again.goto(`${env.server.origin}${path}`);
+    await again.locator('main h1').getByText(heading).waitFor();
+    assert.deepEqual(await again.evaluate(() => window.spinnersBefore), [], `spinners before ${path}'s page`);
+    return again;
+  };
+  await (await opened('/login', 'Bon retour parmi nous')).close();
+  await (await opened('/about', 'À propos')).close();
   await context.close();
 });

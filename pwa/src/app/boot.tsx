@@ -3,17 +3,27 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { setupI18n } from '../lib/i18n';
+import { loadPage } from './router';
+import { cachedUserId } from '../lib/session';
+import { setupI18n, signedInWords, wordsReady } from '../lib/i18n';
 
 export function boot(container: HTMLElement) {
   setupI18n();
-  // As a transition, React renders the app in slices and lets the phone answer taps
-  // in between, rather than in one long task on a slow CPU.
-  startTransition(() => {
-    createRoot(container).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+  // The first render waits for the reader's words and the opened page's code (asked for
+  // with the app's: main.tsx), so that it draws the page, not a spinner: React keeps a
+  // spinner it has shown for at least 300 ms (a phone that signed in before opened its
+  // sign-in form ~0.3 s later for it).
+  // Someone signed in: the signed-in screens' words too, in the language then chosen.
+  const words = wordsReady().then(() => (cachedUserId() === null ? undefined : signedInWords().catch(() => undefined)));
+  void Promise.all([words, loadPage(location.pathname)]).then(() => {
+    // As a transition, React renders the app in slices and lets the phone answer taps
+    // in between, rather than in one long task on a slow CPU.
+    startTransition(() => {
+      createRoot(container).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    });
   });
 }

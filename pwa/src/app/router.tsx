@@ -4,22 +4,56 @@
 // router's machinery (loaders, actions, fetchers, revalidation) was ~14 KB of every
 // first visit's code, before the app could answer (issue 39). Navigations are
 // transitions: the page on screen stays until the next one's code has come.
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/pages/not-found-page';
+import { pathOf } from '../lib/app-files';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
 import { pages, type PagePath } from './pages';
+
+/** Each route's code, by the router's path: asked for once, then kept. */
+const loads = new Map<PagePath, () => Promise<{ default: ComponentType }>>();
+/** The pages whose code has come. */
+const loaded = new Map<PagePath, ComponentType>();
 
 /** The route at `path`, drawn by `component` of the page's code (app/pages.ts). */
 function page<P extends PagePath>(
   path: P,
   component: (code: Awaited<ReturnType<(typeof pages)[P]>>) => ComponentType,
 ): RouteObject {
-  const Page = lazy(async () => ({
-    default: component((await pages[path]()) as Awaited<ReturnType<(typeof pages)[P]>>),
-  }));
+  let asked: Promise<{ default: ComponentType }> | null = null;
+  const load = () =>
+    (asked ??= pages[path]().then((code) => {
+      const Component = component(code as Awaited<ReturnType<(typeof pages)[P]>>);
+      loaded.set(path, Component);
+      return { default: Component };
+    }));
+  loads.set(path, load);
+  const Lazy = lazy(load);
+  function Page() {
+    // A page whose code is here already (the app's first page: boot.tsx) is drawn at once,
+    // not after a spinner that React keeps on screen for at least 300 ms. Chosen once per
+    // page drawn, so that the page is not drawn anew when its code comes.
+    const [Drawn] = useState<ComponentType>(() => loaded.get(path) ?? Lazy);
+    return <Drawn />;
+  }
   return path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> };
+}
+
+/**
+ * The code of the page at `pathname`, if it is one of the app's: resolves once it has come
+ * or failed (the page then says so when drawn).
+ */
+export function loadPage(pathname: string): Promise<void> {
+  const path = pathOf(pathname, [...loads.keys()]) as PagePath | undefined;
+  const load = path === undefined ? undefined : loads.get(path);
+  return load
+    ? load().then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
 }
 
 export const routes: RouteObject[] = [

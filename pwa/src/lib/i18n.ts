@@ -88,9 +88,13 @@ export function signedInWords(): Promise<void> {
   const language = currentLanguage();
   let ready = added.get(language);
   if (!ready) {
-    ready = signedWordsOf(language).then((words) => {
+    const loading = signedWordsOf(language).then((words) => {
       i18n.addResourceBundle(language, 'translation', words, true, true);
+      // Read at once by React's `use` once here (RequireAuth), as React marks a promise
+      // it has waited for: the guarded page is drawn without a moment of spinner.
+      Object.assign(loading, { status: 'fulfilled', value: undefined });
     });
+    ready = loading;
     ready.catch(() => added.delete(language));
     added.set(language, ready);
   }
@@ -223,8 +227,22 @@ export function setupI18n(): typeof i18n {
     }
     if (missing !== language) document.documentElement.lang = language;
   });
-  void i18n.use(lazyCatalogues).use(languageDetector).use(initReactI18next).init(initOptions());
+  wordsLoaded = i18n
+    .use(lazyCatalogues)
+    .use(languageDetector)
+    .use(initReactI18next)
+    .init(initOptions())
+    .then(
+      () => undefined,
+      () => undefined,
+    );
   return i18n;
+}
+
+let wordsLoaded: Promise<void> = Promise.resolve();
+/** Resolves once the reader's words have come (or failed to): the app's first render waits for it (boot.tsx). */
+export function wordsReady(): Promise<void> {
+  return wordsLoaded;
 }
 
 export function currentLanguage(): Language {
