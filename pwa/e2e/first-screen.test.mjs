@@ -374,8 +374,8 @@ test('the first script asks for the page’s code and the reader’s words with 
   page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.goto(`${env.server.origin}/news`, { waitUntil: 'commit' });
   const words = () => asked.filter((path) => /^\/assets\/(en|fr|sw)-[\w-]+\.js$/.test(path));
-  // The app, the page, the sync that the page reads its posts from, and the reader's words.
-  const wanted = [/^\/assets\/boot-/, /^\/assets\/news-page-/, /^\/assets\/bootstrap-/, /^\/assets\/sw-/];
+  // The app, the page, the sync that the page reads its posts from (its stores, one file: vite.config.ts GROUPS), and the reader’s words.
+  const wanted = [/^\/assets\/boot-/, /^\/assets\/news-page-/, /^\/assets\/data-/, /^\/assets\/sw-/];
   for (let tries = 0; !wanted.every((file) => asked.some((path) => file.test(path))); tries += 1) {
     assert.ok(tries < 100, `asked for: ${asked.join(' ')}`);
     await page.waitForTimeout(100);
