@@ -27,6 +27,28 @@ describe('session (docs/product.md, Statuses)', () => {
     expect(calls[0]?.authorization).toBe('Bearer stored');
   });
 
+  it('a phone signed in before opens as that person at once, and takes the server’s answer when it comes', async () => {
+    localStorage.setItem('token', 'stored');
+    localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
+    const renamed = { ...sampleUser, full_name: 'Amani Bisimwa' };
+    // The server answers only when the test says so: a link that carries no data.
+    let answer = () => {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = () => resolve(Response.json({ success: true, user: renamed }));
+          }),
+      ),
+    );
+    const { result } = renderHook(() => useSession(), { wrapper });
+    expect(result.current.status).toBe('ready');
+    expect(result.current.user?.id).toBe(sampleUser.id);
+    act(() => answer());
+    await waitFor(() => expect(result.current.user?.full_name).toBe('Amani Bisimwa'));
+  });
+
   it('without a token nothing is loaded', async () => {
     const calls = scriptFetch({});
     const { result } = renderHook(() => useSession(), { wrapper });
@@ -40,9 +62,9 @@ describe('session (docs/product.md, Statuses)', () => {
     localStorage.setItem('mavuno.user', JSON.stringify(sampleUser));
     scriptFetch({ 'GET /me': unauthorized });
     const { result } = renderHook(() => useSession(), { wrapper });
-    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
     expect(result.current.user).toBeNull();
-    expect(localStorage.getItem('token')).toBeNull();
+    expect(result.current.status).toBe('ready');
     expect(localStorage.getItem('mavuno.user')).toBeNull();
   });
 

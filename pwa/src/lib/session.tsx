@@ -60,8 +60,12 @@ export async function fetchMe(): Promise<User> {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [user, setUserState] = useState<User | null>(null);
-  const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'loading' : 'ready'));
+  // A phone signed in before opens as that person at once, as it would offline: on a link
+  // that carries no data, asking the server first left the screen on "Loading your
+  // account" until the request gave up. The server is asked meanwhile; only its "no"
+  // (401) signs the person out.
+  const [user, setUserState] = useState<User | null>(() => (getToken() ? readCachedUser() : null));
+  const [status, setStatus] = useState<SessionStatus>(() => (getToken() && !readCachedUser() ? 'loading' : 'ready'));
   const [signedOut, setSignedOut] = useState(false);
 
   const setUser = useCallback((next: User | null) => {
