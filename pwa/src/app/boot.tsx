@@ -5,10 +5,17 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { loadPage } from './router';
 import { cachedUserId } from '../lib/session';
-import { setupI18n, signedInWords, wordsReady } from '../lib/i18n';
+import { addSignedInWords, setupI18n, signedInWords, wordsReady } from '../lib/i18n';
+import { onPrepareHome } from '../lib/app-files';
+import { paths } from '../lib/paths';
 
 export function boot(container: HTMLElement) {
   setupI18n();
+  // Someone filling a sign-in form: the home is drawn at once when the server answers.
+  onPrepareHome(() => {
+    void loadPage(paths.dashboard);
+    void addSignedInWords().catch(() => undefined);
+  });
   // The first render waits for the reader's words and the opened page's code (asked for
   // with the app's: main.tsx), so that it draws the page, not a spinner: React keeps a
   // spinner it has shown for at least 300 ms (a phone that signed in before opened its

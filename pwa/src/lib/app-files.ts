@@ -99,4 +99,15 @@ export function prepareHome(): void {
   const files = appFiles();
   const words = files?.signed[guessLanguage()];
   preload([...(files?.pages.dashboard ?? []), ...(words ? [words] : [])]);
+  homeWarmers.forEach((warm) => warm());
+}
+
+const homeWarmers: (() => void)[] = [];
+/**
+ * What the app does besides when a home may be next (app/boot.tsx: runs the home's code and
+ * adds its words, which on a phone that has them takes a moment of CPU that would otherwise
+ * come after the server's answer).
+ */
+export function onPrepareHome(warm: () => void): void {
+  homeWarmers.push(warm);
 }

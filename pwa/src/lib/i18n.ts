@@ -85,6 +85,11 @@ const added = new Map<Language, Promise<void>>();
  */
 export function signedInWords(): Promise<void> {
   signedIn = true;
+  return addSignedInWords();
+}
+
+/** The signed-in screens' words in the reader's language, for someone about to sign in. */
+export function addSignedInWords(): Promise<void> {
   const language = currentLanguage();
   let ready = added.get(language);
   if (!ready) {
