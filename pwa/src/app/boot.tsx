@@ -16,11 +16,11 @@ export function boot(container: HTMLElement) {
     void loadPage(paths.dashboard);
     void addSignedInWords().catch(() => undefined);
   });
-  // The first render waits for the reader's words and the opened page's code (asked for
-  // with the app's: main.tsx), so that it draws the page, not a spinner: React keeps a
-  // spinner it has shown for at least 300 ms (a phone that signed in before opened its
-  // sign-in form ~0.3 s later for it).
-  // Someone signed in: the signed-in screens' words too, in the language then chosen.
+  // The first render waits for the reader's words (and, for someone signed in, the
+  // signed-in screens' words) and the opened page's code, asked for with the app's
+  // (main.tsx), so that it draws the page, not a spinner: React keeps a spinner it has
+  // shown for at least 300 ms (a phone that signed in before opened its sign-in form
+  // ~0.3 s later for it).
   const words = wordsReady().then(() => (cachedUserId() === null ? undefined : signedInWords().catch(() => undefined)));
   void Promise.all([words, loadPage(location.pathname)]).then(() => {
     // As a transition, React renders the app in slices and lets the phone answer taps
