@@ -24,24 +24,25 @@ const FORM = 'main form input:not([disabled])';
 const HOME = ['.dashboard-topbar h1', '.dashboard-content h2'];
 
 /**
- * When each of `selectors` was first on screen, as the page saw it (checked at each frame,
- * in ms since the epoch): Playwright's own polling of a locator, under a 4× slower CPU, saw
- * it up to ~0.4 s late, and a robot's typing then began late too.
+ * When each of `selectors` was first in the page, as the page saw its document change (in
+ * ms since the epoch): Playwright's own polling of a locator, under a 4× slower CPU, saw
+ * it up to ~0.4 s late, and a robot's typing then began late too; checking at each frame,
+ * with a layout to know what is on screen, cost the app itself. The app draws out of the
+ * document until it takes over a first screen (lib/first-screen.ts), so in it is on screen.
  */
 function recordShown(selectors) {
   const shown = (window.__shown = {});
   const check = () => {
     for (const selector of selectors) {
-      if (selector in shown) continue;
-      const element = document.querySelector(selector);
-      if (element && element.getBoundingClientRect().height > 0)
+      if (!(selector in shown) && document.querySelector(selector))
         shown[selector] = performance.timeOrigin + performance.now();
     }
-    if (Object.keys(shown).length < selectors.length) requestAnimationFrame(check);
+    if (Object.keys(shown).length === selectors.length) observer.disconnect();
   };
-  requestAnimationFrame(check);
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
 }
-/** Once `selector` is on screen (looked for at each frame): when it was, in ms since the epoch. */
+/** Once `selector` is in the page: when it was, in ms since the epoch. */
 const shown = async (page, selector) =>
   (
     await page.waitForFunction((s) => window.__shown?.[s], selector, {
