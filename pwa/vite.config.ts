@@ -75,10 +75,10 @@ function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.Output
 }
 
 /**
- * Modules the build puts in one chunk each group, rather than in as many chunks as the sets
- * of pages that import them make: on a phone's link each file costs a round trip (400 ms
- * on slow 3G) and its response's heads, and over HTTP/1.1 one of six connections, which
- * the sign-in itself then waited for.
+ * Modules the build puts together, one chunk per group, rather than in as many chunks as
+ * there are sets of pages importing them: on a phone's link each file costs a round trip
+ * (400 ms on slow 3G) and its response's heads, and over HTTP/1.1 one of six connections,
+ * which the sign-in itself then waited for.
  * - `data`: the synced records' stores and the sync's start (lib/entities, lib/sync), which
  *   every page that reads the catalogue, and the dashboard, load together: 14 files of
  *   0.4-4.7 KB. Not what the app's first code imports (the provider, the outbox, the
