@@ -104,9 +104,8 @@ export function prepareHome(): void {
 
 const homeWarmers: (() => void)[] = [];
 /**
- * What the app does besides when a home may be next (app/boot.tsx: runs the home's code and
- * adds its words, which on a phone that has them takes a moment of CPU that would otherwise
- * come after the server's answer).
+ * Adds what the app itself does when a home may be next (app/boot.tsx: it runs the home's
+ * code and adds its words while the person types, rather than after the server's answer).
  */
 export function onPrepareHome(warm: () => void): void {
   homeWarmers.push(warm);

@@ -65,7 +65,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // account" until the request gave up. The server is asked meanwhile; only its "no"
   // (401) signs the person out.
   const [user, setUserState] = useState<User | null>(() => (getToken() ? readCachedUser() : null));
-  const [status, setStatus] = useState<SessionStatus>(() => (getToken() && !readCachedUser() ? 'loading' : 'ready'));
+  const [status, setStatus] = useState<SessionStatus>(() => (getToken() && !user ? 'loading' : 'ready'));
   const [signedOut, setSignedOut] = useState(false);
 
   const setUser = useCallback((next: User | null) => {
