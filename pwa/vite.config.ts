@@ -90,10 +90,14 @@ function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.Output
  * - `signed-parts`: what only signed-in screens share (the profile's panels, stat cards,
  *   the application form's fields, a product's details): never installed for a visitor
  *   (`markOnDemand`), and the build fails if a `parts` file names their words.
+ * - `local-db`: dexie and its React hooks, one file by a name that the browser tests know:
+ *   the first render's code must not import it (a visitor's home, help or sign-in form never
+ *   opens a local database, and it is ~27 KB compressed on their first visit).
  * Only these modules: not what they import (`includeDependenciesRecursively`), which would
  * bring React and the router in.
  */
 const GROUPS = [
+  { name: 'local-db', test: /\/node_modules\/dexie(-react-hooks)?\// },
   {
     name: 'data',
     test: /\/src\/lib\/(entities\/(?!application-fields)|sync\/(?!provider|use-outbox|entities|outbox|state|protocol|transport))/,

@@ -404,6 +404,42 @@ test('the first script asks for the page’s code and the reader’s words with 
   await context.close();
 });
 
+test('a visitor’s home, help and about page are the app’s without the local database’s code; the marketplace’s brings it', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  // The files a page asked for until the app took its first screen's place.
+  const askedUntilApp = async (path) => {
+    const page = await context.newPage();
+    const asked = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`${env.server.origin}${path}`, { waitUntil: 'commit' });
+    await appStarted(page);
+    await page.locator('main h1').first().waitFor();
+    const until = [...asked];
+    await page.close();
+    return until;
+  };
+  const localDb = (asked) => asked.filter((path) => /^\/assets\/local-db-/.test(path));
+  // (Not the sign-in form's: it asks for the home's files, which read the local database.)
+  for (const path of ['/', '/help', '/about']) {
+    const asked = await askedUntilApp(path);
+    assert.ok(
+      asked.some((file) => /^\/assets\/boot-/.test(file)),
+      `${path}: the app ran`,
+    );
+    assert.deepEqual(localDb(asked), [], `${path}: ${asked.join(' ')}`);
+  }
+  await context.clearCookies();
+  const fresh = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  const page = await fresh.newPage();
+  const asked = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto(`${env.server.origin}/marketplace`, { waitUntil: 'commit' });
+  await appStarted(page);
+  assert.equal(localDb(asked).length, 1, 'the catalogue is read from the local database');
+  await fresh.close();
+  await context.close();
+});
+
 test('opened again from the service worker, the app draws the opened page at once, never a spinner before it', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   const page = await context.newPage();

@@ -3,13 +3,16 @@
 // changes that have waited a few seconds to go (a signal with no data getting through);
 // also when a language was asked for whose words are not on the phone yet.
 // The header's sync pill says the same on wide screens; on a phone it is an icon.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, useMissingLanguage } from '../lib/i18n';
 import { useLocalDb } from '../lib/sync/provider';
 import { useOnline } from '../lib/use-online';
-import { useWaitingCount } from '../lib/sync/use-outbox';
 import { ClockIcon } from './icons';
+
+// Not in the first render's code: the local database's (dexie, ~27 KB compressed) would
+// come with it, on a page that may never open one (a visitor's home, help, sign-in).
+const WaitingCount = lazy(async () => ({ default: (await import('../lib/sync/use-outbox')).WaitingCount }));
 
 /** A normal sync sends a change in a moment: only one still waiting after this is said. */
 const STUCK_AFTER_MS = 3000;
@@ -31,7 +34,8 @@ export function ConnectionNote() {
   const { t } = useTranslation();
   const online = useOnline();
   const db = useLocalDb();
-  const count = useWaitingCount(db);
+  const [waiting, setWaiting] = useState(0);
+  const count = db ? waiting : 0;
   const stuck = useLasting(online && count > 0, STUCK_AFTER_MS);
   const missing = useMissingLanguage();
   let text: string | null = null;
@@ -43,6 +47,11 @@ export function ConnectionNote() {
     text = [text, t('connection.language_missing', { language: LANGUAGE_NAMES[missing] })].filter(Boolean).join(' ');
   return (
     <div className="connection-note-slot" role="status">
+      {db && (
+        <Suspense fallback={null}>
+          <WaitingCount db={db} onCount={setWaiting} />
+        </Suspense>
+      )}
       {text && (
         <p className="connection-note">
           <ClockIcon /> {text}

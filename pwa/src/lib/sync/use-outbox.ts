@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, OutboxEntry } from './local-db';
 
@@ -17,9 +18,15 @@ export function useOutbox(db: LocalDb): OutboxEntry[] {
   );
 }
 
-/** How many changes wait on this device to be sent (none without an account's database). */
-export function useWaitingCount(db: LocalDb | null): number {
-  return useLiveQuery(() => (db ? db.outbox.where('state').equals('queued').count() : 0), [db]) ?? 0;
+/**
+ * Tells `onCount` how many changes wait on this device to be sent, as that changes; draws
+ * nothing. A component, for `lazy`: the screens' frame (components/connection-note.tsx)
+ * loads it, and with it the local database's code, only once an account's database is open.
+ */
+export function WaitingCount({ db, onCount }: { db: LocalDb; onCount(count: number): void }): null {
+  const count = useLiveQuery(() => db.outbox.where('state').equals('queued').count(), [db]) ?? 0;
+  useEffect(() => onCount(count), [count, onCount]);
+  return null;
 }
 
 /**
