@@ -100,7 +100,7 @@ const GROUPS = [
   { name: 'local-db', test: /\/node_modules\/dexie(-react-hooks)?\// },
   {
     name: 'data',
-    test: /\/src\/lib\/(entities\/(?!application-fields)|sync\/(?!provider|use-outbox|entities|outbox|state|protocol|transport))/,
+    test: /\/src\/lib\/(entities\/(?!application-fields)|sync\/(?!provider|use-outbox|entities|outbox|state|protocol|transport|early-pull))/,
   },
   {
     name: 'parts',

@@ -371,11 +371,23 @@ test('the first script asks for the page’s code and the reader’s words with 
   // The app's code held back: whatever is asked for meanwhile, the first script asked for.
   const { page, release } = await holdBackApp(context, { firstScript: true });
   const asked = [];
-  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  const pulls = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    asked.push(url.pathname);
+    if (url.pathname === '/api/v1/sync/pull') pulls.push(url.search);
+  });
   await page.goto(`${env.server.origin}/news`, { waitUntil: 'commit' });
   const words = () => asked.filter((path) => /^\/assets\/(en|fr|sw)-[\w-]+\.js$/.test(path));
-  // The app, the page, the sync that the page reads its posts from (its stores, one file: vite.config.ts GROUPS), and the reader’s words.
-  const wanted = [/^\/assets\/boot-/, /^\/assets\/news-page-/, /^\/assets\/data-/, /^\/assets\/sw-/];
+  // The app, the page, the sync that the page reads its posts from (its stores, one file:
+  // vite.config.ts GROUPS), the reader’s words, and the catalogue's first pull (lib/sync/early-pull.ts).
+  const wanted = [
+    /^\/assets\/boot-/,
+    /^\/assets\/news-page-/,
+    /^\/assets\/data-/,
+    /^\/assets\/sw-/,
+    /^\/api\/v1\/sync\/pull$/,
+  ];
   for (let tries = 0; !wanted.every((file) => asked.some((path) => file.test(path))); tries += 1) {
     assert.ok(tries < 100, `asked for: ${asked.join(' ')}`);
     await page.waitForTimeout(100);
@@ -388,6 +400,11 @@ test('the first script asks for the page’s code and the reader’s words with 
     words().map((path) => path.split('-')[0]),
     ['/assets/sw'],
     'the reader’s words only, once',
+  );
+  assert.deepEqual(
+    pulls.filter((query) => !query.includes('cursor=')),
+    ['?limit=200'],
+    'the catalogue’s first pull, once: the app took the one the first script asked for',
   );
   await page.evaluate(() => navigator.serviceWorker.ready);
   assert.deepEqual(

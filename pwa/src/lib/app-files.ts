@@ -10,6 +10,7 @@
 // `modulepreload` (fetched, not run), which the app's own import then finds, as Vite's
 // loader of lazy chunks does.
 import { guessLanguage } from './languages';
+import { pullEarly } from './sync/early-pull';
 
 interface AppFiles {
   /**
@@ -76,14 +77,16 @@ function preload(files: string[]): void {
 
 /**
  * Starts fetching the files of the page at `pathname`, the sync's when the page reads the
- * catalogue (its first pull then leaves as soon as the app runs), and the reader's words.
+ * catalogue (and a visitor's first pull: sync/early-pull.ts), and the reader's words.
  */
 export function preparePage(pathname: string): void {
   const files = appFiles();
   if (!files) return;
   const path = pathOf(pathname, Object.keys(files.pages));
   const words = files.words[guessLanguage()];
-  const sync = path !== undefined && files.reads.includes(path) ? files.sync : [];
+  const reads = path !== undefined && files.reads.includes(path);
+  if (reads) pullEarly();
+  const sync = reads ? files.sync : [];
   preload([...(path === undefined ? [] : files.pages[path]!), ...sync, ...(words ? [words] : [])]);
 }
 

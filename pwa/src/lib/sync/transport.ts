@@ -7,6 +7,7 @@ import type { LocalDb, OutboxEntry } from './local-db';
 import { clientId, renumber } from './outbox';
 import { PROTOCOL_VERSION, type Mutation, type PullResponse, type PushResponse } from './protocol';
 import { notify } from './state';
+import { GUEST_DB, PULL_LIMIT, takeEarlyPull } from './early-pull';
 
 const BATCH = 50;
 
@@ -66,11 +67,13 @@ export async function pull(db: LocalDb): Promise<void> {
     // A first pull's later pages carry on its snapshot (nothing deleted before it).
     const snapshot = await db.getMeta<number | null>('snapshot');
     const query =
-      `client_id=${id}&limit=200${cursor === undefined ? '' : `&cursor=${cursor}`}` +
+      `client_id=${id}&limit=${PULL_LIMIT}${cursor === undefined ? '' : `&cursor=${cursor}`}` +
       (snapshot == null ? '' : `&snapshot=${snapshot}`);
+    // A visitor's first: the page's first script may have asked for it already.
+    const early = cursor === undefined && snapshot == null && db.name === GUEST_DB ? await takeEarlyPull() : null;
     let page: PullResponse;
     try {
-      page = await api<PullResponse>(`/sync/pull?${query}`);
+      page = early ?? (await api<PullResponse>(`/sync/pull?${query}`));
     } catch (error) {
       // Away longer than the server keeps deletions: start again from a new snapshot.
       if (error instanceof ApiError && error.code === 'snapshot_required') {
