@@ -145,8 +145,26 @@ function withStyles(bundle: Rolldown.OutputBundle, files: Iterable<string>): str
  * not a script).
  */
 function preloadBoot(): Plugin {
+  /** Each module's static imports, by its id (for which pages read the catalogue). */
+  const imports = new Map<string, readonly string[]>();
+  /** Whether the module `source` (as `chunkOf` takes it) imports `target`, itself or through others, statically. */
+  const importsModule = (source: string, target: string) => {
+    const seen = new Set<string>();
+    const stack = [...imports.keys()].filter((id) => id.replace(/\.tsx?$/, '') === source);
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (id === target) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(imports.get(id) ?? []));
+    }
+    return false;
+  };
   return {
     name: 'mavuno-preload-boot',
+    moduleParsed(info) {
+      imports.set(info.id, info.importedIds);
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
@@ -164,13 +182,15 @@ function preloadBoot(): Plugin {
           /^ {2}(?:'([^']*)'|([\w-]+)): \(\) => import\('([^']+)'\)/gm,
         )) {
           const path = quoted ?? bare!;
-          const own = staticFiles(bundle, chunkOf(bundle, resolve(`${SRC}app`, source!)).fileName);
+          const page = resolve(`${SRC}app`, source!);
+          const own = staticFiles(bundle, chunkOf(bundle, page).fileName);
           pages[path] = withStyles(
             bundle,
             [...own].filter((file) => !bootFiles.has(file)),
           ).map(shortName);
-          if ([...own].some((file) => (bundle[file] as Rolldown.OutputChunk).moduleIds.includes(CATALOGUE)))
-            reads.push(path);
+          // By its modules, not its files: a file of `GROUPS` holds the catalogue's module
+          // with others that pages import without reading the catalogue (the sign-in form's).
+          if (importsModule(page, CATALOGUE)) reads.push(path);
         }
         // A page that reads the catalogue starts syncing once the app runs (lib/sync/provider.tsx).
         const syncFiles = staticFiles(bundle, chunkOf(bundle, `${SRC}lib/sync/bootstrap`).fileName);

@@ -29,9 +29,10 @@ function signedIn(): boolean {
 
 /** Asks for a visitor's first pull, unless someone is signed in or the phone has pulled before. */
 export function pullEarly(): void {
-  if (early || signedIn() || typeof indexedDB?.databases !== 'function') return;
-  early = indexedDB
-    .databases()
+  const databases = (globalThis.indexedDB as IDBFactory | undefined)?.databases;
+  if (early || signedIn() || typeof databases !== 'function') return;
+  early = databases
+    .call(indexedDB)
     .then(async (databases) => {
       if (databases.some((database) => database.name === GUEST_DB)) return null;
       const answer = await fetch(`/api/v1/sync/pull?limit=${PULL_LIMIT}`, { headers: { Accept: 'application/json' } });
