@@ -421,7 +421,7 @@ test('the first script asks for the page’s code and the reader’s words with 
   await context.close();
 });
 
-test('a visitor’s home, help and about page are the app’s without the local database’s code; the marketplace’s brings it', async () => {
+test('a visitor’s home, help and about page are the app’s without the local database’s code, a sign-in without the catalogue; the marketplace’s brings it', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   // The files a page asked for until the app took its first screen's place.
   const askedUntilApp = async (path) => {
@@ -445,6 +445,9 @@ test('a visitor’s home, help and about page are the app’s without the local 
     );
     assert.deepEqual(localDb(asked), [], `${path}: ${asked.join(' ')}`);
   }
+  // Nor does a sign-in ask for the visitor's catalogue (lib/sync/early-pull.ts).
+  const signIn = await askedUntilApp('/login');
+  assert.ok(!signIn.includes('/api/v1/sync/pull'), signIn.join(' '));
   await context.clearCookies();
   const fresh = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   const page = await fresh.newPage();
