@@ -90,13 +90,28 @@ function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.Output
  * - `signed-parts`: what only signed-in screens share (the profile's panels, stat cards,
  *   the application form's fields, a product's details): never installed for a visitor
  *   (`markOnDemand`), and the build fails if a `parts` file names their words.
+ * - `vendor`: the packages every page runs (React, React DOM, the router, i18next: named, so
+ *   that a package only some screens use is not added to every first visit), which
+ *   change only with their versions, so an update of the app does not fetch them again; and
+ *   `frame`: our small modules that the app's first code and the pages share (the API
+ *   client, the session, the cart, the words' loader, the icons...). Without them the
+ *   build made ~10 files of 0.7-17 KB of what the app's first code imports, which a first
+ *   visit's app waited for (bench/slow-3g.mjs: -0.1 s on /, /news and /marketplace).
  * - `local-db`: dexie and its React hooks, one file by a name that the browser tests know:
- *   the first render's code must not import it (a visitor's home, help or sign-in form never
+ *   the first render's code must not import it (a visitor's home, help or about page never
  *   opens a local database, and it is ~27 KB compressed on their first visit).
  * Only these modules: not what they import (`includeDependenciesRecursively`), which would
  * bring React and the router in.
  */
 const GROUPS = [
+  {
+    name: 'vendor',
+    test: /\/node_modules\/(react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|html-parse-stringify|void-elements)\/|@oxc-project\+runtime/,
+  },
+  {
+    name: 'frame',
+    test: /\/src\/(lib\/(api|session|validation|settings|i18n|cart|sync\/provider)|components\/icons)\.tsx?$/,
+  },
   { name: 'local-db', test: /\/node_modules\/dexie(-react-hooks)?\// },
   {
     name: 'data',
