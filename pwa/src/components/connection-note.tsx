@@ -11,7 +11,7 @@ import { useOnline } from '../lib/use-online';
 import { ClockIcon } from './icons';
 
 // Not in the first render's code: the local database's (dexie, ~27 KB compressed) would
-// come with it, on a page that may never open one (a visitor's home, help, sign-in).
+// come with it, on a page that never opens one (a visitor's home, help or about page).
 const WaitingCount = lazy(async () => ({ default: (await import('../lib/sync/use-outbox')).WaitingCount }));
 
 /** A normal sync sends a change in a moment: only one still waiting after this is said. */

@@ -20,7 +20,7 @@ export function useOutbox(db: LocalDb): OutboxEntry[] {
 
 /**
  * Tells `onCount` how many changes wait on this device to be sent, as that changes; draws
- * nothing. A component, for `lazy`: the screens' frame (components/connection-note.tsx)
+ * nothing. A component, for `lazy`: the line atop every screen (components/connection-note.tsx)
  * loads it, and with it the local database's code, only once an account's database is open.
  */
 export function WaitingCount({ db, onCount }: { db: LocalDb; onCount(count: number): void }): null {
