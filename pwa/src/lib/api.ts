@@ -68,23 +68,76 @@ interface ErrorBody {
   error_codes?: Record<string, string[]>;
 }
 
+/**
+ * How long a request may wait for its answer to begin, or for its next bytes once it has:
+ * on a signal that carries no data a request otherwise waits until the phone's TCP gives
+ * up, many minutes, and the sync waits with it (docs/sync.md, A request that hears
+ * nothing). A body sent adds a second for each 2 KB (a photo on a slow uplink).
+ */
+export const SILENCE_MS = 30_000;
+const SENDING_BYTES_PER_MS = 2;
+
+/** A JSON body, or null (empty, or not JSON: a proxy's page). */
+export function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `fetch`, with its answer read whole; given up (ApiError `network_error`) when the
+ * network fails or stays silent for `SILENCE_MS` (`sending`: the bytes of its body).
+ */
+export async function send(
+  url: string,
+  init: RequestInit,
+  sending = 0,
+): Promise<{ response: Response; body: Uint8Array<ArrayBuffer> }> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), ms);
+  };
+  wait(SILENCE_MS + sending / SENDING_BYTES_PER_MS);
+  try {
+    const response = await fetch(url, { ...init, signal: controller.signal });
+    const chunks: Uint8Array[] = [];
+    const reader = response.body?.getReader();
+    for (;;) {
+      wait(SILENCE_MS);
+      const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (chunk.done) break;
+      chunks.push(chunk.value);
+    }
+    const body = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.length;
+    }
+    return { response, body };
+  } catch {
+    throw new ApiError(0, 'network_error', 'Network error');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Saves a file the server makes (a CSV export) under the name it gives. */
 export async function download(path: string): Promise<void> {
   const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(`/api/v1${path}`, { headers });
-  } catch {
-    throw new ApiError(0, 'network_error', 'Network error');
-  }
+  const { response, body } = await send(`/api/v1${path}`, { headers });
   if (!response.ok) {
-    const error = ((await response.json().catch(() => null)) ?? {}) as ErrorBody;
+    const error = (parseJson(body) ?? {}) as ErrorBody;
     throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? response.statusText);
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'export.csv';
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(new Blob([body], { type: response.headers.get('Content-Type') ?? 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -99,24 +152,21 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
+  let sending = 0;
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.json);
-    const packed = options.gzip ? await gzipped(body) : null;
-    if (packed) {
-      headers['Content-Encoding'] = 'gzip';
-      body = packed;
-    }
+    const text = JSON.stringify(options.json);
+    const packed = options.gzip ? await gzipped(text) : null;
+    if (packed) headers['Content-Encoding'] = 'gzip';
+    body = packed ?? text;
+    sending = packed ? packed.size : text.length;
   } else if (options.form) {
     body = options.form;
+    for (const [, value] of options.form) sending += typeof value === 'string' ? value.length : value.size;
   }
-  let response: Response;
-  try {
-    response = await fetch(`/api/v1${path}`, { method: options.method ?? 'GET', headers, body });
-  } catch {
-    throw new ApiError(0, 'network_error', 'Network error');
-  }
-  const data: unknown = await response.json().catch(() => null);
+  const answer = await send(`/api/v1${path}`, { method: options.method ?? 'GET', headers, body }, sending);
+  const response = answer.response;
+  const data = parseJson(answer.body);
   if (!response.ok) {
     const error = (data ?? {}) as ErrorBody;
     if (response.status === 401 && !options.keepTokenOn401) {

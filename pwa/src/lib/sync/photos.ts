@@ -3,7 +3,7 @@
 // until uploaded with an idempotent PUT, then shown from the server.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import { ApiError, getToken } from '../api';
+import { ApiError, getToken, parseJson, send } from '../api';
 import type { LocalDb } from './local-db';
 
 const MAX_SIDE = 1280;
@@ -36,19 +36,18 @@ export async function uploadPhotos(db: LocalDb, hashes: string[]): Promise<void>
   for (const hash of hashes) {
     const photo = await db.photos.get(hash);
     if (!photo || photo.uploaded) continue;
-    let response: Response;
-    try {
-      response = await fetch(`/api/v1/uploads/${hash}`, {
+    const { response, body } = await send(
+      `/api/v1/uploads/${hash}`,
+      {
         method: 'PUT',
         headers: { Authorization: `Bearer ${getToken() ?? ''}`, 'Content-Type': 'image/jpeg' },
         body: photo.blob,
-      });
-    } catch {
-      throw new ApiError(0, 'network_error', 'Network error');
-    }
+      },
+      photo.blob.size,
+    );
     if (!response.ok) {
-      const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-      throw new ApiError(response.status, body.code ?? `http_${response.status}`, body.message ?? 'Upload failed');
+      const error = (parseJson(body) ?? {}) as { code?: string; message?: string };
+      throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? 'Upload failed');
     }
     await db.photos.update(hash, { uploaded: true });
   }
