@@ -6,7 +6,7 @@
 // open, or a page that changes per person), the app starts at once in the root.
 //
 // The sign-in form (`data-early`) can be filled before the app runs: this file, the
-// page's first script (~2.6 KB), enables it, and what is typed there, and a press of its
+// page's first script (~3 KB), enables it, and what is typed there, and a press of its
 // button, are the app's once it takes over. On a new phone on slow 3G that is ~6 s of
 // typing instead of waiting. Its fields have no names and its submission is held here:
 // a password never leaves in a plain form. The other forms wait for the app (disabled).
