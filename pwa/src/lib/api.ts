@@ -45,6 +45,8 @@ interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   json?: unknown;
   form?: FormData;
+  /** A file sent as it is, of its type (a photo, a CSV the server reads row by row). */
+  file?: { blob: Blob; type: string };
   /** Sign-in and sign-up: a 401 there is a wrong password, not a lost session. */
   keepTokenOn401?: boolean;
   /** Send the JSON gzipped when the browser can (only `POST /sync/push` takes it). */
@@ -78,7 +80,7 @@ export const SILENCE_MS = 30_000;
 const SENDING_BYTES_PER_MS = 2;
 
 /** A JSON body, or null (empty, or not JSON: a proxy's page). */
-export function parseJson(body: Uint8Array): unknown {
+function parseJson(body: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(body));
   } catch {
@@ -90,7 +92,7 @@ export function parseJson(body: Uint8Array): unknown {
  * `fetch`, with its answer read whole; given up (ApiError `network_error`) when the
  * network fails or stays silent for `SILENCE_MS` (`sending`: the bytes of its body).
  */
-export async function send(
+async function send(
   url: string,
   init: RequestInit,
   sending = 0,
@@ -163,6 +165,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   } else if (options.form) {
     body = options.form;
     for (const [, value] of options.form) sending += typeof value === 'string' ? value.length : value.size;
+  } else if (options.file) {
+    headers['Content-Type'] = options.file.type;
+    body = options.file.blob;
+    sending = options.file.blob.size;
   }
   const answer = await send(`/api/v1${path}`, { method: options.method ?? 'GET', headers, body }, sending);
   const response = answer.response;

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { useToast } from '../../components/toast';
-import { ApiError, api, getToken } from '../../lib/api';
+import { api } from '../../lib/api';
 import { errorMessages } from '../../lib/error-text';
 import type { Market } from '../../lib/entities/prices';
 
@@ -18,20 +18,11 @@ interface ImportReport {
 
 /** The CSV goes as it is (`text/csv`), not as a form: the server reads it row by row. */
 async function importCsv(file: File): Promise<ImportReport> {
-  const headers: Record<string, string> = { 'Content-Type': 'text/csv', Accept: 'application/json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch('/api/v1/admin/prices/import', { method: 'POST', headers, body: file });
-  } catch {
-    throw new ApiError(0, 'network_error', 'Network error');
-  }
-  const body = (await response.json().catch(() => ({}))) as { data?: ImportReport; code?: string; message?: string };
-  if (!response.ok || !body.data) {
-    throw new ApiError(response.status, body.code ?? `http_${response.status}`, body.message ?? response.statusText);
-  }
-  return body.data;
+  const { data } = await api<{ data: ImportReport }>('/admin/prices/import', {
+    method: 'POST',
+    file: { blob: file, type: 'text/csv' },
+  });
+  return data;
 }
 
 export function PriceSources({ markets, onChanged }: { markets: Market[]; onChanged(): void }) {

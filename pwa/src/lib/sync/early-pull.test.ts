@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LocalDb } from './local-db';
+import { LocalDb, localDb } from './local-db';
 import { GUEST_DB, pullEarly, takeEarlyPull } from './early-pull';
 import { pull } from './transport';
 import { setToken } from '../api';
@@ -39,6 +39,8 @@ describe('a visitor’s first pull, asked for by the page’s first script', () 
     const asked = serve();
     pullEarly();
     await vi.waitFor(() => expect(asked).toHaveLength(1));
+    // The database the app opens for a visitor (sync/provider.tsx) is the one this pull is for.
+    expect(localDb('guest').name).toBe(GUEST_DB);
     const guest = open(GUEST_DB);
     await pull(guest);
     expect(await guest.getMeta('cursor')).toBe(5);

@@ -3,7 +3,7 @@
 // until uploaded with an idempotent PUT, then shown from the server.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import { ApiError, getToken, parseJson, send } from '../api';
+import { api } from '../api';
 import type { LocalDb } from './local-db';
 
 const MAX_SIDE = 1280;
@@ -36,19 +36,7 @@ export async function uploadPhotos(db: LocalDb, hashes: string[]): Promise<void>
   for (const hash of hashes) {
     const photo = await db.photos.get(hash);
     if (!photo || photo.uploaded) continue;
-    const { response, body } = await send(
-      `/api/v1/uploads/${hash}`,
-      {
-        method: 'PUT',
-        headers: { Authorization: `Bearer ${getToken() ?? ''}`, 'Content-Type': 'image/jpeg' },
-        body: photo.blob,
-      },
-      photo.blob.size,
-    );
-    if (!response.ok) {
-      const error = (parseJson(body) ?? {}) as { code?: string; message?: string };
-      throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? 'Upload failed');
-    }
+    await api(`/uploads/${hash}`, { method: 'PUT', file: { blob: photo.blob, type: 'image/jpeg' } });
     await db.photos.update(hash, { uploaded: true });
   }
 }
