@@ -2,6 +2,7 @@
 // context sends all its traffic through (pages and service worker alike), which a test
 // can cut for real. Cut, it resets every open connection and refuses new ones, as a
 // phone that lost its signal would see; restored, it listens again on the same port.
+// Stalled, the requests a test names hear nothing back (a signal with no data).
 // It also counts the bytes each way, for the benchmarks that weigh a visit.
 import { createServer, connect } from 'node:net';
 import { once } from 'node:events';
@@ -13,11 +14,17 @@ const ADDRESS = { ipv4: 1, domain: 3, ipv6: 4 };
 /** Starts a proxy on a free loopback port: `{ url, cut(), restore(), bytes, close() }`. */
 export async function startNetwork() {
   const sockets = new Set();
+  // Connections whose request matched `stall`: nothing more crosses them either way.
+  const stalled = new Set();
+  let stall = null;
   // `heads`: of `down`, the responses' status lines and headers (the benchmarks tell them from content).
   const bytes = { down: 0, up: 0, heads: 0 };
   const server = createServer((client) => {
     sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    client.on('close', () => {
+      sockets.delete(client);
+      stalled.delete(client);
+    });
     client.on('error', () => undefined);
     client.once('data', (greeting) => handshake(client, greeting));
   });
@@ -40,10 +47,12 @@ export async function startNetwork() {
         client.write(Buffer.from([SOCKS, 0, 0, ADDRESS.ipv4, 0, 0, 0, 0, 0, 0]));
         client.on('data', (chunk) => {
           bytes.up += chunk.length;
-          upstream.write(chunk);
+          if (!stalled.has(client) && stall?.test(chunk.toString('latin1', 0, 256))) stalled.add(client);
+          if (!stalled.has(client)) upstream.write(chunk);
         });
         const heads = headCounter(bytes);
         upstream.on('data', (chunk) => {
+          if (stalled.has(client)) return;
           bytes.down += chunk.length;
           heads(chunk);
           client.write(chunk);
@@ -70,6 +79,19 @@ export async function startNetwork() {
       const closed = new Promise((resolve) => server.close(resolve));
       for (const socket of sockets) socket.resetAndDestroy();
       await closed;
+    },
+    /**
+     * A signal that carries no data, for the requests whose head matches `pattern`
+     * (`/^GET \/media\//`): each waits for ever, its connection open and silent.
+     */
+    stall(pattern) {
+      stall = pattern;
+    },
+    /** The stalled requests' connections are reset; the others' requests go through again. */
+    unstall() {
+      stall = null;
+      for (const client of stalled) client.resetAndDestroy();
+      stalled.clear();
     },
     /** The signal is back, on the same port. */
     async restore() {

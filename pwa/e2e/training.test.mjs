@@ -130,6 +130,31 @@ test('a farmer learns a downloaded course offline and earns a certificate anyone
   await context.close();
 });
 
+test('a course download that hears nothing stops after 30 s, says so, and can be tried again', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'furaha@mavuno.demo');
+  await page.goto(`${env.server.origin}/training?lng=en`);
+  await page.getByRole('link', { name: COURSE }).click();
+  // A signal that carries no data, for pictures only: the lessons' text still comes.
+  context.network.stall(/^GET \/media\//);
+  await page.getByRole('button', { name: 'Enrol now' }).click();
+  await page.waitForURL(/\/learn\/\d+$/);
+  const download = page.getByRole('button', { name: /^Download for offline/ });
+  await download.click();
+  await page.getByRole('progressbar', { name: 'Downloading the course' }).waitFor();
+  const started = Date.now();
+  await page.getByText('The download stopped. Nothing was lost: try again when the connection is better.').waitFor({
+    timeout: 60_000,
+  });
+  assert.ok(Date.now() - started >= 25_000, 'not given up before 30 s of silence');
+  // Data again: the same button, and this time the course is kept.
+  context.network.unstall();
+  await download.click();
+  await page.getByText(/Available offline/).waitFor();
+  await context.close();
+});
+
 test('a visitor filters the courses in French', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, SILENCE_MS } from './api';
+import { api, ApiError, fetchFile, SILENCE_MS } from './api';
 
 /** A server whose answer comes as the test says: its head when `answer` is called, then each chunk when `send` is. */
 function server() {
@@ -94,5 +94,24 @@ describe('a request on a signal that carries no data', () => {
     upload.end();
     await vi.advanceTimersByTimeAsync(0);
     expect(request.value).toEqual({ ok: true });
+  });
+
+  it('gives up a file the app keeps (a course picture) as it gives up the API', async () => {
+    const picture = server();
+    const stopped = follow(fetchFile('/media/lesson.jpg'));
+    picture.answer();
+    picture.send('\xff\xd8');
+    await vi.advanceTimersByTimeAsync(SILENCE_MS);
+    expect((stopped.error as ApiError).code).toBe('network_error');
+
+    const whole = server();
+    const kept = follow(fetchFile('/media/lesson.jpg'));
+    whole.answer();
+    whole.send('JPEG');
+    whole.end();
+    await vi.advanceTimersByTimeAsync(0);
+    const response = kept.value as Response;
+    expect(response.ok).toBe(true);
+    expect(await response.text()).toBe('JPEG');
   });
 });

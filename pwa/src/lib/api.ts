@@ -128,6 +128,17 @@ async function send(
   }
 }
 
+/**
+ * A file the app keeps (a course's picture, a certificate, a list picture), fetched as
+ * `fetch` would, but given up after `SILENCE_MS` of silence as every request of the app
+ * is: a course's download then stops and says so, instead of waiting for ever.
+ */
+export async function fetchFile(url: string): Promise<Response> {
+  const { response, body } = await send(url, {});
+  const { status, statusText, headers } = response;
+  return new Response(body, { status, statusText, headers });
+}
+
 /** Saves a file the server makes (a CSV export) under the name it gives. */
 export async function download(path: string): Promise<void> {
   const headers: Record<string, string> = {};

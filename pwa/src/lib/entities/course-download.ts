@@ -1,7 +1,7 @@
 // "Download for offline" (docs/training.md): a course's lessons go to Dexie and its
 // pictures to one Cache Storage cache, under their content-addressed URLs, so a
 // picture two lessons (or two courses) show is stored once.
-import { api } from '../api';
+import { api, fetchFile } from '../api';
 import type { Course, CourseContent, Lesson } from './courses';
 import type { LocalDb } from '../sync/local-db';
 
@@ -35,7 +35,7 @@ export async function downloadCourse(db: LocalDb, course: Course, onProgress: (s
   onProgress(done / total);
   for (const picture of content.pictures) {
     if (!(await cache.match(picture.url))) {
-      const response = await fetch(picture.url);
+      const response = await fetchFile(picture.url);
       if (!response.ok) throw new Error(`picture ${picture.url}: ${response.status}`);
       await cache.put(picture.url, response);
     }
@@ -76,7 +76,7 @@ export async function certificatePdf(url: string): Promise<string> {
   const cache = await caches.open(CACHE);
   let hit = await cache.match(url);
   if (!hit) {
-    const response = await fetch(url);
+    const response = await fetchFile(url);
     if (!response.ok) throw new Error(`certificate: ${response.status}`);
     await cache.put(url, response.clone());
     hit = response;

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 // post opened online is kept too, and so is any post opened here, up to KEEP_OPENED.
 import { useDeferredValue } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { api } from '../api';
+import { api, fetchFile } from '../api';
 import { fold } from './product-search';
 import type { Kept, LocalDb } from '../sync/local-db';
 import type { BlogCategory, PostRecord } from '../sync/records';
@@ -100,7 +100,7 @@ export async function pruneNews(db: LocalDb): Promise<void> {
 export async function keepListPictures(posts: Post[]): Promise<void> {
   for (const post of posts.slice(0, LATEST_KEPT)) {
     if (!post.thumbnail_url || !navigator.onLine) continue;
-    await fetch(post.thumbnail_url).catch(() => undefined);
+    await fetchFile(post.thumbnail_url).catch(() => undefined);
   }
 }
 
