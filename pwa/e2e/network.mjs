@@ -14,9 +14,13 @@ const ADDRESS = { ipv4: 1, domain: 3, ipv6: 4 };
 /** Starts a proxy on a free loopback port: `{ url, cut(), restore(), bytes, close() }`. */
 export async function startNetwork() {
   const sockets = new Set();
-  // Connections whose request matched `stall`: nothing more crosses them either way.
+  // Connections whose request matched `stall`: nothing more comes back on them, and
+  // nothing more goes out unless the stall lets the request reach the server (`reaches`).
   const stalled = new Set();
   let stall = null;
+  let reaches = false;
+  const reaching = new Set();
+  let caught = 0;
   // `heads`: of `down`, the responses' status lines and headers (the benchmarks tell them from content).
   const bytes = { down: 0, up: 0, heads: 0 };
   const server = createServer((client) => {
@@ -24,6 +28,7 @@ export async function startNetwork() {
     client.on('close', () => {
       sockets.delete(client);
       stalled.delete(client);
+      reaching.delete(client);
     });
     client.on('error', () => undefined);
     client.once('data', (greeting) => handshake(client, greeting));
@@ -47,8 +52,12 @@ export async function startNetwork() {
         client.write(Buffer.from([SOCKS, 0, 0, ADDRESS.ipv4, 0, 0, 0, 0, 0, 0]));
         client.on('data', (chunk) => {
           bytes.up += chunk.length;
-          if (!stalled.has(client) && stall?.test(chunk.toString('latin1', 0, 256))) stalled.add(client);
-          if (!stalled.has(client)) upstream.write(chunk);
+          if (!stalled.has(client) && stall?.test(chunk.toString('latin1', 0, 256))) {
+            stalled.add(client);
+            if (reaches) reaching.add(client);
+            caught += 1;
+          }
+          if (!stalled.has(client) || reaching.has(client)) upstream.write(chunk);
         });
         const heads = headCounter(bytes);
         upstream.on('data', (chunk) => {
@@ -82,16 +91,23 @@ export async function startNetwork() {
     },
     /**
      * A signal that carries no data, for the requests whose head matches `pattern`
-     * (`/^GET \/media\//`): each waits for ever, its connection open and silent.
+     * (`/^GET \/media\//`): each waits for ever, its connection open and silent. With
+     * `reaches`, the request gets to the server and only its answer is lost.
      */
-    stall(pattern) {
+    stall(pattern, { reaches: reach = false } = {}) {
       stall = pattern;
+      reaches = reach;
     },
-    /** The stalled requests' connections are reset; the others' requests go through again. */
+    /** How many requests a stall has caught so far. */
+    get stalls() {
+      return caught;
+    },
+    /**
+     * Data flows again for new requests; a stalled one's connection stays silent until
+     * the browser gives it up, as a connection that died on a phone's lie-fi does.
+     */
     unstall() {
       stall = null;
-      for (const client of stalled) client.resetAndDestroy();
-      stalled.clear();
     },
     /** The signal is back, on the same port. */
     async restore() {

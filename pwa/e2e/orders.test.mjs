@@ -107,6 +107,39 @@ test('with a signal but no data getting through, checkout says the order waits, 
   await context.close();
 });
 
+for (const [reaches, what] of [
+  [false, 'its sending hears nothing back'],
+  [true, 'it reached the server but its answer was lost'],
+]) {
+  test(`an order is sent once data flows again when ${what}, with nothing done by the buyer`, async () => {
+    const title = reaches ? 'Millet grain' : 'Sorghum grain';
+    await listProduct(await tokenOf('farmer@mavuno.demo'), title, 1.1);
+    const buyer = await newBuyer();
+    const context = await env.browser.newContext(PHONE);
+    const page = await context.newPage();
+    await signIn(page, env.server.origin, buyer.email, buyer.password);
+    await controlledByServiceWorker(page);
+    await toCheckout(page, title);
+
+    // The order's sending is answered by nothing: its connection stays open and silent.
+    context.network.stall(/^POST \/api\/v1\/sync\/push/, { reaches });
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page.getByRole('heading', { name: 'Order saved on this phone' }).waitFor();
+    for (const asked = Date.now(); context.network.stalls === 0; await page.waitForTimeout(100))
+      assert.ok(Date.now() - asked < 10_000, 'the order is being sent');
+    await page.waitForTimeout(1000);
+    const orders = async () => (await api('/orders', { token: buyer.token })).body.data.length;
+    assert.equal(await orders(), reaches ? 1 : 0);
+    await page.getByText('It is not sent yet').waitFor();
+    // Data flows again, but not on the dead connection the sending waits on: the app
+    // gives it up after 30 s of silence and sends it again, and the server keeps one.
+    context.network.unstall();
+    await page.getByRole('heading', { name: 'Order placed' }).waitFor({ timeout: 60_000 });
+    assert.equal(await orders(), 1, 'one order');
+    await context.close();
+  });
+}
+
 test('an order placed offline arrives once; the farmer ships and delivers it; the buyer follows it', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
   const plantains = await listProduct(farmerToken, 'Plantains', 0.9);
