@@ -136,7 +136,8 @@ async function send(
 export async function fetchFile(url: string): Promise<Response> {
   const { response, body } = await send(url, {});
   const { status, statusText, headers } = response;
-  return new Response(body, { status, statusText, headers });
+  // An answer that has no body by its status may not be given one.
+  return new Response([204, 205, 304].includes(status) ? null : body, { status, statusText, headers });
 }
 
 /** Saves a file the server makes (a CSV export) under the name it gives. */
