@@ -106,7 +106,7 @@ function chunkOf(bundle: Rolldown.OutputBundle, source: string): Rolldown.Output
 const GROUPS = [
   {
     name: 'vendor',
-    test: /\/node_modules\/(react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|html-parse-stringify|void-elements)\/|@oxc-project\+runtime/,
+    test: /\/node_modules\/(react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)\/|@oxc-project\+runtime/,
   },
   {
     name: 'frame',
