@@ -289,7 +289,7 @@ async fn a_flood_of_stalled_sockets_leaves_health_answering() {
     for _ in 0..5 {
         let health = client.get(server.api("/health")).send().await;
         let health =
-            health.unwrap_or_else(|err| panic!("health answers during the flood: {err}; {:?}", server.stopped()));
+            health.unwrap_or_else(|err| panic!("health answers during the flood: {err:?}; {:?}", server.stopped()));
         assert_eq!(health.status(), StatusCode::OK);
     }
     drop(stalled);
