@@ -250,10 +250,14 @@ impl Connections {
     /// Closes the connection that has waited longest with no request in progress.
     fn evict_idlest(&self) {
         let table = self.lock();
-        let mut idle: Vec<&Arc<Conn>> = table.values().filter(|c| c.is_idle()).collect();
-        idle.sort_by_key(|c| c.waiting_since());
+        // Each connection's wait is read once: its own task moves it meanwhile, and a sort
+        // whose keys change under it is no order at all (Rust's sort then panics, and this
+        // runs in the accept loop: a flood at the cap stopped the server).
+        let mut idle: Vec<(u64, &Arc<Conn>)> =
+            table.values().filter(|c| c.is_idle()).map(|c| (c.waiting_since(), c)).collect();
+        idle.sort_by_key(|(since, _)| *since);
         // One already told to close (and not gone yet) does not count.
-        idle.into_iter().find(|c| c.evict());
+        idle.into_iter().find(|(_, c)| c.evict());
     }
 
     /// Closes the connections whose headers are late or that have been idle too long.
@@ -335,5 +339,46 @@ impl AsyncWrite for Watched {
 
     fn is_write_vectored(&self) -> bool {
         self.stream.is_write_vectored()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// At the cap, each new connection evicts the idlest while the others' tasks keep
+    /// moving their state: the choice must hold, however their waits change meanwhile.
+    #[test]
+    fn the_idlest_is_chosen_while_the_connections_move() {
+        let open = Arc::new(Connections::new());
+        let (conns, mut evicted): (Vec<_>, Vec<_>) = (0..128).map(|_| open.add()).map(|(_, c, e)| (c, e)).unzip();
+        let done = Arc::new(AtomicBool::new(false));
+        let movers: Vec<_> = conns
+            .chunks(32)
+            .map(|part| {
+                let (part, done) = (part.to_vec(), Arc::clone(&done));
+                std::thread::spawn(move || {
+                    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+                    while !done.load(Ordering::Relaxed) {
+                        for conn in &part {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            conn.receiving_since.store(x % 1000 + 1, Ordering::Relaxed);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for _ in 0..20_000 {
+            open.evict_idlest();
+        }
+        done.store(true, Ordering::Relaxed);
+        for mover in movers {
+            mover.join().unwrap();
+        }
+        // Each eviction closed a different connection, until none was left to close.
+        assert!(evicted.iter_mut().all(|e| e.try_recv().is_ok()));
     }
 }

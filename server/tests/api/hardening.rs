@@ -286,10 +286,15 @@ async fn a_flood_of_stalled_sockets_leaves_health_answering() {
     }
     assert!(stalled.len() > 256, "only {} sockets opened: no flood", stalled.len());
     let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
-    for _ in 0..5 {
+    for round in 0..5 {
         let health = client.get(server.api("/health")).send().await;
-        let health =
-            health.unwrap_or_else(|err| panic!("health answers during the flood: {err:?}; {:?}", server.stopped()));
+        let health = health.unwrap_or_else(|err| {
+            panic!(
+                "health answers during the flood (round {round}): {err:?}; {:?}; its last lines:\n{}",
+                server.stopped(),
+                server.log_tail()
+            )
+        });
         assert_eq!(health.status(), StatusCode::OK);
     }
     drop(stalled);
