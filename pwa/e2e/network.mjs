@@ -14,12 +14,10 @@ const ADDRESS = { ipv4: 1, domain: 3, ipv6: 4 };
 /** Starts a proxy on a free loopback port: `{ url, cut(), restore(), bytes, close() }`. */
 export async function startNetwork() {
   const sockets = new Set();
-  // Connections whose request matched `stall`: nothing more comes back on them, and
-  // nothing more goes out unless the stall lets the request reach the server (`reaches`).
-  const stalled = new Set();
+  // The stall asked for (`{ pattern, reaches }`), and the connections it caught, each with
+  // whether its request still reaches the server: nothing more comes back on them.
   let stall = null;
-  let reaches = false;
-  const reaching = new Set();
+  const stalled = new Map();
   let caught = 0;
   // `heads`: of `down`, the responses' status lines and headers (the benchmarks tell them from content).
   const bytes = { down: 0, up: 0, heads: 0 };
@@ -28,7 +26,6 @@ export async function startNetwork() {
     client.on('close', () => {
       sockets.delete(client);
       stalled.delete(client);
-      reaching.delete(client);
     });
     client.on('error', () => undefined);
     client.once('data', (greeting) => handshake(client, greeting));
@@ -52,12 +49,11 @@ export async function startNetwork() {
         client.write(Buffer.from([SOCKS, 0, 0, ADDRESS.ipv4, 0, 0, 0, 0, 0, 0]));
         client.on('data', (chunk) => {
           bytes.up += chunk.length;
-          if (!stalled.has(client) && stall?.test(chunk.toString('latin1', 0, 256))) {
-            stalled.add(client);
-            if (reaches) reaching.add(client);
+          if (!stalled.has(client) && stall?.pattern.test(chunk.toString('latin1', 0, 256))) {
+            stalled.set(client, stall.reaches);
             caught += 1;
           }
-          if (!stalled.has(client) || reaching.has(client)) upstream.write(chunk);
+          if (stalled.get(client) ?? true) upstream.write(chunk);
         });
         const heads = headCounter(bytes);
         upstream.on('data', (chunk) => {
@@ -94,9 +90,8 @@ export async function startNetwork() {
      * (`/^GET \/media\//`): each waits for ever, its connection open and silent. With
      * `reaches`, the request gets to the server and only its answer is lost.
      */
-    stall(pattern, { reaches: reach = false } = {}) {
-      stall = pattern;
-      reaches = reach;
+    stall(pattern, { reaches = false } = {}) {
+      stall = { pattern, reaches };
     },
     /** How many requests a stall has caught so far. */
     get stalls() {

@@ -107,6 +107,12 @@ test('with a signal but no data getting through, checkout says the order waits, 
   await context.close();
 });
 
+/** Waits until `check()` holds, failing with `what` after 10 s. */
+async function within10s(check, what) {
+  for (const started = Date.now(); !(await check()); await new Promise((resolve) => setTimeout(resolve, 100)))
+    assert.ok(Date.now() - started < 10_000, what);
+}
+
 for (const [reaches, what] of [
   [false, 'its sending hears nothing back'],
   [true, 'it reached the server but its answer was lost'],
@@ -125,12 +131,10 @@ for (const [reaches, what] of [
     context.network.stall(/^POST \/api\/v1\/sync\/push/, { reaches });
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByRole('heading', { name: 'Order saved on this phone' }).waitFor();
-    for (const asked = Date.now(); context.network.stalls === 0; await page.waitForTimeout(100))
-      assert.ok(Date.now() - asked < 10_000, 'the order is being sent');
+    await within10s(() => context.network.stalls > 0, 'the order is being sent');
     const orders = async () => (await api('/orders', { token: buyer.token })).body.data.length;
     if (reaches) {
-      for (const asked = Date.now(); (await orders()) === 0; await page.waitForTimeout(100))
-        assert.ok(Date.now() - asked < 10_000, 'the order reached the server');
+      await within10s(async () => (await orders()) > 0, 'the order reached the server');
     } else {
       await page.waitForTimeout(1000);
       assert.equal(await orders(), 0, 'nothing reached the server');

@@ -33,6 +33,16 @@ function server() {
   };
 }
 
+/** `request` (made once the server is there) fails as a network error when its answer stops mid-way for SILENCE_MS. */
+async function expectGivenUpMidWay(request: () => Promise<unknown>) {
+  const stalled = server();
+  const cut = follow(request());
+  stalled.answer();
+  stalled.send('{"orders":');
+  await vi.advanceTimersByTimeAsync(SILENCE_MS);
+  expect((cut.error as ApiError).code).toBe('network_error');
+}
+
 /** Where the request stands: its value, its error, or still waiting. */
 function follow<T>(request: Promise<T>) {
   const state: { value?: T; error?: unknown; settled: boolean } = { settled: false };
@@ -74,12 +84,7 @@ describe('a request on a signal that carries no data', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(request.value).toEqual({ orders: [1, 2, 3] });
 
-    const stalled = server();
-    const cut = follow(api('/orders'));
-    stalled.answer();
-    stalled.send('{"orders":');
-    await vi.advanceTimersByTimeAsync(SILENCE_MS);
-    expect((cut.error as ApiError).code).toBe('network_error');
+    await expectGivenUpMidWay(() => api('/orders'));
   });
 
   it('waits longer for the answer to a request that sends a body (a photo on a slow uplink)', async () => {
@@ -97,12 +102,7 @@ describe('a request on a signal that carries no data', () => {
   });
 
   it('gives up a file the app keeps (a course picture) as it gives up the API', async () => {
-    const picture = server();
-    const stopped = follow(fetchFile('/media/lesson.jpg'));
-    picture.answer();
-    picture.send('\xff\xd8');
-    await vi.advanceTimersByTimeAsync(SILENCE_MS);
-    expect((stopped.error as ApiError).code).toBe('network_error');
+    await expectGivenUpMidWay(() => fetchFile('/media/lesson.jpg'));
 
     const whole = server();
     const kept = follow(fetchFile('/media/lesson.jpg'));

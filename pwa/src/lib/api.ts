@@ -140,12 +140,15 @@ export async function fetchFile(url: string): Promise<Response> {
   return new Response([204, 205, 304].includes(status) ? null : body, { status, statusText, headers });
 }
 
+/** `headers` with the signed-in person's token, when there is one. */
+function signed(headers: Record<string, string>): Record<string, string> {
+  const token = getToken();
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
 /** Saves a file the server makes (a CSV export) under the name it gives. */
 export async function download(path: string): Promise<void> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const { response, body } = await send(`/api/v1${path}`, { headers });
+  const { response, body } = await send(`/api/v1${path}`, { headers: signed({}) });
   if (!response.ok) {
     const error = (parseJson(body) ?? {}) as ErrorBody;
     throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? response.statusText);
@@ -162,9 +165,7 @@ export async function download(path: string): Promise<void> {
 }
 
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = signed({ Accept: 'application/json' });
   let body: BodyInit | undefined;
   let sending = 0;
   if (options.json !== undefined) {
