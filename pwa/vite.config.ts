@@ -110,7 +110,7 @@ const GROUPS = [
   },
   {
     name: 'frame',
-    test: /\/src\/(lib\/(api|session|validation|settings|i18n|cart|sync\/provider)|components\/icons)\.tsx?$/,
+    test: /\/src\/(lib\/(api|silence|code-wait|session|validation|settings|i18n|cart|sync\/provider)|components\/icons)\.tsx?$/,
   },
   { name: 'local-db', test: /\/node_modules\/dexie(-react-hooks)?\// },
   {

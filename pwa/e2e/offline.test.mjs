@@ -1,9 +1,11 @@
 // The offline promise, with the network really cut (network.mjs): once a phone has
 // visited, every public page opens with no network at all, in the reader's language,
-// starting with `/`, the address the home-screen icon opens.
+// starting with `/`, the address the home-screen icon opens; and a screen whose code
+// comes over a link that carries nothing says so, then gives up and tries again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  DEMO_PASSWORD,
   PHONE,
   appStarted,
   assertOffline,
@@ -73,3 +75,27 @@ for (const { lng, locale, notHere } of LANGUAGES) {
     await phone.close();
   });
 }
+
+test('a first sign-in whose screens do not come over a link that carries nothing says so, and opens on "Try again"', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/?lng=en`);
+  await controlledByServiceWorker(page);
+  await page.goto(`${env.server.origin}/login?lng=en`);
+  // The signed-in screens are not in a visitor's install: their code and words are fetched
+  // now, and their connections stay open and silent.
+  context.network.stall(/^GET \/assets\/(dashboard-page|_signed-in-words)/);
+  await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
+  await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The sign-in form stays on screen while the home comes: it says why,
+  await page.getByText('Opening the page: it is still coming over the network.').waitFor();
+  assert.ok(context.network.stalls > 0, "the home's files were asked for");
+  // then gives up (SILENCE_MS) rather than leaving the person on the form for ever,
+  await page.getByRole('heading', { name: 'The page did not come' }).waitFor({ timeout: 45_000 });
+  // and once data flows, "Try again" opens the home, signed in.
+  context.network.unstall();
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Grace' }).waitFor();
+  await context.close();
+});

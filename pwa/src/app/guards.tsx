@@ -2,6 +2,7 @@ import { use } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/spinner';
+import { waitForCode } from '../lib/code-wait';
 import { signedInWords } from '../lib/i18n';
 import { useSession } from '../lib/session';
 import { paths } from '../lib/paths';
@@ -19,6 +20,6 @@ export function RequireAuth() {
   if (!user && signedOut) return <Navigate to={paths.home} replace />;
   if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
   // The signed-in screens' words, which a visitor's phone does not have (lib/i18n.ts).
-  use(signedInWords());
+  use(waitForCode(signedInWords()));
   return <Outlet />;
 }

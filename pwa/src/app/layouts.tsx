@@ -36,9 +36,9 @@ export function RootLayout() {
       <main id="main" tabIndex={-1}>
         <ConnectionNote />
         <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          {/* A page whose code cannot come (offline, never opened on this phone) says so.
-              Its import keeps failing until the app is loaded anew (React's lazy and the
-              browser's module map both keep the failure), so "Try again" reloads. */}
+          {/* A page that fails says so (also one whose code cannot come: offline and never
+              opened on this phone, or over a link that carries nothing), and "Try again"
+              loads the app anew. */}
           <ErrorBoundary resetKey={pathname} retry={() => window.location.reload()}>
             <Outlet />
           </ErrorBoundary>

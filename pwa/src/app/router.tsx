@@ -4,10 +4,11 @@
 // router's machinery (loaders, actions, fetchers, revalidation) was ~14 KB of every
 // first visit's code, before the app could answer (issue 39). Navigations are
 // transitions: the page on screen stays until the next one's code has come.
-import { lazy, useState, type ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/pages/not-found-page';
 import { pathOf } from '../lib/app-files';
+import { lazyCode } from '../lib/code-wait';
 import { RequireAuth } from './guards';
 import { RootLayout } from './layouts';
 import { pages, type PagePath } from './pages';
@@ -30,7 +31,8 @@ function page<P extends PagePath>(
       return { default: Component };
     }));
   loads.set(path, load);
-  const Lazy = lazy(load);
+  // On a link that carries nothing, said after a while and given up (lib/code-wait.ts).
+  const Lazy = lazyCode(load);
   function Page() {
     // A page whose code is here already (the app's first page: boot.tsx) is drawn at once,
     // not after a spinner that React keeps on screen for at least 300 ms. Chosen once per

@@ -1,5 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { CodeStalled } from '../lib/code-wait';
 import { setupI18n } from '../lib/i18n';
 import { ErrorBoundary } from './error-boundary';
 
@@ -29,6 +30,22 @@ describe('a part that fails', () => {
       </ErrorBoundary>,
     );
     expect(screen.getByRole('alert')).toHaveTextContent('This part of the app could not be opened');
+  });
+
+  it('says code that did not come over a silent link, and loads the app anew to try again', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    render(
+      <ErrorBoundary>
+        <Throws error={new CodeStalled()} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('heading')).toHaveTextContent('The page did not come');
+    expect(screen.getByRole('alert')).toHaveTextContent('Nothing you saved is lost');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(reload).toHaveBeenCalledOnce();
+    vi.unstubAllGlobals();
   });
 
   it('shows its part again at another address', () => {

@@ -1,50 +1,61 @@
 // Shows a translated message with "Try again" when a part of a screen fails
 // (e.g. the phone's storage cannot be opened, or a page's code never came to this
-// phone and the network is gone), instead of a blank page.
+// phone and the network is gone, or it did not come over a link that carries nothing),
+// instead of a blank page.
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CodeStalled } from '../lib/code-wait';
 import { AlertIcon } from './icons';
 
 interface Props {
   children: ReactNode;
   /** Shows the children again when it changes (the page's address, for the page's boundary). */
   resetKey?: string;
-  /** What "Try again" does; by default the part is drawn again. */
+  /** What "Try again" does; by default the part is drawn again (its code, loaded anew). */
   retry?(): void;
 }
+
+type Failure = 'code_missing' | 'code_stalled' | 'other';
 
 /** A file of the app's code that did not come (Chromium, Firefox, Safari, Vite's loader of styles). */
 const CODE_MISSING = /dynamically imported module|Importing a module script failed|Unable to preload CSS/;
 
-export class ErrorBoundary extends Component<Props, { failed: boolean; codeMissing: boolean }> {
-  state = { failed: false, codeMissing: false };
+export class ErrorBoundary extends Component<Props, { failed: Failure | null }> {
+  state = { failed: null as Failure | null };
 
-  static getDerivedStateFromError(error: unknown) {
-    return { failed: true, codeMissing: error instanceof Error && CODE_MISSING.test(error.message) };
+  static getDerivedStateFromError(error: unknown): { failed: Failure } {
+    if (error instanceof CodeStalled) return { failed: 'code_stalled' };
+    return { failed: error instanceof Error && CODE_MISSING.test(error.message) ? 'code_missing' : 'other' };
   }
 
   componentDidUpdate(previous: Props) {
-    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: false });
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: null });
   }
 
   render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <Failed
-        codeMissing={this.state.codeMissing}
-        onRetry={this.props.retry ?? (() => this.setState({ failed: false }))}
-      />
-    );
+    const { failed } = this.state;
+    if (!failed) return this.props.children;
+    // Code that failed to come keeps failing until the app is loaded anew (React's lazy
+    // and the browser's module map both keep the failure).
+    const retry = failed === 'other' ? this.props.retry : () => window.location.reload();
+    return <Failed failed={failed} onRetry={retry ?? (() => this.setState({ failed: null }))} />;
   }
 }
 
-function Failed({ codeMissing, onRetry }: { codeMissing: boolean; onRetry(): void }) {
+const WORDS = {
+  code_missing: ['common.page_not_here_title', 'common.page_not_here'],
+  code_stalled: ['common.page_stalled_title', 'common.page_stalled'],
+  other: [null, 'common.section_failed'],
+} as const;
+
+function Failed({ failed, onRetry }: { failed: Failure; onRetry(): void }) {
   const { t } = useTranslation();
+  const [title, text] = WORDS[failed];
   return (
     <section className="card coming-soon" role="alert">
       <AlertIcon />
-      {codeMissing && <h2>{t('common.page_not_here_title')}</h2>}
-      <p>{t(codeMissing ? 'common.page_not_here' : 'common.section_failed')}</p>
+      {title && <h2>{t(title)}</h2>}
+      <p>{t(text)}</p>
       <button type="button" className="button" onClick={onRetry}>
         {t('common.try_again')}
       </button>

@@ -1,6 +1,7 @@
 // The one API client: bearer token, JSON or multipart bodies, and the
 // server's error shape turned into ApiError. A 401 drops the stored token
 // (docs/product.md, Statuses), except on the sign-in and sign-up calls.
+import { SILENCE_MS } from './silence';
 
 export const TOKEN_KEY = 'token';
 const UNAUTHORIZED_EVENT = 'mavuno:unauthorized';
@@ -70,13 +71,8 @@ interface ErrorBody {
   error_codes?: Record<string, string[]>;
 }
 
-/**
- * How long a request may wait for its answer to begin, or for its next bytes once it has:
- * on a signal that carries no data a request otherwise waits until the phone's TCP gives
- * up, many minutes, and the sync waits with it (docs/sync.md, A request that hears
- * nothing). A body sent adds a second for each 2 KB (a photo on a slow uplink).
- */
-export const SILENCE_MS = 30_000;
+export { SILENCE_MS };
+/** A body sent adds a second to SILENCE_MS for each 2 KB (a photo on a slow uplink). */
 const SENDING_BYTES_PER_MS = 2;
 
 /** A JSON body, or null (empty, or not JSON: a proxy's page). */

@@ -1,6 +1,6 @@
 // The dashboard shell (docs/product.md, Screens): a side navigation, fixed on wide
 // screens and sliding over on narrow ones; sections switch in place.
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../lib/paths';
@@ -13,6 +13,7 @@ import { displayName, type User } from '../../lib/account';
 import { LanguagePicker } from '../../components/language-picker';
 import { useLocalDb } from '../../lib/sync/provider';
 import { ErrorBoundary } from '../../components/error-boundary';
+import { lazyCode } from '../../lib/code-wait';
 import { Spinner } from '../../components/spinner';
 import { SyncStatus } from '../../components/sync-status';
 import { NotificationBell } from '../../components/notification-bell';
@@ -33,26 +34,32 @@ import { usePageHead } from '../../lib/page-head';
 import './dashboard.css';
 
 // The drawn basic phone is only downloaded by those who open it.
-const PhoneMenu = lazy(() => import('../../features/basic-phone/phone-menu').then((m) => ({ default: m.PhoneMenu })));
+const PhoneMenu = lazyCode(() =>
+  import('../../features/basic-phone/phone-menu').then((m) => ({ default: m.PhoneMenu })),
+);
 
 // Admin screens are only downloaded by admins.
-const AdminApplications = lazy(() =>
+const AdminApplications = lazyCode(() =>
   import('../../features/admin/admin-applications').then((m) => ({ default: m.AdminApplications })),
 );
-const AdminUsers = lazy(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
-const AdminOrders = lazy(() => import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })));
-const AdminProducts = lazy(() =>
+const AdminUsers = lazyCode(() => import('../../features/admin/admin-users').then((m) => ({ default: m.AdminUsers })));
+const AdminOrders = lazyCode(() =>
+  import('../../features/admin/admin-orders').then((m) => ({ default: m.AdminOrders })),
+);
+const AdminProducts = lazyCode(() =>
   import('../../features/admin/admin-products').then((m) => ({ default: m.AdminProducts })),
 );
-const AdminBlogs = lazy(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
-const AdminAnalytics = lazy(() =>
+const AdminBlogs = lazyCode(() => import('../../features/admin/admin-blogs').then((m) => ({ default: m.AdminBlogs })));
+const AdminAnalytics = lazyCode(() =>
   import('../../features/admin/admin-analytics').then((m) => ({ default: m.AdminAnalytics })),
 );
-const AdminSettings = lazy(() =>
+const AdminSettings = lazyCode(() =>
   import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
 );
-const AdminPrices = lazy(() => import('../../features/admin/admin-prices').then((m) => ({ default: m.AdminPrices })));
-const AdminCourses = lazy(() =>
+const AdminPrices = lazyCode(() =>
+  import('../../features/admin/admin-prices').then((m) => ({ default: m.AdminPrices })),
+);
+const AdminCourses = lazyCode(() =>
   import('../../features/admin/admin-courses').then((m) => ({ default: m.AdminCourses })),
 );
 

@@ -35,8 +35,8 @@ export function pullEarly(): void {
     .call(indexedDB)
     .then(async (databases) => {
       if (databases.some((database) => database.name === GUEST_DB)) return null;
-      // Not waited for longer than the app's own requests (lib/api.ts, SILENCE_MS): the sync's
-      // first pull then asks itself.
+      // Not waited for longer than the app's own requests (lib/silence.ts, not imported: see
+      // TOKEN_KEY): the sync's first pull then asks itself.
       const answer = await fetch(`/api/v1/sync/pull?limit=${PULL_LIMIT}`, {
         headers: { Accept: 'application/json' },
         signal: AbortSignal.timeout?.(30_000),
