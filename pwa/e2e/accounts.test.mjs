@@ -309,6 +309,29 @@ test("a language chosen while another one's words are missing stands when the ne
   await context.close();
 });
 
+test('a language chosen over a link that carries nothing is said to be coming, and comes once data flows', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/contact?lng=en`);
+  await controlledByServiceWorker(page);
+  // Kiswahili's words are not in an English reader's install: asked for now, they hear nothing.
+  context.network.stall(/^GET \/assets\/sw-/);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByLabel('Language').selectOption('sw');
+  await page.getByRole('button', { name: 'Close menu' }).click();
+  // Said within seconds, not only once given up (30 s), while the page stays readable.
+  await page.getByText('Kiswahili is not on this phone yet: it comes with the network.').waitFor({ timeout: 10_000 });
+  assert.ok(context.network.stalls > 0, "Kiswahili's words were asked for");
+  await page.getByRole('heading', { name: 'Get in touch' }).first().waitFor();
+  // Data flows again, but not on the dead connection: given up, the words are asked for
+  // again at another address, and the page changes.
+  context.network.unstall();
+  await page.getByRole('heading', { name: 'Wasiliana nasi' }).first().waitFor({ timeout: 60_000 });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'sw');
+  await page.getByText('Kiswahili is not on this phone yet').waitFor({ state: 'detached' });
+  await context.close();
+});
+
 test('a signed-in person stays signed in when the app opens offline', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

@@ -23,6 +23,14 @@ const pending = new Map<Promise<unknown>, string>();
 const listeners = new Set<() => void>();
 const changed = () => listeners.forEach((listener) => listener());
 
+/** `loading`, or CodeStalled when it has not settled in SILENCE_MS. */
+export function withinSilence<T>(loading: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CodeStalled()), SILENCE_MS);
+    loading.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
 /**
  * `loading` (an import, or words), as a screen waits on it: the same promise for the same
  * `loading`, as React's `lazy` and `use` need; rejected with CodeStalled when it has not
@@ -32,10 +40,7 @@ export function waitForCode<T>(loading: Promise<T>): Promise<T> {
   if ((loading as { status?: string }).status === 'fulfilled') return loading;
   let waiting = waits.get(loading) as Promise<T> | undefined;
   if (!waiting) {
-    const wait = new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new CodeStalled()), SILENCE_MS);
-      loading.then(resolve, reject).finally(() => clearTimeout(timer));
-    });
+    const wait = withinSilence(loading);
     waits.set(loading, (waiting = wait));
     pending.set(wait, location.pathname);
     // Said in a later task: a screen asks for its code while React draws it.

@@ -19,6 +19,7 @@ import {
   type Language,
 } from './languages';
 import { wordsFile } from './app-files';
+import { withinSilence } from './code-wait';
 
 export { LANGUAGES, LANGUAGE_NAMES, toSupportedLanguage, type Language };
 
@@ -40,7 +41,9 @@ const loaders: Record<Part, Record<Language, () => Promise<{ default: ResourceKe
 /**
  * A file of words, asked for again at another address once it failed: the browser keeps a
  * failed import's failure for its address (the module map; Chromium 148 asks the network
- * nothing more), so the same import would fail forever once the network is back.
+ * nothing more), so the same import would fail forever once the network is back. One that
+ * has not come in SILENCE_MS is given up as failed (lib/code-wait.ts): over a link that
+ * carries nothing, a language chosen was otherwise never shown nor said to be missing.
  */
 const failedWords = new Set<string>();
 let wordsTries = 0;
@@ -49,7 +52,7 @@ function loadPart(language: Language, part: Part): Promise<ResourceKey> {
   const load = file
     ? () => import(/* @vite-ignore */ `/assets/${file}.js?try=${++wordsTries}`) as Promise<{ default: ResourceKey }>
     : loaders[part][language];
-  return load().then(
+  return withinSilence(load()).then(
     (module) => module.default,
     (error: unknown) => {
       failedWords.add(`${part}:${language}`);
@@ -126,6 +129,12 @@ export function useMissingLanguage(): Language | null {
   );
 }
 
+/** The language the person chose last, from a picker. */
+let chosen: Language | null = null;
+
+/** A chosen language's words still coming after this are said to be missing meanwhile. */
+const SLOW_WORDS_MS = 3000;
+
 /** A language's words are asked for again this long after they failed while online. */
 const RETRY_ONLINE_MS = 5000;
 
@@ -155,20 +164,31 @@ const lazyCatalogues: BackendModule = {
   init() {},
   read(language, _namespace, callback) {
     if (!(LANGUAGES as readonly string[]).includes(language)) return callback(null, {});
+    // A language chosen whose words are slow to come is said to be missing meanwhile (the
+    // page stays in the one before), not only once they are given up.
+    const slow =
+      chosen === language && i18n.language !== language
+        ? setTimeout(() => chosen === language && setMissing(language), SLOW_WORDS_MS)
+        : undefined;
     loadWords(language as Language).then(
       (words) => {
+        clearTimeout(slow);
         if (missing === language) setMissing(null);
         callback(null, words);
       },
       async (error: Error) => {
+        clearTimeout(slow);
         // The last language used here first: its words are on the phone.
         const stored = toSupportedLanguage(localStorage.getItem(LANGUAGE_CACHE_KEY));
         for (const other of [stored, ...LANGUAGES].filter((l) => l !== language)) {
           const words = await loadWords(other).catch(() => null);
           if (!words) continue;
-          setMissing(language as Language);
-          document.documentElement.lang = other;
-          whenBack(language as Language);
+          // Not for a language the person has left meanwhile (its words given up late).
+          if (chosen === null || chosen === language) {
+            setMissing(language as Language);
+            document.documentElement.lang = other;
+            whenBack(language as Language);
+          }
           return callback(null, words);
         }
         callback(error, null);
@@ -217,6 +237,7 @@ const standIns = new Set<Language>();
 
 /** The person's choice of language, from a picker. */
 export async function chooseLanguage(language: Language): Promise<void> {
+  chosen = language;
   if (standIns.delete(language)) await i18n.reloadResources(language);
   await i18n.changeLanguage(language);
 }
