@@ -269,14 +269,13 @@ test('a page whose code cannot come says so in the reader’s language, and open
   const page = await context.newPage();
   await page.goto(`${env.server.origin}/?lng=fr`);
   await appStarted(page);
-  // The about page's code does not come, as for a page never opened on a phone now offline.
-  const aboutCode = /\/assets\/about-page-[\w-]+\.js$/;
-  await page.route(aboutCode, (route) => route.abort('internetdisconnected'));
+  // The about page's code does not come: a page never opened on a phone now offline.
+  await context.setOffline(true);
   await page.locator('footer a[href="/about"]').first().click();
   await page.getByRole('alert').filter({ hasText: "Cette page n'est pas encore sur ce téléphone" }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/about');
   // Once its code can come, "Try again" opens it.
-  await page.unroute(aboutCode);
+  await context.setOffline(false);
   await page.getByRole('button', { name: 'Réessayer' }).click();
   await page.getByRole('heading', { name: 'À propos de MAVUNO' }).waitFor();
   await context.close();

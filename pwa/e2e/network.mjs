@@ -2,7 +2,8 @@
 // context sends all its traffic through (pages and service worker alike), which a test
 // can cut for real. Cut, it resets every open connection and refuses new ones, as a
 // phone that lost its signal would see; restored, it listens again on the same port.
-// Stalled, the requests a test names hear nothing back (a signal with no data).
+// Stalled, the requests a test names hear nothing back (a signal with no data); trickled,
+// their answers come slowly, a few bytes at a time (a weak signal).
 // It also counts the bytes each way, for the benchmarks that weigh a visit.
 import { createServer, connect } from 'node:net';
 import { once } from 'node:events';
@@ -19,6 +20,9 @@ export async function startNetwork() {
   let stall = null;
   const stalled = new Map();
   let caught = 0;
+  // The trickle asked for (`{ pattern, bytes, everyMs }`), and the connections it caught.
+  let trickle = null;
+  const trickled = new Set();
   // `heads`: of `down`, the responses' status lines and headers (the benchmarks tell them from content).
   const bytes = { down: 0, up: 0, heads: 0 };
   const server = createServer((client) => {
@@ -26,6 +30,7 @@ export async function startNetwork() {
     client.on('close', () => {
       sockets.delete(client);
       stalled.delete(client);
+      trickled.delete(client);
     });
     client.on('error', () => undefined);
     client.once('data', (greeting) => handshake(client, greeting));
@@ -49,20 +54,24 @@ export async function startNetwork() {
         client.write(Buffer.from([SOCKS, 0, 0, ADDRESS.ipv4, 0, 0, 0, 0, 0, 0]));
         client.on('data', (chunk) => {
           bytes.up += chunk.length;
-          if (!stalled.has(client) && stall?.pattern.test(chunk.toString('latin1', 0, 256))) {
+          const head = chunk.toString('latin1', 0, 256);
+          if (!stalled.has(client) && stall?.pattern.test(head)) {
             stalled.set(client, stall.reaches);
             caught += 1;
           }
+          if (trickle?.pattern.test(head)) trickled.add(client);
           if (stalled.get(client) ?? true) upstream.write(chunk);
         });
         const heads = headCounter(bytes);
+        const slow = paced(client, () => trickle ?? { bytes: Infinity, everyMs: 0 });
         upstream.on('data', (chunk) => {
           if (stalled.has(client)) return;
           bytes.down += chunk.length;
           heads(chunk);
-          client.write(chunk);
+          if (trickled.has(client) || slow.busy) slow.write(chunk);
+          else client.write(chunk);
         });
-        upstream.on('end', () => client.end());
+        upstream.on('end', () => slow.end());
         client.on('end', () => upstream.end());
       });
     });
@@ -93,6 +102,13 @@ export async function startNetwork() {
     stall(pattern, { reaches = false } = {}) {
       stall = { pattern, reaches };
     },
+    /**
+     * A weak signal for the requests whose head matches `pattern`: their answers come
+     * `bytes` at a time, one piece every `everyMs`, until `unstall()`.
+     */
+    trickle(pattern, { bytes, everyMs }) {
+      trickle = { pattern, bytes, everyMs };
+    },
     /** How many requests a stall has caught so far. */
     get stalls() {
       return caught;
@@ -103,6 +119,7 @@ export async function startNetwork() {
      */
     unstall() {
       stall = null;
+      trickle = null;
     },
     /** The signal is back, on the same port. */
     async restore() {
@@ -113,6 +130,43 @@ export async function startNetwork() {
     },
     async close() {
       await this.cut();
+    },
+  };
+}
+
+/**
+ * Writes to `client` what it is given, a piece of `pace().bytes` every `pace().everyMs`
+ * while anything waits (at once, in order, once the pace is lifted); `end()` ends the
+ * connection after the last piece.
+ */
+function paced(client, pace) {
+  const waiting = [];
+  let timer = null;
+  let ending = false;
+  const next = () => {
+    timer = null;
+    let budget = pace().bytes;
+    while (waiting.length > 0 && budget > 0) {
+      const piece = waiting[0].subarray(0, budget);
+      waiting[0] = waiting[0].subarray(piece.length);
+      if (waiting[0].length === 0) waiting.shift();
+      budget -= piece.length;
+      client.write(piece);
+    }
+    if (waiting.length > 0) timer = setTimeout(next, pace().everyMs);
+    else if (ending) client.end();
+  };
+  return {
+    get busy() {
+      return waiting.length > 0;
+    },
+    write(chunk) {
+      waiting.push(chunk);
+      timer ??= setTimeout(next, pace().everyMs);
+    },
+    end() {
+      ending = true;
+      if (waiting.length === 0) client.end();
     },
   };
 }

@@ -14,7 +14,7 @@ export function boot(container: HTMLElement) {
   // Someone filling a sign-in form: the home is drawn at once when the server answers.
   onPrepareHome(() => {
     void loadPage(paths.dashboard);
-    void addSignedInWords().catch(() => undefined);
+    void addSignedInWords(true).catch(() => undefined);
   });
   // The first render waits for the reader's words (and, for someone signed in, the
   // signed-in screens' words) and the opened page's code, asked for with the app's

@@ -23,7 +23,7 @@ const ADMIN = [
 export function warmScreens(role: Role): void {
   const screens = role === 'admin' || role === 'super_admin' ? [...SIGNED_IN, ...ADMIN] : SIGNED_IN;
   const load = () => {
-    void signedInWords().catch(() => undefined);
+    void signedInWords(true).catch(() => undefined);
     screens.forEach((screen) => void screen().catch(() => undefined));
   };
   // After the page in front of the person has what it needs.

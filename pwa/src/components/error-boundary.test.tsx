@@ -1,11 +1,15 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CodeStalled } from '../lib/code-wait';
 import { setupI18n } from '../lib/i18n';
 import { ErrorBoundary } from './error-boundary';
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('en');
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 function Throws({ error }: { error: Error | null }) {
@@ -16,6 +20,7 @@ function Throws({ error }: { error: Error | null }) {
 describe('a part that fails', () => {
   it('says a page whose code never came needs the network once, and another failure as a failure', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const missing = new TypeError('Failed to fetch dynamically imported module: http://x/assets/about-page-1.js');
     const { unmount } = render(
       <ErrorBoundary>
@@ -32,13 +37,17 @@ describe('a part that fails', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('This part of the app could not be opened');
   });
 
-  it('says code that did not come over a silent link, and loads the app anew to try again', () => {
+  it.each([
+    ['the service worker gave it up', new TypeError('Failed to fetch dynamically imported module: http://x/a-1.js')],
+    ['the page gave it up', new CodeStalled()],
+  ])('says code that did not come while online (%s), and loads the app anew to try again', (_, error) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     const reload = vi.fn();
     vi.stubGlobal('location', { ...window.location, reload });
     render(
       <ErrorBoundary>
-        <Throws error={new CodeStalled()} />
+        <Throws error={error} />
       </ErrorBoundary>,
     );
     expect(screen.getByRole('heading')).toHaveTextContent('The page did not come');

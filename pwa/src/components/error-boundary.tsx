@@ -24,8 +24,11 @@ export class ErrorBoundary extends Component<Props, { failed: Failure | null }> 
   state = { failed: null as Failure | null };
 
   static getDerivedStateFromError(error: unknown): { failed: Failure } {
-    if (error instanceof CodeStalled) return { failed: 'code_stalled' };
-    return { failed: error instanceof Error && CODE_MISSING.test(error.message) ? 'code_missing' : 'other' };
+    if (!(error instanceof CodeStalled || (error instanceof Error && CODE_MISSING.test(error.message))))
+      return { failed: 'other' };
+    // Offline, the page never opened here; online, the network did not carry it (the
+    // service worker gives up a file that hears nothing: lib/code-wait.ts).
+    return { failed: navigator.onLine ? 'code_stalled' : 'code_missing' };
   }
 
   componentDidUpdate(previous: Props) {

@@ -1,7 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CodeStalled, useCodeWaiting, waitForCode } from './code-wait';
-import { SILENCE_MS } from './silence';
+import { CodeStalled, UNWATCHED_MS, useCodeWaiting, waitForCode } from './code-wait';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -18,7 +17,7 @@ function loading<T>() {
 }
 
 describe("a screen's code waited on", () => {
-  it('is given up when it has not come in SILENCE_MS, and said meanwhile', async () => {
+  it('is given up when it has not come in UNWATCHED_MS on a page no service worker controls, and said meanwhile', async () => {
     const { result } = renderHook(() => useCodeWaiting());
     const code = loading<string>();
     const waiting = waitForCode(code.promise);
@@ -26,7 +25,7 @@ describe("a screen's code waited on", () => {
       () => 'came',
       (error: unknown) => error,
     );
-    await act(() => vi.advanceTimersByTimeAsync(SILENCE_MS - 1000));
+    await act(() => vi.advanceTimersByTimeAsync(UNWATCHED_MS - 1000));
     expect(result.current).toBe(true);
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(await outcome).toBeInstanceOf(CodeStalled);
@@ -46,8 +45,18 @@ describe("a screen's code waited on", () => {
     await act(() => vi.advanceTimersByTimeAsync(0));
     expect(await waiting).toBe('the page');
     expect(result.current).toBe(false);
-    await vi.advanceTimersByTimeAsync(SILENCE_MS);
+    await vi.advanceTimersByTimeAsync(UNWATCHED_MS);
     expect(await waiting).toBe('the page');
+  });
+
+  it('is not given up by a page the service worker controls: the worker gives up what hears nothing', async () => {
+    vi.stubGlobal('navigator', { ...navigator, serviceWorker: { controller: {} } });
+    const code = loading<string>();
+    const waiting = waitForCode(code.promise);
+    await vi.advanceTimersByTimeAsync(2 * UNWATCHED_MS);
+    code.resolve('the page, come slowly');
+    expect(await waiting).toBe('the page, come slowly');
+    vi.unstubAllGlobals();
   });
 
   it('passes on a failure as it is (offline: the code is not on this phone)', async () => {
@@ -65,7 +74,7 @@ describe("a screen's code waited on", () => {
     history.replaceState(null, '', '/');
     rerender();
     expect(result.current).toBe(false);
-    await vi.advanceTimersByTimeAsync(SILENCE_MS);
+    await vi.advanceTimersByTimeAsync(UNWATCHED_MS);
   });
 
   it('returns what React has seen fulfilled as it is, so that `use` reads it at once', () => {

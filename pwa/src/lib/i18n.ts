@@ -19,7 +19,7 @@ import {
   type Language,
 } from './languages';
 import { wordsFile } from './app-files';
-import { withinSilence } from './code-wait';
+import { givenUpIfUnwatched } from './code-wait';
 
 export { LANGUAGES, LANGUAGE_NAMES, toSupportedLanguage, type Language };
 
@@ -42,8 +42,8 @@ const loaders: Record<Part, Record<Language, () => Promise<{ default: ResourceKe
  * A file of words, asked for again at another address once it failed: the browser keeps a
  * failed import's failure for its address (the module map; Chromium 148 asks the network
  * nothing more), so the same import would fail forever once the network is back. One that
- * has not come in SILENCE_MS is given up as failed (lib/code-wait.ts): over a link that
- * carries nothing, a language chosen was otherwise never shown nor said to be missing.
+ * hears nothing is given up as failed (lib/code-wait.ts): over a link that carries
+ * nothing, a language chosen was otherwise never shown nor said to be missing.
  */
 const failedWords = new Set<string>();
 let wordsTries = 0;
@@ -52,7 +52,7 @@ function loadPart(language: Language, part: Part): Promise<ResourceKey> {
   const load = file
     ? () => import(/* @vite-ignore */ `/assets/${file}.js?try=${++wordsTries}`) as Promise<{ default: ResourceKey }>
     : loaders[part][language];
-  return withinSilence(load()).then(
+  return givenUpIfUnwatched(load()).then(
     (module) => module.default,
     (error: unknown) => {
       failedWords.add(`${part}:${language}`);
@@ -85,26 +85,30 @@ const added = new Map<Language, Promise<void>>();
  * The signed-in screens' words in the reader's language, added once: a visitor's phone
  * never downloads them (vite.config.ts, SIGNED_IN_WORDS). The guarded pages wait for them
  * (RequireAuth); warmScreens asks for them at sign-in, so that they are on the phone offline.
+ * A try that failed stands for the pages that wait (they say so, and "Try again" loads the
+ * app anew: a page drawn again must not begin another try, or it would wait again instead
+ * of saying it); `again` tries anew after a failure (a sign-in begun or done).
  */
-export function signedInWords(): Promise<void> {
+export function signedInWords(again = false): Promise<void> {
   signedIn = true;
-  return addSignedInWords();
+  return addSignedInWords(again);
 }
 
+const failedLanguages = new Set<Language>();
 /** The signed-in screens' words in the reader's language, for someone about to sign in. */
-export function addSignedInWords(): Promise<void> {
+export function addSignedInWords(again = false): Promise<void> {
   const language = currentLanguage();
   let ready = added.get(language);
-  if (!ready) {
+  if (!ready || (again && failedLanguages.has(language))) {
+    failedLanguages.delete(language);
     const loading = signedWordsOf(language).then((words) => {
       i18n.addResourceBundle(language, 'translation', words, true, true);
       // Read at once by React's `use` once here (RequireAuth), as React marks a promise
       // it has waited for: the guarded page is drawn without a moment of spinner.
       Object.assign(loading, { status: 'fulfilled', value: undefined });
     });
-    ready = loading;
-    ready.catch(() => added.delete(language));
-    added.set(language, ready);
+    loading.catch(() => added.get(language) === loading && failedLanguages.add(language));
+    added.set(language, (ready = loading));
   }
   return ready;
 }
