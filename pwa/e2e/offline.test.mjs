@@ -76,22 +76,33 @@ for (const { lng, locale, notHere } of LANGUAGES) {
   });
 }
 
-test('a first sign-in whose screens do not come over a link that carries nothing says so, and opens on "Try again"', async () => {
+/**
+ * The demo buyer signs in on a phone that has visited once, its link slowed by
+ * `slow(network)` once the sign-in form is open. The signed-in screens are not in a
+ * visitor's install: their code and words are fetched now, over that link.
+ */
+async function firstSignIn(slow) {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await page.goto(`${env.server.origin}/?lng=en`);
   await controlledByServiceWorker(page);
   await page.goto(`${env.server.origin}/login?lng=en`);
-  // The signed-in screens are not in a visitor's install: their code and words are fetched
-  // now, and their connections stay open and silent.
-  context.network.stall(/^GET \/assets\/(dashboard-page|_signed-in-words)/);
+  slow(context.network);
   await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
   await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  return { context, page, pressed: Date.now() };
+}
+
+test('a first sign-in whose screens do not come over a link that carries nothing says so, and opens on "Try again"', async () => {
+  // Their connections stay open and silent.
+  const { context, page } = await firstSignIn((network) =>
+    network.stall(/^GET \/assets\/(dashboard-page|_signed-in-words)/),
+  );
   // The sign-in form stays on screen while the home comes: it says why,
   await page.getByText('Opening the page: it is still coming over the network.').waitFor();
   assert.ok(context.network.stalls > 0, "the home's files were asked for");
-  // then gives up (SILENCE_MS) rather than leaving the person on the form for ever,
+  // then gives up (30 s of silence) rather than leaving the person on the form for ever,
   await page.getByRole('heading', { name: 'The page did not come' }).waitFor({ timeout: 45_000 });
   // and once data flows, "Try again" opens the home, signed in.
   context.network.unstall();
@@ -101,18 +112,11 @@ test('a first sign-in whose screens do not come over a link that carries nothing
 });
 
 test('a first sign-in whose screens come slowly, their bytes still flowing, waits for them: nothing is given up', async () => {
-  const context = await env.browser.newContext(PHONE);
-  const page = await context.newPage();
-  await page.goto(`${env.server.origin}/?lng=en`);
-  await controlledByServiceWorker(page);
-  await page.goto(`${env.server.origin}/login?lng=en`);
   // The dashboard's code (~12 KB) comes 300 bytes a second: longer in all than the 30 s of
   // silence after which a file is given up, but never silent for long.
-  context.network.trickle(/^GET \/assets\/dashboard-page-[\w-]+\.js/, { bytes: 300, everyMs: 1000 });
-  await page.getByLabel(/^Email/).fill('buyer@mavuno.demo');
-  await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
-  const pressed = Date.now();
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const { context, page, pressed } = await firstSignIn((network) =>
+    network.trickle(/^GET \/assets\/dashboard-page-[\w-]+\.js/, { bytes: 300, everyMs: 1000 }),
+  );
   await page.getByText('Opening the page: it is still coming over the network.').waitFor();
   await page.getByRole('heading', { name: 'Welcome back, Grace' }).waitFor({ timeout: 90_000 });
   const waited = (Date.now() - pressed) / 1000;
