@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CodeStalled } from '../lib/code-wait';
 import { setupI18n } from '../lib/i18n';
@@ -55,6 +55,20 @@ describe('a part that fails', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(reload).toHaveBeenCalledOnce();
     vi.unstubAllGlobals();
+  });
+
+  it('says code that did not come as the phone is now, not as it was at the failure', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    render(
+      <ErrorBoundary>
+        <Throws error={new TypeError('Failed to fetch dynamically imported module: http://x/a-1.js')} />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('heading')).toHaveTextContent('The page did not come');
+    onLine.mockReturnValue(false);
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(screen.getByRole('heading')).toHaveTextContent('Not on this phone yet');
   });
 
   it('shows its part again at another address', () => {

@@ -5,6 +5,7 @@
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeStalled } from '../lib/code-wait';
+import { useOnline } from '../lib/use-online';
 import { AlertIcon } from './icons';
 
 interface Props {
@@ -15,7 +16,7 @@ interface Props {
   retry?(): void;
 }
 
-type Failure = 'code_missing' | 'code_stalled' | 'other';
+type Failure = 'code' | 'other';
 
 /** A file of the app's code that did not come (Chromium, Firefox, Safari, Vite's loader of styles). */
 const CODE_MISSING = /dynamically imported module|Importing a module script failed|Unable to preload CSS/;
@@ -24,11 +25,8 @@ export class ErrorBoundary extends Component<Props, { failed: Failure | null }> 
   state = { failed: null as Failure | null };
 
   static getDerivedStateFromError(error: unknown): { failed: Failure } {
-    if (!(error instanceof CodeStalled || (error instanceof Error && CODE_MISSING.test(error.message))))
-      return { failed: 'other' };
-    // Offline, the page never opened here; online, the network did not carry it (the
-    // service worker gives up a file that hears nothing: lib/code-wait.ts).
-    return { failed: navigator.onLine ? 'code_stalled' : 'code_missing' };
+    const code = error instanceof CodeStalled || (error instanceof Error && CODE_MISSING.test(error.message));
+    return { failed: code ? 'code' : 'other' };
   }
 
   componentDidUpdate(previous: Props) {
@@ -53,7 +51,11 @@ const WORDS = {
 
 function Failed({ failed, onRetry }: { failed: Failure; onRetry(): void }) {
   const { t } = useTranslation();
-  const [title, text] = WORDS[failed];
+  // Code that did not come: offline, the page never opened on this phone; online, the
+  // network did not carry it (the service worker gives up a file that hears nothing:
+  // lib/code-wait.ts). Said as the phone's state is now, not as it was at the failure.
+  const online = useOnline();
+  const [title, text] = WORDS[failed === 'other' ? 'other' : online ? 'code_stalled' : 'code_missing'];
   return (
     <section className="card coming-soon" role="alert">
       <AlertIcon />
