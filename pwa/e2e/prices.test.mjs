@@ -143,3 +143,46 @@ test('a price the server refuses says why and is corrected and sent again from w
   assert.equal(await page.locator('.list-row', { hasText: 'Maize: 0.40 USD' }).count(), 1, 'the refused one is gone');
   await context.close();
 });
+
+test('an admin on a phone reaches the import and the markets from the top of Market prices, imports a series and adds a market', async () => {
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, env.server.origin, 'admin@mavuno.demo');
+  await openSection(page, 'Market prices');
+  await page.getByRole('heading', { name: 'Median price, week by week' }).waitFor();
+  // A page of prices is ~11,000 px on a phone: the import and the markets are a tap away.
+  const reached = async (name) => {
+    const link = page.getByRole('navigation', { name: 'Import and markets' }).getByRole('link', { name });
+    await link.click();
+    const heading = page.getByRole('heading', { name, level: 2 });
+    await page.waitForFunction((el) => el.getBoundingClientRect().top < 200, await heading.elementHandle());
+    const box = await heading.boundingBox();
+    // Below the dashboard's sticky bar (~60 px), not under it.
+    assert.ok(box.y >= 56 && box.y + box.height <= 740, `${name} in view below the bar (${box.y} px)`);
+  };
+  await reached('Import a price series');
+  const today = new Date().toISOString().slice(0, 10);
+  const row = (market, price) =>
+    `${today},Sud-Kivu,Bukavu,${market},,,,pulses and nuts,Beans (dry),,KG,actual,Retail,USD,${price},${price}`;
+  const csv = [
+    'date,admin1,admin2,market,market_id,latitude,longitude,category,commodity,commodity_id,unit,priceflag,pricetype,currency,price,usdprice',
+    row('Kadutu', '1.47'),
+    row('Nowhere', '1.48'),
+  ].join('\n');
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'beans.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const report = page.getByRole('status').filter({ hasText: 'row imported' });
+  await report.getByText('1 row imported. 1 refused:').waitFor();
+  await report.getByText('Line 3: Choose one of the markets on the list.').waitFor();
+
+  await reached('Markets');
+  const form = page.getByRole('form', { name: 'Add or edit a market' });
+  await form.getByLabel('Market').fill('Mugogo');
+  await form.getByLabel('Territory').fill('Walungu');
+  await form.getByRole('button', { name: 'Add market' }).click();
+  await page.getByText('Market saved.').waitFor();
+  await page.locator('#price-markets ~ .list').getByText('Mugogo').waitFor();
+  await context.close();
+});

@@ -138,6 +138,15 @@ export function AdminPrices() {
           onChange={(e) => setFilter('to', e.target.value)}
         />
       </FilterBar>
+      {/* On a phone the import and the markets come after a page of 50 prices (~11,000 px). */}
+      <nav className="jump-links" aria-label={t('admin.prices.tools')}>
+        <a className="button secondary small" href="#price-import">
+          {t('admin.prices.import_title')}
+        </a>
+        <a className="button secondary small" href="#price-markets">
+          {t('admin.prices.markets_title')}
+        </a>
+      </nav>
       <section className="card" aria-labelledby="price-chart">
         <h2 id="price-chart">{t('admin.prices.chart_title')}</h2>
         {shown.length === 0 ? (
