@@ -4,7 +4,7 @@
 // it comes; on a signal that carries no data it stayed for ever, with the address already
 // changed and nothing said (a first sign-in left the person on the filled form). Waited on
 // here, it is said after a few seconds (components/connection-note.tsx). The service worker
-// gives up a file that hears nothing for SILENCE_MS (vite.config.ts, SILENT_FILES_GIVEN_UP),
+// gives up a file that hears nothing for SILENCE_MS (pwa/silent-files.ts),
 // and the page's error boundary then says it did not come, with "Try again"; a page the
 // worker does not control gives up itself, later (UNWATCHED_MS).
 import { lazy, useSyncExternalStore } from 'react';
