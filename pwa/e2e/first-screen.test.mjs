@@ -322,7 +322,7 @@ test('the app never fetches the stylesheet its page carries inline, first visit 
   await context.close();
 });
 
-test('on a new phone the sign-in form takes what is typed, and a press of its button, before the app has come', async () => {
+test('on a new phone the sign-in leaves at the press of the first screen’s button, and the app opens at the home', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   // Everything but the page's first script held back: the app is still on its way.
   const { page, release } = await holdBackApp(context, { firstScript: true });
@@ -334,15 +334,45 @@ test('on a new phone the sign-in form takes what is typed, and a press of its bu
   await early.getByLabel(/^Mot de passe/).fill(DEMO_PASSWORD);
   await early.getByRole('button', { name: 'Se connecter' }).click();
   await early.getByRole('button', { name: 'Connexion...' }).waitFor();
-  assert.deepEqual(signIns, [], 'nothing is sent before the app has come');
-  assert.equal(new URL(page.url()).search, '?lng=fr', 'the form never leaves as a plain form');
-  release();
-  await appStarted(page);
-  await page.locator('.dashboard-topbar h1').waitFor();
+  // The server's yes, said while the app's code has not come.
+  await early.getByRole('status').getByText("Vous êtes connecté. Votre accueil s'ouvre").waitFor();
   assert.deepEqual(
     signIns.map((url) => new URL(url).pathname),
     ['/api/v1/users/login'],
   );
+  assert.equal(new URL(page.url()).search, '?lng=fr', 'the form never leaves as a plain form');
+  release();
+  await appStarted(page);
+  // In the language the address named.
+  await page.locator('.dashboard-topbar h1').getByText('Tableau de bord').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/dashboard');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
+  assert.equal(signIns.length, 1, 'not sent again by the app');
+  await context.close();
+});
+
+test('a wrong password pressed in the first screen is said by the app, sent once, and can be corrected', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  const { page, release } = await holdBackApp(context, { firstScript: true });
+  const signIns = [];
+  page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
+  await page.goto(`${env.server.origin}/login?lng=fr`, { waitUntil: 'commit' });
+  const early = page.locator('[data-first-screen] form');
+  await early.getByLabel(/^E-mail/).fill('buyer@mavuno.demo');
+  await early.getByLabel(/^Mot de passe/).fill('not-the-password');
+  const answered = page.waitForResponse((response) => response.url().endsWith('/users/login'));
+  await early.getByRole('button', { name: 'Se connecter' }).click();
+  assert.equal((await answered).status(), 401);
+  release();
+  await appStarted(page);
+  const form = page.locator('main form');
+  await form.getByRole('alert').getByText('E-mail, numéro de téléphone ou mot de passe incorrect').waitFor();
+  assert.equal(await form.getByLabel(/^E-mail/).inputValue(), 'buyer@mavuno.demo', 'what was typed stays');
+  assert.equal(signIns.length, 1, 'the app took the first screen’s answer');
+  await form.getByLabel(/^Mot de passe/).fill(DEMO_PASSWORD);
+  await form.getByRole('button', { name: 'Se connecter' }).click();
+  await page.locator('.dashboard-topbar h1').waitFor();
+  assert.equal(signIns.length, 2);
   await context.close();
 });
 

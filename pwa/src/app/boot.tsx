@@ -4,12 +4,26 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { loadPage } from './router';
-import { cachedUserId } from '../lib/session';
-import { addSignedInWords, setupI18n, signedInWords, wordsReady } from '../lib/i18n';
+import { cachedUserId, keepSession } from '../lib/session';
+import { addSignedInWords, languageDetector, setupI18n, signedInWords, wordsReady } from '../lib/i18n';
+import { guessLanguage } from '../lib/languages';
 import { onPrepareHome } from '../lib/app-files';
-import { paths } from '../lib/paths';
+import { paths, returnPath } from '../lib/paths';
+import type { SignedIn } from '../lib/early-sign-in';
 
-export function boot(container: HTMLElement) {
+/**
+ * `signedIn`: a sign-in pressed in the server's first screen, answered before the app's
+ * code came (lib/early-sign-in.ts): the app opens where the sign-in leads, as the app's
+ * own sign-in would have gone once the app had drawn its form and sent it again.
+ */
+export function boot(container: HTMLElement, signedIn?: SignedIn | null) {
+  if (signedIn) {
+    keepSession(signedIn);
+    // The address changes: the language it named (`?lng`) is kept as i18next keeps it.
+    languageDetector.cacheUserLanguage?.(guessLanguage());
+    const next = returnPath(new URLSearchParams(location.search).get('next'));
+    history.replaceState(null, '', next ?? paths.dashboard);
+  }
   setupI18n();
   // Someone filling a sign-in form: the home is drawn at once when the server answers.
   onPrepareHome(() => {

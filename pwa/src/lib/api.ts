@@ -179,19 +179,33 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     body = options.file.blob;
     sending = options.file.blob.size;
   }
-  const answer = await send(`/api/v1${path}`, { method: options.method ?? 'GET', headers, body }, sending);
-  const response = answer.response;
-  const data = parseJson(answer.body);
-  if (!response.ok) {
+  const { response, body: answer } = await send(
+    `/api/v1${path}`,
+    { method: options.method ?? 'GET', headers, body },
+    sending,
+  );
+  return answered<T>(response, parseJson(answer), options);
+}
+
+/**
+ * The server's answer (`status`, its JSON `data`) as `api` gives it: `data`, or an
+ * ApiError thrown. Also for an answer the app did not ask for itself (lib/early-sign-in.ts).
+ */
+export function answered<T>(
+  { status, statusText }: { status: number; statusText: string },
+  data: unknown,
+  options: Pick<RequestOptions, 'keepTokenOn401'> = {},
+): T {
+  if (status < 200 || status > 299) {
     const error = (data ?? {}) as ErrorBody;
-    if (response.status === 401 && !options.keepTokenOn401) {
+    if (status === 401 && !options.keepTokenOn401) {
       setToken(null);
       window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
     }
     throw new ApiError(
-      response.status,
-      error.code ?? `http_${response.status}`,
-      error.message ?? response.statusText,
+      status,
+      error.code ?? `http_${status}`,
+      error.message ?? statusText,
       error.errors,
       error.error_codes,
     );

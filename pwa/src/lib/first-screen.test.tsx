@@ -1,8 +1,14 @@
-import { act, render } from '@testing-library/react';
+import { act, render, within } from '@testing-library/react';
 import { useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleUser, scriptFetch } from '../test-support';
+import { takeEarlySession, takeEarlySignIn, type SignedIn } from './early-sign-in';
 import { carryOver, openEarlyForms, pageReady, startApp } from './first-screen';
+
+const yes = { status: 200, body: { success: true, user: { ...sampleUser, token: 'fresh' } } };
+
+afterEach(() => vi.unstubAllGlobals());
 
 /** The server's first screen: a search form, as web/first_screen writes it. */
 function firstScreen(): HTMLElement {
@@ -22,7 +28,7 @@ function signInScreen(): HTMLElement {
   root.id = 'root';
   root.innerHTML = `<div data-first-screen="login"><main id="main"><form class="card form" data-early>
     <input id="first-username" type="text" disabled><input id="first-password" type="password" disabled>
-    <button type="submit" data-busy="Connexion…" disabled>Se connecter</button>
+    <button type="submit" data-busy="Connexion…" data-signed-in="Connecté" disabled>Se connecter</button>
   </form></main></div>`;
   document.body.append(root);
   return root;
@@ -64,6 +70,13 @@ function Search() {
   );
 }
 
+/** The app's code, asked for once the first screen has painted, and come when the test says. */
+function appComing(boot: (container: HTMLElement, signedIn?: SignedIn | null) => void) {
+  let come: (() => void) | null = null;
+  const load = () => new Promise<{ boot: typeof boot }>((resolve) => (come = () => resolve({ boot })));
+  return { load, come: () => vi.waitFor(() => expect(come).not.toBeNull()).then(() => come!()) };
+}
+
 describe('the first screen', () => {
   it('hands what was typed and chosen, and the focus, to the app', () => {
     const root = firstScreen();
@@ -78,18 +91,38 @@ describe('the first screen', () => {
     root.remove();
   });
 
-  it('opens the sign-in form before the app runs, and holds a press of its button', () => {
+  it('opens the sign-in form before the app runs, sends a press of its button at once, and says the yes', async () => {
+    const calls = scriptFetch({ 'POST /users/login': yes });
     const root = signInScreen();
     const sent = openEarlyForms(root);
     const [name, password] = root.querySelectorAll('input');
     expect(name!.disabled || password!.disabled).toBe(false);
+    name!.value = 'amani@example.com';
+    password!.value = 'secret1';
     const form = root.querySelector('form')!;
     const submit = new Event('submit', { cancelable: true });
     form.dispatchEvent(submit);
+    // Not a plain form: the app's request, and what it sent stays as it was.
     expect(submit.defaultPrevented).toBe(true);
     expect(sent.has(form)).toBe(true);
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /users/login']);
+    expect([name!.readOnly, password!.readOnly]).toEqual([true, true]);
     const button = root.querySelector('button')!;
     expect([button.textContent, button.disabled]).toEqual(['Connexion…', true]);
+    const said = await vi.waitFor(() => within(root).getByRole('status'));
+    expect(said.textContent).toBe('Connecté');
+    expect(takeEarlySession()?.user.token).toBe('fresh');
+    root.remove();
+  });
+
+  it('sends nothing early when a field is empty: the app’s checks say so', () => {
+    const calls = scriptFetch({});
+    const root = signInScreen();
+    const sent = openEarlyForms(root);
+    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+    root.querySelector('form')!.requestSubmit();
+    expect(sent.size).toBe(1);
+    expect(calls).toEqual([]);
     root.remove();
   });
 
@@ -105,18 +138,48 @@ describe('the first screen', () => {
     root.remove();
   });
 
-  it('gives the app what was typed in the early form, then sends its own form when the button was pressed', async () => {
+  it('gives the app what was typed in the early form, then sends its own form when the answer was a no', async () => {
+    scriptFetch({ 'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'No' } } });
     const root = signInScreen();
     let sent = '';
-    const boot = (container: HTMLElement) =>
+    const boot = (container: HTMLElement, signedIn?: SignedIn | null) => {
+      expect(signedIn).toBeNull();
       act(() => createRoot(container).render(<SignIn onSent={(s) => (sent = s)} />));
-    const started = startApp(root, async () => ({ boot }));
+    };
+    const app = appComing(boot);
+    const started = startApp(root, app.load);
     // Typed and pressed while the app's code is on its way (it runs after the first paint).
     root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
     root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
     root.querySelector('form')!.requestSubmit();
+    // The app's code comes after the answer.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await app.come();
     await started;
     expect(sent).toBe('amani@example.com/secret1');
+    document.getElementById('root')?.remove();
+    await takeEarlySignIn('amani@example.com', 'secret1');
+  });
+
+  it('opens the app signed in when the server said yes before the app’s code came, sending nothing again', async () => {
+    scriptFetch({ 'POST /users/login': yes });
+    const root = signInScreen();
+    let sent = '';
+    let given: SignedIn | null | undefined;
+    const boot = (container: HTMLElement, signedIn?: SignedIn | null) => {
+      given = signedIn;
+      act(() => createRoot(container).render(<SignIn onSent={(s) => (sent = s)} />));
+    };
+    const app = appComing(boot);
+    const started = startApp(root, app.load);
+    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
+    root.querySelector('form')!.requestSubmit();
+    await vi.waitFor(() => within(root).getByRole('status'));
+    await app.come();
+    await started;
+    expect(given?.user.token).toBe('fresh');
+    expect(sent).toBe('');
     document.getElementById('root')?.remove();
   });
 

@@ -6,10 +6,13 @@
 // open, or a page that changes per person), the app starts at once in the root.
 //
 // The sign-in form (`data-early`) can be filled before the app runs: this file, the
-// page's first script (~3 KB), enables it, and what is typed there, and a press of its
-// button, are the app's once it takes over. On a new phone on slow 3G that is ~6 s of
-// typing instead of waiting. Its fields have no names and its submission is held here:
-// a password never leaves in a plain form. The other forms wait for the app (disabled).
+// page's first script (~3 KB), enables it, and what is typed there is the app's once it
+// takes over. On a new phone on slow 3G that is ~6 s of typing instead of waiting. A
+// press of its button sends the sign-in at once (lib/early-sign-in.ts), as the app's
+// client would (JSON, never a plain form: its fields have no names), and says when the
+// server has said yes; the app then opens at the home, or, when the answer was a no or
+// has not come, its own form takes the answer and says why. The other forms wait for
+// the app (disabled).
 
 /** The mark the server puts on its first screen. */
 const FIRST_SCREEN = '[data-first-screen]';
@@ -20,8 +23,11 @@ const PAINT_WAIT_MS = 3000;
 /** The longest the first screen stays once the app runs, whatever the page is waiting for. */
 const SWAP_LIMIT_MS = 15000;
 
+import { signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
+
 interface Boot {
-  boot(container: HTMLElement): void;
+  /** `signedIn`: the early sign-in's yes, when it came before the app's code. */
+  boot(container: HTMLElement, signedIn?: SignedIn | null): void;
 }
 
 /**
@@ -40,24 +46,27 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
   await firstScreenPainted(root);
   const { boot } = await load();
   const app = document.createElement('div');
-  boot(app);
+  const signedIn = takeEarlySession();
+  boot(app, signedIn);
   await pageReady(app, SWAP_LIMIT_MS);
   app.id = root.id;
   const focused = document.activeElement;
   root.replaceWith(app);
   carryOver(root, app, focused);
-  // "Sign in" was pressed before the app ran: the app's own form sends it, with its checks,
-  // once React has taken in what was carried over.
-  if (sent.size) {
+  // "Sign in" was pressed before the app ran, and its answer has not opened the home: the
+  // app's own form sends it, with its checks (taking the early answer), once React has
+  // taken in what was carried over.
+  if (sent.size && !signedIn) {
     await nextFrame();
     app.querySelector<HTMLFormElement>('main form')?.requestSubmit();
   }
 }
 
 /**
- * Enables the first screen's early forms and holds their submission; answers the set of
- * those submitted meanwhile. A pressed button says it is on its way (`data-busy`, the
- * app's own words for it, written by the server). `prepare`: as for `startApp`.
+ * Enables the first screen's early forms and sends the sign-in when pressed (not as a
+ * plain form); answers the set of those submitted meanwhile. A pressed button says it is
+ * on its way (`data-busy`), and a yes is said under it (`data-signed-in`: the app's own
+ * words for both, written by the server). `prepare`: as for `startApp`.
  */
 export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTMLFormElement> {
   const sent = new Set<HTMLFormElement>();
@@ -73,11 +82,27 @@ export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTM
     form.addEventListener('focusin', started);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      if (sent.has(form)) return;
       started();
       sent.add(form);
       const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
       if (button?.dataset.busy) button.textContent = button.dataset.busy;
       if (button) button.disabled = true;
+      // What is sent stays as it was sent, until the app's form takes it over.
+      const [name, password] = [...form.querySelectorAll('input')].map((field) => {
+        field.readOnly = true;
+        return field.value;
+      });
+      // Left empty, the app's own checks say so, with nothing sent.
+      if (!name?.trim() || !password) return;
+      signInEarly(name, password, (answer) => {
+        if (answer?.status !== 200 || !button?.dataset.signedIn) return;
+        const said = document.createElement('p');
+        said.className = 'success-line';
+        said.setAttribute('role', 'status');
+        said.textContent = button.dataset.signedIn;
+        button.after(said);
+      });
     });
   });
   return sent;

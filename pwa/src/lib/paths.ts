@@ -27,6 +27,12 @@ export const paths = {
   orders: '/orders',
 } as const;
 
+/** Where to go after signing in: a page of this app the person came from, never another site. */
+export function returnPath(from: unknown): string | null {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return null;
+  return from.startsWith(paths.login) ? null : from;
+}
+
 /** Screens of the signed-in area show no public header or footer. */
 export function isAppArea(pathname: string): boolean {
   return ['/dashboard', '/profile', '/orders', '/checkout', '/learn'].some(

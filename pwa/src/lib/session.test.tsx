@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError } from './api';
 import { sampleUser, scriptFetch } from '../test-support';
-import { SessionProvider, useSession } from './session';
+import { keepSession, SessionProvider, useSession } from './session';
+import { signInEarly } from './early-sign-in';
 
 const wrapper = ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>;
 const unauthorized = {
@@ -99,6 +100,30 @@ describe('session (docs/product.md, Statuses)', () => {
     expect(result.current.status).toBe('ready');
     expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization}`)).toEqual(['POST /users/login null']);
     // The person kept for offline starts is the person, not the token again.
+    expect(JSON.parse(localStorage.getItem('mavuno.user') ?? '{}')).toEqual(sampleUser);
+  });
+
+  it('a sign-in pressed in the server’s first screen is taken from there, not sent again', async () => {
+    const calls = scriptFetch({
+      'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'Invalid email or password' } },
+    });
+    signInEarly('amani@example.com', 'wrong');
+    const { result } = renderHook(() => useSession(), { wrapper });
+    const error = await act(() => result.current.login('amani@example.com', 'wrong').catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('invalid_credentials');
+    expect(calls).toHaveLength(1);
+    // Corrected in the app's form: its own sign-in.
+    await act(() => result.current.login('amani@example.com', 'secret1').catch(() => undefined));
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a phone signed in by the first screen opens as that person (boot.tsx)', () => {
+    scriptFetch({ 'GET /me': { status: 200, body: { success: true, user: sampleUser } } });
+    keepSession({ user: { ...sampleUser, token: 'early' } });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    expect(result.current.user?.id).toBe(sampleUser.id);
+    expect(localStorage.getItem('token')).toBe('early');
     expect(JSON.parse(localStorage.getItem('mavuno.user') ?? '{}')).toEqual(sampleUser);
   });
 

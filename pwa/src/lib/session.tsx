@@ -8,9 +8,9 @@
 // out; only an answer from the server ends a session.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { api, ApiError, getToken, onUnauthorized, setToken } from './api';
+import { answered, api, ApiError, getToken, onUnauthorized, setToken } from './api';
 import type { User } from './account';
-import { signInName } from './validation';
+import { signInName, takeEarlySignIn, type SignedIn } from './early-sign-in';
 
 const USER_CACHE_KEY = 'mavuno.user';
 
@@ -52,6 +52,16 @@ function cacheUser(user: User | null): void {
   } catch {
     // Without storage the session lasts as long as the page.
   }
+}
+
+/**
+ * The session of a sign-in the app did not send itself (lib/early-sign-in.ts), kept as the
+ * app's own would be, before the app starts: it then opens as on a phone signed in before.
+ */
+export function keepSession({ user }: SignedIn): void {
+  const { token, ...me } = user;
+  setToken(token);
+  cacheUser(me);
 }
 
 export async function fetchMe(): Promise<User> {
@@ -114,11 +124,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (emailOrPhone: string, password: string) => {
-      const response = await api<{ user: User & { token: string } }>('/users/login', {
-        method: 'POST',
-        json: { user: { ...signInName(emailOrPhone), password } },
-        keepTokenOn401: true,
-      });
+      // Pressed in the server's first screen, it has left already: its answer, not a second sign-in.
+      const early = await takeEarlySignIn(emailOrPhone, password);
+      const response = early
+        ? answered<SignedIn>(early, early.data, { keepTokenOn401: true })
+        : await api<SignedIn>('/users/login', {
+            method: 'POST',
+            json: { user: { ...signInName(emailOrPhone), password } },
+            keepTokenOn401: true,
+          });
       const { token, ...me } = response.user;
       return startSession(token, me);
     },

@@ -47,16 +47,8 @@ export function validateRegistration(values: RegistrationValues): string[] {
   return codes;
 }
 
-/** A typed phone number (no @, some digits) in a field that takes an email or a phone number. */
-export function typedPhone(value: string): string | null {
-  return !value.includes('@') && /\d/.test(value) ? value.trim() : null;
-}
-
-/** How a person signs in: `{email}` or `{phone_number}`, from one field that takes either. */
-export function signInName(typed: string): { email: string } | { phone_number: string } {
-  const phone = typedPhone(typed);
-  return phone ? { phone_number: phone } : { email: typed.trim() };
-}
+// Kept with the sign-in sent from the server's first screen, which must not wait for this file.
+export { signInName, typedPhone } from './early-sign-in';
 
 export function validateLogin(emailOrPhone: string, password: string): string[] {
   const codes: string[] = [];

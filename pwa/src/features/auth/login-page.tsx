@@ -1,19 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../lib/paths';
+import { paths, returnPath } from '../../lib/paths';
 import { ErrorBox, TextField, useFormSend } from '../../components/form';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { useSession } from '../../lib/session';
 import { validateLogin } from '../../lib/validation';
 import { usePageHead } from '../../lib/page-head';
 import { prepareHome } from '../../lib/app-files';
-
-/** Where to go after signing in: a page of this app the person came from, never another site. */
-export function returnPath(from: unknown): string | null {
-  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return null;
-  return from.startsWith(paths.login) ? null : from;
-}
 
 /** The home's code is asked for once the person begins filling the form (`prepareHome`). */
 export function LoginPage() {

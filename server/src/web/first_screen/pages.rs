@@ -2,8 +2,8 @@
 //! programs, contact, help, terms), the sign-in, sign-up and password forms
 //! (shown disabled until the app runs: nothing typed there could be lost, and no
 //! password leaves in a plain form; the sign-in form is `data-early`: the page's first
-//! script enables it and keeps what is typed, and a press of its button, for the app:
-//! `pwa/src/lib/first-screen.ts`), and an empty cart.
+//! script enables it, keeps what is typed for the app, and sends it as the app's client
+//! does when pressed: `pwa/src/lib/first-screen.ts`), and an empty cart.
 
 use crate::labels::Lang;
 
@@ -76,7 +76,7 @@ pub fn login(lang: Lang) -> String {
         "<section class=\"page narrow auth-page\"><h1>{}</h1><p class=\"lead\">{}</p>\
          <form class=\"card form\" data-early>{}{}\
          <p class=\"form-aside\"><a href=\"/forgot-password\">{}</a></p>\
-         <button type=\"submit\" class=\"button wide\" data-busy=\"{}\" disabled>{}</button>\
+         <button type=\"submit\" class=\"button wide\" data-busy=\"{}\" data-signed-in=\"{}\" disabled>{}</button>\
          <p class=\"form-footer\">{} <a href=\"/register\">{}</a></p></form></section>",
         t(lang, "auth.login_title"),
         t(lang, "auth.login_intro"),
@@ -84,6 +84,7 @@ pub fn login(lang: Lang) -> String {
         Field::new("password", "fields.password", "password", "current-password").html(lang),
         t(lang, "auth.forgot_link"),
         t(lang, "auth.signing_in"),
+        t(lang, "auth.signed_in_opening"),
         t(lang, "auth.sign_in"),
         t(lang, "auth.no_account"),
         t(lang, "auth.create_account"),
@@ -342,10 +343,12 @@ mod tests {
         let sw = Lang::parse(Some("sw"));
         let login = login(sw);
         assert_eq!(login.matches(" disabled").count(), 3, "both fields and the button wait for a script");
-        // Only the sign-in form is opened early, by the page's first script, which sends nothing itself.
+        // Only the sign-in form is opened early, by the page's first script, which sends it as the app does.
         assert_eq!(login.matches(" data-early").count(), 1);
         assert!(!login.contains(" name=") && !login.contains(" action="), "nothing of it leaves in a plain form");
-        assert!(login.contains("data-busy=\"") && !login.contains("data-busy=\"\""), "{login}");
+        for said in ["data-busy", "data-signed-in"] {
+            assert!(login.contains(&format!("{said}=\"")) && !login.contains(&format!("{said}=\"\"")), "{login}");
+        }
         no_key_left(&login);
         let by_phone = Query { phone: Some("+243 <970>".to_owned()), ..Query::default() };
         let reset = reset_password(&by_phone, sw);
