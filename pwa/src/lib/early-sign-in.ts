@@ -80,6 +80,12 @@ export async function takeEarlySignIn(name: string, password: string): Promise<S
   return sent.answer;
 }
 
+/** Forgets the early sign-in (changed after its answer: the app's form sends anew). */
+export function forgetEarlySignIn(): void {
+  early = null;
+  signedIn = null;
+}
+
 /** The person an early sign-in has signed in, once (the app then opens at the home). */
 export function takeEarlySession(): SignedIn | null {
   const done = signedIn;

@@ -26,7 +26,8 @@ function firstScreen(): HTMLElement {
 function signInScreen(): HTMLElement {
   const root = document.createElement('div');
   root.id = 'root';
-  root.innerHTML = `<div data-first-screen="login"><main id="main"><form class="card form" data-early>
+  const refusals = JSON.stringify({ invalid_credentials: 'Mot de passe incorrect', fallback: 'Échec' });
+  root.innerHTML = `<div data-first-screen="login"><main id="main"><form class="card form" data-early data-refusals='${refusals}'>
     <input id="first-username" type="text" disabled><input id="first-password" type="password" disabled>
     <button type="submit" data-busy="Connexion…" data-signed-in="Connecté" disabled>Se connecter</button>
   </form></main></div>`;
@@ -112,6 +113,46 @@ describe('the first screen', () => {
     const said = await vi.waitFor(() => within(root).getByRole('status'));
     expect(said.textContent).toBe('Connecté');
     expect(takeEarlySession()?.user.token).toBe('fresh');
+    root.remove();
+  });
+
+  it('says a no above the fields in the page’s words, and gives the form back; changed, the app sends nothing', async () => {
+    scriptFetch({ 'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'No' } } });
+    const root = signInScreen();
+    const sent = openEarlyForms(root);
+    const [name, password] = root.querySelectorAll('input');
+    name!.value = 'amani@example.com';
+    password!.value = 'wrong';
+    const form = root.querySelector('form')!;
+    form.requestSubmit();
+    const alert = await vi.waitFor(() => within(root).getByRole('alert'));
+    expect(alert.textContent).toBe('Mot de passe incorrect');
+    expect(document.activeElement).toBe(alert);
+    const button = root.querySelector('button')!;
+    expect([button.textContent, button.disabled, password!.readOnly]).toEqual(['Se connecter', false, false]);
+    // Unchanged, the app's form says it again, from this answer.
+    expect(sent.has(form)).toBe(true);
+    password!.value = 'secret1';
+    password!.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(sent.has(form)).toBe(false);
+    expect(await takeEarlySignIn('amani@example.com', 'wrong')).toBeNull();
+    // Pressed again: sent again, the no gone meanwhile.
+    form.requestSubmit();
+    expect(within(root).queryByRole('alert')).toBeNull();
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => within(root).getByRole('alert'));
+    await takeEarlySignIn('amani@example.com', 'secret1');
+    root.remove();
+  });
+
+  it('says when the server could not be reached, in the words for any other no', async () => {
+    scriptFetch({ 'POST /users/login': 'offline' });
+    const root = signInScreen();
+    openEarlyForms(root);
+    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
+    root.querySelector('form')!.requestSubmit();
+    expect((await vi.waitFor(() => within(root).getByRole('alert'))).textContent).toBe('Échec');
     root.remove();
   });
 

@@ -9,10 +9,10 @@
 // page's first script (~3 KB), enables it, and what is typed there is the app's once it
 // takes over. On a new phone on slow 3G that is ~6 s of typing instead of waiting. A
 // press of its button sends the sign-in at once (lib/early-sign-in.ts), as the app's
-// client would (JSON, never a plain form: its fields have no names), and says when the
-// server has said yes; the app then opens at the home, or, when the answer was a no or
-// has not come, its own form takes the answer and says why. The other forms wait for
-// the app (disabled).
+// client would (JSON, never a plain form: its fields have no names), and says the
+// server's answer: after a yes the app opens at the home; after a no the form is the
+// person's again, and the app's own form, when it takes over, takes that answer and says
+// it again. The other forms wait for the app (disabled).
 
 /** The mark the server puts on its first screen. */
 const FIRST_SCREEN = '[data-first-screen]';
@@ -23,7 +23,7 @@ const PAINT_WAIT_MS = 3000;
 /** The longest the first screen stays once the app runs, whatever the page is waiting for. */
 const SWAP_LIMIT_MS = 15000;
 
-import { signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
+import { forgetEarlySignIn, signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
 
 interface Boot {
   /** `signedIn`: the early sign-in's yes, when it came before the app's code. */
@@ -63,10 +63,8 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
 }
 
 /**
- * Enables the first screen's early forms and sends the sign-in when pressed (not as a
- * plain form); answers the set of those submitted meanwhile. A pressed button says it is
- * on its way (`data-busy`), and a yes is said under it (`data-signed-in`: the app's own
- * words for both, written by the server). `prepare`: as for `startApp`.
+ * Enables the first screen's early forms (`openSignIn`); answers the set of those pressed
+ * meanwhile and not changed since. `prepare`: as for `startApp`.
  */
 export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTMLFormElement> {
   const sent = new Set<HTMLFormElement>();
@@ -80,32 +78,80 @@ export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTM
       field.disabled = false;
     });
     form.addEventListener('focusin', started);
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (sent.has(form)) return;
-      started();
-      sent.add(form);
-      const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
-      if (button?.dataset.busy) button.textContent = button.dataset.busy;
-      if (button) button.disabled = true;
-      // What is sent stays as it was sent, until the app's form takes it over.
-      const [name, password] = [...form.querySelectorAll('input')].map((field) => {
-        field.readOnly = true;
-        return field.value;
-      });
-      // Left empty, the app's own checks say so, with nothing sent.
-      if (!name?.trim() || !password) return;
-      signInEarly(name, password, (answer) => {
-        if (answer?.status !== 200 || !button?.dataset.signedIn) return;
-        const said = document.createElement('p');
-        said.className = 'success-line';
-        said.setAttribute('role', 'status');
-        said.textContent = button.dataset.signedIn;
-        button.after(said);
-      });
-    });
+    openSignIn(form, sent, started);
   });
   return sent;
+}
+
+/**
+ * The sign-in form of the first screen: a press sends it at once (not as a plain form),
+ * its button saying it is on its way (`data-busy`). The server's yes is said under it
+ * (`data-signed-in`); a no, or no answer, above the fields (`data-refusals`: the words
+ * for each code), and the form is the person's again. The app's own words for each,
+ * written by the server. Pressed and not changed since, the form is in `sent`: the app's
+ * form sends it when it takes over, taking the answer already there (a no is said again,
+ * in the same words), or asking again when none came.
+ */
+function openSignIn(form: HTMLFormElement, sent: Set<HTMLFormElement>, started: () => void): void {
+  const fields = [...form.querySelectorAll('input')];
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  const label = button?.textContent ?? '';
+  let sending = false;
+  const busy = (on: boolean) => {
+    fields.forEach((field) => (field.readOnly = on));
+    if (!button) return;
+    button.disabled = on;
+    button.textContent = on ? (button.dataset.busy ?? label) : label;
+  };
+  const say = (text: string | null, refused: boolean) => {
+    form.querySelectorAll('[data-said]').forEach((said) => said.remove());
+    if (!text) return;
+    const said = document.createElement(refused ? 'div' : 'p');
+    said.dataset.said = '';
+    if (refused) {
+      said.className = 'error-box';
+      said.setAttribute('role', 'alert');
+      said.tabIndex = -1;
+      said.append(Object.assign(document.createElement('p'), { textContent: text }));
+      form.prepend(said);
+      said.focus();
+    } else {
+      said.className = 'success-line';
+      said.setAttribute('role', 'status');
+      said.textContent = text;
+      button?.after(said);
+    }
+  };
+  form.addEventListener('input', () => {
+    // Changed after a no: the app's form sends nothing the person did not press.
+    sent.delete(form);
+    forgetEarlySignIn();
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (sending) return;
+    started();
+    sent.add(form);
+    say(null, false);
+    busy(true);
+    const [name, password] = fields.map((field) => field.value);
+    // Left empty, the app's own checks say so when it takes over, with nothing sent.
+    if (!name?.trim() || !password) return;
+    sending = true;
+    signInEarly(name, password, (answer) => {
+      sending = false;
+      if (answer?.status === 200) return say(button?.dataset.signedIn ?? null, false);
+      let words: Record<string, string> = {};
+      try {
+        words = JSON.parse(form.dataset.refusals ?? '{}') as Record<string, string>;
+      } catch {
+        // Said by the app when it takes over.
+      }
+      const code = answer ? (answer.data as { code?: unknown } | null)?.code : 'network_error';
+      busy(false);
+      say((typeof code === 'string' ? words[code] : undefined) ?? words.fallback ?? null, true);
+    });
+  });
 }
 
 /**

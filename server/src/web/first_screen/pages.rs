@@ -70,16 +70,25 @@ pub fn programs(lang: Lang) -> String {
     )
 }
 
+/// The refusals of a sign-in the page's first script says itself (`lib/first-screen.ts`,
+/// `openSignIn`), by the server's code (`network_error`: no answer), in the app's words;
+/// any other in the app's own words for a failed sign-in.
+const SIGN_IN_REFUSALS: [&str; 4] = ["invalid_credentials", "account_inactive", "too_many_attempts", "network_error"];
+
 /// The sign-in page (`features/auth/login-page.tsx`).
 pub fn login(lang: Lang) -> String {
+    let mut refusals: serde_json::Map<String, serde_json::Value> =
+        SIGN_IN_REFUSALS.iter().map(|code| (code.to_string(), lang.text(&format!("errors.{code}")).into())).collect();
+    refusals.insert("fallback".to_owned(), lang.text("auth.login_failed").into());
     format!(
         "<section class=\"page narrow auth-page\"><h1>{}</h1><p class=\"lead\">{}</p>\
-         <form class=\"card form\" data-early>{}{}\
+         <form class=\"card form\" data-early data-refusals=\"{}\">{}{}\
          <p class=\"form-aside\"><a href=\"/forgot-password\">{}</a></p>\
          <button type=\"submit\" class=\"button wide\" data-busy=\"{}\" data-signed-in=\"{}\" disabled>{}</button>\
          <p class=\"form-footer\">{} <a href=\"/register\">{}</a></p></form></section>",
         t(lang, "auth.login_title"),
         t(lang, "auth.login_intro"),
+        escape(&serde_json::Value::Object(refusals).to_string()),
         Field::new("username", "fields.email_or_phone", "text", "username").html(lang),
         Field::new("password", "fields.password", "password", "current-password").html(lang),
         t(lang, "auth.forgot_link"),
@@ -349,6 +358,19 @@ mod tests {
         for said in ["data-busy", "data-signed-in"] {
             assert!(login.contains(&format!("{said}=\"")) && !login.contains(&format!("{said}=\"\"")), "{login}");
         }
+        // The refusals it says itself, as JSON in an attribute, in the reader's words.
+        let start = login.find("data-refusals=\"").expect("refusals") + "data-refusals=\"".len();
+        let attribute = &login[start..start + login[start..].find('"').unwrap()];
+        let json = attribute.replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">");
+        let refusals: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&json.replace("&amp;", "&")).unwrap();
+        assert_eq!(refusals.len(), SIGN_IN_REFUSALS.len() + 1);
+        assert_eq!(refusals["invalid_credentials"], sw.text("errors.invalid_credentials").as_str());
+        assert!(
+            refusals
+                .values()
+                .all(|text| text.as_str().is_some_and(|text| !text.is_empty() && !text.contains("errors.")))
+        );
         no_key_left(&login);
         let by_phone = Query { phone: Some("+243 <970>".to_owned()), ..Query::default() };
         let reset = reset_password(&by_phone, sw);
