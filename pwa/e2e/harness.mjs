@@ -296,3 +296,29 @@ export async function assertOffline(page) {
   });
   if (reached.length > 0) throw new Error(`${page.url()} still reaches ${reached.join(', ')} while offline`);
 }
+
+/**
+ * Opens a page whose app scripts are held back (with `firstScript`, all but the page's
+ * first one, which opens the early forms) until `release` is called: a slow link's app.
+ * Held through the DevTools protocol's Fetch domain, not Playwright's routing, which
+ * turns the browser's cache off: Chromium 148 then fetched again a picture the page
+ * already had, which no phone does.
+ */
+export async function holdBackApp(context, { firstScript = false } = {}) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const scripts = firstScript ? /^\/assets\/(?!index-)[^/]*\.js$/ : /^\/assets\/.*\.js$/;
+  const held = [];
+  let released = false;
+  const go = (requestId) => cdp.send('Fetch.continueRequest', { requestId }).catch(() => {});
+  cdp.on('Fetch.requestPaused', ({ requestId, request }) => {
+    if (!released && scripts.test(new URL(request.url).pathname)) held.push(requestId);
+    else void go(requestId);
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/assets/*', requestStage: 'Request' }] });
+  const release = () => {
+    released = true;
+    held.splice(0).forEach(go);
+  };
+  return { page, release };
+}
