@@ -43,4 +43,20 @@ describe('a sign-in sent from the first screen', () => {
     expect(takeEarlySession()).toBeNull();
     expect(await takeEarlySignIn('amani@example.com', 'secret1')).toBeNull();
   });
+
+  it('still on its way when the app asks, is the app’s: no answer then is said, not waited for again', async () => {
+    let fail = () => {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((_, reject) => (fail = () => reject(new TypeError('Failed to fetch'))))),
+    );
+    signInEarly('amani@example.com', 'secret1');
+    const taken = takeEarlySignIn('amani@example.com', 'secret1');
+    fail();
+    expect(await taken).toEqual({
+      status: 0,
+      statusText: '',
+      data: { code: 'network_error', message: 'Network error' },
+    });
+  });
 });

@@ -32,7 +32,7 @@ export interface SignedIn {
 /** Not waited for longer than the app's own requests (lib/silence.ts, not imported: see above). */
 const GIVE_UP_MS = 30_000;
 
-let early: { name: string; password: string; answer: Promise<SignInAnswer | null> } | null = null;
+let early: { name: string; password: string; answer: Promise<SignInAnswer | null>; settled: boolean } | null = null;
 let signedIn: SignedIn | null = null;
 
 /** Sends a sign-in now; `then` hears its answer (null: the server could not be reached). */
@@ -54,9 +54,10 @@ export function signInEarly(name: string, password: string, then?: (answer: Sign
       return { status: response.status, statusText: response.statusText, data };
     })
     .catch(() => null);
-  const sent = { name, password, answer };
+  const sent = { name, password, answer, settled: false };
   early = sent;
   void answer.then((answered) => {
+    sent.settled = true;
     if (early === sent && answered?.status === 200 && isSignedIn(answered.data)) signedIn = answered.data;
     then?.(answered);
   });
@@ -67,17 +68,27 @@ function isSignedIn(data: unknown): data is SignedIn {
   return typeof user?.token === 'string' && typeof user.id === 'number';
 }
 
+/** What the app's client says of a request that had no answer (lib/api.ts, `send`). */
+const NO_ANSWER: SignInAnswer = {
+  status: 0,
+  statusText: '',
+  data: { code: 'network_error', message: 'Network error' },
+};
+
 /**
  * The server's answer to the sign-in sent early with `name` and `password`, once; null
- * when none was sent with them, or the server could not be reached (the app then asks
- * itself: the network may be back).
+ * when none was sent with them, or when the server could not be reached before the app
+ * asked (the app then asks itself: the network may be back). Still on its way when the
+ * app asks, it is the app's sign-in: its failure then is said (`network_error`), not
+ * waited for a second time.
  */
 export async function takeEarlySignIn(name: string, password: string): Promise<SignInAnswer | null> {
   const sent = early;
   if (!sent || sent.name !== name || sent.password !== password) return null;
   early = null;
   signedIn = null;
-  return sent.answer;
+  if (sent.settled) return sent.answer;
+  return (await sent.answer) ?? NO_ANSWER;
 }
 
 /** Forgets the early sign-in (changed after its answer: the app's form sends anew). */
