@@ -13,8 +13,8 @@ import type { SignedIn } from '../lib/early-sign-in';
 
 /**
  * `signedIn`: a sign-in pressed in the server's first screen, answered before the app's
- * code came (lib/early-sign-in.ts): the app opens where the sign-in leads, as the app's
- * own sign-in would have gone once the app had drawn its form and sent it again.
+ * code came (lib/early-sign-in.ts): the app opens where the app's own sign-in would have
+ * gone (the home, or the page `?next=` names), without drawing its form first.
  */
 export function boot(container: HTMLElement, signedIn?: SignedIn | null) {
   if (signedIn) {

@@ -26,7 +26,11 @@ function firstScreen(): HTMLElement {
 function signInScreen(): HTMLElement {
   const root = document.createElement('div');
   root.id = 'root';
-  const refusals = JSON.stringify({ invalid_credentials: 'Mot de passe incorrect', fallback: 'Échec' });
+  const refusals = JSON.stringify({
+    invalid_credentials: 'Mot de passe incorrect',
+    password_required: 'Le mot de passe est obligatoire',
+    fallback: 'Échec',
+  });
   root.innerHTML = `<div data-first-screen="login"><main id="main"><form class="card form" data-early data-refusals='${refusals}'>
     <input id="first-username" type="text" disabled><input id="first-password" type="password" disabled>
     <button type="submit" data-busy="Connexion…" data-signed-in="Connecté" disabled>Se connecter</button>
@@ -156,12 +160,14 @@ describe('the first screen', () => {
     root.remove();
   });
 
-  it('sends nothing early when a field is empty: the app’s checks say so', () => {
+  it('says a field left blank in the app’s words, sends nothing, and the app’s checks say it again', () => {
     const calls = scriptFetch({});
     const root = signInScreen();
     const sent = openEarlyForms(root);
     root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
     root.querySelector('form')!.requestSubmit();
+    expect(within(root).getByRole('alert').textContent).toBe('Le mot de passe est obligatoire');
+    expect(root.querySelector<HTMLInputElement>('#first-password')!.readOnly).toBe(false);
     expect(sent.size).toBe(1);
     expect(calls).toEqual([]);
     root.remove();

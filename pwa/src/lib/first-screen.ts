@@ -13,6 +13,7 @@
 // server's answer: after a yes the app opens at the home; after a no the form is the
 // person's again, and the app's own form, when it takes over, takes that answer and says
 // it again. The other forms wait for the app (disabled).
+import { forgetEarlySignIn, signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
 
 /** The mark the server puts on its first screen. */
 const FIRST_SCREEN = '[data-first-screen]';
@@ -22,8 +23,6 @@ const BUSY = '.spinner-block, [aria-busy="true"]';
 const PAINT_WAIT_MS = 3000;
 /** The longest the first screen stays once the app runs, whatever the page is waiting for. */
 const SWAP_LIMIT_MS = 15000;
-
-import { forgetEarlySignIn, signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
 
 interface Boot {
   /** `signedIn`: the early sign-in's yes, when it came before the app's code. */
@@ -86,16 +85,24 @@ export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTM
 /**
  * The sign-in form of the first screen: a press sends it at once (not as a plain form),
  * its button saying it is on its way (`data-busy`). The server's yes is said under it
- * (`data-signed-in`); a no, or no answer, above the fields (`data-refusals`: the words
- * for each code), and the form is the person's again. The app's own words for each,
- * written by the server. Pressed and not changed since, the form is in `sent`: the app's
- * form sends it when it takes over, taking the answer already there (a no is said again,
- * in the same words), or asking again when none came.
+ * (`data-signed-in`); a no, no answer or a field left blank, above the fields
+ * (`data-refusals`: the words for each code), and the form is the person's again. The
+ * app's own words for each, written by the server. Pressed and not changed since, the
+ * form is in `sent`: the app's form sends it when it takes over, with its checks, taking
+ * the answer already there (a no is said again, in the same words), or asking again when
+ * none came.
  */
 function openSignIn(form: HTMLFormElement, sent: Set<HTMLFormElement>, started: () => void): void {
   const fields = [...form.querySelectorAll('input')];
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
   const label = button?.textContent ?? '';
+  let words: Record<string, string> = {};
+  try {
+    words = JSON.parse(form.dataset.refusals ?? '{}') as Record<string, string>;
+  } catch {
+    // Said by the app when it takes over.
+  }
+  const refusal = (code: unknown) => (typeof code === 'string' ? words[code] : undefined) ?? words.fallback;
   let sending = false;
   const busy = (on: boolean) => {
     fields.forEach((field) => (field.readOnly = on));
@@ -103,22 +110,24 @@ function openSignIn(form: HTMLFormElement, sent: Set<HTMLFormElement>, started: 
     button.disabled = on;
     button.textContent = on ? (button.dataset.busy ?? label) : label;
   };
-  const say = (text: string | null, refused: boolean) => {
+  /** Says `texts`: a yes under the button, a refusal's reasons above the fields. */
+  const say = (texts: (string | undefined)[], refused: boolean) => {
     form.querySelectorAll('[data-said]').forEach((said) => said.remove());
-    if (!text) return;
+    const lines = texts.filter((text): text is string => Boolean(text));
+    if (lines.length === 0) return;
     const said = document.createElement(refused ? 'div' : 'p');
     said.dataset.said = '';
     if (refused) {
       said.className = 'error-box';
       said.setAttribute('role', 'alert');
       said.tabIndex = -1;
-      said.append(Object.assign(document.createElement('p'), { textContent: text }));
+      said.append(...lines.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
       form.prepend(said);
       said.focus();
     } else {
       said.className = 'success-line';
       said.setAttribute('role', 'status');
-      said.textContent = text;
+      said.textContent = lines.join(' ');
       button?.after(said);
     }
   };
@@ -132,24 +141,18 @@ function openSignIn(form: HTMLFormElement, sent: Set<HTMLFormElement>, started: 
     if (sending) return;
     started();
     sent.add(form);
-    say(null, false);
+    const [name = '', password = ''] = fields.map((field) => field.value);
+    // The app's checks (lib/validation.ts, validateLogin): nothing is sent.
+    const blank = [!name.trim() && 'email_or_phone_required', !password && 'password_required'];
+    if (blank.some(Boolean)) return say(blank.filter(Boolean).map(refusal), true);
+    say([], false);
     busy(true);
-    const [name, password] = fields.map((field) => field.value);
-    // Left empty, the app's own checks say so when it takes over, with nothing sent.
-    if (!name?.trim() || !password) return;
     sending = true;
     signInEarly(name, password, (answer) => {
       sending = false;
-      if (answer?.status === 200) return say(button?.dataset.signedIn ?? null, false);
-      let words: Record<string, string> = {};
-      try {
-        words = JSON.parse(form.dataset.refusals ?? '{}') as Record<string, string>;
-      } catch {
-        // Said by the app when it takes over.
-      }
-      const code = answer ? (answer.data as { code?: unknown } | null)?.code : 'network_error';
+      if (answer?.status === 200) return say([button?.dataset.signedIn], false);
       busy(false);
-      say((typeof code === 'string' ? words[code] : undefined) ?? words.fallback ?? null, true);
+      say([refusal(answer ? (answer.data as { code?: unknown } | null)?.code : 'network_error')], true);
     });
   });
 }

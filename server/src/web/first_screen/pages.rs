@@ -71,9 +71,16 @@ pub fn programs(lang: Lang) -> String {
 }
 
 /// The refusals of a sign-in the page's first script says itself (`lib/first-screen.ts`,
-/// `openSignIn`), by the server's code (`network_error`: no answer), in the app's words;
-/// any other in the app's own words for a failed sign-in.
-const SIGN_IN_REFUSALS: [&str; 4] = ["invalid_credentials", "account_inactive", "too_many_attempts", "network_error"];
+/// `openSignIn`), by the server's code (`network_error`: no answer; the two blank fields:
+/// the app's own checks), in the app's words; any other in its words for a failed sign-in.
+const SIGN_IN_REFUSALS: [&str; 6] = [
+    "invalid_credentials",
+    "account_inactive",
+    "too_many_attempts",
+    "network_error",
+    "email_or_phone_required",
+    "password_required",
+];
 
 /// The sign-in page (`features/auth/login-page.tsx`).
 pub fn login(lang: Lang) -> String {
