@@ -7,14 +7,21 @@ import { DEMO_PASSWORD, PHONE, appStarted, holdBackApp, serverAndBrowser } from 
 
 const env = serverAndBrowser();
 
-test('on a new phone the sign-in leaves at the press of the first screen’s button, and the app opens at the home', async () => {
+/**
+ * A new phone's /login in French, its app's code held back until `release()`: the
+ * first screen's form (`early`), and the sign-ins sent (`signIns`).
+ */
+async function signInScreen() {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
-  // Everything but the page's first script held back: the app is still on its way.
   const { page, release } = await holdBackApp(context, { firstScript: true });
   const signIns = [];
   page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
   await page.goto(`${env.server.origin}/login?lng=fr`, { waitUntil: 'commit' });
-  const early = page.locator('[data-first-screen] form');
+  return { context, page, release, signIns, early: page.locator('[data-first-screen] form') };
+}
+
+test('on a new phone the sign-in leaves at the press of the first screen’s button, and the app opens at the home', async () => {
+  const { context, page, release, signIns, early } = await signInScreen();
   await early.getByLabel(/^E-mail/).fill('buyer@mavuno.demo');
   await early.getByLabel(/^Mot de passe/).fill(DEMO_PASSWORD);
   await early.getByRole('button', { name: 'Se connecter' }).click();
@@ -37,12 +44,7 @@ test('on a new phone the sign-in leaves at the press of the first screen’s but
 });
 
 test('a blank name or a wrong password pressed in the first screen is said at once, again by the app, sent once, and can be corrected', async () => {
-  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
-  const { page, release } = await holdBackApp(context, { firstScript: true });
-  const signIns = [];
-  page.on('request', (request) => request.url().includes('/users/login') && signIns.push(request.url()));
-  await page.goto(`${env.server.origin}/login?lng=fr`, { waitUntil: 'commit' });
-  const early = page.locator('[data-first-screen] form');
+  const { context, page, release, signIns, early } = await signInScreen();
   // Spaces for a name pass the browser's own check, not the app's: said in its words, nothing sent.
   await early.getByLabel(/^E-mail/).fill('   ');
   await early.getByLabel(/^Mot de passe/).fill('not-the-password');

@@ -75,11 +75,29 @@ function Search() {
   );
 }
 
-/** The app's code, asked for once the first screen has painted, and come when the test says. */
-function appComing(boot: (container: HTMLElement, signedIn?: SignedIn | null) => void) {
+/**
+ * The app started on the sign-in's first screen `root`, its code coming when the test says
+ * (`come()`, once the first screen has painted and asked for it), and "Sign in" pressed
+ * meanwhile: what the app's form sent (`sent`), and the yes it was started with (`given`).
+ */
+function signInApp(root: HTMLElement) {
+  const seen: { sent: string; given: SignedIn | null | undefined } = { sent: '', given: undefined };
+  const boot = (container: HTMLElement, signedIn?: SignedIn | null) => {
+    seen.given = signedIn;
+    act(() => createRoot(container).render(<SignIn onSent={(s) => (seen.sent = s)} />));
+  };
   let come: (() => void) | null = null;
-  const load = () => new Promise<{ boot: typeof boot }>((resolve) => (come = () => resolve({ boot })));
-  return { load, come: () => vi.waitFor(() => expect(come).not.toBeNull()).then(() => come!()) };
+  const started = startApp(root, () => new Promise((resolve) => (come = () => resolve({ boot }))));
+  root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+  root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
+  root.querySelector('form')!.requestSubmit();
+  return Object.assign(seen, {
+    come: async () => {
+      await vi.waitFor(() => expect(come).not.toBeNull());
+      come!();
+      await started;
+    },
+  });
 }
 
 describe('the first screen', () => {
@@ -188,22 +206,12 @@ describe('the first screen', () => {
   it('gives the app what was typed in the early form, then sends its own form when the answer was a no', async () => {
     scriptFetch({ 'POST /users/login': { status: 401, body: { code: 'invalid_credentials', message: 'No' } } });
     const root = signInScreen();
-    let sent = '';
-    const boot = (container: HTMLElement, signedIn?: SignedIn | null) => {
-      expect(signedIn).toBeNull();
-      act(() => createRoot(container).render(<SignIn onSent={(s) => (sent = s)} />));
-    };
-    const app = appComing(boot);
-    const started = startApp(root, app.load);
-    // Typed and pressed while the app's code is on its way (it runs after the first paint).
-    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
-    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
-    root.querySelector('form')!.requestSubmit();
+    const app = signInApp(root);
     // The app's code comes after the answer.
     await new Promise((resolve) => setTimeout(resolve, 10));
     await app.come();
-    await started;
-    expect(sent).toBe('amani@example.com/secret1');
+    expect(app.given).toBeNull();
+    expect(app.sent).toBe('amani@example.com/secret1');
     document.getElementById('root')?.remove();
     await takeEarlySignIn('amani@example.com', 'secret1');
   });
@@ -211,22 +219,11 @@ describe('the first screen', () => {
   it('opens the app signed in when the server said yes before the app’s code came, sending nothing again', async () => {
     scriptFetch({ 'POST /users/login': yes });
     const root = signInScreen();
-    let sent = '';
-    let given: SignedIn | null | undefined;
-    const boot = (container: HTMLElement, signedIn?: SignedIn | null) => {
-      given = signedIn;
-      act(() => createRoot(container).render(<SignIn onSent={(s) => (sent = s)} />));
-    };
-    const app = appComing(boot);
-    const started = startApp(root, app.load);
-    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
-    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
-    root.querySelector('form')!.requestSubmit();
+    const app = signInApp(root);
     await vi.waitFor(() => within(root).getByRole('status'));
     await app.come();
-    await started;
-    expect(given?.user.token).toBe('fresh');
-    expect(sent).toBe('');
+    expect(app.given?.user.token).toBe('fresh');
+    expect(app.sent).toBe('');
     document.getElementById('root')?.remove();
   });
 
