@@ -6,7 +6,7 @@ import type { Plugin, Rolldown } from 'vite';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SILENT_FILES_GIVEN_UP } from './silent-files';
+import { SILENT_FILES_GIVEN_UP } from './silent-files.ts';
 
 /**
  * Puts the app's stylesheet into index.html, at the end of <body>: the inline shell
