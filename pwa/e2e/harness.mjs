@@ -1,5 +1,5 @@
-// Starts the release server on a free port with a temporary data dir and the
-// demo content, and Debian's Chromium through playwright-core. Nothing is
+// Starts the server on a free port with a temporary data dir and the demo
+// content, and Debian's Chromium through playwright-core. Nothing is
 // downloaded: the browser is the system's.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,12 +16,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEMO_PASSWORD = 'mavuno-demo';
 export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
+/**
+ * The server the tests run: the debug build `cargo test` has just made (`scripts/test`
+ * spares CI a release build, ~6.5 min from scratch on 2 cores; the same code, with
+ * overflow checks on); `E2E_SERVER` names another, e.g. `target/release/mavuno`.
+ */
+const SERVER = process.env.E2E_SERVER ?? join(root, 'target/debug/mavuno');
+
 export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
   const child = spawn(
-    join(root, 'target/release/mavuno'),
+    SERVER,
     ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--web-dir', join(root, 'pwa/dist'), '--demo'],
     { stdio: ['ignore', 'pipe', 'inherit'], env },
   );
