@@ -9,15 +9,17 @@
 // sends a repeated header in a few bytes, so `down - heads` is the floor a phone pays.
 //
 //   node bench/first-visit-wire.mjs [--lang fr] [path ...]
-//   (starts its own release server with the demo: build it first, scripts/test does)
+//   (starts its own release server with the demo: cargo build --release first)
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   PHONE,
   controlledByServiceWorker,
   launchProfile,
   signIn,
-  startServer,
 } from "../pwa/e2e/harness.mjs";
 import { settled } from "./phone.mjs";
+import { startServer } from "./server.mjs";
 
 const args = process.argv.slice(2);
 const langAt = args.indexOf("--lang");
@@ -63,7 +65,8 @@ const said = (closed, routes) =>
     ? `all ${routes.length} open`
     : `FAILED: ${closed.join(" ")}`;
 
-const server = await startServer();
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const server = await startServer(["--demo", "--web-dir", join(root, "pwa/dist")]);
 try {
   console.log(
     `First visit on a new phone (${lang}), bytes at the phone's network:`,
