@@ -63,7 +63,8 @@ export function signInEarly(name: string, password: string, then?: (answer: Sign
   });
 }
 
-function isSignedIn(data: unknown): data is SignedIn {
+/** A sign-in's answer that signs the person in: the person and their token. */
+export function isSignedIn(data: unknown): data is SignedIn {
   const user = (data as Partial<SignedIn> | null)?.user;
   return typeof user?.token === 'string' && typeof user.id === 'number';
 }

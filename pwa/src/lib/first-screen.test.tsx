@@ -3,12 +3,17 @@ import { useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleUser, scriptFetch } from '../test-support';
-import { takeEarlySession, takeEarlySignIn, type SignedIn } from './early-sign-in';
+import { forgetEarlySignIn, takeEarlySession, takeEarlySignIn, type SignedIn } from './early-sign-in';
 import { carryOver, openEarlyForms, pageReady, startApp } from './first-screen';
 
 const yes = { status: 200, body: { success: true, user: { ...sampleUser, token: 'fresh' } } };
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  // A test that failed half way leaves nothing to the next.
+  forgetEarlySignIn();
+  document.body.replaceChildren();
+});
 
 /** The server's first screen: a search form, as web/first_screen writes it. */
 function firstScreen(): HTMLElement {
@@ -175,6 +180,21 @@ describe('the first screen', () => {
     root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
     root.querySelector('form')!.requestSubmit();
     expect((await vi.waitFor(() => within(root).getByRole('alert'))).textContent).toBe('Échec');
+    root.remove();
+  });
+
+  it('says a yes only when it signs the person in: another answer is said as a no', async () => {
+    scriptFetch({ 'POST /users/login': { status: 200, body: { success: true } } });
+    const root = signInScreen();
+    openEarlyForms(root);
+    root.querySelector<HTMLInputElement>('#first-username')!.value = 'amani@example.com';
+    root.querySelector<HTMLInputElement>('#first-password')!.value = 'secret1';
+    root.querySelector('form')!.requestSubmit();
+    expect((await vi.waitFor(() => within(root).getByRole('alert'))).textContent).toBe('Échec');
+    expect(within(root).queryByRole('status')).toBeNull();
+    expect(root.querySelector('button')!.disabled).toBe(false);
+    expect(takeEarlySession()).toBeNull();
+    await takeEarlySignIn('amani@example.com', 'secret1');
     root.remove();
   });
 

@@ -13,7 +13,7 @@
 // server's answer: after a yes the app opens at the home; after a no the form is the
 // person's again, and the app's own form, when it takes over, takes that answer and says
 // it again. The other forms wait for the app (disabled).
-import { forgetEarlySignIn, signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
+import { forgetEarlySignIn, isSignedIn, signInEarly, takeEarlySession, type SignedIn } from './early-sign-in';
 
 /** The mark the server puts on its first screen. */
 const FIRST_SCREEN = '[data-first-screen]';
@@ -150,7 +150,8 @@ function openSignIn(form: HTMLFormElement, sent: Set<HTMLFormElement>, started: 
     sending = true;
     signInEarly(name, password, (answer) => {
       sending = false;
-      if (answer?.status === 200) return say([button?.dataset.signedIn], false);
+      // A yes only with the person and their token in it (what the app starts signed in with).
+      if (answer?.status === 200 && isSignedIn(answer.data)) return say([button?.dataset.signedIn], false);
       busy(false);
       say([refusal(answer ? (answer.data as { code?: unknown } | null)?.code : 'network_error')], true);
     });
