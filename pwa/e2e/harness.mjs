@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +24,8 @@ export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor:
  */
 const SERVER = process.env.E2E_SERVER ?? join(root, 'target/debug/mavuno');
 
-export async function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
+/** Starts `SERVER` on `dataDir` with the demo content; `output` is what it has logged so far. */
+async function serve(dataDir) {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
   const child = spawn(
@@ -35,27 +36,60 @@ export async function startServer() {
   // Never leave a server behind, even when the tests are interrupted.
   const killServer = () => child.kill('SIGKILL');
   process.once('exit', killServer);
-  let output = '';
-  const origin = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+  const server = { child, output: '', origin: '' };
+  server.origin = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${server.output}`)), 30_000);
     child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = output.match(/listening on (http:\/\/[\d.:]+)/);
+      server.output += chunk;
+      const match = server.output.match(/listening on (http:\/\/[\d.:]+)/);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${server.output}`)));
   });
+  return server;
+}
+
+/**
+ * A data directory with the demo content loaded by `SERVER`, made by the first test file of
+ * a run and copied for each server after it: the debug build takes ~4 s to draw and store
+ * the demo's pictures, 24 times a run. Named by the binary's build, so a new build loads
+ * its own; two files making it at once both make one, and the first kept is used.
+ */
+async function demoData() {
+  const { mtimeMs, size } = statSync(SERVER);
+  const build = createHash('sha256').update(`${SERVER} ${mtimeMs} ${size}`).digest('hex').slice(0, 16);
+  const made = join(tmpdir(), `mavuno-e2e-demo-${build}`);
+  if (existsSync(made)) return made;
+  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
+  const server = await serve(dataDir);
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+  try {
+    renameSync(dataDir, made);
+    // Older builds' copies go.
+    for (const old of readdirSync(tmpdir()).filter((name) => name.startsWith('mavuno-e2e-demo-')))
+      if (join(tmpdir(), old) !== made) rmSync(join(tmpdir(), old), { recursive: true, force: true });
+  } catch {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return made;
+}
+
+export async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
+  cpSync(await demoData(), dataDir, { recursive: true });
+  const server = await serve(dataDir);
   return {
-    origin,
+    origin: server.origin,
     dataDir,
     /** What the server has logged so far (without SMTP, the emails it sends are written there). */
-    log: () => output,
+    log: () => server.output,
     async stop() {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
