@@ -21,7 +21,7 @@ export const sampleUser: User = {
   sms_updates: true,
 };
 
-type Reply = { status: number; body: unknown } | 'offline';
+export type Reply = { status: number; body: unknown } | 'offline';
 export type Calls = { path: string; method: string; authorization: string | null }[];
 
 /** Answers `fetch` from a table of "METHOD /path" → reply, and records the calls. */
