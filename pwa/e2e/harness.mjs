@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,18 +62,28 @@ async function demoData() {
   const { mtimeMs, size } = statSync(SERVER);
   const build = createHash('sha256').update(`${SERVER} ${mtimeMs} ${size}`).digest('hex').slice(0, 16);
   const made = join(tmpdir(), `mavuno-e2e-demo-${build}`);
-  if (existsSync(made)) return made;
+  if (existsSync(made)) {
+    // Used: not an old build's, for another build's run to remove (below).
+    utimesSync(made, new Date(), new Date());
+    return made;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
   const server = await serve(dataDir);
   server.child.kill('SIGTERM');
   await once(server.child, 'exit');
   try {
     renameSync(dataDir, made);
-    // Older builds' copies go.
-    for (const old of readdirSync(tmpdir()).filter((name) => name.startsWith('mavuno-e2e-demo-')))
-      if (join(tmpdir(), old) !== made) rmSync(join(tmpdir(), old), { recursive: true, force: true });
   } catch {
+    // Another file of the run made it first.
     rmSync(dataDir, { recursive: true, force: true });
+    return made;
+  }
+  // Older builds' copies go, once unused for an hour: no run of theirs is still copying them.
+  for (const name of readdirSync(tmpdir()).filter((name) => name.startsWith('mavuno-e2e-demo-'))) {
+    const old = join(tmpdir(), name);
+    const stale =
+      old !== made && (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < Date.now() - 3_600_000;
+    if (stale) rmSync(old, { recursive: true, force: true });
   }
   return made;
 }
