@@ -10,8 +10,6 @@
 //
 //   node bench/first-visit-wire.mjs [--lang fr] [path ...]
 //   (starts its own release server with the demo: cargo build --release first)
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   PHONE,
   controlledByServiceWorker,
@@ -19,7 +17,7 @@ import {
   signIn,
 } from "../pwa/e2e/harness.mjs";
 import { settled } from "./phone.mjs";
-import { startServer } from "./server.mjs";
+import { WITH_APP, startServer } from "./server.mjs";
 
 const args = process.argv.slice(2);
 const langAt = args.indexOf("--lang");
@@ -65,8 +63,7 @@ const said = (closed, routes) =>
     ? `all ${routes.length} open`
     : `FAILED: ${closed.join(" ")}`;
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const server = await startServer(["--demo", "--web-dir", join(root, "pwa/dist")]);
+const server = await startServer(WITH_APP);
 try {
   console.log(
     `First visit on a new phone (${lang}), bytes at the phone's network:`,

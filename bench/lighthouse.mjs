@@ -16,10 +16,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 const tools = join(here, 'lighthouse');
 if (!existsSync(join(tools, 'node_modules', 'lighthouse'))) {
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], {
@@ -57,7 +56,7 @@ const routes = asked.length
       '/forgot-password',
       '/cart',
     ];
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [

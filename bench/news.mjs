@@ -4,13 +4,10 @@
 // Dexie, the pictures in the service worker's media cache).
 //
 //   node bench/news.mjs        (needs target/release/mavuno and pwa/dist)
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PHONE, countBytes, kindOf, launchChromium } from './phone.mjs';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 const browser = await launchChromium();

@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The demo with the built web app (`pwa/dist`): `startServer(WITH_APP)`. */
+export const WITH_APP = ['--demo', '--web-dir', join(root, 'pwa/dist')];
+
 export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
   const binary = join(root, 'target/release/mavuno');
   // Benchmarks take payments with the simulator on purpose (a server refuses to start with it silently).

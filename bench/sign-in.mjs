@@ -10,15 +10,12 @@
 // does on a phone (~0.2 s a key). Median of `runs` fresh phones.
 //
 //   node bench/sign-in.mjs [runs]        (needs target/release/mavuno and pwa/dist)
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, PHONE, launchProfile } from '../pwa/e2e/harness.mjs';
 import { settled, slow3g } from './phone.mjs';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 
 /** A person's pace on a phone's keyboard, between two keys. */
 const KEY_MS = 200;

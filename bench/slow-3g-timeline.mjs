@@ -7,16 +7,13 @@
 // HTTP/1.1's six connections (vite.config.ts, GROUPS).
 //
 //   node bench/slow-3g-timeline.mjs [path] [signin]   (needs target/release/mavuno and pwa/dist)
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PHONE, launchChromium, slow3g } from './phone.mjs';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 import { DEMO_PASSWORD } from '../pwa/e2e/harness.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const path = process.argv[2] ?? '/';
 const signIn = process.argv[3] === 'signin';
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 const browser = await launchChromium();
 const context = await browser.newContext({ ...PHONE, locale: 'fr-CD' });
 const page = await context.newPage();

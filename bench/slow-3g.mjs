@@ -9,14 +9,11 @@
 //
 //   node bench/slow-3g.mjs [runs] [--all]   (needs target/release/mavuno and pwa/dist;
 //   --all: every public route, not only /marketplace, / and /news)
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PHONE, launchChromium, slow3g } from './phone.mjs';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 const browser = await launchChromium();
 
 // What shows the route's content (the first product cards on /marketplace).

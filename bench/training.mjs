@@ -4,13 +4,10 @@
 // certificate and making its PDF take.
 //
 //   node bench/training.mjs        (needs target/release/mavuno and pwa/dist)
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PHONE, countBytes, kindOf, launchChromium } from './phone.mjs';
-import { startServer } from './server.mjs';
+import { WITH_APP, startServer } from './server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const server = await startServer(['--demo', '--web-dir', join(root, 'pwa/dist')]);
+const server = await startServer(WITH_APP);
 const api = async (path, { token, method = 'GET', body } = {}) => {
   const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -19,7 +19,7 @@ export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor:
 
 /**
  * The server the tests run: the debug build `cargo test` has just made (`scripts/test`
- * spares CI a release build, ~6.5 min from scratch on 2 cores; the same code, with
+ * spares CI a release build, ~6.4 min from scratch on 2 cores; the same code, with
  * overflow checks on); `E2E_SERVER` names another, e.g. `target/release/mavuno`.
  */
 const SERVER = process.env.E2E_SERVER ?? join(root, 'target/debug/mavuno');
