@@ -12,13 +12,18 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 const browser = await launchChromium();
 
-/** Opens `path` in a fresh phone and counts what came over the network, by kind, until `ready`. */
+/**
+ * Opens `path` in a fresh phone and counts what came over the network, by kind, until the
+ * app has taken over and `ready`.
+ */
 async function firstVisit(path, ready) {
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   const { totals } = await countBytes(context, page, kindOf('API (sync pull, post, comments)'));
   const started = performance.now();
   await page.goto(`${server.origin}${path}`);
+  // The app's page, not the server's first screen, which shows before the posts are on the phone.
+  await page.locator('[data-first-screen]').waitFor({ state: 'detached' });
   await ready(page);
   const ms = performance.now() - started;
   console.log(`first visit to ${path} (${ms.toFixed(0)} ms here):`);
