@@ -231,11 +231,34 @@ export function uniquePhone(trunk = '099') {
 }
 
 export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
+  const answers = [];
+  const heard = (response) => {
+    if (response.url().includes('/api/v1/users/login')) answers.push(response.status());
+  };
+  page.on('response', heard);
   await page.goto(`${origin}/login?lng=en`);
   await page.getByLabel(/^Email/).fill(email);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}/dashboard`);
+  try {
+    await page.waitForURL(`${origin}/dashboard`);
+  } catch (error) {
+    // What the page was showing, so that a failure says where the sign-in stopped.
+    const state = await page
+      .evaluate(() => ({
+        firstScreen: document.querySelector('[data-first-screen]') !== null,
+        email: document.querySelector('main form input')?.value,
+        said: [...document.querySelectorAll('main [role="alert"], main [role="status"], main [data-said]')].map(
+          (e) => e.textContent,
+        ),
+        button: document.querySelector('main form button[type="submit"]')?.outerHTML,
+      }))
+      .catch((e) => String(e));
+    const seen = JSON.stringify({ url: page.url(), answers, ...state });
+    throw new Error(`${email}'s sign-in did not reach the home: ${seen}`, { cause: error });
+  } finally {
+    page.off('response', heard);
+  }
   // The address changes at once; the page on screen, once the dashboard's code has come.
   await page.locator('.dashboard-topbar').waitFor();
 }
