@@ -41,7 +41,16 @@ if (signIn) {
   await page.getByRole('button', { name: 'Se connecter' }).click();
   console.log(`${at()} s  "Se connecter" pressed`);
 }
-await page.locator('[data-first-screen]').waitFor({ state: 'detached', timeout: 120_000 });
+// As bench/slow-3g.mjs reads it: a page in the document, not the server's (a wait for the
+// first screen to be gone alone was met at once, before the HTML had come).
+await page.waitForFunction(
+  () => {
+    const main = document.querySelector('main');
+    return main && !document.querySelector('[data-first-screen]') && !main.querySelector('.spinner-block');
+  },
+  null,
+  { polling: 100, timeout: 120_000 },
+);
 console.log(`${at()} s  the app took over the first screen`);
 if (signIn) {
   await page.locator('.dashboard-content h2').first().waitFor({ timeout: 120_000 });
