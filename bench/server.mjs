@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The demo with the built web app (`pwa/dist`): `startServer(WITH_APP)`. */
-export const WITH_APP = ['--demo', '--web-dir', join(root, 'pwa/dist')];
+/** The demo with the built web app (`pwa/dist`, or `BENCH_WEB_DIR`'s build: bench/preact.mjs): `startServer(WITH_APP)`. */
+export const WITH_APP = ['--demo', '--web-dir', process.env.BENCH_WEB_DIR || join(root, 'pwa/dist')];
 
 export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
   const binary = join(root, 'target/release/mavuno');
