@@ -154,22 +154,46 @@ function withNetwork(context, network) {
   return context;
 }
 
+/**
+ * A context that `open` makes behind a network of its own (`withNetwork`). When it cannot
+ * be made, the network is closed: its listening proxy would keep the test file's process
+ * alive for ever after the failure (a Chromium that crashed as it started hung a whole run).
+ */
+async function behindNetwork(open) {
+  const network = await startNetwork();
+  try {
+    return withNetwork(await open(network.url), network);
+  } catch (error) {
+    await network.close();
+    throw error;
+  }
+}
+
+/**
+ * Starts Chromium, once more if it died as it started (a crash of the browser itself,
+ * before any page of the app: Debian's Chromium 148 did so once in a run, SIGSEGV).
+ */
+async function launch(start) {
+  try {
+    return await start();
+  } catch (error) {
+    if (!/has been closed|exitCode=|signal=/.test(String(error?.message))) throw error;
+    console.error(`Chromium did not start; once more. ${String(error.message).split('\n')[0]}`);
+    return start();
+  }
+}
+
 export async function launchBrowser() {
-  const browser = await chromium.launch(LAUNCH);
+  const browser = await launch(() => chromium.launch(LAUNCH));
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => {
-    const network = await startNetwork();
-    return withNetwork(await newContext({ ...options, proxy: { server: network.url } }), network);
-  };
+  browser.newContext = (options) => behindNetwork((server) => newContext({ ...options, proxy: { server } }));
   return browser;
 }
 
 /** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
 export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
-  const network = await startNetwork();
-  const context = withNetwork(
-    await chromium.launchPersistentContext(dir, { ...LAUNCH, ...options, proxy: { server: network.url } }),
-    network,
+  const context = await behindNetwork((server) =>
+    launch(() => chromium.launchPersistentContext(dir, { ...LAUNCH, ...options, proxy: { server } })),
   );
   const profile = {
     context,
