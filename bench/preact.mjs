@@ -50,13 +50,16 @@ await build({
 });
 execFileSync('node', [join(pwa, 'scripts', 'precompress.mjs')], { cwd: out, stdio: 'inherit' });
 
-for (const [name, dir] of [
-  ['React (pwa/dist)', join(pwa, 'dist')],
-  ['Preact (the same app, its renderer swapped)', join(out, 'dist')],
-]) {
-  console.log(`\n== ${name}`);
-  for (const bench of ['slow-3g.mjs', 'sign-in.mjs']) {
-    execFileSync('node', [join(here, bench), runs], { stdio: 'inherit', env: { ...process.env, BENCH_WEB_DIR: dir } });
+try {
+  for (const [name, dir] of [
+    ['React (pwa/dist)', join(pwa, 'dist')],
+    ['Preact (the same app, its renderer swapped)', join(out, 'dist')],
+  ]) {
+    console.log(`\n== ${name}`);
+    for (const bench of ['slow-3g.mjs', 'sign-in.mjs']) {
+      execFileSync('node', [join(here, bench), runs], { stdio: 'inherit', env: { ...process.env, BENCH_WEB_DIR: dir } });
+    }
   }
+} finally {
+  rmSync(out, { recursive: true, force: true });
 }
-rmSync(out, { recursive: true, force: true });
