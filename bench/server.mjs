@@ -23,6 +23,8 @@ export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(
   const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
   const child = spawn(command[0], command[1], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  // A bench that throws leaves no server behind (it held the bench's output pipe open).
+  process.once('exit', () => child.kill());
   const origin = await new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
