@@ -51,6 +51,31 @@ export async function slow3g(context, page) {
   return cdp;
 }
 
+/**
+ * In the page, as its document changes: when the route's content was first in it, and
+ * when the app had taken over (the first screen gone, no spinner in its place), in ms
+ * since the epoch. Read by the bench every half second: Playwright's own polling of
+ * locators ran on the same 4× slower CPU as the app (~0.25 s of it while the app
+ * started, in a profile), and saw the moment late; checking at each frame, with a
+ * layout to know what is on screen, cost the app more still. The app draws out of the
+ * document until it takes over (lib/first-screen.ts), so in it is on screen.
+ * `page.addInitScript(recordMoments, selector)`, then read `window.__moments`.
+ */
+export function recordMoments(content) {
+  const moments = (window.__moments = {});
+  const check = () => {
+    const now = performance.timeOrigin + performance.now();
+    if (!moments.content && document.querySelector(content)) moments.content = now;
+    const main = document.querySelector('main');
+    if (main && !document.querySelector('[data-first-screen]') && !main.querySelector('.spinner-block')) {
+      moments.app = now;
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true });
+}
+
 /** Waits until nothing has crossed a phone's network (the tests' proxy: `context.network`) for `quiet` ms, at most `limit` ms. */
 export async function settled(network, quiet = 3000, limit = 60_000) {
   const start = Date.now();

@@ -23,34 +23,34 @@ if (!existsSync(join(tools, 'node_modules', 'preact'))) {
 const preact = (path) => join(tools, 'node_modules', 'preact', path);
 
 const out = mkdtempSync(join(tmpdir(), 'mavuno-preact-'));
-const { build } = await import(pathToFileURL(createRequire(join(pwa, 'package.json')).resolve('vite')).href);
-process.chdir(pwa);
-await build({
-  configFile: join(pwa, 'vite.config.ts'),
-  logLevel: 'warn',
-  resolve: {
-    alias: [
-      { find: /^react-dom\/client$/, replacement: preact('compat/client.mjs') },
-      { find: /^react\/jsx-runtime$/, replacement: preact('jsx-runtime/dist/jsxRuntime.mjs') },
-      { find: /^react(-dom)?$/, replacement: preact('compat/dist/compat.mjs') },
-    ],
-  },
-  build: { outDir: join(out, 'dist'), emptyOutDir: true },
-  plugins: [
-    {
-      // Preact joins the packages every page runs (pwa/vite.config.ts, GROUPS' `vendor`).
-      name: 'preact-in-vendor',
-      config(config) {
-        const vendor = config.build.rollupOptions.output.codeSplitting.groups.find((g) => g.name === 'vendor');
-        const react = vendor.test;
-        vendor.test = (id) => react.test(id) || /\/node_modules\/preact\//.test(id);
-      },
-    },
-  ],
-});
-execFileSync('node', [join(pwa, 'scripts', 'precompress.mjs')], { cwd: out, stdio: 'inherit' });
-
 try {
+  const { build } = await import(pathToFileURL(createRequire(join(pwa, 'package.json')).resolve('vite')).href);
+  process.chdir(pwa);
+  await build({
+    configFile: join(pwa, 'vite.config.ts'),
+    logLevel: 'warn',
+    resolve: {
+      alias: [
+        { find: /^react-dom\/client$/, replacement: preact('compat/client.mjs') },
+        { find: /^react\/jsx-runtime$/, replacement: preact('jsx-runtime/dist/jsxRuntime.mjs') },
+        { find: /^react(-dom)?$/, replacement: preact('compat/dist/compat.mjs') },
+      ],
+    },
+    build: { outDir: join(out, 'dist'), emptyOutDir: true },
+    plugins: [
+      {
+        // Preact joins the packages every page runs (pwa/vite.config.ts, GROUPS' `vendor`).
+        name: 'preact-in-vendor',
+        config(config) {
+          const vendor = config.build.rollupOptions.output.codeSplitting.groups.find((g) => g.name === 'vendor');
+          const react = vendor.test;
+          vendor.test = (id) => react.test(id) || /\/node_modules\/preact\//.test(id);
+        },
+      },
+    ],
+  });
+  execFileSync('node', [join(pwa, 'scripts', 'precompress.mjs')], { cwd: out, stdio: 'inherit' });
+
   for (const [name, dir] of [
     ['React (pwa/dist)', join(pwa, 'dist')],
     ['Preact (the same app, its renderer swapped)', join(out, 'dist')],

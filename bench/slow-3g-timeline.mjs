@@ -7,7 +7,7 @@
 // HTTP/1.1's six connections (vite.config.ts, GROUPS).
 //
 //   node bench/slow-3g-timeline.mjs [path] [signin]   (needs target/release/mavuno and pwa/dist)
-import { PHONE, launchChromium, slow3g } from './phone.mjs';
+import { PHONE, launchChromium, recordMoments, slow3g } from './phone.mjs';
 import { WITH_APP, startServer } from './server.mjs';
 import { DEMO_PASSWORD } from '../pwa/e2e/harness.mjs';
 
@@ -17,6 +17,8 @@ const server = await startServer(WITH_APP);
 const browser = await launchChromium();
 const context = await browser.newContext({ ...PHONE, locale: 'fr-CD' });
 const page = await context.newPage();
+// The moment the app took over, as bench/slow-3g.mjs reads it.
+await page.addInitScript(recordMoments, 'main');
 const cdp = await slow3g(context, page);
 const started = Date.now();
 const at = () => ((Date.now() - started) / 1000).toFixed(2);
@@ -41,17 +43,10 @@ if (signIn) {
   await page.getByRole('button', { name: 'Se connecter' }).click();
   console.log(`${at()} s  "Se connecter" pressed`);
 }
-// As bench/slow-3g.mjs reads it: a page in the document, not the server's (a wait for the
-// first screen to be gone alone was met at once, before the HTML had come).
-await page.waitForFunction(
-  () => {
-    const main = document.querySelector('main');
-    return main && !document.querySelector('[data-first-screen]') && !main.querySelector('.spinner-block');
-  },
-  null,
-  { polling: 100, timeout: 120_000 },
-);
-console.log(`${at()} s  the app took over the first screen`);
+const tookOver = await (
+  await page.waitForFunction(() => window.__moments?.app, null, { polling: 500, timeout: 120_000 })
+).jsonValue();
+console.log(`${((tookOver - started) / 1000).toFixed(2)} s  the app took over the first screen`);
 if (signIn) {
   await page.locator('.dashboard-content h2').first().waitFor({ timeout: 120_000 });
   console.log(`${at()} s  the home shows`);

@@ -9,7 +9,7 @@
 //
 //   node bench/slow-3g.mjs [runs] [--all]   (needs target/release/mavuno and pwa/dist;
 //   --all: every public route, not only /marketplace, / and /news)
-import { PHONE, launchChromium, slow3g } from './phone.mjs';
+import { PHONE, launchChromium, recordMoments, slow3g } from './phone.mjs';
 import { WITH_APP, startServer } from './server.mjs';
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
@@ -28,30 +28,6 @@ const ROUTES = [
         .map((path) => [path, 'main h1'])
     : []),
 ];
-
-/**
- * In the page, as its document changes: when the route's content was first in it, and
- * when the app had taken over (the first screen gone, no spinner in its place), in ms
- * since the epoch. Read by the bench every half second: Playwright's own polling of
- * locators ran on the same 4× slower CPU as the app (~0.25 s of it while the app
- * started, in a profile), and saw the moment late; checking at each frame, with a
- * layout to know what is on screen, cost the app more still. The app draws out of the
- * document until it takes over (lib/first-screen.ts), so in it is on screen.
- */
-function recordMoments(content) {
-  const moments = (window.__moments = {});
-  const check = () => {
-    const now = performance.timeOrigin + performance.now();
-    if (!moments.content && document.querySelector(content)) moments.content = now;
-    const main = document.querySelector('main');
-    if (main && !document.querySelector('[data-first-screen]') && !main.querySelector('.spinner-block')) {
-      moments.app = now;
-      observer.disconnect();
-    }
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { childList: true, subtree: true });
-}
 
 async function visit(path, content, lang) {
   const context = await browser.newContext({ ...PHONE, locale: lang });
