@@ -542,6 +542,39 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
 }
 
 #[tokio::test]
+async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
+    let app = ussd_app().await;
+    let admin = app.user_with_role("admin.sms-prices@example.com", Role::Admin).await;
+    let mut csv = HEADER.to_owned();
+    for (market, price) in [("Kadutu", "1.32"), ("Kavumu", "1.10"), ("Uvira", "1.50")] {
+        csv += &row(&monday(), market, "Beans (dry)", "KG", "USD", price, "");
+    }
+    app.import(&admin, &csv).await;
+    let sms = |to: &str, text: &str, id: &str| {
+        let fields = [("from", to.to_owned()), ("text", text.to_owned()), ("id", id.to_owned())];
+        app.client.post(app.api(&format!("/sms/incoming/{TOKEN}"))).form(&fields).send()
+    };
+    let (fr, en) = ("+243971000041", "+250788000042");
+    sms(fr, "PRIX haricots Kadutu", "p1").await.unwrap();
+    sms(en, "PRICE beans", "p2").await.unwrap();
+    // Kabare is a territory (Kavumu's market); Beach Muhanzi a market of two words with no beans.
+    sms(en, "price beans kabare", "p3").await.unwrap();
+    sms(en, "PRICE beans beach muhanzi", "p4").await.unwrap();
+    sms(en, "PRICE beans atlantis", "p5").await.unwrap();
+    let answers = |to: &str| -> Vec<String> {
+        app.sms_bodies().into_iter().filter(|(number, _)| number == to).map(|(_, body)| body).collect()
+    };
+    let week = format!("{}/{}", &monday()[8..10], &monday()[5..7]);
+    assert_eq!(answers(fr), [format!("Haricots (Kadutu), semaine du {week} : 1.32 USD par kg (1 prix).")]);
+    let english = answers(en);
+    assert_eq!(english[0], format!("Beans, week of {week}: 1.32 USD per kg (from 1.10 to 1.50, 3 prices)."));
+    assert_eq!(english[1], format!("Beans (Kabare), week of {week}: 1.10 USD per kg (1 price)."));
+    assert_eq!(english[2], "Beans (Beach Muhanzi): no prices in the last 12 weeks.");
+    assert!(english[3].starts_with("We do not know this market. Markets: "), "{english:?}");
+    assert!(english[3].contains("Kadutu"), "{english:?}");
+}
+
+#[tokio::test]
 async fn a_signed_in_person_follows_crops_from_the_app_on_their_number() {
     let app = spawn_app().await;
     let (token, _) = app.register("follow@example.com").await;

@@ -2,9 +2,10 @@
 //! to our short code (`from`, `text`, `id`, ...) to `/sms/incoming/{token}`; the
 //! answer, one GSM-7 segment in the number's language, goes through the SMS
 //! outbox. Keywords are read in any of the three languages: `PRICE maize`,
-//! `PRIX mais`, `BEI mahindi`; `SELLERS`; `STOCK <product> <stock> <PIN>`;
-//! `LANGUAGE fr`; `SUBSCRIBE maize [market]` (`ABONNER`, `FUATA`) for the weekly
-//! price SMS and `STOP` to end it (docs/prices.md); anything else answers the help.
+//! `PRIX mais`, `BEI mahindi` (at a market or in a territory: `PRICE beans kadutu`);
+//! `SELLERS`; `STOCK <product> <stock> <PIN>`; `LANGUAGE fr`; `SUBSCRIBE maize
+//! [market]` (`ABONNER`, `FUATA`) for the weekly price SMS and `STOP` to end it
+//! (docs/prices.md); anything else answers the help.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
@@ -137,10 +138,7 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     let words = |key: &str| lang.text(&format!("ussd.commands.{key}"));
     let text = match command {
         Command::Help => words("help"),
-        Command::Price(crop) => match prices::crop_named(&crop) {
-            Some(crop) => state.db.read(move |conn| screens::prices_text(conn, lang, crop)).await?,
-            None => words("unknown_crop"),
-        },
+        Command::Price(asked) => price(state, lang, &asked).await?,
         Command::Sellers(asked) => sellers(state, lang, &asked).await?,
         Command::Subscribe(asked) => subscribe(state, phone, lang, &asked).await?,
         Command::Stop => {
@@ -172,6 +170,31 @@ fn crop_and_rest(asked: &str) -> Option<(&'static prices::Crop, String)> {
         .find_map(|n| prices::crop_named(&words[..n].join(" ")).map(|crop| (crop, words[n..].join(" "))))
 }
 
+/// `PRICE beans kadutu`: the crop's prices at a market or in a territory it names, else
+/// across every market.
+async fn price(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
+    let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
+    state
+        .db
+        .read(move |conn| {
+            let place = match place.trim() {
+                "" => None,
+                name => match prices::board::place_named(conn, name)? {
+                    Some(found) => Some(found),
+                    None => return unknown_market(conn, lang),
+                },
+            };
+            screens::prices_text(conn, lang, crop, place.as_ref())
+        })
+        .await
+}
+
+/// The answer to a market nobody knows: the markets there are.
+fn unknown_market(conn: &rusqlite::Connection, lang: Lang) -> ApiResult<String> {
+    let known: Vec<String> = crate::db::prices::markets(conn)?.into_iter().map(|m| m.name).collect();
+    Ok(lang.format("ussd.commands.unknown_market", &[("list", &known.join(", "))]))
+}
+
 /// `SELLERS maize kabare`: the crop, then the place.
 async fn sellers(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
     let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
@@ -196,10 +219,7 @@ async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> Ap
                 "" => None,
                 name => match crate::db::prices::market_named(tx, name)? {
                     Some(found) => Some(found),
-                    None => {
-                        let known: Vec<String> = crate::db::prices::markets(tx)?.into_iter().map(|m| m.name).collect();
-                        return Ok(lang.format("ussd.commands.unknown_market", &[("list", &known.join(", "))]));
-                    }
+                    None => return unknown_market(tx, lang),
                 },
             };
             let place = found.as_ref().map(|m| format!(" ({})", m.name)).unwrap_or_default();

@@ -218,7 +218,7 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
         Picked::Wrong(why) => return Ok(Next::Again(why)),
     };
     match purpose {
-        Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop)?)),
+        Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop, None)?)),
         Purpose::Alerts => ctx.write_once(
             |ctx| {
                 let name = crop.name(ctx.lang);
@@ -248,9 +248,17 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
 
 /// What `crop` sells for: its newest week of prices across every market, in one
 /// SMS or screen.
-pub fn prices_text(conn: &rusqlite::Connection, lang: Lang, crop: &'static prices::Crop) -> ApiResult<String> {
-    let name = crop.name(lang);
-    Ok(match prices::board::latest(conn, crop)? {
+pub fn prices_text(
+    conn: &rusqlite::Connection,
+    lang: Lang,
+    crop: &'static prices::Crop,
+    place: Option<&prices::board::Place>,
+) -> ApiResult<String> {
+    let name = match place {
+        Some(place) => format!("{} ({})", crop.name(lang), place.name()),
+        None => crop.name(lang),
+    };
+    Ok(match prices::board::latest(conn, crop, place)? {
         None => lang.format("ussd.prices.none", &[("crop", &name)]),
         Some(p) => lang.plural(
             "ussd.prices.found",

@@ -173,9 +173,40 @@ fn previous_week(week: &str) -> String {
     super::day(week).map(|w| (w - time::Duration::weeks(1)).to_string()).unwrap_or_default()
 }
 
-/// A crop's newest week in its base unit across every market (USSD, SMS).
-pub fn latest(conn: &Connection, crop: &'static Crop) -> ApiResult<Option<CropPrices>> {
-    let filter = BoardFilter { crop: Some(crop), ..BoardFilter::default() };
+/// Where someone asked for prices by SMS: a market or a territory, by its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Market(MarketRow),
+    Territory(String),
+}
+
+impl Place {
+    pub fn name(&self) -> &str {
+        match self {
+            Place::Market(market) => &market.name,
+            Place::Territory(territory) => territory,
+        }
+    }
+}
+
+/// The market `name` names (case and accents aside), else the territory it names.
+pub fn place_named(conn: &Connection, name: &str) -> ApiResult<Option<Place>> {
+    let name = fold(name.trim());
+    let markets = rows::markets(conn)?;
+    if let Some(market) = markets.iter().find(|m| fold(&m.name) == name) {
+        return Ok(Some(Place::Market(market.clone())));
+    }
+    Ok(markets.into_iter().map(|m| m.territory).find(|t| fold(t) == name).map(Place::Territory))
+}
+
+/// A crop's newest week in its base unit at a place, or across every market (USSD, SMS).
+pub fn latest(conn: &Connection, crop: &'static Crop, place: Option<&Place>) -> ApiResult<Option<CropPrices>> {
+    let (market, territory) = match place {
+        Some(Place::Market(market)) => (Some(market.clone()), None),
+        Some(Place::Territory(territory)) => (None, Some(territory.clone())),
+        None => (None, None),
+    };
+    let filter = BoardFilter { crop: Some(crop), market, territory };
     Ok(board(conn, &filter)?.crops.into_iter().find(|c| c.unit == crop.base_unit()))
 }
 
