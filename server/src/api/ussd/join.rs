@@ -18,6 +18,7 @@ pub struct JoinDraft {
     country: Option<Country>,
     /// An index of `PROVINCES`; its length for another province.
     province: Option<usize>,
+    /// The territory chosen from the province's list, or the town typed.
     place: Option<String>,
 }
 
@@ -55,6 +56,16 @@ impl JoinDraft {
             JoinDraft { place: None, .. } => Ask::Town,
             _ => Ask::Confirm,
         }
+    }
+
+    /// Where the person lives, with the province's name in `lang` (the account keeps it
+    /// in English, as the app's location field and an agent's registration do).
+    fn place_in(&self, lang: Lang) -> Option<String> {
+        let place = self.place.clone()?;
+        Some(match self.province.and_then(|p| PROVINCES.get(p)) {
+            Some((key, _)) => format!("{place}, {}", lang.text(&format!("ussd.provinces.{key}"))),
+            None => place,
+        })
     }
 }
 
@@ -94,7 +105,7 @@ pub fn join_show(ctx: &Ctx<'_>, draft: &JoinDraft) -> Show {
                             draft.last_name.as_deref().unwrap_or("")
                         ),
                     ),
-                    ("place", draft.place.as_deref().unwrap_or("")),
+                    ("place", &draft.place_in(ctx.lang).unwrap_or_default()),
                 ],
             ),
             choices: vec![ctx.text("yes"), ctx.text("no")],
@@ -132,10 +143,7 @@ pub fn join_answer(ctx: &mut Ctx<'_>, draft: &JoinDraft, answer: &str) -> ApiRes
             Err(why) => return Ok(Next::Again(why)),
         },
         Ask::Territory(p) => match choice(ctx, answer, PROVINCES[p].1.len()) {
-            Ok(i) => {
-                let province = Lang::EN.text(&format!("ussd.provinces.{}", PROVINCES[p].0));
-                next.place = Some(format!("{}, {province}", PROVINCES[p].1[i]));
-            }
+            Ok(i) => next.place = Some(PROVINCES[p].1[i].to_owned()),
             Err(why) => return Ok(Next::Again(why)),
         },
         Ask::Confirm => {
@@ -155,7 +163,7 @@ fn join(ctx: &mut Ctx<'_>, draft: &JoinDraft) -> ApiResult<Next> {
         last_name: draft.last_name.clone(),
         phone_number: Some(ctx.phone.to_owned()),
         country: draft.country.map(|c| c.as_str().to_owned()),
-        location: draft.place.clone(),
+        location: draft.place_in(Lang::EN),
         ..AccountForm::default()
     };
     match registrations::join_by_phone(ctx.conn, &form) {
