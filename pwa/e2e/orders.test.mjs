@@ -52,9 +52,10 @@ async function newBuyer() {
 }
 
 /** The demo farmer lists a product of this test's own (nobody else's test touches it). */
-async function listProduct(farmerToken, title, price) {
+async function listProduct(farmerToken, title, price, names = {}) {
   const product = {
     title,
+    ...names,
     description: `${title} from Kabare`,
     quantity: 30,
     price,
@@ -151,7 +152,7 @@ for (const [reaches, what] of [
 
 test('an order placed offline arrives once; the farmer ships and delivers it; the buyer follows it', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
-  const plantains = await listProduct(farmerToken, 'Plantains', 0.9);
+  const plantains = await listProduct(farmerToken, 'Plantains', 0.9, { title_fr: 'Bananes plantains' });
   const buyer = await newBuyer();
 
   const context = await env.browser.newContext(PHONE);
@@ -190,6 +191,8 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await farmer.getByRole('navigation').getByRole('button', { name: 'Commandes' }).click();
   const card = farmer.locator('.order-card', { hasText: `Commande n° ${order.id}` });
   await card.getByText('Neema Bahati').waitFor();
+  // Each reader sees the product's name in their language, as the marketplace showed it.
+  await card.locator('.order-lines').getByText('Bananes plantains').waitFor();
   await card.getByRole('button', { name: 'Marquer comme expédiée' }).click();
   await card.getByRole('button', { name: 'Marquer comme livrée' }).click();
   await card.getByText('Livrée').waitFor();

@@ -1,18 +1,19 @@
-// An order part's lines (title, quantity and unit × unit price, line total) and an
+// An order part's lines (the product's name in the reader's language, quantity and unit × unit price, line total) and an
 // order's timeline: the same on the buyer's, the farmer's and the admin's screens.
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../lib/format';
 import type { OrderEvent, OrderLine } from '../lib/entities/orders';
+import { productTitle } from '../lib/entities/products';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
 export function OrderLines({ lines }: { lines: OrderLine[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <ul className="order-lines">
       {lines.map((line) => (
         <li key={line.product_id}>
-          <span>{line.title}</span>
+          <span>{productTitle(line, i18n.language)}</span>
           <span className="muted">
             {line.quantity} {t(`market.units.${line.unit}`, { count: line.quantity })} × {money(line.unit_price_cents)}
           </span>

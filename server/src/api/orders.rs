@@ -83,6 +83,11 @@ pub struct LineJson {
     product_id: i64,
     product_uid: String,
     title: String,
+    /// The product's name in English, French or Kiswahili when the order was placed,
+    /// if it had one: a reader of that language sees it instead of `title`.
+    title_en: Option<String>,
+    title_fr: Option<String>,
+    title_sw: Option<String>,
     #[cfg_attr(test, ts(type = "Unit"))]
     unit: String,
     quantity: i64,
@@ -96,6 +101,9 @@ impl From<LineRow> for LineJson {
             product_id: l.product_id,
             product_uid: l.product_uid,
             title: l.title,
+            title_en: l.title_en,
+            title_fr: l.title_fr,
+            title_sw: l.title_sw,
             unit: l.unit,
             quantity: l.quantity,
             unit_price_cents: l.unit_price_cents,

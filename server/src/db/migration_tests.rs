@@ -190,3 +190,40 @@ fn rebuilding_earnings_keeps_the_ledger() {
     assert_eq!(fee, 0);
     conn.execute("INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at) VALUES (7, 3, 4, 'fee', -13, 'USD', 't')", []).unwrap();
 }
+
+/// 0036 gives order lines the product's names in each language: a line placed before
+/// takes the names of its product while the product's title is still the line's, and
+/// none once the product was renamed (its names may no longer be what was bought).
+#[test]
+fn older_order_lines_take_their_product_s_names_unless_it_was_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
+    for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(35) {
+        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+    }
+    conn.execute_batch(
+        "INSERT INTO users (id, email, password_hash, first_name, last_name, role, created_at, updated_at)
+            VALUES (7, 'f@x.cd', 'h', 'F', 'Y', 'farmer', 't', 't');
+         INSERT INTO products (id, uid, farmer_id, title, title_fr, title_sw, description, category, unit, quantity,
+                price_cents, current_price_cents, status, search_text, version, created_at, updated_at)
+            VALUES (1, 'u1', 7, 'Beans', 'Haricots', 'Maharage', 'd', 'vegetables', 'kg', 1, 1, 1, 'active', '', 1,
+                    't', 't'),
+                   (2, 'u2', 7, 'Red onions', 'Oignons rouges', NULL, 'd', 'vegetables', 'kg', 1, 1, 1, 'active', '',
+                    2, 't', 't');
+         INSERT INTO orders (id, uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method,
+                delivery, first_name, last_name, email, phone, address, city, postal_code, country, version,
+                created_at, updated_at)
+            VALUES (3, 'o', 7, 2, 0, 2, 'cash_on_delivery', 'pickup', 'F', 'Y', 'f@x.cd', '1', 'a', 'c', '',
+                'DRC', 1, 't', 't');
+         INSERT INTO order_parts (id, order_id, farmer_id, status, subtotal_cents, shipping_cents, created_at, updated_at)
+            VALUES (4, 3, 7, 'processing', 2, 0, 't', 't');
+         INSERT INTO order_lines (part_id, product_id, title, unit, quantity, unit_price_cents, line_total_cents)
+            VALUES (4, 1, 'Beans', 'kg', 1, 1, 1), (4, 2, 'Onions', 'kg', 1, 1, 1);",
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let mut stmt = conn.prepare("SELECT title_en, title_fr, title_sw FROM order_lines ORDER BY id").unwrap();
+    let names: Vec<(Option<String>, Option<String>, Option<String>)> =
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    assert_eq!(names, [(None, Some("Haricots".into()), Some("Maharage".into())), (None, None, None)]);
+}

@@ -87,6 +87,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0033_shared_numbers", include_str!("../../../migrations/0033_shared_numbers.sql")),
     ("0034_prices", include_str!("../../../migrations/0034_prices.sql")),
     ("0035_search_merging", include_str!("../../../migrations/0035_search_merging.sql")),
+    ("0036_order_line_names", include_str!("../../../migrations/0036_order_line_names.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -36,6 +36,8 @@ pub struct NewOrder<'a> {
 pub struct NewLine<'a> {
     pub product_id: i64,
     pub title: &'a str,
+    /// Its names in English, French and Kiswahili, when the product has them.
+    pub names: [&'a Option<String>; 3],
     pub unit: &'a str,
     pub quantity: i64,
     pub unit_price_cents: i64,
@@ -46,10 +48,21 @@ pub struct LineRow {
     pub product_id: i64,
     pub product_uid: String,
     pub title: String,
+    /// The product's names in English, French and Kiswahili when the order was placed.
+    pub title_en: Option<String>,
+    pub title_fr: Option<String>,
+    pub title_sw: Option<String>,
     pub unit: String,
     pub quantity: i64,
     pub unit_price_cents: i64,
     pub line_total_cents: i64,
+}
+
+impl LineRow {
+    /// Its product's name in the language `code` when the order was placed.
+    pub fn title_in(&self, code: &str) -> &str {
+        crate::model::product::title_in(&self.title, [&self.title_en, &self.title_fr, &self.title_sw], code)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -151,13 +164,17 @@ pub fn insert_part(
 
 pub fn insert_line(conn: &Connection, part_id: i64, line: &NewLine<'_>) -> rusqlite::Result<()> {
     conn.prepare_cached(
-        "INSERT INTO order_lines (part_id, product_id, title, unit, quantity, unit_price_cents, line_total_cents)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO order_lines (part_id, product_id, title, title_en, title_fr, title_sw, unit, quantity,
+                                  unit_price_cents, line_total_cents)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         part_id,
         line.product_id,
         line.title,
+        line.names[0],
+        line.names[1],
+        line.names[2],
         line.unit,
         line.quantity,
         line.unit_price_cents,
@@ -271,7 +288,8 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
         })?
         .collect::<Result<_, _>>()?;
     let mut lines = conn.prepare_cached(
-        "SELECT l.product_id, pr.uid, l.title, l.unit, l.quantity, l.unit_price_cents, l.line_total_cents
+        "SELECT l.product_id, pr.uid, l.title, l.unit, l.quantity, l.unit_price_cents, l.line_total_cents,
+                l.title_en, l.title_fr, l.title_sw
          FROM order_lines l JOIN products pr ON pr.id = l.product_id WHERE l.part_id = ?1 ORDER BY l.id",
     )?;
     for part in &mut order.parts {
@@ -285,6 +303,9 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
                     quantity: r.get(4)?,
                     unit_price_cents: r.get(5)?,
                     line_total_cents: r.get(6)?,
+                    title_en: r.get(7)?,
+                    title_fr: r.get(8)?,
+                    title_sw: r.get(9)?,
                 })
             })?
             .collect::<Result<_, _>>()?;

@@ -73,13 +73,19 @@ pub struct Listing {
 impl Listing {
     /// Its name in the language `code` (`en`, `fr`, `sw`), if its farmer gave one; else its title.
     pub fn title_in(&self, code: &str) -> &str {
-        let named = match code {
-            "fr" => self.title_fr.as_deref(),
-            "sw" => self.title_sw.as_deref(),
-            _ => self.title_en.as_deref(),
-        };
-        named.filter(|t| !t.is_empty()).unwrap_or(&self.title)
+        title_in(&self.title, [&self.title_en, &self.title_fr, &self.title_sw], code)
     }
+}
+
+/// A product's name in the language `code`, from its names in English, French and
+/// Kiswahili when it has one there; else `title`.
+pub fn title_in<'a>(title: &'a str, [en, fr, sw]: [&'a Option<String>; 3], code: &str) -> &'a str {
+    let named = match code {
+        "fr" => fr,
+        "sw" => sw,
+        _ => en,
+    };
+    named.as_deref().filter(|t| !t.is_empty()).unwrap_or(title)
 }
 
 impl Default for Listing {

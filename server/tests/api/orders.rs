@@ -60,7 +60,7 @@ async fn market() -> Market {
     let esther = app.user_with_role("esther@example.com", Role::Farmer).await;
     let buyer = app.user_with_role("buyer@example.com", Role::User).await;
     let tomatoes = app
-        .listed(&amani, json!({"title": "Tomatoes", "description": "Ripe", "quantity": 50, "price": 3, "current_price": 2.5, "shipping_cost": 5}))
+        .listed(&amani, json!({"title": "Tomatoes", "title_fr": "Tomates", "description": "Ripe", "quantity": 50, "price": 3, "current_price": 2.5, "shipping_cost": 5}))
         .await;
     let beans = app
         .listed(
@@ -72,7 +72,7 @@ async fn market() -> Market {
     let avocados = app
         .listed(
             &esther,
-            json!({"title": "Avocados", "description": "Hass", "quantity": 30, "price": 1, "current_price": 0.8,
+            json!({"title": "Avocados", "title_sw": "Parachichi", "description": "Hass", "quantity": 30, "price": 1, "current_price": 0.8,
                                 "unit": "piece", "shipping_cost": 3}),
         )
         .await;
@@ -116,6 +116,12 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     let parts = placed["parts"].as_array().unwrap();
     assert_eq!(parts.len(), 2);
     assert_eq!(parts[0]["lines"].as_array().unwrap().len(), 2);
+    let tomatoes = &parts[0]["lines"][0];
+    assert_eq!(
+        (&tomatoes["title"], &tomatoes["title_fr"], &tomatoes["title_sw"]),
+        (&json!("Tomatoes"), &json!("Tomates"), &Value::Null),
+        "the line keeps the names the product had"
+    );
     assert_eq!(parts[0]["shipping_cents"], 500);
     assert_eq!(parts[1]["lines"][0]["product_id"].as_i64(), Some(m.avocados));
     assert_eq!((m.app.stock(m.tomatoes).await, m.app.stock(m.avocados).await), (46, 25));
@@ -126,13 +132,15 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     let buyer_mail = m.app.emails_to("buyer@example.com");
     assert_eq!(buyer_mail.len(), 1);
     assert_eq!(buyer_mail[0].0, format!("Votre commande MAVUNO n° {number}"));
-    assert!(buyer_mail[0].1.contains("- Tomatoes × 4 kg: 10.00 USD"), "{}", buyer_mail[0].1);
+    // Each line in the reader's language, as the marketplace named it (the farmer's names).
+    assert!(buyer_mail[0].1.contains("- Tomates × 4 kg: 10.00 USD"), "{}", buyer_mail[0].1);
     assert!(buyer_mail[0].1.contains("24.40 USD") && buyer_mail[0].1.contains("Paiement à la livraison"));
     assert_eq!(m.app.emails_to("amani@example.com")[0].0, format!("Nouvelle commande n° {number} sur MAVUNO"));
     let esther_mail = m.app.emails_to("esther@example.com");
     assert_eq!(esther_mail[0].0, format!("Oda mpya #{number} kwenye MAVUNO"));
     assert!(esther_mail[0].1.contains("Avenue Lumumba 12, Bukavu"), "{}", esther_mail[0].1);
-    assert!(!esther_mail[0].1.contains("Tomatoes"), "a farmer reads their own lines only");
+    assert!(esther_mail[0].1.contains("- Parachichi × 5"), "{}", esther_mail[0].1);
+    assert!(!esther_mail[0].1.contains("Tomat"), "a farmer reads their own lines only");
     let texts = m.app.sms_bodies();
     let placed_text =
         format!("MAVUNO: Test, votre commande no {number} de 24.40 USD est passée. Suivez-la dans l'application.");

@@ -306,7 +306,8 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
     let beans = app
         .listed(
             &farmer,
-            json!({"title": "Beans", "description": "Dry", "quantity": 50, "price": 2, "current_price": 2}),
+            json!({"title": "Beans", "title_fr": "Haricots", "description": "Dry", "quantity": 50, "price": 2,
+                   "current_price": 2}),
         )
         .await;
     let first: Value = app.place(&buyer, order(1, json!([line(beans, 5, 200)]))).await.json().await.unwrap();
@@ -321,7 +322,7 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
         list.text
     );
     let detail = phone.go(&["3", "2580", "2"]).await;
-    assert!(detail.text.starts_with(&format!("#{first_id} nouvelle, pour Bukavu : Beans 5kg")), "{}", detail.text);
+    assert!(detail.text.starts_with(&format!("#{first_id} nouvelle, pour Bukavu : Haricots 5kg")), "{}", detail.text);
     assert!(detail.text.contains("1 Marquer expédiée\n2 Annuler"), "{}", detail.text);
     let shipped = phone.answer("1").await;
     assert_eq!(shipped.text, format!("La commande #{first_id} est maintenant expédiée. L'acheteur est prévenu."));

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/dialog';
 import { AlertIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { addToCart } from '../../lib/cart';
+import { productTitle } from '../../lib/entities/products';
 import { errorKey } from '../../lib/error-text';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useFrancs } from '../../lib/entities/francs';
@@ -35,7 +36,7 @@ const money = (cents: number) => formatMoney(cents / 100);
 const whatsapp = (phone: string) => `https://wa.me/${phone.replace(/\D/g, '')}`;
 
 export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; entries: OutboxEntry[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const francs = useFrancs();
   const navigate = useNavigate();
   const [open, setOpen] = useState<'track' | 'contact' | 'details' | null>(null);
@@ -107,7 +108,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
             <ul>
               {changed.map((line) => (
                 <li key={line.product_id}>
-                  {line.title ?? ''}:{' '}
+                  {productTitle({ ...line, title: line.title ?? '' }, i18n.language)}:{' '}
                   {t(`orders.changed.${line.reason}`, {
                     from: money(line.seen_price_cents ?? 0),
                     to: money(line.price_cents ?? 0),
@@ -141,7 +142,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
           )}
           {part.status === 'delivered' &&
             part.lines.map((line) => (
-              <ReviewForm key={line.product_id} productId={line.product_id} title={line.title} />
+              <ReviewForm key={line.product_id} productId={line.product_id} title={productTitle(line, i18n.language)} />
             ))}
           {part.status === 'processing' && part.id > 0 && !refused && (
             <button type="button" className="button danger-outline small" onClick={() => setCancelling(part)}>

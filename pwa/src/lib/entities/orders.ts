@@ -63,6 +63,9 @@ async function preview(db: LocalDb, args: OrderPlace, at: string): Promise<Order
       product_id: line.product_id,
       product_uid: product?.uid ?? '',
       title: product?.title ?? '',
+      title_en: product?.title_en ?? null,
+      title_fr: product?.title_fr ?? null,
+      title_sw: product?.title_sw ?? null,
       unit: product?.unit ?? 'kg',
       quantity: line.quantity,
       unit_price_cents: line.unit_price_cents,
@@ -164,6 +167,9 @@ export function useOrders(db: LocalDb): Order[] | undefined {
 export interface ChangedLine {
   product_id: number;
   title?: string;
+  title_en?: string | null;
+  title_fr?: string | null;
+  title_sw?: string | null;
   reason: 'price_changed' | 'short_stock' | 'below_min_order' | 'above_max_order' | 'off_sale';
   seen_price_cents?: number;
   price_cents?: number;

@@ -126,7 +126,12 @@ phone: string | null,
  */
 rating: number, };
 
-export type OrderLine = { product_id: number, product_uid: string, title: string, unit: Unit, quantity: number, unit_price_cents: number, line_total_cents: number, };
+export type OrderLine = { product_id: number, product_uid: string, title: string, 
+/**
+ * The product's name in English, French or Kiswahili when the order was placed,
+ * if it had one: a reader of that language sees it instead of `title`.
+ */
+title_en: string | null, title_fr: string | null, title_sw: string | null, unit: Unit, quantity: number, unit_price_cents: number, line_total_cents: number, };
 
 export type OrderEvent = { 
 /**

@@ -392,7 +392,7 @@ pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<S
     let lines: Vec<String> = part
         .lines
         .iter()
-        .map(|l| format!("{} {}", gsm7::cut(&l.title, 18), amount(ctx.lang, l.quantity, &l.unit)))
+        .map(|l| format!("{} {}", gsm7::cut(l.title_in(ctx.lang.code()), 18), amount(ctx.lang, l.quantity, &l.unit)))
         .collect();
     let mut text = ctx.format(
         "order.title",

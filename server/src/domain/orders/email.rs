@@ -25,7 +25,12 @@ fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
         .iter()
         .map(|l| {
             let unit = lang.text(&format!("market.units.{}", l.unit));
-            format!("- {} × {} {unit}: {}", l.title, l.quantity, money(l.line_total_cents, &order.currency))
+            format!(
+                "- {} × {} {unit}: {}",
+                l.title_in(lang.code()),
+                l.quantity,
+                money(l.line_total_cents, &order.currency)
+            )
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -80,6 +80,9 @@ fn changed_line(product: &ProductRow, seen_cents: i64, reason: &str) -> serde_js
     json!({
         "product_id": product.id,
         "title": product.listing.title,
+        "title_en": product.listing.title_en,
+        "title_fr": product.listing.title_fr,
+        "title_sw": product.listing.title_sw,
         "reason": reason,
         "seen_price_cents": seen_cents,
         "price_cents": product.listing.current_price,
@@ -223,6 +226,7 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
                 &NewLine {
                     product_id: product.id,
                     title: &product.listing.title,
+                    names: [&product.listing.title_en, &product.listing.title_fr, &product.listing.title_sw],
                     unit: product.listing.unit.as_str(),
                     quantity: *quantity,
                     unit_price_cents: product.listing.current_price,
