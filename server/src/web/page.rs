@@ -136,7 +136,8 @@ pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
                     let price = decimal_amount(p.listing.current_price);
                     let unit = lang.text(&format!("market.units.{}", p.listing.unit.as_str()));
                     let description = format!("{price} USD / {unit} · {} · {}", p.farmer.name, p.listing.description);
-                    (p.listing.title, description, p.listing.images.first().cloned(), "product")
+                    let title = p.listing.title_in(lang.code()).to_owned();
+                    (title, description, p.listing.images.first().cloned(), "product")
                 }),
                 "course" => crate::db::courses::find(conn, id)?
                     .filter(|c| c.is_listed())

@@ -304,6 +304,7 @@ async fn pages_carry_their_language_title_and_preview() {
     let farmer = app.user_with_role("preview-farmer@example.com", Role::Farmer).await;
     let form = product_form()
         .text("product[title]", "Avocats \"Hass\" <Kabare>")
+        .text("product[title_en]", "Hass avocados")
         .part("product[images][]", image_part(png(800, 600), "a.png", "image/png"));
     let response =
         app.client.post(app.api("/farmer/products")).bearer_auth(&farmer).multipart(form).send().await.unwrap();
@@ -331,6 +332,10 @@ async fn pages_carry_their_language_title_and_preview() {
     );
     assert!(html.contains("<h1>Avocats &quot;Hass&quot; &lt;Kabare&gt;</h1>"), "its first screen (first_screen.rs)");
     assert!(!html.contains("<Kabare>"));
+    // Its name in the reader's language, where the farmer gave one, in the page's head as on its first screen.
+    let english = page(format!("/product/{}", product["id"]), "en").await.unwrap().text().await.unwrap();
+    assert!(english.contains("<title>Hass avocados · MAVUNO</title>"), "{english}");
+    assert!(english.contains("<meta property=\"og:title\" content=\"Hass avocados · MAVUNO\""), "{english}");
 
     // The list's own words in Kiswahili; the PWA's cookie wins over the browser's language.
     let html = page("/marketplace".into(), "sw").await.unwrap().text().await.unwrap();
