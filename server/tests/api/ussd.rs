@@ -259,6 +259,10 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
     phone.answer("2").await; // beans
     assert!(phone.answer("1").await.text.contains("Combien de kg"));
     assert!(phone.answer("0").await.text.starts_with("Vendu par :"), "0 goes back one question");
+    assert!(phone.answer("2").await.text.contains("Combien de pièces"));
+    let per_piece = phone.answer("40").await;
+    assert!(per_piece.text.starts_with("Prix en USD pour 1 pièce :"), "not \"1 pièces\": {}", per_piece.text);
+    phone.answers.truncate(phone.answers.len() - 2);
     assert!(phone.answer("1").await.text.contains("Combien de kg"));
     assert!(phone.answer("abc").await.text.starts_with("Écrivez un nombre entier de 1"));
     phone.answers.pop();
@@ -273,7 +277,7 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
     phone.answers.pop();
     let confirm = phone.answer("10").await;
     assert!(
-        confirm.text.starts_with("Haricots : 120 kg, 1.10 USD l'unité, dès 10. Mettre en vente ?"),
+        confirm.text.starts_with("Haricots : 120 kg, 1.10 USD par kg, dès 10 kg. Mettre en vente ?"),
         "{}",
         confirm.text
     );

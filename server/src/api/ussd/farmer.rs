@@ -7,7 +7,7 @@
 use sha2::{Digest, Sha256};
 use sync_protocol::{ListingInput, Loose};
 
-use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_of, pick};
+use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_of, per_unit, pick};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::products::ProductRow;
 use crate::db::{earnings, orders, products as product_rows};
@@ -85,6 +85,7 @@ fn listing_values(ctx: &Ctx<'_>, p: &ProductRow) -> Vec<(&'static str, String)> 
         ("title", gsm7::cut(p.listing.title_in(ctx.lang.code()), 30)),
         ("stock", p.listing.quantity.to_string()),
         ("unit", unit_word(ctx, p.listing.unit)),
+        ("one", per_unit(ctx.lang, p.listing.unit.as_str())),
         ("price", money(p.listing.current_price)),
     ]
 }
@@ -202,6 +203,7 @@ use super::screens::CROPS_PER_PAGE;
 
 pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
     let unit = d.unit.map(|u| unit_word(ctx, u)).unwrap_or_default();
+    let one = d.unit.map(|u| per_unit(ctx.lang, u.as_str())).unwrap_or_default();
     match d {
         SellDraft { crop: None, page, .. } => {
             let (shown, more) = page_of(CROPS, *page, CROPS_PER_PAGE);
@@ -215,9 +217,9 @@ pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
         SellDraft { quantity: None, .. } => Show::ask(ctx.format("sell.quantity", &[("unit", &unit)])),
         SellDraft { crop: Some(crop), unit: Some(u), price: None, .. } => match price_range(ctx, &CROPS[*crop], *u) {
             Some((low, high)) => {
-                Show::ask(ctx.format("sell.price_range", &[("unit", &unit), ("low", &low), ("high", &high)]))
+                Show::ask(ctx.format("sell.price_range", &[("one", &one), ("low", &low), ("high", &high)]))
             }
-            None => Show::ask(ctx.format("sell.price", &[("unit", &unit)])),
+            None => Show::ask(ctx.format("sell.price", &[("one", &one)])),
         },
         SellDraft { min_order: None, .. } => Show::ask(ctx.format("sell.min_order", &[("unit", &unit)])),
         SellDraft { crop: Some(crop), quantity: Some(q), price: Some(p), min_order: Some(m), .. } => Show {
@@ -227,6 +229,7 @@ pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
                     ("title", &CROPS[*crop].name(ctx.lang)),
                     ("quantity", &q.to_string()),
                     ("unit", &unit),
+                    ("one", &one),
                     ("price", &money(*p)),
                     ("min", &m.to_string()),
                 ],

@@ -387,7 +387,7 @@ mod tests {
             "crop" => 15,
             "comment" => 90,
             "stock" | "quantity" | "max" | "min" | "number" | "count" => 7,
-            "unit" => 7,
+            "unit" | "one" => 7,
             "price" | "low" | "high" | "median" | "total" => 11,
             "status" | "state" => 20,
             "month" | "pending" => 14,
