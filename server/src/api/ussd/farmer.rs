@@ -483,7 +483,7 @@ pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
         .iter()
         .filter(|e| e.kind == "sale")
         .take(3)
-        .map(|e| format!("{} {} #{}", &e.at[5..10], money(e.amount_cents), e.order_id))
+        .map(|e| format!("{} {} #{}", prices::short_day(&e.at), money(e.amount_cents), e.order_id))
         .collect();
     let summary = ctx.format(
         "earnings.summary",
