@@ -43,8 +43,9 @@ pub struct Throttles {
     pub callback_payment: Throttle,
     /// USSD requests per number (docs/ussd.md).
     pub ussd: Throttle,
-    /// SMS commands answered per number.
-    pub sms_in: Throttle,
+    /// SMS a number asked for, per number: answers to its SMS commands and what
+    /// the USSD menu texts it on request (sellers, a lesson). Each costs us an SMS.
+    pub sms_asked: Throttle,
     /// Incoming messages already answered, by the gateway's id.
     pub sms_seen: Throttle,
 }
@@ -65,7 +66,7 @@ impl Throttles {
             callback_checks: Throttle::new(3600, Duration::from_secs(3600)),
             callback_payment: Throttle::new(10, Duration::from_secs(3600)),
             ussd: Throttle::new(config.ussd_max_requests, Duration::from_secs(60)),
-            sms_in: Throttle::new(10, Duration::from_secs(3600)),
+            sms_asked: Throttle::new(10, Duration::from_secs(3600)),
             sms_seen: Throttle::new(1, Duration::from_secs(24 * 3600)),
         }
     }

@@ -443,6 +443,32 @@ async fn each_number_has_a_few_requests_a_minute() {
 }
 
 #[tokio::test]
+async fn a_number_gets_a_few_sms_it_asks_for_an_hour_by_ussd_and_sms_together() {
+    // Dialling is free to the caller and each SMS costs the platform one.
+    let app = ussd_app().await;
+    let (farmer, _) = farmer_with_phone(&app, "amani@example.com").await;
+    app.listed(&farmer, json!({"title": "Beans", "description": "Dry", "quantity": 9, "price": 1, "current_price": 1}))
+        .await;
+    let number = "+250788000012";
+    let mut phone = app.phone(number);
+    for _ in 0..9 {
+        assert_eq!(phone.go(&["3", "2"]).await.text, "We sent you an SMS with sellers of Beans.");
+    }
+    let fields = [("from", number), ("text", "PRICE beans"), ("id", "asked-10")];
+    app.client.post(app.api(&format!("/sms/incoming/{TOKEN}"))).form(&fields).send().await.unwrap();
+    let refused = phone.go(&["3", "2"]).await;
+    assert!(!refused.more);
+    assert_eq!(refused.text, "You have asked for many SMS this hour. Please try again later.");
+    let sent = app.sms_bodies().into_iter().filter(|(to, _)| to == number).count();
+    assert_eq!(sent, 10, "nine sellers and one price, then nothing");
+    assert_eq!(
+        app.phone("+250788000013").go(&["3", "2"]).await.text,
+        "We sent you an SMS with sellers of Beans.",
+        "another number is not held back"
+    );
+}
+
+#[tokio::test]
 async fn the_app_tries_the_menu_as_its_own_number_and_admins_as_any() {
     let app = ussd_app().await;
     let (farmer, number) = farmer_with_phone(&app, "amani@example.com").await;

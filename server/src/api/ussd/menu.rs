@@ -12,6 +12,7 @@ use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
 use crate::outbound::gsm7;
+use crate::platform::rate_limit::Throttle;
 
 /// A USSD screen holds at most this many GSM-7 characters.
 pub const SCREEN: usize = 182;
@@ -55,6 +56,8 @@ pub struct Ctx<'a> {
     pub answer: String,
     /// The PIN was given in this session.
     pub unlocked: bool,
+    /// SMS numbers asked for this hour (`Throttles::sms_asked`), shared with SMS commands.
+    pub sms_asked: &'a Throttle,
 }
 
 impl Ctx<'_> {
@@ -64,6 +67,12 @@ impl Ctx<'_> {
 
     pub fn format(&self, key: &str, values: &[(&str, &str)]) -> String {
         self.lang.format(&format!("ussd.{key}"), values)
+    }
+
+    /// Counts an SMS the person asked for, unless they had their share this hour
+    /// (each costs us one, and dialling is free to them): then the screen that says so.
+    pub fn ask_for_sms(&self) -> Result<(), Next> {
+        self.sms_asked.reserve(&[self.phone]).map_err(|_| Next::End(self.text("sms_limit")))
     }
 
     /// What answer `step` did in an earlier request or earlier in this run.

@@ -33,6 +33,7 @@ use crate::domain::phone;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::Status;
+use crate::platform::rate_limit::Throttle;
 use crate::startup::AppState;
 
 /// A gateway's request is a short form; anything larger is not one.
@@ -134,13 +135,13 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
 async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
     for _ in 0..4 {
         let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
-        let (d, s) = (dial.clone(), steps.clone());
-        let (mut run, learned) = state.db.read(move |conn| once(conn, false, &d, &s)).await?;
+        let (d, s, t) = (dial.clone(), steps.clone(), state.throttles.clone());
+        let (mut run, learned) = state.db.read(move |conn| once(conn, false, &d, &s, &t.sms_asked)).await?;
         state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
         if let Run::NeedsWrite = run {
             let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
-            let d = dial.clone();
-            let (written, learned) = state.db.write(move |tx| once(tx, true, &d, &steps)).await?;
+            let (d, t) = (dial.clone(), state.throttles.clone());
+            let (written, learned) = state.db.write(move |tx| once(tx, true, &d, &steps, &t.sms_asked)).await?;
             state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
             state.mailer.wake();
             run = written;
@@ -185,7 +186,13 @@ fn account_of(conn: &rusqlite::Connection, phone: &str) -> ApiResult<Option<User
     })
 }
 
-fn once(conn: &rusqlite::Connection, write: bool, dial: &Dial, steps: &Steps) -> ApiResult<(Run, Steps)> {
+fn once(
+    conn: &rusqlite::Connection,
+    write: bool,
+    dial: &Dial,
+    steps: &Steps,
+    sms_asked: &Throttle,
+) -> ApiResult<(Run, Steps)> {
     let person = account_of(conn, &dial.phone)?;
     let lang = match (&person, dial.lang) {
         (None, Some(lang)) if crate::db::phone_settings::language(conn, &dial.phone)?.is_none() => lang,
@@ -206,6 +213,7 @@ fn once(conn: &rusqlite::Connection, write: bool, dial: &Dial, steps: &Steps) ->
         step: 0,
         answer: String::new(),
         unlocked: false,
+        sms_asked,
     };
     let run = menu::run(&mut ctx, &dial.answers)?;
     Ok((run, ctx.learned))
