@@ -572,6 +572,18 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
     assert_eq!(english[2], "Beans (Beach Muhanzi): no prices in the last 12 weeks.");
     assert!(english[3].starts_with("We do not know this market. Markets: "), "{english:?}");
     assert!(english[3].contains("Kadutu"), "{english:?}");
+
+    // With a rate in use, the median in Congolese francs too, as the board shows it.
+    let rate = json!({"francs_per_usd": 2850, "as_of": day(0)});
+    let saved = app.client.put(app.api("/admin/exchange-rates/CDF")).bearer_auth(&admin).json(&rate).send().await;
+    assert_eq!(saved.unwrap().status(), StatusCode::OK);
+    sms(fr, "PRIX haricots kadutu", "p6").await.unwrap();
+    sms(en, "PRICE beans", "p7").await.unwrap();
+    assert_eq!(answers(fr)[1], format!("Haricots (Kadutu), semaine du {week} : 1.32 USD (3 762 FC) par kg (1 prix)."));
+    assert_eq!(
+        answers(en)[4],
+        format!("Beans, week of {week}: 1.32 USD (CDF 3,762) per kg (from 1.10 to 1.50, 3 prices).")
+    );
 }
 
 #[tokio::test]

@@ -397,6 +397,8 @@ mod tests {
             "comment" => 90,
             "stock" | "quantity" | "max" | "min" | "number" | "count" => 7,
             "unit" | "one" => 7,
+            "francs" => 18,
+            "amount" => 10,
             "price" | "low" | "high" | "median" | "total" => 11,
             "status" | "state" => 20,
             "month" | "pending" => 14,

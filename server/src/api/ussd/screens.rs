@@ -268,6 +268,7 @@ pub fn prices_text(
             p.figures.observations,
             &[
                 ("crop", &name),
+                ("francs", &in_francs(conn, lang, p.figures.median_usd_micros)?),
                 ("week", &prices::short_day(&p.week)),
                 ("low", &money(prices::usd_cents(p.figures.low_usd_micros))),
                 ("high", &money(prices::usd_cents(p.figures.high_usd_micros))),
@@ -276,6 +277,20 @@ pub fn prices_text(
             ],
         ),
     })
+}
+
+/// A price in Congolese francs at the rate in use, as the board shows it beside the
+/// dollars (South Kivu's markets are paid in both): " (4 100 FC)"; nothing without a rate.
+fn in_francs(conn: &rusqlite::Connection, lang: Lang, usd_micros: i64) -> ApiResult<String> {
+    let Some(rate) = crate::db::exchange_rates::current(conn, "CDF")? else { return Ok(String::new()) };
+    let amount = (usd_micros as f64 / 1e6 * rate.francs_per_usd as f64).round() as i64;
+    let separator = match lang.code() {
+        "fr" => " ",
+        "sw" => ".",
+        _ => ",",
+    };
+    let amount = crate::labels::thousands(amount, separator);
+    Ok(format!(" ({})", lang.format("ussd.prices.francs", &[("amount", &amount)])))
 }
 
 /// An SMS naming three sellers of `crop` (near `place` first), or `None` when nobody sells it.

@@ -13,7 +13,7 @@
 use axum::http::{HeaderMap, Uri};
 
 use crate::domain::settings::Contact;
-use crate::labels::Lang;
+use crate::labels::{Lang, thousands};
 use crate::startup::AppState;
 
 use super::page::escape;
@@ -273,19 +273,6 @@ fn usd(lang: Lang, cents: i64) -> String {
         "sw" => format!("{sign}US$\u{a0}{grouped}.{fraction:02}"),
         _ => format!("{sign}${grouped}.{fraction:02}"),
     }
-}
-
-/// A whole number with `separator` between its thousands: "4 275", "4,275".
-fn thousands(number: i64, separator: &str) -> String {
-    let digits = number.to_string();
-    let mut grouped = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push_str(separator);
-        }
-        grouped.push(digit);
-    }
-    grouped
 }
 
 /// A day as the app's `formatDate(…, 'long')` writes it: "March 1, 2026", "1 mars 2026", "1 Machi 2026".

@@ -2,11 +2,11 @@
 //! form the server answers (`GET /prices?crop=&market=&territory=`), and each crop's
 //! card with its line of 12 weeks, from the same board the API serves.
 
-use super::{escape, long_date, t, thousands, usd};
+use super::{escape, long_date, t, usd};
 use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
 use crate::domain::prices::{CROPS, crop_named, usd_cents};
-use crate::labels::Lang;
+use crate::labels::{Lang, thousands};
 use crate::startup::AppState;
 
 pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option<String> {
