@@ -307,7 +307,14 @@ pub fn sellers_text(
     let list: Vec<String> = offers
         .iter()
         .map(|o| {
-            let place = o.farmer_location.as_deref().map(|l| format!(" ({})", gsm7::cut(l, 18))).unwrap_or_default();
+            // The place's first part ("Kabare" of "Kabare, South Kivu"): three sellers with
+            // their numbers fit one segment.
+            let place = o
+                .farmer_location
+                .as_deref()
+                .and_then(|l| l.split(',').map(str::trim).find(|part| !part.is_empty()))
+                .map(|l| format!(" ({})", gsm7::cut(l, 18)))
+                .unwrap_or_default();
             let call = o.farmer_phone.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
             let unit = per_unit(lang, &o.unit);
             format!("{}{place} {}/{unit}{call}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents))
