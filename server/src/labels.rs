@@ -92,8 +92,6 @@ impl Lang {
     }
 }
 
-/// The PWA's `slug()` (features/applications/fields.ts): lower case, runs of
-/// anything but letters and digits become one `_`, none at the ends.
 /// A whole number with `separator` between its thousands: "4 275", "4,275".
 pub fn thousands(number: i64, separator: &str) -> String {
     let digits = number.to_string();
@@ -107,6 +105,8 @@ pub fn thousands(number: i64, separator: &str) -> String {
     grouped
 }
 
+/// The PWA's `slug()` (features/applications/fields.ts): lower case, runs of
+/// anything but letters and digits become one `_`, none at the ends.
 pub fn slug(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.to_lowercase().chars() {

@@ -249,8 +249,8 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
     }
 }
 
-/// What `crop` sells for: its newest week of prices across every market, in one
-/// SMS or screen.
+/// What `crop` sells for: its newest week of prices at `place` or across every market
+/// (the median in francs too when a rate is in use), in one SMS or screen.
 pub fn prices_text(
     conn: &rusqlite::Connection,
     lang: Lang,
