@@ -15,7 +15,8 @@ export function OrderLines({ lines }: { lines: OrderLine[] }) {
         <li key={line.product_id}>
           <span>{productTitle(line, i18n.language)}</span>
           <span className="muted">
-            {line.quantity} {t(`market.units.${line.unit}`, { count: line.quantity })} × {money(line.unit_price_cents)}
+            {line.quantity} {t(`market.units_counted.${line.unit}`, { count: line.quantity })} ×{' '}
+            {money(line.unit_price_cents)}
           </span>
           <span>{money(line.line_total_cents)}</span>
         </li>

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-CD' });
+const page = await context.newPage();
+const origin = 'http://127.0.0.1:8091';
+await page.goto(origin + '/login?lng=fr');
+await page.waitForTimeout(1500);
+await page.locator('main form input:not([disabled])').first().fill('buyer@mavuno.demo');
+await page.locator('input[type=password]').first().fill('mavuno-demo');
+await page.locator('main form button[type=submit]').first().click();
+await page.waitForTimeout(4000);
+await page.goto(origin + '/orders');
+await page.waitForTimeout(3000);
+console.log((await page.locator('main').innerText()).slice(0, 2500));
+await page.screenshot({ path: '/tmp/w/orders.png' });
+await browser.close();
