@@ -5,12 +5,15 @@ const page = await context.newPage();
 const origin = 'http://127.0.0.1:8091';
 await page.goto(origin + '/login?lng=fr');
 await page.waitForTimeout(1500);
-await page.locator('main form input:not([disabled])').first().fill('buyer@mavuno.demo');
+await page.locator('main form input:not([disabled])').first().fill('farmer@mavuno.demo');
 await page.locator('input[type=password]').first().fill('mavuno-demo');
 await page.locator('main form button[type=submit]').first().click();
 await page.waitForTimeout(4000);
-await page.goto(origin + '/orders');
-await page.waitForTimeout(3000);
-console.log((await page.locator('main').innerText()).slice(0, 2500));
-await page.screenshot({ path: '/tmp/w/orders.png' });
+for (const section of ['Produits']) {
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: section }).click();
+  await page.waitForTimeout(2000);
+  console.log(`== ${section}\n` + (await page.locator('.dashboard-content').innerText()).slice(0, 1800));
+}
+await page.locator('.product-row').first().screenshot({ path: '/tmp/w/row.png' });
 await browser.close();

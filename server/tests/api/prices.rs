@@ -584,6 +584,11 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
         answers(en)[4],
         format!("Beans, week of {week}: 1.32 USD (CDF 3,762) per kg (from 1.10 to 1.50, 3 prices).")
     );
+    // As people write it, with a word between the crop and the place.
+    sms(fr, "Prix haricots à Kadutu", "p8").await.unwrap();
+    sms(en, "price beans in Kabare", "p9").await.unwrap();
+    assert!(answers(fr)[2].starts_with("Haricots (Kadutu), semaine du"), "{:?}", answers(fr));
+    assert!(answers(en)[5].starts_with("Beans (Kabare), week of"), "{:?}", answers(en));
 }
 
 #[tokio::test]

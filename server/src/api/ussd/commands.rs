@@ -162,12 +162,22 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     Ok(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT))
 }
 
-/// The crop the longest start of `asked` names (up to three words), and the rest.
+/// Words people put between a crop and a place: "haricots à Kadutu", "beans at Kadutu",
+/// "maharage kwa Kadutu" (the text is folded: "à" is "a").
+const PLACE_WORDS: [&str; 10] = ["a", "au", "at", "de", "du", "en", "in", "kwa", "ya", "huko"];
+
+/// The crop the longest start of `asked` names (up to three words), and the rest (the
+/// place), without a word that only joins them.
 fn crop_and_rest(asked: &str) -> Option<(&'static prices::Crop, String)> {
     let words: Vec<&str> = asked.split_whitespace().collect();
-    (1..=words.len().min(3))
-        .rev()
-        .find_map(|n| prices::crop_named(&words[..n].join(" ")).map(|crop| (crop, words[n..].join(" "))))
+    (1..=words.len().min(3)).rev().find_map(|n| {
+        let crop = prices::crop_named(&words[..n].join(" "))?;
+        let rest = match &words[n..] {
+            [joining, place @ ..] if !place.is_empty() && PLACE_WORDS.contains(joining) => place,
+            rest => rest,
+        };
+        Some((crop, rest.join(" ")))
+    })
 }
 
 /// `PRICE beans kadutu`: the crop's prices at a market or in a territory it names, else
@@ -294,6 +304,18 @@ async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_place_follows_the_crop_with_or_without_a_word_between() {
+        let place = |asked: &str| crop_and_rest(asked).map(|(crop, place)| (crop.key, place));
+        assert_eq!(place("haricots a kadutu"), Some(("bean", "kadutu".into())));
+        assert_eq!(place("beans at beach muhanzi"), Some(("bean", "beach muhanzi".into())));
+        assert_eq!(place("maharage kwa kadutu"), Some(("bean", "kadutu".into())));
+        assert_eq!(place("pomme de terre kadutu"), Some(("potato", "kadutu".into())), "a crop of three words");
+        assert_eq!(place("haricots"), Some(("bean", String::new())));
+        assert_eq!(place("haricots a"), Some(("bean", "a".into())), "a joining word alone is the place asked");
+        assert_eq!(place("chocolat a kadutu"), None);
+    }
 
     #[test]
     fn keywords_are_read_in_each_language_and_anything_else_is_help() {
