@@ -22,9 +22,14 @@ test('a super admin changes the hours and the ways of paying; every page and che
   // A text left empty is refused in words, and what was typed stays.
   await hours.getByLabel(/^French/).fill('');
   await boss.getByLabel(/^Phone number/).fill('0991 234 567');
+  await boss.getByLabel(/^USSD code/).fill('384#');
   await boss.getByRole('button', { name: 'Save the settings' }).click();
   await hours.getByText('Write it in each of the three languages').waitFor();
+  await boss.locator('.field-error', { hasText: 'Write the code as people dial it, e.g. *384*12#' }).waitFor();
   assert.equal(await boss.getByLabel(/^Phone number/).inputValue(), '0991 234 567');
+  assert.equal(await boss.getByLabel(/^USSD code/).inputValue(), '384#');
+  // The code the SMS name when they send people to the phone menu.
+  await boss.getByLabel(/^USSD code/).fill('*384*12#');
 
   await hours.getByLabel(/^French/).fill('Du lundi au samedi, de 7 h à 18 h');
   const drc = boss.getByRole('group', { name: 'DR Congo' });
@@ -36,6 +41,7 @@ test('a super admin changes the hours and the ways of paying; every page and che
   const history = boss.getByRole('list', { name: 'Changes' });
   await history.getByText('Contact details').waitFor();
   await history.getByText('Ways of paying').waitFor();
+  await history.locator('li', { hasText: 'USSD code' }).getByText('*384*12#').waitFor();
   assert.match(await history.locator('li').first().innerText(), /set by Neema Mwamba/);
 
   // A visitor reading French sees the new hours and number on the Contact page and in the footer.

@@ -1,7 +1,8 @@
 //! The platform's settings (docs/settings.md): contact details and working hours (the
 //! Contact page and the footer), the shipping policy (checkout), the platform fee
 //! (taken from farmers' sales in their ledger), the payment methods and mobile-money
-//! operators offered in each country, and the emails' sender name and default language.
+//! operators offered in each country, the emails' sender name and default language, and
+//! the USSD code people dial (named in the SMS that send them to the phone menu).
 //! Everyone reads the public part; admins read all and the history; only a super admin
 //! changes them, and every change is recorded with who made it and when.
 
@@ -83,6 +84,9 @@ pub struct Settings {
     pub email_sender_name: String,
     /// For people whose country does not choose their language (Rwanda, Uganda, none).
     pub email_language: String,
+    /// The USSD code people dial for the phone menu, as the gateway's operator gave it
+    /// (`*384*12#`); empty: the SMS say "the MAVUNO code".
+    pub ussd_code: String,
 }
 
 /// What anyone may read (`GET /settings`, and a first screen's `#settings`: web/first_screen).
@@ -109,6 +113,7 @@ pub struct SettingsChange {
     pub payments: Option<BTreeMap<String, CountryPayments>>,
     pub email_sender_name: Option<String>,
     pub email_language: Option<String>,
+    pub ussd_code: Option<String>,
 }
 
 const MAX_FEE_BP: i64 = 3_000;
@@ -117,6 +122,7 @@ const MAX_EMAIL: usize = 254;
 const MAX_LINE: usize = 200;
 const MAX_POLICY: usize = 4_000;
 const MAX_SENDER: usize = 60;
+const MAX_USSD_CODE: usize = 20;
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -132,6 +138,7 @@ impl Default for Settings {
             payments: Country::ALL.iter().map(|c| (c.as_str().to_owned(), default_payments(*c))).collect(),
             email_sender_name: "MAVUNO".to_owned(),
             email_language: "en".to_owned(),
+            ussd_code: String::new(),
         }
     }
 }
@@ -161,6 +168,7 @@ pub fn load(conn: &Connection) -> rusqlite::Result<Settings> {
     settings.payments.extend(payments);
     overlay(&mut settings.email_sender_name, stored.get("email_sender_name"));
     overlay(&mut settings.email_language, stored.get("email_language"));
+    overlay(&mut settings.ussd_code, stored.get("ussd_code"));
     Ok(settings)
 }
 
@@ -177,6 +185,18 @@ pub fn platform_fee_bp(conn: &Connection) -> rusqlite::Result<i64> {
 pub fn payments_in(conn: &Connection, country: Country) -> rusqlite::Result<CountryPayments> {
     let set: Option<BTreeMap<String, CountryPayments>> = one(conn, "payments")?;
     Ok(set.and_then(|mut by_country| by_country.remove(country.as_str())).unwrap_or_else(|| default_payments(country)))
+}
+
+/// The USSD code people dial, when a super admin has said it.
+pub fn ussd_code(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    Ok(one::<String>(conn, "ussd_code")?.filter(|code| !code.is_empty()))
+}
+
+/// A USSD code as people dial it: `*`, digits and `*` between them, `#`.
+fn is_ussd_code(code: &str) -> bool {
+    let Some(inner) = code.strip_prefix('*').and_then(|c| c.strip_suffix('#')) else { return false };
+    code.len() <= MAX_USSD_CODE
+        && inner.split('*').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The language of an email or SMS to someone from `country`.
@@ -293,6 +313,13 @@ pub fn change(tx: &Connection, admin: &UserRow, change: SettingsChange, now: &st
         }
         writes.push(("email_language", serde_json::json!(language)));
     }
+    if let Some(code) = change.ussd_code {
+        let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        if !code.is_empty() && !is_ussd_code(&code) {
+            errors.add("ussd_code", "ussd_code_invalid", "Write the code as people dial it, e.g. *384*12#");
+        }
+        writes.push(("ussd_code", serde_json::json!(code)));
+    }
     errors.finish()?;
     let before = serde_json::to_value(&before).map_err(AppError::internal)?;
     for (key, value) in writes {
@@ -315,5 +342,15 @@ mod tests {
         assert!(!settings.shipping_policy.sw.contains("checkout."), "the default policy is in every catalogue");
         assert_eq!(settings.payments.len(), Country::ALL.len());
         assert_eq!(settings.payments["KEN"].operators, ["MPESA_KEN"]);
+    }
+
+    #[test]
+    fn a_ussd_code_is_written_as_people_dial_it() {
+        for good in ["*384#", "*384*12#", "*123*4*56#"] {
+            assert!(is_ussd_code(good), "{good}");
+        }
+        for bad in ["384#", "*384", "*38a#", "**384#", "*384*#", "*#", "*1234567890*12345678#"] {
+            assert!(!is_ussd_code(bad), "{bad}");
+        }
     }
 }

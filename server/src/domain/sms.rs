@@ -24,9 +24,19 @@ pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&s
 /// their SMS updates say (a code they asked for).
 pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
     let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
-    let body = compose(lang_of(conn, person)?, key, &person.first_name, values);
+    let lang = lang_of(conn, person)?;
+    let dial = dial_words(conn, lang)?;
+    let mut all = values.to_vec();
+    all.push(("dial", &dial));
+    let body = compose(lang, key, &person.first_name, &all);
     db::sms::enqueue(conn, number, &body, &clock::now())?;
     Ok(())
+}
+
+/// What to dial for the phone menu (`{{dial}}` in the words): the USSD code when a
+/// super admin has set it (docs/settings.md), else "the MAVUNO code".
+pub fn dial_words(conn: &Connection, lang: Lang) -> ApiResult<String> {
+    Ok(crate::domain::settings::ussd_code(conn)?.unwrap_or_else(|| lang.text("ussd.dial_code")))
 }
 
 /// The language to write to `person` in: the one their number chose in the USSD
@@ -74,6 +84,7 @@ mod tests {
                     ("total", "9999999.99 USD"),
                     ("code", "999999"),
                     ("title", title.as_str()),
+                    ("dial", "*1234567890*1234567#"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

@@ -58,6 +58,7 @@ async fn a_super_admin_changes_the_settings_and_every_change_is_recorded() {
         .change_settings(
             &boss,
             json!({"contact": bad, "platform_fee_bp": 3001, "email_sender_name": "Evil <x@y>", "email_language": "de",
+                   "ussd_code": "384#",
                    "payments": {"XXX": {"cash_on_delivery": true, "operators": []},
                                 "KEN": {"cash_on_delivery": true, "operators": ["MTN_MOMO_UGA"]}},
                    "shipping_policy": {"en": "x".repeat(4001), "fr": "", "sw": "ok\u{202E}"}}),
@@ -71,6 +72,7 @@ async fn a_super_admin_changes_the_settings_and_every_change_is_recorded() {
         ("platform_fee_bp", "fee_invalid"),
         ("email_sender_name", "invalid_characters"),
         ("email_language", "invalid_option"),
+        ("ussd_code", "ussd_code_invalid"),
         ("payments.XXX", "country_invalid"),
         ("payments.KEN", "operator_invalid"),
         ("shipping_policy.en", "too_long"),

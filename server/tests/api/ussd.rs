@@ -149,11 +149,31 @@ async fn a_new_number_joins_in_french_and_a_repeated_confirmation_makes_one_acco
     assert_eq!((count, role.as_str(), location.as_str(), hash.as_str()), (1, "user", "Walungu, South Kivu", "!"));
     let texted: Vec<_> = app.sms_bodies().into_iter().filter(|(to, _)| to == "+243971000001").collect();
     assert_eq!(texted.len(), 1, "told once how to sign in: {texted:?}");
+    assert!(
+        texted[0].1.starts_with("MAVUNO: Furaha, bienvenue ! Composez le code MAVUNO pour les prix et vendre."),
+        "welcomed, not told an agent opened the account: {}",
+        texted[0].1
+    );
 
     let member = phone.dial().await;
     assert!(member.text.starts_with("MAVUNO - Furaha\n1 Ma demande"), "{}", member.text);
     let apply = phone.answer("1").await;
     assert!(apply.text.starts_with("1/19 Quelle surface cultivez-vous ?\n1 Moins d'un hectare"), "{}", apply.text);
+}
+
+#[tokio::test]
+async fn the_sms_name_the_ussd_code_a_super_admin_set() {
+    let app = ussd_app().await;
+    let boss = app.user_with_role("boss@example.com", Role::SuperAdmin).await;
+    let set = app.call(Method::PATCH, "/admin/settings", &boss, Some(json!({"ussd_code": " *384*12# "}))).await;
+    assert_eq!(set.status(), StatusCode::OK);
+    app.phone("+243971000002").go(&["1", "Neema", "Bahati", "1", "2", "1"]).await;
+    let stock = [("from", "+250788000003"), ("text", "STOCK 1 40 2580"), ("id", "s1")];
+    app.client.post(app.api(&format!("/sms/incoming/{TOKEN}"))).form(&stock).send().await.unwrap();
+    let texts = app.sms_bodies();
+    let to = |number: &str| texts.iter().find(|(to, _)| to == number).map(|(_, body)| body.clone()).unwrap();
+    assert!(to("+243971000002").starts_with("MAVUNO: Neema, bienvenue ! Composez *384*12# pour les prix"));
+    assert_eq!(to("+250788000003"), "This number has no MAVUNO account. Dial *384*12# to join.");
 }
 
 #[tokio::test]

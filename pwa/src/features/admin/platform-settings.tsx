@@ -1,5 +1,6 @@
 // The platform's settings (docs/settings.md): contact details and hours, shipping policy,
-// platform fee, payment methods per country, the emails' sender and default language.
+// platform fee, payment methods per country, the emails' sender and default language, the
+// USSD code the SMS name.
 // Admins read them; a super admin changes them; every change is listed with who made it.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
@@ -20,6 +21,7 @@ interface Settings extends PublicSettings {
   platform_fee_bp: number;
   email_sender_name: string;
   email_language: (typeof LANGUAGES)[number];
+  ussd_code: string;
 }
 
 interface Change {
@@ -49,6 +51,7 @@ const FIELDS = [
   'platform_fee_bp',
   'email_sender_name',
   'email_language',
+  'ussd_code',
   ...COUNTRIES.map((c) => `payments.${c}`),
 ];
 
@@ -100,6 +103,8 @@ function changeSummary(change: Change, t: TFunction): string {
       return `${percent(Number(change.old_value ?? 0))} % → ${percent(Number(change.new_value))} %`;
     case 'email_sender_name':
       return `“${String(change.new_value)}”`;
+    case 'ussd_code':
+      return change.new_value ? String(change.new_value) : t('settings.ussd_code_none');
     case 'email_language':
       return t(`training.languages.${change.new_value as (typeof LANGUAGES)[number]}`);
     default:
@@ -273,6 +278,16 @@ export function PlatformSettings() {
             ))}
           </SelectField>
           <p className="hint">{t('settings.email_language_hint')}</p>
+          <TextField
+            label={t('settings.ussd_code')}
+            hint={t('settings.ussd_code_hint')}
+            inputMode="tel"
+            autoComplete="off"
+            maxLength={20}
+            value={draft.ussd_code}
+            error={invalid.ussd_code}
+            onChange={(e) => set('ussd_code', e.target.value)}
+          />
           {editable && (
             <button type="submit" className="button" disabled={busy}>
               {busy ? t('common.saving') : t('settings.save')}

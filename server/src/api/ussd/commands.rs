@@ -155,7 +155,10 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
             None => words("help"),
         },
         Command::Stock(args) => match person {
-            None => words("no_account"),
+            None => {
+                let dial = state.db.read(move |conn| crate::domain::sms::dial_words(conn, lang)).await?;
+                lang.format("ussd.commands.no_account", &[("dial", &dial)])
+            }
             Some(person) => stock(state, person, lang, &args).await?,
         },
     };

@@ -398,6 +398,7 @@ mod tests {
             "stock" | "quantity" | "max" | "min" | "number" | "count" => 7,
             "unit" | "one" => 7,
             "francs" => 18,
+            "dial" => 20,
             "amount" => 10,
             "price" | "low" | "high" | "median" | "total" => 11,
             "status" | "state" => 20,
