@@ -53,6 +53,13 @@ test('a super admin changes the hours and the ways of paying; every page and che
   await where.getByText('Du lundi au samedi, de 7 h à 18 h').waitFor();
   await where.getByRole('link', { name: '+243991234567' }).waitFor();
   await visitor.locator('footer').getByText('Du lundi au samedi, de 7 h à 18 h').waitFor();
+  // And what a basic phone dials, a link that opens the dialer.
+  const dial = visitor.locator('footer').getByRole('link', { name: '*384*12#' });
+  assert.equal(await dial.getAttribute('href'), 'tel:*384*12%23');
+  assert.match(
+    await visitor.locator('footer p', { has: visitor.getByRole('link', { name: '*384*12#' }) }).innerText(),
+    /Sans smartphone \? Composez \*384\*12#/,
+  );
   // Offline, the footer still says so.
   await context.setOffline(true);
   await visitor.goto(`${origin}/about`);

@@ -10,7 +10,11 @@ const BLANK = '\u00a0';
 
 export function ContactLines() {
   const { t, i18n } = useTranslation();
-  const contact = usePublicSettings()?.contact;
+  const settings = usePublicSettings();
+  const contact = settings?.contact;
+  // The words around the code, which is a link that opens the dialer (its `#` is `%23`).
+  const code = settings?.ussd_code;
+  const [before, after] = code ? t('contact.ussd_line', { code: '\u0000' }).split('\u0000') : [];
   const pending = useSettingsPending();
   const language = i18n.resolvedLanguage;
   return (
@@ -33,6 +37,16 @@ export function ContactLines() {
         <p className="with-icon">
           <MailIcon /> <span className="visually-hidden">{t('fields.email')}</span>
           <a href={`mailto:${contact.email}`}>{contact.email}</a>
+        </p>
+      )}
+      {code && (
+        <p className="with-icon">
+          <PhoneIcon />{' '}
+          <span>
+            {before}
+            <a href={`tel:${code.replace('#', '%23')}`}>{code}</a>
+            {after}
+          </span>
         </p>
       )}
     </>

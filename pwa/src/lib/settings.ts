@@ -22,6 +22,8 @@ export interface PublicSettings {
   contact: { address: Texts; hours: Texts; phone: string; email: string };
   shipping_policy: Texts;
   payments: Record<string, CountryPayments>;
+  /** The phone menu's USSD code (`*384*12#`); empty or absent (kept by an older app): none. */
+  ussd_code?: string;
 }
 
 const KEY = 'settings';

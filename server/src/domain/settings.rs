@@ -95,11 +95,18 @@ pub struct PublicSettings {
     pub contact: Contact,
     pub shipping_policy: Texts,
     pub payments: BTreeMap<String, CountryPayments>,
+    /// The USSD code of the phone menu, shown beside the contact lines; empty: none set.
+    pub ussd_code: String,
 }
 
 impl From<Settings> for PublicSettings {
     fn from(all: Settings) -> PublicSettings {
-        PublicSettings { contact: all.contact, shipping_policy: all.shipping_policy, payments: all.payments }
+        PublicSettings {
+            contact: all.contact,
+            shipping_policy: all.shipping_policy,
+            payments: all.payments,
+            ussd_code: all.ussd_code,
+        }
     }
 }
 

@@ -302,7 +302,8 @@ async fn a_first_screen_carries_the_public_settings_for_the_app_and_no_text_can_
     let hostile = "Avenue </script><script>alert(1)</script><!-- 4";
     let address = json!({"en": hostile, "fr": hostile, "sw": hostile});
     let contact = json!({"address": address, "hours": address, "phone": "", "email": ""});
-    let changed = app.call(Method::PATCH, "/admin/settings", &boss, Some(json!({"contact": contact}))).await;
+    let change = json!({"contact": contact, "ussd_code": "*384*12#"});
+    let changed = app.call(Method::PATCH, "/admin/settings", &boss, Some(change)).await;
     assert_eq!(changed.status(), StatusCode::OK);
 
     // The app takes these rather than asking GET /settings (pwa/src/lib/settings.ts): the same.
@@ -318,6 +319,12 @@ async fn a_first_screen_carries_the_public_settings_for_the_app_and_no_text_can_
     let public: Value = app.get("/settings", None).await.json().await.unwrap();
     assert_eq!(serde_json::from_str::<Value>(data).unwrap(), public["data"]);
     assert_eq!(public["data"]["contact"]["address"]["fr"], hostile);
+    // The footer says what a basic phone dials, the code a link that opens the dialer.
+    let footer = html.split("<footer class=\"site-footer\">").nth(1).expect("the footer");
+    assert!(
+        footer.contains("<span>Sans smartphone ? Composez <a href=\"tel:*384*12%23\">*384*12#</a> sur n"),
+        "{footer}"
+    );
 
     // The service worker's copy of the app has no first screen, and no settings of the moment.
     assert!(!page(&app, "/index.html", "fr").await.contains("id=\"settings\""));

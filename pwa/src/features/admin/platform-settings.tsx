@@ -155,6 +155,7 @@ export function PlatformSettings() {
         contact: next.data.contact,
         shipping_policy: next.data.shipping_policy,
         payments: next.data.payments,
+        ussd_code: next.data.ussd_code,
       });
     });
     if (ok) toast('success', t('settings.saved'));

@@ -135,7 +135,7 @@ pub async fn render(
         _ => return None,
     };
     let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
-    let footer = footer(path, &settings.contact, lang);
+    let footer = footer(path, &settings.contact, &settings.ussd_code, lang);
     Some(format!(
         "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
          <main id=\"main\" tabindex=\"-1\">{body}</main>{footer}{}</div>",
@@ -217,9 +217,9 @@ const QUICK_LINKS: [(&str, &str); 9] = [
 ];
 
 /// The app's footer (`app/layout/footer.tsx`): the platform's contact lines as the super
-/// admin set them, the quick links (where the first screen's menu button leads), the
-/// languages as links, the year.
-fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
+/// admin set them (with the phone menu's USSD code, `components/contact-lines.tsx`), the
+/// quick links (where the first screen's menu button leads), the languages as links, the year.
+fn footer(path: &str, contact: &Contact, ussd_code: &str, lang: Lang) -> String {
     let line = |icon_inner: &str, label: &str, text: String| {
         format!(
             "<p class=\"with-icon\">{} <span class=\"visually-hidden\">{}</span>{text}</p>",
@@ -236,6 +236,14 @@ fn footer(path: &str, contact: &Contact, lang: Lang) -> String {
     if !contact.email.is_empty() {
         let email = escape(&contact.email);
         lines += &line(MAIL, "fields.email", format!("<a href=\"mailto:{email}\">{email}</a>"));
+    }
+    if !ussd_code.is_empty() {
+        // A `tel:` link opens the dialer with the code; its `#` is written `%23`.
+        let code = escape(ussd_code);
+        let link = format!("<a href=\"tel:{}\">{code}</a>", code.replace('#', "%23"));
+        let words = escape(&lang.format("contact.ussd_line", &[("code", "\u{0}")])).replace('\u{0}', &link);
+        // One span: the line is a flex row of the icon and its words.
+        lines += &format!("<p class=\"with-icon\">{} <span>{words}</span></p>", icon(PHONE));
     }
     let links = QUICK_LINKS
         .iter()
