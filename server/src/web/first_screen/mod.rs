@@ -404,8 +404,9 @@ mod tests {
     fn the_header_and_footer_are_the_apps() {
         let fr = Lang::parse(Some("fr"));
         let contact = crate::domain::settings::Settings::default().contact;
-        let footer = footer("/news", &contact, fr);
+        let footer = footer("/news", &contact, "", fr);
         assert!(footer.contains(&escape(contact.address.in_language(fr))));
+        assert!(!footer.contains("tel:"), "no code set, no line");
         assert!(footer.contains("<a href=\"/news?lng=sw\" lang=\"sw\" hreflang=\"sw\">Kiswahili</a>"));
         assert!(footer.contains("aria-current=\"true\">Français</a>"));
         assert!(footer.contains(&format!("© {} MAVUNO", &crate::platform::clock::now()[..4])), "{footer}");
