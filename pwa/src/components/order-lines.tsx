@@ -1,5 +1,6 @@
-// An order part's lines (the product's name in the reader's language, quantity and unit × unit price, line total) and an
-// order's timeline: the same on the buyer's, the farmer's and the admin's screens.
+// An order part's lines (the product's name in the reader's language, quantity and unit ×
+// unit price, line total) and an order's timeline: the same on the buyer's, the farmer's
+// and the admin's screens.
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../lib/format';
 import type { OrderEvent, OrderLine } from '../lib/entities/orders';
