@@ -60,6 +60,10 @@ test('a super admin changes the hours and the ways of paying; every page and che
     await visitor.locator('footer p', { has: visitor.getByRole('link', { name: '*384*12#' }) }).innerText(),
     /Sans smartphone \? Composez \*384\*12#/,
   );
+  // The help page's answer for a basic phone names it too.
+  await visitor.goto(`${origin}/help?lng=fr`);
+  await visitor.getByText('Je n’ai pas de smartphone. Puis-je utiliser MAVUNO ?').click();
+  await visitor.getByText(/Composez \*384\*12# pour les prix du marché/).waitFor();
   // Offline, the footer still says so.
   await context.setOffline(true);
   await visitor.goto(`${origin}/about`);

@@ -112,6 +112,7 @@ pub async fn render(
     query: &Query,
     lang: Lang,
 ) -> Option<String> {
+    let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
     let body = match key {
         "product" => detail::product(state, id?, query, lang).await?,
         "article" => detail::article(state, id?, query, lang).await?,
@@ -121,7 +122,7 @@ pub async fn render(
         "about" => pages::about(lang),
         "programs" => pages::programs(lang),
         "contact" => pages::contact(lang),
-        "help" => pages::help(lang),
+        "help" => pages::help(lang, &settings.ussd_code),
         "terms" => pages::terms(lang),
         "login" => pages::login(lang),
         "register" => pages::register(lang),
@@ -134,7 +135,6 @@ pub async fn render(
         "prices" => prices::board(state, query, lang).await?,
         _ => return None,
     };
-    let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
     let footer = footer(path, &settings.contact, &settings.ussd_code, lang);
     Some(format!(
         "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\

@@ -14,7 +14,8 @@ use crate::web::page::escape;
 const COUNTRIES: [&str; 6] = ["DRC", "BDI", "RWA", "UGA", "TZA", "KEN"];
 
 /// The help centre's questions, in the app's order (`features/pages/help-page.tsx`).
-const QUESTIONS: [&str; 8] = ["offline", "waiting", "buy", "pay", "farmer", "course", "password", "data"];
+const QUESTIONS: [&str; 9] =
+    ["offline", "waiting", "buy", "pay", "farmer", "course", "password", "data", "basic_phone"];
 
 /// The sections of the terms, in the app's order (`components/terms-text.tsx`).
 const TERMS_SECTIONS: [&str; 8] = ["account", "market", "payments", "data", "sharing", "choices", "phone", "contact"];
@@ -247,15 +248,16 @@ pub fn contact(lang: Lang) -> String {
 }
 
 /// The help centre (`features/pages/help-page.tsx`): each question opens its answer
-/// without script.
-pub fn help(lang: Lang) -> String {
+/// without script; the basic phone's names the USSD code when one is set.
+pub fn help(lang: Lang, ussd_code: &str) -> String {
+    let dial = if ussd_code.is_empty() { lang.text("help.dial_code") } else { ussd_code.to_owned() };
     let questions = QUESTIONS
         .iter()
         .map(|key| {
             format!(
                 "<details class=\"card faq\"><summary>{}</summary><p>{}</p></details>",
                 t(lang, &format!("help.questions.{key}.q")),
-                t(lang, &format!("help.questions.{key}.a"))
+                escape(&lang.format(&format!("help.questions.{key}.a"), &[("dial", &dial)]))
             )
         })
         .collect::<String>();
@@ -328,9 +330,12 @@ mod tests {
                 "<li class=\"card program flip\"><span class=\"program-number\" aria-hidden=\"true\">02</span>"
             )
         );
-        let help = help(fr);
+        let with_code = help(fr, "*384*12#");
+        let help = help(fr, "");
         assert_eq!(help.matches("<details class=\"card faq\">").count(), QUESTIONS.len());
         assert!(help.contains(&escape(&fr.text("help.questions.pay.a"))));
+        assert!(help.contains("Composez le code MAVUNO pour les prix"), "no code set: {help}");
+        assert!(with_code.contains("Composez *384*12# pour les prix"), "{with_code}");
         let terms = terms(fr);
         assert_eq!(terms.matches("<section id=").count(), TERMS_SECTIONS.len());
         assert!(terms.contains("<section id=\"privacy\" aria-labelledby=\"terms-data\">"), "/privacy's anchor");
