@@ -367,7 +367,7 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
     let earnings = phone.go(&["4", "2580"]).await;
     // 5 kg at 2.00 and the default shipping of 5.00, delivered; the cancelled part waits for nothing.
     assert!(earnings.text.starts_with("Ce mois : 15.00 USD. En attente de livraison : 0.00 USD."), "{}", earnings.text);
-    let today = time::OffsetDateTime::now_utc().date();
+    let today = time::OffsetDateTime::now_utc().to_offset(time::macros::offset!(+2)).date();
     let sale = format!("{:02}/{:02} 15.00 #{first_id}", today.day(), u8::from(today.month()));
     assert!(earnings.text.contains(&sale), "the day as the price SMS write it: {}", earnings.text);
 }

@@ -483,7 +483,11 @@ pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
         .iter()
         .filter(|e| e.kind == "sale")
         .take(3)
-        .map(|e| format!("{} {} #{}", prices::short_day(&e.at), money(e.amount_cents), e.order_id))
+        .map(|e| {
+            // The day in South Kivu: a sale at 23:00 UTC was made the next morning there.
+            let day = prices::local_day(&e.at).map_or_else(|| e.at.clone(), |d| d.to_string());
+            format!("{} {} #{}", prices::short_day(&day), money(e.amount_cents), e.order_id)
+        })
         .collect();
     let summary = ctx.format(
         "earnings.summary",
