@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 
 use super::session::{Memo, Steps, step_key};
-use super::{Reply, apply, farmer, join, learning, pin, screens};
+use super::{Reply, apply, farmer, join, learning, pin, sales, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
@@ -210,12 +210,12 @@ impl Screen {
             Screen::AskStock { id } => farmer::ask_stock_show(ctx, *id),
             Screen::AskPrice { id } => farmer::ask_price_show(ctx, *id),
             Screen::Sell(draft) => Ok(farmer::sell_show(ctx, draft)),
-            Screen::Orders { page } => farmer::orders_show(ctx, *page),
+            Screen::Orders { page } => sales::orders_show(ctx, *page),
             Screen::Apply { question } => apply::show(ctx, *question),
             Screen::Courses { page } => learning::courses_show(ctx, *page),
             Screen::Course { id } => learning::course_show(ctx, *id),
-            Screen::Order { order_id, part_id } => farmer::order_show(ctx, *order_id, *part_id),
-            Screen::CancelReason { .. } => Ok(farmer::reasons_show(ctx)),
+            Screen::Order { order_id, part_id } => sales::order_show(ctx, *order_id, *part_id),
+            Screen::CancelReason { .. } => Ok(sales::reasons_show(ctx)),
         }
     }
 
@@ -232,12 +232,12 @@ impl Screen {
             Screen::AskStock { id } => farmer::stock_answer(ctx, *id, answer),
             Screen::AskPrice { id } => farmer::price_answer(ctx, *id, answer),
             Screen::Sell(draft) => farmer::sell_answer(ctx, draft, answer),
-            Screen::Orders { page } => farmer::orders_answer(ctx, *page, answer),
+            Screen::Orders { page } => sales::orders_answer(ctx, *page, answer),
             Screen::Apply { question } => apply::answer(ctx, *question, answer),
             Screen::Courses { page } => learning::courses_answer(ctx, *page, answer),
             Screen::Course { id } => learning::course_answer(ctx, *id, answer),
-            Screen::Order { order_id, part_id } => farmer::order_answer(ctx, *order_id, *part_id, answer),
-            Screen::CancelReason { order_id, part_id } => farmer::reason_answer(ctx, *order_id, *part_id, answer),
+            Screen::Order { order_id, part_id } => sales::order_answer(ctx, *order_id, *part_id, answer),
+            Screen::CancelReason { order_id, part_id } => sales::reason_answer(ctx, *order_id, *part_id, answer),
         }
     }
 

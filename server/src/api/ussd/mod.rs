@@ -12,6 +12,7 @@ mod join;
 mod learning;
 mod menu;
 mod pin;
+mod sales;
 mod screens;
 pub mod session;
 

@@ -120,7 +120,7 @@ pub(super) fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Listings => Next::Open(Screen::Listings { page: 0 }),
         Go::Sell => Next::Open(Screen::Sell(Default::default())),
         Go::Orders => Next::Open(Screen::Orders { page: 0 }),
-        Go::Earnings => Next::End(super::farmer::earnings(ctx)?),
+        Go::Earnings => Next::End(super::sales::earnings(ctx)?),
         Go::Training => super::learning::arrive(ctx)?,
         Go::Application => match super::apply::arrive(ctx)? {
             Some(next) => next,
