@@ -36,7 +36,7 @@ pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &st
 /// What to dial for the phone menu (`{{dial}}` in the words): the USSD code when a
 /// super admin has set it (docs/settings.md), else "the MAVUNO code".
 pub fn dial_words(conn: &Connection, lang: Lang) -> ApiResult<String> {
-    Ok(crate::domain::settings::ussd_code(conn)?.unwrap_or_else(|| lang.text("ussd.dial_code")))
+    Ok(crate::domain::settings::ussd_code(conn)?.unwrap_or_else(|| lang.text("contact.dial_code")))
 }
 
 /// The language to write to `person` in: the one their number chose in the USSD

@@ -11,7 +11,7 @@ export function HelpPage() {
   usePageHead('help');
   const { t } = useTranslation();
   // What a basic phone dials (the basic-phone question): the USSD code once it is set.
-  const dial = usePublicSettings()?.ussd_code || t('help.dial_code');
+  const dial = usePublicSettings()?.ussd_code || t('contact.dial_code');
   return (
     <section className="page narrow help-page" aria-labelledby="help-title">
       <h1 id="help-title">{t('help.title')}</h1>

@@ -112,7 +112,9 @@ pub async fn render(
     query: &Query,
     lang: Lang,
 ) -> Option<String> {
-    let settings = state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()?;
+    // Read once, and only for a page that has a first screen (after its body, but before
+    // the help page's, which names the USSD code).
+    let mut settings = None;
     let body = match key {
         "product" => detail::product(state, id?, query, lang).await?,
         "article" => detail::article(state, id?, query, lang).await?,
@@ -122,7 +124,10 @@ pub async fn render(
         "about" => pages::about(lang),
         "programs" => pages::programs(lang),
         "contact" => pages::contact(lang),
-        "help" => pages::help(lang, &settings.ussd_code),
+        "help" => {
+            let read = settings.insert(load_settings(state).await?);
+            pages::help(lang, &read.ussd_code)
+        }
         "terms" => pages::terms(lang),
         "login" => pages::login(lang),
         "register" => pages::register(lang),
@@ -135,6 +140,10 @@ pub async fn render(
         "prices" => prices::board(state, query, lang).await?,
         _ => return None,
     };
+    let settings = match settings {
+        Some(read) => read,
+        None => load_settings(state).await?,
+    };
     let footer = footer(path, &settings.contact, &settings.ussd_code, lang);
     Some(format!(
         "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
@@ -143,6 +152,10 @@ pub async fn render(
         header(key, lang),
         settings_data(settings),
     ))
+}
+
+async fn load_settings(state: &AppState) -> Option<crate::domain::settings::Settings> {
+    state.db.read(|conn| Ok(crate::domain::settings::load(conn)?)).await.ok()
 }
 
 /// The public settings (`GET /settings`) the footer was drawn from, as data for the app

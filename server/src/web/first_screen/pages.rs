@@ -250,7 +250,7 @@ pub fn contact(lang: Lang) -> String {
 /// The help centre (`features/pages/help-page.tsx`): each question opens its answer
 /// without script; the basic phone's names the USSD code when one is set.
 pub fn help(lang: Lang, ussd_code: &str) -> String {
-    let dial = if ussd_code.is_empty() { lang.text("help.dial_code") } else { ussd_code.to_owned() };
+    let dial = if ussd_code.is_empty() { lang.text("contact.dial_code") } else { ussd_code.to_owned() };
     let questions = QUESTIONS
         .iter()
         .map(|key| {
