@@ -1,7 +1,8 @@
 //! What the server tidies every hour, so nothing grows without bound
 //! (docs/security.md, Retention): expired sessions, pictures nothing uses, emails
 //! and SMS older than `EMAILS_KEPT` (sent or given up), payment callbacks older
-//! than `CALLBACKS_KEPT`, reset links and codes expired that long, and the tombstones of
+//! than `CALLBACKS_KEPT`, what USSD sessions learned and the ids of answered SMS
+//! after a day, reset links and codes expired that long, and the tombstones of
 //! applications and favourites deleted more than `TOMBSTONES_KEPT` ago (raising
 //! the sync horizon: a phone that has not synced since is told to take a new
 //! snapshot). A device's sync results are bounded as they are written
@@ -15,7 +16,7 @@
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, password_resets, payments, products, sessions, sms};
+use crate::db::{outbox, password_resets, payments, products, sessions, sms, ussd_memos};
 use crate::domain::prices;
 use crate::error::ApiResult;
 use crate::platform::clock;
@@ -68,6 +69,7 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
             sms::prune(tx, &emails_before)?;
             payments::prune_callbacks(tx, &callbacks_before)?;
             password_resets::prune(tx, &emails_before)?;
+            ussd_memos::prune(tx, &clock::before_now(crate::domain::basic_phones::MEMOS_KEPT))?;
             Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
         })
         .await?;

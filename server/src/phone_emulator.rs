@@ -43,7 +43,13 @@ pub async fn run(
         if let Some(lang) = lang {
             form.push(("lang", lang));
         }
-        let response = http.post(&url).form(&form).send().await.map_err(|err| format!("{url}: {err}"))?;
+        let response = http
+            .post(&url)
+            .form(&form)
+            .send()
+            .await
+            // The address holds the gateway secret: never printed.
+            .map_err(|err| format!("{}/api/v1/ussd/[secret]: {}", server.trim_end_matches('/'), err.without_url()))?;
         let status = response.status();
         let body = response.text().await.map_err(|err| err.to_string())?;
         if !status.is_success() {

@@ -50,8 +50,6 @@ pub struct AppState {
     pub origin: providers::Origin,
     /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md).
     pub gateway_token: Arc<str>,
-    /// What USSD sessions learned that their answers cannot say again.
-    pub ussd_sessions: Arc<api::ussd::session::Sessions>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -114,7 +112,6 @@ impl AppState {
             payments,
             origin,
             gateway_token: gateway_token.into(),
-            ussd_sessions: Arc::default(),
             throttles: Arc::new(Throttles::new(&config)),
             config: Arc::new(config),
             db,

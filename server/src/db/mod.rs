@@ -36,6 +36,7 @@ pub mod texts;
 pub mod uploads;
 pub mod user_changes;
 pub mod users;
+pub mod ussd_memos;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -88,6 +89,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0034_prices", include_str!("../../../migrations/0034_prices.sql")),
     ("0035_search_merging", include_str!("../../../migrations/0035_search_merging.sql")),
     ("0036_order_line_names", include_str!("../../../migrations/0036_order_line_names.sql")),
+    ("0037_basic_phone_memory", include_str!("../../../migrations/0037_basic_phone_memory.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

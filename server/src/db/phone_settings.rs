@@ -47,15 +47,25 @@ pub fn set_pin(conn: &Connection, phone: &str, hash: &str, now: &str) -> rusqlit
     Ok(())
 }
 
-/// Counts a wrong PIN; the `max`-th in a row locks the PIN until `lock_until`.
-/// Returns the wrong tries now counted.
-pub fn wrong_pin(conn: &Connection, phone: &str, max: i64, lock_until: &str, now: &str) -> rusqlite::Result<i64> {
+/// Takes a try at the PIN before it is checked (docs/security.md: counted before the
+/// work): counts it as wrong until it proves right, and the `max`-th in a row locks the
+/// PIN until `lock_until` at once, so guesses sent together get only the tries left.
+/// `None` when the PIN is locked (or there is none): no try is taken.
+pub fn take_pin_try(
+    conn: &Connection,
+    phone: &str,
+    max: i64,
+    lock_until: &str,
+    now: &str,
+) -> rusqlite::Result<Option<i64>> {
     conn.prepare_cached(
         "UPDATE phone_settings SET pin_failures = pin_failures + 1,
              pin_locked_until = CASE WHEN (pin_failures + 1) % ?2 = 0 THEN ?3 ELSE pin_locked_until END, updated_at = ?4
-         WHERE phone = ?1 RETURNING pin_failures",
+         WHERE phone = ?1 AND pin_hash IS NOT NULL AND (pin_locked_until IS NULL OR pin_locked_until <= ?4)
+         RETURNING pin_failures",
     )?
     .query_row(params![phone, max, lock_until, now], |r| r.get(0))
+    .optional()
 }
 
 /// A right PIN: the wrong tries start again from nothing.

@@ -51,6 +51,10 @@ pub fn country_of(phone: &str) -> Option<Country> {
         .find(|country| digits.starts_with(crate::domain::phone::calling_code(*country)))
 }
 
+/// What a USSD session learned (`ussd_memos`: a PIN's verdict, a write done, the
+/// screens shown) is kept this long: far longer than a gateway retries a request.
+pub const MEMOS_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
 /// Wrong PINs in a row before the PIN is locked for `PIN_LOCK`.
 pub const PIN_TRIES: i64 = 5;
 pub const PIN_LOCK: std::time::Duration = std::time::Duration::from_secs(15 * 60);
@@ -86,13 +90,16 @@ pub fn pin_problem(pin: &str) -> Option<&'static str> {
     None
 }
 
-/// Records a wrong PIN; returns the tries left before the lock (0: now locked).
-pub fn wrong_pin(conn: &Connection, phone: &str) -> ApiResult<i64> {
+/// Takes a try at the PIN before it is checked: `Some(tries left if it is wrong)` (0:
+/// wrong locks it), or `None` when it is locked and no try may be taken. A right PIN
+/// then gives the tries back (`right_pin`).
+pub fn take_pin_try(conn: &Connection, phone: &str) -> ApiResult<Option<i64>> {
     let lock_until = clock::format(time::OffsetDateTime::now_utc() + PIN_LOCK);
-    let failures = phone_settings::wrong_pin(conn, phone, PIN_TRIES, &lock_until, &clock::now())?;
-    Ok(if failures % PIN_TRIES == 0 { 0 } else { PIN_TRIES - failures % PIN_TRIES })
+    let failures = phone_settings::take_pin_try(conn, phone, PIN_TRIES, &lock_until, &clock::now())?;
+    Ok(failures.map(|failures| if failures % PIN_TRIES == 0 { 0 } else { PIN_TRIES - failures % PIN_TRIES }))
 }
 
+/// A right PIN: the tries start again from nothing and a lock its own try set is lifted.
 pub fn right_pin(conn: &Connection, phone: &str) -> ApiResult<()> {
     Ok(phone_settings::right_pin(conn, phone)?)
 }

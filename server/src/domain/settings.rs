@@ -200,7 +200,7 @@ pub fn ussd_code(conn: &Connection) -> rusqlite::Result<Option<String>> {
 }
 
 /// A USSD code as people dial it: `*`, digits and `*` between them, `#`.
-fn is_ussd_code(code: &str) -> bool {
+pub fn is_ussd_code(code: &str) -> bool {
     let Some(inner) = code.strip_prefix('*').and_then(|c| c.strip_suffix('#')) else { return false };
     code.len() <= MAX_USSD_CODE
         && inner.split('*').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))

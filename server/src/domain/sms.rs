@@ -23,20 +23,40 @@ pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&s
 /// Writes `person` the message `sms.<key>` when they have a phone number, whatever
 /// their SMS updates say (a code they asked for).
 pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
+    send_dialled(conn, person, key, values, None)
+}
+
+/// `send`, where `dialled` is the USSD code the person just dialled (the gateway's
+/// `serviceCode`): named when no code is set, as the one to dial again.
+pub fn send_dialled(
+    conn: &Connection,
+    person: &UserRow,
+    key: &str,
+    values: &[(&str, &str)],
+    dialled: Option<&str>,
+) -> ApiResult<()> {
     let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
     let lang = lang_of(conn, person)?;
-    let dial = dial_words(conn, lang)?;
+    let dial = dial_code(conn)?.or_else(|| dialled.map(str::to_owned));
     let mut all = values.to_vec();
-    all.push(("dial", &dial));
-    let body = compose(lang, key, &person.first_name, &all);
+    // A message that names the code to dial says it only when one is known: a person
+    // with no smartphone cannot dial "the MAVUNO code" (its `_no_code` words name none).
+    let key = match &dial {
+        Some(dial) => {
+            all.push(("dial", dial));
+            key.to_owned()
+        }
+        None if lang.text(&format!("sms.{key}")).contains("{{dial}}") => format!("{key}_no_code"),
+        None => key.to_owned(),
+    };
+    let body = compose(lang, &key, &person.first_name, &all);
     db::sms::enqueue(conn, number, &body, &clock::now())?;
     Ok(())
 }
 
-/// What to dial for the phone menu (`{{dial}}` in the words): the USSD code when a
-/// super admin has set it (docs/settings.md), else "the MAVUNO code".
-pub fn dial_words(conn: &Connection, lang: Lang) -> ApiResult<String> {
-    Ok(crate::domain::settings::ussd_code(conn)?.unwrap_or_else(|| lang.text("contact.dial_code")))
+/// The USSD code people dial, when a super admin has set it (docs/settings.md).
+pub fn dial_code(conn: &Connection) -> ApiResult<Option<String>> {
+    Ok(crate::domain::settings::ussd_code(conn)?)
 }
 
 /// The language to write to `person` in: the one their number chose in the USSD

@@ -25,10 +25,21 @@ pub fn units(text: &str) -> Option<usize> {
     })
 }
 
+/// Words whose plain fold is another word, and what they are written as instead:
+/// "Maïs" (maize) would read "Mais" (but), and the commodity is "maïs grain".
+const NOT_FOLDED: [(&str, &str); 3] = [("Maïs", "Mais-grain"), ("maïs", "mais-grain"), ("MAÏS", "MAIS-GRAIN")];
+
 /// `text` in GSM-7: accented letters the alphabet lacks lose their accent
-/// ("ê" → "e", "ç" → "c"), typographic quotes and dashes become plain ones, and
-/// anything else becomes "?".
+/// ("ê" → "e", "ç" → "c"), but a word that would become another is written as in
+/// `NOT_FOLDED`; typographic quotes and dashes become plain ones, and anything else
+/// becomes "?".
 pub fn fold(text: &str) -> String {
+    let mut text = std::borrow::Cow::Borrowed(text);
+    for (word, instead) in NOT_FOLDED {
+        if text.contains(word) {
+            text = std::borrow::Cow::Owned(replace_word(&text, word, instead));
+        }
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if BASIC.contains(c) || EXTENDED.contains(c) {
@@ -62,6 +73,22 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// `text` with each whole-word `word` replaced by `instead`.
+fn replace_word(text: &str, word: &str, instead: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().last().or_else(|| out.chars().last());
+        let after = rest[at + word.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        let whole = !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
+        out.push_str(if whole { instead } else { word });
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `text` cut to at most `max` units, whole characters only.
 pub fn cut(text: &str, max: usize) -> String {
     let mut used = 0;
@@ -71,6 +98,23 @@ pub fn cut(text: &str, max: usize) -> String {
             used <= max
         })
         .collect()
+}
+
+/// `text` in at most `max` units, cut at a word and marked ("Café arabica en...")
+/// when it is longer: a name cut mid-word ("Café arabica en grai") reads as another.
+pub fn shorten(text: &str, max: usize) -> String {
+    let width = |t: &str| t.chars().map(|c| units(c.encode_utf8(&mut [0; 4])).unwrap_or(1)).sum::<usize>();
+    let text = text.trim();
+    if width(text) <= max {
+        return text.to_owned();
+    }
+    let room = cut(text, max.saturating_sub(3));
+    // Back to the last whole word, unless that leaves too little of the name.
+    let words = match room.rfind(' ') {
+        Some(at) if at * 2 >= room.len() => &room[..at],
+        _ => room.as_str(),
+    };
+    format!("{}...", words.trim_end_matches([' ', ',', ';', ':', '-', '(', '.']))
 }
 
 #[cfg(test)]
@@ -91,8 +135,19 @@ mod tests {
         assert_eq!(fold("Françoise Bahati-Mukêsa"), "Francoise Bahati-Mukesa");
         assert_eq!(fold("l’été — «oui»"), "l'été - \"oui\"");
         assert_eq!(fold("名字"), "??");
+        assert_eq!(fold("Maïs : 1.20 USD, maïs blanc"), "Mais-grain : 1.20 USD, mais-grain blanc", "not \"but\"");
+        assert_eq!(fold("Maïsa"), "Maisa", "a name is not the word");
         assert!(units(&fold("Œuvre d’Ândré ïle")).is_some());
         assert_eq!(cut("Prix € 5", 6), "Prix ");
         assert_eq!(cut("Amani", 10), "Amani");
+    }
+
+    #[test]
+    fn a_long_name_is_cut_at_a_word_and_marked() {
+        assert_eq!(shorten("Café arabica en grains", 20), "Café arabica en...");
+        assert_eq!(shorten("Café arabica", 20), "Café arabica");
+        assert_eq!(shorten("Maharage (hapana kuuza)", 14), "Maharage...");
+        assert_eq!(shorten("Supercalifragilistic", 10), "Superca...", "one long word is cut inside");
+        assert!(units(&shorten("Pommes de terre de Kabare, lavées", 18)).unwrap() <= 18);
     }
 }

@@ -12,11 +12,12 @@ use axum::response::Response;
 
 use crate::Config;
 
-/// One line per request: method, path, status and latency.
+/// One line per request: method, path (without its secrets: `loggable_path`), status
+/// and latency. The query is never logged.
 pub async fn log_request(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
-    let path = request.uri().path().to_owned();
+    let path = loggable_path(request.uri().path());
     let response = next.run(request).await;
     tracing::info!(
         %method,
@@ -26,6 +27,27 @@ pub async fn log_request(request: Request, next: Next) -> Response {
         "request"
     );
     response
+}
+
+/// The addresses whose next segment is a secret (a gateway's token: whoever knows it
+/// can post USSD sessions and SMS as any number, docs/security.md).
+const SECRET_AFTER: [&str; 3] = ["/ussd/", "/sms/incoming/", "/sms/delivery/"];
+
+/// `path` as it may be logged: each segment that follows `SECRET_AFTER` is written
+/// `[secret]` (the app's own `/ussd/try` stays), wherever it appears.
+pub fn loggable_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some((at, after)) = SECRET_AFTER.iter().filter_map(|p| rest.find(p).map(|at| (at, p.len()))).min() {
+        let start = at + after;
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('/').map_or(rest.len(), |e| start + e);
+        let segment = &rest[start..end];
+        out.push_str(if segment == "try" || segment.is_empty() { segment } else { "[secret]" });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// No inline scripts, no framing, no sniffing, and no referrer leaks.
@@ -129,4 +151,20 @@ fn is_host(text: &str) -> bool {
 pub fn came_over_https(config: &Config, peer: IpAddr, headers: &HeaderMap) -> bool {
     config.trusted_proxies.contains(&peer)
         && headers.get("x-forwarded-proto").is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_path;
+
+    #[test]
+    fn gateway_secrets_never_reach_the_log() {
+        assert_eq!(loggable_path("/api/v1/ussd/gw73d6abc"), "/api/v1/ussd/[secret]");
+        assert_eq!(loggable_path("/api/v1/sms/incoming/s3cret/x"), "/api/v1/sms/incoming/[secret]/x");
+        assert_eq!(loggable_path("/api/v1/sms/delivery/abc"), "/api/v1/sms/delivery/[secret]");
+        assert_eq!(loggable_path("//api/v1//ussd/abc"), "//api/v1//ussd/[secret]");
+        assert_eq!(loggable_path("/x/ussd/a/ussd/b"), "/x/ussd/[secret]/ussd/[secret]");
+        assert_eq!(loggable_path("/api/v1/ussd/try"), "/api/v1/ussd/try");
+        assert_eq!(loggable_path("/api/v1/products"), "/api/v1/products");
+    }
 }

@@ -46,8 +46,6 @@ pub struct Throttles {
     /// SMS a number asked for, per number: answers to its SMS commands and what
     /// the USSD menu texts it on request (sellers, a lesson). Each costs us an SMS.
     pub sms_asked: Throttle,
-    /// Incoming messages already answered, by the gateway's id.
-    pub sms_seen: Throttle,
 }
 
 impl Throttles {
@@ -67,7 +65,6 @@ impl Throttles {
             callback_payment: Throttle::new(10, Duration::from_secs(3600)),
             ussd: Throttle::new(config.ussd_max_requests, Duration::from_secs(60)),
             sms_asked: Throttle::new(10, Duration::from_secs(3600)),
-            sms_seen: Throttle::new(1, Duration::from_secs(24 * 3600)),
         }
     }
 }

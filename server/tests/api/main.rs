@@ -42,3 +42,4 @@ mod sync;
 mod sync_property;
 mod uploads;
 mod ussd;
+mod ussd_trust;

@@ -126,9 +126,9 @@ async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_pr
     assert_eq!(
         texts[0].body,
         format!(
-            "MAVUNO: Amani, votre demande d'agriculteur no {id} est approuvée. Publiez vos produits dans l'app ou en composant le code MAVUNO."
+            "MAVUNO: Amani, votre demande d'agriculteur no {id} est approuvée. Publiez vos produits dans l'app ou le menu téléphone MAVUNO."
         ),
-        "in French for Congo"
+        "in French for Congo, naming no code while none is set"
     );
 }
 

@@ -18,13 +18,19 @@ use crate::error::{AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::startup::AppState;
 
-/// The fields of a request that are read (`serviceCode` and `networkCode` are not needed).
+/// The fields of a request that are read (`networkCode` is not needed).
 #[derive(Deserialize, ToSchema)]
 pub struct UssdRequest {
-    #[serde(rename = "sessionId")]
+    /// (Both read as empty when missing, so that a request without one is still
+    /// answered in its number's language.)
+    #[serde(rename = "sessionId", default)]
     session_id: String,
-    #[serde(rename = "phoneNumber")]
+    #[serde(rename = "phoneNumber", default)]
     phone_number: String,
+    /// What the person dialled (`*384*12#`): named in the welcome SMS as the code to
+    /// dial again while no code is set in the settings.
+    #[serde(rename = "serviceCode")]
+    service_code: Option<String>,
     /// Every answer so far joined by `*`; empty on a session's first request.
     #[serde(default)]
     text: String,
@@ -46,13 +52,17 @@ pub async fn session(
     if !token_is_ours(&state, &token) {
         return AppError::not_found("not_found", "Not found").into_response();
     }
-    let dial = form.ok().and_then(|Form(r)| {
-        Dial::read(&r.session_id, &r.phone_number, &r.text, r.lang.as_deref().map(|code| Lang::parse(Some(code))))
-    });
-    let reply = match dial {
-        Some(dial) => respond(&state, dial).await,
-        None => Reply::end(Lang::EN, "broken"),
+    let Ok(Form(request)) = form else { return answer(Reply::end(Lang::EN, "broken")) };
+    let lang = request.lang.as_deref().map(|code| Lang::parse(Some(code)));
+    let reply = match Dial::read(&request.session_id, &request.phone_number, &request.text, lang) {
+        Some(dial) => respond(&state, dial.dialled(request.service_code.as_deref())).await,
+        // In the number's language when it is one (its chosen one, else its country's).
+        None => Reply::end(super::language_of(&state, &request.phone_number).await, "broken"),
     };
+    answer(reply)
+}
+
+fn answer(reply: Reply) -> Response {
     let text = format!("{} {}", if reply.end { "END" } else { "CON" }, reply.text);
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
 }

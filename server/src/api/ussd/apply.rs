@@ -210,7 +210,7 @@ pub fn arrive(ctx: &mut Ctx<'_>) -> ApiResult<Option<Next>> {
     if person.role != crate::model::user::Role::User {
         return Ok(None);
     }
-    if let Some(Memo::Position(question)) = ctx.memo() {
+    if let Some(Memo::Position { question }) = ctx.memo() {
         return Ok(Some(Next::Open(Screen::Apply { question: *question })));
     }
     let own = rows::list_visible_to(ctx.conn, person.id)?.into_iter().find(|s| s.user_id == person.id);
@@ -219,7 +219,7 @@ pub fn arrive(ctx: &mut Ctx<'_>) -> ApiResult<Option<Next>> {
         Some(s) if s.status == SurveyStatus::Draft => next_question(&s.answers).unwrap_or(QUESTIONS.len()),
         Some(_) => return Ok(None),
     };
-    ctx.remember(Memo::Position(question));
+    ctx.remember(Memo::Position { question });
     Ok(Some(Next::Open(Screen::Apply { question })))
 }
 

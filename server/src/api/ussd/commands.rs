@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use super::{screens, token_is_ours};
 use crate::db::users::UserRow;
-use crate::db::{phone_settings, products as product_rows, sms};
+use crate::db::{phone_settings, products as product_rows, sms, ussd_memos};
 use crate::domain::basic_phones::{self as rules, PinState};
 use crate::domain::prices;
 use crate::domain::products::{self, ProductRef};
@@ -61,8 +61,11 @@ pub async fn incoming(
     let phone = super::international(&message.from)
         .ok_or_else(|| AppError::bad_request("invalid_body", "The sender is not an international number"))?;
     let answered = |effect| Ok(Json(IncomingAnswer { success: true, effect }));
-    if let Some(id) = message.id.as_deref().filter(|id| !id.is_empty()) {
-        if state.throttles.sms_seen.reserve(&[&gsm7::cut(id, 100)]).is_err() {
+    // The gateway's id, kept in the database with the answer: a message posted again
+    // (a retry, also after a restart or on another node) is answered once.
+    let id = message.id.as_deref().filter(|id| !id.is_empty()).map(|id| gsm7::cut(id, 100));
+    if let Some(id) = id.clone() {
+        if state.db.read(move |conn| Ok(ussd_memos::sms_seen(conn, &id)?)).await? {
             return answered("repeated");
         }
     }
@@ -73,7 +76,22 @@ pub async fn incoming(
     let text: String = message.text.chars().take(320).collect();
     let reply = answer(&state, &phone, &text).await?;
     let to = phone.clone();
-    state.db.write(move |tx| Ok(sms::enqueue(tx, &to, &reply, &clock::now())?)).await?;
+    let first = state
+        .db
+        .write(move |tx| {
+            let now = clock::now();
+            if let Some(id) = &id {
+                if !ussd_memos::first_sight_of_sms(tx, id, &now)? {
+                    return Ok(false);
+                }
+            }
+            sms::enqueue(tx, &to, &reply, &now)?;
+            Ok(true)
+        })
+        .await?;
+    if !first {
+        return answered("repeated");
+    }
     state.mailer.wake();
     answered("answered")
 }
@@ -155,10 +173,10 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
             None => words("help"),
         },
         Command::Stock(args) => match person {
-            None => {
-                let dial = state.db.read(move |conn| crate::domain::sms::dial_words(conn, lang)).await?;
-                lang.format("ussd.commands.no_account", &[("dial", &dial)])
-            }
+            None => match state.db.read(crate::domain::sms::dial_code).await? {
+                Some(dial) => lang.format("ussd.commands.no_account", &[("dial", &dial)]),
+                None => lang.text("ussd.commands.no_account_no_code"),
+            },
             Some(person) => stock(state, person, lang, &args).await?,
         },
     };
@@ -263,19 +281,19 @@ async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -
         PinState::Locked => return Ok(lang.text("ussd.pin.locked")),
         PinState::Set { hash, .. } => hash,
     };
+    // The try is taken before argon2 runs (as in the menu): messages sent at once get
+    // only the tries left.
+    let number_phone = phone.clone();
+    let Some(left) = state.db.write(move |tx| rules::take_pin_try(tx, &number_phone)).await? else {
+        return Ok(lang.text("ussd.pin.locked"));
+    };
     let typed = pin.clone();
-    let right = crate::auth::verify_password_async(Some(hash), rules::pin_secret(&typed)).await?;
+    if !crate::auth::verify_password_async(Some(hash), rules::pin_secret(&typed)).await? {
+        return Ok(if left == 0 { lang.text("ussd.pin.locked") } else { lang.plural("ussd.pin.wrong", left, &[]) });
+    }
     state
         .db
         .write(move |tx| {
-            if !right {
-                let left = rules::wrong_pin(tx, &phone)?;
-                return Ok(if left == 0 {
-                    lang.text("ussd.pin.locked")
-                } else {
-                    lang.plural("ussd.pin.wrong", left, &[])
-                });
-            }
             rules::right_pin(tx, &phone)?;
             let mine = product_rows::list_for_farmer(tx, farmer.id)?;
             let Some(product) = mine.get(number - 1) else {

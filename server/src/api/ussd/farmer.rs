@@ -8,7 +8,9 @@
 use sha2::{Digest, Sha256};
 use sync_protocol::{ListingInput, Loose};
 
-use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_of, per_unit, pick};
+use super::menu::{
+    Chosen, Ctx, Next, Picked, Screen, Show, amount, choice, chosen, listed, money, page_of, per_unit, pick,
+};
 use crate::db::products as product_rows;
 use crate::db::products::ProductRow;
 use crate::domain::prices::{self, CROPS};
@@ -42,46 +44,48 @@ fn own_products(ctx: &Ctx<'_>) -> ApiResult<Vec<ProductRow>> {
     Ok(product_rows::list_for_farmer(ctx.conn, me(ctx)?.id)?)
 }
 
-/// One of the farmer's products, by id; never anyone else's.
-fn own_product(ctx: &Ctx<'_>, id: i64) -> ApiResult<ProductRow> {
-    own_products(ctx)?
-        .into_iter()
-        .find(|p| p.id == id)
-        .ok_or_else(|| AppError::not_found("product_not_found", "Product not found"))
+/// One of the farmer's products, by id; never anyone else's; `None` once it is gone.
+fn own_product(ctx: &Ctx<'_>, id: i64) -> ApiResult<Option<ProductRow>> {
+    Ok(own_products(ctx)?.into_iter().find(|p| p.id == id))
 }
 
 pub fn listings_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
     let all = own_products(ctx)?;
-    if all.is_empty() {
+    let (shown, more) = listed(ctx, &all, |p| p.id.to_string(), page, PER_PAGE);
+    if shown.is_empty() {
         return Ok(Show::ask(ctx.text("listings.none")));
     }
-    let (shown, more) = page_of(&all, page, PER_PAGE);
     let choices = shown
         .iter()
         .map(|p| {
+            let Some(p) = p else { return ctx.text("gone") };
             let off = if p.listing.status == ProductStatus::Active {
                 String::new()
             } else {
                 format!(" ({})", ctx.text("listings.off"))
             };
             let stock = amount(ctx.lang, p.listing.quantity, p.listing.unit.as_str());
-            format!("{} {stock}{off}", gsm7::cut(p.listing.title_in(ctx.lang.code()), 20))
+            format!("{} {stock}{off}", gsm7::shorten(p.listing.title_in(ctx.lang.code()), 20))
         })
         .collect();
     Ok(Show { text: ctx.text("listings.title"), choices, more })
 }
 
 pub fn listings_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
-    Ok(match pick(ctx, answer, &own_products(ctx)?, page, PER_PAGE) {
-        Picked::NextPage => Next::Open(Screen::Listings { page: page + 1 }),
-        Picked::Item(product) => Next::Open(Screen::Listing { id: product.id }),
-        Picked::Wrong(why) => Next::Again(why),
+    Ok(match chosen(ctx, answer) {
+        Chosen::NextPage => Next::Open(Screen::Listings { page: page + 1 }),
+        Chosen::Key(key) => match key.parse::<i64>().ok().map(|id| own_product(ctx, id)).transpose()?.flatten() {
+            Some(product) => Next::Open(Screen::Listing { id: product.id }),
+            None => Next::Again(ctx.text("listing.gone")),
+        },
+        Chosen::Wrong(why) => Next::Again(why),
+        Chosen::Unknown => Next::Again(ctx.text("list_changed")),
     })
 }
 
 fn listing_values(ctx: &Ctx<'_>, p: &ProductRow) -> Vec<(&'static str, String)> {
     vec![
-        ("title", gsm7::cut(p.listing.title_in(ctx.lang.code()), 30)),
+        ("title", gsm7::shorten(p.listing.title_in(ctx.lang.code()), 30)),
         ("stock", p.listing.quantity.to_string()),
         ("unit", unit_word(ctx, p.listing.unit)),
         ("one", per_unit(ctx.lang, p.listing.unit.as_str())),
@@ -94,48 +98,72 @@ fn format_with(ctx: &Ctx<'_>, key: &str, values: &[(&'static str, String)]) -> S
     ctx.format(key, &values)
 }
 
+/// A product's screen: its stock, price and state, and what can be done, each action
+/// named for the state it sets ("Take off sale" sets off sale, also when repeated).
 pub fn listing_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
-    let p = own_product(ctx, id)?;
+    let Some(p) = own_product(ctx, id)? else { return Ok(Show::ask(ctx.text("listing.gone"))) };
     let on_sale = p.listing.status == ProductStatus::Active;
     let mut values = listing_values(ctx, &p);
     values.push(("state", ctx.text(if on_sale { "listing.on_sale" } else { "listing.off_sale" })));
-    let toggle = if on_sale { "listing.off" } else { "listing.on" };
+    let fresh = ["stock", "price", if on_sale { "off" } else { "on" }].map(String::from).to_vec();
+    let (keys, _) = ctx.choices_shown(fresh, false);
     Ok(Show {
         text: format_with(ctx, "listing.title", &values),
-        choices: vec![ctx.text("listing.stock"), ctx.text("listing.price"), ctx.text(toggle)],
+        choices: keys.iter().map(|k| ctx.text(&format!("listing.{k}"))).collect(),
         more: false,
     })
 }
 
 pub fn listing_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
-    match choice(ctx, answer, 3) {
-        Ok(0) => Ok(Next::Open(Screen::AskStock { id })),
-        Ok(1) => Ok(Next::Open(Screen::AskPrice { id })),
-        Ok(_) => ctx.write_once(
-            |ctx| {
-                let p = own_product(ctx, id)?;
-                let (status, done) = match p.listing.status {
-                    ProductStatus::Active => (ProductStatus::Inactive, "listing.off_done"),
-                    ProductStatus::Inactive => (ProductStatus::Active, "listing.on_done"),
-                };
-                let input = ListingInput { status: Some(status.as_str().to_owned()), ..ListingInput::default() };
-                products::update(ctx.conn, &me(ctx)?, ProductRef::Id(id), &input, None)?;
-                Ok(Next::End(format_with(ctx, done, &listing_values(ctx, &p))))
-            },
-            || Next::End(String::new()),
-        ),
-        Err(why) => Ok(Next::Again(why)),
-    }
+    let key = match chosen(ctx, answer) {
+        Chosen::Key(key) => key,
+        Chosen::Wrong(why) => return Ok(Next::Again(why)),
+        Chosen::NextPage | Chosen::Unknown => return Ok(Next::Again(ctx.text("list_changed"))),
+    };
+    let status = match key.as_str() {
+        "stock" => return Ok(Next::Open(Screen::AskStock { id })),
+        "price" => return Ok(Next::Open(Screen::AskPrice { id })),
+        "off" => ProductStatus::Inactive,
+        _ => ProductStatus::Active,
+    };
+    ctx.write_once(
+        |ctx| {
+            let Some(p) = own_product(ctx, id)? else { return Ok(Next::End(ctx.text("listing.gone"))) };
+            let input = ListingInput { status: Some(status.as_str().to_owned()), ..ListingInput::default() };
+            products::update(ctx.conn, &me(ctx)?, ProductRef::Id(id), &input, None)?;
+            let done = if status == ProductStatus::Active { "listing.on_done" } else { "listing.off_done" };
+            Ok(Next::End(format_with(ctx, done, &listing_values(ctx, &p))))
+        },
+        || Next::End(String::new()),
+    )
 }
 
 pub fn ask_stock_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
-    let p = own_product(ctx, id)?;
+    let Some(p) = own_product(ctx, id)? else { return Ok(Show::ask(ctx.text("listing.gone"))) };
     Ok(Show::ask(format_with(ctx, "listing.ask_stock", &listing_values(ctx, &p))))
 }
 
 pub fn ask_price_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
-    let p = own_product(ctx, id)?;
+    let Some(p) = own_product(ctx, id)? else { return Ok(Show::ask(ctx.text("listing.gone"))) };
     Ok(Show::ask(format_with(ctx, "listing.ask_price", &listing_values(ctx, &p))))
+}
+
+/// "None left?": a stock of 0 asked to be confirmed (`0` is "back" on every other screen).
+pub fn zero_show(ctx: &mut Ctx<'_>, id: i64) -> ApiResult<Show> {
+    let Some(p) = own_product(ctx, id)? else { return Ok(Show::ask(ctx.text("listing.gone"))) };
+    Ok(Show {
+        text: format_with(ctx, "listing.zero", &listing_values(ctx, &p)),
+        choices: vec![ctx.text("listing.zero_yes"), ctx.text("no")],
+        more: false,
+    })
+}
+
+pub fn zero_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
+    match choice(ctx, answer, 2) {
+        Ok(0) => set_stock(ctx, id, 0),
+        Ok(_) => Ok(Next::Back),
+        Err(why) => Ok(Next::Again(why)),
+    }
 }
 
 /// A whole number typed on a keypad, from `min` to `MAX_UNITS`, or why not.
@@ -155,13 +183,20 @@ fn price(ctx: &Ctx<'_>, answer: &str) -> Result<i64, String> {
 }
 
 pub fn stock_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next> {
-    let stock = match whole(ctx, answer, 0) {
-        Ok(n) => n,
-        Err(why) => return Ok(Next::Again(why)),
-    };
+    if answer == "0" {
+        return Ok(Next::Swap(Screen::ConfirmZero { id }, None));
+    }
+    match whole(ctx, answer, 0) {
+        Ok(stock) => set_stock(ctx, id, stock),
+        Err(why) => Ok(Next::Again(why)),
+    }
+}
+
+/// Sets the stock to what was typed (a replay sets it again to the same).
+fn set_stock(ctx: &mut Ctx<'_>, id: i64, stock: i64) -> ApiResult<Next> {
     ctx.write_once(
         |ctx| {
-            let p = own_product(ctx, id)?;
+            let Some(p) = own_product(ctx, id)? else { return Ok(Next::End(ctx.text("listing.gone"))) };
             // Stock is a counter (docs/products.md): the difference is added, as the app's edits are.
             let after = products::adjust_stock(ctx.conn, &me(ctx)?, ProductRef::Id(id), stock - p.listing.quantity)?;
             Ok(Next::End(format_with(ctx, "listing.stock_done", &listing_values(ctx, &after))))

@@ -3,12 +3,14 @@
 //! typed), then the same account an agent's registration makes.
 
 use super::menu::{Ctx, Next, Screen, Show, choice};
+use crate::db::phone_settings;
 use crate::domain::accounts::AccountForm;
 use crate::domain::registrations;
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
 use crate::model::user::Country;
 use crate::outbound::gsm7;
+use crate::platform::clock;
 
 /// A new account's answers so far.
 #[derive(Debug, Clone, Default)]
@@ -166,7 +168,10 @@ fn join(ctx: &mut Ctx<'_>, draft: &JoinDraft) -> ApiResult<Next> {
         location: draft.place_in(Lang::EN),
         ..AccountForm::default()
     };
-    match registrations::join_by_phone(ctx.conn, &form) {
+    // The language the person joined in is the number's from now on (menus and SMS),
+    // whatever its calling code suggests; the welcome names the code they dialled.
+    phone_settings::set_language(ctx.conn, ctx.phone, ctx.lang.code(), &clock::now())?;
+    match registrations::join_by_phone(ctx.conn, &form, ctx.dialled) {
         Ok(person) => {
             let text = ctx.format("join.done", &[("name", &gsm7::cut(&person.first_name, 20))]);
             ctx.person = Some(person);

@@ -6,7 +6,7 @@
 
 use rusqlite::Connection;
 
-use super::session::{Memo, Steps, step_key};
+use super::session::{Memo, Steps, answer_slot, shown_slot};
 use super::{Reply, apply, farmer, join, learning, pin, sales, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
@@ -45,6 +45,8 @@ pub struct Ctx<'a> {
     pub write: bool,
     pub phone: &'a str,
     pub session: &'a str,
+    /// The code the person dialled, when the gateway said (`Dial::service_code`).
+    pub dialled: Option<&'a str>,
     pub person: Option<UserRow>,
     pub lang: Lang,
     /// What earlier requests of this session learned, by answer.
@@ -54,6 +56,8 @@ pub struct Ctx<'a> {
     /// The answer being read, and its place in the session.
     pub step: usize,
     pub answer: String,
+    /// The slot of the screen this answer answers (at the end, of the screen shown).
+    pub screen: String,
     /// The PIN was given in this session.
     pub unlocked: bool,
     /// SMS numbers asked for this hour (`Throttles::sms_asked`), shared with SMS commands.
@@ -77,12 +81,35 @@ impl Ctx<'_> {
 
     /// What answer `step` did in an earlier request or earlier in this run.
     pub fn memo(&self) -> Option<&Memo> {
-        let key = step_key(self.step, &self.answer);
-        self.learned.get(&key).or_else(|| self.steps.get(&key))
+        let slot = answer_slot(self.step, &self.answer);
+        self.learned.get(&slot).or_else(|| self.steps.get(&slot))
     }
 
     pub fn remember(&mut self, memo: Memo) {
-        self.learned.insert(step_key(self.step, &self.answer), memo);
+        self.learned.insert(answer_slot(self.step, &self.answer), memo);
+    }
+
+    /// What the choices of the screen being answered (or shown) meant when it was shown.
+    fn shown(&self) -> Option<(&[String], bool)> {
+        match self.learned.get(&self.screen).or_else(|| self.steps.get(&self.screen)) {
+            Some(Memo::Shown { keys, more }) => Some((keys, *more)),
+            _ => None,
+        }
+    }
+
+    /// The screen being answered showed no choices.
+    pub fn shown_nothing(&self) -> bool {
+        self.shown().is_some_and(|(keys, _)| keys.is_empty())
+    }
+
+    /// The keys of a screen's choices: as this screen first showed them in this session
+    /// (a gateway's repeat shows the same), else `fresh`, kept for the answer to come.
+    pub fn choices_shown(&mut self, fresh: Vec<String>, more: bool) -> (Vec<String>, bool) {
+        if let Some((keys, more)) = self.shown() {
+            return (keys.to_vec(), more);
+        }
+        self.learned.insert(self.screen.clone(), Memo::Shown { keys: fresh.clone(), more });
+        (fresh, more)
     }
 
     /// Runs `write` once for this answer: a replay answers what it answered the
@@ -95,8 +122,8 @@ impl Ctx<'_> {
         replayed: impl FnOnce() -> Next,
     ) -> ApiResult<Next> {
         match self.memo() {
-            Some(Memo::Written(Some(reply))) => return Ok(Next::End(reply.text.clone())),
-            Some(Memo::Written(None)) => return Ok(replayed()),
+            Some(Memo::Written { reply: Some(reply) }) => return Ok(Next::End(reply.text.clone())),
+            Some(Memo::Written { reply: None }) => return Ok(replayed()),
             _ if !self.write => return Ok(Next::Needs(Run::NeedsWrite)),
             _ => {}
         }
@@ -112,7 +139,7 @@ impl Ctx<'_> {
             Next::End(text) => Some(Reply { text: fit(text), end: true }),
             _ => None,
         };
-        self.remember(Memo::Written(reply));
+        self.remember(Memo::Written { reply });
         Ok(next)
     }
 }
@@ -121,6 +148,8 @@ impl Ctx<'_> {
 pub enum Next {
     /// A screen above this one (`0` comes back here).
     Open(Screen),
+    /// The screen below this one, as `0` does.
+    Back,
     /// Another screen in this one's place, with a note above it.
     Swap(Screen, Option<String>),
     /// This screen again, with why the answer was not taken.
@@ -153,6 +182,10 @@ pub enum Screen {
         id: i64,
     },
     AskStock {
+        id: i64,
+    },
+    /// A stock of nothing typed: confirmed before it is set (`0` is "back" on every screen).
+    ConfirmZero {
         id: i64,
     },
     AskPrice {
@@ -208,6 +241,7 @@ impl Screen {
             Screen::Listings { page } => farmer::listings_show(ctx, *page),
             Screen::Listing { id } => farmer::listing_show(ctx, *id),
             Screen::AskStock { id } => farmer::ask_stock_show(ctx, *id),
+            Screen::ConfirmZero { id } => farmer::zero_show(ctx, *id),
             Screen::AskPrice { id } => farmer::ask_price_show(ctx, *id),
             Screen::Sell(draft) => Ok(farmer::sell_show(ctx, draft)),
             Screen::Orders { page } => sales::orders_show(ctx, *page),
@@ -230,6 +264,7 @@ impl Screen {
             Screen::Listings { page } => farmer::listings_answer(ctx, *page, answer),
             Screen::Listing { id } => farmer::listing_answer(ctx, *id, answer),
             Screen::AskStock { id } => farmer::stock_answer(ctx, *id, answer),
+            Screen::ConfirmZero { id } => farmer::zero_answer(ctx, *id, answer),
             Screen::AskPrice { id } => farmer::price_answer(ctx, *id, answer),
             Screen::Sell(draft) => farmer::sell_answer(ctx, draft, answer),
             Screen::Orders { page } => sales::orders_answer(ctx, *page, answer),
@@ -241,7 +276,8 @@ impl Screen {
         }
     }
 
-    /// `0` is an answer here (a stock of nothing), not "back".
+    /// `0` is read by the screen here: a stock of nothing, which it asks to confirm
+    /// (a farmer pressing `0` for "back", as on every screen, is asked before anything changes).
     fn takes_zero(&self) -> bool {
         matches!(self, Screen::AskStock { .. })
     }
@@ -255,6 +291,7 @@ pub fn run(ctx: &mut Ctx<'_>, answers: &[String]) -> ApiResult<Run> {
         let answer = answer.trim();
         ctx.step = step;
         ctx.answer = answer.to_owned();
+        ctx.screen = shown_slot(&answers[..step]);
         note = None;
         let top = stack.last().cloned().unwrap_or(Screen::Main);
         if answer == "00" {
@@ -269,6 +306,11 @@ pub fn run(ctx: &mut Ctx<'_>, answers: &[String]) -> ApiResult<Run> {
         }
         match top.answer(ctx, answer)? {
             Next::Open(screen) => stack.push(screen),
+            Next::Back => {
+                if stack.len() > 1 {
+                    stack.pop();
+                }
+            }
             Next::Swap(Screen::Main, why) => {
                 stack.truncate(1);
                 note = why;
@@ -284,18 +326,19 @@ pub fn run(ctx: &mut Ctx<'_>, answers: &[String]) -> ApiResult<Run> {
         }
     }
     let top = stack.last().cloned().unwrap_or(Screen::Main);
+    ctx.screen = shown_slot(answers);
     let shown = top.show(ctx)?;
-    Ok(Run::Reply(Reply { text: render(ctx, &top, shown, note, stack.len() > 1), end: false }))
+    Ok(Run::Reply(Reply { text: render(ctx, shown, note, stack.len() > 1), end: false }))
 }
 
 /// A screen's text: the note, the words, the numbered choices, then the ways out,
 /// in at most `SCREEN` GSM-7 characters (long choices are cut first).
-fn render(ctx: &Ctx<'_>, screen: &Screen, shown: Show, note: Option<String>, inner: bool) -> String {
+fn render(ctx: &Ctx<'_>, shown: Show, note: Option<String>, inner: bool) -> String {
     let mut ways = Vec::new();
     if shown.more {
         ways.push(ctx.text("nav.more"));
     }
-    if inner && !screen.takes_zero() {
+    if inner {
         ways.push(ctx.text("nav.back"));
     }
     if inner {
@@ -346,6 +389,44 @@ pub enum Picked<'a, T> {
     NextPage,
     Item(&'a T),
     Wrong(String),
+}
+
+/// What an answer on a screen whose choices come from data names, read against the
+/// choices that screen showed (`Ctx::choices_shown`), never against the list as it is now.
+pub enum Chosen {
+    NextPage,
+    /// The key of the choice as it was shown.
+    Key(String),
+    Wrong(String),
+    /// What the screen showed is not known (it was shown before this server kept
+    /// screens, or too long ago): nothing is acted on, the screen is shown again.
+    Unknown,
+}
+
+pub fn chosen(ctx: &Ctx<'_>, answer: &str) -> Chosen {
+    let Some((keys, more)) = ctx.shown() else { return Chosen::Unknown };
+    if answer == MORE && more {
+        return Chosen::NextPage;
+    }
+    match choice(ctx, answer, keys.len()) {
+        Ok(i) => Chosen::Key(keys[i].clone()),
+        Err(why) => Chosen::Wrong(why),
+    }
+}
+
+/// The items of page `page` of a list screen, by `key`: those this screen first
+/// showed in this session when it did (`None` for one no longer in `all`), else the
+/// page as it is now, kept for the answer to come; and whether a next page follows.
+pub fn listed<T: Clone>(
+    ctx: &mut Ctx<'_>,
+    all: &[T],
+    key: impl Fn(&T) -> String,
+    page: usize,
+    per_page: usize,
+) -> (Vec<Option<T>>, bool) {
+    let (now, more) = page_of(all, page, per_page);
+    let (keys, more) = ctx.choices_shown(now.iter().map(&key).collect(), more);
+    (keys.iter().map(|k| all.iter().find(|item| key(item) == *k).cloned()).collect(), more)
 }
 
 /// Reads an answer on page `page` of `items`: `98` the next page when there is one, a

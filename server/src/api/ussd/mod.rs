@@ -61,6 +61,9 @@ pub struct Dial {
     pub answers: Vec<String>,
     /// The language to start in when the number has chosen none (the emulator's).
     pub lang: Option<Lang>,
+    /// The code the person dialled (the gateway's `serviceCode`, e.g. `*384*12#`), when
+    /// it sent one that reads as a USSD code.
+    pub service_code: Option<String>,
 }
 
 impl Dial {
@@ -76,7 +79,13 @@ impl Dial {
         if answers.len() > MAX_ANSWERS || answers.iter().any(|a| a.chars().count() > MAX_ANSWER_CHARS) {
             return None;
         }
-        Some(Dial { session: session.to_owned(), phone, answers, lang })
+        Some(Dial { session: session.to_owned(), phone, answers, lang, service_code: None })
+    }
+
+    /// The dial, with the code the gateway says was dialled (kept only when it reads as one).
+    pub fn dialled(mut self, code: Option<&str>) -> Dial {
+        self.service_code = code.map(str::trim).filter(|c| crate::domain::settings::is_ussd_code(c)).map(str::to_owned);
+        self
     }
 }
 
@@ -88,7 +97,7 @@ fn international(number: &str) -> Option<String> {
 }
 
 /// A screen: `end` when the session is over.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Reply {
     pub text: String,
     pub end: bool,
@@ -112,17 +121,8 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
     if state.throttles.ussd.reserve(&[&dial.phone]).is_err() {
         return Reply::end(lang, "slow_down");
     }
-    let text = dial.answers.join("*");
-    if let Some(reply) = state.ussd_sessions.ended(&dial.session, &dial.phone, &text) {
-        return reply;
-    }
     match settle(state, &dial).await {
-        Ok(reply) => {
-            if reply.end {
-                state.ussd_sessions.end(&dial.session, &dial.phone, text, &reply);
-            }
-            reply
-        }
+        Ok(reply) => reply,
         Err(err) => {
             tracing::warn!(%err, "USSD request failed");
             Reply::end(lang, "busy")
@@ -131,51 +131,105 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
 }
 
 /// Runs the menu until it has a screen: first over a read, again in a write
-/// transaction when an answer writes, checking or hashing a PIN off the
-/// async threads when one is typed.
+/// transaction when an answer writes (what it learned kept in that transaction),
+/// checking or hashing a PIN off the async threads when one is typed.
 async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
+    let ended = session::ended_slot(&dial.answers.join("*"));
     for _ in 0..4 {
-        let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
-        let (d, s, t) = (dial.clone(), steps.clone(), state.throttles.clone());
-        let (mut run, learned) = state.db.read(move |conn| once(conn, false, &d, &s, &t.sms_asked)).await?;
-        state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
-        if let Run::NeedsWrite = run {
-            let steps = state.ussd_sessions.steps(&dial.session, &dial.phone);
-            let (d, t) = (dial.clone(), state.throttles.clone());
-            let (written, learned) = state.db.write(move |tx| once(tx, true, &d, &steps, &t.sms_asked)).await?;
-            state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
-            state.mailer.wake();
-            run = written;
+        let (d, t, e) = (dial.clone(), state.throttles.clone(), ended.clone());
+        let (run, learned) = state
+            .db
+            .read(move |conn| {
+                let steps = session::load(conn, &d.phone, &d.session)?;
+                // A gateway's repeat of the request that ended the session in a write.
+                if let Some(Memo::Ended { reply }) = steps.get(&e) {
+                    return Ok((Run::Reply(reply.clone()), Steps::new()));
+                }
+                once(conn, false, &d, &steps, &t.sms_asked)
+            })
+            .await?;
+        if !learned.is_empty() {
+            let d = dial.clone();
+            state.db.write(move |tx| session::keep(tx, &d.phone, &d.session, &learned)).await?;
         }
-        let learned = match run {
-            Run::Reply(reply) => return Ok(reply),
-            Run::NeedsWrite => return Err(AppError::internal("a USSD write asked for another write")),
-            Run::NeedsPin { step, pin, hash } => {
-                let typed = pin.clone();
-                let right = auth::verify_password_async(Some(hash), rules::pin_secret(&pin)).await?;
-                let phone = dial.phone.clone();
-                let memo = state
+        let run = match run {
+            Run::NeedsWrite => {
+                let (d, t, e) = (dial.clone(), state.throttles.clone(), ended.clone());
+                let written = state
                     .db
                     .write(move |tx| {
-                        Ok(if right {
-                            rules::right_pin(tx, &phone)?;
-                            Memo::PinRight
-                        } else {
-                            Memo::PinWrong(rules::wrong_pin(tx, &phone)?)
-                        })
+                        let steps = session::load(tx, &d.phone, &d.session)?;
+                        let (run, mut learned) = once(tx, true, &d, &steps, &t.sms_asked)?;
+                        if let Run::Reply(reply) = &run {
+                            if reply.end {
+                                learned.insert(e, Memo::Ended { reply: reply.clone() });
+                            }
+                        }
+                        session::keep(tx, &d.phone, &d.session, &learned)?;
+                        Ok(run)
                     })
                     .await?;
-                Steps::from([(session::step_key(step, &typed), memo)])
+                state.mailer.wake();
+                written
             }
-            Run::NeedsHash { step, pin } => {
-                let typed = pin.clone();
-                let hash = auth::hash_password_async(rules::pin_secret(&pin)).await?;
-                Steps::from([(session::step_key(step, &typed), Memo::Hashed(hash))])
-            }
+            other => other,
         };
-        state.ussd_sessions.learn(&dial.session, &dial.phone, learned);
+        match run {
+            Run::Reply(reply) => return Ok(reply),
+            Run::NeedsWrite => return Err(AppError::internal("a USSD write asked for another write")),
+            Run::NeedsPin { step, pin, hash } => check_pin(state, dial, step, pin, hash).await?,
+            Run::NeedsHash { step, pin } => {
+                let slot = session::answer_slot(step, &pin);
+                let hash = auth::hash_password_async(rules::pin_secret(&pin)).await?;
+                let (d, memo) = (dial.clone(), Memo::Hashed { hash });
+                state.db.write(move |tx| session::keep_verdict(tx, &d.phone, &d.session, &slot, &memo)).await?;
+            }
+        }
     }
     Err(AppError::internal("the USSD menu did not settle"))
+}
+
+/// Checks the PIN typed at answer `step`: the try is taken (and counted as wrong)
+/// before argon2 runs, so guesses sent at once get only the tries left; a right PIN
+/// gives its try back. The verdict is kept for the session's later requests.
+async fn check_pin(state: &AppState, dial: &Dial, step: usize, pin: String, hash: String) -> ApiResult<()> {
+    let slot = session::answer_slot(step, &pin);
+    let phone = dial.phone.clone();
+    let taken = state.db.write(move |tx| rules::take_pin_try(tx, &phone)).await?;
+    let memo = match taken {
+        None => Memo::PinWrong { left: 0 },
+        Some(left) => {
+            if auth::verify_password_async(Some(hash), rules::pin_secret(&pin)).await? {
+                let phone = dial.phone.clone();
+                state.db.write(move |tx| rules::right_pin(tx, &phone)).await?;
+                Memo::PinRight
+            } else {
+                Memo::PinWrong { left }
+            }
+        }
+    };
+    let d = dial.clone();
+    state
+        .db
+        .write(move |tx| match taken {
+            // A verdict of this try's own: over what an overlapping repeat kept.
+            Some(_) => session::keep_verdict(tx, &d.phone, &d.session, &slot, &memo),
+            // Locked by another try (perhaps this request's own first sending): never
+            // over that try's verdict.
+            None => session::keep(tx, &d.phone, &d.session, &Steps::from([(slot, memo)])),
+        })
+        .await
+}
+
+/// The language to answer `number` in: its chosen one, else its account's country's,
+/// else its calling code's; English for what is not a number.
+async fn language_of(state: &AppState, number: &str) -> Lang {
+    let Some(phone) = international(number) else { return Lang::EN };
+    let read = state.db.read(move |conn| {
+        let person = account_of(conn, &phone)?;
+        rules::language(conn, &phone, person.and_then(|p| p.country))
+    });
+    read.await.unwrap_or(Lang::EN)
 }
 
 /// The number's account, if it has one (an erased or duplicated number has none).
@@ -207,12 +261,14 @@ fn once(
         write,
         phone: &dial.phone,
         session: &dial.session,
+        dialled: dial.service_code.as_deref(),
         person,
         lang,
         steps,
         learned: Steps::new(),
         step: 0,
         answer: String::new(),
+        screen: String::new(),
         unlocked: false,
         sms_asked,
     };

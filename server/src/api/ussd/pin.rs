@@ -49,8 +49,8 @@ pub fn pin_answer(ctx: &mut Ctx<'_>, stage: &PinStage, then: Go, answer: &str) -
             }
             match ctx.memo() {
                 Some(Memo::PinRight) => opened(ctx),
-                Some(Memo::PinWrong(0)) => Ok(Next::End(ctx.text("pin.locked"))),
-                Some(Memo::PinWrong(left)) => Ok(Next::Again(ctx.lang.plural("ussd.pin.wrong", *left, &[]))),
+                Some(Memo::PinWrong { left: 0 }) => Ok(Next::End(ctx.text("pin.locked"))),
+                Some(Memo::PinWrong { left }) => Ok(Next::Again(ctx.lang.plural("ussd.pin.wrong", *left, &[]))),
                 _ => Ok(match rules::pin_state(ctx.conn, ctx.phone)? {
                     PinState::Set { hash, .. } => {
                         Next::Needs(Run::NeedsPin { step: ctx.step, pin: answer.to_owned(), hash })
@@ -68,26 +68,26 @@ pub fn pin_answer(ctx: &mut Ctx<'_>, stage: &PinStage, then: Go, answer: &str) -
             Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, Some(ctx.text("pin.mismatch"))))
         }
         PinStage::Again(_) => match ctx.memo().cloned() {
-            Some(Memo::Written(_)) => opened(ctx),
-            Some(Memo::Hashed(_)) if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
-            Some(Memo::Hashed(hash)) => {
+            Some(Memo::Written { .. }) => opened(ctx),
+            Some(Memo::Hashed { .. }) if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
+            Some(Memo::Hashed { hash }) => {
                 rules::set_pin(ctx.conn, ctx.phone, &hash)?;
                 if let Some(person) = &ctx.person {
                     password_resets::use_all(ctx.conn, person.id, &clock::now())?;
                 }
-                ctx.remember(Memo::Written(None));
+                ctx.remember(Memo::Written { reply: None });
                 opened(ctx)
             }
             _ => Ok(Next::Needs(Run::NeedsHash { step: ctx.step, pin: answer.to_owned() })),
         },
         PinStage::Code => match ctx.memo() {
             Some(Memo::PinRight) => Ok(Next::Swap(Screen::Pin { stage: PinStage::New, then }, None)),
-            Some(Memo::PinWrong(_)) => Ok(Next::Again(ctx.text("pin.reset_wrong"))),
+            Some(Memo::PinWrong { .. }) => Ok(Next::Again(ctx.text("pin.reset_wrong"))),
             _ if !ctx.write => Ok(Next::Needs(Run::NeedsWrite)),
             _ => {
                 // A wrong code counts against the codes sent (and commits).
                 let right = password_reset::check_code(ctx.conn, ctx.phone, answer)?.is_ok();
-                ctx.remember(if right { Memo::PinRight } else { Memo::PinWrong(1) });
+                ctx.remember(if right { Memo::PinRight } else { Memo::PinWrong { left: 1 } });
                 pin_answer(ctx, stage, then, answer)
             }
         },

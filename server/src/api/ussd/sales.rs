@@ -3,7 +3,7 @@
 //! order rules, and this month's earnings with the last sales.
 
 use super::farmer::{PER_PAGE, me};
-use super::menu::{Ctx, Next, Picked, Screen, Show, amount, choice, money, page_of, pick};
+use super::menu::{Chosen, Ctx, Next, Screen, Show, amount, choice, chosen, listed, money};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::{earnings, orders};
 use crate::domain::orders::{Notify, OrderRef};
@@ -34,19 +34,40 @@ fn status_word(ctx: &Ctx<'_>, status: PartStatus) -> String {
     ctx.text(&format!("status.{}", status.as_str()))
 }
 
+fn part_key(order: &OrderRow, part: &PartRow) -> String {
+    format!("{}:{}", order.id, part.id)
+}
+
+/// What a part holds, in a few words: its first line ("Haricots 25kg") and how many more.
+fn part_words(ctx: &Ctx<'_>, part: &PartRow) -> String {
+    let Some(first) = part.lines.first() else { return String::new() };
+    let more = if part.lines.len() > 1 { format!(" +{}", part.lines.len() - 1) } else { String::new() };
+    format!(
+        "{} {}{more}",
+        gsm7::shorten(first.title_in(ctx.lang.code()), 14),
+        amount(ctx.lang, first.quantity, &first.unit)
+    )
+}
+
 pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
     let all = own_parts(ctx)?;
-    if all.is_empty() {
+    let (shown, more) = listed(ctx, &all, |(order, part)| part_key(order, part), page, PER_PAGE);
+    if shown.is_empty() {
         return Ok(Show::ask(ctx.text("orders.none")));
     }
-    let (shown, more) = page_of(&all, page, PER_PAGE);
     let choices = shown
         .iter()
-        .map(|(order, part)| {
+        .map(|item| {
+            let Some((order, part)) = item else { return ctx.text("gone") };
             let total = money(part.subtotal_cents + part.shipping_cents);
             ctx.format(
                 "orders.item",
-                &[("number", &order.id.to_string()), ("status", &status_word(ctx, part.status)), ("total", &total)],
+                &[
+                    ("number", &order.id.to_string()),
+                    ("status", &status_word(ctx, part.status)),
+                    ("what", &part_words(ctx, part)),
+                    ("total", &total),
+                ],
             )
         })
         .collect();
@@ -54,18 +75,29 @@ pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
 }
 
 pub fn orders_answer(ctx: &mut Ctx<'_>, page: usize, answer: &str) -> ApiResult<Next> {
-    Ok(match pick(ctx, answer, &own_parts(ctx)?, page, PER_PAGE) {
-        Picked::NextPage => Next::Open(Screen::Orders { page: page + 1 }),
-        Picked::Item((order, part)) => Next::Open(Screen::Order { order_id: order.id, part_id: part.id }),
-        Picked::Wrong(why) => Next::Again(why),
+    Ok(match chosen(ctx, answer) {
+        Chosen::NextPage => Next::Open(Screen::Orders { page: page + 1 }),
+        Chosen::Key(key) => {
+            let ids = key.split_once(':').and_then(|(o, p)| Some((o.parse().ok()?, p.parse().ok()?)));
+            match ids.map(|(order_id, part_id)| own_part(ctx, order_id, part_id)).transpose()?.flatten() {
+                Some((order, part)) => Next::Open(Screen::Order { order_id: order.id, part_id: part.id }),
+                None => Next::Again(ctx.text("order.gone")),
+            }
+        }
+        Chosen::Wrong(why) => Next::Again(why),
+        Chosen::Unknown => Next::Again(ctx.text("list_changed")),
     })
 }
 
-fn own_part(ctx: &Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<(OrderRow, PartRow)> {
-    let order = crate::domain::orders::visible(ctx.conn, &me(ctx)?, OrderRef::Id(order_id))?;
-    let part = order.parts.iter().find(|p| p.id == part_id && Some(p.farmer_id) == ctx.person.as_ref().map(|p| p.id));
-    let part = part.cloned().ok_or_else(|| AppError::not_found("order_not_found", "Order not found"))?;
-    Ok((order, part))
+/// One of the farmer's own parts of an order, or `None` when it is not (or no longer) theirs.
+fn own_part(ctx: &Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Option<(OrderRow, PartRow)>> {
+    let order = match crate::domain::orders::visible(ctx.conn, &me(ctx)?, OrderRef::Id(order_id)) {
+        Ok(order) => order,
+        Err(AppError::Client { code: "order_not_found", .. }) => return Ok(None),
+        Err(other) => return Err(other),
+    };
+    let mine = |p: &&PartRow| p.id == part_id && Some(p.farmer_id) == ctx.person.as_ref().map(|p| p.id);
+    Ok(order.parts.iter().find(mine).cloned().map(|part| (order, part)))
 }
 
 /// What the farmer may do next with a part, in the menu's order.
@@ -81,31 +113,36 @@ fn moves(order: &OrderRow, part: &PartRow) -> Vec<PartStatus> {
 }
 
 pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Show> {
-    let (order, part) = own_part(ctx, order_id, part_id)?;
+    let Some((order, part)) = own_part(ctx, order_id, part_id)? else {
+        return Ok(Show::ask(ctx.text("order.gone")));
+    };
     let lines: Vec<String> = part
         .lines
         .iter()
-        .map(|l| format!("{} {}", gsm7::cut(l.title_in(ctx.lang.code()), 18), amount(ctx.lang, l.quantity, &l.unit)))
+        .map(|l| {
+            format!("{} {}", gsm7::shorten(l.title_in(ctx.lang.code()), 18), amount(ctx.lang, l.quantity, &l.unit))
+        })
         .collect();
     let mut text = ctx.format(
         "order.title",
         &[
             ("number", &order.id.to_string()),
             ("status", &status_word(ctx, part.status)),
-            ("place", &gsm7::cut(&order.address.city, 20)),
+            ("place", &gsm7::shorten(&order.address.city, 20)),
             ("lines", &lines.join(", ")),
         ],
     );
-    let moves = moves(&order, &part);
-    if moves.is_empty() {
+    let fresh: Vec<String> = moves(&order, &part).iter().map(|m| m.as_str().to_owned()).collect();
+    let (keys, _) = ctx.choices_shown(fresh, false);
+    if keys.is_empty() {
         text = format!("{text}\n{}", ctx.text("order.nothing"));
     }
-    let choices = moves
+    let choices = keys
         .iter()
-        .map(|m| {
-            ctx.text(match m {
-                PartStatus::Shipped => "order.ship",
-                PartStatus::Delivered => "order.deliver",
+        .map(|key| {
+            ctx.text(match PartStatus::parse(key) {
+                Some(PartStatus::Shipped) => "order.ship",
+                Some(PartStatus::Delivered) => "order.deliver",
                 _ => "order.cancel",
             })
         })
@@ -113,8 +150,16 @@ pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<S
     Ok(Show { text, choices, more: false })
 }
 
+/// Moves the part to `to` when that is still a move it can make: an order that changed
+/// since the farmer saw it (the buyer cancelled it, it was shipped from the app) is
+/// said as it is now, with nothing done; asked again, a move already made changes nothing.
 fn move_part(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, to: PartStatus, reason: Option<&str>) -> ApiResult<Next> {
     let farmer = me(ctx)?;
+    let Some((order, part)) = own_part(ctx, order_id, part_id)? else { return Ok(Next::End(ctx.text("order.gone"))) };
+    if part.status != to && !moves(&order, &part).contains(&to) {
+        let now = status_word(ctx, part.status);
+        return Ok(Next::End(ctx.format("order.changed", &[("number", &order_id.to_string()), ("status", &now)])));
+    }
     crate::domain::orders::change_part(
         ctx.conn,
         &farmer,
@@ -128,13 +173,16 @@ fn move_part(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, to: PartStatus, rea
 }
 
 pub fn order_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &str) -> ApiResult<Next> {
-    let (order, part) = own_part(ctx, order_id, part_id)?;
-    let moves = moves(&order, &part);
-    match choice(ctx, answer, moves.len()) {
-        Ok(i) if moves[i] == PartStatus::Cancelled => Ok(Next::Open(Screen::CancelReason { order_id, part_id })),
-        Ok(i) => ctx.write_once(|ctx| move_part(ctx, order_id, part_id, moves[i], None), || Next::End(String::new())),
-        Err(_) if moves.is_empty() => Ok(Next::Again(ctx.text("order.nothing"))),
-        Err(why) => Ok(Next::Again(why)),
+    let to = match chosen(ctx, answer) {
+        Chosen::Key(key) => PartStatus::parse(&key),
+        Chosen::Wrong(_) if ctx.shown_nothing() => return Ok(Next::Again(ctx.text("order.nothing"))),
+        Chosen::Wrong(why) => return Ok(Next::Again(why)),
+        Chosen::NextPage | Chosen::Unknown => return Ok(Next::Again(ctx.text("list_changed"))),
+    };
+    match to {
+        Some(PartStatus::Cancelled) => Ok(Next::Open(Screen::CancelReason { order_id, part_id })),
+        Some(to) => ctx.write_once(|ctx| move_part(ctx, order_id, part_id, to, None), || Next::End(String::new())),
+        None => Ok(Next::Again(ctx.text("list_changed"))),
     }
 }
 

@@ -6,6 +6,7 @@
 use super::join::JoinDraft;
 use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, per_unit, pick};
 use super::pin::PinStage;
+use super::session::Memo;
 use crate::db::{phone_settings, sms, surveys};
 use crate::domain::basic_phones::{self as rules, PinState};
 use crate::domain::password_reset;
@@ -98,11 +99,19 @@ pub fn main_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
         Err(why) => return Ok(Next::Again(why)),
     };
     if guarded(go) && !ctx.unlocked {
-        return Ok(match rules::pin_state(ctx.conn, ctx.phone)? {
-            PinState::Locked => Next::End(ctx.text("pin.locked")),
-            PinState::None => Next::Open(Screen::Pin { stage: PinStage::New, then: go }),
-            PinState::Set { .. } => Next::Open(Screen::Pin { stage: PinStage::Enter, then: go }),
-        });
+        // The PIN screen this answer opened, the same on a repeat after the session set one.
+        if let Some(Memo::PinAsked { new }) = ctx.memo() {
+            let stage = if *new { PinStage::New } else { PinStage::Enter };
+            return Ok(Next::Open(Screen::Pin { stage, then: go }));
+        }
+        let new = match rules::pin_state(ctx.conn, ctx.phone)? {
+            PinState::Locked => return Ok(Next::End(ctx.text("pin.locked"))),
+            PinState::None => true,
+            PinState::Set { .. } => false,
+        };
+        ctx.remember(Memo::PinAsked { new });
+        let stage = if new { PinStage::New } else { PinStage::Enter };
+        return Ok(Next::Open(Screen::Pin { stage, then: go }));
     }
     arrive(ctx, go)
 }

@@ -1,108 +1,111 @@
 //! What a USSD session learned that its answers alone cannot say again
-//! (docs/ussd.md): whether the PIN typed at answer N was right, a PIN's hash,
-//! a write already done and what it answered. The menu is rebuilt from the
-//! answers on every request; these keep a replayed request from checking a
-//! PIN or writing twice. Kept in memory for `LIFETIME` (a USSD session lasts
-//! at most a few minutes); a write lost with them is written again only
-//! where writing again changes nothing (every USSD write is idempotent).
+//! (docs/ussd.md): whether the PIN typed at answer N was right, a new PIN's hash,
+//! a write already done and what it answered, and what each numbered choice of a
+//! screen meant when it was shown. The menu is rebuilt from the answers on every
+//! request; these keep a replayed request from checking a PIN or writing twice, and
+//! an answer on the screen it was given on when a list changed since. Kept in the
+//! database (`ussd_memos`), a write's memo in the write's own transaction, so a
+//! gateway's retry after a restart (or on another node) finds them; tidied a day on.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::Reply;
+use crate::db::ussd_memos;
+use crate::error::ApiResult;
+use crate::platform::clock;
 
-pub const LIFETIME: Duration = Duration::from_secs(180);
-/// Sessions kept at most; the oldest go first.
-const MAX_SESSIONS: usize = 50_000;
-
-/// What answer N of a session did.
-#[derive(Debug, Clone)]
+/// What a slot of a session holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Memo {
     PinRight,
     /// Wrong, with the tries left (0: locked).
-    PinWrong(i64),
+    PinWrong {
+        left: i64,
+    },
     /// A new PIN's hash, made off the async threads, not yet stored.
-    Hashed(String),
+    Hashed {
+        hash: String,
+    },
     /// Written; the answer it gave when it ended the session.
-    Written(Option<Reply>),
+    Written {
+        reply: Option<Reply>,
+    },
     /// Where a list of questions started, read from a record that later answers change.
-    Position(usize),
+    Position {
+        question: usize,
+    },
+    /// Whether the PIN screen an answer opened asked for a new PIN (none was set then):
+    /// the session's own answers set one, and its repeat must take the same path.
+    PinAsked {
+        new: bool,
+    },
+    /// What each numbered choice of a screen whose choices come from data meant when
+    /// it was shown (a product's id, an order's, an action), and whether `98` showed more.
+    Shown {
+        keys: Vec<String>,
+        more: bool,
+    },
+    /// The last screen given for these answers, when they ended the session in a write:
+    /// a gateway's repeat gets it again, whatever the ending changed (a joined number
+    /// now has another menu).
+    Ended {
+        reply: Reply,
+    },
 }
 
-/// By answer: its place in the session and a digest of what was typed, so that
-/// an answer is never taken for another typed at the same place.
-pub type Steps = HashMap<(usize, [u8; 8]), Memo>;
+/// A session's memos by slot.
+pub type Steps = HashMap<String, Memo>;
 
-/// The key of answer `step`, `typed`.
-pub fn step_key(step: usize, typed: &str) -> (usize, [u8; 8]) {
-    let digest = sha2::Sha256::digest(format!("{step}:{typed}"));
-    let mut short = [0u8; 8];
-    short.copy_from_slice(&digest[..8]);
-    (step, short)
+fn digest(text: &str) -> String {
+    hex::encode(&sha2::Sha256::digest(text)[..8])
 }
 
-#[derive(Default, Clone)]
-struct Session {
-    /// Its last request: a session is forgotten 3 minutes after it (gateways end
-    /// sessions whose person has not answered for a minute or two).
-    started: Option<Instant>,
-    steps: Steps,
-    /// The answers of the last request that ended the session, and its last screen.
-    ended: Option<(String, Reply)>,
+/// The slot of answer `step`, typed `typed`: an answer is never taken for another
+/// typed at the same place.
+pub fn answer_slot(step: usize, typed: &str) -> String {
+    format!("a{step}:{}", digest(&format!("{step}:{typed}")))
 }
 
-#[derive(Default)]
-pub struct Sessions {
-    table: Mutex<HashMap<String, Session>>,
+/// The slot of the screen shown after `answers` (which the next answer answers).
+pub fn shown_slot(answers: &[String]) -> String {
+    format!("s{}:{}", answers.len(), digest(&answers.join("*")))
 }
 
-impl Sessions {
-    fn with<T>(&self, id: &str, phone: &str, f: impl FnOnce(&mut Session) -> T) -> T {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        let live = |s: &Session| s.started.is_some_and(|at| at.elapsed() < LIFETIME);
-        if table.len() >= MAX_SESSIONS {
-            table.retain(|_, s| live(s));
-            if table.len() >= MAX_SESSIONS {
-                let oldest = table.iter().min_by_key(|(_, s)| s.started).map(|(k, _)| k.clone());
-                table.remove(&oldest.unwrap_or_default());
-            }
+/// The slot of the screen that ended the session after `text` (every answer, joined).
+pub fn ended_slot(text: &str) -> String {
+    format!("e:{}", digest(text))
+}
+
+/// Everything session `session` of `phone` learned so far.
+pub fn load(conn: &Connection, phone: &str, session: &str) -> ApiResult<Steps> {
+    Ok(ussd_memos::of_session(conn, phone, session)?
+        .into_iter()
+        .filter_map(|(slot, memo)| Some((slot, serde_json::from_str(&memo).ok()?)))
+        .collect())
+}
+
+/// Keeps what a run learned: a slot kept before keeps its memo (a repeat learns
+/// nothing new: the screen first shown stays the one answered), but a write done
+/// replaces what its answer held (a new PIN's hash, then the PIN stored).
+pub fn keep(conn: &Connection, phone: &str, session: &str, learned: &Steps) -> ApiResult<()> {
+    let now = clock::now();
+    for (slot, memo) in learned {
+        let json = serde_json::to_string(memo).map_err(crate::error::AppError::internal)?;
+        match memo {
+            Memo::Written { .. } => ussd_memos::replace(conn, phone, session, slot, &json, &now)?,
+            _ => ussd_memos::keep(conn, phone, session, slot, &json, &now)?,
         }
-        let session = table.entry(key(id, phone)).or_default();
-        if !live(session) {
-            *session = Session::default();
-        }
-        session.started = Some(Instant::now());
-        f(session)
     }
-
-    /// What session `id` of `phone` learned so far.
-    pub fn steps(&self, id: &str, phone: &str) -> Steps {
-        self.with(id, phone, |s| s.steps.clone())
-    }
-
-    pub fn learn(&self, id: &str, phone: &str, learned: Steps) {
-        if !learned.is_empty() {
-            self.with(id, phone, |s| s.steps.extend(learned));
-        }
-    }
-
-    /// The last screen already given for these answers, when they ended the session:
-    /// a gateway's repeat gets the same answer, whatever the ending changed (a joined
-    /// number now has another menu).
-    pub fn ended(&self, id: &str, phone: &str, text: &str) -> Option<Reply> {
-        self.with(id, phone, |s| s.ended.as_ref().filter(|(t, _)| t == text).map(|(_, reply)| reply.clone()))
-    }
-
-    pub fn end(&self, id: &str, phone: &str, text: String, reply: &Reply) {
-        self.with(id, phone, |s| s.ended = Some((text, reply.clone())));
-    }
+    Ok(())
 }
 
-/// A session id is the gateway's; the number is part of the key, so nobody
-/// reaches another number's session by naming its id.
-fn key(id: &str, phone: &str) -> String {
-    format!("{phone} {id}")
+/// Keeps a PIN's verdict, over anything an overlapping request kept for it.
+pub fn keep_verdict(conn: &Connection, phone: &str, session: &str, slot: &str, memo: &Memo) -> ApiResult<()> {
+    let json = serde_json::to_string(memo).map_err(crate::error::AppError::internal)?;
+    Ok(ussd_memos::replace(conn, phone, session, slot, &json, &clock::now())?)
 }
