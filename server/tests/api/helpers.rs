@@ -231,6 +231,16 @@ impl ServerProcess {
     /// Starts `mavuno serve` on a fresh data dir with `args`; `prepare` runs
     /// first (e.g. `create-user`); `open_files` caps the server's files.
     pub async fn start(prepare: &[&[&str]], args: &[&str], open_files: Option<u32>) -> ServerProcess {
+        Self::start_keeping(prepare, args, open_files, 100).await
+    }
+
+    /// `start`, keeping the last `lines` lines of its log.
+    pub async fn start_keeping(
+        prepare: &[&[&str]],
+        args: &[&str],
+        open_files: Option<u32>,
+        lines: usize,
+    ) -> ServerProcess {
         use tokio::io::AsyncBufReadExt;
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().to_str().unwrap().to_owned();
@@ -256,11 +266,12 @@ impl ServerProcess {
             .stderr(std::process::Stdio::piped())
             .kill_on_drop(true);
         let mut child = command.spawn().unwrap();
+        let keep = lines;
         let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
         let origin = read_origin(&mut lines).await;
         let log = Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
-        keep_tail(lines.into_inner(), Arc::clone(&log));
-        keep_tail(tokio::io::BufReader::new(child.stderr.take().unwrap()), Arc::clone(&log));
+        keep_tail(lines.into_inner(), Arc::clone(&log), keep);
+        keep_tail(tokio::io::BufReader::new(child.stderr.take().unwrap()), Arc::clone(&log), keep);
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         ServerProcess { origin, child, client, log, _dir: dir }
     }
@@ -290,17 +301,18 @@ impl ServerProcess {
 }
 
 /// Drains a child's output to its end (so the child never blocks on a full
-/// pipe, whatever bytes it writes), keeping the last 100 lines.
+/// pipe, whatever bytes it writes), keeping the last `keep` lines.
 fn keep_tail<R: tokio::io::AsyncBufRead + Unpin + Send + 'static>(
     mut output: R,
     tail: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+    keep: usize,
 ) {
     use tokio::io::AsyncBufReadExt;
     tokio::spawn(async move {
         let mut line = Vec::new();
         while output.read_until(b'\n', &mut line).await.is_ok_and(|read| read > 0) {
             let mut tail = tail.lock().unwrap();
-            if tail.len() == 100 {
+            if tail.len() == keep {
                 tail.pop_front();
             }
             tail.push_back(String::from_utf8_lossy(&line).trim_end().to_owned());

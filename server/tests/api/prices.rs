@@ -523,7 +523,10 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     assert_eq!(sent.price_alerts, 3);
     let weekly = |to: &str| answers(to).into_iter().find(|b| b.contains("MAVUNO") && b.contains("STOP")).unwrap();
     let french = weekly(fr);
-    assert_eq!(french, "Prix du marché MAVUNO : Mais-grain 0.45$/kg =, Haricots Kadutu 1.32$/kg +10%. STOP pour arreter");
+    assert_eq!(
+        french,
+        "Prix du marché MAVUNO : Mais-grain 0.45$/kg =, Haricots Kadutu 1.32$/kg +10%. STOP pour arreter"
+    );
     let swahili = weekly(sw);
     assert_eq!(swahili, "Bei za soko MAVUNO: Maharage 1.32$/kg +10%. STOP kusitisha");
     let english = weekly(en);

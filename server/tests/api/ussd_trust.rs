@@ -223,3 +223,41 @@ async fn pin_guesses_sent_at_once_get_only_the_tries_left_by_ussd_sms_and_the_dr
 fn now() -> String {
     mavuno::platform::clock::now()
 }
+
+#[tokio::test]
+async fn no_gateway_secret_reaches_the_log_of_a_run_through_every_tokenised_route() {
+    let (gateway, reports) = ("gw-0123456789abcdef0123456789abcdef", "dr-0123456789abcdef0123456789abcdef");
+    let args = [
+        ["--gateway-token", gateway],
+        ["--at-callback-token", reports],
+        // Africa's Talking where nothing listens: sending fails, and its errors are logged too.
+        ["--at-username", "sandbox"],
+        ["--at-api-key", "at-key-0123456789"],
+        ["--at-url", "http://127.0.0.1:9"],
+    ]
+    .concat();
+    let server = ServerProcess::start_keeping(&[], &args, None, 100_000).await;
+    let post = |path: String, fields: Vec<(&'static str, &'static str)>| {
+        let request = server.client.post(server.api(&path)).form(&fields);
+        async move { request.send().await.unwrap().status() }
+    };
+    let dial = vec![("sessionId", "s1"), ("phoneNumber", "+243971000009"), ("text", "1")];
+    assert_eq!(post(format!("/ussd/{gateway}"), dial.clone()).await, StatusCode::OK);
+    assert_eq!(post(format!("/ussd/{gateway}?token={gateway}"), dial).await, StatusCode::OK);
+    assert_eq!(post(format!("/ussd/{gateway}x"), vec![]).await, StatusCode::NOT_FOUND);
+    let sms = vec![("from", "+243971000009"), ("text", "PRIX haricot"), ("id", "m1")];
+    assert_eq!(post(format!("/sms/incoming/{gateway}"), sms).await, StatusCode::OK);
+    assert_eq!(post(format!("/sms/incoming/{gateway}"), vec![("from", "x")]).await, StatusCode::BAD_REQUEST);
+    let report = vec![("id", "ATXid_1"), ("status", "Success")];
+    assert_eq!(post(format!("/sms/delivery/{reports}"), report).await, StatusCode::OK);
+    assert_eq!(post(format!("/sms/delivery/{reports}"), vec![]).await, StatusCode::BAD_REQUEST);
+    assert_eq!(post(format!("/sms/delivery/{gateway}"), vec![]).await, StatusCode::NOT_FOUND);
+    // The SMS answer's sending fails (nothing listens) and is logged.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let log = server.log_tail();
+    assert!(log.contains("/api/v1/ussd/[secret]") && log.contains("/api/v1/sms/delivery/[secret]"), "{log}");
+    assert!(log.contains("SMS not sent"), "the provider's failure is in the log: {log}");
+    for secret in [gateway, reports, "at-key-0123456789"] {
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
+}
