@@ -1,6 +1,6 @@
 // Starts a throw-away release server for a benchmark and reads its memory:
 // `const server = await startServer(['--signup-limit', '1000'])`, then
-// `server.rssMib()`, `server.origin`, `server.dataDir`, `await server.stop()`; `{ dataDir }`
+// `server.rssMib()`, `server.peakMib()`, `server.origin`, `server.dataDir`, `await server.stop()`; `{ dataDir }`
 // starts one on the data dir of a server stopped with `stop({ keep: true })`.
 // `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
 import { spawn } from 'node:child_process';
@@ -40,6 +40,11 @@ export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(
     rssMib() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+    },
+    /** The highest resident memory the server has had (VmHWM). */
+    peakMib() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(status.match(/VmHWM:\s+(\d+)/)[1]) / 1024;
     },
     /** `keep`: leave the data dir, for a server started again on it. */
     async stop({ keep = false } = {}) {

@@ -53,7 +53,8 @@ test("a farmer's USSD session shows in the farmer's open app within seconds", as
   await row.getByText('61 kg in stock').waitFor({ timeout: 10_000 });
 
   // Something new put on sale from the basic phone: beans, with no photo yet.
-  const sold = await ussdSession(['2', '2580', '2', '1', '80', '1.15', '5', '1']);
+  // Beans are sold by the kg: crop, quantity, price (# for the point), yes.
+  const sold = await ussdSession(['2', '2580', '2', '80', '1#15', '1']);
   assert.match(sold, /^END Haricots est en vente\./);
   const beans = page
     .locator('.product-row')

@@ -193,6 +193,10 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   await card.getByText('Neema Bahati').waitFor();
   // Each reader sees the product's name in their language, as the marketplace showed it.
   await card.locator('.order-lines').getByText('Bananes plantains').waitFor();
+  // A new order is accepted (or refused) first; the buyer then reads that it is being prepared.
+  assert.ok(await card.getByRole('button', { name: 'Refuser' }).isVisible(), 'a farmer who cannot fill it declines');
+  await card.getByRole('button', { name: 'Accepter la commande' }).click();
+  await card.getByText('Acceptée, en préparation').waitFor();
   await card.getByRole('button', { name: 'Marquer comme expédiée' }).click();
   await card.getByRole('button', { name: 'Marquer comme livrée' }).click();
   await card.getByText('Livrée').waitFor();

@@ -287,16 +287,23 @@ struct ImportResponse {
 /// together, refused rows are listed with their line and reasons.
 #[utoipa::path(post, path = "/admin/prices/import", tag = "prices", security(("bearer" = [])),
     request_body(content = String, content_type = "text/csv"),
-    responses((status = 200, body = ImportResponse), (status = 400, description = "import_empty, import_columns, import_too_long, invalid_body", body = ErrorBody),
+    responses((status = 200, body = ImportResponse), (status = 400, description = "import_empty, import_columns, import_too_long, import_line_too_long, invalid_body", body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 413, body = ErrorBody)))]
 async fn import_prices(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
     body: axum::body::Bytes,
 ) -> ApiResult<Json<ImportResponse>> {
-    let text = String::from_utf8(body.to_vec())
-        .map_err(|_| AppError::bad_request("invalid_body", "The file is not UTF-8 text: save it as CSV UTF-8"))?;
-    let data = state.db.write(move |tx| import::import(tx, &admin.user, &text)).await?;
+    // Read where it arrived, without a copy, one row at a time.
+    let data = state
+        .db
+        .write(move |tx| {
+            let text = std::str::from_utf8(&body).map_err(|_| {
+                AppError::bad_request("invalid_body", "The file is not UTF-8 text: save it as CSV UTF-8")
+            })?;
+            import::import(tx, &admin.user, text)
+        })
+        .await?;
     Ok(Json(ImportResponse { success: true, data }))
 }
 

@@ -133,6 +133,8 @@ pub struct PartJson {
     subtotal_cents: i64,
     shipping_cents: i64,
     cancel_reason: Option<String>,
+    /// When its farmer accepted it (`PATCH` with status `accepted`): being prepared.
+    accepted_at: Option<String>,
     lines: Vec<LineJson>,
 }
 
@@ -151,6 +153,7 @@ impl From<PartRow> for PartJson {
             subtotal_cents: p.subtotal_cents,
             shipping_cents: p.shipping_cents,
             cancel_reason: p.cancel_reason,
+            accepted_at: p.accepted_at,
             lines: p.lines.into_iter().map(LineJson::from).collect(),
         }
     }
@@ -162,8 +165,8 @@ impl From<PartRow> for PartJson {
 pub struct EventJson {
     /// The part it concerns; none for the whole order (placed).
     part_id: Option<i64>,
-    /// placed, shipped, delivered, cancelled.
-    #[cfg_attr(test, ts(type = "'placed' | PartStatus"))]
+    /// placed, accepted (by the part's farmer), shipped, delivered, cancelled.
+    #[cfg_attr(test, ts(type = "'placed' | 'accepted' | PartStatus"))]
     kind: String,
     note: Option<String>,
     at: String,

@@ -90,6 +90,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0035_search_merging", include_str!("../../../migrations/0035_search_merging.sql")),
     ("0036_order_line_names", include_str!("../../../migrations/0036_order_line_names.sql")),
     ("0037_basic_phone_memory", include_str!("../../../migrations/0037_basic_phone_memory.sql")),
+    ("0038_order_acceptance", include_str!("../../../migrations/0038_order_acceptance.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

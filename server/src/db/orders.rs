@@ -78,6 +78,8 @@ pub struct PartRow {
     pub subtotal_cents: i64,
     pub shipping_cents: i64,
     pub cancel_reason: Option<String>,
+    /// When its farmer accepted it (a new part may be accepted before it is prepared).
+    pub accepted_at: Option<String>,
     pub lines: Vec<LineRow>,
 }
 
@@ -213,6 +215,15 @@ pub fn set_part_status(
     Ok(())
 }
 
+/// The farmer accepted a new part (once: a second acceptance keeps the first time).
+pub fn accept_part(conn: &Connection, part_id: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE order_parts SET accepted_at = COALESCE(accepted_at, ?2), updated_at = ?2 WHERE id = ?1",
+    )?
+    .execute(params![part_id, now])?;
+    Ok(())
+}
+
 /// The buyer pays another way (cash on delivery after a refused mobile-money payment).
 pub fn set_payment_method(conn: &Connection, order_id: i64, method: PaymentMethod) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE orders SET payment_method = ?2 WHERE id = ?1")?.execute(params![order_id, method])?;
@@ -267,7 +278,7 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
     let mut parts = conn.prepare_cached(
         "SELECT p.id, p.farmer_id, trim(f.first_name || ' ' || f.last_name), f.location, f.phone_number, p.status,
                 p.subtotal_cents, p.shipping_cents, p.cancel_reason,
-                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0)
+                COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0), p.accepted_at
          FROM order_parts p JOIN users f ON f.id = p.farmer_id WHERE p.order_id = ?1 ORDER BY p.id",
     )?;
     order.parts = parts
@@ -283,6 +294,7 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
                 shipping_cents: r.get(7)?,
                 cancel_reason: r.get(8)?,
                 farmer_rating: r.get(9)?,
+                accepted_at: r.get(10)?,
                 lines: Vec::new(),
             })
         })?

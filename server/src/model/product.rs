@@ -71,6 +71,15 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// Every name it has, in one text (a crop is found in any of them: `Crop::names`).
+    pub fn all_names(&self) -> String {
+        let names = [&self.title_en, &self.title_fr, &self.title_sw];
+        std::iter::once(self.title.as_str())
+            .chain(names.into_iter().flatten().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Its name in the language `code` (`en`, `fr`, `sw`), if its farmer gave one; else its title.
     pub fn title_in(&self, code: &str) -> &str {
         title_in(&self.title, [&self.title_en, &self.title_fr, &self.title_sw], code)

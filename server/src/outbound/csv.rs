@@ -39,9 +39,12 @@ impl Default for Csv {
     }
 }
 
+/// A cell, quoted when it holds a separator: `,`, and `;` (what a spreadsheet set to
+/// French splits at: an unquoted `Kadutu;=1+2` would start a formula cell), a tab, a
+/// quote or a line break.
 fn push_cell(out: &mut String, cell: &str) {
     let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    let quote = formula || cell.contains([',', '"', '\n', '\r']);
+    let quote = formula || cell.contains([',', ';', '\t', '"', '\n', '\r']);
     if quote {
         out.push('"');
     }
@@ -59,52 +62,85 @@ fn push_cell(out: &mut String, cell: &str) {
     }
 }
 
-/// The records of a CSV text, each with the line it starts on (1 first): quoted
-/// cells may hold commas, `""` and line breaks; a byte-order mark is skipped.
-pub fn records(text: &str) -> Vec<(usize, Vec<String>)> {
-    let mut records = Vec::new();
-    let (mut cells, mut cell) = (Vec::new(), String::new());
-    let (mut line, mut start, mut quoted, mut any) = (1, 1, false, false);
-    let mut chars = text.strip_prefix('\u{feff}').unwrap_or(text).chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\n' {
-            line += 1;
+/// A record longer than this, in bytes, or with more cells than `MAX_CELLS`, is not
+/// read: no row of what we read comes near it, and reading on would hold a file's
+/// worth of cells at once (a 16 MB line of commas is 16 million of them).
+pub const MAX_RECORD_BYTES: usize = 16 * 1024;
+pub const MAX_CELLS: usize = 200;
+
+/// A record over `MAX_RECORD_BYTES` or `MAX_CELLS`, starting on `line`: nothing after it is read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooLong {
+    pub line: usize,
+}
+
+/// The records of a CSV text, one at a time, each with the line it starts on (1
+/// first): quoted cells may hold commas, `""` and line breaks; a byte-order mark is
+/// skipped, blank lines too.
+pub fn records(text: &str) -> Records<'_> {
+    Records { chars: text.strip_prefix('\u{feff}').unwrap_or(text).chars().peekable(), line: 1, done: false }
+}
+
+pub struct Records<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    line: usize,
+    done: bool,
+}
+
+impl Iterator for Records<'_> {
+    type Item = Result<(usize, Vec<String>), TooLong>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
         }
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                cell.push('"');
+        let (mut cells, mut cell) = (Vec::new(), String::new());
+        let (mut start, mut size, mut quoted, mut any) = (self.line, 0, false, false);
+        while let Some(c) = self.chars.next() {
+            if c == '\n' {
+                self.line += 1;
             }
-            (true, '"') => quoted = false,
-            (true, _) => cell.push(c),
-            (false, '"') if cell.is_empty() => (quoted, any) = (true, true),
-            (false, ',') => {
-                cells.push(std::mem::take(&mut cell));
-                any = true;
+            size += c.len_utf8();
+            if size > MAX_RECORD_BYTES || cells.len() > MAX_CELLS {
+                self.done = true;
+                return Some(Err(TooLong { line: start }));
             }
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n' | '\r') => {
-                if any || !cell.is_empty() {
+            match (quoted, c) {
+                (true, '"') if self.chars.peek() == Some(&'"') => {
+                    self.chars.next();
+                    cell.push('"');
+                }
+                (true, '"') => quoted = false,
+                (true, _) => cell.push(c),
+                (false, '"') if cell.is_empty() => (quoted, any) = (true, true),
+                (false, ',') => {
                     cells.push(std::mem::take(&mut cell));
-                    records.push((start, std::mem::take(&mut cells)));
+                    any = true;
                 }
-                any = false;
-                start = line + usize::from(c == '\r');
-                if c == '\r' {
-                    line += 1;
+                (false, '\r') if self.chars.peek() == Some(&'\n') => {}
+                (false, '\n' | '\r') => {
+                    if c == '\r' {
+                        self.line += 1;
+                    }
+                    if any || !cell.is_empty() {
+                        cells.push(cell);
+                        return Some(Ok((start, cells)));
+                    }
+                    // A blank line: the record starts on the next one.
+                    (start, size) = (self.line, 0);
                 }
-            }
-            (false, _) => {
-                cell.push(c);
-                any = true;
+                (false, _) => {
+                    cell.push(c);
+                    any = true;
+                }
             }
         }
+        self.done = true;
+        (any || !cell.is_empty()).then(|| {
+            cells.push(cell);
+            Ok((start, cells))
+        })
     }
-    if any || !cell.is_empty() {
-        cells.push(cell);
-        records.push((start, cells));
-    }
-    records
 }
 
 #[cfg(test)]
@@ -114,7 +150,7 @@ mod tests {
     #[test]
     fn records_are_read_with_quotes_line_breaks_and_their_line() {
         let text = "\u{feff}a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\n\n\"two\nlines\",3\n,\nlast";
-        let read = records(text);
+        let read: Vec<_> = records(text).map(Result::unwrap).collect();
         let cells = |row: &[&str]| row.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
         assert_eq!(
             read,
@@ -126,6 +162,18 @@ mod tests {
                 (7, cells(&["last"])),
             ]
         );
+    }
+
+    #[test]
+    fn an_overlong_record_stops_the_reading_at_its_line() {
+        let commas = format!("a,b\nc,d\n{}\ne,f", ",".repeat(16 * 1024 * 1024));
+        let read: Vec<_> = records(&commas).collect();
+        assert_eq!(read.len(), 3, "two rows, then the refusal, then nothing");
+        assert_eq!(read[2], Err(TooLong { line: 3 }));
+        let wide = format!("{}\n", "x,".repeat(MAX_CELLS + 1));
+        assert_eq!(records(&wide).next(), Some(Err(TooLong { line: 1 })));
+        let fine = format!("{}\n", "x,".repeat(MAX_CELLS - 1));
+        assert!(records(&fine).next().unwrap().is_ok());
     }
 
     fn one_row(cells: &[&str]) -> String {
@@ -147,6 +195,11 @@ mod tests {
         assert_eq!(
             one_row(&["=1+1", "+254700", "-3", "@SUM(A1)", "a=b"]),
             "\"'=1+1\",\"'+254700\",\"'-3\",\"'@SUM(A1)\",a=b\r\n"
+        );
+        assert_eq!(
+            one_row(&["Kadutu;=1+2", "a\t=b"]),
+            "\"Kadutu;=1+2\",\"a\t=b\"\r\n",
+            "one cell where French spreadsheets split at ;"
         );
     }
 }

@@ -501,3 +501,37 @@ async fn admins_list_filter_and_export_every_order_and_nobody_else_may() {
         m.app.call(Method::GET, &format!("/orders/{avocados_order}"), &admin, None).await.json().await.unwrap();
     assert_eq!(details["data"]["events"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_farmer_accepts_a_new_part_before_preparing_it_and_the_buyer_hears_it() {
+    let m = market().await;
+    let placed: Value = m.app.place(&m.buyer, order(31, json!([line(m.beans, 2, 120)]))).await.json().await.unwrap();
+    let (id, part) = (placed["data"]["id"].as_i64().unwrap(), placed["data"]["parts"][0]["id"].as_i64().unwrap());
+    assert!(placed["data"]["parts"][0]["accepted_at"].is_null());
+    let by_buyer = m.app.patch_part(&m.buyer, id, part, json!({"status": "accepted"})).await;
+    assert_eq!(error_of(by_buyer, StatusCode::FORBIDDEN).await["code"], "not_your_part");
+    let accepted = m.app.patch_part(&m.amani, id, part, json!({"status": "accepted"})).await;
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let accepted: Value = accepted.json().await.unwrap();
+    let at = accepted["data"]["parts"][0]["accepted_at"].clone();
+    assert!(at.is_string() && accepted["data"]["parts"][0]["status"] == "processing", "{accepted}");
+    let again: Value = m.app.patch_part(&m.amani, id, part, json!({"status": "accepted"})).await.json().await.unwrap();
+    assert_eq!(again["data"]["parts"][0]["accepted_at"], at, "accepting again changes nothing");
+    let kinds: Vec<&str> =
+        again["data"]["events"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["placed", "accepted"]);
+    let told = m.app.emails_to("buyer@example.com");
+    assert!(
+        told.iter().any(|(subject, _)| subject == &format!("Votre commande n° {id} est en préparation")),
+        "{told:?}"
+    );
+    // Then it is shipped as before; a shipped part cannot be accepted.
+    let shipped = m.app.patch_part(&m.amani, id, part, json!({"status": "shipped"})).await;
+    assert_eq!(shipped.status(), StatusCode::OK);
+    let placed: Value = m.app.place(&m.buyer, order(32, json!([line(m.beans, 2, 120)]))).await.json().await.unwrap();
+    let (late, late_part) =
+        (placed["data"]["id"].as_i64().unwrap(), placed["data"]["parts"][0]["id"].as_i64().unwrap());
+    m.app.patch_part(&m.amani, late, late_part, json!({"status": "shipped"})).await;
+    let too_late = m.app.patch_part(&m.amani, late, late_part, json!({"status": "accepted"})).await;
+    assert_eq!(error_of(too_late, StatusCode::CONFLICT).await["code"], "invalid_transition");
+}

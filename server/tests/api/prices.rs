@@ -272,6 +272,25 @@ async fn an_import_takes_good_rows_refuses_bad_ones_by_line_and_adds_nothing_twi
 }
 
 #[tokio::test]
+async fn a_file_of_the_largest_size_is_read_a_row_at_a_time_and_its_rows_counted_after_the_tag_row() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("admin.import@example.com", Role::Admin).await;
+    // One line of commas as large as a file may be (16 MB): refused by its line, never held whole.
+    let commas = format!("{HEADER}{}", ",".repeat(16 * 1024 * 1024 - HEADER.len() - 1));
+    let (status, refused) = app.import(&admin, &commas).await;
+    assert_eq!((status, refused["code"].as_str()), (StatusCode::BAD_REQUEST, Some("import_line_too_long")));
+    assert!(refused["message"].as_str().unwrap().starts_with("Line 3 "), "{refused}");
+    // WFP's own layout: a header, its tag row, then exactly the most rows a file may hold.
+    let wholesale = row(&day(3), "Kadutu", "Beans (dry)", "KG", "USD", "1.20", "1.20").replace("Retail", "Wholesale");
+    let most = format!("{HEADER}{}", wholesale.repeat(100_000));
+    let (status, report) = app.import(&admin, &most).await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["data"]["refused"], 100_000, "every row read (and refused: wholesale)");
+    let (status, over) = app.import(&admin, &format!("{most}{wholesale}")).await;
+    assert_eq!((status, over["code"].as_str()), (StatusCode::BAD_REQUEST, Some("import_too_long")));
+}
+
+#[tokio::test]
 async fn the_sample_series_imports_whole() {
     let app = spawn_app().await;
     let admin = app.user_with_role("admin.sample@example.com", Role::Admin).await;
@@ -420,12 +439,20 @@ async fn the_export_is_formula_safe_and_in_the_admin_s_language() {
     let kadutu = market(&app, "Kadutu").await;
     let mut price = record(1, kadutu, "1.20", &day(0));
     price["note"] = json!("=HYPERLINK(\"http://evil\")");
-    app.push_ok(&agent, CLIENT_A, vec![mutation(1, "price.record", price, None)]).await;
+    let mut split = record(2, kadutu, "1.30", &day(1));
+    split["note"] = json!("Kadutu;=1+2");
+    app.push_ok(
+        &agent,
+        CLIENT_A,
+        vec![mutation(1, "price.record", price, None), mutation(2, "price.record", split, None)],
+    )
+    .await;
     let csv = app.get("/admin/prices/export?lang=fr", Some(&admin)).await.text().await.unwrap();
     let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').lines().collect();
     assert!(lines[0].starts_with("Jour,Produit,Marché"), "{}", lines[0]);
     assert!(lines[1].contains("Haricots,Kadutu,Bukavu,kg,1.20,USD"), "{}", lines[1]);
     assert!(lines[1].contains("\"'=HYPERLINK"), "a formula is neutralised: {}", lines[1]);
+    assert!(lines[2].ends_with(",\"Kadutu;=1+2\""), "one cell where French spreadsheets split at ;: {}", lines[2]);
     let none = app.get("/admin/prices/export?crop=maize", Some(&admin)).await;
     assert_eq!(error_of(none, StatusCode::NOT_FOUND).await["code"], "no_prices");
 }
@@ -632,7 +659,11 @@ async fn a_basic_phone_follows_a_crop_from_the_menu_and_a_farmer_sees_the_range_
     let (_, number) = crate::ussd::farmer_with_phone(&app, "amani.range@example.com").await;
     let mut farmer = app.phone(&number);
     farmer.go(&["2", "2580", "2580"]).await;
-    let price = farmer.go(&["2", "2580", "2", "1", "40"]).await;
+    let price = farmer.go(&["2", "2580", "2", "40"]).await;
     // The farmer is in Kabare: Kavumu's territory has the five prices.
-    assert!(price.text.starts_with("Prix en USD pour 1 kg (payé 1.10-1.30) :"), "{}", price.text);
+    assert!(
+        price.text.starts_with("Prix en USD pour 1 kg ? Les acheteurs ont payé 1.10 à 1.30."),
+        "who paid, said: {}",
+        price.text
+    );
 }

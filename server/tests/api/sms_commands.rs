@@ -94,7 +94,7 @@ async fn a_farmer_changes_stock_by_sms_with_the_pin() {
     app.text_in(&number, "STOCK 2 40 2580", "s4").await;
     app.text_in(&number, "STOCK un 40", "s5").await;
     let answers = app.answers_to(&number);
-    assert_eq!(answers[1], "PIN incorrect. Encore 4 essais.");
+    assert_eq!(answers[1], "PIN incorrect, encore 4 essais. Renvoyez STOCK avec votre PIN.");
     assert_eq!(answers[2], "Beans : le stock est maintenant de 40 kg.");
     assert_eq!(answers[3], "Vous n'avez pas de produit 2. Vos produits : 1 Beans");
     assert!(answers[4].starts_with("Ecrivez STOCK, le numéro du produit") || answers[4].starts_with("Écrivez STOCK"));

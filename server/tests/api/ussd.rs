@@ -224,7 +224,8 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
     assert!(phone.answer("1").await.text.starts_with("Choisissez un PIN"), "a first PIN is chosen");
     assert!(phone.answer("1111").await.text.starts_with("Trop facile"));
     phone.answers.pop();
-    assert!(phone.answer("12a4").await.text.starts_with("Un PIN a 4 chiffres."));
+    let invalid = phone.answer("12a4").await;
+    assert!(invalid.text.starts_with("Un PIN a 4 chiffres, comme 2580. Tapez-le à nouveau :\n"), "{}", invalid.text);
     phone.answers.pop();
     assert!(phone.answer("2580").await.text.contains("PIN encore"));
     let mismatch = phone.answer("2581").await;
@@ -237,6 +238,13 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
     phone.answer("1").await;
     assert!(phone.answer("1.5").await.text.starts_with("Écrivez un nombre entier de 0 à 1000000."));
     phone.answers.pop();
+    // 0 is "back" on every screen: here it asks before emptying the stock.
+    let zero = phone.answer("0").await;
+    assert!(zero.text.starts_with("Haricots : mettre le stock à 0 kg, plus rien à vendre ?\n1 Oui"), "{}", zero.text);
+    let back = phone.answer("2").await;
+    assert!(back.text.starts_with("Haricots : 20 kg à 1.20 USD."), "back at the product: {}", back.text);
+    assert_eq!(product(&app, beans).await["quantity"], 20);
+    phone.answer("1").await;
     let done = phone.answer("35").await;
     assert_eq!(done.text, "Haricots : le stock est maintenant de 35 kg.");
     phone.repeat().await;
@@ -246,7 +254,7 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
 
     // A new session asks for the PIN again; a price with letters is refused, `#` reads as a point.
     let price = phone.go(&["1", "2580", "1", "2", "abc"]).await;
-    assert!(price.text.starts_with("Écrivez un prix comme 1.25"), "{}", price.text);
+    assert!(price.text.starts_with("Écrivez un prix comme 1#25 pour 1.25 USD"), "{}", price.text);
     phone.answers.pop();
     assert_eq!(phone.answer("1#35").await.text, "Haricots : le prix est maintenant de 1.35 USD par kg.");
     assert_eq!(product(&app, beans).await["current_price"], 1.35);
@@ -266,13 +274,13 @@ async fn wrong_pins_are_counted_once_each_and_lock_the_pin() {
     let mut phone = app.phone(&number);
     phone.go(&["4", "2580", "2580"]).await;
     let wrong = phone.go(&["4", "1111"]).await;
-    assert!(wrong.text.starts_with("PIN incorrect. Encore 4 essais."), "{}", wrong.text);
-    assert!(phone.repeat().await.text.starts_with("PIN incorrect. Encore 4 essais."), "a repeat counts once");
+    assert!(wrong.text.starts_with("PIN incorrect, encore 4 essais. Entrez votre PIN :\n"), "{}", wrong.text);
+    assert!(phone.repeat().await.text.starts_with("PIN incorrect, encore 4 essais."), "a repeat counts once");
     let right = phone.answer("2580").await;
     assert!(!right.more && right.text.starts_with("Ce mois : 0.00 USD."), "then the right PIN opens: {}", right.text);
     for left in [4, 3, 2, 1] {
         let text = phone.go(&["4", "1111"]).await.text;
-        let expected = if left == 1 { "Encore 1 essai.".to_owned() } else { format!("Encore {left} essais.") };
+        let expected = if left == 1 { "encore 1 essai.".to_owned() } else { format!("encore {left} essais.") };
         assert!(text.contains(&expected), "{text}");
     }
     let locked = phone.answer("1112").await;
@@ -289,37 +297,38 @@ async fn wrong_pins_are_counted_once_each_and_lock_the_pin() {
 async fn selling_something_new_lists_it_once_with_its_names_in_three_languages() {
     let app = ussd_app().await;
     let (token, number) = farmer_with_phone(&app, "amani@example.com").await;
+    // What the farmer listed in the app before: its smallest order and delivery are the defaults.
+    app.listed(
+        &token,
+        json!({"title": "Beans", "description": "Dry", "quantity": 9, "price": 1, "current_price": 1, "min_order": 10,
+               "shipping_available": true, "shipping_cost": 3, "shipping_days": "2-3"}),
+    )
+    .await;
     let mut phone = app.phone(&number);
     phone.go(&["2", "2580", "2580"]).await;
     let crops = phone.go(&["2", "2580"]).await;
-    assert!(crops.text.starts_with("Que vendez-vous ?\n1 Maïs") || crops.text.starts_with("Que vendez-vous ?\n1 Mais"));
+    assert!(crops.text.starts_with("Que vendez-vous ?\n1 Mais-grain"), "{}", crops.text);
     assert!(crops.text.contains("98 Suite"), "{}", crops.text);
     let more = phone.answer("98").await;
     assert!(more.text.contains("1 Sorgho") || more.text.contains("1 Arachides"), "{}", more.text);
     phone.answer("0").await;
-    phone.answer("2").await; // beans
-    assert!(phone.answer("1").await.text.contains("Combien de kg"));
-    assert!(phone.answer("0").await.text.starts_with("Vendu par :"), "0 goes back one question");
-    assert!(phone.answer("2").await.text.contains("Combien de pièces"));
+    // The crop's unit is known: its quantity is asked at once.
+    assert!(phone.answer("2").await.text.starts_with("Combien de kg"), "beans, by the kg");
+    assert!(phone.answer("0").await.text.starts_with("Que vendez-vous ?"), "0 goes back one question");
+    assert!(phone.answer("4").await.text.starts_with("Combien de pièces"), "bananas, by the piece");
     let per_piece = phone.answer("40").await;
-    assert!(per_piece.text.starts_with("Prix en USD pour 1 pièce :"), "not \"1 pièces\": {}", per_piece.text);
-    phone.answers.truncate(phone.answers.len() - 2);
-    assert!(phone.answer("1").await.text.contains("Combien de kg"));
+    assert!(per_piece.text.starts_with("Prix en USD pour 1 pièce ? Tapez # pour le point"), "{}", per_piece.text);
+    phone.answers.truncate(phone.answers.len() - 4);
+    assert!(phone.answer("2").await.text.contains("Combien de kg"));
     assert!(phone.answer("abc").await.text.starts_with("Écrivez un nombre entier de 1"));
     phone.answers.pop();
     phone.answer("120").await;
     assert!(phone.answer("1.234").await.text.starts_with("Écrivez un prix"));
     phone.answers.pop();
-    phone.answer("1.10").await;
-    assert!(
-        phone.answer("500").await.text.starts_with("Écrivez un nombre entier de 1 à 120."),
-        "no minimum above the stock"
-    );
-    phone.answers.pop();
-    let confirm = phone.answer("10").await;
+    let confirm = phone.answer("1#10").await;
     assert!(
         confirm.text.starts_with("Haricots : 120 kg, 1.10 USD par kg, dès 10 kg. Mettre en vente ?"),
-        "{}",
+        "the smallest order of the farmer's beans: {}",
         confirm.text
     );
     let done = phone.answer("1").await;
@@ -328,7 +337,7 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
 
     let mine = app.call(Method::GET, "/farmer/products", &token, None).await.json::<Value>().await.unwrap();
     let products = mine["data"].as_array().unwrap();
-    assert_eq!(products.len(), 1, "one product whatever the repeats: {mine}");
+    assert_eq!(products.len(), 2, "one product whatever the repeats: {mine}");
     let p = &products[0];
     assert_eq!(
         (p["title"].as_str(), p["title_en"].as_str(), p["title_sw"].as_str()),
@@ -338,9 +347,19 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
         (p["quantity"].as_i64(), p["current_price"].as_f64(), p["min_order"].as_f64()),
         (Some(120), Some(1.1), Some(10.0))
     );
+    assert_eq!(
+        (
+            p["shipping"]["available"].as_bool(),
+            p["shipping"]["cost"].as_f64(),
+            p["shipping"]["estimated_days"].as_str()
+        ),
+        (Some(true), Some(3.0), Some("2-3")),
+        "delivered as the farmer's last listing"
+    );
     assert_eq!((p["category"].as_str(), p["status"].as_str()), (Some("grains"), Some("active")));
     let found = app.get("/products?search=maharage", None).await.json::<Value>().await.unwrap();
-    assert_eq!(found["data"].as_array().unwrap().len(), 1, "found by its Kiswahili name: {found}");
+    let titles: Vec<&Value> = found["data"].as_array().unwrap().iter().map(|p| &p["title_sw"]).collect();
+    assert!(titles.contains(&&json!("Maharage")), "found by its Kiswahili name: {found}");
 }
 
 #[tokio::test]
@@ -368,6 +387,19 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
     );
     let detail = phone.go(&["3", "2580", "2"]).await;
     assert!(detail.text.starts_with(&format!("#{first_id} nouvelle, pour Bukavu : Haricots 5kg")), "{}", detail.text);
+    assert!(
+        detail.text.contains("1 Accepter\n2 Refuser"),
+        "a new order is accepted or declined first: {}",
+        detail.text
+    );
+    let accepted = phone.answer("1").await;
+    assert_eq!(accepted.text, format!("La commande #{first_id} est maintenant acceptée. L'acheteur est prévenu."));
+    let seen: Value = app.get(&format!("/orders/{first_id}"), Some(&buyer)).await.json().await.unwrap();
+    assert!(seen["data"]["parts"][0]["accepted_at"].is_string(), "{seen}");
+    assert_eq!(seen["data"]["parts"][0]["status"], "processing", "being prepared");
+    assert!(seen["data"]["events"].as_array().unwrap().iter().any(|e| e["kind"] == "accepted"), "{seen}");
+    let detail = phone.go(&["3", "2580", "2"]).await;
+    assert!(detail.text.starts_with(&format!("#{first_id} acceptée")), "{}", detail.text);
     assert!(detail.text.contains("1 Marquer expédiée\n2 Annuler"), "{}", detail.text);
     let shipped = phone.answer("1").await;
     assert_eq!(shipped.text, format!("La commande #{first_id} est maintenant expédiée. L'acheteur est prévenu."));
@@ -377,7 +409,7 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
     assert_eq!(mine["data"]["parts"][0]["status"], "delivered", "the buyer's app sees it: {mine}");
 
     let reasons = phone.go(&["3", "2580", "1", "2"]).await;
-    assert!(reasons.text.starts_with("Pourquoi annuler ?\n1 Plus de stock"), "{}", reasons.text);
+    assert!(reasons.text.starts_with("Pourquoi annuler ou refuser ?\n1 Plus de stock"), "{}", reasons.text);
     let cancelled = phone.answer("1").await;
     assert!(cancelled.text.contains("annulée"), "{}", cancelled.text);
     let theirs: Value = app.get(&format!("/orders/{second_id}"), Some(&buyer)).await.json().await.unwrap();
@@ -645,7 +677,7 @@ async fn a_forgotten_pin_is_reset_with_the_sms_code_and_a_session_in_kiswahili_c
     let done = phone.answer("4826").await;
     assert_eq!(done.text, "PIN yako mpya imehifadhiwa.");
     let old = phone.go(&["1", "2580"]).await;
-    assert!(old.text.starts_with("PIN si sahihi."), "the old PIN no longer opens: {}", old.text);
+    assert!(old.text.starts_with("PIN si sahihi,"), "the old PIN no longer opens: {}", old.text);
 
     let stock = phone.go(&["1", "4826", "1", "1", "12"]).await;
     assert_eq!(stock.text, "Maize: akiba sasa ni 12 kg.");

@@ -137,6 +137,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
             {order.parts.length > 1 && <OrderStatusBadge status={part.status} />}
           </p>
           <OrderLines lines={part.lines} />
+          {part.status === 'processing' && part.accepted_at && <p className="muted">{t('orders.accepted')}</p>}
           {part.cancel_reason && (
             <p className="muted">{t('orders.cancel_reason', { reason: cancelReasonText(t, part.cancel_reason) })}</p>
           )}

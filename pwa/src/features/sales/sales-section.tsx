@@ -1,6 +1,6 @@
 // The farmer's Orders section (docs/orders.md): new orders first, with the
-// buyer's delivery details and the lines to prepare; ship, deliver, or
-// cancel with a reason. Works with no signal: each step is queued on the
+// buyer's delivery details and the lines to prepare; accept or decline a new
+// one, then ship, deliver, or cancel with a reason. Works with no signal: each step is queued on the
 // phone and sent when the network is back; the stock follows on the server.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +16,10 @@ import { OrderLines } from '../../components/order-lines';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
-/** The next step a farmer takes on a part, by its status and how it travels. */
-function nextStep(order: Order, part: OrderPart): 'shipped' | 'delivered' | null {
+/** The next step a farmer takes on a part, by its status and how it travels: a new
+ * part is accepted (or declined) first, as on the basic phone's menu. */
+function nextStep(order: Order, part: OrderPart): 'accepted' | 'shipped' | 'delivered' | null {
+  if (part.status === 'processing' && !part.accepted_at) return 'accepted';
   if (part.status === 'processing') return order.delivery === 'pickup' ? 'delivered' : 'shipped';
   if (part.status === 'shipped') return 'delivered';
   return null;
@@ -27,7 +29,7 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
   const { t } = useTranslation();
   const orders = useOrders(db);
   const outbox = useOutbox(db);
-  const [cancelling, setCancelling] = useState<{ order: Order; part: OrderPart } | null>(null);
+  const [cancelling, setCancelling] = useState<{ order: Order; part: OrderPart; declining: boolean } | null>(null);
   const [reason, setReason] = useState('');
   if (!orders) return <Spinner label={t('common.loading')} />;
   const sales = orders
@@ -54,6 +56,9 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                   <h3>{order.id ? t('orders.number', { id: order.id }) : t('orders.new_order')}</h3>
                   <span className="muted">{formatDate(order.created_at, 'short')}</span>
                   <OrderStatusBadge status={part.status} />
+                  {part.status === 'processing' && part.accepted_at && (
+                    <span className="muted">{t('sales.accepted')}</span>
+                  )}
                   <strong>{money(part.subtotal_cents + part.shipping_cents)}</strong>
                 </div>
                 {waiting && <p className="sync-note wait">{t('orders.waiting')}</p>}
@@ -94,10 +99,10 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                       className="button danger-outline small"
                       onClick={() => {
                         setReason('');
-                        setCancelling({ order, part });
+                        setCancelling({ order, part, declining: step === 'accepted' });
                       }}
                     >
-                      {t('orders.cancel')}
+                      {t(step === 'accepted' ? 'sales.decline' : 'orders.cancel')}
                     </button>
                   )}
                 </div>
@@ -108,7 +113,7 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
       )}
       {cancelling && (
         <Modal
-          title={t('orders.cancel_title')}
+          title={t(cancelling.declining ? 'sales.decline_title' : 'orders.cancel_title')}
           closeLabel={t('common.cancel')}
           onClose={() => setCancelling(null)}
           actions={
@@ -121,7 +126,7 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
                 setCancelling(null);
               }}
             >
-              {t('orders.cancel')}
+              {t(cancelling.declining ? 'sales.decline' : 'orders.cancel')}
             </button>
           }
         >

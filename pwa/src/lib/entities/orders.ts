@@ -56,6 +56,7 @@ async function preview(db: LocalDb, args: OrderPlace, at: string): Promise<Order
       subtotal_cents: 0,
       shipping_cents: 0,
       cancel_reason: null,
+      accepted_at: null,
       lines: [],
     };
     const total = line.unit_price_cents * line.quantity;
@@ -107,10 +108,13 @@ export const orderEntity: EntityHandler = {
     }
     const order = await db.orders.get(uid);
     if (!order) return;
-    const { part_id, status, reason } = mutation.args as { part_id: number; status: PartStatus; reason?: string };
-    const parts = order.parts.map((p) =>
-      p.id === part_id ? { ...p, status, cancel_reason: reason ?? p.cancel_reason } : p,
-    );
+    const { part_id, status, reason } = mutation.args as { part_id: number; status: PartChange; reason?: string };
+    const parts = order.parts.map((p) => {
+      if (p.id !== part_id) return p;
+      // Accepting keeps the part being prepared; the buyer sees it accepted.
+      if (status === 'accepted') return { ...p, accepted_at: p.accepted_at ?? at };
+      return { ...p, status, cancel_reason: reason ?? p.cancel_reason };
+    });
     const events = [...order.events, { part_id, kind: status, note: reason ?? null, at }];
     await db.orders.put({ ...order, parts, events, status: orderStatus(parts) });
   },
@@ -140,11 +144,14 @@ export async function placeOrder(
 }
 
 /** Moves one part (the farmer ships or delivers; either side cancels), offline too. */
+/** What a farmer (or buyer) does to a part: accept a new one, or move it to a status. */
+export type PartChange = PartStatus | 'accepted';
+
 export async function changePart(
   db: LocalDb,
   order: Order,
   partId: number,
-  status: PartStatus,
+  status: PartChange,
   reason?: string,
 ): Promise<void> {
   await enqueue(db, 'order.update_part', { uid: order.uid, part_id: partId, status, ...(reason ? { reason } : {}) });

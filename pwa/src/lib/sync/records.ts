@@ -114,7 +114,11 @@ unpaid_until: string | null, parts: Array<OrderPart>, events: Array<OrderEvent>,
 
 export type OrderAddress = { first_name: string, last_name: string, email: string, phone: string, address: string, city: string, postal_code: string, country: string, };
 
-export type OrderPart = { id: number, farmer: OrderFarmer, status: PartStatus, subtotal_cents: number, shipping_cents: number, cancel_reason: string | null, lines: Array<OrderLine>, };
+export type OrderPart = { id: number, farmer: OrderFarmer, status: PartStatus, subtotal_cents: number, shipping_cents: number, cancel_reason: string | null, 
+/**
+ * When its farmer accepted it (`PATCH` with status `accepted`): being prepared.
+ */
+accepted_at: string | null, lines: Array<OrderLine>, };
 
 export type OrderFarmer = { id: number, name: string, location: string | null, 
 /**
@@ -139,9 +143,9 @@ export type OrderEvent = {
  */
 part_id: number | null, 
 /**
- * placed, shipped, delivered, cancelled.
+ * placed, accepted (by the part's farmer), shipped, delivered, cancelled.
  */
-kind: 'placed' | PartStatus, note: string | null, at: string, };
+kind: 'placed' | 'accepted' | PartStatus, note: string | null, at: string, };
 
 export type PartStatus = "processing" | "shipped" | "delivered" | "cancelled";
 

@@ -289,7 +289,11 @@ async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -
     };
     let typed = pin.clone();
     if !crate::auth::verify_password_async(Some(hash), rules::pin_secret(&typed)).await? {
-        return Ok(if left == 0 { lang.text("ussd.pin.locked") } else { lang.plural("ussd.pin.wrong", left, &[]) });
+        return Ok(if left == 0 {
+            lang.text("ussd.pin.locked")
+        } else {
+            lang.plural("ussd.commands.pin_wrong", left, &[])
+        });
     }
     state
         .db

@@ -221,57 +221,69 @@ pub fn price_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next>
     )
 }
 
-/// A new product's answers so far.
+/// A new product's answers so far: the crop, how much, the price. Its unit is the
+/// crop's usual one, and the rest (smallest order, delivery) the farmer's own last
+/// listing's (`defaults`): four answers after the PIN.
 #[derive(Debug, Clone, Default)]
 pub struct SellDraft {
     /// An index of `CROPS`.
     crop: Option<usize>,
     page: usize,
-    unit: Option<Unit>,
     quantity: Option<i64>,
     price: Option<i64>,
-    min_order: Option<i64>,
 }
 
 use super::screens::CROPS_PER_PAGE;
 
-pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> Show {
-    let unit = d.unit.map(|u| unit_word(ctx, u)).unwrap_or_default();
-    let one = d.unit.map(|u| per_unit(ctx.lang, u.as_str())).unwrap_or_default();
-    match d {
-        SellDraft { crop: None, page, .. } => {
-            let (shown, more) = page_of(CROPS, *page, CROPS_PER_PAGE);
-            Show { text: ctx.text("sell.crop"), choices: shown.iter().map(|c| c.name(ctx.lang)).collect(), more }
-        }
-        SellDraft { unit: None, .. } => Show {
-            text: ctx.text("sell.unit"),
-            choices: vec![unit_word(ctx, Unit::Kg), unit_word(ctx, Unit::Piece)],
-            more: false,
-        },
+/// What a new listing of `crop` takes from the farmer's own listings: the newest of the
+/// same crop, else the newest at all (its delivery only).
+struct Defaults {
+    min_order: i64,
+    shipping: Option<ProductRow>,
+}
+
+fn defaults(ctx: &Ctx<'_>, crop: &prices::Crop) -> ApiResult<Defaults> {
+    let own = own_products(ctx)?;
+    let same = own.iter().find(|p| crop.names(&p.listing.all_names()));
+    let min_order = same.map_or(1, |p| p.listing.min_order.ceil() as i64).max(1);
+    Ok(Defaults { min_order, shipping: same.or(own.first()).cloned() })
+}
+
+pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> ApiResult<Show> {
+    let Some(crop) = d.crop.map(|i| &CROPS[i]) else {
+        let (shown, more) = page_of(CROPS, d.page, CROPS_PER_PAGE);
+        return Ok(Show {
+            text: ctx.text("sell.crop"),
+            choices: shown.iter().map(|c| c.name(ctx.lang)).collect(),
+            more,
+        });
+    };
+    let unit = unit_word(ctx, crop.unit);
+    let one = per_unit(ctx.lang, crop.unit.as_str());
+    Ok(match d {
         SellDraft { quantity: None, .. } => Show::ask(ctx.format("sell.quantity", &[("unit", &unit)])),
-        SellDraft { crop: Some(crop), unit: Some(u), price: None, .. } => match price_range(ctx, &CROPS[*crop], *u) {
+        SellDraft { price: None, .. } => match price_range(ctx, crop, crop.unit) {
             Some((low, high)) => {
                 Show::ask(ctx.format("sell.price_range", &[("one", &one), ("low", &low), ("high", &high)]))
             }
             None => Show::ask(ctx.format("sell.price", &[("one", &one)])),
         },
-        SellDraft { min_order: None, .. } => Show::ask(ctx.format("sell.min_order", &[("unit", &unit)])),
-        SellDraft { crop: Some(crop), quantity: Some(q), price: Some(p), min_order: Some(m), .. } => Show {
+        SellDraft { quantity: Some(q), price: Some(p), .. } => Show {
             text: ctx.format(
                 "sell.confirm",
                 &[
-                    ("title", &CROPS[*crop].name(ctx.lang)),
+                    ("title", &crop.name(ctx.lang)),
                     ("quantity", &q.to_string()),
                     ("unit", &unit),
                     ("one", &one),
                     ("price", &money(*p)),
-                    ("min", &m.to_string()),
+                    ("min", &defaults(ctx, crop)?.min_order.min(*q).to_string()),
                 ],
             ),
             choices: vec![ctx.text("yes"), ctx.text("no")],
             more: false,
         },
-    }
+    })
 }
 
 /// What buyers paid lately for the crop in this unit near the farmer (docs/prices.md),
@@ -295,10 +307,6 @@ pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<
             Picked::Item(crop) => next.crop = CROPS.iter().position(|c| c.key == crop.key),
             Picked::Wrong(why) => return refused(why),
         },
-        SellDraft { unit: None, .. } => match choice(ctx, answer, 2) {
-            Ok(i) => next.unit = Some([Unit::Kg, Unit::Piece][i]),
-            Err(why) => return refused(why),
-        },
         SellDraft { quantity: None, .. } => match whole(ctx, answer, 1) {
             Ok(n) => next.quantity = Some(n),
             Err(why) => return refused(why),
@@ -306,14 +314,6 @@ pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<
         SellDraft { price: None, .. } => match price(ctx, answer) {
             Ok(c) => next.price = Some(c),
             Err(why) => return refused(why),
-        },
-        SellDraft { min_order: None, quantity, .. } => match whole(ctx, answer, 1) {
-            Ok(n) if Some(n) <= *quantity => next.min_order = Some(n),
-            Ok(_) | Err(_) => {
-                return refused(
-                    ctx.format("number.whole", &[("min", "1"), ("max", &quantity.unwrap_or(1).to_string())]),
-                );
-            }
         },
         _ => {
             return match choice(ctx, answer, 2) {
@@ -334,22 +334,29 @@ fn list(ctx: &mut Ctx<'_>, d: &SellDraft) -> ApiResult<Next> {
     let title = crop.name(ctx.lang);
     let names: Vec<String> = LANGUAGES.iter().map(|code| crop.name(Lang::parse(Some(code)))).collect();
     let place = farmer.location.clone().unwrap_or_else(|| "-".to_owned());
+    let Defaults { min_order, shipping } = defaults(ctx, crop)?;
     let text = |n: i64| Some(Loose::Text(n.to_string()));
-    let input = ListingInput {
+    let mut input = ListingInput {
         title: Some(title.clone()),
         title_en: Some(names[0].clone()),
         title_fr: Some(names[1].clone()),
         title_sw: Some(names[2].clone()),
         description: Some(ctx.format("sell.description", &[("title", &title), ("place", &place)])),
         category: Some(crop.category.as_str().to_owned()),
-        unit: d.unit.map(|u| u.as_str().to_owned()),
+        unit: Some(crop.unit.as_str().to_owned()),
         quantity: d.quantity.and_then(text),
         price: d.price.map(|c| Loose::Text(money(c))),
         current_price: d.price.map(|c| Loose::Text(money(c))),
-        min_order: d.min_order.and_then(text),
+        min_order: text(min_order.min(d.quantity.unwrap_or(1))),
         status: Some(ProductStatus::Active.as_str().to_owned()),
         ..ListingInput::default()
     };
+    // Delivered as the farmer's last listing is (the app's defaults when there is none).
+    if let Some(last) = shipping {
+        input.shipping_available = Some(Loose::Bool(last.listing.shipping_available));
+        input.shipping_cost = Some(Loose::Text(money(last.listing.shipping_cost)));
+        input.shipping_days = last.listing.shipping_days.clone();
+    }
     let digest = Sha256::digest(format!("ussd:{}:{}:{}", ctx.phone, ctx.session, ctx.step));
     let uid = uuid::Builder::from_random_bytes(digest[..16].try_into().unwrap_or_default()).into_uuid().to_string();
     products::create(ctx.conn, &farmer, Some(uid), &input)?;

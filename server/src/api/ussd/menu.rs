@@ -243,7 +243,7 @@ impl Screen {
             Screen::AskStock { id } => farmer::ask_stock_show(ctx, *id),
             Screen::ConfirmZero { id } => farmer::zero_show(ctx, *id),
             Screen::AskPrice { id } => farmer::ask_price_show(ctx, *id),
-            Screen::Sell(draft) => Ok(farmer::sell_show(ctx, draft)),
+            Screen::Sell(draft) => farmer::sell_show(ctx, draft),
             Screen::Orders { page } => sales::orders_show(ctx, *page),
             Screen::Apply { question } => apply::show(ctx, *question),
             Screen::Courses { page } => learning::courses_show(ctx, *page),
@@ -344,9 +344,14 @@ fn render(ctx: &Ctx<'_>, shown: Show, note: Option<String>, inner: bool) -> Stri
     if inner {
         ways.push(ctx.text("nav.home"));
     }
+    // A note that asks the screen's question itself (it ends with ':', "Too easy to guess.
+    // Choose another PIN:") stands in place of the screen's words.
+    let asks = note.as_deref().is_some_and(|n| n.trim_end().ends_with(':'));
     let compose = |label_chars: usize| {
         let mut lines: Vec<String> = note.iter().cloned().collect();
-        lines.push(shown.text.clone());
+        if !asks {
+            lines.push(shown.text.clone());
+        }
         for (i, choice) in shown.choices.iter().enumerate() {
             lines.push(format!("{} {}", i + 1, gsm7::cut(&gsm7::fold(choice), label_chars)));
         }

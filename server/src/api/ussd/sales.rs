@@ -6,7 +6,7 @@ use super::farmer::{PER_PAGE, me};
 use super::menu::{Chosen, Ctx, Next, Screen, Show, amount, choice, chosen, listed, money};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::{earnings, orders};
-use crate::domain::orders::{Notify, OrderRef};
+use crate::domain::orders::{ACCEPTED, Notify, OrderRef};
 use crate::domain::prices;
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{Delivery, PartStatus};
@@ -30,8 +30,12 @@ fn own_parts(ctx: &Ctx<'_>) -> ApiResult<Vec<(OrderRow, PartRow)>> {
     Ok(parts)
 }
 
-fn status_word(ctx: &Ctx<'_>, status: PartStatus) -> String {
-    ctx.text(&format!("status.{}", status.as_str()))
+/// A part's state in a word: new, accepted (being prepared), shipped, ...
+fn status_word(ctx: &Ctx<'_>, part: &PartRow) -> String {
+    match part.status {
+        PartStatus::Processing if part.accepted_at.is_some() => ctx.text(&format!("status.{ACCEPTED}")),
+        status => ctx.text(&format!("status.{}", status.as_str())),
+    }
 }
 
 fn part_key(order: &OrderRow, part: &PartRow) -> String {
@@ -64,7 +68,7 @@ pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
                 "orders.item",
                 &[
                     ("number", &order.id.to_string()),
-                    ("status", &status_word(ctx, part.status)),
+                    ("status", &status_word(ctx, part)),
                     ("what", &part_words(ctx, part)),
                     ("total", &total),
                 ],
@@ -100,17 +104,21 @@ fn own_part(ctx: &Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Option<(Ord
     Ok(order.parts.iter().find(mine).cloned().map(|part| (order, part)))
 }
 
-/// What the farmer may do next with a part, in the menu's order.
-fn moves(order: &OrderRow, part: &PartRow) -> Vec<PartStatus> {
+/// What the farmer may do next with a part, in the menu's order: a new part is
+/// accepted or declined first (as in the app), then shipped (delivered, for a pickup)
+/// or cancelled.
+fn moves(order: &OrderRow, part: &PartRow) -> Vec<&'static str> {
     match part.status {
-        PartStatus::Processing if order.delivery == Delivery::Pickup => {
-            vec![PartStatus::Delivered, PartStatus::Cancelled]
-        }
-        PartStatus::Processing => vec![PartStatus::Shipped, PartStatus::Cancelled],
-        PartStatus::Shipped => vec![PartStatus::Delivered, PartStatus::Cancelled],
+        PartStatus::Processing if part.accepted_at.is_none() => vec![ACCEPTED, DECLINED],
+        PartStatus::Processing if order.delivery == Delivery::Pickup => vec!["delivered", "cancelled"],
+        PartStatus::Processing => vec!["shipped", "cancelled"],
+        PartStatus::Shipped => vec!["delivered", "cancelled"],
         _ => Vec::new(),
     }
 }
+
+/// Declining a new part: a cancellation with a reason, offered before it is accepted.
+const DECLINED: &str = "declined";
 
 pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<Show> {
     let Some((order, part)) = own_part(ctx, order_id, part_id)? else {
@@ -127,60 +135,49 @@ pub fn order_show(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64) -> ApiResult<S
         "order.title",
         &[
             ("number", &order.id.to_string()),
-            ("status", &status_word(ctx, part.status)),
+            ("status", &status_word(ctx, &part)),
             ("place", &gsm7::shorten(&order.address.city, 20)),
             ("lines", &lines.join(", ")),
         ],
     );
-    let fresh: Vec<String> = moves(&order, &part).iter().map(|m| m.as_str().to_owned()).collect();
+    let fresh: Vec<String> = moves(&order, &part).iter().map(|m| (*m).to_owned()).collect();
     let (keys, _) = ctx.choices_shown(fresh, false);
     if keys.is_empty() {
         text = format!("{text}\n{}", ctx.text("order.nothing"));
     }
-    let choices = keys
-        .iter()
-        .map(|key| {
-            ctx.text(match PartStatus::parse(key) {
-                Some(PartStatus::Shipped) => "order.ship",
-                Some(PartStatus::Delivered) => "order.deliver",
-                _ => "order.cancel",
-            })
-        })
-        .collect();
+    let choices = keys.iter().map(|key| ctx.text(&format!("order.{key}"))).collect();
     Ok(Show { text, choices, more: false })
 }
 
-/// Moves the part to `to` when that is still a move it can make: an order that changed
-/// since the farmer saw it (the buyer cancelled it, it was shipped from the app) is
-/// said as it is now, with nothing done; asked again, a move already made changes nothing.
-fn move_part(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, to: PartStatus, reason: Option<&str>) -> ApiResult<Next> {
+/// Moves the part to `to` (or accepts it) when that is still a move it can make: an
+/// order that changed since the farmer saw it (the buyer cancelled it, it was shipped
+/// from the app) is said as it is now, with nothing done; asked again, a move already
+/// made changes nothing.
+fn move_part(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, to: &str, reason: Option<&str>) -> ApiResult<Next> {
     let farmer = me(ctx)?;
     let Some((order, part)) = own_part(ctx, order_id, part_id)? else { return Ok(Next::End(ctx.text("order.gone"))) };
-    if part.status != to && !moves(&order, &part).contains(&to) {
-        let now = status_word(ctx, part.status);
+    let done_already = part.status.as_str() == to || (to == ACCEPTED && part.accepted_at.is_some());
+    let possible = moves(&order, &part).into_iter().map(|m| if m == DECLINED { "cancelled" } else { m });
+    if !done_already && !possible.collect::<Vec<_>>().contains(&to) {
+        let now = status_word(ctx, &part);
         return Ok(Next::End(ctx.format("order.changed", &[("number", &order_id.to_string()), ("status", &now)])));
     }
-    crate::domain::orders::change_part(
-        ctx.conn,
-        &farmer,
-        OrderRef::Id(order_id),
-        part_id,
-        to.as_str(),
-        reason,
-        Notify::People,
-    )?;
-    Ok(Next::End(ctx.format("order.done", &[("number", &order_id.to_string()), ("status", &status_word(ctx, to))])))
+    crate::domain::orders::change_part(ctx.conn, &farmer, OrderRef::Id(order_id), part_id, to, reason, Notify::People)?;
+    let word = ctx.text(&format!("status.{to}"));
+    Ok(Next::End(ctx.format("order.done", &[("number", &order_id.to_string()), ("status", &word)])))
 }
 
 pub fn order_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &str) -> ApiResult<Next> {
-    let to = match chosen(ctx, answer) {
-        Chosen::Key(key) => PartStatus::parse(&key),
+    let key = match chosen(ctx, answer) {
+        Chosen::Key(key) => key,
         Chosen::Wrong(_) if ctx.shown_nothing() => return Ok(Next::Again(ctx.text("order.nothing"))),
         Chosen::Wrong(why) => return Ok(Next::Again(why)),
         Chosen::NextPage | Chosen::Unknown => return Ok(Next::Again(ctx.text("list_changed"))),
     };
-    match to {
-        Some(PartStatus::Cancelled) => Ok(Next::Open(Screen::CancelReason { order_id, part_id })),
+    if key == DECLINED || key == "cancelled" {
+        return Ok(Next::Open(Screen::CancelReason { order_id, part_id }));
+    }
+    match [ACCEPTED, "shipped", "delivered"].into_iter().find(|to| *to == key) {
         Some(to) => ctx.write_once(|ctx| move_part(ctx, order_id, part_id, to, None), || Next::End(String::new())),
         None => Ok(Next::Again(ctx.text("list_changed"))),
     }
@@ -201,10 +198,7 @@ pub fn reason_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &st
         Ok(i) => ctx.text(&format!("reasons.{}", REASONS[i])),
         Err(why) => return Ok(Next::Again(why)),
     };
-    ctx.write_once(
-        |ctx| move_part(ctx, order_id, part_id, PartStatus::Cancelled, Some(&reason)),
-        || Next::End(String::new()),
-    )
+    ctx.write_once(|ctx| move_part(ctx, order_id, part_id, "cancelled", Some(&reason)), || Next::End(String::new()))
 }
 
 /// This month's earnings, what waits for delivery and the last three sales, on one screen.

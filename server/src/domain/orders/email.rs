@@ -86,6 +86,19 @@ pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> Ap
     Ok(())
 }
 
+/// The farmer accepted a part: the buyer hears that it is being prepared.
+pub(super) fn part_accepted(conn: &Connection, order: &OrderRow, part: &PartRow) -> ApiResult<()> {
+    let Some(buyer) = users::find(conn, order.buyer_id)? else { return Ok(()) };
+    let lang = lang_for(conn, buyer.country)?;
+    let values = [
+        ("name", buyer.greeting_name()),
+        ("number", order.id.to_string()),
+        ("farmer", part.farmer_name.clone()),
+        ("lines", lines(lang, order, part)),
+    ];
+    send(conn, &buyer, lang, "accepted", &values.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>())
+}
+
 /// A part moved: the buyer hears of the farmer's steps; the farmer hears
 /// when the buyer cancels.
 pub(super) fn part_moved(

@@ -20,7 +20,7 @@ pub enum Notify {
 use rusqlite::Connection;
 
 use super::merge::stamp;
-use crate::db::orders::{self, OrderRow};
+use crate::db::orders::{self, OrderRow, PartRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::db::{earnings, products};
@@ -96,9 +96,13 @@ fn allowed(actor: Actor, delivery: Delivery, from: PartStatus, to: PartStatus) -
     }
 }
 
-/// Moves one farmer's part of an order. Asking for the status it already has
-/// changes nothing (a resent offline change); a cancellation by a farmer or
-/// an admin needs a reason, and puts the reserved stock back.
+/// What a farmer asks for to accept a new part, beside the statuses a part moves to.
+pub const ACCEPTED: &str = "accepted";
+
+/// Moves one farmer's part of an order, or accepts it (`ACCEPTED`). Asking for
+/// the status it already has changes nothing (a resent offline change); a
+/// cancellation by a farmer or an admin needs a reason, and puts the reserved
+/// stock back.
 pub fn change_part(
     conn: &Connection,
     actor: &UserRow,
@@ -110,8 +114,15 @@ pub fn change_part(
 ) -> ApiResult<OrderRow> {
     let order = visible(conn, actor, target)?;
     let Some(part) = order.parts.iter().find(|p| p.id == part_id) else { return Err(not_found()) };
+    if status.trim() == ACCEPTED {
+        return accept(conn, actor, &order, part, notify);
+    }
     let Some(to) = PartStatus::parse(status.trim()) else {
-        return Err(AppError::invalid("status", "invalid_option", "The status is shipped, delivered or cancelled"));
+        return Err(AppError::invalid(
+            "status",
+            "invalid_option",
+            "The status is accepted, shipped, delivered or cancelled",
+        ));
     };
     if part.status == to {
         return Ok(order);
@@ -157,6 +168,32 @@ pub fn change_part(
     orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
     if notify == Notify::People {
         email::part_moved(conn, actor, &order, part, to, reason)?;
+    }
+    orders::find(conn, order.id)?.ok_or_else(not_found)
+}
+
+/// The farmer accepts a new part: it stays `processing` (being prepared), the buyer
+/// hears it will be filled. Accepting again changes nothing; a part already shipped,
+/// delivered or cancelled cannot be.
+fn accept(conn: &Connection, actor: &UserRow, order: &OrderRow, part: &PartRow, notify: Notify) -> ApiResult<OrderRow> {
+    if part.farmer_id != actor.id {
+        return Err(AppError::forbidden("not_your_part", "Only this part's farmer can accept it"));
+    }
+    if part.accepted_at.is_some() {
+        return Ok(order.clone());
+    }
+    if part.status != PartStatus::Processing {
+        return Err(AppError::conflict(
+            "invalid_transition",
+            format!("This part is {} and cannot be accepted", part.status),
+        ));
+    }
+    let now = clock::now();
+    orders::accept_part(conn, part.id, &now)?;
+    orders::add_event(conn, order.id, Some(part.id), ACCEPTED, Some(actor.id), None, &now)?;
+    orders::touch(conn, order.id, sync::next_version(conn)?, &now)?;
+    if notify == Notify::People {
+        email::part_accepted(conn, order, part)?;
     }
     orders::find(conn, order.id)?.ok_or_else(not_found)
 }

@@ -16,6 +16,7 @@ use crate::db::prices as rows;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::price::Source;
+use crate::outbound::csv;
 use crate::platform::clock;
 
 /// The most rows one file may hold, and refusals an answer lists.
@@ -66,11 +67,32 @@ fn uid_of(cells: &[&str]) -> String {
     format!("import:{}", hex::encode(&digest[..16]))
 }
 
+/// A row that is not a price: HXL's tag row (#date, #adm1+name, ...) or a blank line.
+fn skipped(row: &[String]) -> bool {
+    row.first().is_some_and(|c| c.starts_with('#')) || row.iter().all(|c| c.trim().is_empty())
+}
+
+fn too_long(refused: csv::TooLong) -> AppError {
+    AppError::bad_request(
+        "import_line_too_long",
+        format!("Line {} is longer than a row of prices can be: is this the right file?", refused.line),
+    )
+}
+
 pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<ImportReport> {
-    let records = crate::outbound::csv::records(text);
-    let Some(((_, header), body)) = records.split_first() else {
+    // A first reading counts the rows (after the tag row) and finds an overlong one,
+    // holding one row at a time, before anything is written.
+    let mut rows = 0;
+    for record in csv::records(text).skip(1) {
+        if !skipped(&record.map_err(too_long)?.1) {
+            rows += 1;
+        }
+    }
+    let mut records = csv::records(text);
+    let Some(header) = records.next() else {
         return Err(AppError::bad_request("import_empty", "The file holds no rows"));
     };
+    let (_, header) = header.map_err(too_long)?;
     let column = |name: &str| header.iter().position(|h| h.trim().eq_ignore_ascii_case(name));
     let missing: Vec<&str> = REQUIRED.into_iter().filter(|name| column(name).is_none()).collect();
     if !missing.is_empty() {
@@ -82,7 +104,7 @@ pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<Impor
             ),
         ));
     }
-    if body.len() > MAX_ROWS {
+    if rows > MAX_ROWS {
         return Err(AppError::bad_request("import_too_long", format!("A file holds at most {MAX_ROWS} rows")));
     }
     let cell = |row: &'_ [String], name: &str| -> String {
@@ -91,14 +113,14 @@ pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<Impor
     let mut report = ImportReport { imported: 0, already: 0, refused: 0, refusals: Vec::new() };
     let mut weeks = BTreeSet::new();
     let now = clock::now();
-    for (line, row) in body {
-        // HXL's tag row (#date, #adm1+name, ...) and blank lines.
-        if row.first().is_some_and(|c| c.starts_with('#')) || row.iter().all(|c| c.trim().is_empty()) {
+    for record in records {
+        let (line, row) = record.map_err(too_long)?;
+        if skipped(&row) {
             continue;
         }
         let [date, market, commodity, unit, currency, price, usd, kind, flag] =
             ["date", "market", "commodity", "unit", "currency", "price", "usdprice", "pricetype", "priceflag"]
-                .map(|name| cell(row, name));
+                .map(|name| cell(&row, name));
         let mut reasons = Vec::new();
         if !kind.is_empty() && !kind.eq_ignore_ascii_case("retail") {
             reasons.push("pricetype: retail_only".to_owned());
@@ -137,7 +159,7 @@ pub fn import(conn: &Connection, admin: &UserRow, text: &str) -> ApiResult<Impor
         }
         report.refused += 1;
         if report.refusals.len() < MAX_REFUSALS_LISTED {
-            report.refusals.push(Refusal { line: *line, reasons });
+            report.refusals.push(Refusal { line, reasons });
         }
     }
     for (crop, week) in &weeks {
