@@ -87,9 +87,11 @@ test('the drawn phone in the dashboard walks the farmer through the same menus',
   await screen.getByText(/^Choisissez de 1 à 7\./).waitFor();
   await page.getByLabel('Votre réponse').fill('5');
   await page.getByRole('button', { name: 'Envoyer' }).click();
-  // The demo's market prices (docs/prices.md): the newest week across every market, in
-  // francs too at the demo's rate.
-  await screen.getByText(/Pommes de terre, semaine du \d\d\/\d\d : \d+\.\d\d USD \([\d ]+ FC\) par kg/).waitFor();
+  // The demo's market prices (docs/prices.md): the newest week in the farmer's territory
+  // (else across every market), named, in francs too at the demo's rate.
+  await screen
+    .getByText(/Pommes de terre, [^,]+, semaine du \d\d\/\d\d : \d+\.\d\d USD \([\d ]+ FC\) par kg/)
+    .waitFor();
   await page.getByText('La session est terminée.').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Appeler' }).isEnabled(), true, 'dial again');
   await context.close();

@@ -595,11 +595,22 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
         app.sms_bodies().into_iter().filter(|(number, _)| number == to).map(|(_, body)| body).collect()
     };
     let week = format!("{}/{}", &monday()[8..10], &monday()[5..7]);
-    assert_eq!(answers(fr), [format!("Haricots (Kadutu), semaine du {week} : 1.32 USD par kg (1 prix).")]);
+    assert_eq!(
+        answers(fr),
+        [format!("Haricots, Kadutu, semaine du {week} : 1.32 USD par kg, sur 1 seul prix : une indication.")],
+        "one price is said to be one"
+    );
     let english = answers(en);
-    assert_eq!(english[0], format!("Beans, week of {week}: 1.32 USD per kg (from 1.10 to 1.50, 3 prices)."));
-    assert_eq!(english[1], format!("Beans (Kabare), week of {week}: 1.10 USD per kg (1 price)."));
-    assert_eq!(english[2], "Beans (Beach Muhanzi): no prices in the last 12 weeks.");
+    assert_eq!(
+        english[0],
+        format!("Beans, all markets, week of {week}: 1.32 USD per kg (from 1.10 to 1.50, 3 prices)."),
+        "no place: every market, and it says so"
+    );
+    assert_eq!(
+        english[1],
+        format!("Beans, Kabare, week of {week}: 1.10 USD per kg, from only 1 price: a rough guide.")
+    );
+    assert_eq!(english[2], "Beans, Beach Muhanzi: no prices in the last 12 weeks.");
     assert!(english[3].starts_with("We do not know this market. Markets: "), "{english:?}");
     assert!(english[3].contains("Kadutu"), "{english:?}");
 
@@ -609,16 +620,35 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
     assert_eq!(saved.unwrap().status(), StatusCode::OK);
     sms(fr, "PRIX haricots kadutu", "p6").await.unwrap();
     sms(en, "PRICE beans", "p7").await.unwrap();
-    assert_eq!(answers(fr)[1], format!("Haricots (Kadutu), semaine du {week} : 1.32 USD (3 762 FC) par kg (1 prix)."));
+    assert!(answers(fr)[1].starts_with(&format!("Haricots, Kadutu, semaine du {week} : 1.32 USD (3 762 FC) par kg")));
     assert_eq!(
         answers(en)[4],
-        format!("Beans, week of {week}: 1.32 USD (CDF 3,762) per kg (from 1.10 to 1.50, 3 prices).")
+        format!("Beans, all markets, week of {week}: 1.32 USD (CDF 3,762) per kg (from 1.10 to 1.50, 3 prices).")
     );
     // As people write it, with a word between the crop and the place.
     sms(fr, "Prix haricots à Kadutu", "p8").await.unwrap();
     sms(en, "price beans in Kabare", "p9").await.unwrap();
-    assert!(answers(fr)[2].starts_with("Haricots (Kadutu), semaine du"), "{:?}", answers(fr));
-    assert!(answers(en)[5].starts_with("Beans (Kabare), week of"), "{:?}", answers(en));
+    assert!(answers(fr)[2].starts_with("Haricots, Kadutu, semaine du"), "{:?}", answers(fr));
+    assert!(answers(en)[5].starts_with("Beans, Kabare, week of"), "{:?}", answers(en));
+
+    // WFP names markets by their town: a market and a territory called Bukavu. The name
+    // alone is the territory (Kadutu's and the market's prices: two); "market" says the market.
+    let made =
+        app.call(Method::POST, "/admin/markets", &admin, Some(json!({"name": "Bukavu", "territory": "Bukavu"}))).await;
+    assert_eq!(made.status(), StatusCode::OK);
+    app.import(&admin, &format!("{HEADER}{}", row(&monday(), "Bukavu", "Beans (dry)", "KG", "USD", "2.00", ""))).await;
+    sms(fr, "PRIX haricots Bukavu", "p10").await.unwrap();
+    sms(fr, "PRIX haricots au marché de Bukavu", "p11").await.unwrap();
+    assert!(
+        answers(fr)[3].contains("sur 2 prix seulement (1.32 et 2.00) : une indication."),
+        "the territory: {:?}",
+        answers(fr)
+    );
+    assert!(answers(fr)[4].contains("2.00 USD (5 700 FC) par kg, sur 1 seul prix"), "the market: {:?}", answers(fr));
+    // A farmer in Kabare asking with no place hears Kabare's prices, named.
+    let (_, farmer) = crate::ussd::farmer_with_phone(&app, "amani.kabare@example.com").await;
+    sms(&farmer, "PRICE beans", "p12").await.unwrap();
+    assert!(answers(&farmer)[0].starts_with("Haricots, Kabare, semaine du"), "{:?}", answers(&farmer));
 }
 
 #[tokio::test]

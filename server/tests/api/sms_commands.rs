@@ -43,8 +43,11 @@ async fn keywords_in_each_language_are_answered_in_the_number_s_language() {
     app.text_in("+254711000021", "bei mahindi", "m2").await;
     app.text_in("+250788000022", "hello there", "m3").await;
     app.text_in("+243971000023", "", "m4").await;
-    assert_eq!(app.answers_to("+243971000020"), ["Mais-grain : aucun prix ces 12 dernières semaines."]);
-    assert_eq!(app.answers_to("+254711000021"), ["Mahindi: hakuna bei katika wiki 12 zilizopita."]);
+    assert_eq!(
+        app.answers_to("+243971000020"),
+        ["Mais-grain, tous les marchés : aucun prix ces 12 dernières semaines."]
+    );
+    assert_eq!(app.answers_to("+254711000021"), ["Mahindi, masoko yote: hakuna bei katika wiki 12 zilizopita."]);
     let help = &app.answers_to("+250788000022")[0];
     assert!(help.starts_with("MAVUNO: PRICE maize = prices."), "{help}");
     assert!(app.answers_to("+243971000023")[0].starts_with("MAVUNO : PRIX haricot"), "help in French");

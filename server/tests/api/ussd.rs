@@ -454,9 +454,12 @@ async fn prices_come_from_delivered_sales_and_sellers_arrive_by_sms() {
     let week = time::OffsetDateTime::now_utc().to_offset(time::macros::offset!(+2)).date();
     let week = week - time::Duration::days(i64::from(week.weekday().number_days_from_monday()));
     let week = format!("{:02}/{:02}", week.day(), u8::from(week.month()));
-    assert_eq!(prices.text, format!("Beans, week of {week}: 1.20 USD per kg (from 1.00 to 1.40, 3 prices)."));
+    assert_eq!(
+        prices.text,
+        format!("Beans, all markets, week of {week}: 1.20 USD per kg (from 1.00 to 1.40, 3 prices).")
+    );
     let none = visitor.go(&["2", "1"]).await;
-    assert_eq!(none.text, "Maize: no prices in the last 12 weeks.");
+    assert_eq!(none.text, "Maize, all markets: no prices in the last 12 weeks.");
     let sent = visitor.go(&["3", "2"]).await;
     assert_eq!(sent.text, "We sent you an SMS with sellers of Beans.");
     let texts: Vec<String> =

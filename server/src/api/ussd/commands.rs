@@ -156,7 +156,10 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     let words = |key: &str| lang.text(&format!("ussd.commands.{key}"));
     let text = match command {
         Command::Help => words("help"),
-        Command::Price(asked) => price(state, lang, &asked).await?,
+        Command::Price(asked) => {
+            let home = person.as_ref().and_then(|p| p.location.clone());
+            price(state, lang, &asked, home).await?
+        }
         Command::Sellers(asked) => sellers(state, lang, &asked).await?,
         Command::Subscribe(asked) => subscribe(state, phone, lang, &asked).await?,
         Command::Stop => {
@@ -183,10 +186,6 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     Ok(gsm7::cut(&gsm7::fold(&text), gsm7::SEGMENT))
 }
 
-/// Words people put between a crop and a place: "haricots à Kadutu", "beans at Kadutu",
-/// "maharage kwa Kadutu" (the text is folded: "à" is "a").
-const PLACE_WORDS: [&str; 10] = ["a", "au", "at", "de", "du", "en", "in", "kwa", "ya", "huko"];
-
 /// The crop the longest start of `asked` names (up to three words), and the rest (the
 /// place), without a word that only joins them.
 fn crop_and_rest(asked: &str) -> Option<(&'static prices::Crop, String)> {
@@ -194,16 +193,17 @@ fn crop_and_rest(asked: &str) -> Option<(&'static prices::Crop, String)> {
     (1..=words.len().min(3)).rev().find_map(|n| {
         let crop = prices::crop_named(&words[..n].join(" "))?;
         let rest = match &words[n..] {
-            [joining, place @ ..] if !place.is_empty() && PLACE_WORDS.contains(joining) => place,
+            [joining, place @ ..] if !place.is_empty() && prices::board::JOINING_WORDS.contains(joining) => place,
             rest => rest,
         };
         Some((crop, rest.join(" ")))
     })
 }
 
-/// `PRICE beans kadutu`: the crop's prices at a market or in a territory it names, else
-/// across every market.
-async fn price(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
+/// `PRICE beans kadutu`: the crop's prices in a territory or at a market it names (the
+/// territory when both share the name, unless a market word is said); else in the
+/// sender's territory (`home`) when it has prices, else across every market.
+async fn price(state: &AppState, lang: Lang, asked: &str, home: Option<String>) -> ApiResult<String> {
     let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
     state
         .db
@@ -215,7 +215,7 @@ async fn price(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String> {
                     None => return unknown_market(conn, lang),
                 },
             };
-            screens::prices_text(conn, lang, crop, place.as_ref())
+            screens::prices_text(conn, lang, crop, place.as_ref(), home.as_deref())
         })
         .await
 }

@@ -10,6 +10,7 @@ use super::session::Memo;
 use crate::db::{phone_settings, sms, surveys};
 use crate::domain::basic_phones::{self as rules, PinState};
 use crate::domain::password_reset;
+use crate::domain::prices::board::Place;
 use crate::domain::prices::{self, CROPS};
 use crate::error::ApiResult;
 use crate::labels::{LANGUAGES, Lang};
@@ -227,7 +228,10 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
         Picked::Wrong(why) => return Ok(Next::Again(why)),
     };
     match purpose {
-        Purpose::Prices => Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop, None)?)),
+        Purpose::Prices => {
+            let home = ctx.person.as_ref().and_then(|p| p.location.clone());
+            Ok(Next::End(prices_text(ctx.conn, ctx.lang, crop, None, home.as_deref())?))
+        }
         Purpose::Alerts => ctx.write_once(
             |ctx| {
                 let name = crop.name(ctx.lang);
@@ -258,34 +262,49 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
     }
 }
 
-/// What `crop` sells for: its newest week of prices at `place` or across every market
-/// (the median in francs too when a rate is in use), in one SMS or screen.
+/// What `crop` sells for: its newest week of prices at `place`; with no place named,
+/// in the person's own territory (`home`, their account's place) when it has prices,
+/// else across every market, and the answer says which. The median in francs too when
+/// a rate is in use; an answer resting on one or two prices says so. One SMS or screen.
 pub fn prices_text(
     conn: &rusqlite::Connection,
     lang: Lang,
     crop: &'static prices::Crop,
-    place: Option<&prices::board::Place>,
+    place: Option<&Place>,
+    home: Option<&str>,
 ) -> ApiResult<String> {
-    let name = match place {
-        Some(place) => format!("{} ({})", crop.name(lang), place.name()),
-        None => crop.name(lang),
+    let place = match place {
+        Some(place) => Some(place.clone()),
+        None => match home.map(|h| prices::board::home_territory(conn, h)).transpose()?.flatten() {
+            Some(territory) => Some(Place::Territory(territory))
+                .filter(|t| prices::board::latest(conn, crop, Some(t)).is_ok_and(|found| found.is_some())),
+            None => None,
+        },
     };
-    Ok(match prices::board::latest(conn, crop, place)? {
-        None => lang.format("ussd.prices.none", &[("crop", &name)]),
-        Some(p) => lang.plural(
-            "ussd.prices.found",
-            p.figures.observations,
-            &[
-                ("crop", &name),
-                ("francs", &in_francs(conn, lang, p.figures.median_usd_micros)?),
-                ("week", &prices::short_day(&p.week)),
-                ("low", &money(prices::usd_cents(p.figures.low_usd_micros))),
-                ("high", &money(prices::usd_cents(p.figures.high_usd_micros))),
-                ("median", &money(prices::usd_cents(p.figures.median_usd_micros))),
-                ("unit", &lang.text(&format!("price_units.{}", p.unit.as_str()))),
-            ],
-        ),
-    })
+    let label = place.as_ref().map_or_else(|| lang.text("ussd.prices.everywhere"), |p| p.name().to_owned());
+    let name = crop.name(lang);
+    let Some(p) = prices::board::latest(conn, crop, place.as_ref())? else {
+        return Ok(lang.format("ussd.prices.none", &[("crop", &name), ("place", &label)]));
+    };
+    let key = match p.figures.observations {
+        1 => "ussd.prices.found_one",
+        2 => "ussd.prices.found_two",
+        _ => "ussd.prices.found",
+    };
+    Ok(lang.format(
+        key,
+        &[
+            ("crop", &name),
+            ("place", &label),
+            ("count", &p.figures.observations.to_string()),
+            ("francs", &in_francs(conn, lang, p.figures.median_usd_micros)?),
+            ("week", &prices::short_day(&p.week)),
+            ("low", &money(prices::usd_cents(p.figures.low_usd_micros))),
+            ("high", &money(prices::usd_cents(p.figures.high_usd_micros))),
+            ("median", &money(prices::usd_cents(p.figures.median_usd_micros))),
+            ("unit", &lang.text(&format!("price_units.{}", p.unit.as_str()))),
+        ],
+    ))
 }
 
 /// A price in Congolese francs at the rate in use, as the board shows it beside the

@@ -189,14 +189,43 @@ impl Place {
     }
 }
 
-/// The market `name` names (case and accents aside), else the territory it names.
-pub fn place_named(conn: &Connection, name: &str) -> ApiResult<Option<Place>> {
-    let name = fold(name.trim());
-    let markets = rows::markets(conn)?;
-    if let Some(market) = markets.iter().find(|m| fold(&m.name) == name) {
-        return Ok(Some(Place::Market(market.clone())));
+/// Words that say a place is a market ("PRIX haricots marché Bukavu").
+const MARKET_WORDS: [&str; 4] = ["market", "marche", "soko", "sokoni"];
+/// Words people put between a crop, a market word and a place: "haricots à Kadutu",
+/// "beans at Kadutu", "maharage kwa Kadutu", "au marché de Bukavu" (folded: "à" is "a").
+pub const JOINING_WORDS: [&str; 10] = ["a", "au", "at", "de", "du", "en", "in", "kwa", "ya", "huko"];
+
+/// The place `words` name (case and accents aside): the territory of that name, else
+/// the market. WFP names markets by their town, so a market and a territory can share
+/// a name ("Bukavu"): the territory is meant, unless a market word comes first
+/// ("marché Bukavu", "market Bukavu", "soko Bukavu").
+pub fn place_named(conn: &Connection, words: &str) -> ApiResult<Option<Place>> {
+    let mut said_market = false;
+    let folded = fold(words.trim());
+    let mut rest: Vec<&str> = folded.split_whitespace().collect();
+    while let Some(first) = rest.first() {
+        if MARKET_WORDS.contains(first) {
+            said_market = true;
+        } else if !(JOINING_WORDS.contains(first) && rest.len() > 1) {
+            break;
+        }
+        rest.remove(0);
     }
-    Ok(markets.into_iter().map(|m| m.territory).find(|t| fold(t) == name).map(Place::Territory))
+    let name = rest.join(" ");
+    let markets = rows::markets(conn)?;
+    let market = markets.iter().find(|m| fold(&m.name) == name).cloned().map(Place::Market);
+    let territory = markets.iter().map(|m| &m.territory).find(|t| fold(t) == name).cloned().map(Place::Territory);
+    Ok(if said_market { market.or(territory) } else { territory.or(market) })
+}
+
+/// The territory a person's place names ("Kabare, South Kivu" is Kabare), if markets are
+/// known there.
+pub fn home_territory(conn: &Connection, location: &str) -> ApiResult<Option<String>> {
+    let territories: Vec<String> = rows::markets(conn)?.into_iter().map(|m| m.territory).collect();
+    Ok(location
+        .split(',')
+        .map(|part| fold(part.trim()))
+        .find_map(|part| territories.iter().find(|t| fold(t) == part).cloned()))
 }
 
 /// A crop's newest week in its base unit at a place, or across every market (USSD, SMS).
