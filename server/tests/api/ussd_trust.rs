@@ -264,3 +264,26 @@ async fn no_gateway_secret_reaches_the_log_of_a_run_through_every_tokenised_rout
         assert!(!log.contains(secret), "{secret} in the log:\n{log}");
     }
 }
+
+#[tokio::test]
+async fn a_number_that_joins_in_kiswahili_is_answered_in_kiswahili_whatever_its_country_code() {
+    let app = ussd_app().await;
+    let number = "+243971000031";
+    // The emulator starts a number with no account in the language it asks for, as a
+    // gateway's person would choose it; a Congolese number is French otherwise.
+    let mut done = String::new();
+    for text in ["", "1", "1*Neema", "1*Neema*Bahati", "1*Neema*Bahati*1", "1*Neema*Bahati*1*2", "1*Neema*Bahati*1*2*1"]
+    {
+        let fields = [("sessionId", "join-sw"), ("phoneNumber", number), ("text", text), ("lang", "sw")];
+        done = app.ussd_raw(TOKEN, &fields).await.1;
+    }
+    assert!(done.starts_with("END Karibu Neema!"), "{done}");
+    let next = app.phone(number).dial().await;
+    assert!(
+        next.text.starts_with("MAVUNO - Neema\n1 Ombi langu"),
+        "the next dial, with no language asked: {}",
+        next.text
+    );
+    let welcome = app.sms_bodies().into_iter().find(|(to, _)| to == number).unwrap().1;
+    assert!(welcome.starts_with("MAVUNO: Neema, karibu!"), "{welcome}");
+}
