@@ -10,6 +10,7 @@ import {
   serverAndBrowser,
   signIn,
   uniquePhone,
+  ussd,
 } from './harness.mjs';
 
 const env = serverAndBrowser();
@@ -106,6 +107,12 @@ test('an agent registers a person offline and files their application; both arri
   await page.getByRole('button', { name: 'Register and fill their application' }).click();
 
   await page.getByText('Application for Furaha Mapendo').waitFor();
+  // The registration is confirmed above the form, in view with the form's heading.
+  const note = page.getByRole('status').filter({ hasText: 'Furaha Mapendo is registered on this phone' });
+  await note.waitFor();
+  assert.ok(await note.isVisible());
+  const heading = await page.locator('#survey-form-title').boundingBox();
+  assert.ok(heading && heading.y >= 0, 'the form is shown from its heading');
   await fillApplication(page);
   await page.getByRole('button', { name: 'Submit application' }).click();
   await page.getByText('Offline · waiting to send: 2').waitFor();
@@ -131,12 +138,14 @@ test('an agent registers a person offline and files their application; both arri
   assert.equal(filed.length, 1, 'one application');
   assert.equal(filed[0].status, 'pending');
 
-  // The saved list, refreshed, holds the person once, as the server knows them.
+  // The saved list holds the person once, as the server knows them, without a refresh by
+  // hand; their application waits, so a second one is not offered.
   await openSection(page, 'Farmers');
-  await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Search').fill(phone.slice(1));
   await card.getByText('Registered on this phone, waiting to be sent').waitFor({ state: 'detached' });
   await card.getByText(/Applications you filled: 1/).waitFor();
+  await card.getByText(/is waiting for a decision: a second one will be refused/).waitFor();
+  assert.equal(await card.getByRole('button', { name: 'New application' }).count(), 0);
   assert.equal(await page.locator('.person-card').count(), 1);
 
   // The home's figures count the new person and their application.
@@ -146,5 +155,42 @@ test('an agent registers a person offline and files their application; both arri
     [await figure(page, 'People visited'), await figure(page, 'Applications recorded')],
     [visited + 1, recorded + 1],
   );
+  await context.close();
+});
+
+test('an agent finishes the application a person began on a basic phone; a farmer is offered none', async () => {
+  const { origin } = env.server;
+  // A new number joins by USSD and answers the first two questions, then hangs up.
+  const phone = `+243${uniquePhone().slice(1)}`;
+  assert.match(await ussd(env.server, phone, ['1', 'Neema', 'Wabiwa', '1', '2', '1']), /^END Bienvenue Neema/);
+  assert.match(await ussd(env.server, phone, ['1', '1', '2']), /^CON 3\/19 /);
+
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await openSection(page, 'Farmers');
+  await page.getByLabel('Search').fill('Neema Wabiwa');
+  const card = page.locator('.person-card', { hasText: 'Neema Wabiwa' });
+  await card.getByText('Started an application themselves and not sent it yet.').waitFor();
+  await card.getByRole('button', { name: 'Finish their application' }).click();
+  await page.getByText('Application for Neema Wabiwa').waitFor();
+  // What was answered on the basic phone is there.
+  assert.equal(await page.getByLabel(/^How much land/).inputValue(), 'Less than 1 hectare');
+  assert.equal(await page.getByLabel(/^Who works on your farm/).inputValue(), 'With family');
+  await fillApplication(page);
+  await page.getByRole('button', { name: 'Submit application' }).click();
+  // Once it reaches the server, the basic phone's menu says it waits for review.
+  for (let tries = 0; ; tries++) {
+    if (/^END Votre demande attend/.test(await ussd(env.server, phone, ['1']))) break;
+    assert.ok(tries < 50, 'the application sent from the app reaches the server');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  // A farmer has been approved already: no application is offered for them.
+  await openSection(page, 'Farmers');
+  await page.getByLabel('Search').fill('Amani');
+  const farmer = page.locator('.person-card', { hasText: 'Farmer' }).first();
+  await farmer.waitFor();
+  assert.equal(await farmer.getByRole('button', { name: 'New application' }).count(), 0);
   await context.close();
 });

@@ -2,10 +2,8 @@
 // farmer's open app shows within seconds, and the drawn phone in the dashboard
 // walks the same menus.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { PHONE, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, serverAndBrowser, signIn, ussd } from './harness.mjs';
 
 const env = serverAndBrowser();
 const FARMER_NUMBER = '+243990000003';
@@ -15,25 +13,8 @@ async function openSection(page, name) {
   await page.getByRole('navigation').getByRole('button', { name }).click();
 }
 
-/** One USSD session posted as Africa's Talking's gateway posts it; the last screen. */
-async function ussdSession(answers) {
-  const token = readFileSync(join(env.server.dataDir, 'gateway-token'), 'utf8').trim();
-  const sessionId = `ATUid_e2e_${Date.now()}`;
-  let body = '';
-  for (let n = 0; n <= answers.length; n++) {
-    const form = new URLSearchParams({
-      sessionId,
-      serviceCode: '*384*1#',
-      phoneNumber: FARMER_NUMBER,
-      networkCode: '63001',
-      text: answers.slice(0, n).join('*'),
-    });
-    const response = await fetch(`${env.server.origin}/api/v1/ussd/${token}`, { method: 'POST', body: form });
-    assert.equal(response.status, 200);
-    body = await response.text();
-  }
-  return body;
-}
+/** One USSD session of the demo farmer, posted as Africa's Talking's gateway posts it. */
+const ussdSession = (answers) => ussd(env.server, FARMER_NUMBER, answers);
 
 test("a farmer's USSD session shows in the farmer's open app within seconds", async () => {
   const context = await env.browser.newContext(PHONE);

@@ -4,7 +4,18 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -295,6 +306,27 @@ export async function openApplications(page) {
 }
 
 /** Answers every question of the application form (English labels). */
+/** One USSD session of `phone` (E.164), posted as Africa's Talking's gateway posts it,
+ * one request per answer as a person gives them; answers the last screen. */
+export async function ussd(server, phone, answers) {
+  const token = readFileSync(join(server.dataDir, 'gateway-token'), 'utf8').trim();
+  const sessionId = `ATUid_e2e_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+  let body = '';
+  for (let n = 0; n <= answers.length; n++) {
+    const form = new URLSearchParams({
+      sessionId,
+      serviceCode: '*384*1#',
+      phoneNumber: phone,
+      networkCode: '63001',
+      text: answers.slice(0, n).join('*'),
+    });
+    const response = await fetch(`${server.origin}/api/v1/ussd/${token}`, { method: 'POST', body: form });
+    assert.equal(response.status, 200);
+    body = await response.text();
+  }
+  return body;
+}
+
 export async function fillApplication(page) {
   const choose = async (label, option) => page.getByLabel(label).selectOption(option);
   await choose(/^How much land/, '1-2 hectares');

@@ -2,7 +2,7 @@
 //! applications themselves go through sync (`survey.create` with `user_id`).
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,12 +10,13 @@ use utoipa_axum::routes;
 
 use crate::auth::AgentUser;
 use crate::db::users;
+use crate::domain::surveys;
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::user::{Country, Role};
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(people))
+    OpenApiRouter::new().routes(routes!(people)).routes(routes!(take_up_draft))
 }
 
 /// What an agent needs to find and recognise a person in the field.
@@ -34,14 +35,20 @@ pub struct PersonCard {
     /// An application of theirs waits for a decision (whoever filed it): a new one
     /// would be refused, so the agent is told before filling it.
     application_waiting: bool,
+    /// They started an application themselves (in the app, or by USSD on a basic phone)
+    /// and have not sent it: the agent can finish it with them
+    /// (`POST /agent/people/{id}/application`).
+    own_draft: bool,
 }
 
 impl From<users::Surveyable> for PersonCard {
-    fn from(users::Surveyable { user: u, registered_uid: uid, application_waiting }: users::Surveyable) -> Self {
+    fn from(surveyable: users::Surveyable) -> Self {
+        let users::Surveyable { user: u, registered_uid: uid, application_waiting, own_draft } = surveyable;
         PersonCard {
             id: u.id,
             uid,
             application_waiting,
+            own_draft,
             first_name: u.first_name,
             last_name: u.last_name,
             email: u.email,
@@ -66,4 +73,27 @@ pub struct PeopleList {
 async fn people(State(state): State<AppState>, _agent: AgentUser) -> ApiResult<Json<PeopleList>> {
     let rows = state.db.read(|conn| Ok(users::surveyable(conn)?)).await?;
     Ok(Json(PeopleList { success: true, data: rows.into_iter().map(PersonCard::from).collect() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TakenUp {
+    success: bool,
+    /// The application's uid: the agent's phone has it at its next pull.
+    uid: String,
+}
+
+/// Takes up the draft application person `id` started themselves (in the app or by
+/// USSD): the agent (or admin) authors it from now on, to finish it with them.
+#[utoipa::path(post, path = "/agent/people/{id}/application", tag = "agent", security(("bearer" = [])),
+    params(("id" = i64, Path)),
+    responses((status = 200, body = TakenUp), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, description = "no_draft", body = ErrorBody),
+              (status = 422, description = "user_required: not an active buyer or farmer", body = ErrorBody)))]
+async fn take_up_draft(
+    State(state): State<AppState>,
+    AgentUser(agent): AgentUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<TakenUp>> {
+    let survey = state.db.write(move |tx| surveys::take_up_draft(tx, &agent.user, id)).await?;
+    Ok(Json(TakenUp { success: true, uid: survey.uid }))
 }

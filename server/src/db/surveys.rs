@@ -170,6 +170,24 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 
 /// Records an admin's decision.
 #[allow(clippy::too_many_arguments)]
+/// A field agent (or admin) takes up a draft its applicant started: they author it now,
+/// so their phone has it; the applicant keeps it too.
+pub fn set_author(conn: &Connection, id: i64, author: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE surveys SET created_by = ?2, version = ?3, updated_at = ?4 WHERE id = ?1")?
+        .execute(params![id, author, version, now])?;
+    Ok(())
+}
+
+/// The draft application `user_id` started themselves (in the app or by USSD), if any.
+pub fn own_draft(conn: &Connection, user_id: i64) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT id FROM surveys WHERE user_id = ?1 AND created_by = ?1 AND status = 'draft' AND deleted_at IS NULL
+         ORDER BY id DESC LIMIT 1",
+    )?
+    .query_row([user_id], |r| r.get(0))
+    .optional()
+}
+
 pub fn set_review(
     conn: &Connection,
     id: i64,

@@ -323,13 +323,20 @@ pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<Surveyable>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS}, registered_uid,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = users.id
-                          AND s.status IN ('pending', 're-submitted') AND s.deleted_at IS NULL)
+                          AND s.status IN ('pending', 're-submitted') AND s.deleted_at IS NULL),
+                EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = users.id AND s.created_by = users.id
+                          AND s.status = 'draft' AND s.deleted_at IS NULL)
          FROM users
          WHERE deleted_at IS NULL AND status = 'active' AND role IN ('user', 'farmer')
          ORDER BY first_name, last_name, id"
     ))?;
     stmt.query_map([], |row| {
-        Ok(Surveyable { user: from_row(row)?, registered_uid: row.get(16)?, application_waiting: row.get(17)? })
+        Ok(Surveyable {
+            user: from_row(row)?,
+            registered_uid: row.get(16)?,
+            application_waiting: row.get(17)?,
+            own_draft: row.get(18)?,
+        })
     })?
     .collect()
 }
@@ -341,4 +348,6 @@ pub struct Surveyable {
     pub registered_uid: Option<String>,
     /// An application of theirs waits for a decision: a second one would be refused.
     pub application_waiting: bool,
+    /// A draft application they started themselves (in the app or by USSD).
+    pub own_draft: bool,
 }

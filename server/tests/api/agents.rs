@@ -119,3 +119,42 @@ async fn only_agents_and_admins_apply_for_others_and_only_for_active_buyers_or_f
     assert_eq!(refused["results"][0]["error_codes"]["user_id"][0], "user_required");
     assert_eq!(app.survey_count(), 0);
 }
+
+#[tokio::test]
+async fn an_agent_finishes_an_application_a_person_began_on_a_basic_phone() {
+    let app = crate::ussd::ussd_app().await;
+    let agent = app.user_with_role("agent@example.com", Role::FieldAgent).await;
+    let number = "+243971000051";
+    // Joined by USSD, two questions answered, then the session ended.
+    app.phone(number).go(&["1", "Neema", "Bahati", "1", "2", "1"]).await;
+    let apply = app.phone(number).go(&["1", "1", "2"]).await;
+    assert!(apply.text.starts_with("3/19 "), "{}", apply.text);
+
+    let people: Value = app.call(Method::GET, "/agent/people", &agent, None).await.json().await.unwrap();
+    let neema = people["data"].as_array().unwrap().iter().find(|p| p["phone_number"] == number).unwrap().clone();
+    assert_eq!((neema["own_draft"].clone(), neema["application_waiting"].clone()), (json!(true), json!(false)));
+    let id = neema["id"].as_i64().unwrap();
+
+    let (buyer, _) = app.register("buyer@example.com").await;
+    let refused = app.call(Method::POST, &format!("/agent/people/{id}/application"), &buyer, None).await;
+    error_of(refused, StatusCode::FORBIDDEN).await;
+    let taken = app.call(Method::POST, &format!("/agent/people/{id}/application"), &agent, None).await;
+    assert_eq!(taken.status(), StatusCode::OK);
+    let draft = taken.json::<Value>().await.unwrap()["uid"].as_str().unwrap().to_owned();
+    // The agent's phone has it at its next pull, with what was answered by phone.
+    let pulled = app.pull(&agent, CLIENT_A, None, 100).await;
+    let record =
+        pulled["changes"].as_array().unwrap().iter().find(|c| c["id"] == draft.as_str()).unwrap()["record"].clone();
+    assert_eq!((record["land_size"].as_str(), record["status"].as_str()), (Some("Less than 1 hectare"), Some("draft")));
+    // The agent fills the rest with them and sends it; the person's menu says it waits.
+    let rest = json!({"uid": draft, "status": "pending", "answers": complete()});
+    let sent = app.push_ok(&agent, CLIENT_A, vec![mutation(1, "survey.update", rest, None)]).await;
+    assert_eq!(sent["results"][0]["status"], "applied", "{sent}");
+    let status = app.phone(number).go(&["1"]).await;
+    assert!(status.text.starts_with("Votre demande attend d'etre examinée."), "{}", status.text);
+    let people: Value = app.call(Method::GET, "/agent/people", &agent, None).await.json().await.unwrap();
+    let neema = people["data"].as_array().unwrap().iter().find(|p| p["phone_number"] == number).unwrap().clone();
+    assert_eq!((neema["own_draft"].clone(), neema["application_waiting"].clone()), (json!(false), json!(true)));
+    let again = app.call(Method::POST, &format!("/agent/people/{id}/application"), &agent, None).await;
+    assert_eq!(error_of(again, StatusCode::NOT_FOUND).await["code"], "no_draft");
+}

@@ -79,6 +79,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/admin/payments/prompts", Only(ADMINS)),
     ("post", "/admin/payments/prompts/{payment_id}", Only(ADMINS)),
     ("get", "/agent/people", Only(AGENTS)),
+    ("post", "/agent/people/{id}/application", Only(AGENTS)),
     ("get", "/farmer/earnings", Only(FARMERS)),
     ("get", "/farmer/farmer_survey_forms", Only(SIGNED)),
     ("post", "/farmer/farmer_survey_forms", Only(SIGNED)),

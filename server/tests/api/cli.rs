@@ -178,7 +178,7 @@ async fn the_terminal_phone_dials_a_running_server_through_the_gateway_address()
     let shown = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{shown}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(shown.contains("Welcome to MAVUNO\n1 Join"), "--lang for a number with no language yet: {shown}");
-    assert!(shown.contains("Cassava: no prices in the last 12 weeks"), "the last screen: {shown}");
+    assert!(shown.contains("Cassava, all markets: no prices in the last 12 weeks"), "the last screen: {shown}");
 
     let wrong = mavuno()
         .args(["ussd", "--phone", "+254711000070", "--server", &app.origin, "--gateway-token", &"x".repeat(40)])

@@ -37,8 +37,8 @@ export function ApplicationForm(props: {
   uid: string;
   existing: Application | undefined;
   refused: OutboxEntry | undefined;
-  /** The person a field agent fills it for. */
-  person?: { applicant: Applicant; name: string };
+  /** The person a field agent fills it for (`registered`: just registered on this phone). */
+  person?: { applicant: Applicant; name: string; registered?: boolean };
   onDone(): void;
 }) {
   const { t } = useTranslation();
@@ -109,6 +109,11 @@ export function ApplicationForm(props: {
       <h2 id="survey-form-title">
         {status === 'rejected' ? t('survey.resubmit_title') : existing ? t('survey.edit_title') : t('survey.new_title')}
       </h2>
+      {props.person?.registered && (
+        <p className="sync-note" role="status">
+          {t('agent.registered_note', { name: props.person.name })}
+        </p>
+      )}
       {props.person && <p className="applicant">{t('agent.form_for', { name: props.person.name })}</p>}
       {refused && (
         <ErrorBox

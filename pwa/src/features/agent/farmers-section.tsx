@@ -1,9 +1,13 @@
 // The field agent's Farmers section: the people they can visit, saved on the
 // phone, a person registered there, and a new application for one of them, all
-// of which work with no signal.
+// of which work with no signal; and, with a signal, an application a person began
+// themselves (in the app or on a basic phone), finished with them.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
+import { errorMessages } from '../../lib/error-text';
+import { syncNow } from '../../lib/sync/engine';
+import { useOnline } from '../../lib/use-online';
 import { ClipboardIcon, RefreshIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatDate } from '../../lib/format';
@@ -16,6 +20,7 @@ import {
   matches,
   personName,
   refreshPeople,
+  takeUpDraft,
   useSavedPeople,
   type Visitable,
 } from '../../lib/entities/people';
@@ -41,8 +46,16 @@ export function FarmersSection({ db }: { db: LocalDb }) {
   const [search, setSearch] = useState('');
   const [refreshing, setRefreshing] = useState(false);
   const [failed, setFailed] = useState(false);
-  const [filling, setFilling] = useState<{ applicant: Applicant; name: string; uid: string } | null>(null);
+  const [filling, setFilling] = useState<{
+    applicant: Applicant;
+    name: string;
+    uid: string;
+    existing?: Application;
+    registered?: boolean;
+  } | null>(null);
   const [registering, setRegistering] = useState(false);
+  const [takeUpFailed, setTakeUpFailed] = useState<string[]>([]);
+  const online = useOnline();
 
   const refresh = useCallback(async () => {
     setRefreshing(true);
@@ -60,15 +73,35 @@ export function FarmersSection({ db }: { db: LocalDb }) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // A registration made here reached the server: its list now has the person (with their
+  // applications' state), so the card offers only what they can still do.
+  const sentHere = saved?.people.filter((p) => p.registered === 'sent').length ?? 0;
+  useEffect(() => {
+    if (sentHere > 0 && online) void refresh();
+  }, [sentHere, online, refresh]);
+
+  /** Opens the application `p` began themselves, taken up from the server. */
+  const finishTheirs = async (p: Visitable) => {
+    if (p.id === undefined) return;
+    setTakeUpFailed([]);
+    try {
+      const uid = await takeUpDraft(p.id);
+      await syncNow(db);
+      const existing = await db.surveys.get(uid);
+      setFilling({ applicant: { user_id: p.id }, name: personName(p), uid, existing });
+    } catch (error) {
+      setTakeUpFailed(errorMessages(error, t, 'agent.take_up_failed'));
+    }
+  };
 
   if (filling) {
     return (
       <ApplicationForm
         db={db}
         uid={filling.uid}
-        existing={undefined}
+        existing={filling.existing}
         refused={undefined}
-        person={{ applicant: filling.applicant, name: filling.name }}
+        person={{ applicant: filling.applicant, name: filling.name, registered: filling.registered }}
         onDone={() => setFilling(null)}
       />
     );
@@ -81,7 +114,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
         onRegistered={({ uid, name }) => {
           setRegistering(false);
           // Registered to fill their application: it opens at once.
-          setFilling({ applicant: { person_uid: uid }, name, uid: newUid() });
+          setFilling({ applicant: { person_uid: uid }, name, uid: newUid(), registered: true });
         }}
       />
     );
@@ -92,6 +125,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
   const filledFor = (p: Visitable) => applications.filter((a) => isFor(a, p)).length;
   // One application per person waits for a decision (the server refuses a second): one this
   // phone holds, or one the server's list says waits (the person's own, another agent's).
+  const draftFor = (p: Visitable) => applications.find((a) => isFor(a, p) && a.status === 'draft');
   const waitingFor = (p: Visitable) =>
     p.application_waiting === true ||
     applications.some((a) => isFor(a, p) && (a.status === 'pending' || a.status === 're-submitted'));
@@ -112,6 +146,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
           : t('agent.never_saved')}
       </p>
       {failed && saved.updatedAt && <ErrorBox messages={[t('agent.refresh_failed')]} />}
+      <ErrorBox messages={takeUpFailed} />
       <TextField
         label={t('admin.search')}
         type="search"
@@ -147,6 +182,7 @@ export function FarmersSection({ db }: { db: LocalDb }) {
                     </p>
                   )}
                   {waitingFor(p) && <p className="sync-note wait">{t('agent.waiting_warning')}</p>}
+                  {p.own_draft && !waitingFor(p) && <p className="sync-note">{t('agent.own_draft')}</p>}
                 </div>
                 {refused ? (
                   <button
@@ -156,9 +192,36 @@ export function FarmersSection({ db }: { db: LocalDb }) {
                   >
                     {t('common.remove')}
                   </button>
+                ) : draftFor(p) ? (
+                  // A draft on this phone (begun here, or taken up) is continued, not begun again.
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => {
+                      const draft = draftFor(p);
+                      if (applicant && draft) {
+                        setFilling({ applicant, name: personName(p), uid: draft.uid, existing: draft });
+                      }
+                    }}
+                  >
+                    <ClipboardIcon /> {t('agent.continue')}
+                  </button>
+                ) : p.own_draft && !waitingFor(p) ? (
+                  // Their own draft is finished, not a second one begun; it needs a signal.
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={!online}
+                    title={online ? undefined : t('agent.take_up_offline')}
+                    onClick={() => void finishTheirs(p)}
+                  >
+                    <ClipboardIcon /> {t('agent.finish_theirs')}
+                  </button>
                 ) : (
-                  // Told before the form opens, not refused after it was filled and sent.
+                  // Told before the form opens, not refused after it was filled and sent; a
+                  // farmer has been approved already.
                   applicant &&
+                  p.role !== 'farmer' &&
                   !waitingFor(p) && (
                     <button
                       type="button"

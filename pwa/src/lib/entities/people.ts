@@ -12,6 +12,11 @@ const UPDATED_KEY = 'people_updated_at';
 /** The active buyers and farmers an agent or admin may fill an application for. */
 export const fetchSurveyable = () => api<{ data: LocalPerson[] }>('/agent/people');
 
+/** Takes up the draft application person `id` started themselves (in the app or on a
+ * basic phone), to finish it with them; answers its uid (it arrives with the next pull). */
+export const takeUpDraft = (id: number) =>
+  api<{ uid: string }>(`/agent/people/${id}/application`, { method: 'POST' }).then((answer) => answer.uid);
+
 /** Replaces the saved copy with the server's list, in one transaction; registrations
  * the server now lists are no longer needed. */
 export async function refreshPeople(db: LocalDb): Promise<void> {

@@ -54,6 +54,8 @@ export interface LocalPerson {
   uid?: string | null;
   /** An application of theirs waits for a decision on the server: a second would be refused. */
   application_waiting?: boolean;
+  /** They started an application themselves (in the app or by USSD) and not sent it. */
+  own_draft?: boolean;
 }
 
 /** A person registered on this phone (`person.register`), kept until the server's list has them. */

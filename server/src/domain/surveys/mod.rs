@@ -204,6 +204,20 @@ fn owned(conn: &Connection, actor: &UserRow, target: SurveyRef<'_>) -> ApiResult
         .ok_or_else(not_found)
 }
 
+/// A field agent (or admin) takes up the draft application `user_id` started themselves
+/// (in the app, or by USSD one answer at a time) to finish it with them: they author it
+/// from now on, so it reaches their phone at its next pull; the applicant keeps it.
+/// `404 no_draft` when the person has no draft of their own.
+pub fn take_up_draft(conn: &Connection, actor: &UserRow, user_id: i64) -> ApiResult<SurveyRow> {
+    let person = applicant_for(conn, actor, user_id)?;
+    let Some(id) = rows::own_draft(conn, person.id)? else {
+        return Err(AppError::not_found("no_draft", "This person has no application of their own to finish"));
+    };
+    let version = sync::next_version(conn)?;
+    rows::set_author(conn, id, actor.id, version, &clock::now())?;
+    rows::find(conn, id)?.ok_or_else(not_found)
+}
+
 /// The person a field agent or admin fills an application for: an active buyer or farmer.
 pub fn applicant_for(conn: &Connection, actor: &UserRow, user_id: i64) -> ApiResult<UserRow> {
     if !actor.role.surveys_others() {
