@@ -78,6 +78,15 @@ impl Lang {
     }
 
     /// The label of a stored choice (`options.<field>.<slug>`), or the choice itself.
+    /// A place as readers of this language read it: the provinces MAVUNO writes into
+    /// places in English ("Kabare, South Kivu", from a basic phone's or an agent's
+    /// registration and the demo) translated ("Kabare, Sud-Kivu"), the rest as typed.
+    pub fn place(self, place: &str) -> String {
+        [("South Kivu", "places.south_kivu"), ("North Kivu", "places.north_kivu")]
+            .into_iter()
+            .fold(place.to_owned(), |place, (english, key)| place.replace(english, &self.text(key)))
+    }
+
     pub fn option(self, field: &str, value: &str) -> String {
         let key = format!("options.{field}.{}", slug(value));
         self.lookup(&key).or_else(|| Lang::EN.lookup(&key)).unwrap_or_else(|| value.to_owned())

@@ -12,11 +12,11 @@ export function App() {
     <Suspense fallback={<Spinner label="MAVUNO" />}>
       <SessionProvider>
         <SyncProvider>
-          <ToastProvider>
-            <BrowserRouter>
+          <BrowserRouter>
+            <ToastProvider>
               <AppRoutes />
-            </BrowserRouter>
-          </ToastProvider>
+            </ToastProvider>
+          </BrowserRouter>
         </SyncProvider>
       </SessionProvider>
     </Suspense>

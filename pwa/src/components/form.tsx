@@ -168,8 +168,18 @@ export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, at
     const root = form.current;
     const target =
       root?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? root?.querySelector<HTMLElement>('.error-box');
-    target?.scrollIntoView({ block: 'center' });
-    target?.focus({ preventScroll: true });
+    if (!target) return;
+    // The summary of what to fix and the first field, together when the screen holds both
+    // (checkout's City is a screen below its summary); else the field.
+    const summary = root?.querySelector<HTMLElement>('.error-box');
+    const header = document.querySelector('header')?.getBoundingClientRect().height ?? 0;
+    const top = summary && summary !== target ? summary.getBoundingClientRect().top : null;
+    if (top !== null && target.getBoundingClientRect().bottom - top <= window.innerHeight - header - 16) {
+      window.scrollBy({ top: top - header - 8 });
+    } else {
+      target.scrollIntoView({ block: 'center' });
+    }
+    target.focus({ preventScroll: true });
   }, [form, attempt]);
 }
 

@@ -1,20 +1,37 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, useNavigate } from 'react-router';
 import { setupI18n } from '../lib/i18n';
 import { ToastProvider, useToast } from './toast';
 
 function Trigger({ kind }: { kind: 'success' | 'error' }) {
   const toast = useToast();
-  return <button onClick={() => toast(kind, `${kind} message`)}>show</button>;
+  const navigate = useNavigate();
+  return (
+    <>
+      <button onClick={() => toast(kind, `${kind} message`)}>show</button>
+      <button onClick={() => navigate('/checkout')}>go</button>
+      <button
+        onClick={() => {
+          toast(kind, 'placed');
+          navigate('/orders');
+        }}
+      >
+        show and go
+      </button>
+    </>
+  );
 }
 
-function show(kind: 'success' | 'error') {
+function show(kind: 'success' | 'error', button = 'show') {
   render(
-    <ToastProvider>
-      <Trigger kind={kind} />
-    </ToastProvider>,
+    <MemoryRouter initialEntries={['/marketplace']}>
+      <ToastProvider>
+        <Trigger kind={kind} />
+      </ToastProvider>
+    </MemoryRouter>,
   );
-  fireEvent.click(screen.getByText('show'));
+  fireEvent.click(screen.getByText(button));
 }
 
 beforeAll(async () => {
@@ -47,5 +64,14 @@ describe('toasts (docs/product.md, Statuses and Constants)', () => {
     show('success');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText('success message')).toBeNull();
+  });
+
+  it('goes when the person moves to another page, and stays when it came with the move', () => {
+    show('success');
+    act(() => vi.advanceTimersByTime(2_000));
+    fireEvent.click(screen.getByText('go'));
+    expect(screen.queryByText('success message')).toBeNull();
+    fireEvent.click(screen.getByText('show and go'));
+    expect(screen.getByRole('status')).toHaveTextContent('placed');
   });
 });

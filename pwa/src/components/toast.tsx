@@ -1,8 +1,10 @@
 // One toast at a time, top right: 10 s for success, 5 s for errors (docs/product.md,
-// Statuses and Constants), or until dismissed. While a modal dialog is open, the toast
-// shows inside it: the rest of the page is then under the dialog and inert.
+// Statuses and Constants), or until dismissed, or until the person goes to another
+// page (a toast that came with the move stays). While a modal dialog is open, the
+// toast shows inside it: the rest of the page is then under the dialog and inert.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, AlertIcon, CloseIcon } from './icons';
 
@@ -14,7 +16,13 @@ interface Toast {
   message: string;
   /** The modal dialog open when it was shown, if any. */
   host: HTMLDialogElement | null;
+  /** The page it belongs to, and when it was shown. */
+  path: string;
+  at: number;
 }
+
+/** A toast shown this soon before a move to another page came with it ("Order placed"). */
+const CAME_WITH_MOVE_MS = 1500;
 
 function topmostModal(): HTMLDialogElement | null {
   const open = [...document.querySelectorAll('dialog')].filter((d) => d.open && d.matches(':modal'));
@@ -25,10 +33,27 @@ const ToastContext = createContext<((kind: Kind, message: string) => void) | nul
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
+  const { pathname } = useLocation();
   const show = useCallback(
-    (kind: Kind, message: string) => setToast({ id: Date.now(), kind, message, host: topmostModal() }),
+    (kind: Kind, message: string) =>
+      setToast({
+        id: Date.now(),
+        kind,
+        message,
+        host: topmostModal(),
+        path: window.location.pathname,
+        at: Date.now(),
+      }),
     [],
   );
+  // Another page: the toast said what happened on the last one, and would sit over this
+  // one's fields ("Added to cart" over checkout's City at 360 px).
+  useEffect(() => {
+    setToast((current) => {
+      if (!current || current.path === pathname) return current;
+      return Date.now() - current.at < CAME_WITH_MOVE_MS ? { ...current, path: pathname } : null;
+    });
+  }, [pathname]);
   useEffect(() => {
     if (!toast) return;
     const timer = window.setTimeout(() => setToast(null), TOAST_MS[toast.kind]);

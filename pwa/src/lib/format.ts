@@ -70,3 +70,13 @@ export function formatMinutes(total: number): string {
   if (hours === 0) return unit(minutes, 'minute');
   return minutes === 0 ? unit(hours, 'hour') : `${unit(hours, 'hour')} ${unit(minutes, 'minute')}`;
 }
+
+/** The provinces MAVUNO writes into places in English ("Kabare, South Kivu": an agent's or a
+ * basic phone's registration, the demo's farmers), by the key that names them. */
+const PROVINCES = { 'South Kivu': 'places.south_kivu', 'North Kivu': 'places.north_kivu' } as const;
+
+/** A place as people read it in their language: the provinces we write are translated
+ * ("Kabare, Sud-Kivu"); what a person typed is left as typed. */
+export function placeName(place: string, t: (key: (typeof PROVINCES)[keyof typeof PROVINCES]) => string): string {
+  return place.replace(/\b(South|North) Kivu\b/g, (province) => t(PROVINCES[province as keyof typeof PROVINCES]));
+}

@@ -10,7 +10,7 @@ import { syncNow } from '../../lib/sync/engine';
 import { useOnline } from '../../lib/use-online';
 import { ClipboardIcon, RefreshIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import { formatDate } from '../../lib/format';
+import { formatDate, placeName } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import { newUid } from '../../lib/sync/engine';
 import { ApplicationForm } from '../../components/applications/application-form';
@@ -165,7 +165,9 @@ export function FarmersSection({ db }: { db: LocalDb }) {
               <li key={p.id ?? p.uid} className="card person-card">
                 <div>
                   <h3>{personName(p)}</h3>
-                  <p className="muted">{[p.phone_number, p.location].filter(Boolean).join(' · ')}</p>
+                  <p className="muted">
+                    {[p.phone_number, p.location && placeName(p.location, t)].filter(Boolean).join(' · ')}
+                  </p>
                   <p className="muted">
                     {t(`roles.${p.role}`)}
                     {filledFor(p) > 0 && ` · ${t('agent.your_applications')}: ${filledFor(p)}`}

@@ -14,6 +14,7 @@ import { onSale, useSyncedList } from '../../lib/entities/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/entities/product-search';
 import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '../../components/product-parts';
 import { usePageHead } from '../../lib/page-head';
+import { placeName } from '../../lib/format';
 import { filtersFromUrl } from '../../lib/list-filters';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
@@ -143,7 +144,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
         <Stars rating={p.rating} reviews={p.reviews} />
         {p.farmer.location && (
           <p className="muted location">
-            <PinIcon /> {p.farmer.location}
+            <PinIcon /> {placeName(p.farmer.location, t)}
           </p>
         )}
         <p className="description">{p.description}</p>

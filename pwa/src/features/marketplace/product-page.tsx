@@ -9,7 +9,7 @@ import { PriceRangeHint } from '../../components/price-range';
 import { CartIcon, HeartIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
-import { formatDay, formatMoney } from '../../lib/format';
+import { formatDay, formatMoney, placeName } from '../../lib/format';
 import { addToCart } from '../../lib/cart';
 import { productTitle, type Product } from '../../lib/entities/products';
 import { useProduct } from '../../lib/entities/catalogue';
@@ -132,7 +132,10 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
               <strong>{p.farmer.name}</strong>
               {p.farmer.verified && <span className="badge green">{t('market.verified')}</span>}
               <p className="muted">
-                {[p.farmer.location, p.farmer.rating > 0 ? `★ ${p.farmer.rating.toFixed(1)}` : null]
+                {[
+                  p.farmer.location && placeName(p.farmer.location, t),
+                  p.farmer.rating > 0 ? `★ ${p.farmer.rating.toFixed(1)}` : null,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </p>
@@ -154,12 +157,11 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             <div>
               <dt>{t('market.shipping')}</dt>
               <dd>
-                {p.shipping.available
-                  ? t('market.shipping_cost', {
-                      cost: formatMoney(p.shipping.cost),
-                      days: p.shipping.estimated_days ?? '?',
-                    })
-                  : t('market.collect')}
+                {!p.shipping.available
+                  ? t('market.collect')
+                  : p.shipping.estimated_days
+                    ? t('market.shipping_cost', { cost: formatMoney(p.shipping.cost), days: p.shipping.estimated_days })
+                    : formatMoney(p.shipping.cost)}
               </dd>
             </div>
             <div>

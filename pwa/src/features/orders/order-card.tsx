@@ -11,7 +11,7 @@ import { AlertIcon, ClockIcon, PinIcon } from '../../components/icons';
 import { addToCart } from '../../lib/cart';
 import { productTitle } from '../../lib/entities/products';
 import { errorKey } from '../../lib/error-text';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatDate, formatMoney, placeName } from '../../lib/format';
 import { useFrancs } from '../../lib/entities/francs';
 import type { LocalDb, OutboxEntry } from '../../lib/sync/local-db';
 import {
@@ -132,7 +132,7 @@ export function OrderCard({ db, order, entries }: { db: LocalDb; order: Order; e
         <section key={`${part.farmer.id}-${part.id}`} className="order-part">
           <p className="with-icon">
             <PinIcon /> {t('market.by', { name: part.farmer.name })}
-            {part.farmer.location ? ` · ${part.farmer.location}` : ''}
+            {part.farmer.location ? ` · ${placeName(part.farmer.location, t)}` : ''}
             {part.farmer.rating ? ` · ★ ${part.farmer.rating.toFixed(1)}` : ''}
             {order.parts.length > 1 && <OrderStatusBadge status={part.status} />}
           </p>

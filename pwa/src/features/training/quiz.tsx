@@ -88,7 +88,13 @@ export function Quiz({
         <div role="status" className="quiz-result">
           <p>
             <strong>
-              {t(score >= PASS_MARK ? 'training.quiz_passed' : 'training.quiz_failed', { score, mark: PASS_MARK })}
+              {t(score >= PASS_MARK ? 'training.quiz_passed' : 'training.quiz_failed', {
+                score,
+                mark: PASS_MARK,
+                right: lesson.questions.filter((q, i) => q.answer === answers[i]).length,
+                needed: rightNeeded(lesson.questions.length),
+                total: lesson.questions.length,
+              })}
             </strong>
           </p>
           <button

@@ -54,7 +54,7 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         String::new()
     };
     let place = [
-        p.farmer.location.clone().filter(|l| !l.is_empty()),
+        p.farmer.location.as_deref().filter(|l| !l.is_empty()).map(|l| lang.place(l)),
         (p.farmer.rating > 0.0).then(|| format!("★ {:.1}", p.farmer.rating)),
     ]
     .into_iter()

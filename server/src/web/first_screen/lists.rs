@@ -223,6 +223,9 @@ fn picture(hash: Option<&str>, alt: &str, first: bool, save_data: bool) -> Strin
 
 /// The app's `Stars`: five stars, the rating and the number of reviews.
 pub(super) fn stars(rating: f64, reviews: i64, lang: Lang) -> String {
+    if reviews == 0 {
+        return format!("<span class=\"stars none muted\">{}</span>", t(lang, "market.no_reviews"));
+    }
     let shown = format!("{rating:.1}");
     let full = (rating.round().clamp(0.0, 5.0)) as usize;
     format!(
@@ -244,12 +247,9 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
     } else {
         String::new()
     };
-    let location = p
-        .farmer
-        .location
-        .as_deref()
-        .filter(|l| !l.is_empty())
-        .map_or(String::new(), |place| format!("<p class=\"muted location\">{} {}</p>", icon(PIN), escape(place)));
+    let location = p.farmer.location.as_deref().filter(|l| !l.is_empty()).map_or(String::new(), |place| {
+        format!("<p class=\"muted location\">{} {}</p>", icon(PIN), escape(&lang.place(place)))
+    });
     let unit = l.unit.as_str();
     let (least, most) = order_range(l.min_order, l.max_order, l.quantity);
     let stock = if l.quantity <= 0 || least > most {
@@ -403,6 +403,15 @@ mod tests {
         let html = stars(4.46, 12, Lang::EN);
         assert!(html.contains("★★★★☆"));
         assert!(html.contains(" 4.5 (12)"));
-        assert!(stars(9.0, 0, Lang::EN).contains("★★★★★<"));
+        assert!(stars(9.0, 3, Lang::EN).contains("★★★★★<"));
+        let none = stars(0.0, 0, Lang::parse(Some("fr")));
+        assert!(none.contains("Pas encore d&#39;avis") && !none.contains('☆'), "not five empty stars: {none}");
+    }
+
+    #[test]
+    fn the_provinces_we_write_read_in_the_reader_s_language() {
+        assert_eq!(Lang::parse(Some("fr")).place("Kabare, South Kivu"), "Kabare, Sud-Kivu");
+        assert_eq!(Lang::parse(Some("sw")).place("Goma, North Kivu"), "Goma, Kivu Kaskazini");
+        assert_eq!(Lang::parse(Some("fr")).place("Rusizi"), "Rusizi");
     }
 }
