@@ -47,6 +47,54 @@ test("a farmer's USSD session shows in the farmer's open app within seconds", as
     'a drawing of its category',
   );
   await context.close();
+
+  // A French buyer reads the listing made by phone as any other: its place in French, its
+  // delivery as the farmer's other listings, and no zero stars.
+  const reader = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  const buyer = await reader.newPage();
+  await buyer.goto(`${env.server.origin}/marketplace?lng=fr&q=haricot`);
+  const card = buyer.locator('main .product-card', { hasText: 'Haricots' }).filter({ hasText: '1,15' });
+  await card.waitFor();
+  const cardText = await card.innerText();
+  assert.match(cardText, /Sud-Kivu/);
+  assert.doesNotMatch(cardText, /South Kivu|☆|0\.0 \(0\)|0,0/);
+  assert.match(cardText, /Pas encore d’avis|Pas encore d'avis/);
+  await card.getByRole('link', { name: 'Haricots' }).first().click();
+  const details = buyer.locator('main dl.details');
+  await details.waitFor();
+  assert.doesNotMatch(await details.innerText(), /\?/, 'no "? jours" of delivery');
+  assert.match(await buyer.locator('main').innerText(), /Sud-Kivu/);
+  await reader.close();
+});
+
+test('an admin reviewing a basic phone’s application sees its number, and the decision reaches it', async () => {
+  // A new number joins and applies to sell from the basic phone, 19 answers, then sends it.
+  const phone = '+243971000777';
+  assert.match(await ussd(env.server, phone, ['1', 'Zawadi', 'Kahindo', '1', '2', '1']), /^END Bienvenue/);
+  const answers = ['1', '2', '2', '1', '2', '1', '1', '1', 'Paillage et rotation', '1', '2', 'Les longues pluies'];
+  answers.push('2', 'Les ravageurs', '1', '20', '1', '2', 'Meilleures semences', 'Vendre ensemble', '1');
+  assert.match(await ussd(env.server, phone, answers), /^END Votre demande est envoyée/);
+
+  const context = await env.browser.newContext(PHONE);
+  const admin = await context.newPage();
+  await signIn(admin, env.server.origin, 'admin@mavuno.demo');
+  await admin.getByRole('button', { name: 'Open menu' }).click();
+  await admin.getByRole('navigation').getByRole('button', { name: 'Applications' }).click();
+  const row = admin.locator('.data-table tbody tr, .admin-card', { hasText: 'Zawadi Kahindo' }).first();
+  await row.getByRole('button', { name: 'View', exact: true }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByRole('link', { name: phone }).waitFor();
+  await dialog.getByText('Basic phone (USSD and SMS): the decision is sent by SMS').waitFor();
+  assert.equal(await dialog.locator('dt', { hasText: /^Email$/ }).count(), 0, 'no empty email for a person with none');
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  const review = admin.getByRole('dialog', { name: 'Update application status' });
+  await review.getByLabel('Approve').check();
+  await review.getByLabel(/^Comment for the applicant/).fill('Notre agent passera à Kabare mardi.');
+  await review.getByRole('button', { name: 'Update status' }).click();
+  await admin.getByText('Application status updated').waitFor();
+  // The farmer's menu says the decision with the comment (Settings, My application).
+  assert.match(await ussd(env.server, phone, ['8', '5']), /^END Votre demande est approuvée : Notre agent passera/);
+  await context.close();
 });
 
 test('the drawn phone in the dashboard walks the farmer through the same menus', async () => {
@@ -70,9 +118,7 @@ test('the drawn phone in the dashboard walks the farmer through the same menus',
   await page.getByRole('button', { name: 'Envoyer' }).click();
   // The demo's market prices (docs/prices.md): the newest week in the farmer's territory
   // (else across every market), named, in francs too at the demo's rate.
-  await screen
-    .getByText(/Pommes de terre, [^,]+, semaine du \d\d\/\d\d : \d+\.\d\d USD \([\d ]+ FC\) par kg/)
-    .waitFor();
+  await screen.getByText(/Pommes de terre, [^,]+, semaine du \d\d\/\d\d : \d+,\d\d USD \([\d ]+ FC\) par kg/).waitFor();
   await page.getByText('La session est terminée.').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Appeler' }).isEnabled(), true, 'dial again');
   await context.close();

@@ -422,3 +422,28 @@ test('opened again from the service worker, the app draws the opened page at onc
   await (await opened('/about', 'À propos')).close();
   await context.close();
 });
+
+test('a word typed into the first screen’s search says the search key searches, and the app takes it over', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  // The first script runs; the app's code is held back, as on a slow link.
+  const { page, release } = await holdBackApp(context, { firstScript: true });
+  await page.goto(`${env.server.origin}/marketplace?lng=fr`, { waitUntil: 'commit' });
+  await page.locator('[data-first-screen] .product-card').first().waitFor();
+  const search = page.getByLabel('Rechercher des produits');
+  assert.equal(await search.getAttribute('enterkeyhint'), 'search', 'the keyboard shows a search key');
+  await search.fill('haricot');
+  // Not "9 produits affichés sur 9" while nothing happens: what the key does.
+  await page
+    .getByRole('status')
+    .getByText('Appuyez sur la touche de recherche (Entrée) pour chercher « haricot ».')
+    .waitFor();
+  release();
+  await appStarted(page);
+  assert.equal(await page.getByLabel('Rechercher des produits').inputValue(), 'haricot', 'carried into the app');
+  await page
+    .getByRole('status')
+    .getByText(/^\d+ produits? affichés? sur \d+$/)
+    .waitFor();
+  assert.doesNotMatch(await page.locator('main .product-card').first().innerText(), /Café/);
+  await context.close();
+});

@@ -35,9 +35,17 @@ test('/prices shows each crop from the server first, filters by the address, and
   await card.waitFor();
   assert.ok(await card.locator('svg.sparkline').count(), 'the 12 weeks as a line');
   assert.equal(await page.locator('.price-card').count(), 1, 'only beans, as the address says');
+  // At 360 px the prices come first: the card starts on the first screen, the filters folded.
+  const top = await card.boundingBox();
+  assert.ok(top && top.y < 740 - 80, `the first card on the first screen (at ${top?.y} px)`);
+  await page.locator('.price-filters summary', { hasText: 'Haricots · Tous les marchés' }).waitFor();
 
   // The filters are the address's: choosing a territory narrows the board and the URL.
-  await page.getByLabel('Territoire').selectOption('Uvira');
+  await page.locator('.price-filters summary').click();
+  const territory = page.getByLabel('Territoire');
+  const box = await territory.boundingBox();
+  assert.ok(box && box.width > 300, 'a select a row, its words never cut');
+  await territory.selectOption('Uvira');
   await page.waitForURL(/territory=Uvira/);
   await page.locator('.price-card details summary', { hasText: 'Par marché (1)' }).waitFor();
 
@@ -46,6 +54,14 @@ test('/prices shows each crop from the server first, filters by the address, and
   await page.goto(`${origin}/prices?crop=bean`);
   await page.locator('.price-card', { hasText: 'Haricots' }).waitFor();
   assert.equal(await page.locator('.price-card').count(), 1, 'the answer kept for offline');
+  // A crop never chosen with a signal: read from the whole board kept on the phone, saying when.
+  await page.goto(`${origin}/prices?crop=maize`);
+  await page.locator('.price-card', { hasText: 'Maïs' }).waitFor();
+  await page.getByText(/^Pas de réseau : les prix gardés sur ce téléphone le /).waitFor();
+  // And a market: each crop's figures there, named.
+  await page.goto(`${origin}/prices?market=1`);
+  await page.locator('.price-card', { hasText: 'Kadutu' }).first().waitFor();
+  assert.ok((await page.locator('.price-card').count()) > 1, 'every crop at that market');
   await phone.close();
 });
 
@@ -184,5 +200,23 @@ test('an admin on a phone reaches the import and the markets from the top of Mar
   await form.getByRole('button', { name: 'Add market' }).click();
   await page.getByText('Market saved.').waitFor();
   await page.locator('#price-markets ~ .list').getByText('Mugogo').waitFor();
+  await context.close();
+});
+
+test('numbers read one way in each language: dollars and francs on the board in Kiswahili and French', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'sw-CD' });
+  const page = await context.newPage();
+  for (const [lng, dollars, francs] of [
+    // A decimal dot for dollars, so a comma groups the francs' thousands (never "FC 4.076").
+    ['sw', /^US\$\s\d+\.\d\d$/, /^≈ FC\s\d{1,3}(,\d{3})*$/],
+    ['fr', /^\d+,\d\d\s\$US$/, /^≈ \d{1,3}(\s\d{3})*\sFC$/],
+  ]) {
+    await page.goto(`${env.server.origin}/prices?crop=bean&lng=${lng}`);
+    const median = page.locator('.price-card .price-median').first();
+    await median.waitFor();
+    await appStarted(page);
+    assert.match((await median.locator('strong').innerText()).trim(), dollars);
+    assert.match((await median.locator('.muted').innerText()).trim().replace(/\u202f|\u00a0/g, ' '), francs);
+  }
   await context.close();
 });

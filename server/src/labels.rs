@@ -78,6 +78,22 @@ impl Lang {
     }
 
     /// The label of a stored choice (`options.<field>.<slug>`), or the choice itself.
+    /// A whole number grouped as this language writes it, the same on every screen, SMS
+    /// and USSD answer (and as the app's `Intl` does): "4,076" in English and Kiswahili,
+    /// "4 076" in French (a narrow no-break space; a plain space in GSM-7).
+    pub fn whole(self, number: i64) -> String {
+        let grouped = thousands(number.abs(), if self.code() == "fr" { "\u{202f}" } else { "," });
+        if number < 0 { format!("-{grouped}") } else { grouped }
+    }
+
+    /// Cents as an amount in this language: "1,234.50" (English, Kiswahili), "1 234,50"
+    /// (French). Amounts typed or exported for machines keep `model::decimal_amount`.
+    pub fn amount(self, cents: i64) -> String {
+        let sign = if cents < 0 { "-" } else { "" };
+        let mark = if self.code() == "fr" { ',' } else { '.' };
+        format!("{sign}{}{mark}{:02}", self.whole(cents.abs() / 100), cents.abs() % 100)
+    }
+
     /// A place as readers of this language read it: the provinces MAVUNO writes into
     /// places in English ("Kabare, South Kivu", from a basic phone's or an agent's
     /// registration and the demo) translated ("Kabare, Sud-Kivu"), the rest as typed.

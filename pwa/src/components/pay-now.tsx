@@ -1,7 +1,8 @@
 // "Pay now" by mobile money, for an order or a course (`path`: its payments):
-// the operator (the country's) and the number that pays; then the prompt on
-// the phone, followed until the operator answers, and a sync to pull what
-// the payment changed. Online only: the button says so when offline.
+// the operator and the number that pays (the operators of the number's country once
+// an international number is typed, else of the account's); then the prompt on the
+// phone, followed until the operator answers, and a sync to pull what the payment
+// changed. Online only: the button says so when offline.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField } from './form';
@@ -19,6 +20,7 @@ import {
   type Payment,
 } from '../lib/payments';
 import { syncNow } from '../lib/sync/engine';
+import { countryOfNumber } from '../lib/validation';
 
 const POLL_MS = 2000;
 
@@ -32,7 +34,7 @@ export function PayNow({
   db: LocalDb;
   /** The payments of what is paid for: `/orders/{id}/payments` or `/courses/{id}/payments`. */
   path: string;
-  /** Whose operators to offer. */
+  /** Whose operators to offer while the number typed does not say another country. */
   country: string;
   /** The number to suggest. */
   phone: string;
@@ -40,20 +42,22 @@ export function PayNow({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [operators, setOperators] = useState<Operator[] | null>(null);
-  const [operator, setOperator] = useState('');
   const [phone, setPhone] = useState(payerPhone);
+  // A Rwandan account paying from a Congolese number gets Congo's operators.
+  const payingFrom = countryOfNumber(phone) ?? country;
+  const [operators, setOperators] = useState<{ country: string; list: Operator[] } | null>(null);
+  const [operator, setOperator] = useState('');
   const [payment, setPayment] = useState<Payment | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    if (!open || operators) return;
-    fetchOperators(country).then((list) => {
-      setOperators(list);
-      setOperator((current) => current || list[0]?.id || '');
+    if (!open || operators?.country === payingFrom) return;
+    fetchOperators(payingFrom).then((list) => {
+      setOperators({ country: payingFrom, list });
+      setOperator((current) => (list.some((o) => o.id === current) ? current : list[0]?.id || ''));
     }, setProblem);
-  }, [open, operators, country]);
+  }, [open, operators, payingFrom]);
 
   // Follow the prompt until the operator answers, then pull what it changed.
   useEffect(() => {
@@ -119,7 +123,7 @@ export function PayNow({
           onChange={(e) => setOperator(e.target.value)}
           required
         >
-          {operators.map((o) => (
+          {operators.list.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name}
             </option>

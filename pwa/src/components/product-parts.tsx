@@ -111,7 +111,7 @@ function PictureWithFallback(props: Parameters<typeof ProductImage>[0]) {
  * empty stars and 0.0, which read as a bad rating). */
 export function Stars({ rating, reviews }: { rating: number; reviews: number }) {
   const { t } = useTranslation();
-  if (reviews === 0) return <span className="stars none muted">{t('market.no_reviews')}</span>;
+  if (reviews === 0) return <span className="stars none">{t('market.no_reviews')}</span>;
   const full = Math.round(rating);
   return (
     <span className="stars" role="img" aria-label={t('market.rating', { rating: rating.toFixed(1), count: reviews })}>

@@ -292,4 +292,22 @@ describe('the first screen', () => {
     await startApp(root, async () => ({ boot: (c: HTMLElement) => (started = c) }));
     expect(started).toBe(root);
   });
+
+  it('says, as a word is typed in a list’s search before the app runs, that the search key searches', async () => {
+    const root = document.createElement('div');
+    root.innerHTML = `<div data-first-screen="marketplace"><main><section><form role="search">
+      <input type="search" value="" data-enter="Press the search key (Enter) to search for “{{q}}”.">
+    </form><p role="status">Showing 9 of 9 products</p></section></main></div>`;
+    document.body.append(root);
+    // The app's code never comes in this test: the first screen stays.
+    void startApp(root, () => new Promise(() => {}));
+    const field = root.querySelector<HTMLInputElement>('input[type="search"]')!;
+    const status = root.querySelector('[role="status"]')!;
+    field.value = 'haricot';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(status.textContent).toBe('Press the search key (Enter) to search for “haricot”.');
+    field.value = '';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(status.textContent).toBe('Showing 9 of 9 products');
+  });
 });

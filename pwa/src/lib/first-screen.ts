@@ -40,6 +40,7 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
     return;
   }
   const sent = openEarlyForms(root, prepare);
+  sayEnterSearches(root);
   // The app's code is fetched, and run, once the first screen and its first picture
   // are on screen (the server leaves out the page's modulepreload links when it has such a picture).
   await firstScreenPainted(root);
@@ -80,6 +81,23 @@ export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTM
     openSignIn(form, sent, started);
   });
   return sent;
+}
+
+/**
+ * A list's search typed before the app runs searches when sent (the keyboard's search
+ * key, Enter): its status line says so as soon as something is typed, with the word
+ * (`data-enter`, "{{q}}" standing for it), where it would still count the unfiltered list.
+ */
+function sayEnterSearches(root: HTMLElement): void {
+  root.querySelectorAll<HTMLInputElement>('input[type="search"][data-enter]').forEach((field) => {
+    const status = field.closest('section')?.querySelector<HTMLElement>('[role="status"]');
+    if (!status) return;
+    const counted = status.textContent ?? '';
+    field.addEventListener('input', () => {
+      const typed = field.value.trim();
+      status.textContent = typed ? (field.dataset.enter ?? '').replace('{{q}}', typed) : counted;
+    });
+  });
 }
 
 /**

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkImage } from './image-pick';
-import { readablePhone, signInName, validateLogin, validateRegistration, type RegistrationValues } from './validation';
+import {
+  countryOfNumber,
+  readablePhone,
+  signInName,
+  validateLogin,
+  validateRegistration,
+  type RegistrationValues,
+} from './validation';
 
 const complete: RegistrationValues = {
   first_name: 'Amani',
@@ -88,5 +95,13 @@ describe('phone numbers, as the server reads them', () => {
     expect(readablePhone('79 123 456', 'BDI')).toBe(true);
     for (const typed of ['12345', '0991 234 5', 'call me', '']) expect(readablePhone(typed, 'DRC')).toBe(false);
     expect(readablePhone('0991234567', '')).toBe(false);
+  });
+
+  it("reads a number's country from its calling code", () => {
+    expect(countryOfNumber('+243 991 234 567')).toBe('DRC');
+    expect(countryOfNumber('00250788123456')).toBe('RWA');
+    expect(countryOfNumber('243991234567')).toBe('DRC');
+    expect(countryOfNumber('0788123456')).toBeUndefined();
+    expect(countryOfNumber('+33612345678')).toBeUndefined();
   });
 });

@@ -67,6 +67,20 @@ const PHONE_PLANS: Record<string, [string, number]> = {
   KEN: ['254', 9],
 };
 
+/** The served country an international number belongs to (`+250…`, `00250…`, or the
+ * calling code with the national length, `250788…`); undefined for a national number,
+ * which is the country it is typed in. */
+export function countryOfNumber(typed: string): string | undefined {
+  const text = typed.trim();
+  const digits = text.replace(/\D/g, '');
+  const international = text.startsWith('+') ? digits : digits.startsWith('00') ? digits.slice(2) : null;
+  return Object.entries(PHONE_PLANS).find(([, [code, national]]) =>
+    international !== null
+      ? international.startsWith(code)
+      : digits.length === code.length + national && digits.startsWith(code),
+  )?.[0];
+}
+
 /** Whether the server will read `typed` as a number of `country` (as domain/phone.rs does):
  * international, or national with or without the trunk 0 or the calling code. */
 export function readablePhone(typed: string, country: string): boolean {

@@ -34,11 +34,21 @@ pub struct PersonJson {
     first_name: String,
     last_name: String,
     email: Option<String>,
+    /// The applicant's number (null for the author, and when they gave none).
+    phone_number: Option<String>,
+    /// The applicant reaches MAVUNO by a basic phone (USSD and SMS, no app).
+    basic_phone: bool,
 }
 
 impl From<Person> for PersonJson {
     fn from(p: Person) -> Self {
-        PersonJson { first_name: p.first_name, last_name: p.last_name, email: p.email }
+        PersonJson {
+            first_name: p.first_name,
+            last_name: p.last_name,
+            email: p.email,
+            phone_number: p.phone_number,
+            basic_phone: p.basic_phone,
+        }
     }
 }
 

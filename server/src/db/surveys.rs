@@ -13,6 +13,11 @@ pub struct Person {
     pub last_name: String,
     /// `None` for an account made with a phone number only.
     pub email: Option<String>,
+    /// The applicant's number (the author's is not given).
+    pub phone_number: Option<String>,
+    /// The applicant reaches MAVUNO by a basic phone: no password, and they have dialled
+    /// the USSD menu (docs/ussd.md).
+    pub basic_phone: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -71,7 +76,9 @@ fn select(filter: &str) -> String {
     format!(
         "SELECT s.id, s.uid, s.user_id, s.created_by, s.status, s.active, s.admin_comment, s.reviewed_at,
                 s.version, s.created_at, s.updated_at, s.deleted_at, s.field_versions,
-                o.first_name, o.last_name, o.email, c.first_name, c.last_name, c.email, {answers}
+                o.first_name, o.last_name, o.email, c.first_name, c.last_name, c.email, o.phone_number,
+                o.password_hash = '!' AND EXISTS (SELECT 1 FROM phone_settings ps WHERE ps.phone = o.phone_number),
+                {answers}
          FROM surveys s JOIN users o ON o.id = s.user_id JOIN users c ON c.id = s.created_by
          WHERE {filter}"
     )
@@ -92,9 +99,21 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<SurveyRow> {
         updated_at: row.get(10)?,
         deleted_at: row.get(11)?,
         field_versions: serde_json::from_str(&row.get::<_, String>(12)?).unwrap_or_default(),
-        owner: Person { first_name: row.get(13)?, last_name: row.get(14)?, email: row.get(15)? },
-        creator: Person { first_name: row.get(16)?, last_name: row.get(17)?, email: row.get(18)? },
-        answers: read_answers(row, 19)?,
+        owner: Person {
+            first_name: row.get(13)?,
+            last_name: row.get(14)?,
+            email: row.get(15)?,
+            phone_number: row.get(19)?,
+            basic_phone: row.get(20)?,
+        },
+        creator: Person {
+            first_name: row.get(16)?,
+            last_name: row.get(17)?,
+            email: row.get(18)?,
+            phone_number: None,
+            basic_phone: false,
+        },
+        answers: read_answers(row, 21)?,
     })
 }
 

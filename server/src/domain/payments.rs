@@ -252,7 +252,8 @@ pub fn settle(conn: &Connection, uid: &str, outcome: &Outcome, source: &str) -> 
     }
     if to == PaymentStatus::Succeeded {
         if let Some(payer) = crate::db::users::find(conn, payment.payer_id)? {
-            let total = format!("{} {}", crate::model::decimal_amount(payment.amount_cents), payment.currency);
+            let lang = super::sms::lang_of(conn, &payer)?;
+            let total = format!("{} {}", lang.amount(payment.amount_cents), payment.currency);
             super::sms::text_person(conn, &payer, "payment_received", &[("total", &total)])?;
             let link = match payment.course_id {
                 Some(course) => format!("/course/{course}"),

@@ -105,6 +105,8 @@ mod tests {
                     ("code", "999999"),
                     ("title", title.as_str()),
                     ("dial", "*1234567890*1234567#"),
+                    // An admin's comment is shortened to the room its message leaves.
+                    ("comment", "W"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

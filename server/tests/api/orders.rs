@@ -133,8 +133,9 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     assert_eq!(buyer_mail.len(), 1);
     assert_eq!(buyer_mail[0].0, format!("Votre commande MAVUNO n° {number}"));
     // Each line in the reader's language, as the marketplace named it (the farmer's names).
-    assert!(buyer_mail[0].1.contains("- Tomates × 4 kg: 10.00 USD"), "{}", buyer_mail[0].1);
-    assert!(buyer_mail[0].1.contains("24.40 USD") && buyer_mail[0].1.contains("Paiement à la livraison"));
+    // Amounts written as French writes them (a decimal comma), as the app shows them.
+    assert!(buyer_mail[0].1.contains("- Tomates × 4 kg: 10,00 USD"), "{}", buyer_mail[0].1);
+    assert!(buyer_mail[0].1.contains("24,40 USD") && buyer_mail[0].1.contains("Paiement à la livraison"));
     assert_eq!(m.app.emails_to("amani@example.com")[0].0, format!("Nouvelle commande n° {number} sur MAVUNO"));
     let esther_mail = m.app.emails_to("esther@example.com");
     assert_eq!(esther_mail[0].0, format!("Oda mpya #{number} kwenye MAVUNO"));
@@ -143,7 +144,7 @@ async fn an_order_is_split_per_farmer_with_the_carts_shipping_and_reserves_stock
     assert!(!esther_mail[0].1.contains("Tomat"), "a farmer reads their own lines only");
     let texts = m.app.sms_bodies();
     let placed_text =
-        format!("MAVUNO: Test, votre commande no {number} de 24.40 USD est passée. Suivez-la dans l'application.");
+        format!("MAVUNO: Test, votre commande no {number} de 24,40 USD est passée. Suivez-la dans l'application.");
     assert_eq!(texts, [("+243990000111".to_owned(), placed_text)], "Amani has no number; Esther said no");
 
     // Each farmer sees the delivery details and their own part only.

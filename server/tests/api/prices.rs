@@ -552,7 +552,7 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     let french = weekly(fr);
     assert_eq!(
         french,
-        "Prix du marché MAVUNO : Mais-grain 0.45$/kg =, Haricots Kadutu 1.32$/kg +10%. STOP pour arreter"
+        "Prix du marché MAVUNO : Mais-grain 0,45$/kg =, Haricots Kadutu 1,32$/kg +10%. STOP pour arreter"
     );
     let swahili = weekly(sw);
     assert_eq!(swahili, "Bei za soko MAVUNO: Maharage 1.32$/kg +10%. STOP kusitisha");
@@ -597,7 +597,7 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
     let week = format!("{}/{}", &monday()[8..10], &monday()[5..7]);
     assert_eq!(
         answers(fr),
-        [format!("Haricots, Kadutu, semaine du {week} : 1.32 USD par kg, sur 1 seul prix : une indication.")],
+        [format!("Haricots, Kadutu, semaine du {week} : 1,32 USD par kg, sur 1 seul prix : une indication.")],
         "one price is said to be one"
     );
     let english = answers(en);
@@ -620,7 +620,7 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
     assert_eq!(saved.unwrap().status(), StatusCode::OK);
     sms(fr, "PRIX haricots kadutu", "p6").await.unwrap();
     sms(en, "PRICE beans", "p7").await.unwrap();
-    assert!(answers(fr)[1].starts_with(&format!("Haricots, Kadutu, semaine du {week} : 1.32 USD (3 762 FC) par kg")));
+    assert!(answers(fr)[1].starts_with(&format!("Haricots, Kadutu, semaine du {week} : 1,32 USD (3 762 FC) par kg")));
     assert_eq!(
         answers(en)[4],
         format!("Beans, all markets, week of {week}: 1.32 USD (CDF 3,762) per kg (from 1.10 to 1.50, 3 prices).")
@@ -640,11 +640,11 @@ async fn prices_by_sms_are_given_at_the_market_or_territory_named() {
     sms(fr, "PRIX haricots Bukavu", "p10").await.unwrap();
     sms(fr, "PRIX haricots au marché de Bukavu", "p11").await.unwrap();
     assert!(
-        answers(fr)[3].contains("sur 2 prix seulement (1.32 et 2.00) : une indication."),
+        answers(fr)[3].contains("sur 2 prix seulement (1,32 et 2,00) : une indication."),
         "the territory: {:?}",
         answers(fr)
     );
-    assert!(answers(fr)[4].contains("2.00 USD (5 700 FC) par kg, sur 1 seul prix"), "the market: {:?}", answers(fr));
+    assert!(answers(fr)[4].contains("2,00 USD (5 700 FC) par kg, sur 1 seul prix"), "the market: {:?}", answers(fr));
     // A farmer in Kabare asking with no place hears Kabare's prices, named.
     let (_, farmer) = crate::ussd::farmer_with_phone(&app, "amani.kabare@example.com").await;
     sms(&farmer, "PRICE beans", "p12").await.unwrap();
@@ -692,7 +692,7 @@ async fn a_basic_phone_follows_a_crop_from_the_menu_and_a_farmer_sees_the_range_
     let price = farmer.go(&["2", "2580", "2", "40"]).await;
     // The farmer is in Kabare: Kavumu's territory has the five prices.
     assert!(
-        price.text.starts_with("Prix en USD pour 1 kg ? Les acheteurs ont payé 1.10 à 1.30."),
+        price.text.starts_with("Prix en USD pour 1 kg ? Les acheteurs ont payé 1,10 à 1,30."),
         "who paid, said: {}",
         price.text
     );

@@ -130,7 +130,7 @@ async fn sellers_near_a_place_come_first() {
     app.text_in("+243971000040", "VENDEURS haricots", "v2").await;
     app.text_in("+243971000040", "VENDEURS chocolat", "v3").await;
     let answers = app.answers_to("+243971000040");
-    assert_eq!(answers[0], "Haricots sur MAVUNO : Esther (Uvira) 1.10/kg; Amani (Kabare) 1.30/kg");
+    assert_eq!(answers[0], "Haricots sur MAVUNO : Esther (Uvira) 1,10/kg; Amani (Kabare) 1,30/kg");
     assert!(answers[1].starts_with("Haricots sur MAVUNO : Esther"), "newest first: {}", answers[1]);
     assert!(answers[2].starts_with("Nous ne connaissons pas ce produit."), "{}", answers[2]);
     assert!(!answers[0].contains("+243"), "no number without the farmer's leave");
@@ -140,8 +140,8 @@ async fn sellers_near_a_place_come_first() {
     assert!(shared.text.starts_with("Les acheteurs qui demandent par SMS"), "{}", shared.text);
     app.text_in("+243971000040", "VENDEURS haricots uvira", "v4").await;
     let now = app.answers_to("+243971000040")[3].clone();
-    assert!(now.ends_with(&format!("Amani (Kabare) 1.30/kg {amani_number}")), "{now}");
-    assert!(now.contains("Esther (Uvira) 1.10/kg;"), "{now}");
+    assert!(now.ends_with(&format!("Amani (Kabare) 1,30/kg {amani_number}")), "{now}");
+    assert!(now.contains("Esther (Uvira) 1,10/kg;"), "{now}");
 
     // Three sellers who all give their numbers fit one segment, their places shortened.
     let (baraka, baraka_number) = farmer_with_phone(&app, "baraka@example.com").await;
@@ -157,9 +157,9 @@ async fn sellers_near_a_place_come_first() {
     app.text_in("+243971000040", "VENDEURS haricots", "v5").await;
     let three = app.answers_to("+243971000040")[4].clone();
     for seller in [
-        format!("Baraka (Kavumu village) 1.20/kg {baraka_number}"),
-        format!("Esther (Uvira) 1.10/kg {esther_number}"),
-        format!("Amani (Kabare) 1.30/kg {amani_number}"),
+        format!("Baraka (Kavumu village) 1,20/kg {baraka_number}"),
+        format!("Esther (Uvira) 1,10/kg {esther_number}"),
+        format!("Amani (Kabare) 1,30/kg {amani_number}"),
     ] {
         assert!(three.contains(&seller), "{seller} in {three}");
     }

@@ -234,7 +234,7 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
     let list = phone.answer("2580").await;
     assert!(list.text.contains("1 Haricots 20kg"), "titles in the person's language: {}", list.text);
     let detail = phone.answer("1").await;
-    assert!(detail.text.starts_with("Haricots : 20 kg à 1.20 USD. En vente."), "{}", detail.text);
+    assert!(detail.text.starts_with("Haricots : 20 kg à 1,20 USD. En vente."), "{}", detail.text);
     phone.answer("1").await;
     assert!(phone.answer("1.5").await.text.starts_with("Écrivez un nombre entier de 0 à 1000000."));
     phone.answers.pop();
@@ -242,7 +242,7 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
     let zero = phone.answer("0").await;
     assert!(zero.text.starts_with("Haricots : mettre le stock à 0 kg, plus rien à vendre ?\n1 Oui"), "{}", zero.text);
     let back = phone.answer("2").await;
-    assert!(back.text.starts_with("Haricots : 20 kg à 1.20 USD."), "back at the product: {}", back.text);
+    assert!(back.text.starts_with("Haricots : 20 kg à 1,20 USD."), "back at the product: {}", back.text);
     assert_eq!(product(&app, beans).await["quantity"], 20);
     phone.answer("1").await;
     let done = phone.answer("35").await;
@@ -254,9 +254,9 @@ async fn a_farmer_changes_stock_and_price_behind_a_pin_and_the_app_sees_it() {
 
     // A new session asks for the PIN again; a price with letters is refused, `#` reads as a point.
     let price = phone.go(&["1", "2580", "1", "2", "abc"]).await;
-    assert!(price.text.starts_with("Écrivez un prix comme 1#25 pour 1.25 USD"), "{}", price.text);
+    assert!(price.text.starts_with("Écrivez un prix comme 1#25 pour 1,25 USD"), "{}", price.text);
     phone.answers.pop();
-    assert_eq!(phone.answer("1#35").await.text, "Haricots : le prix est maintenant de 1.35 USD par kg.");
+    assert_eq!(phone.answer("1#35").await.text, "Haricots : le prix est maintenant de 1,35 USD par kg.");
     assert_eq!(product(&app, beans).await["current_price"], 1.35);
 
     let off = phone.go(&["1", "2580", "1", "3"]).await;
@@ -277,7 +277,7 @@ async fn wrong_pins_are_counted_once_each_and_lock_the_pin() {
     assert!(wrong.text.starts_with("PIN incorrect, encore 4 essais. Entrez votre PIN :\n"), "{}", wrong.text);
     assert!(phone.repeat().await.text.starts_with("PIN incorrect, encore 4 essais."), "a repeat counts once");
     let right = phone.answer("2580").await;
-    assert!(!right.more && right.text.starts_with("Ce mois : 0.00 USD."), "then the right PIN opens: {}", right.text);
+    assert!(!right.more && right.text.starts_with("Ce mois : 0,00 USD."), "then the right PIN opens: {}", right.text);
     for left in [4, 3, 2, 1] {
         let text = phone.go(&["4", "1111"]).await.text;
         let expected = if left == 1 { "encore 1 essai.".to_owned() } else { format!("encore {left} essais.") };
@@ -317,7 +317,7 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
     assert!(phone.answer("0").await.text.starts_with("Que vendez-vous ?"), "0 goes back one question");
     assert!(phone.answer("4").await.text.starts_with("Combien de pièces"), "bananas, by the piece");
     let per_piece = phone.answer("40").await;
-    assert!(per_piece.text.starts_with("Prix en USD pour 1 pièce ? Tapez # pour le point"), "{}", per_piece.text);
+    assert!(per_piece.text.starts_with("Prix en USD pour 1 pièce ? Tapez # pour la virgule"), "{}", per_piece.text);
     phone.answers.truncate(phone.answers.len() - 4);
     assert!(phone.answer("2").await.text.contains("Combien de kg"));
     assert!(phone.answer("abc").await.text.starts_with("Écrivez un nombre entier de 1"));
@@ -327,7 +327,7 @@ async fn selling_something_new_lists_it_once_with_its_names_in_three_languages()
     phone.answers.pop();
     let confirm = phone.answer("1#10").await;
     assert!(
-        confirm.text.starts_with("Haricots : 120 kg, 1.10 USD par kg, dès 10 kg. Mettre en vente ?"),
+        confirm.text.starts_with("Haricots : 120 kg, 1,10 USD par kg, dès 10 kg. Mettre en vente ?"),
         "the smallest order of the farmer's beans: {}",
         confirm.text
     );
@@ -419,9 +419,9 @@ async fn a_farmer_ships_delivers_and_cancels_orders_and_reads_earnings() {
 
     let earnings = phone.go(&["4", "2580"]).await;
     // 5 kg at 2.00 and the default shipping of 5.00, delivered; the cancelled part waits for nothing.
-    assert!(earnings.text.starts_with("Ce mois : 15.00 USD. En attente de livraison : 0.00 USD."), "{}", earnings.text);
+    assert!(earnings.text.starts_with("Ce mois : 15,00 USD. En attente de livraison : 0,00 USD."), "{}", earnings.text);
     let today = time::OffsetDateTime::now_utc().to_offset(time::macros::offset!(+2)).date();
-    let sale = format!("{:02}/{:02} 15.00 #{first_id}", today.day(), u8::from(today.month()));
+    let sale = format!("{:02}/{:02} 15,00 #{first_id}", today.day(), u8::from(today.month()));
     assert!(earnings.text.contains(&sale), "the day as the price SMS write it: {}", earnings.text);
 }
 
@@ -619,11 +619,31 @@ async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
 
     let admin = app.user_with_role("admin@example.com", Role::Admin).await;
     let id: i64 = conn.query_row("SELECT id FROM surveys", [], |r| r.get(0)).unwrap();
-    let review = json!({"farmer_survey_form": {"status": "approved", "admin_comment": "Karibu", "notify": true}});
+    // The admin's review shows the number, and that it is a basic phone's: no email to write to.
+    let listed: Value = app.call(Method::GET, "/admin/surveys", &admin, None).await.json().await.unwrap();
+    let applicant = &listed["data"][0]["user"];
+    assert_eq!(
+        (applicant["email"].clone(), applicant["phone_number"].clone(), applicant["basic_phone"].clone()),
+        (Value::Null, json!("+243971000060"), json!(true))
+    );
+    let comment = "Notre agent passera à Kabare mardi pour voir vos champs et vous montrer l'application.";
+    let review = json!({"farmer_survey_form": {"status": "approved", "admin_comment": comment, "notify": true}});
     let decided = app.call(Method::PATCH, &format!("/admin/surveys/{id}"), &admin, Some(review)).await;
     assert_eq!(decided.status(), StatusCode::OK, "{}", decided.text().await.unwrap());
+    // The decision reaches the basic phone by SMS with the comment, in French, in one segment.
+    let texted = app.sms_bodies().into_iter().rev().find(|(to, _)| to == "+243971000060").unwrap().1;
+    assert!(
+        texted.starts_with(&format!(
+            "MAVUNO: Zawadi, votre demande d'agriculteur no {id} est approuvée. Notre agent passera"
+        )),
+        "{texted}"
+    );
+    assert!(mavuno::outbound::gsm7::units(&texted).is_some_and(|n| n <= 160), "{texted}");
     let farmer = phone.dial().await;
     assert!(farmer.text.starts_with("MAVUNO - Zawadi\n1 Mes produits"), "approved: the farmer's menu: {}", farmer.text);
+    // And in the farmer's menu: Settings, My application.
+    let theirs = phone.go(&["8", "5"]).await;
+    assert!(theirs.text.starts_with("Votre demande est approuvée : Notre agent passera à Kabare"), "{}", theirs.text);
 }
 
 #[tokio::test]

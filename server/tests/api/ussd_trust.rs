@@ -42,7 +42,7 @@ async fn an_answer_acts_on_the_order_the_farmer_saw_though_the_list_changed() {
     let mut phone = app.phone(&number);
     let list = phone.go(&["3", "2580", "2580"]).await;
     assert!(
-        list.text.contains(&format!("1 #{first} nouvelle Haricots 5kg 15.00$")),
+        list.text.contains(&format!("1 #{first} nouvelle Haricots 5kg 15,00$")),
         "named, with its money: {}",
         list.text
     );

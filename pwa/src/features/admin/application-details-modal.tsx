@@ -41,10 +41,21 @@ export function ApplicationDetailsModal({
           <dt>{t('admin.columns.applicant')}</dt>
           <dd>{personName(a.user)}</dd>
         </div>
-        <div>
-          <dt>{t('fields.email')}</dt>
-          <dd>{a.user.email ?? t('profile.not_provided')}</dd>
-        </div>
+        {(a.user.email || !a.user.phone_number) && (
+          <div>
+            <dt>{t('fields.email')}</dt>
+            <dd>{a.user.email ?? t('profile.not_provided')}</dd>
+          </div>
+        )}
+        {a.user.phone_number && (
+          <div>
+            <dt>{t('fields.phone_number')}</dt>
+            <dd>
+              <a href={`tel:${a.user.phone_number}`}>{a.user.phone_number}</a>
+              {a.user.basic_phone && <span className="badge"> {t('admin.apps.basic_phone')}</span>}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>{t('admin.columns.created_by')}</dt>
           <dd>{personName(a.created_by)}</dd>

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatFrancs, inDrc } from './francs';
 import { setupI18n } from '../i18n';
+import { formatMoney } from '../format';
 
 beforeAll(async () => {
   await setupI18n().loadLanguages(['fr', 'sw']);
@@ -30,5 +31,16 @@ describe('francs beside dollars', () => {
     expect(formatFrancs(4275.4).replace(/\s/g, ' ')).toBe('4 275 FC');
     await i18n.changeLanguage('en');
     expect(formatFrancs(128_250.6)).toMatch(/^CDF\s?128,251$/);
+  });
+
+  it('group thousands as each language writes its other numbers (one format a language)', async () => {
+    const i18n = setupI18n();
+    await i18n.changeLanguage('sw');
+    // Beside "US$ 1.43" (a decimal dot), never "FC 4.076".
+    expect(formatFrancs(4076).replace(/\s/g, ' ')).toBe('FC 4,076');
+    expect(formatMoney(1.43).replace(/\s/g, ' ')).toBe('US$ 1.43');
+    await i18n.changeLanguage('fr');
+    expect(formatMoney(1234.5).replace(/\s/g, ' ')).toBe('1 234,50 $US');
+    expect(formatFrancs(4076).replace(/\s/g, ' ')).toBe('4 076 FC');
   });
 });

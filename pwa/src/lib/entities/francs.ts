@@ -34,8 +34,15 @@ export function inDrc(
   return languages.some((tag) => /-CD$/i.test(tag)) || DRC_TIME_ZONES.includes(zoneOf());
 }
 
-/** Whole francs, written as people in the DRC write them ("4 275 FC" in French). */
+/** Whole francs, written as people in the DRC write them ("4 275 FC" in French), their
+ * thousands grouped as the language's other numbers are: Congo's Kiswahili groups with a
+ * dot ("FC 4.076") beside dollars written with a decimal dot ("US$ 1.43"), so Kiswahili
+ * takes its own grouping ("FC 4,076"), one number format per language. */
 export function formatFrancs(amount: number): string {
+  const language = currentLanguage();
+  const group = numberFormat({}, language)
+    .formatToParts(1000)
+    .find((part) => part.type === 'group')?.value;
   return numberFormat(
     {
       style: 'currency',
@@ -44,8 +51,11 @@ export function formatFrancs(amount: number): string {
       maximumFractionDigits: 0,
       minimumFractionDigits: 0,
     },
-    `${currentLanguage()}-CD`,
-  ).format(Math.round(amount));
+    `${language}-CD`,
+  )
+    .formatToParts(Math.round(amount))
+    .map((part) => (part.type === 'group' && group ? group : part.value))
+    .join('');
 }
 
 export interface Francs {

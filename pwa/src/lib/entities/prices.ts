@@ -81,6 +81,63 @@ export function boardQuery(filters: BoardFilters): string {
 export const fetchBoard = (filters: BoardFilters) =>
   api<{ data: Board; markets: Market[] }>(`/prices?${boardQuery(filters)}`);
 
+/** The whole board as the phone last had it, kept in its own database (not the service
+ * worker's cache, which a first visit's page does not go through yet). */
+export interface SavedBoard {
+  board: Board;
+  markets: Market[];
+  /** When it was fetched. */
+  savedAt: string;
+}
+
+const SAVED_BOARD = 'prices_board';
+
+export const savedBoard = (db: LocalDb) => db.getMeta<SavedBoard>(SAVED_BOARD);
+
+export async function saveBoard(db: LocalDb, board: Board, markets: Market[]): Promise<void> {
+  await db.setMeta(SAVED_BOARD, { board, markets, savedAt: new Date().toISOString() } satisfies SavedBoard);
+}
+
+/** A card of a board read on the phone: a crop's figures, or one market's (`market`):
+ * a market's own weeks are not on the phone, so it has no line, change or sources. */
+export type BoardCard = CropPrices & { market?: string };
+
+/**
+ * The saved whole board filtered on the phone, for every filter: a crop is its card; at a
+ * market, each crop's figures there; in a territory, each crop's figures at each of its
+ * markets (a territory's own median is the server's to compute).
+ */
+export function filterSavedBoard(board: Board, filters: BoardFilters, markets: Market[]): BoardCard[] {
+  const crops = board.crops.filter((c) => !filters.crop || c.crop === filters.crop);
+  if (!filters.market && !filters.territory) return crops;
+  const wanted = (m: CropPrices['markets'][number]) =>
+    filters.market
+      ? String(m.market_id) === filters.market
+      : (markets.find((known) => known.id === m.market_id)?.territory ?? m.territory) === filters.territory;
+  return crops.flatMap((c) =>
+    c.markets.filter(wanted).map((m) => ({
+      ...c,
+      median_usd_micros: m.median_usd_micros,
+      low_usd_micros: m.low_usd_micros,
+      high_usd_micros: m.high_usd_micros,
+      observations: m.observations,
+      sources: { sales: 0, agents: 0, imports: 0, outliers: 0 },
+      change_percent: null,
+      series: [],
+      markets: [],
+      market: m.name,
+    })),
+  );
+}
+
+/** The territory a person's place names ("Kabare, South Kivu" is Kabare), among the markets'. */
+export function territoryOf(place: string | null | undefined, markets: Market[]): string | undefined {
+  if (!place) return undefined;
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
+  const parts = place.split(',').map(fold);
+  return markets.map((m) => m.territory).find((t) => parts.includes(fold(t)));
+}
+
 export interface PriceRange extends Figures {
   crop: Crop;
   unit: PriceUnit;

@@ -305,7 +305,15 @@ loss_percentage: number, selling_method: string | null, selling_challenges: bool
  */
 selling_challenges_explanation: string | null, mobile_interest: boolean, improvements_production: string | null, improvements_selling: string | null, additional_comments: string | null, };
 
-export type PersonName = { first_name: string, last_name: string, email: string | null, };
+export type PersonName = { first_name: string, last_name: string, email: string | null, 
+/**
+ * The applicant's number (null for the author, and when they gave none).
+ */
+phone_number: string | null, 
+/**
+ * The applicant reaches MAVUNO by a basic phone (USSD and SMS, no app).
+ */
+basic_phone: boolean, };
 
 export type SurveyStatus = "draft" | "pending" | "approved" | "rejected" | "re-submitted";
 

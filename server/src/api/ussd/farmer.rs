@@ -89,7 +89,7 @@ fn listing_values(ctx: &Ctx<'_>, p: &ProductRow) -> Vec<(&'static str, String)> 
         ("stock", p.listing.quantity.to_string()),
         ("unit", unit_word(ctx, p.listing.unit)),
         ("one", per_unit(ctx.lang, p.listing.unit.as_str())),
-        ("price", money(p.listing.current_price)),
+        ("price", ctx.lang.amount(p.listing.current_price)),
     ]
 }
 
@@ -177,7 +177,7 @@ fn whole(ctx: &Ctx<'_>, answer: &str, min: i64) -> Result<i64, String> {
 
 /// A price typed on a keypad (`1.25`; `*` cannot be typed inside an answer, so `1#25` is read too).
 fn price(ctx: &Ctx<'_>, answer: &str) -> Result<i64, String> {
-    let why = || ctx.format("number.price", &[("max", &money(MAX_PRICE_CENTS))]);
+    let why = || ctx.format("number.price", &[("max", &ctx.lang.amount(MAX_PRICE_CENTS))]);
     let typed = answer.replace(['#', ','], ".");
     parse_cents(&Loose::Text(typed)).filter(|c| (1..=MAX_PRICE_CENTS).contains(c)).ok_or_else(why)
 }
@@ -276,7 +276,7 @@ pub fn sell_show(ctx: &Ctx<'_>, d: &SellDraft) -> ApiResult<Show> {
                     ("quantity", &q.to_string()),
                     ("unit", &unit),
                     ("one", &one),
-                    ("price", &money(*p)),
+                    ("price", &ctx.lang.amount(*p)),
                     ("min", &defaults(ctx, crop)?.min_order.min(*q).to_string()),
                 ],
             ),
@@ -292,7 +292,8 @@ fn price_range(ctx: &Ctx<'_>, crop: &prices::Crop, unit: Unit) -> Option<(String
     let unit = PriceUnit::parse(unit.as_str())?;
     let place = ctx.person.as_ref().and_then(|p| p.location.as_deref());
     let range = prices::board::range(ctx.conn, crop, unit, place).ok()??;
-    Some((money(prices::usd_cents(range.low_usd_micros)), money(prices::usd_cents(range.high_usd_micros))))
+    let amount = |micros| ctx.lang.amount(prices::usd_cents(micros));
+    Some((amount(range.low_usd_micros), amount(range.high_usd_micros)))
 }
 
 pub fn sell_answer(ctx: &mut Ctx<'_>, d: &SellDraft, answer: &str) -> ApiResult<Next> {
@@ -341,7 +342,8 @@ fn list(ctx: &mut Ctx<'_>, d: &SellDraft) -> ApiResult<Next> {
         title_en: Some(names[0].clone()),
         title_fr: Some(names[1].clone()),
         title_sw: Some(names[2].clone()),
-        description: Some(ctx.format("sell.description", &[("title", &title), ("place", &place)])),
+        // Written in the farmer's language, the place too ("Kabare, Sud-Kivu").
+        description: Some(ctx.format("sell.description", &[("title", &title), ("place", &ctx.lang.place(&place))])),
         category: Some(crop.category.as_str().to_owned()),
         unit: Some(crop.unit.as_str().to_owned()),
         quantity: d.quantity.and_then(text),

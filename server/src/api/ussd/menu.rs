@@ -463,7 +463,8 @@ pub fn per_unit(lang: Lang, unit: &str) -> String {
     }
 }
 
-/// Cents as the menus show money: `1.25`.
+/// Cents as a price typed into a listing (`1.25`: what the app's forms send); the menus
+/// say amounts in the reader's way (`Lang::amount`: `1,25` in French).
 pub fn money(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
 }

@@ -3,7 +3,7 @@
 //! order rules, and this month's earnings with the last sales.
 
 use super::farmer::{PER_PAGE, me};
-use super::menu::{Chosen, Ctx, Next, Screen, Show, amount, choice, chosen, listed, money};
+use super::menu::{Chosen, Ctx, Next, Screen, Show, amount, choice, chosen, listed};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::{earnings, orders};
 use crate::domain::orders::{ACCEPTED, Notify, OrderRef};
@@ -63,7 +63,7 @@ pub fn orders_show(ctx: &mut Ctx<'_>, page: usize) -> ApiResult<Show> {
         .iter()
         .map(|item| {
             let Some((order, part)) = item else { return ctx.text("gone") };
-            let total = money(part.subtotal_cents + part.shipping_cents);
+            let total = ctx.lang.amount(part.subtotal_cents + part.shipping_cents);
             ctx.format(
                 "orders.item",
                 &[
@@ -218,12 +218,15 @@ pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
         .map(|e| {
             // The day in South Kivu: a sale at 23:00 UTC was made the next morning there.
             let day = prices::local_day(&e.at).map_or_else(|| e.at.clone(), |d| d.to_string());
-            format!("{} {} #{}", prices::short_day(&day), money(e.amount_cents), e.order_id)
+            format!("{} {} #{}", prices::short_day(&day), ctx.lang.amount(e.amount_cents), e.order_id)
         })
         .collect();
     let summary = ctx.format(
         "earnings.summary",
-        &[("month", &format!("{} USD", money(month))), ("pending", &format!("{} USD", money(pending)))],
+        &[
+            ("month", &format!("{} USD", ctx.lang.amount(month))),
+            ("pending", &format!("{} USD", ctx.lang.amount(pending))),
+        ],
     );
     let last = if sales.is_empty() {
         ctx.text("earnings.none")

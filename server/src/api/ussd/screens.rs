@@ -4,7 +4,7 @@
 //! screens in `farmer`, the application's questions in `apply`, courses in `learning`.
 
 use super::join::JoinDraft;
-use super::menu::{Ctx, Next, Picked, Screen, Show, choice, money, page_of, per_unit, pick};
+use super::menu::{Ctx, Next, Picked, Screen, Show, choice, page_of, per_unit, pick};
 use super::pin::PinStage;
 use super::session::Memo;
 use crate::db::{phone_settings, sms, surveys};
@@ -58,9 +58,15 @@ pub const FARMER: &[(&str, Go)] = &[
 ];
 
 /// A farmer's settings: `ussd.menu.<label>` and where it leads (the second is a
-/// switch, labelled by its state).
-const SETTINGS: &[(&str, Go)] =
-    &[("language", Go::Language), ("share", Go::Settings), ("pin_reset", Go::PinReset), ("alerts", Go::Alerts)];
+/// switch, labelled by its state; the last says their application's decision and the
+/// admin's comment, "an agent will come to Kabare").
+const SETTINGS: &[(&str, Go)] = &[
+    ("language", Go::Language),
+    ("share", Go::Settings),
+    ("pin_reset", Go::PinReset),
+    ("alerts", Go::Alerts),
+    ("application", Go::Application),
+];
 /// Anyone else with an account (buyers, applicants, agents).
 pub const MEMBER: &[(&str, Go)] = &[
     ("application", Go::Application),
@@ -299,9 +305,9 @@ pub fn prices_text(
             ("count", &p.figures.observations.to_string()),
             ("francs", &in_francs(conn, lang, p.figures.median_usd_micros)?),
             ("week", &prices::short_day(&p.week)),
-            ("low", &money(prices::usd_cents(p.figures.low_usd_micros))),
-            ("high", &money(prices::usd_cents(p.figures.high_usd_micros))),
-            ("median", &money(prices::usd_cents(p.figures.median_usd_micros))),
+            ("low", &lang.amount(prices::usd_cents(p.figures.low_usd_micros))),
+            ("high", &lang.amount(prices::usd_cents(p.figures.high_usd_micros))),
+            ("median", &lang.amount(prices::usd_cents(p.figures.median_usd_micros))),
             ("unit", &lang.text(&format!("price_units.{}", p.unit.as_str()))),
         ],
     ))
@@ -312,12 +318,7 @@ pub fn prices_text(
 fn in_francs(conn: &rusqlite::Connection, lang: Lang, usd_micros: i64) -> ApiResult<String> {
     let Some(rate) = crate::db::exchange_rates::current(conn, "CDF")? else { return Ok(String::new()) };
     let amount = (usd_micros as f64 / 1e6 * rate.francs_per_usd as f64).round() as i64;
-    let separator = match lang.code() {
-        "fr" => " ",
-        "sw" => ".",
-        _ => ",",
-    };
-    let amount = crate::labels::thousands(amount, separator);
+    let amount = lang.whole(amount);
     Ok(format!(" ({})", lang.format("ussd.prices.francs", &[("amount", &amount)])))
 }
 
@@ -345,7 +346,7 @@ pub fn sellers_text(
                 .unwrap_or_default();
             let call = o.farmer_phone.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
             let unit = per_unit(lang, &o.unit);
-            format!("{}{place} {}/{unit}{call}", gsm7::cut(&o.farmer_first_name, 14), money(o.price_cents))
+            format!("{}{place} {}/{unit}{call}", gsm7::cut(&o.farmer_first_name, 14), lang.amount(o.price_cents))
         })
         .collect();
     let text = lang.format("ussd.sellers.sms", &[("crop", &crop.name(lang)), ("list", &list.join("; "))]);
@@ -360,10 +361,15 @@ fn application(ctx: &Ctx<'_>) -> ApiResult<String> {
         Some(s) => match s.status {
             SurveyStatus::Draft => ctx.text("application.draft"),
             SurveyStatus::Pending | SurveyStatus::Resubmitted => ctx.text("application.submitted"),
-            SurveyStatus::Approved => ctx.text("application.approved"),
+            SurveyStatus::Approved => match s.admin_comment.as_deref().filter(|c| !c.trim().is_empty()) {
+                Some(comment) => {
+                    ctx.format("application.approved_comment", &[("comment", &gsm7::shorten(comment, 90))])
+                }
+                None => ctx.text("application.approved"),
+            },
             SurveyStatus::Rejected => ctx.format(
                 "application.rejected",
-                &[("comment", &gsm7::cut(s.admin_comment.as_deref().unwrap_or("-"), 90))],
+                &[("comment", &gsm7::shorten(s.admin_comment.as_deref().unwrap_or("-"), 90))],
             ),
         },
     })

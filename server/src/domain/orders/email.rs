@@ -15,9 +15,9 @@ use crate::labels::Lang;
 use crate::model::order::{Delivery, PartStatus};
 use crate::platform::clock;
 
-/// "16.40 USD": amounts in mail as in the app, with two decimals.
-fn money(cents: i64, currency: &str) -> String {
-    format!("{} {currency}", crate::model::decimal_amount(cents))
+/// "16.40 USD", "16,40 USD": amounts in mail (and its SMS) in the reader's way, as the app says them.
+fn money(lang: Lang, cents: i64, currency: &str) -> String {
+    format!("{} {currency}", lang.amount(cents))
 }
 
 fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
@@ -29,7 +29,7 @@ fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
                 "- {} × {} {unit}: {}",
                 l.title_in(lang.code()),
                 l.quantity,
-                money(l.line_total_cents, &order.currency)
+                money(lang, l.line_total_cents, &order.currency)
             )
         })
         .collect::<Vec<_>>()
@@ -54,7 +54,7 @@ pub(super) fn placed(conn: &Connection, buyer: &UserRow, order: &OrderRow) -> Ap
     let number = order.id.to_string();
     let lang = lang_for(conn, buyer.country)?;
     let all = order.parts.iter().map(|p| lines(lang, order, p)).collect::<Vec<_>>().join("\n");
-    let total = money(order.total_cents, &order.currency);
+    let total = money(lang, order.total_cents, &order.currency);
     let payment = lang.text(&format!("checkout.{}", order.payment_method));
     let values = [
         ("name", buyer.greeting_name()),

@@ -104,7 +104,7 @@ pub fn compose(conn: &Connection, lang: Lang, alerts: &[Alert], newest: &mut New
         items.push(format!(
             "{}{place} {}$/{unit}{change}",
             gsm7::cut(&alert.crop.name(lang), 14),
-            crate::model::decimal_amount(super::usd_cents(prices.figures.median_usd_micros))
+            lang.amount(super::usd_cents(prices.figures.median_usd_micros))
         ));
     }
     if items.is_empty() {

@@ -6,6 +6,7 @@ use crate::db::surveys::SurveyRow;
 use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
 use crate::model::survey::SurveyStatus;
+use crate::outbound::gsm7;
 use crate::platform::clock;
 
 /// Writes the applicant an email about the decision on `survey`, in the
@@ -28,7 +29,26 @@ pub fn notify_decision(conn: &Connection, survey: &SurveyRow) -> ApiResult<()> {
     if let Some(email) = &applicant.email {
         crate::db::outbox::enqueue(conn, email, &subject, &body, &clock::now())?;
     }
-    crate::domain::sms::text_person(conn, &applicant, &format!("decision_{outcome}"), &[("number", &number)])?;
+    // The admin's comment comes in the SMS too (a basic phone has no app to read it in),
+    // shortened at a word to what the segment has room for.
+    match survey.admin_comment.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        Some(comment) => {
+            let key = format!("decision_{outcome}_comment");
+            let sms_lang = crate::domain::sms::lang_of(conn, &applicant)?;
+            let frame = crate::domain::sms::compose(
+                sms_lang,
+                &key,
+                &applicant.first_name,
+                &[("number", &number), ("comment", "")],
+            );
+            let room = gsm7::SEGMENT.saturating_sub(gsm7::units(&frame).unwrap_or(gsm7::SEGMENT));
+            let comment = gsm7::shorten(&gsm7::fold(comment), room);
+            crate::domain::sms::text_person(conn, &applicant, &key, &[("number", &number), ("comment", &comment)])?;
+        }
+        None => {
+            crate::domain::sms::text_person(conn, &applicant, &format!("decision_{outcome}"), &[("number", &number)])?
+        }
+    }
     let link = crate::domain::notifications::section("applications");
     crate::domain::notifications::notify(
         conn,

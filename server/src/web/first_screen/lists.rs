@@ -169,13 +169,18 @@ fn search_form(action: &str, section: &str, query: &Query, sorts: &[(&str, Strin
             t(lang, &format!("{section}.sort"))
         )
     };
+    // Until the app runs, a word typed here searches when the keyboard's search key is
+    // pressed (the app, once it takes over, searches as one types, with the word carried
+    // over): the list's status line says so as soon as something is typed (`data-enter`,
+    // read by the first screen's script, lib/first-screen.ts).
     format!(
         "<form class=\"market-tools\" action=\"{action}\" role=\"search\"><div class=\"field\">\
          <label for=\"first-q\">{}</label><input id=\"first-q\" name=\"q\" type=\"search\" maxlength=\"100\" \
-         placeholder=\"{}\" value=\"{}\"></div>{sort}</form>",
+         enterkeyhint=\"search\" placeholder=\"{}\" value=\"{}\" data-enter=\"{}\"></div>{sort}</form>",
         t(lang, &format!("{section}.search")),
         t(lang, &format!("{section}.search_placeholder")),
         escape(query.q.as_deref().unwrap_or("")),
+        t(lang, "common.search_enter"),
     )
 }
 
@@ -224,7 +229,7 @@ fn picture(hash: Option<&str>, alt: &str, first: bool, save_data: bool) -> Strin
 /// The app's `Stars`: five stars, the rating and the number of reviews.
 pub(super) fn stars(rating: f64, reviews: i64, lang: Lang) -> String {
     if reviews == 0 {
-        return format!("<span class=\"stars none muted\">{}</span>", t(lang, "market.no_reviews"));
+        return format!("<span class=\"stars none\">{}</span>", t(lang, "market.no_reviews"));
     }
     let shown = format!("{rating:.1}");
     let full = (rating.round().clamp(0.0, 5.0)) as usize;

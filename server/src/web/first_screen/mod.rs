@@ -13,7 +13,7 @@
 use axum::http::{HeaderMap, Uri};
 
 use crate::domain::settings::Contact;
-use crate::labels::{Lang, thousands};
+use crate::labels::Lang;
 use crate::startup::AppState;
 
 use super::page::escape;
@@ -286,13 +286,11 @@ fn footer(path: &str, contact: &Contact, ussd_code: &str, lang: Lang) -> String 
 /// US dollars as the app writes them (`Intl.NumberFormat(lang, {currency: 'USD'})`):
 /// "$1,234.50", "1 234,50 $US", "US$ 1,234.50".
 fn usd(lang: Lang, cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let (whole, fraction) = (cents.abs() / 100, cents.abs() % 100);
-    let grouped = thousands(whole, if lang.code() == "fr" { "\u{202f}" } else { "," });
+    let (sign, amount) = (if cents < 0 { "-" } else { "" }, lang.amount(cents.abs()));
     match lang.code() {
-        "fr" => format!("{sign}{grouped},{fraction:02}\u{a0}$US"),
-        "sw" => format!("{sign}US$\u{a0}{grouped}.{fraction:02}"),
-        _ => format!("{sign}${grouped}.{fraction:02}"),
+        "fr" => format!("{sign}{amount}\u{a0}$US"),
+        "sw" => format!("{sign}US$\u{a0}{amount}"),
+        _ => format!("{sign}${amount}"),
     }
 }
 

@@ -6,7 +6,7 @@ use super::{escape, long_date, t, usd};
 use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
 use crate::domain::prices::{CROPS, crop_named, usd_cents};
-use crate::labels::{Lang, thousands};
+use crate::labels::Lang;
 use crate::startup::AppState;
 
 pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option<String> {
@@ -62,17 +62,33 @@ pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option
             board.crops.iter().map(|c| format!("<li>{}</li>", card(c, &board, lang))).collect::<String>()
         )
     };
+    // What the filters hold, as the summary of their fold says it (the app's `chosen`).
+    let chosen = [
+        crop.map_or_else(|| lang.text("prices.all_crops"), |c| c.name(lang)),
+        match (query.market.and_then(|id| markets.iter().find(|m| m.id == id)), query.territory.as_deref()) {
+            (Some(market), _) => market.name.clone(),
+            (None, Some(territory)) if !territory.is_empty() => territory.to_owned(),
+            _ => lang.text("prices.all_markets"),
+        },
+    ]
+    .join(" · ");
+    // The prices first, the filters folded under the heading (a phone's first screen held
+    // the intro and three cut selects, and no price).
     Some(format!(
         "<section class=\"page prices\" aria-labelledby=\"prices-title\"><header><h1 id=\"prices-title\">{}</h1>\
-         <p class=\"lead\">{}</p></header><form class=\"filter-bar\" action=\"/prices\" aria-label=\"{}\">{}{}{}\
-         <button type=\"submit\" class=\"button secondary small\">{}</button></form>{cards}<p class=\"muted\">{}</p></section>",
+         </header><details class=\"price-filters\"><summary>{}: <span class=\"muted\">{}</span></summary>\
+         <form class=\"filter-bar\" action=\"/prices\" aria-label=\"{}\">{}{}{}\
+         <button type=\"submit\" class=\"button secondary small\">{}</button></form></details>{cards}\
+         <p class=\"lead\">{}</p><p class=\"muted\">{}</p></section>",
         t(lang, "prices.title"),
-        t(lang, "prices.intro"),
+        t(lang, "prices.filters"),
+        escape(&chosen),
         t(lang, "prices.filters"),
         select("crop", "all_crops", crops),
         select("territory", "all_territories", territory_options),
         select("market", "all_markets", market_options),
         t(lang, "prices.show"),
+        t(lang, "prices.intro"),
         t(lang, "prices.how"),
     ))
 }
@@ -81,14 +97,10 @@ fn money(lang: Lang, micros: i64) -> String {
     usd(lang, usd_cents(micros))
 }
 
-/// Whole francs as the app's `formatFrancs` writes them for the DRC.
+/// Whole francs as the app's `formatFrancs` writes them for the DRC, grouped as the
+/// language's other numbers are ("FC 4,076" beside "US$ 1.43" in Kiswahili).
 fn francs(lang: Lang, amount: i64) -> String {
-    let separator = match lang.code() {
-        "fr" => "\u{202f}",
-        "sw" => ".",
-        _ => ",",
-    };
-    let grouped = thousands(amount, separator);
+    let grouped = lang.whole(amount);
     match lang.code() {
         "fr" => format!("{grouped}\u{a0}FC"),
         "sw" => format!("FC\u{a0}{grouped}"),
