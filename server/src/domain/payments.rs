@@ -182,7 +182,13 @@ struct Payment<'a> {
     currency: &'a str,
 }
 
-/// Checks the operator (one of `country`'s) and the number, and writes the payment (initiating).
+/// The served countries, the payer's own first: where an operator is looked for.
+const COUNTRIES: [Country; 6] = [Country::Drc, Country::Bdi, Country::Rwa, Country::Uga, Country::Tza, Country::Ken];
+
+/// Checks the operator and the number, and writes the payment (initiating). The operator
+/// is one the settings offer (docs/settings.md) in `country` (the payer's) or another
+/// served country (a Rwandan account paying from a Congolese number, with a Congolese
+/// operator); the number is read as the operator's country's and must be one of it.
 fn open(
     conn: &Connection,
     p: &Payment<'_>,
@@ -191,11 +197,19 @@ fn open(
     phone: &str,
     provider: &str,
 ) -> ApiResult<(PaymentRow, bool)> {
-    // One of the country's operators that the settings offer (docs/settings.md).
-    if !crate::domain::settings::payments_in(conn, country)?.operators.iter().any(|id| id == operator) {
-        return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
+    let mut countries = vec![country];
+    countries.extend(COUNTRIES.into_iter().filter(|c| *c != country));
+    let mut operator_country = None;
+    for candidate in countries {
+        if crate::domain::settings::payments_in(conn, candidate)?.operators.iter().any(|id| id == operator) {
+            operator_country = Some(candidate);
+            break;
+        }
     }
-    let phone = payer_number(phone, country)?;
+    let Some(operator_country) = operator_country else {
+        return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
+    };
+    let phone = payer_number(phone, operator_country)?;
     let now = clock::now();
     let uid = uuid::Uuid::new_v4().to_string();
     let id = payments::insert(

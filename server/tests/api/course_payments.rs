@@ -99,18 +99,36 @@ async fn a_paid_course_enrols_its_learner_when_the_payment_succeeds() {
     assert_eq!(course["data"]["enrolled"], 1);
     assert_eq!(error_of(s.pay("+243970000001").await, StatusCode::CONFLICT).await["code"], "already_enrolled");
 
-    // A free course is not paid for; an operator of another country is refused.
+    // A free course is not paid for; an operator nobody offers is refused, and a number of
+    // another country than the operator's (a Congolese number with Rwanda's MTN).
     let free = s.app.course(&s.admin, fields("Beans", "farming", "beginner")).await;
     let body = json!({"operator": "AIRTEL_COD", "phone": "+243970000001"});
     let free_pay = s.app.call(Method::POST, &format!("/courses/{}/payments", free.id), &s.learner, Some(body)).await;
     assert_eq!(error_of(free_pay, StatusCode::CONFLICT).await["code"], "course_free");
     let other = s.app.user_with_role("other@example.com", Role::User).await;
-    let body = json!({"operator": "MPESA_KEN", "phone": "+254700000001"});
+    let body = json!({"operator": "NOT_AN_OPERATOR", "phone": "+254700000001"});
     let wrong = s.app.call(Method::POST, &format!("/courses/{}/payments", s.course.id), &other, Some(body)).await;
     assert_eq!(
         error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["operator"][0],
         "operator_invalid"
     );
+    let body = json!({"operator": "MTN_MOMO_RWA", "phone": "+243970000002"});
+    let wrong = s.app.call(Method::POST, &format!("/courses/{}/payments", s.course.id), &other, Some(body)).await;
+    assert_eq!(
+        error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["phone"][0],
+        "phone_other_country"
+    );
+}
+
+#[tokio::test]
+async fn a_course_is_paid_from_a_number_of_another_country_with_that_country_s_operator() {
+    let s = school().await;
+    // The learner's account is Rwandan; they pay from a Congolese number with Airtel DRC.
+    s.app.sql("UPDATE users SET country = 'RWA' WHERE email = 'learner@example.com'");
+    let body = json!({"operator": "AIRTEL_COD", "phone": "+243970000001"});
+    let paid = s.app.call(Method::POST, &format!("/courses/{}/payments", s.course.id), &s.learner, Some(body)).await;
+    assert!(paid.status().is_success(), "{}", paid.text().await.unwrap());
+    assert_eq!(s.until("succeeded").await["phone"], "243970000001");
 }
 
 #[tokio::test]
