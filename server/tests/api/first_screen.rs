@@ -59,7 +59,10 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(main.contains(&format!("src=\"{picture}\"")) && main.contains("fetchpriority=\"high\""), "{main}");
     assert_eq!(main.matches("fetchpriority").count(), 1, "only the first picture comes first");
     assert!(main.contains("\u{a0}$US</strong>"), "prices in French");
-    assert!(main.contains("<a class=\"chip\" href=\"/marketplace?category=grains\">Grains et légumineuses</a>"), "{main}");
+    assert!(
+        main.contains("<a class=\"chip\" href=\"/marketplace?category=grains\">Grains et légumineuses</a>"),
+        "{main}"
+    );
     // The footer: the platform's address as the settings say, the languages as links.
     let footer = html.split("<footer class=\"site-footer\">").nth(1).expect("the footer");
     let address = Lang::parse(Some("fr")).text("contact.address");
