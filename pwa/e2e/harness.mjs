@@ -33,15 +33,15 @@ export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor:
  * spares CI a release build, ~6.4 min from scratch on 2 cores; the same code, with
  * overflow checks on); `E2E_SERVER` names another, e.g. `target/release/mavuno`.
  */
-const SERVER = process.env.E2E_SERVER ?? join(root, 'target/debug/mavuno');
+export const SERVER = process.env.E2E_SERVER ?? join(root, 'target/debug/mavuno');
 
 /** Starts `SERVER` on `dataDir` with the demo content; `output` is what it has logged so far. */
-async function serve(dataDir) {
+async function serve(dataDir, addr = '127.0.0.1:0') {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
   const child = spawn(
     SERVER,
-    ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--web-dir', join(root, 'pwa/dist'), '--demo'],
+    ['serve', '--addr', addr, '--data-dir', dataDir, '--web-dir', join(root, 'pwa/dist'), '--demo'],
     { stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   // Never leave a server behind, even when the tests are interrupted.
@@ -102,15 +102,26 @@ async function demoData() {
 export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
   cpSync(await demoData(), dataDir, { recursive: true });
-  const server = await serve(dataDir);
+  let server = await serve(dataDir);
   return {
     origin: server.origin,
     dataDir,
     /** What the server has logged so far (without SMTP, the emails it sends are written there). */
     log: () => server.output,
-    async stop() {
-      server.child.kill('SIGTERM');
+    /** `kill -9`, as when the machine is lost. */
+    async kill() {
+      server.child.kill('SIGKILL');
       await once(server.child, 'exit');
+    },
+    /** Starts it again on the same address and data dir (after `kill`). */
+    async start() {
+      server = await serve(dataDir, new URL(server.origin).host);
+    },
+    async stop() {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGTERM');
+        await once(server.child, 'exit');
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

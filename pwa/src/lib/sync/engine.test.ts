@@ -189,6 +189,54 @@ describe('push and pull', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
+  it('keeps confirmed changes a day and sends again those a server restored from its off-site copy lacks, once', async () => {
+    await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Beans' } });
+    await enqueueNote(db, 'note.create', { uid: 'b', answers: { title: 'Maize' } });
+    await enqueueNote(db, 'note.create', { uid: 'c', answers: { title: 'Cassava' } });
+    // The server confirms all three; its off-site copy holds only the first when it is lost.
+    let serverLast = 0;
+    let restored = false;
+    const pushed: Array<Array<[number, string]>> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.includes('/sync/push')) {
+          const mutations = (JSON.parse(init!.body as string) as { mutations: Mutation[] }).mutations;
+          pushed.push(mutations.map((m) => [m.mutation_id, m.args.uid as string]));
+          serverLast = mutations.at(-1)!.mutation_id;
+          return reply(200, {
+            last_mutation_id: serverLast,
+            results: mutations.map((m) => ({ mutation_id: m.mutation_id, status: 'applied' })),
+          });
+        }
+        if (restored) {
+          restored = false;
+          return reply(409, { code: 'snapshot_required', message: 'restored' });
+        }
+        return reply(200, { cursor: 3, last_mutation_id: serverLast, changes: [], has_more: false });
+      }),
+    );
+    await syncNow(db);
+    expect(await db.outbox.count()).toBe(0);
+    expect((await db.confirmed.toArray()).map((e) => e.mutation_id)).toEqual([1, 2, 3]);
+
+    restored = true;
+    serverLast = 1;
+    await syncNow(db);
+    // 'b' and 'c' again, numbered on from what the restored server has; 'a' not twice.
+    expect(pushed.at(-1)).toEqual([
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+    expect(await db.outbox.count()).toBe(0);
+
+    // A day later the confirmed changes are let go at the next pull.
+    expect(await db.confirmed.count()).toBe(3);
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 24 * 3600 * 1000 + 1);
+    await syncNow(db);
+    expect(await db.confirmed.count()).toBe(0);
+  });
+
   it('a change queued while a sync runs is sent by one more run, not left for the next trigger', async () => {
     await enqueueNote(db, 'note.create', { uid: 'a', answers: { title: 'Shipped' } });
     const pushed: number[][] = [];

@@ -64,8 +64,11 @@ export function syncNow(db: LocalDb): Promise<void> {
     try {
       await push(db, drain.inFlight);
       await pull(db);
-      // Answered but unknown to the server now (restored from a backup): sent again.
-      if ((await db.outbox.where('state').equals('sent').count()) > 0) {
+      // Answered or confirmed but unknown to the server now (restored from a backup or
+      // its off-site copy): sent again.
+      const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
+      const lost = await db.confirmed.where('mutation_id').above(last).count();
+      if (lost > 0 || (await db.outbox.where('state').equals('sent').count()) > 0) {
         await renumber(db);
         await push(db, drain.inFlight);
         await pull(db);

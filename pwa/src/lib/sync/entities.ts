@@ -29,7 +29,7 @@ export function entityHandler(entity: string): EntityHandler | undefined {
 /** The tables a sync transaction touches: the queue, its bookkeeping and every entity's records. */
 export function syncedTables(db: LocalDb) {
   const tables = [...handlers.values()].flatMap((h) => [h.table(db), ...(h.reads?.(db) ?? [])]);
-  return [db.outbox, db.meta, ...new Set(tables)];
+  return [db.outbox, db.confirmed, db.meta, ...new Set(tables)];
 }
 
 /** The handler of a mutation (`product.update` → `product`). */

@@ -24,6 +24,14 @@ export interface OutboxEntry extends Mutation {
   result?: MutationResult;
 }
 
+/** A change a pull confirmed, kept a day (`CONFIRMED_KEPT_MS`): a server restored from
+ * its off-site copy, which trails by seconds, may lack it; it is then sent again. */
+export interface ConfirmedEntry extends Mutation {
+  uid: string;
+  /** When a pull confirmed it (ms since the epoch). */
+  confirmed_at: number;
+}
+
 /** What every synced record has on this device. */
 export interface LocalRecord {
   uid: string;
@@ -82,6 +90,8 @@ export interface MetaEntry {
 
 export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxEntry, 'mutation_id'>;
+  /** Changes pulls confirmed in the last day, should the server come back from its copy without them. */
+  confirmed!: EntityTable<ConfirmedEntry, 'mutation_id'>;
   surveys!: EntityTable<Application, 'uid'>;
   meta!: EntityTable<MetaEntry, 'key'>;
   /** A field agent's copy of the people they can visit (GET /agent/people). */
@@ -134,6 +144,7 @@ export class LocalDb extends Dexie {
     this.version(11).stores({ registrations: 'uid' });
     this.version(12).stores({ notifications: 'uid, created_at' });
     this.version(13).stores({ recordedPrices: 'uid' });
+    this.version(14).stores({ confirmed: 'mutation_id, confirmed_at' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -99,18 +99,22 @@ function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown
 }
 
 /** After a gap, number the changes the server does not have on from what it has: the
- * queued ones, and after a server was restored from a backup also those it had
- * answered (kept as `sent` until a pull confirmed them) or refused, sent again. */
+ * queued ones, and after a server was restored from a backup or its off-site copy also
+ * those it had answered (kept as `sent` until a pull confirmed them), confirmed (kept a
+ * day) or refused, sent again. */
 export async function renumber(db: LocalDb): Promise<void> {
-  await db.transaction('rw', db.outbox, db.meta, async () => {
+  await db.transaction('rw', db.outbox, db.confirmed, db.meta, async () => {
     const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
-    const unknown = await db.outbox.where('mutation_id').above(last).sortBy('mutation_id');
-    await db.outbox.bulkDelete(unknown.map((e) => e.mutation_id));
+    const lost = await db.confirmed.where('mutation_id').above(last).toArray();
+    await db.confirmed.bulkDelete(lost.map((e) => e.mutation_id));
+    const waiting = await db.outbox.where('mutation_id').above(last).toArray();
+    await db.outbox.bulkDelete(waiting.map((e) => e.mutation_id));
+    const unknown = [
+      ...lost.map(({ confirmed_at: _confirmed, ...change }) => change),
+      ...waiting.map(({ result: _refusal, state: _state, ...change }) => change),
+    ].sort((a, b) => a.mutation_id - b.mutation_id);
     let next = last + 1;
-    for (const entry of unknown) {
-      const { result: _refusal, ...change } = entry;
-      await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });
-    }
+    for (const change of unknown) await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });
     await db.setMeta('next_mutation_id', next);
   });
 }

@@ -10,6 +10,8 @@ import { notify } from './state';
 import { GUEST_DB, PULL_LIMIT, takeEarlyPull } from './early-pull';
 
 const BATCH = 50;
+/** How long a confirmed change is kept (docs/sync.md, Push; docs/operations.md, Off-site copy). */
+export const CONFIRMED_KEPT_MS = 24 * 3600 * 1000;
 
 /** Sends the queued changes in order, a batch at a time, until none is left or the server asks to wait. */
 export async function push(db: LocalDb, inFlight: Set<number>): Promise<void> {
@@ -91,7 +93,8 @@ export async function pull(db: LocalDb): Promise<void> {
  * waiting are applied again to the empty tables, so the screens keep showing them. */
 async function startOver(db: LocalDb): Promise<void> {
   await db.transaction('rw', syncedTables(db), async () => {
-    for (const table of syncedTables(db)) if (table !== db.outbox && table !== db.meta) await table.clear();
+    for (const table of syncedTables(db))
+      if (table !== db.outbox && table !== db.confirmed && table !== db.meta) await table.clear();
     for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
       await handlerFor(entry.name).apply(db, entry);
     }
@@ -114,11 +117,29 @@ export async function applyPage(db: LocalDb, page: PullResponse): Promise<void> 
       if (change.op === 'del') await handler.table(db).delete(change.id);
       else await handler.table(db).put({ ...change.record, uid: change.id });
     }
-    // Processed by the server: their effects are in what we just stored.
-    await db.outbox
+    // Processed by the server: their effects are in what we just stored. Kept a day
+    // aside, for a server restored from an off-site copy a few seconds behind.
+    const processed = await db.outbox
       .where('mutation_id')
       .belowOrEqual(page.last_mutation_id)
       .and((e: OutboxEntry) => e.state !== 'rejected')
+      .toArray();
+    const now = Date.now();
+    await db.confirmed.bulkPut(
+      processed.map(({ mutation_id, name, args, base, client_time, uid }) => ({
+        mutation_id,
+        name,
+        args,
+        base,
+        client_time,
+        uid,
+        confirmed_at: now,
+      })),
+    );
+    await db.outbox.bulkDelete(processed.map((e) => e.mutation_id));
+    await db.confirmed
+      .where('confirmed_at')
+      .below(now - CONFIRMED_KEPT_MS)
       .delete();
     for (const entry of await db.outbox.where('state').anyOf('queued', 'sent').sortBy('mutation_id')) {
       if (touched.has(entry.uid)) await handlerFor(entry.name).apply(db, entry);
