@@ -96,6 +96,18 @@ test('an admin sees the platform’s figures and a new sign-up among the recent 
   await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
 });
 
+test('a super admin is told when this server is the only copy of the data; an admin is not', async () => {
+  const { origin } = env.server;
+  // The test server runs without an off-site copy (docs/operations.md, Off-site copy).
+  const root = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(root, origin, 'superadmin@mavuno.demo');
+  await root.getByRole('status').filter({ hasText: 'This server is the only copy of your data' }).waitFor();
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, origin, 'admin@mavuno.demo');
+  await admin.getByRole('heading', { name: 'Recent activity' }).waitFor();
+  assert.equal(await admin.getByText('This server is the only copy of your data').count(), 0);
+});
+
 test('a farmer’s order count and activity follow a buyer’s order, with the app open', async () => {
   const { origin } = env.server;
   const page = await (await env.browser.newContext(PHONE)).newPage();

@@ -97,6 +97,8 @@ enum Command {
         /// Sign-ups allowed per address in 10 minutes (raise it for load tests from one machine).
         #[arg(long, env = "MAVUNO_SIGNUP_LIMIT", default_value_t = 20)]
         signup_limit: usize,
+        #[command(flatten)]
+        offsite: OffsiteArgs,
         /// Allow --demo on an address other people can reach. The demo's staff accounts
         /// (super admin, admin, field agent) then get passwords generated here, printed once.
         #[arg(long, env = "MAVUNO_PUBLIC_DEMO")]
@@ -137,6 +139,18 @@ enum Command {
         #[arg(long, env = "MAVUNO_GATEWAY_TOKEN", hide_env_values = true)]
         gateway_token: Option<String>,
     },
+    /// Bring a deployment back from the off-site copy into an empty data dir: the database
+    /// (the latest, or as it was at --at), marked so that every phone takes a new snapshot
+    /// and sends again what was lost, and the pictures (docs/operations.md, Restore).
+    Restore {
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        /// A time (RFC 3339, e.g. 2026-11-28T09:30:00Z): the database as it was then.
+        #[arg(long)]
+        at: Option<String>,
+        #[command(flatten)]
+        offsite: OffsiteArgs,
+    },
     /// Write a consistent copy of the database while the server runs.
     Backup {
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
@@ -144,6 +158,77 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// The off-site copy's store and tools (docs/operations.md, Off-site copy).
+#[derive(clap::Args)]
+struct OffsiteArgs {
+    /// Where the continuous off-site copy goes: s3://bucket/prefix on any S3-compatible
+    /// store (the database by Litestream, the pictures by rclone). Without it, this server
+    /// is the only copy of the data, which the super admin's dashboard says.
+    #[arg(long, env = "MAVUNO_OFFSITE_URL")]
+    offsite_url: Option<String>,
+    /// The store's address when it is not AWS (e.g. https://s3.eu-central-003.backblazeb2.com).
+    #[arg(long, env = "MAVUNO_OFFSITE_ENDPOINT")]
+    offsite_endpoint: Option<String>,
+    #[arg(long, env = "MAVUNO_OFFSITE_REGION", default_value = "us-east-1")]
+    offsite_region: String,
+    /// A key scoped to the one bucket (best kept in the environment, not on the command line).
+    #[arg(long, env = "MAVUNO_OFFSITE_ACCESS_KEY_ID", hide_env_values = true)]
+    offsite_access_key_id: Option<String>,
+    #[arg(long, env = "MAVUNO_OFFSITE_SECRET_ACCESS_KEY", hide_env_values = true)]
+    offsite_secret_access_key: Option<String>,
+    /// Litestream's program (the copy of the database).
+    #[arg(long, env = "MAVUNO_LITESTREAM", default_value = "litestream")]
+    litestream: PathBuf,
+    /// rclone's program (the copy of the pictures).
+    #[arg(long, env = "MAVUNO_RCLONE", default_value = "rclone")]
+    rclone: PathBuf,
+    /// Seconds between two copies of new pictures.
+    #[arg(long, env = "MAVUNO_OFFSITE_MEDIA_EVERY", default_value_t = 60)]
+    offsite_media_every: u64,
+    /// Seconds between two looks at what the store holds.
+    #[arg(long, env = "MAVUNO_OFFSITE_CHECK_EVERY", default_value_t = 30)]
+    offsite_check_every: u64,
+    /// Minutes a copy may go unconfirmed before the super admins are told (email and SMS).
+    #[arg(long, env = "MAVUNO_OFFSITE_LAG_ALERT", default_value_t = 10)]
+    offsite_lag_alert: u64,
+}
+
+impl OffsiteArgs {
+    /// The settings, when an off-site copy is asked for, or why they cannot be.
+    fn settings(self) -> Result<Option<mavuno::platform::config::OffsiteSettings>, String> {
+        let Some(url) = self.offsite_url else { return Ok(None) };
+        let (Some(key), Some(secret)) = (self.offsite_access_key_id, self.offsite_secret_access_key) else {
+            return Err(
+                "the off-site copy needs MAVUNO_OFFSITE_ACCESS_KEY_ID and MAVUNO_OFFSITE_SECRET_ACCESS_KEY".to_owned()
+            );
+        };
+        let settings = mavuno::platform::config::OffsiteSettings {
+            url,
+            endpoint: self.offsite_endpoint.map(|e| e.trim_end_matches('/').to_owned()),
+            region: self.offsite_region,
+            access_key_id: key.into(),
+            secret_access_key: secret.into(),
+            litestream: self.litestream,
+            rclone: self.rclone,
+            media_every: Duration::from_secs(self.offsite_media_every.max(1)),
+            check_every: Duration::from_secs(self.offsite_check_every.max(1)),
+            lag_alert: Duration::from_secs(self.offsite_lag_alert.max(1) * 60),
+        };
+        settings.bucket_and_prefix()?;
+        for (tool, program) in [("Litestream", &settings.litestream), ("rclone", &settings.rclone)] {
+            let found = std::process::Command::new(program).arg("version").stdout(std::process::Stdio::null()).status();
+            if !found.is_ok_and(|status| status.success()) {
+                return Err(format!(
+                    "the off-site copy needs {tool}: {} does not run (install it, or name it with --{})",
+                    program.display(),
+                    tool.to_lowercase()
+                ));
+            }
+        }
+        Ok(Some(settings))
+    }
 }
 
 /// glibc raises its mmap threshold after a large block is freed, after which
@@ -204,7 +289,12 @@ async fn run() -> ExitCode {
             hsts_max_age,
             signup_limit,
             public_demo,
+            offsite,
         } => {
+            let offsite = match offsite.settings() {
+                Ok(offsite) => offsite,
+                Err(message) => return fail(message),
+            };
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
             let pawapay = pawapay_token
                 .map(|token| mavuno::platform::config::PawaPaySettings { url: pawapay_url, token: token.into() });
@@ -250,6 +340,7 @@ async fn run() -> ExitCode {
                 hsts_max_age,
                 signup_max: signup_limit,
                 gateway_token: gateway_token.map(Into::into),
+                offsite,
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -279,6 +370,15 @@ async fn run() -> ExitCode {
             create_user(&data_dir, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { data_dir, out } => backup(&data_dir, &out),
+        Command::Restore { data_dir, at, offsite } => match offsite.settings() {
+            Ok(Some(settings)) => {
+                mavuno::outbound::offsite::restore(&settings, &data_dir, at.as_deref()).await.map(|said| {
+                    println!("{said}");
+                })
+            }
+            Ok(None) => Err("restore needs the store: --offsite-url (MAVUNO_OFFSITE_URL) and its keys".to_owned()),
+            Err(message) => Err(message),
+        },
         Command::Ussd { phone, lang, server, data_dir, gateway_token } => {
             phone_emulator::run(&server, &data_dir, gateway_token, &phone, lang.as_deref()).await
         }

@@ -176,6 +176,7 @@ impl Application {
         mailer::spawn(&state).map_err(StartError::Secret)?;
         sms::spawn(&state);
         providers::spawn_poller(&state);
+        crate::outbound::offsite::spawn(&state).map_err(StartError::Secret)?;
         if let Err(err) = housekeeping::run_once(&state).await {
             tracing::warn!(%err, "could not tidy at start");
         }

@@ -309,6 +309,10 @@ pub struct Overview {
     payments_simulated: bool,
     figures: OverviewFigures,
     activity: Vec<ActivityJson>,
+    /// The continuous off-site copy, for super admins (docs/operations.md, Off-site copy):
+    /// when the store last confirmed it; none is this server the only copy. Absent for admins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offsite: Option<crate::domain::offsite::OffsiteState>,
 }
 
 /// How many recent events the admin home lists.
@@ -317,12 +321,17 @@ const ACTIVITY: i64 = 12;
 /// The admin home: the platform's figures and its latest events of every kind.
 #[utoipa::path(get, path = "/admin/overview", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Overview), (status = 403, body = ErrorBody)))]
-async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<Overview>> {
+async fn overview(State(state): State<AppState>, AdminUser(admin): AdminUser) -> ApiResult<Json<Overview>> {
     let since = crate::platform::clock::before_now(std::time::Duration::from_secs(30 * 24 * 3600));
     let low = crate::domain::products::LOW_STOCK;
-    let (f, events) = state
+    let threshold = state.config.offsite.as_ref().map(|o| o.lag_alert);
+    let super_admin = admin.user.role == crate::model::user::Role::SuperAdmin;
+    let (f, events, offsite) = state
         .db
-        .read(move |conn| Ok((overview::figures(conn, &since, low)?, overview::activity(conn, ACTIVITY)?)))
+        .read(move |conn| {
+            let offsite = if super_admin { Some(crate::domain::offsite::state_of(conn, threshold)?) } else { None };
+            Ok((overview::figures(conn, &since, low)?, overview::activity(conn, ACTIVITY)?, offsite))
+        })
         .await?;
     let dollars = |cents: i64| cents as f64 / 100.0;
     Ok(Json(Overview {
@@ -353,5 +362,6 @@ async fn overview(State(state): State<AppState>, _admin: AdminUser) -> ApiResult
                 amount: a.amount_cents.map(dollars),
             })
             .collect(),
+        offsite,
     }))
 }

@@ -19,12 +19,26 @@ pub struct Health {
     version: &'static str,
     /// The sync protocol version this server speaks.
     protocol: u32,
+    /// The off-site copy (docs/operations.md): `ok` (confirmed within the alert's
+    /// threshold), `lagging`, or `none` (this server is the only copy).
+    offsite: &'static str,
 }
 
 /// Is the server up and its database reachable?
 #[utoipa::path(get, path = "/health", tag = "health",
     responses((status = 200, body = Health), (status = 500, body = crate::error::ErrorBody)))]
 async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
-    state.db.read(|conn| Ok(conn.query_row("SELECT 1", [], |_| Ok(()))?)).await?;
-    Ok(Json(Health { status: "ok", version: env!("CARGO_PKG_VERSION"), protocol: sync_protocol::PROTOCOL_VERSION }))
+    let threshold = state.config.offsite.as_ref().map(|o| o.lag_alert);
+    let copy = state.db.read(move |conn| crate::domain::offsite::state_of(conn, threshold)).await?;
+    let offsite = match (copy.configured, copy.lagging) {
+        (false, _) => "none",
+        (true, true) => "lagging",
+        (true, false) => "ok",
+    };
+    Ok(Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+        protocol: sync_protocol::PROTOCOL_VERSION,
+        offsite,
+    }))
 }

@@ -415,7 +415,19 @@ pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
     crate::platform::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
     conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)?;
     // Only the copy carries the mark: a server started on it knows it was restored.
-    meta::set(&Connection::open(out)?, sync::RESTORED_FROM_BACKUP, &crate::platform::clock::now())
+    mark_restored(out)
+}
+
+/// Marks the database at `path` as restored from a copy (a `mavuno backup`, or the
+/// off-site store's): the server started on it moves its sync version on and every
+/// phone takes a new snapshot at its next pull, sending again what the copy lacks.
+pub fn mark_restored(path: &Path) -> rusqlite::Result<()> {
+    let conn = Connection::open(path)?;
+    let taken = meta::get(&conn, "offsite_confirmed_at")?.unwrap_or_else(crate::platform::clock::now);
+    meta::set(&conn, sync::RESTORED_FROM_BACKUP, &taken)?;
+    // What the copy's checks kept described the lost machine's copy, not this one's.
+    conn.execute("DELETE FROM meta WHERE key LIKE 'offsite_%'", [])?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -304,6 +304,14 @@ pub fn count_by(conn: &Connection, column: &str) -> rusqlite::Result<Vec<(String
 }
 
 /// Active super admins: the platform must keep at least one.
+/// The active accounts of `role` (the super admins told of an incident).
+pub fn active_with_role(conn: &Connection, role: Role) -> rusqlite::Result<Vec<UserRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM users WHERE role = ?1 AND status = 'active' AND deleted_at IS NULL ORDER BY id"
+    ))?;
+    stmt.query_map([role.as_str()], from_row)?.collect()
+}
+
 pub fn active_super_admins(conn: &Connection) -> rusqlite::Result<i64> {
     conn.prepare_cached(
         "SELECT COUNT(*) FROM users WHERE role = 'super_admin' AND status = 'active' AND deleted_at IS NULL",

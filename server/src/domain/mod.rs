@@ -22,6 +22,7 @@ pub mod input;
 pub mod long_text;
 pub mod merge;
 pub mod notifications;
+pub mod offsite;
 pub mod orders;
 pub mod password_reset;
 pub mod payments;

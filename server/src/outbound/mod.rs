@@ -1,4 +1,4 @@
-//! What leaves the server for the outside world: emails (`mailer`), SMS (`sms`, in
+//! What leaves the server for the outside world: the off-site copy (`offsite`), emails (`mailer`), SMS (`sms`, in
 //! GSM-7: `gsm7`), mobile-money providers and their poller (`providers`), pictures
 //! checked and re-encoded (`media`), certificates as PDF (`certificate_pdf`) and CSV
 //! exports (`csv`). Each has a default that needs no keys and goes through the same
@@ -9,5 +9,6 @@ pub mod csv;
 pub mod gsm7;
 pub mod mailer;
 pub mod media;
+pub mod offsite;
 pub mod providers;
 pub mod sms;

@@ -97,6 +97,9 @@ pub struct Config {
     pub gateway_token: Option<Secret>,
     /// USSD requests one number may make a minute (a person answers a screen every few seconds at most).
     pub ussd_max_requests: usize,
+    /// The continuous off-site copy (docs/operations.md, Off-site copy); none: this
+    /// server is the only copy, which the super admin's dashboard says.
+    pub offsite: Option<OffsiteSettings>,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +113,42 @@ pub struct AfricasTalkingSettings {
     /// The secret part of the delivery-report address set in Africa's Talking's
     /// dashboard (`/api/v1/sms/delivery/{token}`); no reports are taken without it.
     pub callback_token: Option<Secret>,
+}
+
+/// Where the off-site copy goes and with what (`outbound::offsite`).
+#[derive(Debug, Clone)]
+pub struct OffsiteSettings {
+    /// `s3://bucket/prefix`: the database goes under `prefix/db`, the pictures `prefix/media`.
+    pub url: String,
+    /// An S3-compatible store's address (e.g. `https://s3.eu-central-003.backblazeb2.com`,
+    /// or a local one); AWS's when not given.
+    pub endpoint: Option<String>,
+    pub region: String,
+    /// Keys scoped to the one bucket (docs/operations.md, Protect the copy).
+    pub access_key_id: Secret,
+    pub secret_access_key: Secret,
+    /// The tools' programs (on the PATH by default).
+    pub litestream: PathBuf,
+    pub rclone: PathBuf,
+    /// How often new pictures are copied.
+    pub media_every: Duration,
+    /// How often the store is asked what it holds.
+    pub check_every: Duration,
+    /// A copy not confirmed for this long is an incident the super admins hear of.
+    pub lag_alert: Duration,
+}
+
+impl OffsiteSettings {
+    /// The bucket and the prefix of `url`, or why it is not one.
+    pub fn bucket_and_prefix(&self) -> Result<(String, String), String> {
+        let rest = self.url.strip_prefix("s3://").ok_or_else(|| format!("{} is not an s3:// address", self.url))?;
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        let ok = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c));
+        if bucket.is_empty() || !ok(bucket) || !ok(prefix) {
+            return Err(format!("{} is not a bucket and a path (s3://bucket/prefix)", self.url));
+        }
+        Ok((bucket.to_owned(), prefix.trim_matches('/').to_owned()))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -143,6 +182,7 @@ impl Config {
             africas_talking: None,
             gateway_token: None,
             ussd_max_requests: 60,
+            offsite: None,
             max_connections: 16_384,
             upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),

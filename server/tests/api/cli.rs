@@ -234,3 +234,61 @@ async fn a_server_with_no_payment_provider_refuses_to_start_unless_the_simulator
     assert_eq!(overview["payments_simulated"], true, "the admin's dashboard says no real money moves");
     assert!(server.log_tail().contains("no real money moves"), "and the log at start-up: {}", server.log_tail());
 }
+
+#[tokio::test]
+async fn the_off_site_copy_refuses_settings_it_cannot_use_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let said = |output: std::process::Output| {
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let keys = [("MAVUNO_OFFSITE_ACCESS_KEY_ID", "key"), ("MAVUNO_OFFSITE_SECRET_ACCESS_KEY", "s3cr3t-never-printed")];
+    // Not a store's address; no keys; a tool that is not there: the server does not start.
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = mavuno();
+        command.args(args).env_remove("MAVUNO_OFFSITE_URL");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.output()
+    };
+    let serve = ["serve", "--addr", "127.0.0.1:0", "--data-dir", data];
+    let bad_url = said(run(&[&serve[..], &["--offsite-url", "https://example.org/x"]].concat(), &keys).await.unwrap());
+    assert!(bad_url.contains("not an s3:// address"), "{bad_url}");
+    let no_keys = said(run(&[&serve[..], &["--offsite-url", "s3://bucket/mavuno"]].concat(), &[]).await.unwrap());
+    assert!(no_keys.contains("MAVUNO_OFFSITE_ACCESS_KEY_ID"), "{no_keys}");
+    let no_tool = said(
+        run(
+            &[&serve[..], &["--offsite-url", "s3://bucket/mavuno", "--litestream", "/nonexistent/litestream"]].concat(),
+            &keys,
+        )
+        .await
+        .unwrap(),
+    );
+    assert!(no_tool.contains("needs Litestream"), "{no_tool}");
+    assert!(!no_tool.contains("s3cr3t"), "the secret stays out of what is printed");
+    // A restore needs the store, and never writes over a database.
+    let no_store = said(run(&["restore", "--data-dir", data], &[]).await.unwrap());
+    assert!(no_store.contains("--offsite-url"), "{no_store}");
+    std::fs::write(dir.path().join(mavuno::db::DB_FILE), b"").unwrap();
+    let found = said(
+        run(
+            &[
+                "restore",
+                "--data-dir",
+                data,
+                "--offsite-url",
+                "s3://bucket/mavuno",
+                "--litestream",
+                "true",
+                "--rclone",
+                "true",
+            ],
+            &keys,
+        )
+        .await
+        .unwrap(),
+    );
+    assert!(found.contains("holds a database already"), "{found}");
+}

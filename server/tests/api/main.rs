@@ -22,6 +22,7 @@ mod helpers;
 mod http;
 mod long_texts;
 mod notifications;
+mod offsite;
 mod orders;
 mod overview;
 mod password_reset;

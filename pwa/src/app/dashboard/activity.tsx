@@ -17,6 +17,8 @@ import './dashboard.css';
 interface Overview {
   /** Payments go to the built-in simulator: no real money moves. */
   payments_simulated: boolean;
+  /** The continuous off-site copy, for super admins (docs/operations.md, Off-site copy). */
+  offsite?: Offsite;
   figures: {
     users: number;
     users_last_30_days: number;
@@ -35,6 +37,15 @@ interface Overview {
     detail: string | null;
     amount: number | null;
   }[];
+}
+
+interface Offsite {
+  /** None: this server is the only copy of the data. */
+  configured: boolean;
+  confirmed_at: string | null;
+  media_at: string | null;
+  /** Not confirmed for longer than the alert's threshold. */
+  lagging: boolean;
 }
 
 const SAVED = 'admin_overview';
@@ -72,6 +83,7 @@ export function AdminHome({ db, onOpen }: { db: LocalDb | null; onOpen(section: 
           {t('dashboard.payments_simulated')}
         </p>
       )}
+      {seen.overview.offsite && <OffsiteCopy copy={seen.overview.offsite} />}
       <div className="stat-cards">
         <StatCard
           label={`${t('dashboard.figures.users')} · ${recent(f.users_last_30_days)}`}
@@ -113,6 +125,29 @@ export function AdminHome({ db, onOpen }: { db: LocalDb | null; onOpen(section: 
         )}
       </section>
     </>
+  );
+}
+
+/** Where the data's off-site copy stands: a warning when there is none or it lags. */
+function OffsiteCopy({ copy }: { copy: Offsite }) {
+  const { t } = useTranslation();
+  if (!copy.configured)
+    return (
+      <p className="card sync-note bad" role="status">
+        {t('dashboard.offsite.none')}
+      </p>
+    );
+  return (
+    <section className={`card offsite${copy.lagging ? ' bad' : ''}`} aria-labelledby="offsite-title">
+      <h2 id="offsite-title">{t('dashboard.offsite.title')}</h2>
+      <p>
+        {copy.confirmed_at
+          ? t('dashboard.offsite.confirmed', { time: formatDate(copy.confirmed_at, 'time') })
+          : t('dashboard.offsite.never')}
+        {copy.media_at && ` ${t('dashboard.offsite.media', { time: formatDate(copy.media_at, 'time') })}`}
+      </p>
+      {copy.lagging && <p role="status">{t('dashboard.offsite.lagging')}</p>}
+    </section>
   );
 }
 
