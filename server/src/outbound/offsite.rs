@@ -79,6 +79,7 @@ impl Store for OffsiteSettings {
         if let Some(endpoint) = &self.endpoint {
             command.env("RCLONE_S3_ENDPOINT", endpoint);
         }
+        die_with_server(&mut command);
         command
     }
 
@@ -88,6 +89,28 @@ impl Store for OffsiteSettings {
         Ok(format!(":s3:{bucket}/{path}"))
     }
 }
+
+/// A tool dies with the server, also when the server is killed (`kill -9`, a crash),
+/// which `kill_on_drop` does not see: a Litestream left running would copy a database
+/// another server then writes. The signal is sent when the thread that started the tool
+/// ends; the tools are started from the runtime's workers, which live as long as it.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_server(command: &mut Command) {
+    // SAFETY: between fork and exec only prctl runs, which is async-signal-safe and
+    // touches no memory of ours.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_server(_command: &mut Command) {}
 
 /// Starts the copy when it is configured: Litestream for the database, rclone for the
 /// pictures, and the check of what the store holds.
