@@ -107,6 +107,7 @@ mod tests {
                     ("dial", "*1234567890*1234567#"),
                     // An admin's comment is shortened to the room its message leaves.
                     ("comment", "W"),
+                    ("minutes", "99999"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");
