@@ -65,6 +65,15 @@ test("a farmer's USSD session shows in the farmer's open app within seconds", as
   assert.doesNotMatch(await details.innerText(), /\?/, 'no "? jours" of delivery');
   assert.match(await buyer.locator('main').innerText(), /Sud-Kivu/);
   await reader.close();
+
+  // Its description is written in each language too, for buyers reading another.
+  const english = await (await env.browser.newContext(PHONE)).newPage();
+  await english.goto(`${env.server.origin}/marketplace?lng=en&q=beans`);
+  await english
+    .locator('main .product-card', { hasText: 'Beans' })
+    .getByText(/^Beans from Kabare, South Kivu, put on sale by phone\.$/)
+    .waitFor();
+  await english.context().close();
 });
 
 test('an admin reviewing a basic phone’s application sees its number, and the decision reaches it', async () => {

@@ -184,3 +184,19 @@ test('a long catalogue is drawn a page at a time, and a new search starts from i
   assert.equal(await page.locator('.product-card').count(), 30);
   assert.equal(await page.getByRole('button', { name: /^Show \d+ more/ }).count(), 0);
 });
+
+test('a reader of French or Kiswahili reads the demo products’ descriptions in their language', async () => {
+  const page = await (await env.browser.newContext(PHONE)).newPage();
+  for (const [lng, title, description] of [
+    ['fr', 'Maïs doux', 'Épis de maïs jaune tendres, récoltés jeunes, à griller ou à bouillir.'],
+    ['sw', 'Mahindi matamu', 'Mahindi mabichi ya njano, yaliyovunwa yakiwa machanga, ya kuchoma au kuchemsha.'],
+  ]) {
+    await page.goto(`${env.server.origin}/marketplace?lng=${lng}&q=${encodeURIComponent(title)}`);
+    const card = page.locator('main .product-card', { hasText: title });
+    // The server's first screen, then the app's card once it has taken over.
+    await card.getByText(description).waitFor();
+    await appStarted(page);
+    await page.locator('main .product-card', { hasText: title }).getByText(description).waitFor();
+    assert.equal(await page.getByText('Tender yellow maize cobs').count(), 0);
+  }
+});

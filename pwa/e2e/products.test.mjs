@@ -41,7 +41,7 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
     ),
   );
   await farmer.getByLabel(/^Product name/).fill('Cassava flour');
-  await farmer.getByLabel(/^Description/).fill('Sun-dried cassava flour, milled in Kabare');
+  await farmer.getByLabel(/^Description\W*$/).fill('Sun-dried cassava flour, milled in Kabare');
   await farmer.getByLabel('Category').selectOption('grains');
   await farmer.getByLabel(/^Quantity in stock/).fill('40');
   await farmer.getByLabel(/^Original price/).fill('2.00');
@@ -87,6 +87,8 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   await farmer.getByLabel(/^Quantity in stock/).fill('55');
   await farmer.getByText('Name in other languages (optional)').click();
   await farmer.getByLabel('Name in Kiswahili').fill('Unga wa muhogo');
+  await farmer.getByText('Description in other languages (optional)').click();
+  await farmer.getByLabel('Description in Kiswahili').fill('Unga mweupe wa muhogo, umesagwa Kabare.');
   await farmer.getByRole('button', { name: 'Save product' }).click();
   await row.getByText('Saved on this phone, waiting to be sent').waitFor();
   await farmerContext.setOffline(false);
@@ -99,11 +101,13 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   assert.equal(onServer.total, 1, 'listed once, even though it was sent from an offline queue');
   assert.equal(onServer.data[0].image_urls.length, 1);
   assert.equal(onServer.data[0].title_sw, 'Unga wa muhogo');
+  assert.equal(onServer.data[0].description_sw, 'Unga mweupe wa muhogo, umesagwa Kabare.');
 
   // A reader of Kiswahili sees the farmer's name in Kiswahili; others the farmer's own.
   const swahili = await (await env.browser.newContext(PHONE)).newPage();
   await swahili.goto(`${origin}/product/${onServer.data[0].id}?lng=sw`);
   await swahili.getByRole('heading', { name: 'Unga wa muhogo' }).waitFor();
+  await swahili.getByText('Unga mweupe wa muhogo, umesagwa Kabare.').waitFor();
   await card.getByRole('link', { name: 'Cassava flour' }).waitFor();
 });
 
@@ -121,14 +125,14 @@ test('a farmer edits a description offline on two phones: both edits show', asyn
   const [a, b] = phones;
   const description = async (phone) => {
     await phone.row.getByRole('button', { name: 'Edit' }).click();
-    const value = await phone.page.getByLabel(/^Description/).inputValue();
+    const value = await phone.page.getByLabel(/^Description\W*$/).inputValue();
     await phone.page.getByRole('button', { name: 'Cancel' }).click();
     return value;
   };
   /** Saves a new description; offline, it waits on the phone. */
   const edit = async (phone, change, { offline = true } = {}) => {
     await phone.row.getByRole('button', { name: 'Edit' }).click();
-    const field = phone.page.getByLabel(/^Description/);
+    const field = phone.page.getByLabel(/^Description\W*$/);
     await field.fill(change(await field.inputValue()));
     await phone.page.getByRole('button', { name: 'Save product' }).click();
     if (offline) await phone.row.getByText('Saved on this phone, waiting to be sent').waitFor();

@@ -22,6 +22,13 @@ pub struct ListingInput {
     pub title_sw: Option<String>,
     #[ts(optional)]
     pub description: Option<String>,
+    /// The description in English, French or Kiswahili, when the farmer gives it (blank clears it).
+    #[ts(optional)]
+    pub description_en: Option<String>,
+    #[ts(optional)]
+    pub description_fr: Option<String>,
+    #[ts(optional)]
+    pub description_sw: Option<String>,
     #[ts(optional)]
     pub category: Option<String>,
     #[ts(optional)]

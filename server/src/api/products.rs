@@ -78,6 +78,10 @@ pub struct ProductJson {
     title_fr: Option<String>,
     title_sw: Option<String>,
     description: String,
+    /// The description in English, French and Kiswahili, when the farmer gave it.
+    description_en: Option<String>,
+    description_fr: Option<String>,
+    description_sw: Option<String>,
     category: Category,
     unit: Unit,
     /// Units in stock.
@@ -144,6 +148,9 @@ impl From<ProductRow> for ProductJson {
             title_fr: l.title_fr,
             title_sw: l.title_sw,
             description: l.description,
+            description_en: l.description_en,
+            description_fr: l.description_fr,
+            description_sw: l.description_sw,
             category: l.category,
             unit: l.unit,
             quantity: l.quantity,

@@ -91,6 +91,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0036_order_line_names", include_str!("../../../migrations/0036_order_line_names.sql")),
     ("0037_basic_phone_memory", include_str!("../../../migrations/0037_basic_phone_memory.sql")),
     ("0038_order_acceptance", include_str!("../../../migrations/0038_order_acceptance.sql")),
+    ("0039_product_descriptions", include_str!("../../../migrations/0039_product_descriptions.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -66,6 +66,7 @@ pub(super) fn select(filter: &str) -> String {
                 p.current_price_cents, p.status, p.harvest_date, p.expiry_date, p.certifications, p.tags,
                 p.shipping_available, p.shipping_cost_cents, p.shipping_days, p.min_order, p.max_order, p.images,
                 p.title_en, p.title_fr, p.title_sw,
+                p.description_en, p.description_fr, p.description_sw,
                 p.rating, p.review_count, p.version, p.field_versions, p.created_at, p.updated_at, p.deleted_at,
                 trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
@@ -107,23 +108,26 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
             title_en: row.get(21)?,
             title_fr: row.get(22)?,
             title_sw: row.get(23)?,
+            description_en: row.get(24)?,
+            description_fr: row.get(25)?,
+            description_sw: row.get(26)?,
         },
-        rating: row.get(24)?,
-        review_count: row.get(25)?,
-        version: row.get(26)?,
-        field_versions: serde_json::from_str(&row.get::<_, String>(27)?).unwrap_or_default(),
-        created_at: row.get(28)?,
-        updated_at: row.get(29)?,
-        deleted_at: row.get(30)?,
+        rating: row.get(27)?,
+        review_count: row.get(28)?,
+        version: row.get(29)?,
+        field_versions: serde_json::from_str(&row.get::<_, String>(30)?).unwrap_or_default(),
+        created_at: row.get(31)?,
+        updated_at: row.get(32)?,
+        deleted_at: row.get(33)?,
         farmer: FarmerCard {
-            name: row.get(31)?,
-            location: row.get(32)?,
-            status: row.get(33)?,
-            role: row.get(34)?,
-            verified: row.get(35)?,
-            rating: row.get(36)?,
+            name: row.get(34)?,
+            location: row.get(35)?,
+            status: row.get(36)?,
+            role: row.get(37)?,
+            verified: row.get(38)?,
+            rating: row.get(39)?,
         },
-        hidden: match (row.get::<_, Option<String>>(37)?, row.get::<_, Option<String>>(38)?) {
+        hidden: match (row.get::<_, Option<String>>(40)?, row.get::<_, Option<String>>(41)?) {
             (Some(reason), Some(at)) => Some(Hidden { reason, at }),
             _ => None,
         },
@@ -134,7 +138,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
 /// and its category's words in the three languages (model/produce_words.rs).
 fn search_text(listing: &Listing, farmer_name: &str) -> String {
     let others = [&listing.title_en, &listing.title_fr, &listing.title_sw].map(Option::as_deref);
-    searched(&names(&listing.title, others), &listing.description, farmer_name, listing.category.as_str())
+    searched(&names(&listing.title, others), &listing.all_descriptions(), farmer_name, listing.category.as_str())
 }
 
 /// A product's name and its names in other languages, as one text to search.
@@ -176,10 +180,13 @@ fn listing_values(listing: &Listing) -> Vec<Value> {
         listing.title_en.clone().map_or(Value::Null, Value::Text),
         listing.title_fr.clone().map_or(Value::Null, Value::Text),
         listing.title_sw.clone().map_or(Value::Null, Value::Text),
+        listing.description_en.clone().map_or(Value::Null, Value::Text),
+        listing.description_fr.clone().map_or(Value::Null, Value::Text),
+        listing.description_sw.clone().map_or(Value::Null, Value::Text),
     ]
 }
 
-const LISTING_COLUMNS: [&str; 21] = [
+const LISTING_COLUMNS: [&str; 24] = [
     "title",
     "description",
     "category",
@@ -201,6 +208,9 @@ const LISTING_COLUMNS: [&str; 21] = [
     "title_en",
     "title_fr",
     "title_sw",
+    "description_en",
+    "description_fr",
+    "description_sw",
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -279,16 +289,18 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
     let name = farmer_name(conn, farmer_id)?;
     let mut stmt = conn.prepare_cached(
-        "SELECT id, title, title_en, title_fr, title_sw, description, category FROM products
+        "SELECT id, title, title_en, title_fr, title_sw, description, category,
+                description_en, description_fr, description_sw FROM products
          WHERE farmer_id = ?1 AND deleted_at IS NULL",
     )?;
     let products: Vec<(i64, String, String, String)> = stmt
         .query_map([farmer_id], |r| {
             let others: [Option<String>; 3] = [r.get(2)?, r.get(3)?, r.get(4)?];
+            let described: [Option<String>; 3] = [r.get(7)?, r.get(8)?, r.get(9)?];
             Ok((
                 r.get(0)?,
                 names(&r.get::<_, String>(1)?, others.each_ref().map(Option::as_deref)),
-                r.get(5)?,
+                names(&r.get::<_, String>(5)?, described.each_ref().map(Option::as_deref)),
                 r.get(6)?,
             ))
         })?

@@ -149,6 +149,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Fresh tomatoes", "title_fr": "Tomates fraîches", "title_sw": "Nyanya mbichi",
                 "description": "Firm, ripe tomatoes grown on the volcanic soil of Kabare, picked the day they are sent.",
+                "description_fr": "Tomates fermes et mûres, cultivées sur le sol volcanique de Kabare, cueillies le jour de l'envoi.",
+                "description_sw": "Nyanya imara na zilizoiva, zilizolimwa kwenye udongo wa volkano wa Kabare, huvunwa siku zinapotumwa.",
                 "category": "vegetables", "unit": "kg", "quantity": 120, "price": "1.50", "current_price": "1.20",
                 "certifications": ["organic"], "tags": ["fresh", "kabare"], "shipping_cost": "5.00", "shipping_days": "1-2",
                 "min_order": 1, "max_order": 50,
@@ -164,6 +166,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Arabica coffee beans", "title_fr": "Café arabica en grains", "title_sw": "Kahawa ya arabika",
                 "description": "Washed arabica from the hills above Lake Kivu, sun-dried on raised beds.",
+                "description_fr": "Arabica lavé des collines qui dominent le lac Kivu, séché au soleil sur des claies surélevées.",
+                "description_sw": "Arabika iliyooshwa kutoka milima juu ya Ziwa Kivu, iliyokaushwa juani kwenye vichanja.",
                 "category": "beverages", "unit": "kg", "quantity": 80, "price": "12.00", "current_price": "10.50",
                 "certifications": ["organic", "fair-trade"], "tags": ["arabica", "lake kivu"], "shipping_cost": "8.00", "shipping_days": "2-3",
                 "min_order": 0.5, "max_order": 20,
@@ -179,6 +183,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Sweet corn", "title_fr": "Maïs doux", "title_sw": "Mahindi matamu",
                 "description": "Tender yellow maize cobs, harvested young for grilling or boiling.",
+                "description_fr": "Épis de maïs jaune tendres, récoltés jeunes, à griller ou à bouillir.",
+                "description_sw": "Mahindi mabichi ya njano, yaliyovunwa yakiwa machanga, ya kuchoma au kuchemsha.",
                 "category": "grains", "unit": "kg", "quantity": 300, "price": "0.80", "current_price": "0.80",
                 "tags": ["maize"], "shipping_cost": "4.00", "shipping_days": "1-2", "min_order": 5, "max_order": 100,
             })
@@ -193,6 +199,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Avocados", "title_fr": "Avocats", "title_sw": "Parachichi",
                 "description": "Creamy avocados from Rusizi, sold by the piece, ready to eat in three to five days.",
+                "description_fr": "Avocats onctueux de la Ruzizi, vendus à la pièce, prêts à manger dans trois à cinq jours.",
+                "description_sw": "Parachichi laini kutoka Rusizi, yanauzwa moja moja, tayari kuliwa baada ya siku tatu hadi tano.",
                 "category": "fruits", "unit": "piece", "quantity": 200, "price": "0.50", "current_price": "0.40",
                 "certifications": ["organic"], "tags": ["hass"], "shipping_cost": "6.00", "shipping_days": "2-3",
                 "min_order": 5, "max_order": 100,
@@ -208,6 +216,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Green beans", "title_fr": "Haricots verts", "title_sw": "Maharagwe mabichi",
                 "description": "Fine green beans, hand-picked and sorted, for local markets and hotels.",
+                "description_fr": "Haricots verts fins, cueillis et triés à la main, pour les marchés locaux et les hôtels.",
+                "description_sw": "Maharagwe mabichi membamba, yaliyochumwa na kuchaguliwa kwa mkono, kwa masoko ya karibu na hoteli.",
                 "category": "vegetables", "unit": "kg", "quantity": 60, "price": "2.00", "current_price": "1.80",
                 "certifications": ["rainforest-alliance"], "tags": ["fresh"], "shipping_cost": "5.00", "shipping_days": "1-2",
                 "min_order": 1, "max_order": 30,
@@ -223,6 +233,8 @@ const PRODUCTS: &[DemoProduct] = &[
             serde_json::json!({
                 "title": "Mangoes", "title_fr": "Mangues", "title_sw": "Maembe",
                 "description": "Sweet mangoes from the shores of Lake Kivu; only a few left this week.",
+                "description_fr": "Mangues sucrées des rives du lac Kivu ; il n'en reste que quelques-unes cette semaine.",
+                "description_sw": "Maembe matamu kutoka pwani ya Ziwa Kivu; yamebaki machache tu wiki hii.",
                 "category": "fruits", "unit": "piece", "quantity": 8, "price": "0.70", "current_price": "0.60",
                 "certifications": ["organic"], "tags": ["sweet"], "shipping_cost": "6.00", "shipping_days": "2-3",
                 "min_order": 2, "max_order": 8,

@@ -51,6 +51,10 @@ pub struct Listing {
     pub title_fr: Option<String>,
     pub title_sw: Option<String>,
     pub description: String,
+    /// The description in the platform's languages, when the farmer gives it.
+    pub description_en: Option<String>,
+    pub description_fr: Option<String>,
+    pub description_sw: Option<String>,
     pub category: Category,
     pub unit: Unit,
     pub quantity: i64,
@@ -84,10 +88,24 @@ impl Listing {
     pub fn title_in(&self, code: &str) -> &str {
         title_in(&self.title, [&self.title_en, &self.title_fr, &self.title_sw], code)
     }
+
+    /// Its description in the language `code`, if its farmer gave one; else its description.
+    pub fn description_in(&self, code: &str) -> &str {
+        title_in(&self.description, [&self.description_en, &self.description_fr, &self.description_sw], code)
+    }
+
+    /// Every description it has, in one text (searched).
+    pub fn all_descriptions(&self) -> String {
+        let others = [&self.description_en, &self.description_fr, &self.description_sw];
+        std::iter::once(self.description.as_str())
+            .chain(others.into_iter().flatten().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
-/// A product's name in the language `code`, from its names in English, French and
-/// Kiswahili when it has one there; else `title`.
+/// A product's name (or description) in the language `code`, from its texts in English,
+/// French and Kiswahili when it has one there; else `title`.
 pub fn title_in<'a>(title: &'a str, [en, fr, sw]: [&'a Option<String>; 3], code: &str) -> &'a str {
     let named = match code {
         "fr" => fr,
@@ -105,6 +123,9 @@ impl Default for Listing {
             title_fr: None,
             title_sw: None,
             description: String::new(),
+            description_en: None,
+            description_fr: None,
+            description_sw: None,
             category: Category::Vegetables,
             unit: Unit::Kg,
             quantity: 0,

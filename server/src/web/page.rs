@@ -135,7 +135,8 @@ pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
                 "product" => crate::db::products::find_listed(conn, id)?.map(|p| {
                     let price = decimal_amount(p.listing.current_price);
                     let unit = lang.text(&format!("market.units.{}", p.listing.unit.as_str()));
-                    let description = format!("{price} USD / {unit} · {} · {}", p.farmer.name, p.listing.description);
+                    let description =
+                        format!("{price} USD / {unit} · {} · {}", p.farmer.name, p.listing.description_in(lang.code()));
                     let title = p.listing.title_in(lang.code()).to_owned();
                     (title, description, p.listing.images.first().cloned(), "product")
                 }),

@@ -17,14 +17,14 @@ fn template() -> String {
 }
 
 /// A server hosting the template (kept while the answered directory lives).
-async fn spawn_with_the_app() -> (TestApp, tempfile::TempDir) {
+pub async fn spawn_with_the_app() -> (TestApp, tempfile::TempDir) {
     let web = tempfile::tempdir().unwrap();
     std::fs::write(web.path().join("index.html"), template()).unwrap();
     let web_dir = web.path().to_owned();
     (spawn_with(|config| config.web_dir = Some(web_dir)).await, web)
 }
 
-async fn page(app: &TestApp, path: &str, lang: &str) -> String {
+pub async fn page(app: &TestApp, path: &str, lang: &str) -> String {
     let response =
         app.client.get(format!("{}{path}", app.origin)).header("cookie", format!("mavuno_lng={lang}")).send().await;
     let response = response.unwrap();

@@ -109,3 +109,26 @@ async fn erasing_an_account_forgets_its_texts_earlier_wordings() {
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(app.text_documents(), 0);
 }
+
+#[tokio::test]
+async fn a_description_in_another_language_edited_offline_on_two_phones_keeps_both_edits() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let french = "Haricots rouges de Kabare. Séchés au soleil. Vendus au kilo.";
+    let fields = json!({"title": "Beans", "description": "Beans.", "description_fr": french, "quantity": 50,
+                        "price": "3.00", "current_price": "3.00", "category": "vegetables", "unit": "kg"});
+    app.push_ok(&farmer, CLIENT_A, vec![mutation(1, "product.create", json!({"uid": uid(1), "fields": fields}), None)])
+        .await;
+    let base = record(&app, &farmer, CLIENT_B).await["version"].as_i64().unwrap();
+    let edit = |id, text: String| {
+        mutation(id, "product.update", json!({"uid": uid(1), "fields": {"description_fr": text}}), Some(base))
+    };
+    let a = app.push_ok(&farmer, CLIENT_A, vec![edit(2, french.replace("Kabare", "Walungu"))]).await;
+    let b = app.push_ok(&farmer, CLIENT_B, vec![edit(1, french.replace("au kilo", "par sac de 50 kg"))]).await;
+    for result in [&a["results"][0], &b["results"][0]] {
+        assert_eq!((&result["status"], &result["conflicts"]), (&json!("applied"), &Value::Null));
+    }
+    let merged = record(&app, &farmer, CLIENT_A).await;
+    assert_eq!(merged["description_fr"], "Haricots rouges de Walungu. Séchés au soleil. Vendus par sac de 50 kg.");
+    assert_eq!(merged["description"], "Beans.", "the other texts untouched");
+}

@@ -62,3 +62,41 @@ async fn a_name_is_not_found_inside_another_produce_name() {
     assert_eq!(app.titles("q=soya").await, ["Soybeans"]);
     assert_eq!(app.titles("q=mayai").await, ["Oeufs frais"]);
 }
+
+#[tokio::test]
+async fn a_description_in_other_languages_is_carried_searched_cleared_and_bounded() {
+    let (app, _web) = crate::first_screen::spawn_with_the_app().await;
+    let farmer = app.user_with_role("amani@example.com", Role::Farmer).await;
+    let mut beans = tomatoes();
+    beans["title"] = json!("Red beans");
+    beans["description"] = json!("Dried in the sun in Kabare.");
+    beans["description_fr"] = json!("Séchés au soleil à Kabare, triés à la main.");
+    beans["description_sw"] = json!("Yamekaushwa juani Kabare.");
+    let product = app.list_product(&farmer, beans).await;
+    assert_eq!(
+        (product["description_en"].clone(), product["description_fr"].clone(), product["description_sw"].clone()),
+        (Value::Null, json!("Séchés au soleil à Kabare, triés à la main."), json!("Yamekaushwa juani Kabare."))
+    );
+    // Found by words of any of its descriptions, accents folded.
+    for query in ["q=tries+a+la+main", "q=yamekaushwa", "q=dried+sun"] {
+        assert_eq!(app.titles(query).await, ["Red beans"], "{query}");
+    }
+
+    // A French reader's first screen of the product shows the French description.
+    let path = format!("/product/{}", product["id"]);
+    let french = crate::first_screen::page(&app, &path, "fr").await;
+    assert!(french.contains("Séchés au soleil à Kabare, triés à la main."), "{french}");
+    assert!(crate::first_screen::page(&app, &path, "en").await.contains("Dried in the sun in Kabare."));
+    let listed = crate::first_screen::page(&app, "/marketplace", "sw").await;
+    assert!(listed.contains("Yamekaushwa juani Kabare."), "the marketplace's card");
+
+    // A blank clears it; too long or with hidden characters is refused, field by field.
+    let path = format!("/farmer/products/{}", product["id"]);
+    let cleared = app.call(Method::PATCH, &path, &farmer, Some(json!({"product": {"description_sw": "  "}}))).await;
+    assert_eq!(cleared.status(), StatusCode::OK);
+    assert!(app.titles("q=yamekaushwa").await.is_empty());
+    let bad = json!({"product": {"description_fr": "m".repeat(4001), "description_en": "Dried\u{202e} beans"}});
+    let body =
+        error_of(app.call(Method::PATCH, &path, &farmer, Some(bad)).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(body["error_codes"], json!({"description_fr": ["too_long"], "description_en": ["invalid_characters"]}));
+}

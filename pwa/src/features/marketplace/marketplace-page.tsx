@@ -9,7 +9,7 @@ import { useCatalogueDb } from '../../lib/sync/provider';
 import { SelectField, TextField } from '../../components/form';
 import { PinIcon } from '../../components/icons';
 import { LoadingCards } from '../../components/loading-cards';
-import { CATEGORIES, productTitle, type Category, type Product } from '../../lib/entities/products';
+import { CATEGORIES, productDescription, productTitle, type Category, type Product } from '../../lib/entities/products';
 import { onSale, useSyncedList } from '../../lib/entities/catalogue';
 import { SORTS, filterProducts, type CatalogueFilters, type Sort } from '../../lib/entities/product-search';
 import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '../../components/product-parts';
@@ -147,7 +147,7 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
             <PinIcon /> {placeName(p.farmer.location, t)}
           </p>
         )}
-        <p className="description">{p.description}</p>
+        <p className="description">{productDescription(p, i18n.resolvedLanguage)}</p>
         <Price product={p} />
         <StockLine product={p} />
         <div className="actions">

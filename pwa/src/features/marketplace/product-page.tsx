@@ -11,7 +11,7 @@ import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatDay, formatMoney, placeName } from '../../lib/format';
 import { addToCart } from '../../lib/cart';
-import { productTitle, type Product } from '../../lib/entities/products';
+import { productDescription, productTitle, type Product } from '../../lib/entities/products';
 import { useProduct } from '../../lib/entities/catalogue';
 import { useFavourite } from '../../lib/entities/favourites';
 import { Price, ProductImage, Stars, useDataSaver, unitCounted } from '../../components/product-parts';
@@ -31,7 +31,10 @@ export function ProductPage() {
     'product',
     product === undefined
       ? 'loading'
-      : product && { title: productTitle(product, i18n.resolvedLanguage), description: product.description },
+      : product && {
+          title: productTitle(product, i18n.resolvedLanguage),
+          description: productDescription(product, i18n.resolvedLanguage),
+        },
   );
   if (product === undefined) return <Spinner label={t('market.loading')} />;
   if (product === null || product.status !== 'active') {
@@ -123,7 +126,7 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             place={p.farmer.location}
             price={p.current_price}
           />
-          <p>{p.description}</p>
+          <p>{productDescription(p, i18n.resolvedLanguage)}</p>
           <section className="card farmer-card" aria-label={t('market.farmer')}>
             <span className="initial" aria-hidden="true">
               {p.farmer.name.slice(0, 1)}

@@ -9,6 +9,9 @@ export interface FormValues {
   title_fr: string;
   title_sw: string;
   description: string;
+  description_en: string;
+  description_fr: string;
+  description_sw: string;
   category: string;
   unit: string;
   quantity: string;
@@ -35,6 +38,9 @@ export function initial(p: Product | undefined): FormValues {
     title_fr: f?.title_fr ?? '',
     title_sw: f?.title_sw ?? '',
     description: f?.description ?? '',
+    description_en: f?.description_en ?? '',
+    description_fr: f?.description_fr ?? '',
+    description_sw: f?.description_sw ?? '',
     category: f?.category ?? 'vegetables',
     unit: f?.unit ?? 'kg',
     quantity: p ? String(p.quantity) : '',
@@ -81,6 +87,9 @@ export function toFields(v: FormValues): Partial<ProductFields> {
     title_fr: v.title_fr.trim() || null,
     title_sw: v.title_sw.trim() || null,
     description: v.description.trim(),
+    description_en: v.description_en.trim() || null,
+    description_fr: v.description_fr.trim() || null,
+    description_sw: v.description_sw.trim() || null,
     category: v.category as ProductFields['category'],
     unit: v.unit as ProductFields['unit'],
     price: Number(v.price),

@@ -112,6 +112,7 @@ export function ProductForm({
           onChange={text(name)}
           aria-invalid={problems[name] ? true : undefined}
           aria-describedby={problems[name] ? `product-${name}-error` : undefined}
+          {...extra}
         />
       ) : (
         <input
@@ -155,6 +156,16 @@ export function ProductForm({
         {field('title_sw', 'text', { lang: 'sw', maxLength: 120 })}
       </details>
       {field('description', 'textarea')}
+      <details
+        className="other-names"
+        open={Boolean(values.description_en || values.description_fr || values.description_sw)}
+      >
+        <summary>{t('products.other_descriptions')}</summary>
+        <p className="muted">{t('products.other_descriptions_hint')}</p>
+        {field('description_en', 'textarea', { lang: 'en', maxLength: 4000 })}
+        {field('description_fr', 'textarea', { lang: 'fr', maxLength: 4000 })}
+        {field('description_sw', 'textarea', { lang: 'sw', maxLength: 4000 })}
+      </details>
       <div className="field-row two">
         <SelectField label={t('products.fields.category')} value={values.category} onChange={text('category')}>
           {CATEGORIES.map((c) => (

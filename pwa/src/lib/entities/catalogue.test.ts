@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productTitle, type Product } from './products';
+import { productDescription, productTitle, type Product } from './products';
 import { orderRange } from './catalogue';
 import { filterProducts } from './product-search';
 import vocabulary from './produce-words.json';
@@ -117,6 +117,27 @@ describe('a product named in other languages by its farmer', () => {
   it('is found offline by any of its names', () => {
     expect(titles(filterProducts([honey, ...all], { q: 'mgrevilia', category: 'all', sort: 'name' }))).toEqual([
       'Grevillea honey',
+    ]);
+  });
+});
+
+describe('a product described in other languages by its farmer', () => {
+  const beans = {
+    ...product('Red beans', 'grains', 2, 4),
+    description: 'Dried in the sun.',
+    description_fr: 'Séchés au soleil, triés à la main.',
+    description_sw: null,
+  };
+
+  it('is described in the reader’s language, or in the farmer’s own words', () => {
+    expect(productDescription(beans, 'fr-CD')).toBe('Séchés au soleil, triés à la main.');
+    expect(productDescription(beans, 'sw')).toBe('Dried in the sun.');
+    expect(productDescription(beans, 'en')).toBe('Dried in the sun.');
+  });
+
+  it('is found offline by the words of any of its descriptions', () => {
+    expect(titles(filterProducts([beans, ...all], { q: 'tries a la main', category: 'all', sort: 'name' }))).toEqual([
+      'Red beans',
     ]);
   });
 });

@@ -89,7 +89,8 @@ export function filterProducts(products: Product[], filters: CatalogueFilters): 
     // The category's words too: "légumes" finds the vegetables, as on the server.
     const category = (CATEGORY_WORDS[p.category] ?? []).join(' ');
     const names = [p.title, p.title_en, p.title_fr, p.title_sw].filter(Boolean).join(' ');
-    const text = fold(`${names} ${p.description} ${p.farmer?.name ?? ''} ${category}`);
+    const described = [p.description, p.description_en, p.description_fr, p.description_sw].filter(Boolean).join(' ');
+    const text = fold(`${names} ${described} ${p.farmer?.name ?? ''} ${category}`);
     return words.every((names) => names.some((name) => found(text, name, asked)));
   });
   const byName = (a: Product, b: Product) => a.title.localeCompare(b.title);

@@ -33,6 +33,9 @@ function newListing(uid: string, at: string): Product {
     title_fr: null,
     title_sw: null,
     description: '',
+    description_en: null,
+    description_fr: null,
+    description_sw: null,
     category: 'vegetables',
     unit: 'kg',
     quantity: 0,
@@ -88,6 +91,9 @@ export interface ProductFields {
   title_fr: string | null;
   title_sw: string | null;
   description: string;
+  description_en: string | null;
+  description_fr: string | null;
+  description_sw: string | null;
   category: Category;
   unit: 'kg' | 'piece';
   price: number;
@@ -140,6 +146,9 @@ export function fieldsOf(p: Product): ProductFields {
     title_fr: p.title_fr ?? null,
     title_sw: p.title_sw ?? null,
     description: p.description ?? '',
+    description_en: p.description_en ?? null,
+    description_fr: p.description_fr ?? null,
+    description_sw: p.description_sw ?? null,
     category: p.category ?? 'vegetables',
     unit: p.unit ?? 'kg',
     price: Number(p.price ?? 0),
@@ -165,6 +174,15 @@ export function productTitle(
 ): string {
   const key = `title_${(language ?? '').slice(0, 2)}` as 'title_en' | 'title_fr' | 'title_sw';
   return (['title_en', 'title_fr', 'title_sw'].includes(key) && p[key]) || p.title;
+}
+
+/** Its description in the reader's language, when its farmer gave one; else its description. */
+export function productDescription(
+  p: Pick<Product, 'description'> & Partial<Pick<Product, 'description_en' | 'description_fr' | 'description_sw'>>,
+  language?: string,
+): string {
+  const key = `description_${(language ?? '').slice(0, 2)}` as 'description_en' | 'description_fr' | 'description_sw';
+  return (['description_en', 'description_fr', 'description_sw'].includes(key) && p[key]) || p.description;
 }
 
 /** A product is low on stock at this many units or fewer (the server says the same). */

@@ -142,7 +142,11 @@ export type ListingInput = { title?: string,
 /**
  * The name in English, French or Kiswahili, when the farmer gives it (blank clears it).
  */
-title_en?: string, title_fr?: string, title_sw?: string, description?: string, category?: string, unit?: string, quantity?: Loose, price?: Loose, current_price?: Loose, status?: string, harvest_date?: string, expiry_date?: string, certifications?: Array<string>, tags?: Array<string>, shipping_available?: Loose, shipping_cost?: Loose, shipping_days?: string, min_order?: Loose, max_order?: Loose, 
+title_en?: string, title_fr?: string, title_sw?: string, description?: string, 
+/**
+ * The description in English, French or Kiswahili, when the farmer gives it (blank clears it).
+ */
+description_en?: string, description_fr?: string, description_sw?: string, category?: string, unit?: string, quantity?: Loose, price?: Loose, current_price?: Loose, status?: string, harvest_date?: string, expiry_date?: string, certifications?: Array<string>, tags?: Array<string>, shipping_available?: Loose, shipping_cost?: Loose, shipping_days?: string, min_order?: Loose, max_order?: Loose, 
 /**
  * Hashes of photos already sent to `PUT /uploads/{sha256}`.
  */

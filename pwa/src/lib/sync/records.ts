@@ -24,7 +24,11 @@ uid: string, title: string,
  * The name in English, French or Kiswahili, when the farmer gave it: a buyer
  * reading that language sees it instead of `title`.
  */
-title_en: string | null, title_fr: string | null, title_sw: string | null, description: string, category: Category, unit: Unit, 
+title_en: string | null, title_fr: string | null, title_sw: string | null, description: string, 
+/**
+ * The description in English, French and Kiswahili, when the farmer gave it.
+ */
+description_en: string | null, description_fr: string | null, description_sw: string | null, category: Category, unit: Unit, 
 /**
  * Units in stock.
  */

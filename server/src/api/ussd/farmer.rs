@@ -337,13 +337,21 @@ fn list(ctx: &mut Ctx<'_>, d: &SellDraft) -> ApiResult<Next> {
     let place = farmer.location.clone().unwrap_or_else(|| "-".to_owned());
     let Defaults { min_order, shipping } = defaults(ctx, crop)?;
     let text = |n: i64| Some(Loose::Text(n.to_string()));
+    let described = |n: usize| {
+        let lang = Lang::parse(Some(LANGUAGES[n]));
+        lang.format("ussd.sell.description", &[("title", &names[n]), ("place", &lang.place(&place))])
+    };
     let mut input = ListingInput {
         title: Some(title.clone()),
         title_en: Some(names[0].clone()),
         title_fr: Some(names[1].clone()),
         title_sw: Some(names[2].clone()),
-        // Written in the farmer's language, the place too ("Kabare, Sud-Kivu").
+        // Written in the farmer's language, the place too ("Kabare, Sud-Kivu"), and in
+        // the platform's others for buyers reading them.
         description: Some(ctx.format("sell.description", &[("title", &title), ("place", &ctx.lang.place(&place))])),
+        description_en: Some(described(0)),
+        description_fr: Some(described(1)),
+        description_sw: Some(described(2)),
         category: Some(crop.category.as_str().to_owned()),
         unit: Some(crop.unit.as_str().to_owned()),
         quantity: d.quantity.and_then(text),

@@ -124,6 +124,7 @@ pub fn update(
     let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
     let mut conflicts = conflicts(&product.field_versions, &changed, base.map(|b| b.version));
     let version = sync::next_version(conn)?;
+    // The descriptions are long texts: edits of different sentences merge.
     if changed.contains(&"description") {
         let key = TextKey { entity: "product", record_id: product.id, field: "description" };
         let stored = (product.listing.description.as_str(), *product.field_versions.get("description").unwrap_or(&0));
@@ -132,6 +133,23 @@ pub fn update(
             conflicts.retain(|field| field != "description");
         }
         listing.description = written.text;
+    }
+    for (field, old, new) in [
+        ("description_en", &product.listing.description_en, &mut listing.description_en),
+        ("description_fr", &product.listing.description_fr, &mut listing.description_fr),
+        ("description_sw", &product.listing.description_sw, &mut listing.description_sw),
+    ] {
+        if !changed.contains(&field) {
+            continue;
+        }
+        let key = TextKey { entity: "product", record_id: product.id, field };
+        let stored = (old.as_deref().unwrap_or(""), *product.field_versions.get(field).unwrap_or(&0));
+        let sent = new.as_deref().unwrap_or("");
+        let written = long_text::write(conn, key, stored, base, sent, version, MAX_DESCRIPTION_CHARS)?;
+        if written.merged {
+            conflicts.retain(|f| f != field);
+        }
+        *new = Some(written.text).filter(|text| !text.is_empty());
     }
     let mut versions = product.field_versions.clone();
     stamp(&mut versions, &changed, version);

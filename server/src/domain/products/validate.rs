@@ -112,6 +112,22 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             None => {}
         }
     }
+    for (field, given, slot) in [
+        ("description_en", &input.description_en, &mut next.description_en),
+        ("description_fr", &input.description_fr, &mut next.description_fr),
+        ("description_sw", &input.description_sw, &mut next.description_sw),
+    ] {
+        match given.as_deref().map(str::trim) {
+            Some(text) if text.chars().count() > MAX_DESCRIPTION_CHARS => {
+                errors.add(field, "too_long", "The description is too long")
+            }
+            Some(text) if crate::domain::input::has_hidden_characters(text, true) => {
+                errors.add(field, "invalid_characters", "The description contains characters that are not allowed")
+            }
+            Some(text) => *slot = blank_to_none(text),
+            None => {}
+        }
+    }
     match &input.quantity {
         None if creating => errors.add("quantity", "quantity_invalid", "Quantity must be a whole number of at least 1"),
         None => {}

@@ -73,7 +73,7 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         t(lang, &format!("market.category.{}", l.category.as_str())),
         stars(p.rating, p.review_count, lang),
         price(l, lang),
-        escape(&l.description),
+        escape(l.description_in(lang.code())),
         t(lang, "market.farmer"),
         escape(&p.farmer.name.chars().take(1).collect::<String>()),
         escape(&p.farmer.name),

@@ -273,7 +273,7 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
             None => drawn(l.category),
         },
         stars(p.rating, p.review_count, lang),
-        escape(&l.description),
+        escape(l.description_in(lang.code())),
         price(l, lang),
         escape(&lang.format("market.by", &[("name", &p.farmer.name)])),
         icon(CART),
