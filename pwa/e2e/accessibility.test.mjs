@@ -190,3 +190,25 @@ test('the news screens have no serious accessibility problems', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('controls scrolled up behind the slid-away header are neither covered nor reachable behind it (WCAG 2.2)', async () => {
+  const context = await env.browser.newContext({ ...PHONE, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/prices?lng=fr`);
+  await page.locator('main h1').waitFor();
+  // The filters folded under the board, opened: their selects and button pass under the header.
+  await page.evaluate(() => document.querySelectorAll('main details').forEach((d) => (d.open = true)));
+  const height = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+  const problems = [];
+  for (let y = 0; y <= height; y += 40) {
+    await page.evaluate((y) => window.scrollTo(0, y), y);
+    await page.waitForTimeout(300);
+    problems.push(...(await audit(page, { rules: ['target-size'] })).map((p) => `at ${y} px: ${p}`));
+  }
+  assert.deepEqual(problems, []);
+  // Slid away, the header's links are out of the tab order; scrolling up brings them back.
+  assert.equal(await page.locator('.site-header').evaluate((h) => getComputedStyle(h).visibility), 'hidden');
+  await page.evaluate(() => window.scrollBy(0, -80));
+  await page.waitForFunction(() => getComputedStyle(document.querySelector('.site-header')).visibility === 'visible');
+  await context.close();
+});

@@ -401,14 +401,15 @@ export async function newBuyer(origin, prefix, phone = uniquePhone()) {
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical WCAG 2.1 A/AA problems on the page (needs a context with `bypassCSP`). */
-export async function audit(page) {
+export async function audit(page, { rules } = {}) {
   // The app's CSP forbids injected scripts; the test's context bypasses it for axe only.
   await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() =>
-    window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    }),
+  const runOnly = rules
+    ? { type: 'rule', values: rules }
+    : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
+  const result = await page.evaluate(
+    (runOnly) => window.axe.run(document, { runOnly, resultTypes: ['violations'] }),
+    runOnly,
   );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
