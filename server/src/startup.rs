@@ -60,6 +60,8 @@ pub enum StartError {
     Database(#[from] rusqlite::Error),
     #[error("{0}")]
     Secret(String),
+    #[error("off-site copy: {0}")]
+    Offsite(String),
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: SocketAddr, source: std::io::Error },
 }
@@ -176,7 +178,10 @@ impl Application {
         mailer::spawn(&state).map_err(StartError::Secret)?;
         sms::spawn(&state);
         providers::spawn_poller(&state);
-        crate::outbound::offsite::spawn(&state).map_err(StartError::Secret)?;
+        if let Some(offsite) = &state.config.offsite {
+            crate::outbound::offsite::spawn(offsite, &state.config.data_dir, &state.db, &state.mailer)
+                .map_err(StartError::Offsite)?;
+        }
         if let Err(err) = housekeeping::run_once(&state).await {
             tracing::warn!(%err, "could not tidy at start");
         }

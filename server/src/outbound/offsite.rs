@@ -3,11 +3,12 @@
 //! a second or so; the pictures (`media/`: named by their content, never changed once
 //! written) by rclone, whatever is new each minute. Both are well-kept tools made for
 //! it, started and watched by the server (`spawn`) when `--offsite-url` is given: a tool
-//! that stops is started again, and each goes with the server (a lost server takes its
-//! tools with it). Every 30 s (`check_every`) the server asks the store what it holds: when the store
-//! has the database's newest transaction, the copy is confirmed (`offsite::CONFIRMED`,
-//! kept in the database for every node and restart: `domain::offsite`); when it has not been confirmed for
-//! `lag_alert`, every super admin gets one email and one SMS for the incident.
+//! that stops is started again, and each dies with the server. Every 30 s
+//! (`check_every`) the server asks the store what it holds: when the store has the
+//! database's newest transaction, the copy is confirmed (`offsite::CONFIRMED`, kept in
+//! the database, so every node and restart reads it: `domain::offsite`); when it has not
+//! been confirmed for `lag_alert`, every super admin gets one email and one SMS for the
+//! incident.
 //!
 //! `restore` brings a deployment back on a new machine: the database as the store has
 //! it (latest, or at a time), marked as restored so every phone takes a new snapshot
@@ -20,24 +21,18 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 
-use crate::db::{self, meta};
+use crate::db::{self, Db, meta};
 use crate::domain::offsite;
+use crate::outbound::mailer::Mailer;
 use crate::platform::clock;
 use crate::platform::config::OffsiteSettings;
-use crate::startup::AppState;
 
 /// The config Litestream reads, written into the data dir (no secret in it).
 const LITESTREAM_CONFIG: &str = "litestream.yml";
 
 /// How the tools reach the store, from the settings.
-trait Store {
-    fn path(&self, part: &str) -> Result<(String, String), String>;
-    fn litestream_config(&self, data_dir: &Path) -> Result<String, String>;
-    fn command(&self, program: &Path) -> Command;
-    fn media_remote(&self) -> Result<String, String>;
-}
-
-impl Store for OffsiteSettings {
+impl OffsiteSettings {
+    /// The bucket, and `part`'s path under the prefix.
     fn path(&self, part: &str) -> Result<(String, String), String> {
         let (bucket, prefix) = self.bucket_and_prefix()?;
         Ok((bucket, if prefix.is_empty() { part.to_owned() } else { format!("{prefix}/{part}") }))
@@ -112,23 +107,21 @@ fn die_with_server(command: &mut Command) {
 #[cfg(not(target_os = "linux"))]
 fn die_with_server(_command: &mut Command) {}
 
-/// Starts the copy when it is configured: Litestream for the database, rclone for the
-/// pictures, and the check of what the store holds.
-pub fn spawn(state: &AppState) -> Result<(), String> {
-    let Some(settings) = state.config.offsite.clone() else { return Ok(()) };
-    let data_dir = state.config.data_dir.clone();
-    let db = state.db.clone();
+/// Starts the copy of the data dir's database (Litestream) and pictures (rclone), and
+/// the check of what the store holds.
+pub fn spawn(settings: &OffsiteSettings, data_dir: &Path, db: &Db, mailer: &Mailer) -> Result<(), String> {
+    let noting = db.clone();
     tokio::spawn(async move {
-        if let Err(err) = db.write(|tx| offsite::started(tx, &clock::now())).await {
+        if let Err(err) = noting.write(|tx| offsite::started(tx, &clock::now())).await {
             tracing::warn!(%err, "off-site copy: cannot note its start");
         }
     });
     let config = data_dir.join(LITESTREAM_CONFIG);
-    std::fs::write(&config, settings.litestream_config(&data_dir)?)
+    std::fs::write(&config, settings.litestream_config(data_dir)?)
         .map_err(|err| format!("cannot write {}: {err}", config.display()))?;
     tokio::spawn(keep_running(settings.clone(), config.clone()));
-    tokio::spawn(copy_media(state.clone(), settings.clone()));
-    tokio::spawn(check(state.clone(), settings, config));
+    tokio::spawn(copy_media(db.clone(), settings.clone(), data_dir.join("media")));
+    tokio::spawn(check(db.clone(), mailer.clone(), settings.clone(), config, data_dir.join(db::DB_FILE)));
     Ok(())
 }
 
@@ -171,8 +164,7 @@ async fn forward(tool: &'static str, out: impl tokio::io::AsyncRead + Unpin) {
 /// Copies the pictures that are new since the last copy (all of them the first time),
 /// every `media_every`. A picture is never changed once written, so a copy never
 /// replaces one, and a picture removed here stays in the store (a restore may want it).
-async fn copy_media(state: AppState, settings: OffsiteSettings) {
-    let media = state.config.data_dir.join("media");
+async fn copy_media(db: Db, settings: OffsiteSettings, media: PathBuf) {
     let mut since: Option<std::time::Instant> = None;
     loop {
         let started = std::time::Instant::now();
@@ -181,7 +173,7 @@ async fn copy_media(state: AppState, settings: OffsiteSettings) {
             Ok(()) => {
                 since = Some(started);
                 let now = clock::now();
-                if let Err(err) = state.db.write(move |tx| Ok(meta::set(tx, offsite::MEDIA, &now)?)).await {
+                if let Err(err) = db.write(move |tx| Ok(meta::set(tx, offsite::MEDIA, &now)?)).await {
                     tracing::warn!(%err, "off-site copy: cannot note the pictures' copy");
                 }
             }
@@ -206,17 +198,16 @@ async fn copy_media_once(settings: &OffsiteSettings, media: &Path, newer_than: O
     }
 }
 
-/// Asks the store what it holds every `check_every` (30 s): its newest transaction against the
-/// database's. Confirmed, the time is kept; not confirmed for `lag_alert`, the super
-/// admins are told once for the incident.
-async fn check(state: AppState, settings: OffsiteSettings, config: PathBuf) {
-    let db_path = state.config.data_dir.join(db::DB_FILE);
+/// Asks the store what it holds every `check_every` (30 s): its newest transaction
+/// against the database's. Confirmed, the time is kept; not confirmed for `lag_alert`,
+/// the super admins are told once for the incident.
+async fn check(db: Db, mailer: Mailer, settings: OffsiteSettings, config: PathBuf, db_path: PathBuf) {
     loop {
         tokio::time::sleep(settings.check_every).await;
         match confirmed(&settings, &config, &db_path).await {
             Ok(true) => {
                 let now = clock::now();
-                let noted = state.db.write(move |tx| Ok(meta::set(tx, offsite::CONFIRMED, &now)?)).await;
+                let noted = db.write(move |tx| Ok(meta::set(tx, offsite::CONFIRMED, &now)?)).await;
                 if let Err(err) = noted {
                     tracing::warn!(%err, "off-site copy: cannot note the confirmation");
                 }
@@ -225,11 +216,11 @@ async fn check(state: AppState, settings: OffsiteSettings, config: PathBuf) {
             Err(err) => tracing::warn!(%err, "off-site copy: cannot read what the store holds"),
         }
         let lag_alert = settings.lag_alert;
-        let alerted = state.db.write(move |tx| offsite::alert_if_lagging(tx, lag_alert)).await;
+        let alerted = db.write(move |tx| offsite::alert_if_lagging(tx, lag_alert)).await;
         match alerted {
             Ok(true) => {
                 tracing::warn!("off-site copy: not confirmed for too long; the super admins are told");
-                state.mailer.wake();
+                mailer.wake();
             }
             Ok(false) => {}
             Err(err) => tracing::warn!(%err, "off-site copy: cannot tell the super admins"),
