@@ -78,6 +78,9 @@ test('a buyer in the DRC sees francs at the rate the admin sets, at once, and of
   // Offline, the rate is still on the phone: the cart's total in francs too.
   await phone.setOffline(true);
   await assertOffline(buyer);
+  // The offline note above the page moved it down, and the header slid away: the buyer
+  // scrolls up a little to bring it back, as on a phone.
+  await buyer.mouse.wheel(0, -200);
   await buyer.getByRole('link', { name: /^Cart, / }).click();
   const total = await buyer.locator('.summary .total dd').textContent();
   const francs = await buyer.locator('.summary .francs-total dd').textContent();

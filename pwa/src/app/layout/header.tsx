@@ -30,18 +30,32 @@ const MAIN_LINKS = [
   ['news', paths.news],
 ] as const;
 
-function useHideOnScroll(keepVisible: boolean): boolean {
+/** How far down a reader scrolls from where the header was brought back before it slides away again. */
+const REVEAL_SLACK = 48;
+
+/** Slides the header away while the reader scrolls down a phone's screen, back when
+ * they scroll up, and back whenever `reveal` changes (the cart's count: the button that
+ * added to it is usually far down the page, and the cart is then one tap away). */
+function useHideOnScroll(keepVisible: boolean, reveal: unknown): boolean {
   const [hidden, setHidden] = useState(false);
+  // Where the page was when `reveal` last brought the header back: the scroll that
+  // brought the button into view may be reported just after its tap.
+  const revealedAt = useRef(0);
   useEffect(() => {
     let last = window.scrollY;
     const onScroll = () => {
       const y = window.scrollY;
-      setHidden(!keepVisible && window.innerWidth < 768 && y > last && y > 64);
+      const down = y > last && y > 64 && y > revealedAt.current + REVEAL_SLACK;
+      setHidden(!keepVisible && window.innerWidth < 768 && down);
       last = y;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, [keepVisible]);
+  useEffect(() => {
+    revealedAt.current = window.scrollY;
+    setHidden(false);
+  }, [reveal]);
   return hidden;
 }
 
@@ -54,7 +68,7 @@ export function Header() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
-  const hidden = useHideOnScroll(menuOpen);
+  const hidden = useHideOnScroll(menuOpen, count);
   useEffect(() => {
     setMenuOpen(false);
   }, [pathname]);
