@@ -11,12 +11,12 @@
 //! It also does what is due by the calendar (docs/prices.md): deliveries made
 //! before market prices existed become price observations, and on Monday mornings
 //! the weekly price SMS go out. And it merges the catalogue's search index into one
-//! segment (`db::products::compact_search`), which the day's listings had split.
+//! segment (`db::product_search::compact_search`), which the day's listings had split.
 
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, password_resets, payments, products, sessions, sms, ussd_memos};
+use crate::db::{outbox, password_resets, payments, product_search, sessions, sms, ussd_memos};
 use crate::domain::prices;
 use crate::error::ApiResult;
 use crate::platform::clock;
@@ -78,7 +78,7 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
     if price_alerts > 0 {
         state.mailer.wake();
     }
-    state.db.write(|tx| Ok(products::compact_search(tx)?)).await?;
+    state.db.write(|tx| Ok(product_search::compact_search(tx)?)).await?;
     let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
     Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
 }

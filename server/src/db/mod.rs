@@ -24,6 +24,7 @@ pub mod password_resets;
 pub mod payments;
 pub mod phone_settings;
 pub mod prices;
+pub mod product_search;
 pub mod products;
 pub mod refunds;
 pub mod reviews;
@@ -127,7 +128,7 @@ struct Pool {
 }
 
 /// After this many writes that changed the catalogue, its search index is merged
-/// (`products::compact_search`): listings arriving one by one split it into segments,
+/// (`product_search::compact_search`): listings arriving one by one split it into segments,
 /// and every search seeks into each (18 after 10,000 listings: a distinct search then
 /// took twice as long and twice the memory). The hourly housekeeping merges the rest.
 const SEARCH_MERGE_EVERY: u64 = 500;
@@ -152,7 +153,7 @@ impl Pool {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
         let db = Db { pool: Arc::clone(self) };
         runtime.spawn(async move {
-            if let Err(err) = db.write(|tx| Ok(products::compact_search(tx)?)).await {
+            if let Err(err) = db.write(|tx| Ok(product_search::compact_search(tx)?)).await {
                 tracing::warn!(%err, "merging the search index failed; the hourly round tries again");
             }
         });

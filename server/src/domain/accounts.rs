@@ -253,7 +253,7 @@ pub fn save_profile(tx: &Connection, user_id: i64, changes: &ProfileChanges, kee
         other => other?,
     }
     // The marketplace shows the farmer's name and place with their products.
-    crate::db::products::touch_farmer(tx, user_id)?;
+    crate::db::product_search::touch_farmer(tx, user_id)?;
     crate::db::texts::delete_of_user(tx, user_id)?;
     if changes.password_hash.is_some() {
         sessions::delete_for_user(tx, user_id, Some(keep_session))?;
@@ -314,7 +314,7 @@ pub fn erase(tx: &Connection, user_id: i64) -> ApiResult<()> {
         crate::db::phone_settings::forget(tx, phone)?;
     }
     users::erase(tx, user_id, &now)?;
-    crate::db::products::touch_farmer(tx, user_id)?;
+    crate::db::product_search::touch_farmer(tx, user_id)?;
     crate::db::texts::delete_of_user(tx, user_id)?;
     crate::db::notifications::delete_of_user(tx, user_id)?;
     // Each tombstone takes its own version, so pull pages never split a version.

@@ -72,7 +72,7 @@ pub fn change(conn: &Connection, actor: &UserRow, target_id: i64, changes: Chang
     if role != target.role || status != target.status {
         users::set_role_and_status(conn, target.id, role, status, &now)?;
         // Only active farmers' products are on sale: phones must learn it.
-        crate::db::products::touch_farmer(conn, target.id)?;
+        crate::db::product_search::touch_farmer(conn, target.id)?;
     }
     users::find(conn, target.id)?.ok_or_else(|| AppError::not_found("user_not_found", "User not found"))
 }

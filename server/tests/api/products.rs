@@ -484,6 +484,6 @@ async fn a_product_is_found_by_its_categorys_name_in_each_language() {
         .unwrap()
         .query_row("SELECT id FROM users WHERE email = 'amani@example.com'", [], |r| r.get(0))
         .unwrap();
-    app.state.db.write(move |tx| Ok(mavuno::db::products::touch_farmer(tx, id)?)).await.unwrap();
+    app.state.db.write(move |tx| Ok(mavuno::db::product_search::touch_farmer(tx, id)?)).await.unwrap();
     assert_eq!(app.titles("q=neema+mboga").await, ["Tomatoes"]);
 }

@@ -167,23 +167,30 @@ export function fieldsOf(p: Product): ProductFields {
   };
 }
 
-/** The product's name for a reader of `language`: the farmer's name in it, if they gave one. */
-export function productTitle(
-  p: Pick<Product, 'title'> & Partial<Pick<Product, 'title_en' | 'title_fr' | 'title_sw'>>,
+type Texts = 'title' | 'description';
+
+/** A product's `text` in the reader's language, when its farmer wrote one there; else their own. */
+function inLanguage<K extends Texts>(
+  p: Pick<Product, K> & Partial<Pick<Product, `${K}_en` | `${K}_fr` | `${K}_sw`>>,
+  text: K,
   language?: string,
 ): string {
-  const key = `title_${(language ?? '').slice(0, 2)}` as 'title_en' | 'title_fr' | 'title_sw';
-  return (['title_en', 'title_fr', 'title_sw'].includes(key) && p[key]) || p.title;
+  const code = (language ?? '').slice(0, 2);
+  const given = ['en', 'fr', 'sw'].includes(code) ? p[`${text}_${code}` as `${K}_en`] : undefined;
+  return (given as string | null | undefined) || (p[text] as string);
 }
 
+/** Its name in the reader's language, when its farmer gave one; else its title. */
+export const productTitle = (
+  p: Pick<Product, 'title'> & Partial<Pick<Product, 'title_en' | 'title_fr' | 'title_sw'>>,
+  language?: string,
+): string => inLanguage(p, 'title', language);
+
 /** Its description in the reader's language, when its farmer gave one; else its description. */
-export function productDescription(
+export const productDescription = (
   p: Pick<Product, 'description'> & Partial<Pick<Product, 'description_en' | 'description_fr' | 'description_sw'>>,
   language?: string,
-): string {
-  const key = `description_${(language ?? '').slice(0, 2)}` as 'description_en' | 'description_fr' | 'description_sw';
-  return (['description_en', 'description_fr', 'description_sw'].includes(key) && p[key]) || p.description;
-}
+): string => inLanguage(p, 'description', language);
 
 /** A product is low on stock at this many units or fewer (the server says the same). */
 export const LOW_STOCK = 10;

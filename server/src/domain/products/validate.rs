@@ -96,33 +96,22 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
             None => {}
         }
     }
-    for (field, given, slot) in [
-        ("title_en", &input.title_en, &mut next.title_en),
-        ("title_fr", &input.title_fr, &mut next.title_fr),
-        ("title_sw", &input.title_sw, &mut next.title_sw),
+    // The names and descriptions in other languages: optional, a blank clears one.
+    let (name, description) = ((MAX_TITLE_CHARS, false, "name"), (MAX_DESCRIPTION_CHARS, true, "description"));
+    for (field, given, slot, (max, multiline, what)) in [
+        ("title_en", &input.title_en, &mut next.title_en, name),
+        ("title_fr", &input.title_fr, &mut next.title_fr, name),
+        ("title_sw", &input.title_sw, &mut next.title_sw, name),
+        ("description_en", &input.description_en, &mut next.description_en, description),
+        ("description_fr", &input.description_fr, &mut next.description_fr, description),
+        ("description_sw", &input.description_sw, &mut next.description_sw, description),
     ] {
         match given.as_deref().map(str::trim) {
-            Some(text) if text.chars().count() > MAX_TITLE_CHARS => {
-                errors.add(field, "too_long", "The name is too long")
+            Some(text) if text.chars().count() > max => {
+                errors.add(field, "too_long", format!("The {what} is too long"))
             }
-            Some(text) if crate::domain::input::has_hidden_characters(text, false) => {
-                errors.add(field, "invalid_characters", "The name contains characters that are not allowed")
-            }
-            Some(text) => *slot = blank_to_none(text),
-            None => {}
-        }
-    }
-    for (field, given, slot) in [
-        ("description_en", &input.description_en, &mut next.description_en),
-        ("description_fr", &input.description_fr, &mut next.description_fr),
-        ("description_sw", &input.description_sw, &mut next.description_sw),
-    ] {
-        match given.as_deref().map(str::trim) {
-            Some(text) if text.chars().count() > MAX_DESCRIPTION_CHARS => {
-                errors.add(field, "too_long", "The description is too long")
-            }
-            Some(text) if crate::domain::input::has_hidden_characters(text, true) => {
-                errors.add(field, "invalid_characters", "The description contains characters that are not allowed")
+            Some(text) if crate::domain::input::has_hidden_characters(text, multiline) => {
+                errors.add(field, "invalid_characters", format!("The {what} contains characters that are not allowed"))
             }
             Some(text) => *slot = blank_to_none(text),
             None => {}

@@ -113,7 +113,7 @@ pub fn review(conn: &Connection, id: i64, decision: Decision, comment: Option<&s
     if decision == Decision::Approve {
         crate::db::users::promote_buyer_to_farmer(conn, survey.user_id, &now)?;
         // Their products now say "Verified Seller".
-        crate::db::products::touch_farmer(conn, survey.user_id)?;
+        crate::db::product_search::touch_farmer(conn, survey.user_id)?;
     }
     rows::find(conn, id)?.ok_or_else(not_found)
 }
