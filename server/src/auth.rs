@@ -202,7 +202,7 @@ fn invalid_token() -> AppError {
 pub const MAX_SESSIONS: i64 = 100;
 
 /// Records a new session for `user_id` in the caller's transaction.
-pub fn start_session(conn: &rusqlite::Connection, keys: &TokenKeys, user_id: i64) -> ApiResult<String> {
+pub fn start_session(conn: &crate::db::Connection, keys: &TokenKeys, user_id: i64) -> ApiResult<String> {
     let issued = keys.issue(user_id)?;
     sessions::insert(conn, &issued.jti, user_id, &clock::now(), &issued.expires_at)?;
     // Sessions are rows: a person signed in on more devices than this loses the oldest.

@@ -226,8 +226,8 @@ impl AppError {
     }
 }
 
-impl From<rusqlite::Error> for AppError {
-    fn from(err: rusqlite::Error) -> Self {
+impl From<crate::db::Error> for AppError {
+    fn from(err: crate::db::Error) -> Self {
         AppError::internal_while("database", err)
     }
 }
@@ -319,10 +319,7 @@ mod tests {
     fn an_internal_error_is_logged_with_its_causes_and_told_to_nobody() {
         let full = AppError::internal_while("saving a photo", std::io::Error::other("disk full"));
         assert_eq!(full.to_string(), "internal error: saving a photo: disk full");
-        let busy = rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
-            Some("database is locked".into()),
-        );
+        let busy = crate::db::Error::Other("database is locked".into());
         let db = AppError::from(busy);
         assert!(db.to_string().starts_with("internal error: database: database is locked"), "{db}");
         assert_eq!(

@@ -57,7 +57,7 @@ pub enum StartError {
     #[error("cannot use data dir {dir}: {source}")]
     DataDir { dir: String, source: std::io::Error },
     #[error("cannot open the database: {0}")]
-    Database(#[from] rusqlite::Error),
+    Database(#[from] crate::db::Error),
     #[error("{0}")]
     Secret(String),
     #[error("off-site copy: {0}")]

@@ -202,7 +202,7 @@ pub struct UserDetails {
     can_change: AllowedJson,
 }
 
-fn details(conn: &rusqlite::Connection, actor: &UserRow, user: UserRow) -> ApiResult<UserDetails> {
+fn details(conn: &crate::db::Connection, actor: &UserRow, user: UserRow) -> ApiResult<UserDetails> {
     let changes = user_changes::of_user(conn, user.id)?.into_iter().map(ChangeJson::from).collect();
     let allowed = people::allowed(actor, &user);
     Ok(UserDetails {

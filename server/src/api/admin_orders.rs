@@ -99,7 +99,7 @@ async fn list_orders(
     let ((found, total), counts) = state
         .db
         .read(move |conn| {
-            let tx = conn.unchecked_transaction()?;
+            let tx = conn.begin_read()?;
             Ok((
                 rows::search(&tx, &filter, per_page, (page - 1).saturating_mul(per_page))?,
                 rows::count_by_status(&tx)?,

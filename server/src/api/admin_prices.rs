@@ -198,7 +198,7 @@ struct PriceResponse {
     changes: Vec<ChangeJson>,
 }
 
-fn answer(conn: &rusqlite::Connection, id: i64) -> ApiResult<PriceResponse> {
+fn answer(conn: &crate::db::Connection, id: i64) -> ApiResult<PriceResponse> {
     let row = rows::by_id(conn, id)?.ok_or_else(|| AppError::not_found("price_not_found", "No such price"))?;
     let changes = rows::changes_of(conn, id)?
         .into_iter()

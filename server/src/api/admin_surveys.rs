@@ -106,7 +106,7 @@ async fn list_page(
     let (rows, total, counts) = state
         .db
         .read(move |conn| {
-            let tx = conn.unchecked_transaction()?;
+            let tx = conn.begin_read()?;
             let rows = rows::search(&tx, &filter, per_page, (page - 1).saturating_mul(per_page))?;
             Ok((rows, rows::count(&tx, &filter)?, rows::count_by_status(&tx)?))
         })

@@ -63,7 +63,7 @@ async fn farmer_earnings(State(state): State<AppState>, auth: AuthUser) -> ApiRe
     let (months, entries, pending) = state
         .db
         .read(move |conn| {
-            let tx = conn.unchecked_transaction()?;
+            let tx = conn.begin_read()?;
             Ok((
                 earnings::by_month(&tx, farmer)?,
                 earnings::entries_of(&tx, farmer, ENTRIES)?,

@@ -108,7 +108,7 @@ async fn prices_board(
 async fn from_memory<T, F>(state: &AppState, headers: &HeaderMap, key: String, read: F) -> ApiResult<Response>
 where
     T: Serialize + Send + 'static,
-    F: FnOnce(&rusqlite::Connection) -> ApiResult<T> + Send + 'static,
+    F: FnOnce(&crate::db::Connection) -> ApiResult<T> + Send + 'static,
 {
     let db = state.db.clone();
     super::cached_answer(&state.prices_cache, key, state.db.prices_version(), headers, || async move {
@@ -196,7 +196,7 @@ fn phone_of(user: &crate::db::users::UserRow) -> ApiResult<String> {
     })
 }
 
-fn alerts_answer(conn: &rusqlite::Connection, phone: String) -> ApiResult<AlertsResponse> {
+fn alerts_answer(conn: &crate::db::Connection, phone: String) -> ApiResult<AlertsResponse> {
     let data = alerts::of_phone(conn, &phone)?
         .into_iter()
         .map(|a| AlertJson { crop: a.crop.key.to_owned(), market: a.market.map(MarketJson::from) })
@@ -222,7 +222,7 @@ struct AlertRequest {
 }
 
 fn alert_target(
-    conn: &rusqlite::Connection,
+    conn: &crate::db::Connection,
     body: &AlertRequest,
 ) -> ApiResult<(&'static prices::Crop, Option<MarketRow>)> {
     let crop = crop_named(&body.crop).ok_or_else(|| AppError::invalid("crop", "crop_unknown", "Unknown crop"))?;

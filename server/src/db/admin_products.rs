@@ -1,8 +1,8 @@
 //! The admin's Products section: every listing that is not deleted (on sale or not),
 //! filtered, a page at a time; hiding one with a reason and restoring it.
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, params, params_from_iter};
+use crate::db::Value;
+use crate::db::{Connection, params, params_from_iter};
 
 use super::products::{ProductRow, from_row, select};
 use crate::model::product::{Category, fold};
@@ -60,7 +60,7 @@ impl Filter {
 }
 
 /// A page of the listings matching `filter`, newest first, and how many match.
-pub fn list(conn: &Connection, filter: &Filter, limit: i64, offset: i64) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
+pub fn list(conn: &Connection, filter: &Filter, limit: i64, offset: i64) -> crate::db::Result<(Vec<ProductRow>, i64)> {
     let (sql, mut values) = filter.sql();
     let total = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM products p WHERE {sql}"))?
@@ -72,7 +72,7 @@ pub fn list(conn: &Connection, filter: &Filter, limit: i64, offset: i64) -> rusq
 }
 
 /// Hides a listing (or changes the reason of a hidden one) under a new `version`.
-pub fn hide(conn: &Connection, id: i64, reason: &str, by: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn hide(conn: &Connection, id: i64, reason: &str, by: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE products SET hidden_reason = ?2, hidden_by = ?3, hidden_at = ?4, version = ?5, updated_at = ?4
          WHERE id = ?1",
@@ -82,7 +82,7 @@ pub fn hide(conn: &Connection, id: i64, reason: &str, by: i64, version: i64, now
 }
 
 /// Puts a hidden listing back under a new `version` (on sale again if the farmer has it active).
-pub fn restore(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn restore(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE products SET hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL, version = ?2, updated_at = ?3
          WHERE id = ?1",

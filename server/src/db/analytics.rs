@@ -2,7 +2,7 @@
 //! are, since a moment (`since`, an RFC 3339 time; `None`: since the beginning). Time
 //! series are grouped in buckets of a day, a week (from Monday) or a month.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grain {
@@ -29,27 +29,27 @@ fn since(since: Option<&str>) -> &str {
     since.unwrap_or("")
 }
 
-fn cells(conn: &Connection, sql: &str, from: Option<&str>) -> rusqlite::Result<Cells> {
+fn cells(conn: &Connection, sql: &str, from: Option<&str>) -> crate::db::Result<Cells> {
     conn.prepare_cached(sql)?.query_map([since(from)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect()
 }
 
-fn pairs(conn: &Connection, sql: &str, from: Option<&str>) -> rusqlite::Result<Vec<(String, i64)>> {
+fn pairs(conn: &Connection, sql: &str, from: Option<&str>) -> crate::db::Result<Vec<(String, i64)>> {
     conn.prepare_cached(sql)?.query_map([since(from)], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()
 }
 
 /// When the first account was made: where "all time" starts.
-pub fn first_day(conn: &Connection) -> rusqlite::Result<Option<String>> {
+pub fn first_day(conn: &Connection) -> crate::db::Result<Option<String>> {
     conn.query_row("SELECT MIN(created_at) FROM users", [], |r| r.get(0))
 }
 
 /// Sign-ups per bucket and role.
-pub fn signups_by_role(conn: &Connection, grain: Grain, from: Option<&str>) -> rusqlite::Result<Cells> {
+pub fn signups_by_role(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
     let b = grain.bucket("created_at");
     cells(conn, &format!("SELECT {b}, role, COUNT(*) FROM users WHERE created_at >= ?1 GROUP BY 1, 2"), from)
 }
 
 /// Sign-ups per country (`none` without one).
-pub fn signups_by_country(conn: &Connection, from: Option<&str>) -> rusqlite::Result<Vec<(String, i64)>> {
+pub fn signups_by_country(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<(String, i64)>> {
     pairs(
         conn,
         "SELECT COALESCE(country, 'none'), COUNT(*) FROM users WHERE created_at >= ?1 GROUP BY 1 ORDER BY 2 DESC, 1",
@@ -58,7 +58,7 @@ pub fn signups_by_country(conn: &Connection, from: Option<&str>) -> rusqlite::Re
 }
 
 /// Applications sent (not drafts) per bucket and where they stand now.
-pub fn applications_by_status(conn: &Connection, grain: Grain, from: Option<&str>) -> rusqlite::Result<Cells> {
+pub fn applications_by_status(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
     let b = grain.bucket("created_at");
     cells(
         conn,
@@ -71,7 +71,7 @@ pub fn applications_by_status(conn: &Connection, grain: Grain, from: Option<&str
 }
 
 /// Hours from sending to decision of each application decided in the period.
-pub fn decision_hours(conn: &Connection, from: Option<&str>) -> rusqlite::Result<Vec<f64>> {
+pub fn decision_hours(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<f64>> {
     conn.prepare_cached(
         "SELECT (julianday(reviewed_at) - julianday(created_at)) * 24 FROM surveys
          WHERE deleted_at IS NULL AND status IN ('approved', 'rejected') AND reviewed_at >= ?1
@@ -82,7 +82,7 @@ pub fn decision_hours(conn: &Connection, from: Option<&str>) -> rusqlite::Result
 }
 
 /// Listings made in the period per category, and how many of those are on sale now.
-pub fn listings_by_category(conn: &Connection, from: Option<&str>) -> rusqlite::Result<Vec<(String, i64, i64)>> {
+pub fn listings_by_category(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<(String, i64, i64)>> {
     conn.prepare_cached(
         "SELECT category, COUNT(*), SUM(listed) FROM products
          WHERE deleted_at IS NULL AND created_at >= ?1 GROUP BY 1 ORDER BY 2 DESC, 1",
@@ -92,7 +92,7 @@ pub fn listings_by_category(conn: &Connection, from: Option<&str>) -> rusqlite::
 }
 
 /// Orders placed per bucket, and their value without cancelled parts (cents).
-pub fn orders_and_revenue(conn: &Connection, grain: Grain, from: Option<&str>) -> rusqlite::Result<Cells> {
+pub fn orders_and_revenue(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
     let b = grain.bucket("o.created_at");
     cells(
         conn,
@@ -111,7 +111,7 @@ pub fn orders_and_revenue(conn: &Connection, grain: Grain, from: Option<&str>) -
 pub type Ranked = (i64, String, i64, i64);
 
 /// The products that sold the most (value) in orders of the period, cancelled parts aside.
-pub fn top_products(conn: &Connection, from: Option<&str>, limit: i64) -> rusqlite::Result<Vec<Ranked>> {
+pub fn top_products(conn: &Connection, from: Option<&str>, limit: i64) -> crate::db::Result<Vec<Ranked>> {
     conn.prepare_cached(
         "SELECT l.product_id, MAX(l.title), SUM(l.quantity), SUM(l.line_total_cents)
          FROM order_lines l JOIN order_parts p ON p.id = l.part_id JOIN orders o ON o.id = p.order_id
@@ -123,7 +123,7 @@ pub fn top_products(conn: &Connection, from: Option<&str>, limit: i64) -> rusqli
 }
 
 /// The farmers who sold the most (value): their parts of the period's orders, cancelled ones aside.
-pub fn top_farmers(conn: &Connection, from: Option<&str>, limit: i64) -> rusqlite::Result<Vec<Ranked>> {
+pub fn top_farmers(conn: &Connection, from: Option<&str>, limit: i64) -> crate::db::Result<Vec<Ranked>> {
     conn.prepare_cached(
         "SELECT p.farmer_id, trim(u.first_name || ' ' || u.last_name), COUNT(*),
                 SUM(p.subtotal_cents + p.shipping_cents)
@@ -136,7 +136,7 @@ pub fn top_farmers(conn: &Connection, from: Option<&str>, limit: i64) -> rusqlit
 }
 
 /// Enrolments (by when they began) and completions (by when they were completed) per bucket.
-pub fn enrolments_and_completions(conn: &Connection, grain: Grain, from: Option<&str>) -> rusqlite::Result<Cells> {
+pub fn enrolments_and_completions(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
     let (b, c) = (grain.bucket("created_at"), grain.bucket("completed_at"));
     cells(
         conn,
@@ -151,7 +151,7 @@ pub fn enrolments_and_completions(conn: &Connection, grain: Grain, from: Option<
 }
 
 /// The courses with the most enrolments of the period: id, title, enrolments, completions.
-pub fn top_courses(conn: &Connection, from: Option<&str>, limit: i64) -> rusqlite::Result<Vec<Ranked>> {
+pub fn top_courses(conn: &Connection, from: Option<&str>, limit: i64) -> crate::db::Result<Vec<Ranked>> {
     conn.prepare_cached(
         "SELECT c.id, c.title, COUNT(*), COUNT(e.completed_at)
          FROM enrolments e JOIN courses c ON c.id = e.course_id
@@ -164,7 +164,7 @@ pub fn top_courses(conn: &Connection, from: Option<&str>, limit: i64) -> rusqlit
 
 /// The platform's goals (SPEC section 1) as far as the data says: farmers connected,
 /// people trained (a course completed), countries and places where farmers are.
-pub fn goals(conn: &Connection, from: Option<&str>) -> rusqlite::Result<Vec<(String, i64)>> {
+pub fn goals(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<(String, i64)>> {
     pairs(
         conn,
         "SELECT 'farmers', COUNT(*) FROM users WHERE role = 'farmer' AND status = 'active' AND created_at >= ?1

@@ -1,6 +1,6 @@
 //! The `blogs` table (docs/news.md).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::product::fold;
@@ -20,7 +20,7 @@ pub struct BlogRow {
 const COLUMNS: &str = "id, uid, title, description, full_content, author, category, read_time, language, image,
     published, published_at, version, created_at, updated_at, deleted_at, pictures";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<BlogRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<BlogRow> {
     Ok(BlogRow {
         id: r.get(0)?,
         uid: r.get(1)?,
@@ -51,7 +51,7 @@ pub fn insert(
     created_by: i64,
     version: i64,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO blogs (uid, title, description, full_content, author, category, read_time, language, image,
                             published, published_at, created_by, version, created_at, updated_at, search_text,
@@ -79,7 +79,7 @@ pub fn insert(
 }
 
 /// Writes a post's fields; `published_at` is set the first time it is published.
-pub fn update(conn: &Connection, id: i64, f: &BlogFields, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn update(conn: &Connection, id: i64, f: &BlogFields, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE blogs SET title = ?2, description = ?3, full_content = ?4, author = ?5, category = ?6, read_time = ?7,
                 language = ?8, image = ?9, published = ?10,
@@ -114,7 +114,7 @@ fn search_text(f: &BlogFields) -> String {
     fold(&format!("{} {} {}", f.title, f.description, f.author))
 }
 
-pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE blogs SET deleted_at = ?3, published = 0, version = ?2, updated_at = ?3 WHERE id = ?1",
     )?
@@ -122,7 +122,7 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
     Ok(())
 }
 
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<BlogRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<BlogRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE id = ?1"))?.query_row([id], from_row).optional()
 }
 
@@ -139,7 +139,7 @@ pub struct BlogFilter {
     pub first_language: Option<String>,
 }
 
-fn conditions(filter: &BlogFilter, args: &mut Vec<rusqlite::types::Value>) -> String {
+fn conditions(filter: &BlogFilter, args: &mut Vec<crate::db::Value>) -> String {
     let mut sql = String::from("deleted_at IS NULL");
     for word in &filter.words {
         args.push(super::like_pattern(word).into());
@@ -162,12 +162,12 @@ fn conditions(filter: &BlogFilter, args: &mut Vec<rusqlite::types::Value>) -> St
 
 /// A page of posts, newest first (published ones by when they were published),
 /// and how many match.
-pub fn list(conn: &Connection, filter: &BlogFilter, limit: i64, offset: i64) -> rusqlite::Result<(Vec<BlogRow>, i64)> {
+pub fn list(conn: &Connection, filter: &BlogFilter, limit: i64, offset: i64) -> crate::db::Result<(Vec<BlogRow>, i64)> {
     let mut args = Vec::new();
     let sql = conditions(filter, &mut args);
     let total = conn
         .prepare(&format!("SELECT COUNT(*) FROM blogs WHERE {sql}"))?
-        .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
+        .query_row(crate::db::params_from_iter(args.iter()), |r| r.get(0))?;
     let first = match &filter.first_language {
         Some(language) => {
             args.push(language.clone().into());
@@ -184,13 +184,13 @@ pub fn list(conn: &Connection, filter: &BlogFilter, limit: i64, offset: i64) -> 
              LIMIT ?{} OFFSET ?{n}",
             n - 1
         ))?
-        .query_map(rusqlite::params_from_iter(args.iter()), from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .query_map(crate::db::params_from_iter(args.iter()), from_row)?
+        .collect::<crate::db::Result<Vec<_>>>()?;
     Ok((rows, total))
 }
 
 /// The admin's count cards: (all, published, drafts, distinct authors).
-pub fn counts(conn: &Connection) -> rusqlite::Result<(i64, i64, i64, i64)> {
+pub fn counts(conn: &Connection) -> crate::db::Result<(i64, i64, i64, i64)> {
     conn.prepare_cached(
         "SELECT COUNT(*), COUNT(*) FILTER (WHERE published = 1), COUNT(*) FILTER (WHERE published = 0),
                 COUNT(DISTINCT lower(trim(author)))
@@ -205,7 +205,7 @@ pub const PICTURES_IN_USE: &str = "SELECT image FROM blogs WHERE image IS NOT NU
     UNION SELECT j.value FROM blogs b, json_each(b.pictures) j WHERE b.deleted_at IS NULL";
 
 /// Dates a post back (the demo's articles were not all written today).
-pub fn backdate(conn: &Connection, id: i64, at: &str) -> rusqlite::Result<()> {
+pub fn backdate(conn: &Connection, id: i64, at: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE blogs SET created_at = ?2, updated_at = ?2, published_at = CASE WHEN published = 1 THEN ?2 END
          WHERE id = ?1",
@@ -225,7 +225,7 @@ pub fn changes_after(
     after: i64,
     limit: usize,
     snapshot: Option<i64>,
-) -> rusqlite::Result<Vec<BlogRow>> {
+) -> crate::db::Result<Vec<BlogRow>> {
     let latest =
         " AND (?4 IS NULL OR version > ?4 OR id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
                      ORDER BY published_at DESC, id DESC LIMIT ?3))";
@@ -234,6 +234,6 @@ pub fn changes_after(
         .collect()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<BlogRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<BlogRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE uid = ?1"))?.query_row([uid], from_row).optional()
 }

@@ -1,6 +1,6 @@
 //! The `blog_comments` and `blog_comment_likes` tables (docs/news.md).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 #[derive(Debug, Clone)]
 pub struct CommentRow {
@@ -28,7 +28,7 @@ const SELECT: &str = "SELECT c.id, c.uid, c.blog_id, c.parent_id, c.user_id,
         c.hidden_at IS NOT NULL, c.deleted_at IS NOT NULL, c.created_at, b.title
     FROM blog_comments c JOIN users u ON u.id = c.user_id JOIN blogs b ON b.id = c.blog_id";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<CommentRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<CommentRow> {
     Ok(CommentRow {
         id: r.get(0)?,
         uid: r.get(1)?,
@@ -55,7 +55,7 @@ pub struct NewComment<'a> {
     pub now: &'a str,
 }
 
-pub fn insert(conn: &Connection, c: &NewComment<'_>) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, c: &NewComment<'_>) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO blog_comments (uid, blog_id, parent_id, user_id, body, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
@@ -64,16 +64,16 @@ pub fn insert(conn: &Connection, c: &NewComment<'_>) -> rusqlite::Result<i64> {
     Ok(conn.last_insert_rowid())
 }
 
-pub fn find(conn: &Connection, id: i64, viewer: i64) -> rusqlite::Result<Option<CommentRow>> {
+pub fn find(conn: &Connection, id: i64, viewer: i64) -> crate::db::Result<Option<CommentRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE c.id = ?2"))?.query_row(params![viewer, id], from_row).optional()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str, viewer: i64) -> rusqlite::Result<Option<CommentRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str, viewer: i64) -> crate::db::Result<Option<CommentRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE c.uid = ?2"))?.query_row(params![viewer, uid], from_row).optional()
 }
 
 /// How many comments a person wrote since `since` (the rate limit).
-pub fn written_since(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Result<i64> {
+pub fn written_since(conn: &Connection, user_id: i64, since: &str) -> crate::db::Result<i64> {
     conn.prepare_cached("SELECT COUNT(*) FROM blog_comments WHERE user_id = ?1 AND created_at >= ?2")?
         .query_row(params![user_id, since], |r| r.get(0))
 }
@@ -89,7 +89,7 @@ pub fn of_post(
     viewer: i64,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<Thread>, i64)> {
+) -> crate::db::Result<(Vec<Thread>, i64)> {
     const SHOWN: &str = "c.hidden_at IS NULL AND c.deleted_at IS NULL";
     let total = conn
         .prepare_cached(&format!(
@@ -101,7 +101,7 @@ pub fn of_post(
             "{SELECT} WHERE c.blog_id = ?2 AND c.parent_id IS NULL AND {SHOWN} ORDER BY c.id DESC LIMIT ?3 OFFSET ?4"
         ))?
         .query_map(params![viewer, blog_id, limit, offset], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::db::Result<Vec<_>>>()?;
     // The page's replies in one query, oldest first, at most MAX_REPLIES_SHOWN a thread.
     let ids = serde_json::to_string(&top.iter().map(|c| c.id).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into());
     let numbered =
@@ -112,7 +112,7 @@ pub fn of_post(
              WHERE n <= {MAX_REPLIES_SHOWN} ORDER BY 1"
         ))?
         .query_map(params![viewer, ids], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::db::Result<Vec<_>>>()?;
     let threads = top
         .into_iter()
         .map(|comment| {
@@ -134,7 +134,7 @@ pub fn for_admin(
     hidden: Option<bool>,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<CommentRow>, i64)> {
+) -> crate::db::Result<(Vec<CommentRow>, i64)> {
     let filter = match hidden {
         Some(true) => " AND c.hidden_at IS NOT NULL",
         Some(false) => " AND c.hidden_at IS NULL",
@@ -146,12 +146,12 @@ pub fn for_admin(
     let rows = conn
         .prepare_cached(&format!("{SELECT} WHERE c.deleted_at IS NULL{filter} ORDER BY c.id DESC LIMIT ?2 OFFSET ?3"))?
         .query_map(params![0, limit, offset], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::db::Result<Vec<_>>>()?;
     Ok((rows, total))
 }
 
 /// Likes or unlikes; answers whether anything changed.
-pub fn set_like(conn: &Connection, comment_id: i64, user_id: i64, on: bool, now: &str) -> rusqlite::Result<bool> {
+pub fn set_like(conn: &Connection, comment_id: i64, user_id: i64, on: bool, now: &str) -> crate::db::Result<bool> {
     let changed = if on {
         conn.prepare_cached(
             "INSERT INTO blog_comment_likes (comment_id, user_id, created_at) VALUES (?1, ?2, ?3)
@@ -172,7 +172,7 @@ pub fn set_like(conn: &Connection, comment_id: i64, user_id: i64, on: bool, now:
     Ok(changed > 0)
 }
 
-pub fn set_hidden(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> rusqlite::Result<()> {
+pub fn set_hidden(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE blog_comments SET hidden_at = CASE WHEN ?2 IS NULL THEN NULL ELSE ?3 END, hidden_by = ?2,
                 updated_at = ?3 WHERE id = ?1",
@@ -181,7 +181,7 @@ pub fn set_hidden(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> rus
     Ok(())
 }
 
-pub fn delete(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn delete(conn: &Connection, id: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE blog_comments SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, now])?;
     Ok(())

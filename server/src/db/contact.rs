@@ -1,6 +1,6 @@
 //! The `contact_messages` table.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 pub struct ContactRow {
     pub id: i64,
@@ -20,7 +20,7 @@ pub struct NewContact<'a> {
     pub user_id: Option<i64>,
 }
 
-pub fn insert(conn: &Connection, contact: &NewContact<'_>, now: &str) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, contact: &NewContact<'_>, now: &str) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO contact_messages (name, email, subject, message, user_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -30,7 +30,7 @@ pub fn insert(conn: &Connection, contact: &NewContact<'_>, now: &str) -> rusqlit
 }
 
 /// Newest first.
-pub fn list(conn: &Connection) -> rusqlite::Result<Vec<ContactRow>> {
+pub fn list(conn: &Connection) -> crate::db::Result<Vec<ContactRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, name, email, subject, message, user_id, created_at FROM contact_messages ORDER BY id DESC",
     )?;

@@ -1,8 +1,8 @@
 //! Courses, their modules and lessons (docs/training.md); learners'
 //! enrolments, events and certificates are in `enrolments`.
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+use crate::db::Value;
+use crate::db::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::model::course::{CourseCategory, CourseFields, LessonKind, Level, Question};
 
@@ -45,7 +45,7 @@ fn json_list(text: String) -> Vec<String> {
     serde_json::from_str(&text).unwrap_or_default()
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<CourseRow> {
+fn from_row(row: &Row<'_>) -> crate::db::Result<CourseRow> {
     Ok(CourseRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -128,7 +128,7 @@ const FIELD_COLUMNS: [&str; 17] = [
     "search_text",
 ];
 
-pub fn insert(conn: &Connection, uid: &str, fields: &CourseFields, version: i64, now: &str) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, uid: &str, fields: &CourseFields, version: i64, now: &str) -> crate::db::Result<i64> {
     let n = FIELD_COLUMNS.len();
     let marks = (1..=n + 4).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
     let sql = format!(
@@ -146,7 +146,7 @@ pub fn insert(conn: &Connection, uid: &str, fields: &CourseFields, version: i64,
     Ok(conn.last_insert_rowid())
 }
 
-pub fn update(conn: &Connection, id: i64, fields: &CourseFields, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn update(conn: &Connection, id: i64, fields: &CourseFields, version: i64, now: &str) -> crate::db::Result<()> {
     let n = FIELD_COLUMNS.len();
     let sets =
         FIELD_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
@@ -158,13 +158,13 @@ pub fn update(conn: &Connection, id: i64, fields: &CourseFields, version: i64, n
 }
 
 /// A module or lesson changed: the course takes a new version, so phones pull its outline again.
-pub fn touch(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn touch(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE courses SET version = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![id, version, now])?;
     Ok(())
 }
 
-pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE courses SET deleted_at = ?2, updated_at = ?2, version = ?3, published = 0 WHERE id = ?1",
     )?
@@ -172,17 +172,17 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
     Ok(())
 }
 
-pub fn set_download_bytes(conn: &Connection, id: i64, bytes: i64) -> rusqlite::Result<()> {
+pub fn set_download_bytes(conn: &Connection, id: i64, bytes: i64) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE courses SET download_bytes = ?2 WHERE id = ?1")?.execute(params![id, bytes])?;
     Ok(())
 }
 
 /// Includes unpublished and deleted courses; callers decide what they may see.
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<CourseRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<CourseRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE c.id = ?1"))?.query_row([id], from_row).optional()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<CourseRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<CourseRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE c.uid = ?1"))?.query_row([uid], from_row).optional()
 }
 
@@ -213,7 +213,7 @@ pub fn catalogue(
     filter: &CourseFilter,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<CourseRow>, i64)> {
+) -> crate::db::Result<(Vec<CourseRow>, i64)> {
     let mut sql = "c.published = 1 AND c.deleted_at IS NULL".to_owned();
     let mut values: Vec<Value> = Vec::new();
     for word in &filter.search {
@@ -248,7 +248,7 @@ pub fn catalogue(
 }
 
 /// Every course that is not deleted, newest first (the admin's list).
-pub fn list_all(conn: &Connection) -> rusqlite::Result<Vec<CourseRow>> {
+pub fn list_all(conn: &Connection) -> crate::db::Result<Vec<CourseRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE c.deleted_at IS NULL ORDER BY c.id DESC"))?
         .query_map([], from_row)?
         .collect()
@@ -261,7 +261,7 @@ pub fn changes_after(
     after: i64,
     limit: usize,
     snapshot: Option<i64>,
-) -> rusqlite::Result<Vec<CourseRow>> {
+) -> crate::db::Result<Vec<CourseRow>> {
     let listed = " AND (?3 IS NULL OR c.version > ?3 OR (c.published = 1 AND c.deleted_at IS NULL))";
     conn.prepare_cached(&format!("{SELECT} WHERE c.version > ?1{listed} ORDER BY c.version LIMIT ?2"))?
         .query_map(params![after, limit as i64, snapshot], from_row)?
@@ -290,7 +290,7 @@ pub struct ModuleRow {
 
 /// A course's modules with their lessons, in order; with the lessons' text
 /// and questions only when `content`.
-pub fn modules(conn: &Connection, course_id: i64, content: bool) -> rusqlite::Result<Vec<ModuleRow>> {
+pub fn modules(conn: &Connection, course_id: i64, content: bool) -> crate::db::Result<Vec<ModuleRow>> {
     let mut modules: Vec<ModuleRow> = conn
         .prepare_cached("SELECT id, title FROM course_modules WHERE course_id = ?1 ORDER BY position, id")?
         .query_map([course_id], |r| Ok(ModuleRow { id: r.get(0)?, title: r.get(1)?, lessons: Vec::new() }))?
@@ -325,14 +325,14 @@ pub fn modules(conn: &Connection, course_id: i64, content: bool) -> rusqlite::Re
 }
 
 /// The course a module belongs to.
-pub fn module_course(conn: &Connection, module_id: i64) -> rusqlite::Result<Option<i64>> {
+pub fn module_course(conn: &Connection, module_id: i64) -> crate::db::Result<Option<i64>> {
     conn.prepare_cached("SELECT course_id FROM course_modules WHERE id = ?1")?
         .query_row([module_id], |r| r.get(0))
         .optional()
 }
 
 /// The course and module a lesson belongs to.
-pub fn lesson_place(conn: &Connection, lesson_id: i64) -> rusqlite::Result<Option<(i64, i64)>> {
+pub fn lesson_place(conn: &Connection, lesson_id: i64) -> crate::db::Result<Option<(i64, i64)>> {
     conn.prepare_cached(
         "SELECT m.course_id, l.module_id FROM course_lessons l JOIN course_modules m ON m.id = l.module_id WHERE l.id = ?1",
     )?
@@ -340,11 +340,11 @@ pub fn lesson_place(conn: &Connection, lesson_id: i64) -> rusqlite::Result<Optio
     .optional()
 }
 
-fn next_position(conn: &Connection, sql: &str, parent: i64) -> rusqlite::Result<i64> {
+fn next_position(conn: &Connection, sql: &str, parent: i64) -> crate::db::Result<i64> {
     conn.prepare_cached(sql)?.query_row([parent], |r| r.get(0))
 }
 
-pub fn insert_module(conn: &Connection, course_id: i64, title: &str) -> rusqlite::Result<i64> {
+pub fn insert_module(conn: &Connection, course_id: i64, title: &str) -> crate::db::Result<i64> {
     let position = next_position(
         conn,
         "SELECT COALESCE(MAX(position), 0) + 1 FROM course_modules WHERE course_id = ?1",
@@ -355,13 +355,13 @@ pub fn insert_module(conn: &Connection, course_id: i64, title: &str) -> rusqlite
     Ok(conn.last_insert_rowid())
 }
 
-pub fn rename_module(conn: &Connection, id: i64, title: &str) -> rusqlite::Result<()> {
+pub fn rename_module(conn: &Connection, id: i64, title: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE course_modules SET title = ?2 WHERE id = ?1")?.execute(params![id, title])?;
     Ok(())
 }
 
 /// Removes a module and its lessons (learners' events about them stay, and are ignored).
-pub fn delete_module(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+pub fn delete_module(conn: &Connection, id: i64) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM course_lessons WHERE module_id = ?1")?.execute([id])?;
     conn.prepare_cached("DELETE FROM course_modules WHERE id = ?1")?.execute([id])?;
     Ok(())
@@ -379,7 +379,7 @@ pub struct LessonContent<'a> {
 }
 
 /// Adds a lesson at the end of a module; returns its id.
-pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<i64> {
+pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'_>) -> crate::db::Result<i64> {
     let position = next_position(
         conn,
         "SELECT COALESCE(MAX(position), 0) + 1 FROM course_lessons WHERE module_id = ?1",
@@ -394,7 +394,7 @@ pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'
     Ok(id)
 }
 
-pub fn update_lesson(conn: &Connection, id: i64, lesson: &LessonContent<'_>) -> rusqlite::Result<()> {
+pub fn update_lesson(conn: &Connection, id: i64, lesson: &LessonContent<'_>) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE course_lessons SET kind = ?2, title = ?3, minutes = ?4, body = ?5, questions = ?6, images = ?7 WHERE id = ?1",
     )?
@@ -410,19 +410,19 @@ pub fn update_lesson(conn: &Connection, id: i64, lesson: &LessonContent<'_>) -> 
     Ok(())
 }
 
-pub fn delete_lesson(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+pub fn delete_lesson(conn: &Connection, id: i64) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM course_lessons WHERE id = ?1")?.execute([id])?;
     Ok(())
 }
 
 /// Puts a module at `position` (1, 2, ...).
-pub fn place_module(conn: &Connection, id: i64, position: i64) -> rusqlite::Result<()> {
+pub fn place_module(conn: &Connection, id: i64, position: i64) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE course_modules SET position = ?2 WHERE id = ?1")?.execute(params![id, position])?;
     Ok(())
 }
 
 /// Puts a lesson in `module_id` at `position` (1, 2, ...).
-pub fn place_lesson(conn: &Connection, id: i64, module_id: i64, position: i64) -> rusqlite::Result<()> {
+pub fn place_lesson(conn: &Connection, id: i64, module_id: i64, position: i64) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE course_lessons SET module_id = ?2, position = ?3 WHERE id = ?1")?
         .execute(params![id, module_id, position])?;
     Ok(())
@@ -434,7 +434,7 @@ pub const PICTURES_IN_USE: &str = "SELECT cover_image FROM courses WHERE cover_i
     UNION SELECT j.value FROM course_lessons l, json_each(l.images) j";
 
 /// A course's lessons (id, kind) in course order.
-pub fn lesson_kinds(conn: &Connection, course_id: i64) -> rusqlite::Result<Vec<(i64, LessonKind)>> {
+pub fn lesson_kinds(conn: &Connection, course_id: i64) -> crate::db::Result<Vec<(i64, LessonKind)>> {
     conn.prepare_cached(
         "SELECT l.id, l.kind FROM course_lessons l JOIN course_modules m ON m.id = l.module_id
          WHERE m.course_id = ?1 ORDER BY m.position, m.id, l.position, l.id",

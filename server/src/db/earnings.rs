@@ -1,6 +1,6 @@
 //! The `earnings` ledger: entries only, never an edited balance.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 /// A sale: the part's goods and shipping, and the platform fee its order was placed
 /// with (rounded to the cent), once (a second call changes nothing).
@@ -12,7 +12,7 @@ pub fn record_sale(
     amount_cents: i64,
     currency: &str,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
          VALUES (?1, ?2, ?3, 'sale', ?4, ?5, ?6)",
@@ -38,7 +38,7 @@ pub struct Entry {
 }
 
 /// A farmer's newest entries, at most `limit`.
-pub fn entries_of(conn: &Connection, farmer_id: i64, limit: i64) -> rusqlite::Result<Vec<Entry>> {
+pub fn entries_of(conn: &Connection, farmer_id: i64, limit: i64) -> crate::db::Result<Vec<Entry>> {
     conn.prepare_cached(
         "SELECT order_id, part_id, kind, amount_cents, currency, at FROM earnings
          WHERE farmer_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
@@ -57,7 +57,7 @@ pub fn entries_of(conn: &Connection, farmer_id: i64, limit: i64) -> rusqlite::Re
 }
 
 /// Earned per month (`YYYY-MM`, newest first): the sum of entries and how many sales.
-pub fn by_month(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<(String, i64, i64)>> {
+pub fn by_month(conn: &Connection, farmer_id: i64) -> crate::db::Result<Vec<(String, i64, i64)>> {
     conn.prepare_cached(
         "SELECT substr(at, 1, 7) AS month, SUM(amount_cents), SUM(kind = 'sale') FROM earnings
          WHERE farmer_id = ?1 GROUP BY month ORDER BY month DESC",
@@ -67,7 +67,7 @@ pub fn by_month(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<(Stri
 }
 
 /// What the farmer's parts not yet delivered (nor cancelled) will bring, less the platform fee.
-pub fn pending(conn: &Connection, farmer_id: i64) -> rusqlite::Result<i64> {
+pub fn pending(conn: &Connection, farmer_id: i64) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "SELECT COALESCE(SUM(p.subtotal_cents + p.shipping_cents
                              - ((p.subtotal_cents + p.shipping_cents) * o.platform_fee_bp + 5000) / 10000), 0)

@@ -1,7 +1,7 @@
 //! Learners' enrolments, their progress events, certificates and course
 //! ratings (docs/training.md).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::course::{EnrolmentStatus, Event, EventKind, Progress};
 
@@ -26,7 +26,7 @@ const ENROLMENT: &str =
         e.version, e.created_at, e.updated_at, k.code, k.learner_name, k.course_title, k.issued_at
     FROM enrolments e JOIN courses c ON c.id = e.course_id LEFT JOIN certificates k ON k.enrolment_id = e.id";
 
-fn enrolment_from_row(row: &Row<'_>) -> rusqlite::Result<EnrolmentRow> {
+fn enrolment_from_row(row: &Row<'_>) -> crate::db::Result<EnrolmentRow> {
     let code: Option<String> = row.get(11)?;
     Ok(EnrolmentRow {
         id: row.get(0)?,
@@ -52,7 +52,7 @@ fn enrolment_from_row(row: &Row<'_>) -> rusqlite::Result<EnrolmentRow> {
     })
 }
 
-pub fn enrolment(conn: &Connection, user_id: i64, course_id: i64) -> rusqlite::Result<Option<EnrolmentRow>> {
+pub fn enrolment(conn: &Connection, user_id: i64, course_id: i64) -> crate::db::Result<Option<EnrolmentRow>> {
     conn.prepare_cached(&format!("{ENROLMENT} WHERE e.user_id = ?1 AND e.course_id = ?2"))?
         .query_row(params![user_id, course_id], enrolment_from_row)
         .optional()
@@ -65,7 +65,7 @@ pub fn insert_enrolment(
     price: i64,
     version: i64,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO enrolments (course_id, user_id, status, price_cents, version, created_at, updated_at)
          VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?5)",
@@ -82,7 +82,7 @@ pub fn set_status(
     price: i64,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE enrolments SET status = ?2, price_cents = ?3, version = ?4, updated_at = ?5 WHERE id = ?1",
     )?
@@ -97,7 +97,7 @@ pub fn set_progress(
     completed_at: Option<&str>,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE enrolments SET progress = ?2, completed_at = COALESCE(completed_at, ?3), version = ?4, updated_at = ?5
          WHERE id = ?1",
@@ -118,14 +118,14 @@ pub fn enrolment_changes(
     user_id: i64,
     after: i64,
     limit: usize,
-) -> rusqlite::Result<Vec<EnrolmentRow>> {
+) -> crate::db::Result<Vec<EnrolmentRow>> {
     conn.prepare_cached(&format!("{ENROLMENT} WHERE e.user_id = ?1 AND e.version > ?2 ORDER BY e.version LIMIT ?3"))?
         .query_map(params![user_id, after, limit as i64], enrolment_from_row)?
         .collect()
 }
 
 /// A course's enrolments: (active, completed).
-pub fn enrolment_counts(conn: &Connection, course_id: i64) -> rusqlite::Result<(i64, i64)> {
+pub fn enrolment_counts(conn: &Connection, course_id: i64) -> crate::db::Result<(i64, i64)> {
     conn.prepare_cached(
         "SELECT COUNT(*), COUNT(completed_at) FROM enrolments WHERE course_id = ?1 AND status = 'active'",
     )?
@@ -143,7 +143,7 @@ pub fn insert_event(
     answers: Option<&[usize]>,
     client_time: Option<&str>,
     now: &str,
-) -> rusqlite::Result<bool> {
+) -> crate::db::Result<bool> {
     let (kind, score) = match kind {
         EventKind::Viewed => ("viewed", None),
         EventKind::Completed => ("completed", None),
@@ -161,7 +161,7 @@ pub fn insert_event(
 
 /// An enrolment's events in the order they happened (by the phone's clock,
 /// then arrival), so events from two phones interleave as they were made.
-pub fn events(conn: &Connection, enrolment_id: i64) -> rusqlite::Result<Vec<Event>> {
+pub fn events(conn: &Connection, enrolment_id: i64) -> crate::db::Result<Vec<Event>> {
     conn.prepare_cached(
         "SELECT lesson_id, kind, score FROM progress_events WHERE enrolment_id = ?1
          ORDER BY COALESCE(client_time, created_at), id",
@@ -177,7 +177,7 @@ pub fn events(conn: &Connection, enrolment_id: i64) -> rusqlite::Result<Vec<Even
     .collect()
 }
 
-pub fn event_count(conn: &Connection, enrolment_id: i64) -> rusqlite::Result<i64> {
+pub fn event_count(conn: &Connection, enrolment_id: i64) -> crate::db::Result<i64> {
     conn.prepare_cached("SELECT COUNT(*) FROM progress_events WHERE enrolment_id = ?1")?
         .query_row([enrolment_id], |r| r.get(0))
 }
@@ -190,7 +190,7 @@ pub struct CertificateRow {
     pub issued_at: String,
 }
 
-pub fn insert_certificate(conn: &Connection, enrolment_id: i64, certificate: &CertificateRow) -> rusqlite::Result<()> {
+pub fn insert_certificate(conn: &Connection, enrolment_id: i64, certificate: &CertificateRow) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO certificates (code, enrolment_id, learner_name, course_title, issued_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
@@ -205,7 +205,7 @@ pub fn insert_certificate(conn: &Connection, enrolment_id: i64, certificate: &Ce
 }
 
 /// A certificate by its code, with the learner's id and the course's id.
-pub fn certificate(conn: &Connection, code: &str) -> rusqlite::Result<Option<(CertificateRow, i64, i64)>> {
+pub fn certificate(conn: &Connection, code: &str) -> crate::db::Result<Option<(CertificateRow, i64, i64)>> {
     conn.prepare_cached(
         "SELECT k.code, k.learner_name, k.course_title, k.issued_at, e.user_id, e.course_id
          FROM certificates k JOIN enrolments e ON e.id = k.enrolment_id WHERE k.code = ?1",
@@ -228,7 +228,7 @@ pub fn rate(
     rating: i64,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO course_ratings (course_id, user_id, rating, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
          ON CONFLICT (course_id, user_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at",

@@ -1,6 +1,6 @@
 //! The `favourites` table: which products a person marked, by product uid.
 
-use rusqlite::{Connection, Row, params};
+use crate::db::{Connection, Row, params};
 
 #[derive(Debug, Clone)]
 pub struct FavouriteRow {
@@ -18,7 +18,7 @@ pub fn set(
     on: bool,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     let deleted_at = if on { None } else { Some(now) };
     conn.prepare_cached(
         "INSERT INTO favourites (user_id, product_uid, version, created_at, deleted_at) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -29,14 +29,14 @@ pub fn set(
     Ok(())
 }
 
-pub fn is_set(conn: &Connection, user_id: i64, product_uid: &str) -> rusqlite::Result<Option<bool>> {
-    use rusqlite::OptionalExtension;
+pub fn is_set(conn: &Connection, user_id: i64, product_uid: &str) -> crate::db::Result<Option<bool>> {
+    use crate::db::OptionalExtension;
     conn.prepare_cached("SELECT deleted_at IS NULL FROM favourites WHERE user_id = ?1 AND product_uid = ?2")?
         .query_row(params![user_id, product_uid], |r| r.get(0))
         .optional()
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<FavouriteRow> {
+fn from_row(row: &Row<'_>) -> crate::db::Result<FavouriteRow> {
     Ok(FavouriteRow {
         product_uid: row.get(0)?,
         version: row.get(1)?,
@@ -52,7 +52,7 @@ pub fn changes_of(
     after: i64,
     limit: usize,
     snapshot: Option<i64>,
-) -> rusqlite::Result<Vec<FavouriteRow>> {
+) -> crate::db::Result<Vec<FavouriteRow>> {
     let sql = "SELECT product_uid, version, created_at, deleted_at FROM favourites
                WHERE user_id = ?1 AND version > ?2 AND (?4 IS NULL OR version > ?4 OR deleted_at IS NULL)
                ORDER BY version LIMIT ?3";

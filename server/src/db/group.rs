@@ -10,7 +10,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Weak};
 
-use rusqlite::{Connection, TransactionBehavior};
+use crate::db::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Pool, lock};
@@ -20,7 +20,7 @@ use crate::error::{ApiResult, AppError};
 const GROUP_MAX: usize = 32;
 
 /// Told whether the group's commit is on disk; then answers its caller.
-type Answer = Box<dyn FnOnce(Result<(), &rusqlite::Error>) + Send>;
+type Answer = Box<dyn FnOnce(Result<(), &crate::db::Error>) + Send>;
 /// Runs in the group's transaction and leaves its answer for after the commit.
 pub(super) type Job = Box<dyn FnOnce(&Connection) -> Answer + Send>;
 
@@ -49,8 +49,8 @@ pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Job> {
 
 /// One transaction for `jobs`, then their answers.
 fn commit(pool: &Arc<Pool>, jobs: Vec<Job>) {
-    let mut conn = lock(&pool.writer);
-    let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+    let conn = lock(&pool.writer);
+    let tx = match conn.begin() {
         Ok(tx) => tx,
         Err(err) => {
             // None of them began: dropped, each caller hears that its write was not made.

@@ -2,7 +2,7 @@
 //! lines (market prices' sales, docs/prices.md) and listed products whose names
 //! hold one of a crop's words (basic phones, docs/ussd.md).
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 /// The names a product is known by, lower case, for matching a crop's words.
 const NAMES: &str = "lower(p.title || ' ' || COALESCE(p.title_en, '') || ' ' || COALESCE(p.title_fr, '') || ' ' || COALESCE(p.title_sw, ''))";
@@ -25,7 +25,7 @@ pub struct Sale {
 
 /// Lines delivered after the event `after` that are not yet price observations,
 /// in the order they were delivered, at most `limit`.
-pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> rusqlite::Result<Vec<Sale>> {
+pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> crate::db::Result<Vec<Sale>> {
     conn.prepare_cached(&format!(
         "SELECT l.id, l.unit, l.unit_price_cents, o.currency, {NAMES}, u.location, e.at, e.id
          FROM order_events e JOIN order_parts op ON op.id = e.part_id JOIN orders o ON o.id = op.order_id
@@ -51,11 +51,11 @@ pub fn unobserved_sales(conn: &Connection, after: i64, limit: i64) -> rusqlite::
 }
 
 /// The last delivery event turned into observations, and moving it on.
-pub fn sales_mark(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn sales_mark(conn: &Connection) -> crate::db::Result<i64> {
     conn.query_row("SELECT sales_event_mark FROM price_state WHERE id = 1", [], |r| r.get(0))
 }
 
-pub fn set_sales_mark(conn: &Connection, mark: i64) -> rusqlite::Result<()> {
+pub fn set_sales_mark(conn: &Connection, mark: i64) -> crate::db::Result<()> {
     conn.execute("UPDATE price_state SET sales_event_mark = max(sales_event_mark, ?1) WHERE id = 1", [mark])?;
     Ok(())
 }
@@ -75,7 +75,7 @@ pub struct Offer {
 }
 
 /// Products on the marketplace, newest first, at most `limit`.
-pub fn listed(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Offer>> {
+pub fn listed(conn: &Connection, limit: i64) -> crate::db::Result<Vec<Offer>> {
     conn.prepare_cached(&format!(
         "SELECT p.title, p.unit, p.current_price_cents, u.first_name, u.location, {NAMES},
                 CASE WHEN ps.share_number = 1 THEN u.phone_number END
@@ -106,7 +106,7 @@ pub struct Following {
 }
 
 /// The courses a person follows (not refunded), newest enrolment first.
-pub fn courses_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<Following>> {
+pub fn courses_of(conn: &Connection, user_id: i64) -> crate::db::Result<Vec<Following>> {
     conn.prepare_cached(
         "SELECT c.id, c.title, e.progress FROM enrolments e JOIN courses c ON c.id = e.course_id
          WHERE e.user_id = ?1 AND e.status = 'active' AND c.deleted_at IS NULL ORDER BY e.id DESC",

@@ -1,7 +1,7 @@
 //! Migrations that change what older databases hold: each test applies the
 //! migrations before it, writes rows as they were, and migrates the rest.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::*;
 
@@ -12,7 +12,7 @@ fn an_older_catalogue_is_flagged_and_indexed() {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
     for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(19) {
-        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        apply(conn.sqlite_mut().unwrap(), sql, index as i64 + 1, false).unwrap();
     }
     let product = |id: i64, farmer: i64, status: &str, text: &str| {
         format!(
@@ -63,7 +63,7 @@ fn rebuilding_payments_keeps_an_older_database_whole() {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
     for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(14) {
-        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        apply(conn.sqlite_mut().unwrap(), sql, index as i64 + 1, false).unwrap();
     }
     conn.execute_batch(
         "INSERT INTO users (id, email, password_hash, first_name, last_name, created_at, updated_at)
@@ -90,7 +90,7 @@ fn rebuilding_payments_keeps_an_older_database_whole() {
         .query_row("SELECT COUNT(*) FROM payment_events e JOIN payments p ON p.id = e.payment_id", [], |r| r.get(0))
         .unwrap();
     assert_eq!(events, 1);
-    let keys_on: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+    let keys_on: i64 = conn.sqlite().unwrap().pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
     assert_eq!(keys_on, 1, "foreign keys are on again after the rebuild");
     // A payment is for an order or a course, never both or neither.
     let neither = conn.execute(
@@ -110,7 +110,7 @@ fn rebuilding_users_keeps_accounts_and_marks_shared_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
     for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(25) {
-        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        apply(conn.sqlite_mut().unwrap(), sql, index as i64 + 1, false).unwrap();
     }
     conn.execute_batch(
         "INSERT INTO users (id, email, password_hash, first_name, last_name, phone_number, role, status, created_at,
@@ -136,7 +136,7 @@ fn rebuilding_users_keeps_accounts_and_marks_shared_numbers() {
     assert_eq!(shared, [(1, true), (2, true), (3, false), (4, false)]);
     let session: i64 = conn.query_row("SELECT user_id FROM sessions", [], |r| r.get(0)).unwrap();
     assert_eq!(session, 2);
-    let keys_on: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+    let keys_on: i64 = conn.sqlite().unwrap().pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
     assert_eq!(keys_on, 1);
     // The listed flag still follows the farmer, through the triggers made again.
     let listed =
@@ -149,7 +149,7 @@ fn rebuilding_users_keeps_accounts_and_marks_shared_numbers() {
         conn.execute(
             "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, created_at, updated_at)
              VALUES (?1, 'h', 'N', 'B', ?2, 't', 't')",
-            rusqlite::params![email, phone],
+            crate::db::params![email, phone],
         )
     };
     insert(&conn, None, Some("+243990000003")).unwrap();
@@ -165,7 +165,7 @@ fn rebuilding_earnings_keeps_the_ledger() {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
     for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(30) {
-        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        apply(conn.sqlite_mut().unwrap(), sql, index as i64 + 1, false).unwrap();
     }
     conn.execute_batch(
         "INSERT INTO users (id, email, password_hash, first_name, last_name, created_at, updated_at)
@@ -199,7 +199,7 @@ fn older_order_lines_take_their_product_s_names_unless_it_was_renamed() {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
     for (index, (_, sql)) in MIGRATIONS.iter().enumerate().take(35) {
-        apply(&mut conn, sql, index as i64 + 1, false).unwrap();
+        apply(conn.sqlite_mut().unwrap(), sql, index as i64 + 1, false).unwrap();
     }
     conn.execute_batch(
         "INSERT INTO users (id, email, password_hash, first_name, last_name, role, created_at, updated_at)

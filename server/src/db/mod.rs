@@ -1,5 +1,5 @@
 //! All SQL lives below this module: one file per aggregate, plain functions
-//! over a `rusqlite::Connection`. Async code reaches SQLite through [`Db`],
+//! over a [`Connection`], the storage seam (`sql.rs`). Async code reaches SQLite through [`Db`],
 //! which runs closures on blocking threads with one writer connection (writes
 //! serialise in SQLite anyway) and a few reader connections.
 
@@ -31,6 +31,7 @@ pub mod reviews;
 pub mod sessions;
 pub mod settings;
 pub mod sms;
+pub mod sql;
 pub mod surveys;
 pub mod sync;
 pub mod texts;
@@ -44,12 +45,15 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
 
 pub use group::savepoint;
+pub use sql::{
+    Connection, Error, FromValue, OptionalExtension, Params, Result, Row, Rows, Statement, ToValue, Transaction, Value,
+    ValueRef, params, params_from_iter,
+};
 
 /// Numbered migrations, embedded in the binary and applied in order at
 /// start-up. `PRAGMA user_version` records how many have run.
@@ -164,7 +168,7 @@ impl Pool {
 /// stock, rating or deletion, and a farmer's change, which rewrites their products)
 /// gives the product a new version, so the newest product version is the catalogue's.
 /// And market prices' version.
-fn versions_now(conn: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
+fn versions_now(conn: &Connection) -> Result<(i64, i64, i64)> {
     conn.prepare_cached(
         "SELECT (SELECT version FROM sync_state WHERE id = 1), (SELECT COALESCE(MAX(version), 0) FROM products),
              (SELECT version FROM price_state WHERE id = 1)",
@@ -191,15 +195,15 @@ pub fn like_pattern(text: &str) -> String {
 pub fn for_each_row<T>(
     conn: &Connection,
     sql: &str,
-    params: impl rusqlite::Params,
-    mut read: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    params: impl Params,
+    mut read: impl FnMut(&Row<'_>) -> Result<T>,
     mut each: impl FnMut(T),
-) -> rusqlite::Result<usize> {
+) -> Result<usize> {
     let mut statement = conn.prepare_cached(sql)?;
     let mut rows = statement.query(params)?;
     let mut count = 0;
     while let Some(row) = rows.next()? {
-        each(read(row)?);
+        each(read(&row)?);
         count += 1;
     }
     Ok(count)
@@ -219,10 +223,10 @@ fn stop_counting_memory() {
 }
 
 /// Opens a connection with the settings every connection shares.
-pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
+pub fn connect(path: &Path) -> Result<Connection> {
     static UNCOUNTED: std::sync::Once = std::sync::Once::new();
     UNCOUNTED.call_once(stop_counting_memory);
-    let conn = Connection::open(path)?;
+    let conn = rusqlite::Connection::open(path)?;
     // Each reader answers every kind of request: room for all their statements.
     conn.set_prepared_statement_cache_capacity(64);
     // Plans that never depend on a bound value: otherwise SQLite marks a statement whose
@@ -239,11 +243,12 @@ pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
     // fifth of the server's memory under load; at 512 KiB the catalogue bench's peak RSS
     // fell from 52-53 MB to 49-52 MB with distinct searches as fast (docs/operations.md).
     conn.pragma_update(None, "cache_size", -512)?;
-    Ok(conn)
+    Ok(Connection::from_sqlite(conn))
 }
 
 /// Applies the migrations this database has not seen yet, each in its own transaction.
-pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let Some(conn) = conn.sqlite_mut() else { return Ok(()) };
     let applied: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
         let rebuilds = sql.starts_with(REBUILDS_TABLES);
@@ -261,7 +266,7 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn apply(conn: &mut Connection, sql: &str, version: i64, check_keys: bool) -> rusqlite::Result<()> {
+fn apply(conn: &mut rusqlite::Connection, sql: &str, version: i64, check_keys: bool) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
     tx.execute_batch(sql)?;
     if check_keys {
@@ -293,12 +298,14 @@ pub fn make_private(data_dir: &Path) -> std::io::Result<()> {
 
 impl Db {
     /// Opens (creating if needed) the database in `data_dir` and brings its schema up to date.
-    pub fn open(data_dir: &Path) -> rusqlite::Result<Db> {
+    pub fn open(data_dir: &Path) -> Result<Db> {
         let path = data_dir.join(DB_FILE);
         let mut writer = connect(&path)?;
         // An answered write survives a power cut: in WAL mode NORMAL may lose the last
         // commits; FULL syncs the log at each commit (docs/sync.md, Push).
-        writer.pragma_update(None, "synchronous", "FULL")?;
+        if let Some(sqlite) = writer.sqlite() {
+            sqlite.pragma_update(None, "synchronous", "FULL")?;
+        }
         migrate(&mut writer)?;
         if let Some(taken) = meta::get(&writer, sync::RESTORED_FROM_BACKUP)? {
             sync::after_restore(&mut writer)?;
@@ -372,15 +379,15 @@ impl Db {
     pub async fn write<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Transaction<'_>) -> ApiResult<T> + Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
         let _permit = pool.writer_permit.acquire().await.map_err(AppError::internal)?;
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
-            let mut conn = lock(&pool.writer);
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let conn = lock(&pool.writer);
+            let tx = conn.begin()?;
             let value = f(&tx)?;
             tx.commit()?;
             pool.announce(&conn);
@@ -411,10 +418,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Writes a consistent copy of the live database to `out` with SQLite's online backup API.
-pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
-    let conn = connect(&data_dir.join(DB_FILE))?;
+pub fn backup(data_dir: &Path, out: &Path) -> Result<()> {
+    let conn = rusqlite::Connection::open(data_dir.join(DB_FILE))?;
     // A backup holds everything the database does: private like it.
-    crate::platform::files::private_file(out).map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
+    crate::platform::files::private_file(out)
+        .map_err(|err| Error::Other(format!("making {} private: {err}", out.display())))?;
     conn.backup(rusqlite::MAIN_DB, out, None::<fn(rusqlite::backup::Progress)>)?;
     // Only the copy carries the mark: a server started on it knows it was restored.
     mark_restored(out)
@@ -423,7 +431,7 @@ pub fn backup(data_dir: &Path, out: &Path) -> rusqlite::Result<()> {
 /// Marks the database at `path` as restored from a copy (a `mavuno backup`, or the
 /// off-site store's): the server started on it moves its sync version on and every
 /// phone takes a new snapshot at its next pull, sending again what the copy lacks.
-pub fn mark_restored(path: &Path) -> rusqlite::Result<()> {
+pub fn mark_restored(path: &Path) -> Result<()> {
     let conn = Connection::open(path)?;
     let taken = meta::get(&conn, "offsite_confirmed_at")?.unwrap_or_else(crate::platform::clock::now);
     meta::set(&conn, sync::RESTORED_FROM_BACKUP, &taken)?;
@@ -442,9 +450,9 @@ mod tests {
         let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
         migrate(&mut conn).unwrap();
         migrate(&mut conn).unwrap();
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let version: i64 = conn.sqlite().unwrap().pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
         assert_eq!(version as usize, MIGRATIONS.len());
-        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        let mode: String = conn.sqlite().unwrap().pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
         assert_eq!(mode, "wal");
     }
 
@@ -452,7 +460,16 @@ mod tests {
     async fn the_writer_syncs_every_commit_to_disk() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(dir.path()).unwrap();
-        let level: i64 = db.write(|tx| Ok(tx.pragma_query_value(None, "synchronous", |r| r.get(0))?)).await.unwrap();
+        let level: i64 = db
+            .write(|tx| {
+                Ok(tx
+                    .sqlite()
+                    .unwrap()
+                    .pragma_query_value(None, "synchronous", |r| r.get(0))
+                    .map_err(crate::db::Error::from)?)
+            })
+            .await
+            .unwrap();
         assert_eq!(level, 2, "FULL: an answered write survives a power cut");
     }
 }

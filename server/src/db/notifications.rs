@@ -1,6 +1,6 @@
 //! The `notifications` table (migration 0030).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 /// A person keeps this many notifications; older ones go when a new one comes.
 pub const KEPT: i64 = 200;
@@ -19,7 +19,7 @@ pub struct NotificationRow {
 
 const COLUMNS: &str = "uid, user_id, kind, link, params, read_at, version, created_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<NotificationRow> {
+fn from_row(row: &Row<'_>) -> crate::db::Result<NotificationRow> {
     Ok(NotificationRow {
         uid: row.get(0)?,
         user_id: row.get(1)?,
@@ -42,7 +42,7 @@ pub fn insert(
     params: &serde_json::Value,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO notifications (uid, user_id, kind, link, params, version, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -57,7 +57,12 @@ pub fn insert(
 }
 
 /// The person's notifications changed after version `after`, oldest change first.
-pub fn changes_of(conn: &Connection, user_id: i64, after: i64, limit: usize) -> rusqlite::Result<Vec<NotificationRow>> {
+pub fn changes_of(
+    conn: &Connection,
+    user_id: i64,
+    after: i64,
+    limit: usize,
+) -> crate::db::Result<Vec<NotificationRow>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM notifications WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3"
     ))?
@@ -65,20 +70,20 @@ pub fn changes_of(conn: &Connection, user_id: i64, after: i64, limit: usize) -> 
     .collect()
 }
 
-pub fn find(conn: &Connection, uid: &str) -> rusqlite::Result<Option<NotificationRow>> {
+pub fn find(conn: &Connection, uid: &str) -> crate::db::Result<Option<NotificationRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM notifications WHERE uid = ?1"))?
         .query_row([uid], from_row)
         .optional()
 }
 
-pub fn mark_read(conn: &Connection, uid: &str, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn mark_read(conn: &Connection, uid: &str, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE notifications SET read_at = ?3, version = ?2 WHERE uid = ?1")?
         .execute(params![uid, version, now])?;
     Ok(())
 }
 
 /// An erased account's notifications go with its other personal data.
-pub fn delete_of_user(conn: &Connection, user_id: i64) -> rusqlite::Result<()> {
+pub fn delete_of_user(conn: &Connection, user_id: i64) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM notifications WHERE user_id = ?1")?.execute([user_id])?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The `orders`, `order_parts`, `order_lines` and `order_events` tables.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
@@ -117,7 +117,7 @@ pub struct OrderRow {
     pub payment_updated_at: Option<String>,
 }
 
-pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> crate::db::Result<i64> {
     let a = order.address;
     conn.prepare_cached(
         "INSERT INTO orders (uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method, delivery,
@@ -155,7 +155,7 @@ pub fn insert_part(
     subtotal_cents: i64,
     shipping_cents: i64,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO order_parts (order_id, farmer_id, status, subtotal_cents, shipping_cents, created_at, updated_at)
          VALUES (?1, ?2, 'processing', ?3, ?4, ?5, ?5)",
@@ -164,7 +164,7 @@ pub fn insert_part(
     Ok(conn.last_insert_rowid())
 }
 
-pub fn insert_line(conn: &Connection, part_id: i64, line: &NewLine<'_>) -> rusqlite::Result<()> {
+pub fn insert_line(conn: &Connection, part_id: i64, line: &NewLine<'_>) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO order_lines (part_id, product_id, title, title_en, title_fr, title_sw, unit, quantity,
                                   unit_price_cents, line_total_cents)
@@ -193,7 +193,7 @@ pub fn add_event(
     actor_id: Option<i64>,
     note: Option<&str>,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO order_events (order_id, part_id, kind, actor_id, note, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -207,7 +207,7 @@ pub fn set_part_status(
     status: PartStatus,
     reason: Option<&str>,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE order_parts SET status = ?2, cancel_reason = COALESCE(?3, cancel_reason), updated_at = ?4 WHERE id = ?1",
     )?
@@ -216,7 +216,7 @@ pub fn set_part_status(
 }
 
 /// The farmer accepted a new part (once: a second acceptance keeps the first time).
-pub fn accept_part(conn: &Connection, part_id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn accept_part(conn: &Connection, part_id: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE order_parts SET accepted_at = COALESCE(accepted_at, ?2), updated_at = ?2 WHERE id = ?1",
     )?
@@ -225,13 +225,13 @@ pub fn accept_part(conn: &Connection, part_id: i64, now: &str) -> rusqlite::Resu
 }
 
 /// The buyer pays another way (cash on delivery after a refused mobile-money payment).
-pub fn set_payment_method(conn: &Connection, order_id: i64, method: PaymentMethod) -> rusqlite::Result<()> {
+pub fn set_payment_method(conn: &Connection, order_id: i64, method: PaymentMethod) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE orders SET payment_method = ?2 WHERE id = ?1")?.execute(params![order_id, method])?;
     Ok(())
 }
 
 /// The order changed (a part's status): a new version, so phones pull it again.
-pub fn touch(conn: &Connection, order_id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn touch(conn: &Connection, order_id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE orders SET version = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![order_id, version, now])?;
     Ok(())
@@ -241,7 +241,7 @@ const ORDER_COLUMNS: &str = "id, uid, buyer_id, currency, subtotal_cents, shippi
     delivery, first_name, last_name, email, phone, address, city, postal_code, country, version, created_at, updated_at,
     platform_fee_bp";
 
-fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
+fn order_from_row(row: &Row<'_>) -> crate::db::Result<OrderRow> {
     Ok(OrderRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -274,7 +274,7 @@ fn order_from_row(row: &Row<'_>) -> rusqlite::Result<OrderRow> {
 }
 
 /// The order with its parts, lines and events.
-fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow> {
+fn complete(conn: &Connection, mut order: OrderRow) -> crate::db::Result<OrderRow> {
     let mut parts = conn.prepare_cached(
         "SELECT p.id, p.farmer_id, trim(f.first_name || ' ' || f.last_name), f.location, f.phone_number, p.status,
                 p.subtotal_cents, p.shipping_cents, p.cancel_reason,
@@ -337,7 +337,7 @@ fn complete(conn: &Connection, mut order: OrderRow) -> rusqlite::Result<OrderRow
     Ok(order)
 }
 
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<OrderRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<OrderRow>> {
     let found = conn
         .prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"))?
         .query_row([id], order_from_row)
@@ -345,7 +345,7 @@ pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<OrderRow>> {
     found.map(|order| complete(conn, order)).transpose()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<OrderRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<OrderRow>> {
     let found = conn
         .prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE uid = ?1"))?
         .query_row([uid], order_from_row)
@@ -355,7 +355,7 @@ pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<Orde
 
 /// The orders a person bought or has a part of (as its farmer), newest
 /// first, at most `limit`.
-pub fn list_for(conn: &Connection, user_id: i64, limit: i64) -> rusqlite::Result<Vec<OrderRow>> {
+pub fn list_for(conn: &Connection, user_id: i64, limit: i64) -> crate::db::Result<Vec<OrderRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {ORDER_COLUMNS} FROM orders o
          WHERE o.buyer_id = ?1 OR EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.farmer_id = ?1)
@@ -372,7 +372,7 @@ pub fn changes_visible_to(
     user_id: i64,
     after: i64,
     limit: usize,
-) -> rusqlite::Result<Vec<OrderRow>> {
+) -> crate::db::Result<Vec<OrderRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {ORDER_COLUMNS} FROM orders o
          WHERE o.version > ?2
@@ -407,8 +407,8 @@ pub struct AdminFilter {
 }
 
 impl AdminFilter {
-    fn sql(&self) -> (String, Vec<rusqlite::types::Value>) {
-        use rusqlite::types::Value;
+    fn sql(&self) -> (String, Vec<crate::db::Value>) {
+        use crate::db::Value;
         let mut sql = String::from("1 = 1");
         let mut values: Vec<Value> = Vec::new();
         if let Some(search) = self.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -456,11 +456,11 @@ pub fn search(
     filter: &AdminFilter,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<OrderRow>, i64)> {
+) -> crate::db::Result<(Vec<OrderRow>, i64)> {
     let (sql, mut values) = filter.sql();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM orders o WHERE {sql}"))?
-        .query_row(rusqlite::params_from_iter(values.clone()), |r| r.get(0))?;
+        .query_row(crate::db::params_from_iter(values.clone()), |r| r.get(0))?;
     let page = format!(
         "SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC LIMIT ?{} OFFSET ?{}",
         values.len() + 1,
@@ -469,21 +469,21 @@ pub fn search(
     values.extend([limit.into(), offset.into()]);
     let orders: Vec<OrderRow> = conn
         .prepare_cached(&page)?
-        .query_map(rusqlite::params_from_iter(values), order_from_row)?
+        .query_map(crate::db::params_from_iter(values), order_from_row)?
         .collect::<Result<_, _>>()?;
     Ok((orders.into_iter().map(|order| complete(conn, order)).collect::<Result<_, _>>()?, total))
 }
 
 /// Calls `each` with every match, newest first, one order at a time (exports).
-pub fn for_each_match(conn: &Connection, filter: &AdminFilter, each: impl FnMut(OrderRow)) -> rusqlite::Result<usize> {
+pub fn for_each_match(conn: &Connection, filter: &AdminFilter, each: impl FnMut(OrderRow)) -> crate::db::Result<usize> {
     let (sql, values) = filter.sql();
     let sql = format!("SELECT {ORDER_COLUMNS} FROM orders o WHERE {sql} ORDER BY o.id DESC");
-    let read = |row: &rusqlite::Row<'_>| complete(conn, order_from_row(row)?);
-    super::for_each_row(conn, &sql, rusqlite::params_from_iter(values), read, each)
+    let read = |row: &crate::db::Row<'_>| complete(conn, order_from_row(row)?);
+    super::for_each_row(conn, &sql, crate::db::params_from_iter(values), read, each)
 }
 
 /// How many orders there are in each status (over all orders).
-pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(PartStatus, i64)>> {
+pub fn count_by_status(conn: &Connection) -> crate::db::Result<Vec<(PartStatus, i64)>> {
     let mut stmt =
         conn.prepare_cached(&format!("SELECT {ORDER_STATUS} AS status, COUNT(*) FROM orders o GROUP BY status"))?;
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()

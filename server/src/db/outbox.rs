@@ -1,7 +1,7 @@
 //! The `email_outbox` table: messages written with what they announce and
 //! sent afterwards by the mailer.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 #[derive(Debug, Clone)]
 pub struct Email {
@@ -15,7 +15,7 @@ pub struct Email {
 }
 
 /// Writes a message; it carries the sender's name set at this moment (docs/settings.md).
-pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now: &str) -> rusqlite::Result<i64> {
+pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now: &str) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)
          VALUES (?1, ?2, ?3, ?4, ?4, (SELECT json_extract(value, '$') FROM settings WHERE key = 'email_sender_name'))",
@@ -25,7 +25,7 @@ pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now
 }
 
 /// Unsent messages whose next attempt is due, oldest first.
-pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Email>> {
+pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Email>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, to_email, subject, body, attempts, from_name FROM email_outbox
          WHERE sent_at IS NULL AND next_try_at <= ?1 ORDER BY id LIMIT ?2",
@@ -44,13 +44,13 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Ema
 }
 
 /// `delivery` is `smtp` or `logged`.
-pub fn mark_sent(conn: &Connection, id: i64, delivery: &str, now: &str) -> rusqlite::Result<()> {
+pub fn mark_sent(conn: &Connection, id: i64, delivery: &str, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE email_outbox SET sent_at = ?2, delivery = ?3, attempts = attempts + 1 WHERE id = ?1")?
         .execute(params![id, now, delivery])?;
     Ok(())
 }
 
-pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -> rusqlite::Result<()> {
+pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE email_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3 WHERE id = ?1",
     )?
@@ -60,7 +60,7 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: &str) -
 
 /// Deletes the emails written before `before`; answers how many, and how many of
 /// them were never sent.
-pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<(usize, usize)> {
+pub fn prune(conn: &Connection, before: &str) -> crate::db::Result<(usize, usize)> {
     let unsent = conn
         .prepare_cached("SELECT COUNT(*) FROM email_outbox WHERE created_at < ?1 AND sent_at IS NULL")?
         .query_row([before], |row| row.get::<_, i64>(0))?;

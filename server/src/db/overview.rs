@@ -2,7 +2,7 @@
 //! over live rows, and the latest events of each kind, newest first. Each kind reads
 //! its newest rows by id (ids grow with time), so the list costs the same at any size.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Figures {
@@ -18,7 +18,7 @@ pub struct Figures {
 }
 
 /// The figures; `*_since` count what was created at or after `since` (RFC 3339).
-pub fn figures(conn: &Connection, since: &str, low_stock: i64) -> rusqlite::Result<Figures> {
+pub fn figures(conn: &Connection, since: &str, low_stock: i64) -> crate::db::Result<Figures> {
     conn.prepare_cached(
         "SELECT (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL),
                 (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND created_at >= ?1),
@@ -57,7 +57,7 @@ pub struct Activity {
 }
 
 /// The `limit` latest events of every kind, newest first.
-pub fn activity(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Activity>> {
+pub fn activity(conn: &Connection, limit: i64) -> crate::db::Result<Vec<Activity>> {
     let name = |alias: &str| format!("trim({alias}.first_name || ' ' || {alias}.last_name)");
     let sql = format!(
         "SELECT * FROM (SELECT 'signed_up', created_at, id, {u}, role, NULL FROM users u

@@ -1,6 +1,6 @@
 //! The `password_resets` table: one row per emailed link or SMS code, by its hash.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Connection, OptionalExtension, params};
 
 pub struct ResetRow {
     pub user_id: i64,
@@ -16,7 +16,7 @@ pub fn insert(
     user_id: i64,
     now: &str,
     expires_at: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.execute(
         "INSERT OR REPLACE INTO password_resets (token_hash, kind, user_id, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -25,7 +25,7 @@ pub fn insert(
     Ok(())
 }
 
-pub fn find(conn: &Connection, token_hash: &str, kind: &str) -> rusqlite::Result<Option<ResetRow>> {
+pub fn find(conn: &Connection, token_hash: &str, kind: &str) -> crate::db::Result<Option<ResetRow>> {
     conn.query_row(
         "SELECT user_id, expires_at, used_at FROM password_resets WHERE token_hash = ?1 AND kind = ?2",
         params![token_hash, kind],
@@ -36,7 +36,7 @@ pub fn find(conn: &Connection, token_hash: &str, kind: &str) -> rusqlite::Result
 
 /// A wrong code: counts a try on the account's open codes and spends those that
 /// reached `max_tries`.
-pub fn wrong_code(conn: &Connection, user_id: i64, max_tries: i64, now: &str) -> rusqlite::Result<()> {
+pub fn wrong_code(conn: &Connection, user_id: i64, max_tries: i64, now: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE password_resets SET tries = tries + 1 WHERE user_id = ?1 AND kind = 'sms' AND used_at IS NULL",
         [user_id],
@@ -49,7 +49,7 @@ pub fn wrong_code(conn: &Connection, user_id: i64, max_tries: i64, now: &str) ->
 }
 
 /// Links and codes sent to one account since `since`.
-pub fn sent_since(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Result<i64> {
+pub fn sent_since(conn: &Connection, user_id: i64, since: &str) -> crate::db::Result<i64> {
     conn.query_row(
         "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",
         params![user_id, since],
@@ -58,7 +58,7 @@ pub fn sent_since(conn: &Connection, user_id: i64, since: &str) -> rusqlite::Res
 }
 
 /// Spends every open link of the account (the one used, and any older ones).
-pub fn use_all(conn: &Connection, user_id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn use_all(conn: &Connection, user_id: i64, now: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE password_resets SET used_at = ?2 WHERE user_id = ?1 AND used_at IS NULL",
         params![user_id, now],
@@ -67,6 +67,6 @@ pub fn use_all(conn: &Connection, user_id: i64, now: &str) -> rusqlite::Result<(
 }
 
 /// Removes links and codes that expired before `before`; answers how many.
-pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+pub fn prune(conn: &Connection, before: &str) -> crate::db::Result<usize> {
     conn.prepare_cached("DELETE FROM password_resets WHERE expires_at < ?1")?.execute([before])
 }

@@ -1,6 +1,6 @@
 //! The `payments`, `payment_events` and `payment_callbacks` tables.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::payment::PaymentStatus;
 
@@ -45,7 +45,7 @@ pub struct NewPayment<'a> {
 const COLUMNS: &str = "id, uid, order_id, course_id, payer_id, provider, operator, phone, amount_cents, currency,
     status, provider_ref, failure_reason, checks, next_check_at, expires_at, created_at, updated_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<PaymentRow> {
     Ok(PaymentRow {
         id: r.get(0)?,
         uid: r.get(1)?,
@@ -68,7 +68,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
     })
 }
 
-pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO payments (uid, order_id, course_id, payer_id, provider, operator, phone, amount_cents, currency,
                                status, next_check_at, expires_at, created_at, updated_at)
@@ -91,25 +91,25 @@ pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> rusqlite::Result<i64> {
     Ok(conn.last_insert_rowid())
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<PaymentRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<PaymentRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE uid = ?1"))?
         .query_row([uid], from_row)
         .optional()
 }
 
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<PaymentRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<PaymentRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE id = ?1"))?.query_row([id], from_row).optional()
 }
 
 /// An order's payments, oldest first.
-pub fn of_order(conn: &Connection, order_id: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+pub fn of_order(conn: &Connection, order_id: i64) -> crate::db::Result<Vec<PaymentRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE order_id = ?1 ORDER BY id"))?
         .query_map([order_id], from_row)?
         .collect()
 }
 
 /// What a person paid, or tried to pay, for a course, oldest first.
-pub fn of_course(conn: &Connection, course_id: i64, payer_id: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+pub fn of_course(conn: &Connection, course_id: i64, payer_id: i64) -> crate::db::Result<Vec<PaymentRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM payments WHERE course_id = ?1 AND payer_id = ?2 ORDER BY id"))?
         .query_map([course_id, payer_id], from_row)?
         .collect()
@@ -125,7 +125,7 @@ pub fn set_status(
     provider_ref: Option<&str>,
     failure_reason: Option<&str>,
     now: &str,
-) -> rusqlite::Result<bool> {
+) -> crate::db::Result<bool> {
     let changed = conn
         .prepare_cached(
             "UPDATE payments SET status = ?3, provider_ref = COALESCE(?4, provider_ref),
@@ -137,14 +137,14 @@ pub fn set_status(
 }
 
 /// After a status check that settled nothing: when to ask again.
-pub fn schedule_check(conn: &Connection, id: i64, next_check_at: &str) -> rusqlite::Result<()> {
+pub fn schedule_check(conn: &Connection, id: i64, next_check_at: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE payments SET checks = checks + 1, next_check_at = ?2 WHERE id = ?1")?
         .execute(params![id, next_check_at])?;
     Ok(())
 }
 
 /// Payments not settled whose next check is due, oldest first.
-pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<PaymentRow>> {
+pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<PaymentRow>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM payments WHERE status IN ('initiating', 'pending') AND next_check_at <= ?1
          ORDER BY next_check_at LIMIT ?2"
@@ -160,7 +160,7 @@ pub fn add_event(
     source: &str,
     note: Option<&str>,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO payment_events (payment_id, status, source, note, at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
@@ -179,7 +179,7 @@ pub struct PaymentEvent {
 }
 
 /// A payment's history, oldest first.
-pub fn events(conn: &Connection, payment_id: i64) -> rusqlite::Result<Vec<PaymentEvent>> {
+pub fn events(conn: &Connection, payment_id: i64) -> crate::db::Result<Vec<PaymentEvent>> {
     conn.prepare_cached("SELECT status, source, note, at FROM payment_events WHERE payment_id = ?1 ORDER BY id")?
         .query_map([payment_id], |r| {
             Ok(PaymentEvent { status: r.get(0)?, source: r.get(1)?, note: r.get(2)?, at: r.get(3)? })
@@ -195,7 +195,7 @@ pub fn store_callback(
     verified: bool,
     effect: &str,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO payment_callbacks (provider, payment_uid, body, verified, effect, received_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -205,13 +205,13 @@ pub fn store_callback(
 }
 
 /// Removes callbacks received before `before`; answers how many.
-pub fn prune_callbacks(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+pub fn prune_callbacks(conn: &Connection, before: &str) -> crate::db::Result<usize> {
     conn.prepare_cached("DELETE FROM payment_callbacks WHERE received_at < ?1")?.execute([before])
 }
 
 /// Mobile-money orders with a part still processing whose latest payment failed or
 /// expired between `since` and `before`: each with that payment's status.
-pub fn lapsed_orders(conn: &Connection, since: &str, before: &str) -> rusqlite::Result<Vec<(i64, PaymentStatus)>> {
+pub fn lapsed_orders(conn: &Connection, since: &str, before: &str) -> crate::db::Result<Vec<(i64, PaymentStatus)>> {
     conn.prepare_cached(
         "SELECT p.order_id, p.status FROM payments p JOIN orders o ON o.id = p.order_id
          WHERE p.status IN ('failed', 'expired') AND p.updated_at < ?2 AND p.updated_at >= ?1

@@ -1,7 +1,7 @@
 //! Market prices' tables (migration 0034, docs/prices.md): markets, observations,
 //! each week's figures, the admins' corrections, and SMS price alerts.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::price::{Currency, PriceUnit, Source};
 
@@ -12,12 +12,12 @@ pub struct MarketRow {
     pub territory: String,
 }
 
-fn market_from(row: &Row<'_>) -> rusqlite::Result<MarketRow> {
+fn market_from(row: &Row<'_>) -> crate::db::Result<MarketRow> {
     Ok(MarketRow { id: row.get(0)?, name: row.get(1)?, territory: row.get(2)? })
 }
 
 /// The markets in use, by territory and name.
-pub fn markets(conn: &Connection) -> rusqlite::Result<Vec<MarketRow>> {
+pub fn markets(conn: &Connection) -> crate::db::Result<Vec<MarketRow>> {
     conn.prepare_cached(
         "SELECT id, name, territory FROM markets WHERE deleted_at IS NULL ORDER BY territory, name COLLATE NOCASE",
     )?
@@ -26,32 +26,32 @@ pub fn markets(conn: &Connection) -> rusqlite::Result<Vec<MarketRow>> {
 }
 
 /// A market in use.
-pub fn market(conn: &Connection, id: i64) -> rusqlite::Result<Option<MarketRow>> {
+pub fn market(conn: &Connection, id: i64) -> crate::db::Result<Option<MarketRow>> {
     conn.prepare_cached("SELECT id, name, territory FROM markets WHERE id = ?1 AND deleted_at IS NULL")?
         .query_row([id], market_from)
         .optional()
 }
 
 /// A market in use by its name, in any case.
-pub fn market_named(conn: &Connection, name: &str) -> rusqlite::Result<Option<MarketRow>> {
+pub fn market_named(conn: &Connection, name: &str) -> crate::db::Result<Option<MarketRow>> {
     conn.prepare_cached("SELECT id, name, territory FROM markets WHERE lower(name) = lower(?1) AND deleted_at IS NULL")?
         .query_row([name], market_from)
         .optional()
 }
 
-pub fn insert_market(conn: &Connection, name: &str, territory: &str, now: &str) -> rusqlite::Result<i64> {
+pub fn insert_market(conn: &Connection, name: &str, territory: &str, now: &str) -> crate::db::Result<i64> {
     conn.prepare_cached("INSERT INTO markets (name, territory, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)")?
         .execute(params![name, territory, now])?;
     Ok(conn.last_insert_rowid())
 }
 
-pub fn update_market(conn: &Connection, id: i64, name: &str, territory: &str, now: &str) -> rusqlite::Result<()> {
+pub fn update_market(conn: &Connection, id: i64, name: &str, territory: &str, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE markets SET name = ?2, territory = ?3, updated_at = ?4 WHERE id = ?1")?
         .execute(params![id, name, territory, now])?;
     Ok(())
 }
 
-pub fn remove_market(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn remove_market(conn: &Connection, id: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE markets SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, now])?;
     Ok(())
@@ -87,7 +87,7 @@ const COLUMNS: &str = "o.id, o.uid, o.source, o.crop, o.market_id, m.name, o.ter
     o.outlier, o.recorded_by, o.deleted_at IS NOT NULL \
     FROM price_observations o LEFT JOIN markets m ON m.id = o.market_id";
 
-fn observation_from(row: &Row<'_>) -> rusqlite::Result<ObservationRow> {
+fn observation_from(row: &Row<'_>) -> crate::db::Result<ObservationRow> {
     Ok(ObservationRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -115,7 +115,7 @@ fn observation_from(row: &Row<'_>) -> rusqlite::Result<ObservationRow> {
 /// What an observation is written with (`id`, `outlier` and `deleted` are the table's).
 pub type NewObservation = ObservationRow;
 
-pub fn insert(conn: &Connection, o: &NewObservation, order_line_id: Option<i64>, now: &str) -> rusqlite::Result<i64> {
+pub fn insert(conn: &Connection, o: &NewObservation, order_line_id: Option<i64>, now: &str) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO price_observations (uid, source, crop, market_id, territory, place, unit, price_cents, currency,
              usd_micros, base_unit, base_usd_micros, observed_on, week, note, recorded_by, order_line_id,
@@ -146,7 +146,7 @@ pub fn insert(conn: &Connection, o: &NewObservation, order_line_id: Option<i64>,
 }
 
 /// Rewrites what an admin may correct.
-pub fn update(conn: &Connection, o: &ObservationRow, now: &str) -> rusqlite::Result<()> {
+pub fn update(conn: &Connection, o: &ObservationRow, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE price_observations SET crop = ?2, market_id = ?3, territory = ?4, unit = ?5, price_cents = ?6,
              currency = ?7, usd_micros = ?8, base_unit = ?9, base_usd_micros = ?10, observed_on = ?11, week = ?12,
@@ -172,28 +172,28 @@ pub fn update(conn: &Connection, o: &ObservationRow, now: &str) -> rusqlite::Res
     Ok(())
 }
 
-pub fn remove(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn remove(conn: &Connection, id: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE price_observations SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, now])?;
     Ok(())
 }
 
-pub fn by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<ObservationRow>> {
+pub fn by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<ObservationRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} WHERE o.uid = ?1"))?.query_row([uid], observation_from).optional()
 }
 
-pub fn by_id(conn: &Connection, id: i64) -> rusqlite::Result<Option<ObservationRow>> {
+pub fn by_id(conn: &Connection, id: i64) -> crate::db::Result<Option<ObservationRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} WHERE o.id = ?1"))?.query_row([id], observation_from).optional()
 }
 
 /// A week's observations of a crop that stand (not removed).
-pub fn of_week(conn: &Connection, crop: &str, week: &str) -> rusqlite::Result<Vec<ObservationRow>> {
+pub fn of_week(conn: &Connection, crop: &str, week: &str) -> crate::db::Result<Vec<ObservationRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} WHERE o.crop = ?1 AND o.week = ?2 AND o.deleted_at IS NULL"))?
         .query_map(params![crop, week], observation_from)?
         .collect()
 }
 
-pub fn set_outlier(conn: &Connection, id: i64, outlier: bool) -> rusqlite::Result<()> {
+pub fn set_outlier(conn: &Connection, id: i64, outlier: bool) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE price_observations SET outlier = ?2 WHERE id = ?1 AND outlier != ?2")?
         .execute(params![id, outlier])?;
     Ok(())
@@ -206,7 +206,7 @@ pub fn recent(
     crop: &str,
     unit: PriceUnit,
     since: &str,
-) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
+) -> crate::db::Result<Vec<(i64, Option<String>)>> {
     conn.prepare_cached(
         "SELECT base_usd_micros, territory FROM price_observations
          WHERE crop = ?1 AND observed_on >= ?2 AND base_unit = ?3 AND outlier = 0 AND deleted_at IS NULL",
@@ -231,7 +231,7 @@ const MATCHES: &str = "o.deleted_at IS NULL AND (?1 IS NULL OR o.crop = ?1) AND 
      AND (?3 IS NULL OR lower(o.territory) = lower(?3)) AND (?4 IS NULL OR o.source = ?4)
      AND (?5 IS NULL OR o.observed_on >= ?5) AND (?6 IS NULL OR o.observed_on <= ?6)";
 
-fn filter_params(filter: &ObservationFilter) -> impl rusqlite::Params + '_ {
+fn filter_params(filter: &ObservationFilter) -> impl crate::db::Params + '_ {
     (&filter.crop, &filter.market_id, &filter.territory, &filter.source, &filter.from, &filter.to)
 }
 
@@ -240,7 +240,7 @@ pub fn list(
     filter: &ObservationFilter,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<ObservationRow>, i64)> {
+) -> crate::db::Result<(Vec<ObservationRow>, i64)> {
     let total = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM price_observations o WHERE {MATCHES}"))?
         .query_row(filter_params(filter), |r| r.get(0))?;
@@ -261,7 +261,7 @@ pub fn list(
             ],
             observation_from,
         )?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<crate::db::Result<_>>()?;
     Ok((rows, total))
 }
 
@@ -270,7 +270,7 @@ pub fn for_each_match(
     conn: &Connection,
     filter: &ObservationFilter,
     each: impl FnMut(ObservationRow),
-) -> rusqlite::Result<usize> {
+) -> crate::db::Result<usize> {
     let sql = format!("SELECT {COLUMNS} WHERE {MATCHES} ORDER BY o.observed_on DESC, o.id DESC");
     super::for_each_row(conn, &sql, filter_params(filter), observation_from, each)
 }
@@ -294,7 +294,7 @@ pub struct WeekRow {
 }
 
 /// Replaces a crop's week with `rows`.
-pub fn replace_week(conn: &Connection, crop: &str, week: &str, rows: &[WeekRow]) -> rusqlite::Result<()> {
+pub fn replace_week(conn: &Connection, crop: &str, week: &str, rows: &[WeekRow]) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM price_weeks WHERE crop = ?1 AND week = ?2")?.execute(params![crop, week])?;
     let mut insert = conn.prepare_cached(
         "INSERT INTO price_weeks (crop, scope, unit, week, observations, median_micros, low_micros, high_micros,
@@ -321,12 +321,12 @@ pub fn replace_week(conn: &Connection, crop: &str, week: &str, rows: &[WeekRow])
 }
 
 /// Weeks from `since` of one scope, of one crop or all.
-pub fn weeks(conn: &Connection, scope: &str, crop: Option<&str>, since: &str) -> rusqlite::Result<Vec<WeekRow>> {
+pub fn weeks(conn: &Connection, scope: &str, crop: Option<&str>, since: &str) -> crate::db::Result<Vec<WeekRow>> {
     read_weeks(conn, "scope = ?1", scope, crop, since)
 }
 
 /// Weeks from `since` of every market (scopes `m:<id>`), of one crop or all.
-pub fn market_weeks(conn: &Connection, crop: Option<&str>, since: &str) -> rusqlite::Result<Vec<WeekRow>> {
+pub fn market_weeks(conn: &Connection, crop: Option<&str>, since: &str) -> crate::db::Result<Vec<WeekRow>> {
     read_weeks(conn, "scope >= ?1 AND scope < 'm;'", "m:", crop, since)
 }
 
@@ -336,7 +336,7 @@ fn read_weeks(
     scope: &str,
     crop: Option<&str>,
     since: &str,
-) -> rusqlite::Result<Vec<WeekRow>> {
+) -> crate::db::Result<Vec<WeekRow>> {
     conn.prepare_cached(&format!(
         "SELECT crop, scope, unit, week, observations, median_micros, low_micros, high_micros, sales, agents,
              imports, outliers
@@ -363,7 +363,7 @@ fn read_weeks(
 }
 
 /// Moves the version cached answers are checked against.
-pub fn touch(conn: &Connection) -> rusqlite::Result<()> {
+pub fn touch(conn: &Connection) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE price_state SET version = version + 1 WHERE id = 1")?.execute([])?;
     Ok(())
 }
@@ -377,7 +377,7 @@ pub fn record_change(
     before: &str,
     after: Option<&str>,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO price_changes (observation_id, admin_id, action, before, after, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -388,7 +388,7 @@ pub fn record_change(
 /// An observation's corrections, oldest first: (action, admin's id, before, after, when).
 pub type Change = (String, Option<i64>, String, Option<String>, String);
 
-pub fn changes_of(conn: &Connection, observation_id: i64) -> rusqlite::Result<Vec<Change>> {
+pub fn changes_of(conn: &Connection, observation_id: i64) -> crate::db::Result<Vec<Change>> {
     conn.prepare_cached(
         "SELECT action, admin_id, before, after, at FROM price_changes WHERE observation_id = ?1 ORDER BY id",
     )?
@@ -397,7 +397,7 @@ pub fn changes_of(conn: &Connection, observation_id: i64) -> rusqlite::Result<Ve
 }
 
 /// Gives a market's observations its territory anew; answers the weeks they are in.
-pub fn retag_market(conn: &Connection, market_id: i64) -> rusqlite::Result<Vec<(String, String)>> {
+pub fn retag_market(conn: &Connection, market_id: i64) -> crate::db::Result<Vec<(String, String)>> {
     conn.prepare_cached(
         "UPDATE price_observations SET territory = (SELECT territory FROM markets WHERE id = ?1) WHERE market_id = ?1",
     )?
@@ -410,14 +410,14 @@ pub fn retag_market(conn: &Connection, market_id: i64) -> rusqlite::Result<Vec<(
 }
 
 /// The crops (and markets, 0 for every market) a number follows, oldest first.
-pub fn alerts_of(conn: &Connection, phone: &str) -> rusqlite::Result<Vec<(String, i64)>> {
+pub fn alerts_of(conn: &Connection, phone: &str) -> crate::db::Result<Vec<(String, i64)>> {
     conn.prepare_cached("SELECT crop, market_id FROM price_alerts WHERE phone = ?1 ORDER BY created_at, crop")?
         .query_map([phone], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect()
 }
 
 /// Follows a crop at a market (0: everywhere); answers whether it was new.
-pub fn add_alert(conn: &Connection, phone: &str, crop: &str, market_id: i64, now: &str) -> rusqlite::Result<bool> {
+pub fn add_alert(conn: &Connection, phone: &str, crop: &str, market_id: i64, now: &str) -> crate::db::Result<bool> {
     Ok(conn
         .prepare_cached(
             "INSERT INTO price_alerts (phone, crop, market_id, created_at) VALUES (?1, ?2, ?3, ?4)
@@ -428,7 +428,7 @@ pub fn add_alert(conn: &Connection, phone: &str, crop: &str, market_id: i64, now
 }
 
 /// Stops one alert, or every alert of the number when `crop` is none.
-pub fn remove_alerts(conn: &Connection, phone: &str, crop: Option<(&str, i64)>) -> rusqlite::Result<usize> {
+pub fn remove_alerts(conn: &Connection, phone: &str, crop: Option<(&str, i64)>) -> crate::db::Result<usize> {
     match crop {
         Some((crop, market_id)) => conn
             .prepare_cached("DELETE FROM price_alerts WHERE phone = ?1 AND crop = ?2 AND market_id = ?3")?
@@ -438,7 +438,7 @@ pub fn remove_alerts(conn: &Connection, phone: &str, crop: Option<(&str, i64)>) 
 }
 
 /// Numbers with alerts that have not been sent `week`'s SMS.
-pub fn alert_phones_due(conn: &Connection, week: &str) -> rusqlite::Result<Vec<String>> {
+pub fn alert_phones_due(conn: &Connection, week: &str) -> crate::db::Result<Vec<String>> {
     conn.prepare_cached(
         "SELECT DISTINCT a.phone FROM price_alerts a
          WHERE NOT EXISTS (SELECT 1 FROM price_alerts_sent s WHERE s.phone = a.phone AND s.week = ?1)",
@@ -447,7 +447,7 @@ pub fn alert_phones_due(conn: &Connection, week: &str) -> rusqlite::Result<Vec<S
     .collect()
 }
 
-pub fn alert_sent(conn: &Connection, phone: &str, week: &str, now: &str) -> rusqlite::Result<()> {
+pub fn alert_sent(conn: &Connection, phone: &str, week: &str, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("INSERT OR IGNORE INTO price_alerts_sent (phone, week, sent_at) VALUES (?1, ?2, ?3)")?
         .execute(params![phone, week, now])?;
     Ok(())

@@ -2,7 +2,7 @@
 //! `products_search`): each listing's names and descriptions in every language, its
 //! farmer's name and its category's words; made again when a farmer's name changes.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 use crate::model::product::{Listing, fold};
 
@@ -23,7 +23,7 @@ fn searched(title: &str, description: &str, farmer_name: &str, category: &str) -
     fold(&format!("{title} {description} {farmer_name} {category}"))
 }
 
-pub(super) fn farmer_name(conn: &Connection, farmer_id: i64) -> rusqlite::Result<String> {
+pub(super) fn farmer_name(conn: &Connection, farmer_id: i64) -> crate::db::Result<String> {
     conn.prepare_cached("SELECT trim(first_name || ' ' || last_name) FROM users WHERE id = ?1")?
         .query_row([farmer_id], |r| r.get(0))
 }
@@ -32,7 +32,7 @@ pub(super) fn farmer_name(conn: &Connection, farmer_id: i64) -> rusqlite::Result
 /// take new versions (so every phone re-pulls them, or drops them) and their
 /// search text follows the new name. Each takes its own version, so pull
 /// pages never split one.
-pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
+pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> crate::db::Result<()> {
     let name = farmer_name(conn, farmer_id)?;
     let mut stmt = conn.prepare_cached(
         "SELECT id, title, title_en, title_fr, title_sw, description, category,
@@ -65,6 +65,6 @@ pub fn touch_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<()> {
 /// Merges the search index into one segment (each lookup seeks into every segment):
 /// ~80 ms of the writer's time for 10,000 listings, every 500 catalogue writes
 /// (`db::SEARCH_MERGE_EVERY`) and in the hourly housekeeping.
-pub fn compact_search(conn: &Connection) -> rusqlite::Result<()> {
+pub fn compact_search(conn: &Connection) -> crate::db::Result<()> {
     conn.execute("INSERT INTO products_search (products_search) VALUES ('optimize')", []).map(drop)
 }

@@ -1,7 +1,7 @@
 //! The `products` table: farmers' listings and the public catalogue.
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+use crate::db::Value;
+use crate::db::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use super::product_search::{farmer_name, search_text};
 use crate::model::FieldVersions;
@@ -82,7 +82,7 @@ fn json_list(text: String) -> Vec<String> {
     serde_json::from_str(&text).unwrap_or_default()
 }
 
-pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ProductRow> {
+pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
     Ok(ProductRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -201,7 +201,7 @@ pub fn insert(
     versions: &FieldVersions,
     version: i64,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     let columns = LISTING_COLUMNS.join(", ");
     let marks = (1..=LISTING_COLUMNS.len() + 6).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
     let sql = format!(
@@ -229,7 +229,7 @@ pub fn update(
     versions: &FieldVersions,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     let sets =
         LISTING_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect::<Vec<_>>().join(", ");
     let n = LISTING_COLUMNS.len();
@@ -255,7 +255,7 @@ pub fn update(
     Ok(())
 }
 
-pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE products SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?
         .execute(params![id, now, version])?;
     refresh_farmer_rating(conn, id)
@@ -263,7 +263,7 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 
 /// A product's rating and review count from its reviews, and its farmer's
 /// rating after it; the product takes `version`, so phones pull the new figures.
-pub fn refresh_rating(conn: &Connection, id: i64, version: i64) -> rusqlite::Result<()> {
+pub fn refresh_rating(conn: &Connection, id: i64, version: i64) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE products SET rating = COALESCE((SELECT AVG(rating) FROM reviews WHERE product_id = ?1), 0),
                              review_count = (SELECT COUNT(*) FROM reviews WHERE product_id = ?1),
@@ -275,7 +275,7 @@ pub fn refresh_rating(conn: &Connection, id: i64, version: i64) -> rusqlite::Res
 }
 
 /// Recomputes the rating of the farmer of product `id` from their reviewed products.
-fn refresh_farmer_rating(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+fn refresh_farmer_rating(conn: &Connection, id: i64) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT OR REPLACE INTO farmer_ratings (farmer_id, rating)
          SELECT p.farmer_id, COALESCE((SELECT AVG(r.rating) FROM products r
@@ -287,21 +287,21 @@ fn refresh_farmer_rating(conn: &Connection, id: i64) -> rusqlite::Result<()> {
 }
 
 /// Includes tombstones; callers decide what a deleted row means to them.
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<ProductRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<ProductRow>> {
     conn.prepare_cached(&select("p.id = ?1"))?.query_row([id], from_row).optional()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<ProductRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<ProductRow>> {
     conn.prepare_cached(&select("p.uid = ?1"))?.query_row([uid], from_row).optional()
 }
 
 /// A listed product by id, for the public detail page.
-pub fn find_listed(conn: &Connection, id: i64) -> rusqlite::Result<Option<ProductRow>> {
+pub fn find_listed(conn: &Connection, id: i64) -> crate::db::Result<Option<ProductRow>> {
     conn.prepare_cached(&select(&format!("p.id = ?1 AND {LISTED}")))?.query_row([id], from_row).optional()
 }
 
 /// A farmer's own products (active or not), newest first.
-pub fn list_for_farmer(conn: &Connection, farmer_id: i64) -> rusqlite::Result<Vec<ProductRow>> {
+pub fn list_for_farmer(conn: &Connection, farmer_id: i64) -> crate::db::Result<Vec<ProductRow>> {
     let mut stmt =
         conn.prepare_cached(&format!("{} ORDER BY p.id DESC", select("p.farmer_id = ?1 AND p.deleted_at IS NULL")))?;
     stmt.query_map([farmer_id], from_row)?.collect()
@@ -408,7 +408,7 @@ pub fn catalogue(
     filter: &CatalogueFilter,
     limit: i64,
     offset: i64,
-) -> rusqlite::Result<(Vec<ProductRow>, i64)> {
+) -> crate::db::Result<(Vec<ProductRow>, i64)> {
     let (sql, mut values) = filter.sql();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM products p WHERE {sql}"))?
@@ -439,7 +439,7 @@ pub fn changes_after(
     limit: usize,
     snapshot: Option<i64>,
     owner: Option<i64>,
-) -> rusqlite::Result<Vec<ProductRow>> {
+) -> crate::db::Result<Vec<ProductRow>> {
     let filter = format!(
         "p.version > ?1 AND (?4 IS NULL OR p.version > ?4 OR ({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))"
     );

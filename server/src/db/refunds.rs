@@ -1,7 +1,7 @@
 //! The `refunds` table: money given back for a course payment, and the
 //! admin's list of a course's purchases with where their refunds stand.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use super::payments::PaymentRow;
 use crate::model::payment::PaymentStatus;
@@ -24,7 +24,7 @@ pub struct RefundRow {
 const COLUMNS: &str =
     "id, uid, payment_id, amount_cents, currency, status, failure_reason, checks, created_at, updated_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<RefundRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<RefundRow> {
     Ok(RefundRow {
         id: r.get(0)?,
         uid: r.get(1)?,
@@ -46,7 +46,7 @@ pub fn insert(
     requested_by: i64,
     next_check_at: &str,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "INSERT INTO refunds (uid, payment_id, amount_cents, currency, status, requested_by, next_check_at,
                               created_at, updated_at)
@@ -64,12 +64,12 @@ pub fn insert(
     Ok(conn.last_insert_rowid())
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<RefundRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<RefundRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM refunds WHERE uid = ?1"))?.query_row([uid], from_row).optional()
 }
 
 /// A payment's latest refund.
-pub fn latest(conn: &Connection, payment_id: i64) -> rusqlite::Result<Option<RefundRow>> {
+pub fn latest(conn: &Connection, payment_id: i64) -> crate::db::Result<Option<RefundRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM refunds WHERE payment_id = ?1 ORDER BY id DESC LIMIT 1"))?
         .query_row([payment_id], from_row)
         .optional()
@@ -82,7 +82,7 @@ pub fn set_status(
     to: PaymentStatus,
     failure_reason: Option<&str>,
     now: &str,
-) -> rusqlite::Result<bool> {
+) -> crate::db::Result<bool> {
     let changed = conn
         .prepare_cached(
             "UPDATE refunds SET status = ?2, failure_reason = ?3, updated_at = ?4 WHERE id = ?1 AND status = 'pending'",
@@ -91,14 +91,14 @@ pub fn set_status(
     Ok(changed == 1)
 }
 
-pub fn schedule_check(conn: &Connection, id: i64, next_check_at: &str) -> rusqlite::Result<()> {
+pub fn schedule_check(conn: &Connection, id: i64, next_check_at: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE refunds SET checks = checks + 1, next_check_at = ?2 WHERE id = ?1")?
         .execute(params![id, next_check_at])?;
     Ok(())
 }
 
 /// Pending refunds whose next check is due, oldest first.
-pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<RefundRow>> {
+pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<RefundRow>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM refunds WHERE status = 'pending' AND next_check_at <= ?1 ORDER BY next_check_at LIMIT ?2"
     ))?
@@ -122,7 +122,12 @@ pub struct Purchase {
 
 /// A course's paid enrolments, newest first, a page at a time, each with its
 /// latest refund, and how many there are.
-pub fn purchases(conn: &Connection, course_id: i64, limit: i64, offset: i64) -> rusqlite::Result<(Vec<Purchase>, i64)> {
+pub fn purchases(
+    conn: &Connection,
+    course_id: i64,
+    limit: i64,
+    offset: i64,
+) -> crate::db::Result<(Vec<Purchase>, i64)> {
     let total = conn
         .prepare_cached("SELECT COUNT(*) FROM payments WHERE course_id = ?1 AND status = 'succeeded'")?
         .query_row([course_id], |r| r.get(0))?;
@@ -155,6 +160,6 @@ pub fn purchases(conn: &Connection, course_id: i64, limit: i64, offset: i64) -> 
                 paid_at: r.get(17)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::db::Result<Vec<_>>>()?;
     Ok((rows, total))
 }

@@ -1,6 +1,6 @@
 //! The `reviews` table.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Connection, OptionalExtension, params};
 
 #[derive(Debug, Clone)]
 pub struct ReviewRow {
@@ -22,7 +22,7 @@ pub fn upsert(
     rating: i64,
     comment: &str,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO reviews (product_id, buyer_id, rating, comment, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
          ON CONFLICT (product_id, buyer_id) DO UPDATE SET rating = ?3, comment = ?4, updated_at = ?5",
@@ -36,7 +36,7 @@ const SELECT: &str = "SELECT r.product_id, r.buyer_id,
         r.rating, r.comment, r.created_at, r.updated_at
     FROM reviews r JOIN users u ON u.id = r.buyer_id";
 
-fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ReviewRow> {
+fn from_row(r: &crate::db::Row<'_>) -> crate::db::Result<ReviewRow> {
     Ok(ReviewRow {
         product_id: r.get(0)?,
         buyer_id: r.get(1)?,
@@ -48,21 +48,21 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ReviewRow> {
     })
 }
 
-pub fn find(conn: &Connection, product_id: i64, buyer_id: i64) -> rusqlite::Result<Option<ReviewRow>> {
+pub fn find(conn: &Connection, product_id: i64, buyer_id: i64) -> crate::db::Result<Option<ReviewRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE r.product_id = ?1 AND r.buyer_id = ?2"))?
         .query_row(params![product_id, buyer_id], from_row)
         .optional()
 }
 
 /// A product's reviews, newest first, at most `limit`.
-pub fn of_product(conn: &Connection, product_id: i64, limit: i64) -> rusqlite::Result<Vec<ReviewRow>> {
+pub fn of_product(conn: &Connection, product_id: i64, limit: i64) -> crate::db::Result<Vec<ReviewRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE r.product_id = ?1 ORDER BY r.updated_at DESC, r.id DESC LIMIT ?2"))?
         .query_map(params![product_id, limit], from_row)?
         .collect()
 }
 
 /// Whether the buyer received this product: a delivered part of one of their orders holds it.
-pub fn received(conn: &Connection, product_id: i64, buyer_id: i64) -> rusqlite::Result<bool> {
+pub fn received(conn: &Connection, product_id: i64, buyer_id: i64) -> crate::db::Result<bool> {
     conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM order_lines l JOIN order_parts p ON p.id = l.part_id JOIN orders o ON o.id = p.order_id
                         WHERE l.product_id = ?1 AND o.buyer_id = ?2 AND p.status = 'delivered')",

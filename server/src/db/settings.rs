@@ -1,19 +1,19 @@
 //! The `settings` table (a JSON value per key) and its audit, `settings_changes`.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Connection, OptionalExtension, params};
 
 /// Every setting that has been set, as `(key, JSON value)`.
-pub fn all(conn: &Connection) -> rusqlite::Result<Vec<(String, String)>> {
+pub fn all(conn: &Connection) -> crate::db::Result<Vec<(String, String)>> {
     conn.prepare_cached("SELECT key, value FROM settings")?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()
 }
 
 /// One setting's JSON value, when it has been set.
-pub fn get(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+pub fn get(conn: &Connection, key: &str) -> crate::db::Result<Option<String>> {
     conn.prepare_cached("SELECT value FROM settings WHERE key = ?1")?.query_row([key], |r| r.get(0)).optional()
 }
 
 /// Sets `key` and records the change (the value before, `None` for the default).
-pub fn put(conn: &Connection, key: &str, value: &str, by: i64, now: &str) -> rusqlite::Result<()> {
+pub fn put(conn: &Connection, key: &str, value: &str, by: i64, now: &str) -> crate::db::Result<()> {
     let old = get(conn, key)?;
     conn.prepare_cached(
         "INSERT INTO settings (key, value, updated_at, updated_by) VALUES (?1, ?2, ?3, ?4)
@@ -40,7 +40,7 @@ pub struct Change {
 }
 
 /// The newest changes first, at most `limit`, from before `before` (an id) when given.
-pub fn changes(conn: &Connection, before: Option<i64>, limit: i64) -> rusqlite::Result<Vec<Change>> {
+pub fn changes(conn: &Connection, before: Option<i64>, limit: i64) -> crate::db::Result<Vec<Change>> {
     conn.prepare_cached(
         "SELECT c.id, c.key, c.old_value, c.new_value, c.changed_by,
                 TRIM(u.first_name || ' ' || u.last_name), c.changed_at

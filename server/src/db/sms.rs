@@ -1,7 +1,7 @@
 //! The `sms_outbox` table: text messages written with what they announce and
 //! sent afterwards by the SMS sender (docs/sms.md).
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 #[derive(Debug, Clone)]
 pub struct Sms {
@@ -11,14 +11,14 @@ pub struct Sms {
     pub attempts: i64,
 }
 
-pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> rusqlite::Result<i64> {
+pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> crate::db::Result<i64> {
     conn.prepare_cached("INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)")?
         .execute(params![to_number, body, now])?;
     Ok(conn.last_insert_rowid())
 }
 
 /// Messages whose next attempt is due, oldest first.
-pub fn due(conn: &Connection, now: &str, limit: i64) -> rusqlite::Result<Vec<Sms>> {
+pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Sms>> {
     conn.prepare_cached(
         "SELECT id, to_number, body, attempts FROM sms_outbox WHERE next_try_at <= ?1 ORDER BY id LIMIT ?2",
     )?
@@ -35,7 +35,7 @@ pub fn mark_sent(
     delivery: &str,
     provider_id: Option<&str>,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE sms_outbox SET status = 'sent', sent_at = ?2, delivery = ?3, provider_id = ?4, next_try_at = NULL,
          attempts = attempts + 1 WHERE id = ?1",
@@ -46,7 +46,7 @@ pub fn mark_sent(
 
 /// A failed attempt: tried again at `next_try_at`, or never (`None`: the number
 /// cannot be reached, or the attempts are spent).
-pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: Option<&str>) -> rusqlite::Result<()> {
+pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: Option<&str>) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE sms_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3,
          status = CASE WHEN ?3 IS NULL THEN 'failed' ELSE status END WHERE id = ?1",
@@ -63,7 +63,7 @@ pub fn report(
     delivered: bool,
     reason: Option<&str>,
     now: &str,
-) -> rusqlite::Result<bool> {
+) -> crate::db::Result<bool> {
     let status = if delivered { "delivered" } else { "undelivered" };
     let changed = conn
         .prepare_cached(
@@ -75,6 +75,6 @@ pub fn report(
 }
 
 /// Deletes the messages written before `before`; answers how many.
-pub fn prune(conn: &Connection, before: &str) -> rusqlite::Result<usize> {
+pub fn prune(conn: &Connection, before: &str) -> crate::db::Result<usize> {
     conn.prepare_cached("DELETE FROM sms_outbox WHERE created_at < ?1")?.execute([before])
 }

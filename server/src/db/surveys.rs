@@ -1,7 +1,7 @@
 //! The `surveys` table (farmer applications).
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+use crate::db::Value;
+use crate::db::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::model::FieldVersions;
 use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveyStatus};
@@ -58,7 +58,7 @@ fn answer_values(answers: &SurveyAnswers) -> Vec<Value> {
         .collect()
 }
 
-fn read_answers(row: &Row<'_>, offset: usize) -> rusqlite::Result<SurveyAnswers> {
+fn read_answers(row: &Row<'_>, offset: usize) -> crate::db::Result<SurveyAnswers> {
     let mut answers = SurveyAnswers::default();
     for (i, field) in SurveyAnswers::FIELDS.iter().enumerate() {
         let value = match field.kind {
@@ -84,7 +84,7 @@ fn select(filter: &str) -> String {
     )
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<SurveyRow> {
+fn from_row(row: &Row<'_>) -> crate::db::Result<SurveyRow> {
     Ok(SurveyRow {
         id: row.get(0)?,
         uid: row.get(1)?,
@@ -128,7 +128,7 @@ pub fn insert(
     field_versions: &FieldVersions,
     version: i64,
     now: &str,
-) -> rusqlite::Result<i64> {
+) -> crate::db::Result<i64> {
     let columns: Vec<&str> = answer_columns().collect();
     let marks = vec!["?"; columns.len()].join(", ");
     let columns = columns.join(", ");
@@ -164,7 +164,7 @@ pub fn update(
     field_versions: &FieldVersions,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     let assignments = answer_columns().map(|c| format!("{c} = ?")).collect::<Vec<_>>().join(", ");
     let sql = format!(
         "UPDATE surveys SET status = ?, version = ?, updated_at = ?, field_versions = ?, {assignments} WHERE id = ?"
@@ -181,7 +181,7 @@ pub fn update(
     Ok(())
 }
 
-pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE surveys SET deleted_at = ?2, updated_at = ?2, version = ?3 WHERE id = ?1")?
         .execute(params![id, now, version])?;
     Ok(())
@@ -191,14 +191,14 @@ pub fn tombstone(conn: &Connection, id: i64, version: i64, now: &str) -> rusqlit
 #[allow(clippy::too_many_arguments)]
 /// A field agent (or admin) takes up a draft its applicant started: they author it now,
 /// so their phone has it; the applicant keeps it too.
-pub fn set_author(conn: &Connection, id: i64, author: i64, version: i64, now: &str) -> rusqlite::Result<()> {
+pub fn set_author(conn: &Connection, id: i64, author: i64, version: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE surveys SET created_by = ?2, version = ?3, updated_at = ?4 WHERE id = ?1")?
         .execute(params![id, author, version, now])?;
     Ok(())
 }
 
 /// The draft application `user_id` started themselves (in the app or by USSD), if any.
-pub fn own_draft(conn: &Connection, user_id: i64) -> rusqlite::Result<Option<i64>> {
+pub fn own_draft(conn: &Connection, user_id: i64) -> crate::db::Result<Option<i64>> {
     conn.prepare_cached(
         "SELECT id FROM surveys WHERE user_id = ?1 AND created_by = ?1 AND status = 'draft' AND deleted_at IS NULL
          ORDER BY id DESC LIMIT 1",
@@ -215,7 +215,7 @@ pub fn set_review(
     field_versions: &FieldVersions,
     version: i64,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE surveys SET status = ?2, active = ?3, admin_comment = ?4, reviewed_at = ?5, field_versions = ?6,
                             version = ?7, updated_at = ?5
@@ -234,7 +234,7 @@ pub fn set_review(
 }
 
 /// The ids of a person's live drafts.
-pub fn draft_ids_of(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<i64>> {
+pub fn draft_ids_of(conn: &Connection, user_id: i64) -> crate::db::Result<Vec<i64>> {
     let mut stmt =
         conn.prepare_cached("SELECT id FROM surveys WHERE user_id = ?1 AND status = 'draft' AND deleted_at IS NULL")?;
     stmt.query_map([user_id], |row| row.get(0))?.collect()
@@ -249,7 +249,7 @@ pub fn changes_visible_to(
     after: i64,
     limit: usize,
     snapshot: Option<i64>,
-) -> rusqlite::Result<Vec<SurveyRow>> {
+) -> crate::db::Result<Vec<SurveyRow>> {
     let filter = "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2
                   AND (?4 IS NULL OR s.version > ?4 OR s.deleted_at IS NULL)";
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.version LIMIT ?3", select(filter)))?;
@@ -257,16 +257,16 @@ pub fn changes_visible_to(
 }
 
 /// Includes tombstones; callers decide what a deleted row means to them.
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<SurveyRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<SurveyRow>> {
     conn.prepare_cached(&select("s.id = ?1"))?.query_row([id], from_row).optional()
 }
 
-pub fn find_by_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<SurveyRow>> {
+pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<SurveyRow>> {
     conn.prepare_cached(&select("s.uid = ?1"))?.query_row([uid], from_row).optional()
 }
 
 /// The applications a person applied with or filled for someone, newest first.
-pub fn list_visible_to(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<SurveyRow>> {
+pub fn list_visible_to(conn: &Connection, user_id: i64) -> crate::db::Result<Vec<SurveyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "{} ORDER BY s.id DESC",
         select("(s.user_id = ?1 OR s.created_by = ?1) AND s.deleted_at IS NULL")
@@ -312,7 +312,7 @@ impl AdminFilter {
 const NEWEST_FIRST: &str = "ORDER BY s.created_at DESC, s.id DESC";
 
 /// One page of the admin's list, newest first.
-pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) -> rusqlite::Result<Vec<SurveyRow>> {
+pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) -> crate::db::Result<Vec<SurveyRow>> {
     let (filter, mut values) = filter.sql();
     let sql = format!("{} {NEWEST_FIRST} LIMIT ?{} OFFSET ?{}", select(&filter), values.len() + 1, values.len() + 2);
     values.extend([Value::Integer(limit), Value::Integer(offset)]);
@@ -320,20 +320,24 @@ pub fn search(conn: &Connection, filter: &AdminFilter, limit: i64, offset: i64) 
 }
 
 /// Calls `each` with every match, newest first, without holding them all (exports).
-pub fn for_each_match(conn: &Connection, filter: &AdminFilter, each: impl FnMut(SurveyRow)) -> rusqlite::Result<usize> {
+pub fn for_each_match(
+    conn: &Connection,
+    filter: &AdminFilter,
+    each: impl FnMut(SurveyRow),
+) -> crate::db::Result<usize> {
     let (filter, values) = filter.sql();
     let sql = format!("{} {NEWEST_FIRST}", select(&filter));
     super::for_each_row(conn, &sql, params_from_iter(values), from_row, each)
 }
 
-pub fn count(conn: &Connection, filter: &AdminFilter) -> rusqlite::Result<i64> {
+pub fn count(conn: &Connection, filter: &AdminFilter) -> crate::db::Result<i64> {
     let (filter, values) = filter.sql();
     let sql = format!("SELECT COUNT(*) FROM surveys s JOIN users o ON o.id = s.user_id WHERE {filter}");
     conn.prepare_cached(&sql)?.query_row(params_from_iter(values), |row| row.get(0))
 }
 
 /// How many sent applications there are in each status (drafts left out).
-pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(SurveyStatus, i64)>> {
+pub fn count_by_status(conn: &Connection) -> crate::db::Result<Vec<(SurveyStatus, i64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT status, COUNT(*) FROM surveys WHERE deleted_at IS NULL AND status <> 'draft' GROUP BY status",
     )?;
@@ -341,7 +345,7 @@ pub fn count_by_status(conn: &Connection) -> rusqlite::Result<Vec<(SurveyStatus,
 }
 
 /// Whether a person has an approved application (a "verified" farmer).
-pub fn has_approved(conn: &Connection, user_id: i64) -> rusqlite::Result<bool> {
+pub fn has_approved(conn: &Connection, user_id: i64) -> crate::db::Result<bool> {
     conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM surveys WHERE user_id = ?1 AND status = 'approved' AND deleted_at IS NULL)",
     )?
@@ -349,7 +353,7 @@ pub fn has_approved(conn: &Connection, user_id: i64) -> rusqlite::Result<bool> {
 }
 
 /// A person's application waiting for a decision (pending or re-submitted), other than `except`.
-pub fn waiting_of(conn: &Connection, user_id: i64, except: i64) -> rusqlite::Result<Option<i64>> {
+pub fn waiting_of(conn: &Connection, user_id: i64, except: i64) -> crate::db::Result<Option<i64>> {
     conn.prepare_cached(
         "SELECT id FROM surveys WHERE user_id = ?1 AND id != ?2 AND status IN ('pending', 're-submitted')
            AND deleted_at IS NULL LIMIT 1",

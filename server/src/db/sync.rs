@@ -1,25 +1,25 @@
 //! The global version counter (docs/sync.md): every write to a
 //! syncable row takes the next number, so a pull can ask "what changed after N".
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Connection, OptionalExtension, params};
 
 /// Takes the next version; call inside the transaction that writes the row.
-pub fn next_version(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn next_version(conn: &Connection) -> crate::db::Result<i64> {
     conn.prepare_cached("UPDATE sync_state SET version = version + 1 WHERE id = 1 RETURNING version")?
         .query_row([], |row| row.get(0))
 }
 
 /// The last version given out: it changes whenever any synced row does.
-pub fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn current_version(conn: &Connection) -> crate::db::Result<i64> {
     conn.prepare_cached("SELECT version FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
 }
 
 /// The highest version whose tombstone may have been removed (docs/sync.md, Retention).
-pub fn horizon(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn horizon(conn: &Connection) -> crate::db::Result<i64> {
     conn.prepare_cached("SELECT horizon FROM sync_state WHERE id = 1")?.query_row([], |row| row.get(0))
 }
 
-pub fn raise_horizon(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+pub fn raise_horizon(conn: &Connection, version: i64) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE sync_state SET horizon = MAX(horizon, ?1) WHERE id = 1")?.execute([version])?;
     Ok(())
 }
@@ -37,8 +37,8 @@ const RESTORE_GAP: i64 = 1 << 32;
 /// no longer has. The version jumps past them all and the sync horizon with it,
 /// so every phone's next pull is answered `snapshot_required` (it keeps its
 /// queued changes and sends again what the server lost: docs/sync.md, Push).
-pub fn after_restore(conn: &mut Connection) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
+pub fn after_restore(conn: &mut Connection) -> crate::db::Result<()> {
+    let tx = conn.begin()?;
     tx.execute("UPDATE sync_state SET version = version + ?1, horizon = version + ?1 WHERE id = 1", [RESTORE_GAP])?;
     tx.execute("DELETE FROM meta WHERE key = ?1", [RESTORED_FROM_BACKUP])?;
     tx.commit()
@@ -54,7 +54,7 @@ pub enum Purgeable {
 
 /// Removes `table`'s tombstones of rows deleted before `before`; answers how many,
 /// and the highest version among them (0 when none).
-pub fn purge_tombstones(conn: &Connection, table: Purgeable, before: &str) -> rusqlite::Result<(usize, i64)> {
+pub fn purge_tombstones(conn: &Connection, table: Purgeable, before: &str) -> crate::db::Result<(usize, i64)> {
     let table = match table {
         Purgeable::Surveys => "surveys",
         Purgeable::Favourites => "favourites",
@@ -72,13 +72,13 @@ pub struct ClientRow {
     pub last_mutation_id: i64,
 }
 
-pub fn client(conn: &Connection, client_id: &str) -> rusqlite::Result<Option<ClientRow>> {
+pub fn client(conn: &Connection, client_id: &str) -> crate::db::Result<Option<ClientRow>> {
     conn.prepare_cached("SELECT user_id, last_mutation_id FROM sync_clients WHERE client_id = ?1")?
         .query_row([client_id], |row| Ok(ClientRow { user_id: row.get(0)?, last_mutation_id: row.get(1)? }))
         .optional()
 }
 
-pub fn create_client(conn: &Connection, client_id: &str, user_id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn create_client(conn: &Connection, client_id: &str, user_id: i64, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO sync_clients (client_id, user_id, last_mutation_id, created_at, updated_at) VALUES (?1, ?2, 0, ?3, ?3)",
     )?
@@ -98,7 +98,7 @@ pub fn record_result(
     mutation_id: i64,
     result: &str,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached("INSERT INTO sync_results (client_id, mutation_id, result) VALUES (?1, ?2, ?3)")?
         .execute(params![client_id, mutation_id, result])?;
     conn.prepare_cached("DELETE FROM sync_results WHERE client_id = ?1 AND mutation_id <= ?2")?
@@ -108,7 +108,7 @@ pub fn record_result(
     Ok(())
 }
 
-pub fn stored_result(conn: &Connection, client_id: &str, mutation_id: i64) -> rusqlite::Result<Option<String>> {
+pub fn stored_result(conn: &Connection, client_id: &str, mutation_id: i64) -> crate::db::Result<Option<String>> {
     conn.prepare_cached("SELECT result FROM sync_results WHERE client_id = ?1 AND mutation_id = ?2")?
         .query_row(params![client_id, mutation_id], |row| row.get(0))
         .optional()

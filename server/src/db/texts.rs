@@ -1,7 +1,7 @@
 //! Long texts' merge documents (docs/sync.md, Text that merges): one Automerge
 //! document per field of a record, and its heads at each version that wrote it.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Connection, OptionalExtension, params};
 
 /// One long text: a field of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,7 +12,7 @@ pub struct TextKey<'a> {
     pub field: &'a str,
 }
 
-pub fn document(conn: &Connection, key: TextKey<'_>) -> rusqlite::Result<Option<Vec<u8>>> {
+pub fn document(conn: &Connection, key: TextKey<'_>) -> crate::db::Result<Option<Vec<u8>>> {
     conn.prepare_cached("SELECT document FROM text_documents WHERE entity = ?1 AND record_id = ?2 AND field = ?3")?
         .query_row(params![key.entity, key.record_id, key.field], |row| row.get(0))
         .optional()
@@ -31,7 +31,7 @@ pub struct TextWrite<'a> {
 }
 
 /// Stores the document and the write that made it.
-pub fn save(conn: &Connection, key: TextKey<'_>, document: &[u8], write: TextWrite<'_>) -> rusqlite::Result<()> {
+pub fn save(conn: &Connection, key: TextKey<'_>, document: &[u8], write: TextWrite<'_>) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO text_documents (entity, record_id, field, document) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (entity, record_id, field) DO UPDATE SET document = excluded.document",
@@ -59,7 +59,7 @@ pub fn own_changes_after(
     key: TextKey<'_>,
     version: i64,
     device: &str,
-) -> rusqlite::Result<Vec<Vec<u8>>> {
+) -> crate::db::Result<Vec<Vec<u8>>> {
     conn.prepare_cached(
         "SELECT own FROM text_heads WHERE entity = ?1 AND record_id = ?2 AND field = ?3 AND version > ?4 AND device = ?5
          ORDER BY version",
@@ -70,7 +70,7 @@ pub fn own_changes_after(
 
 /// The heads of the text as it stood at `version`: those of the last write at
 /// or before it, if the document goes back that far.
-pub fn heads_at(conn: &Connection, key: TextKey<'_>, version: i64) -> rusqlite::Result<Option<Vec<u8>>> {
+pub fn heads_at(conn: &Connection, key: TextKey<'_>, version: i64) -> crate::db::Result<Option<Vec<u8>>> {
     conn.prepare_cached(
         "SELECT heads FROM text_heads WHERE entity = ?1 AND record_id = ?2 AND field = ?3 AND version <= ?4
          ORDER BY version DESC LIMIT 1",
@@ -80,20 +80,20 @@ pub fn heads_at(conn: &Connection, key: TextKey<'_>, version: i64) -> rusqlite::
 }
 
 /// How many writes of the text its history holds.
-pub fn writes(conn: &Connection, key: TextKey<'_>) -> rusqlite::Result<i64> {
+pub fn writes(conn: &Connection, key: TextKey<'_>) -> crate::db::Result<i64> {
     conn.prepare_cached("SELECT COUNT(*) FROM text_heads WHERE entity = ?1 AND record_id = ?2 AND field = ?3")?
         .query_row(params![key.entity, key.record_id, key.field], |row| row.get(0))
 }
 
 /// Forgets the text's history (its document starts afresh).
-pub fn forget_writes(conn: &Connection, key: TextKey<'_>) -> rusqlite::Result<()> {
+pub fn forget_writes(conn: &Connection, key: TextKey<'_>) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM text_heads WHERE entity = ?1 AND record_id = ?2 AND field = ?3")?
         .execute(params![key.entity, key.record_id, key.field])?;
     Ok(())
 }
 
 /// Forgets a record's documents (it was deleted: nobody edits it any more).
-pub fn delete(conn: &Connection, entity: &str, record_id: i64) -> rusqlite::Result<()> {
+pub fn delete(conn: &Connection, entity: &str, record_id: i64) -> crate::db::Result<()> {
     for table in ["text_documents", "text_heads"] {
         conn.prepare_cached(&format!("DELETE FROM {table} WHERE entity = ?1 AND record_id = ?2"))?
             .execute(params![entity, record_id])?;
@@ -103,7 +103,7 @@ pub fn delete(conn: &Connection, entity: &str, record_id: i64) -> rusqlite::Resu
 
 /// Forgets the documents of a person's products and applications (their
 /// account is erased: the documents hold every earlier wording).
-pub fn delete_of_user(conn: &Connection, user_id: i64) -> rusqlite::Result<()> {
+pub fn delete_of_user(conn: &Connection, user_id: i64) -> crate::db::Result<()> {
     for table in ["text_documents", "text_heads"] {
         conn.prepare_cached(&format!(
             "DELETE FROM {table} WHERE (entity = 'product' AND record_id IN (SELECT id FROM products WHERE farmer_id = ?1))

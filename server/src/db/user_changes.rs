@@ -1,6 +1,6 @@
 //! The `user_changes` table: who changed a person's role or status, and when.
 
-use rusqlite::{Connection, params};
+use crate::db::{Connection, params};
 
 #[derive(Debug, Clone)]
 pub struct UserChange {
@@ -20,7 +20,7 @@ pub fn record(
     old: &str,
     new: &str,
     now: &str,
-) -> rusqlite::Result<()> {
+) -> crate::db::Result<()> {
     conn.prepare_cached(
         "INSERT INTO user_changes (user_id, changed_by, field, old_value, new_value, changed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -29,7 +29,7 @@ pub fn record(
 }
 
 /// A person's history, newest first.
-pub fn of_user(conn: &Connection, user_id: i64) -> rusqlite::Result<Vec<UserChange>> {
+pub fn of_user(conn: &Connection, user_id: i64) -> crate::db::Result<Vec<UserChange>> {
     let mut stmt = conn.prepare_cached(
         "SELECT c.field, c.old_value, c.new_value, c.changed_at, c.changed_by, trim(u.first_name || ' ' || u.last_name)
          FROM user_changes c JOIN users u ON u.id = c.changed_by

@@ -1,6 +1,6 @@
 //! The `users` table.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::db::{Connection, OptionalExtension, Row, params};
 
 use crate::model::user::{Country, Role, Status};
 
@@ -70,7 +70,7 @@ pub struct ProfileChanges {
 const COLUMNS: &str = "id, email, password_hash, first_name, last_name, phone_number, country, username, \
                        role, status, location, avatar, business_name, created_at, updated_at, sms_updates";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
+fn from_row(row: &Row<'_>) -> crate::db::Result<UserRow> {
     Ok(UserRow {
         id: row.get(0)?,
         email: row.get(1)?,
@@ -92,7 +92,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<UserRow> {
 }
 
 /// Inserts a user; `Ok(None)` when the email or phone number is already taken.
-pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> rusqlite::Result<Option<i64>> {
+pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> crate::db::Result<Option<i64>> {
     let inserted = conn.execute(
         "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, country, role, status,
                             location, avatar, created_at, updated_at)
@@ -118,11 +118,11 @@ pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> rusqlite::Result<
     }
 }
 
-pub fn is_unique_violation(err: &rusqlite::Error) -> bool {
-    matches!(err, rusqlite::Error::SqliteFailure(e, _) if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
+pub fn is_unique_violation(err: &crate::db::Error) -> bool {
+    err.is_unique_violation()
 }
 
-pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<UserRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE id = ?1 AND deleted_at IS NULL"))?
         .query_row([id], from_row)
         .optional()
@@ -130,29 +130,29 @@ pub fn find(conn: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
 
 /// The live accounts that sign in with one of `numbers` (E.164): numbers that two
 /// accounts shared before numbers were unique are left out. At most two.
-pub fn find_by_phones(conn: &Connection, numbers: &[String]) -> rusqlite::Result<Vec<UserRow>> {
+pub fn find_by_phones(conn: &Connection, numbers: &[String]) -> crate::db::Result<Vec<UserRow>> {
     let marks = vec!["?"; numbers.len()].join(", ");
     let sql = format!(
         "SELECT {COLUMNS} FROM users WHERE phone_number IN ({marks}) AND deleted_at IS NULL AND phone_shared = 0 LIMIT 2"
     );
-    conn.prepare(&sql)?.query_map(rusqlite::params_from_iter(numbers), from_row)?.collect()
+    conn.prepare(&sql)?.query_map(crate::db::params_from_iter(numbers), from_row)?.collect()
 }
 
 /// `email` must already be lower-case.
-pub fn find_by_email(conn: &Connection, email: &str) -> rusqlite::Result<Option<UserRow>> {
+pub fn find_by_email(conn: &Connection, email: &str) -> crate::db::Result<Option<UserRow>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE email = ?1 AND deleted_at IS NULL"))?
         .query_row([email], from_row)
         .optional()
 }
 
 /// Marks an account as registered by a field agent's phone under `uid`.
-pub fn set_registration(conn: &Connection, id: i64, uid: &str, by: i64) -> rusqlite::Result<()> {
+pub fn set_registration(conn: &Connection, id: i64, uid: &str, by: i64) -> crate::db::Result<()> {
     conn.execute("UPDATE users SET registered_uid = ?2, registered_by = ?3 WHERE id = ?1", params![id, uid, by])?;
     Ok(())
 }
 
 /// The account a field agent's phone registered under `uid`, with who registered it.
-pub fn find_by_registered_uid(conn: &Connection, uid: &str) -> rusqlite::Result<Option<(UserRow, i64)>> {
+pub fn find_by_registered_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<(UserRow, i64)>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS}, registered_by FROM users WHERE registered_uid = ?1 AND deleted_at IS NULL"
     ))?
@@ -160,7 +160,7 @@ pub fn find_by_registered_uid(conn: &Connection, uid: &str) -> rusqlite::Result<
     .optional()
 }
 
-pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) -> rusqlite::Result<()> {
+pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, password_hash, now],
@@ -170,7 +170,7 @@ pub fn set_password(conn: &Connection, id: i64, password_hash: &str, now: &str) 
 
 /// Replaces a password's hash by one of today's settings (the same password), unless the
 /// password was changed meanwhile; not a change of the account (`updated_at` stays).
-pub fn rehash_password(conn: &Connection, id: i64, old_hash: &str, new_hash: &str) -> rusqlite::Result<()> {
+pub fn rehash_password(conn: &Connection, id: i64, old_hash: &str, new_hash: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE users SET password_hash = ?3 WHERE id = ?1 AND password_hash = ?2",
         params![id, old_hash, new_hash],
@@ -178,20 +178,20 @@ pub fn rehash_password(conn: &Connection, id: i64, old_hash: &str, new_hash: &st
     Ok(())
 }
 
-pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
+pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
     conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND deleted_at IS NULL AND id IS NOT ?2)")?
         .query_row(params![email, except_id], |row| row.get(0))
 }
 
 /// Whether a live account other than `except_id` has this number (shared or not).
-pub fn phone_taken(conn: &Connection, phone: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
+pub fn phone_taken(conn: &Connection, phone: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
     conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM users WHERE phone_number = ?1 AND deleted_at IS NULL AND id IS NOT ?2)",
     )?
     .query_row(params![phone, except_id], |row| row.get(0))
 }
 
-pub fn username_taken(conn: &Connection, username: &str, except_id: Option<i64>) -> rusqlite::Result<bool> {
+pub fn username_taken(conn: &Connection, username: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
     conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM users
                         WHERE username = ?1 COLLATE NOCASE AND deleted_at IS NULL AND id IS NOT ?2)",
@@ -199,7 +199,7 @@ pub fn username_taken(conn: &Connection, username: &str, except_id: Option<i64>)
     .query_row(params![username, except_id], |row| row.get(0))
 }
 
-pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now: &str) -> rusqlite::Result<()> {
+pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE users SET
             first_name    = COALESCE(?2, first_name),
@@ -237,7 +237,7 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
 
 /// Erases the person's data but keeps the row, so records that others rely
 /// on (orders, reviewed applications) still point at something. See docs/accounts.md.
-pub fn erase(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
+pub fn erase(conn: &Connection, id: i64, now: &str) -> crate::db::Result<()> {
     conn.execute(
         "UPDATE users SET
             email = NULL, password_hash = '!', first_name = '', last_name = '',
@@ -250,7 +250,7 @@ pub fn erase(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<()> {
 }
 
 /// An approved applicant who was a buyer becomes a farmer; other roles are kept.
-pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> rusqlite::Result<bool> {
+pub fn promote_buyer_to_farmer(conn: &Connection, id: i64, now: &str) -> crate::db::Result<bool> {
     let changed = conn
         .prepare_cached(
             "UPDATE users SET role = 'farmer', updated_at = ?2 WHERE id = ?1 AND role = 'user' AND deleted_at IS NULL",
@@ -270,9 +270,9 @@ pub struct UserFilter {
 }
 
 /// Every live account matching `filter`, oldest first.
-pub fn search(conn: &Connection, filter: &UserFilter) -> rusqlite::Result<Vec<UserRow>> {
+pub fn search(conn: &Connection, filter: &UserFilter) -> crate::db::Result<Vec<UserRow>> {
     let mut sql = format!("SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL");
-    let mut values: Vec<rusqlite::types::Value> = Vec::new();
+    let mut values: Vec<crate::db::Value> = Vec::new();
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         sql.push_str(
             " AND (first_name LIKE ?1 ESCAPE '\\' OR last_name LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
@@ -292,11 +292,11 @@ pub fn search(conn: &Connection, filter: &UserFilter) -> rusqlite::Result<Vec<Us
         }
     }
     sql.push_str(" ORDER BY id");
-    conn.prepare_cached(&sql)?.query_map(rusqlite::params_from_iter(values), from_row)?.collect()
+    conn.prepare_cached(&sql)?.query_map(crate::db::params_from_iter(values), from_row)?.collect()
 }
 
 /// How many live accounts have each role and each status.
-pub fn count_by(conn: &Connection, column: &str) -> rusqlite::Result<Vec<(String, i64)>> {
+pub fn count_by(conn: &Connection, column: &str) -> crate::db::Result<Vec<(String, i64)>> {
     debug_assert!(matches!(column, "role" | "status"));
     let mut stmt = conn
         .prepare_cached(&format!("SELECT {column}, COUNT(*) FROM users WHERE deleted_at IS NULL GROUP BY {column}"))?;
@@ -305,21 +305,21 @@ pub fn count_by(conn: &Connection, column: &str) -> rusqlite::Result<Vec<(String
 
 /// Active super admins: the platform must keep at least one.
 /// The active accounts of `role` (the super admins told of an incident).
-pub fn active_with_role(conn: &Connection, role: Role) -> rusqlite::Result<Vec<UserRow>> {
+pub fn active_with_role(conn: &Connection, role: Role) -> crate::db::Result<Vec<UserRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM users WHERE role = ?1 AND status = 'active' AND deleted_at IS NULL ORDER BY id"
     ))?;
     stmt.query_map([role.as_str()], from_row)?.collect()
 }
 
-pub fn active_super_admins(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn active_super_admins(conn: &Connection) -> crate::db::Result<i64> {
     conn.prepare_cached(
         "SELECT COUNT(*) FROM users WHERE role = 'super_admin' AND status = 'active' AND deleted_at IS NULL",
     )?
     .query_row([], |row| row.get(0))
 }
 
-pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Status, now: &str) -> rusqlite::Result<()> {
+pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Status, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE users SET role = ?2, status = ?3, updated_at = ?4 WHERE id = ?1")?
         .execute(params![id, role, status, now])?;
     Ok(())
@@ -327,7 +327,7 @@ pub fn set_role_and_status(conn: &Connection, id: i64, role: Role, status: Statu
 
 /// The people a field agent may fill an application for: active buyers and farmers,
 /// with the uid of a registration from an agent's phone.
-pub fn surveyable(conn: &Connection) -> rusqlite::Result<Vec<Surveyable>> {
+pub fn surveyable(conn: &Connection) -> crate::db::Result<Vec<Surveyable>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS}, registered_uid,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = users.id

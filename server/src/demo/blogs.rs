@@ -70,7 +70,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
 
 /// A post's demo comments (and their replies), written by demo accounts.
 fn seed_comments(
-    tx: &rusqlite::Connection,
+    tx: &crate::db::Connection,
     post_id: i64,
     comments: &serde_json::Value,
     parent: Option<i64>,

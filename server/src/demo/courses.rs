@@ -89,7 +89,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
 }
 
 /// The demo farmer enrolled in the marketing course, its first lesson read.
-fn seed_learning(tx: &rusqlite::Connection) -> ApiResult<()> {
+fn seed_learning(tx: &crate::db::Connection) -> ApiResult<()> {
     let Some(farmer) = users::find_by_email(tx, "farmer@mavuno.demo")? else { return Ok(()) };
     let found = crate::db::courses::list_all(tx)?.into_iter().find(|c| c.fields.category == CourseCategory::Marketing);
     let Some(course) = found else { return Ok(()) };

@@ -294,7 +294,7 @@ fn applications() -> [(&'static str, &'static str, serde_json::Value); 3] {
 }
 
 /// The demo farmers' approved applications (so they show as verified) and their products.
-fn seed_products(tx: &rusqlite::Connection, pictures: &[Vec<(String, i64)>]) -> ApiResult<()> {
+fn seed_products(tx: &crate::db::Connection, pictures: &[Vec<(String, i64)>]) -> ApiResult<()> {
     let today = time::OffsetDateTime::now_utc().date();
     let now = crate::platform::clock::now();
     for (product, photos) in PRODUCTS.iter().zip(pictures) {

@@ -2,7 +2,7 @@
 //! products), one order in each state, through the same domain functions as real
 //! orders and payments.
 
-use rusqlite::OptionalExtension;
+use crate::db::OptionalExtension;
 
 use crate::db::users;
 use crate::domain::orders::{self, Notify, OrderRef};
@@ -34,7 +34,7 @@ const DEMO_ORDERS: [DemoOrder; 4] = [
 /// The demo buyer's orders, one in each state, paid on delivery (placed and
 /// moved through the same domain functions as real ones, so stock follows), and
 /// the buyer's reviews of what was delivered. After the demo products (`demo.rs`).
-pub(crate) fn seed(tx: &rusqlite::Connection) -> ApiResult<()> {
+pub(crate) fn seed(tx: &crate::db::Connection) -> ApiResult<()> {
     let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
     // By the exact title (the search's rules, e.g. what a word does not match, are not the point).
     let by_title = |title: &str| -> ApiResult<Option<crate::db::products::ProductRow>> {

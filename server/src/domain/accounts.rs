@@ -1,7 +1,7 @@
 //! Accounts: registration, sign-in, profile changes and erasure, with the
 //! validation in the order and wording of docs/product.md, Validation.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Deserialize;
 use utoipa::ToSchema;
 

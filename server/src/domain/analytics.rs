@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Serialize;
 use time::{Date, Duration, Month, OffsetDateTime};
 use utoipa::ToSchema;

@@ -2,7 +2,7 @@
 //! sells a crop, a number's language, and the PIN that guards sensitive steps.
 //! The crops and their prices are market prices' (`domain::prices`).
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::market::{self, Offer};
 use crate::db::phone_settings;

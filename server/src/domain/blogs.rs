@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Deserialize;
 use sync_protocol::Loose;
 

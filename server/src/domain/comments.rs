@@ -3,7 +3,7 @@
 //! by admins and deleted by their author or an admin. A comment's `uid` may
 //! be made on the phone, so one written offline and sent twice is one.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::comments::{self as rows, CommentRow, NewComment};
 use crate::db::users::UserRow;

@@ -2,7 +2,7 @@
 //! buys, and from which day; phones in the DRC show prices' estimates in francs at the
 //! newest rate. A new rate takes a sync version, so open apps receive it within seconds.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde_json::Value;
 use time::{Duration, OffsetDateTime};
 

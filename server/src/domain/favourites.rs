@@ -1,7 +1,7 @@
 //! A person's favourite products, kept on their account so they follow them
 //! from phone to phone.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::users::UserRow;
 use crate::db::{favourites, products, sync};

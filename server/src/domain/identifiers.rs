@@ -1,7 +1,7 @@
 //! What identifies an account: its email and its phone number, each unique among
 //! live accounts (docs/accounts.md), and finding the account a typed number names.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::person::Person;
 use super::phone;

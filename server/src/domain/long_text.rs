@@ -35,7 +35,7 @@ pub const WRITES_KEPT: i64 = 64;
 /// back to `base` (a record last edited before texts merged, or more than
 /// `WRITES_KEPT` writes ago): then the edit wins, as a short field's would.
 pub fn write(
-    conn: &rusqlite::Connection,
+    conn: &crate::db::Connection,
     key: TextKey<'_>,
     stored: (&str, i64),
     base: Option<Base<'_>>,
@@ -97,7 +97,7 @@ fn document(text: &str, version: i64) -> ApiResult<(AutoCommit, ObjId)> {
 /// The document's heads as the phone saw them when it made its edit: as they
 /// were at its base version, with its own later changes (sent, not yet pulled
 /// back). `None` when the document does not go back that far.
-fn seen_by(conn: &rusqlite::Connection, key: TextKey<'_>, base: Base<'_>) -> ApiResult<Option<Vec<ChangeHash>>> {
+fn seen_by(conn: &crate::db::Connection, key: TextKey<'_>, base: Base<'_>) -> ApiResult<Option<Vec<ChangeHash>>> {
     let Some(at_base) = texts::heads_at(conn, key, base.version)? else { return Ok(None) };
     let mut heads = decode_heads(&at_base)?;
     for own in texts::own_changes_after(conn, key, base.version, base.device)? {
@@ -109,7 +109,7 @@ fn seen_by(conn: &rusqlite::Connection, key: TextKey<'_>, base: Base<'_>) -> Api
 /// The field's document, made from the stored text when it has none yet (a
 /// record written before texts merged, or never edited since its creation);
 /// brought back to the stored text if something wrote the field around it.
-fn open(conn: &rusqlite::Connection, key: TextKey<'_>, (stored, at): (&str, i64)) -> ApiResult<(AutoCommit, ObjId)> {
+fn open(conn: &crate::db::Connection, key: TextKey<'_>, (stored, at): (&str, i64)) -> ApiResult<(AutoCommit, ObjId)> {
     let mut opened = None;
     if let Some(bytes) = texts::document(conn, key)? {
         let mut doc = AutoCommit::load(&bytes).map_err(broken)?;
@@ -271,8 +271,8 @@ mod tests {
 
     const KEY: TextKey<'static> = TextKey { entity: "product", record_id: 1, field: "description" };
 
-    fn conn() -> rusqlite::Connection {
-        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    fn conn() -> crate::db::Connection {
+        let mut conn = crate::db::Connection::open_in_memory().unwrap();
         db::migrate(&mut conn).unwrap();
         conn
     }

@@ -2,7 +2,7 @@
 //! person, written in the event's transaction; their phones pull them (entity
 //! `notification`) and mark them read (`notification.read`).
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::users::UserRow;
 use crate::db::{notifications, sync};

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 

@@ -7,7 +7,7 @@
 //! enrols the payer. Refunds of course payments (an admin's, within 30
 //! days) follow the same shape: written first, then asked for, then checked.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use time::OffsetDateTime;
 
 use super::courses::learning;

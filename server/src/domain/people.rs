@@ -8,7 +8,7 @@
 //!
 //! Every change is recorded: who, when, from, to.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::{
     user_changes,

@@ -3,7 +3,7 @@
 //! password. The person is texted how to sign in: "Forgot password?" with this number
 //! sends a code, which sets their first password.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use sync_protocol::PersonRegister;
 
 use super::accounts::{self, AccountForm};

@@ -2,7 +2,7 @@
 //! received in a delivered order, once, and may change it; the product's and
 //! the farmer's ratings follow.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::reviews::{self, ReviewRow};
 use crate::db::users::UserRow;

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -164,7 +164,7 @@ fn overlay<T: DeserializeOwned>(target: &mut T, stored: Option<&String>) {
 }
 
 /// The settings now: defaults, with what has been set over them.
-pub fn load(conn: &Connection) -> rusqlite::Result<Settings> {
+pub fn load(conn: &Connection) -> crate::db::Result<Settings> {
     let stored: BTreeMap<String, String> = rows::all(conn)?.into_iter().collect();
     let mut settings = Settings::default();
     overlay(&mut settings.contact, stored.get("contact"));
@@ -179,23 +179,23 @@ pub fn load(conn: &Connection) -> rusqlite::Result<Settings> {
     Ok(settings)
 }
 
-fn one<T: DeserializeOwned>(conn: &Connection, key: &str) -> rusqlite::Result<Option<T>> {
+fn one<T: DeserializeOwned>(conn: &Connection, key: &str) -> crate::db::Result<Option<T>> {
     Ok(rows::get(conn, key)?.and_then(|json| serde_json::from_str(&json).ok()))
 }
 
 /// The fee an order placed now carries.
-pub fn platform_fee_bp(conn: &Connection) -> rusqlite::Result<i64> {
+pub fn platform_fee_bp(conn: &Connection) -> crate::db::Result<i64> {
     Ok(one(conn, "platform_fee_bp")?.unwrap_or(0))
 }
 
 /// What a buyer delivering to `country` may pay with.
-pub fn payments_in(conn: &Connection, country: Country) -> rusqlite::Result<CountryPayments> {
+pub fn payments_in(conn: &Connection, country: Country) -> crate::db::Result<CountryPayments> {
     let set: Option<BTreeMap<String, CountryPayments>> = one(conn, "payments")?;
     Ok(set.and_then(|mut by_country| by_country.remove(country.as_str())).unwrap_or_else(|| default_payments(country)))
 }
 
 /// The USSD code people dial, when a super admin has said it.
-pub fn ussd_code(conn: &Connection) -> rusqlite::Result<Option<String>> {
+pub fn ussd_code(conn: &Connection) -> crate::db::Result<Option<String>> {
     Ok(one::<String>(conn, "ussd_code")?.filter(|code| !code.is_empty()))
 }
 
@@ -207,7 +207,7 @@ pub fn is_ussd_code(code: &str) -> bool {
 }
 
 /// The language of an email or SMS to someone from `country`.
-pub fn lang_for(conn: &Connection, country: Option<Country>) -> rusqlite::Result<Lang> {
+pub fn lang_for(conn: &Connection, country: Option<Country>) -> crate::db::Result<Lang> {
     Ok(match country {
         Some(Country::Drc | Country::Bdi | Country::Tza | Country::Ken) => Lang::for_country(country),
         _ => Lang::parse(one::<String>(conn, "email_language")?.as_deref()),

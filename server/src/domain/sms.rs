@@ -2,7 +2,7 @@
 //! the person's language, in GSM-7 and one segment, written to the SMS outbox
 //! in the transaction of what they announce.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::users::UserRow;
 use crate::error::ApiResult;

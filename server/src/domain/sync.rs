@@ -6,7 +6,7 @@
 //! the queue behind it. A change that names a photo that has not arrived is
 //! answered `retry`: it is not recorded, and the rest of the push waits behind it.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde_json::Value;
 use sync_protocol::{
     ByUid, CommentWrite, LessonEvent, Mutation, MutationArgs, MutationResult, OrderPartChange, PROTOCOL_VERSION,
@@ -363,7 +363,7 @@ pub fn read_page(
     snapshot: Option<i64>,
     limit: usize,
 ) -> ApiResult<PullPage> {
-    let tx = conn.unchecked_transaction()?;
+    let tx = conn.begin_read()?;
     // Below the horizon a deletion may be gone; past the current version the phone saw
     // a history this server no longer has (restored from a backup). A snapshot's later
     // pages are as recent as the snapshot: its rows carry no deletions, and a row it

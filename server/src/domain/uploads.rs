@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::uploads;
 use crate::db::users::UserRow;

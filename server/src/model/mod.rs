@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-/// Generates `as_str`, `parse`, `ALL`, and the SQLite conversions for a
+/// Generates `as_str`, `parse`, `ALL`, and [`Word`] (how the database stores it) for a
 /// string-backed enum, so the database stores the same words as the API.
 macro_rules! string_enum {
     ($name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
@@ -28,19 +28,25 @@ macro_rules! string_enum {
             }
         }
 
-        impl rusqlite::types::ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-                Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
-            }
-        }
+        impl crate::model::Word for $name {
+            const NAME: &'static str = stringify!($name);
 
-        impl rusqlite::types::FromSql for $name {
-            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-                let text = value.as_str()?;
-                $name::parse(text).ok_or_else(|| rusqlite::types::FromSqlError::Other(format!("unknown {} {text:?}", stringify!($name)).into()))
+            fn word(&self) -> &'static str {
+                self.as_str()
+            }
+
+            fn from_word(text: &str) -> Option<Self> {
+                $name::parse(text)
             }
         }
     };
+}
+
+/// An enum stored as one of its words (`db/` reads and writes it so).
+pub trait Word: Sized {
+    const NAME: &'static str;
+    fn word(&self) -> &'static str;
+    fn from_word(text: &str) -> Option<Self>;
 }
 
 /// Per-field versions (docs/sync.md): the version that last changed each field of a record.

@@ -130,10 +130,7 @@ async fn an_email_can_only_be_registered_once_whatever_its_case() {
     )
     .await;
     assert_eq!(body["error_codes"]["email"][0], "email_taken");
-    let users: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))
-        .unwrap();
+    let users: i64 = app.database().query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0)).unwrap();
     assert_eq!(users, 1);
 }
 
@@ -390,7 +387,7 @@ async fn deleting_an_account_erases_it_and_ends_its_sessions() {
     assert_eq!(body["code"], "invalid_credentials");
 
     // Personal data is gone; the row stays as an anonymous placeholder.
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let (email, first, phone, deleted): (Option<String>, String, Option<String>, Option<String>) = conn
         .query_row(
             "SELECT email, first_name, phone_number, deleted_at FROM users WHERE id = ?1",
@@ -413,8 +410,8 @@ async fn a_password_of_the_old_settings_signs_in_and_is_rehashed() {
     let (_, user) = app.register("old.hash@example.com").await;
     let salt = argon2::password_hash::SaltString::encode_b64(b"sixteen byte slt").unwrap();
     let old = argon2::Argon2::default().hash_password(PASSWORD.as_bytes(), &salt).unwrap().to_string();
-    let db = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
-    db.execute("UPDATE users SET password_hash = ?1 WHERE id = ?2", rusqlite::params![old, user["id"].as_i64()])
+    let db = app.database();
+    db.execute("UPDATE users SET password_hash = ?1 WHERE id = ?2", mavuno::db::params![old, user["id"].as_i64()])
         .unwrap();
     let stored = || -> String {
         db.query_row("SELECT password_hash FROM users WHERE id = ?1", [user["id"].as_i64()], |row| row.get(0)).unwrap()

@@ -52,7 +52,7 @@ async fn an_admin_hides_a_listing_with_a_reason_and_restores_it() {
     let page = app.pull(&farmer, CLIENT_A, None, 100).await;
     let mine = page["changes"].as_array().unwrap().iter().find(|c| c["record"]["id"] == honey).unwrap().clone();
     assert_eq!(mine["record"]["hidden"]["reason"], "The photos show another farm's honey.");
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let subject: String = conn
         .query_row("SELECT subject FROM email_outbox WHERE to_email = 'amani@example.com' ORDER BY id DESC", [], |r| {
             r.get(0)

@@ -28,10 +28,7 @@ impl TestApp {
     }
 
     fn stored_content(&self, id: i64) -> String {
-        rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE))
-            .unwrap()
-            .query_row("SELECT full_content FROM blogs WHERE id = ?1", [id], |r| r.get(0))
-            .unwrap()
+        self.database().query_row("SELECT full_content FROM blogs WHERE id = ?1", [id], |r| r.get(0)).unwrap()
     }
 }
 

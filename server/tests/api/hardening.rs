@@ -301,7 +301,7 @@ async fn a_flood_of_stalled_sockets_leaves_health_answering() {
 }
 
 fn count(app: &TestApp, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     conn.query_row(sql, [], |row| row.get(0)).unwrap()
 }
 
@@ -434,7 +434,7 @@ async fn a_borrowed_token_cannot_change_the_password_or_the_email() {
 
     let right = [("email", "amani.new@example.com"), ("current_password", PASSWORD)];
     assert_eq!(change(&right).await.status(), StatusCode::OK);
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let (subject, body): (String, String) = conn
         .query_row("SELECT subject, body FROM email_outbox WHERE to_email = 'amani@example.com'", [], |row| {
             Ok((row.get(0)?, row.get(1)?))

@@ -171,15 +171,18 @@ impl TestApp {
 
     /// Every SMS written, oldest first: (number, text).
     pub fn sms_bodies(&self) -> Vec<(String, String)> {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.database();
         let mut stmt = conn.prepare("SELECT to_number, body FROM sms_outbox ORDER BY id").unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
     }
 
     pub fn sql(&self, sql: &str) {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
-        conn.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
-        conn.execute_batch(sql).unwrap();
+        self.database().execute_batch(sql).unwrap();
+    }
+
+    /// A connection of the test's own to the server's database, through the storage seam.
+    pub fn database(&self) -> mavuno::db::Connection {
+        mavuno::db::Connection::open(&self.data_dir.join(mavuno::db::DB_FILE)).unwrap()
     }
 }
 

@@ -11,8 +11,7 @@ const DESCRIPTION: &str = "Red beans from Kabare. Dried in the sun. Sold by the 
 
 impl TestApp {
     fn text_documents(&self) -> i64 {
-        rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE))
-            .unwrap()
+        self.database()
             .query_row("SELECT (SELECT COUNT(*) FROM text_documents) + (SELECT COUNT(*) FROM text_heads)", [], |r| {
                 r.get(0)
             })

@@ -11,7 +11,7 @@ use crate::sync::{CLIENT_A, CLIENT_B, mutation};
 
 /// The kinds of the notifications of the account of `email`, oldest first.
 pub fn kinds_of(app: &TestApp, email: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let mut stmt = conn
         .prepare("SELECT n.kind FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email = ?1 ORDER BY n.id")
         .unwrap();
@@ -63,7 +63,7 @@ async fn an_orders_steps_notify_its_buyer_and_farmer_once_and_they_read_them_on_
     // An erased account's notifications go with it.
     let erased = app.client.delete(app.api("/me/delete")).bearer_auth(&buyer).send().await.unwrap();
     assert_eq!(erased.status(), StatusCode::OK);
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let left: i64 = conn.query_row("SELECT COUNT(*) FROM notifications", [], |r| r.get(0)).unwrap();
     assert_eq!(left, 1, "the farmer's");
 }

@@ -57,7 +57,7 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
     app.user_with_role("admin@example.com", Role::Admin).await;
 
     let told = || {
-        let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = app.database();
         let emails: Vec<(String, String)> = conn
             .prepare("SELECT to_email, subject FROM email_outbox WHERE subject LIKE '%hors site%' ORDER BY id")
             .unwrap()

@@ -40,7 +40,7 @@ impl TestApp {
 
     /// The (subject, body) of every email written to `to`, oldest first.
     fn emails_to(&self, to: &str) -> Vec<(String, String)> {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.database();
         let mut stmt = conn.prepare("SELECT subject, body FROM email_outbox WHERE to_email = ?1 ORDER BY id").unwrap();
         stmt.query_map([to], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
     }

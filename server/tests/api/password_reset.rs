@@ -9,7 +9,7 @@ use crate::helpers::*;
 impl TestApp {
     /// The reset links emailed to `to`, newest last (read from the outbox in SQLite).
     fn reset_links(&self, to: &str) -> Vec<String> {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.database();
         let mut stmt = conn.prepare("SELECT body FROM email_outbox WHERE to_email = ?1 ORDER BY id").unwrap();
         let bodies = stmt.query_map([to], |r| r.get::<_, String>(0)).unwrap().map(Result::unwrap).collect::<Vec<_>>();
         bodies
@@ -73,7 +73,7 @@ async fn a_forgotten_password_is_reset_once_by_an_emailed_link() {
     let again = app.reset(&token, "another-secret", "another-secret").await;
     assert_eq!(error_of(again, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["token"][0], "reset_link_used");
     // Only the hash of the token is stored.
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let stored: String = conn.query_row("SELECT token_hash FROM password_resets", [], |r| r.get(0)).unwrap();
     assert_ne!(stored, token);
     assert_eq!(stored, sha(token.as_bytes()));
@@ -174,8 +174,8 @@ async fn a_code_by_sms_resets_the_password_once_and_wrong_codes_spend_it() {
     let late = reset_by_code(&app, &national, &fresh, "another passphrase 2").await;
     assert_eq!(error_of(late, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["code"][0], "reset_code_expired");
     // Only hashes are kept.
-    let stored: String = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
+    let stored: String = app
+        .database()
         .query_row("SELECT group_concat(token_hash) FROM password_resets WHERE kind = 'sms'", [], |r| r.get(0))
         .unwrap();
     assert!(!stored.contains(&code) && !stored.contains(&fresh));

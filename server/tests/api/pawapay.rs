@@ -333,7 +333,7 @@ async fn large_repeated_callbacks_keep_little_and_ask_pawapay_little() {
     let s = setup(url).await;
     let padding = "x".repeat(60_000);
     let rows = |app: &TestApp| -> (i64, i64) {
-        let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = app.database();
         conn.query_row("SELECT COUNT(*), COALESCE(MAX(LENGTH(body)), 0) FROM payment_callbacks", [], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })

@@ -69,7 +69,7 @@ impl Shop {
     }
 
     fn callbacks(&self) -> Vec<(String, bool)> {
-        let conn = rusqlite::Connection::open(self.app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.app.database();
         let mut stmt = conn.prepare("SELECT effect, verified FROM payment_callbacks ORDER BY id").unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
     }

@@ -110,7 +110,7 @@ async fn a_phone_only_account_gets_texts_and_no_email() {
     let texts = app.sms_bodies();
     assert_eq!(texts.len(), 1);
     assert_eq!(texts[0].0, "+243991000444");
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let emails: i64 = conn.query_row("SELECT COUNT(*) FROM email_outbox", [], |r| r.get(0)).unwrap();
     assert_eq!(emails, 0, "nothing is written to an address the person does not have");
     // The reset code is how such a person sets a password they forgot.

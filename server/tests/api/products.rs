@@ -480,10 +480,8 @@ async fn a_product_is_found_by_its_categorys_name_in_each_language() {
     assert!(app.titles("q=boissons").await.is_empty(), "another category's word finds nothing");
     // A farmer's new name rewrites their products' searched text: the category stays in it.
     app.sql("UPDATE users SET first_name = 'Neema' WHERE email = 'amani@example.com'");
-    let id: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row("SELECT id FROM users WHERE email = 'amani@example.com'", [], |r| r.get(0))
-        .unwrap();
+    let id: i64 =
+        app.database().query_row("SELECT id FROM users WHERE email = 'amani@example.com'", [], |r| r.get(0)).unwrap();
     app.state.db.write(move |tx| Ok(mavuno::db::product_search::touch_farmer(tx, id)?)).await.unwrap();
     assert_eq!(app.titles("q=neema+mboga").await, ["Tomatoes"]);
 }

@@ -19,10 +19,7 @@ fn application(n: u32, person: u32) -> Value {
 }
 
 fn count(app: &TestApp, sql: &str) -> i64 {
-    rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row(sql, [], |r| r.get(0))
-        .unwrap()
+    app.database().query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
 #[tokio::test]

@@ -20,7 +20,7 @@ impl TestApp {
     }
 
     fn one_text(&self, sql: &str) -> Option<String> {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.database();
         conn.query_row(sql, [], |r| r.get(0)).unwrap()
     }
 }

@@ -77,7 +77,7 @@ async fn fake_africas_talking(answers: Vec<(u16, i64)>) -> (String, Fake) {
 
 impl TestApp {
     fn texts(&self) -> Vec<Text> {
-        let conn = rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+        let conn = self.database();
         let mut stmt = conn
             .prepare("SELECT to_number, body, status, delivery, provider_id, attempts FROM sms_outbox ORDER BY id")
             .unwrap();
@@ -209,9 +209,6 @@ async fn a_person_who_turned_sms_updates_off_gets_none_and_the_email_still() {
     );
 
     app.decided(&buyer, "approved").await;
-    let emails: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row("SELECT COUNT(*) FROM email_outbox", [], |r| r.get(0))
-        .unwrap();
+    let emails: i64 = app.database().query_row("SELECT COUNT(*) FROM email_outbox", [], |r| r.get(0)).unwrap();
     assert_eq!((emails, app.sms_bodies().len()), (1, 0));
 }

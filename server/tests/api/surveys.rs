@@ -160,7 +160,7 @@ async fn a_rejected_application_can_be_edited_resubmitted_or_deleted() {
     let list: Value = app.send(reqwest::Method::GET, FORMS, &token, None).await.json().await.unwrap();
     assert_eq!(list["data"], json!([]));
     // A tombstone stays, with a newer version, so devices learn of the deletion.
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let (deleted, version): (Option<String>, i64) = conn
         .query_row("SELECT deleted_at, version FROM surveys WHERE id = ?1", [id.as_i64().unwrap()], |r| {
             Ok((r.get(0)?, r.get(1)?))
@@ -202,7 +202,7 @@ async fn an_erased_account_loses_its_drafts_but_not_its_submissions() {
     app.send(reqwest::Method::POST, FORMS, &token, Some(json!({"farmer_survey_form": {"status": "draft"}}))).await;
     app.send(reqwest::Method::POST, FORMS, &token, Some(with(complete(), json!({})))).await;
     app.send(reqwest::Method::DELETE, "/me/delete", &token, None).await;
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let kept: Vec<(String, bool)> = conn
         .prepare("SELECT status, deleted_at IS NOT NULL FROM surveys WHERE user_id = ?1 ORDER BY id")
         .unwrap()

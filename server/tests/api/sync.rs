@@ -41,10 +41,7 @@ impl TestApp {
     }
 
     pub fn survey_count(&self) -> i64 {
-        rusqlite::Connection::open(self.data_dir.join(mavuno::db::DB_FILE))
-            .unwrap()
-            .query_row("SELECT COUNT(*) FROM surveys", [], |r| r.get(0))
-            .unwrap()
+        self.database().query_row("SELECT COUNT(*) FROM surveys", [], |r| r.get(0)).unwrap()
     }
 }
 
@@ -80,8 +77,8 @@ async fn a_device_keeps_its_last_500_results_and_an_older_replay_is_answered_hon
         let batch = (start..start + 130).map(|id| mutation(id, "survey.delete", missing.clone(), None)).collect();
         app.push_ok(&token, CLIENT_A, batch).await;
     }
-    let kept: (i64, i64, i64) = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
+    let kept: (i64, i64, i64) = app
+        .database()
         .query_row("SELECT COUNT(*), MIN(mutation_id), MAX(mutation_id) FROM sync_results", [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
@@ -493,10 +490,8 @@ async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
     // (Retries not due: the mailer leaves them alone meanwhile.)
     let tidied = mavuno::housekeeping::run_once(&app.state).await.unwrap();
     assert_eq!((tidied.emails, tidied.unsent_emails), (2, 1));
-    let left: String = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row("SELECT group_concat(to_email) FROM email_outbox", [], |r| r.get(0))
-        .unwrap();
+    let left: String =
+        app.database().query_row("SELECT group_concat(to_email) FROM email_outbox", [], |r| r.get(0)).unwrap();
     assert_eq!(left, "c@example.com");
 }
 

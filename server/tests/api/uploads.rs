@@ -44,10 +44,7 @@ async fn a_photo_is_stored_once_under_its_hash() {
     assert_eq!(again["upload"], body["upload"]);
     let head = app.client.head(&url).bearer_auth(&token).send().await.unwrap();
     assert_eq!(head.status(), StatusCode::OK);
-    let count: i64 = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE))
-        .unwrap()
-        .query_row("SELECT COUNT(*) FROM uploads", [], |r| r.get(0))
-        .unwrap();
+    let count: i64 = app.database().query_row("SELECT COUNT(*) FROM uploads", [], |r| r.get(0)).unwrap();
     assert_eq!(count, 1);
 }
 

@@ -157,7 +157,7 @@ async fn a_new_number_joins_in_french_and_a_repeated_confirmation_makes_one_acco
     let again = phone.repeat().await;
     assert_eq!(again.text, done.text, "a repeated request gets the same last screen");
 
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let (count, role, location, hash): (i64, String, String, String) = conn
         .query_row(
             "SELECT COUNT(*), role, location, password_hash FROM users WHERE phone_number = '+243971000001'",
@@ -603,7 +603,7 @@ async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
     assert!(sent.text.starts_with("Votre demande est envoyée."), "{}", sent.text);
     phone.repeat().await;
 
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     let row: (i64, String, String, String, i64, i64, i64) = conn
         .query_row(
             "SELECT COUNT(*), s.status, s.land_size, s.farming_techniques, s.post_harvest_losses, s.loss_percentage,

@@ -22,7 +22,7 @@ async fn part_status(app: &TestApp, buyer: &str, order_id: i64) -> String {
 }
 
 fn one(app: &TestApp, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(app.data_dir.join(mavuno::db::DB_FILE)).unwrap();
+    let conn = app.database();
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 

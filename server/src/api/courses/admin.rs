@@ -2,10 +2,10 @@
 //! `/admin/lessons`): every change keeps the course's download size true in
 //! its transaction.
 
+use crate::db::Connection;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

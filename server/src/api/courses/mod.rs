@@ -7,9 +7,9 @@ mod learning;
 
 pub use learning::{CertificateJson, EnrolmentJson};
 
+use crate::db::Connection;
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;

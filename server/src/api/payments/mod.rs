@@ -73,7 +73,7 @@ pub struct PaymentJson {
     events: Vec<PaymentEventJson>,
 }
 
-fn json(conn: &rusqlite::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
+fn json(conn: &crate::db::Connection, p: PaymentRow) -> ApiResult<PaymentJson> {
     let events = rows::events(conn, p.id)?
         .into_iter()
         .map(|e| PaymentEventJson { status: e.status, source: e.source, note: e.note, at: e.at })

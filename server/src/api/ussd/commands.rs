@@ -221,7 +221,7 @@ async fn price(state: &AppState, lang: Lang, asked: &str, home: Option<String>) 
 }
 
 /// The answer to a market nobody knows: the markets there are.
-fn unknown_market(conn: &rusqlite::Connection, lang: Lang) -> ApiResult<String> {
+fn unknown_market(conn: &crate::db::Connection, lang: Lang) -> ApiResult<String> {
     let known: Vec<String> = crate::db::prices::markets(conn)?.into_iter().map(|m| m.name).collect();
     Ok(lang.format("ussd.commands.unknown_market", &[("list", &known.join(", "))]))
 }

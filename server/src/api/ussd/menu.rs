@@ -4,7 +4,7 @@
 //! what an answer does (`Screen::answer`); the menus themselves are tables
 //! (`screens::VISITOR`, `FARMER`, `MEMBER`).
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::session::{Memo, Steps, answer_slot, shown_slot};
 use super::{Reply, apply, farmer, join, learning, pin, sales, screens};

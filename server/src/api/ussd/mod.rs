@@ -233,7 +233,7 @@ async fn language_of(state: &AppState, number: &str) -> Lang {
 }
 
 /// The number's account, if it has one (an erased or duplicated number has none).
-fn account_of(conn: &rusqlite::Connection, phone: &str) -> ApiResult<Option<UserRow>> {
+fn account_of(conn: &crate::db::Connection, phone: &str) -> ApiResult<Option<UserRow>> {
     let found = users::find_by_phones(conn, &[phone.to_owned()])?;
     Ok(match found.as_slice() {
         [one] => Some(one.clone()),
@@ -242,7 +242,7 @@ fn account_of(conn: &rusqlite::Connection, phone: &str) -> ApiResult<Option<User
 }
 
 fn once(
-    conn: &rusqlite::Connection,
+    conn: &crate::db::Connection,
     write: bool,
     dial: &Dial,
     steps: &Steps,

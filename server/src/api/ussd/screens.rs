@@ -273,7 +273,7 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
 /// else across every market, and the answer says which. The median in francs too when
 /// a rate is in use; an answer resting on one or two prices says so. One SMS or screen.
 pub fn prices_text(
-    conn: &rusqlite::Connection,
+    conn: &crate::db::Connection,
     lang: Lang,
     crop: &'static prices::Crop,
     place: Option<&Place>,
@@ -315,7 +315,7 @@ pub fn prices_text(
 
 /// A price in Congolese francs at the rate in use, as the board shows it beside the
 /// dollars (South Kivu's markets are paid in both): " (4 100 FC)"; nothing without a rate.
-fn in_francs(conn: &rusqlite::Connection, lang: Lang, usd_micros: i64) -> ApiResult<String> {
+fn in_francs(conn: &crate::db::Connection, lang: Lang, usd_micros: i64) -> ApiResult<String> {
     let Some(rate) = crate::db::exchange_rates::current(conn, "CDF")? else { return Ok(String::new()) };
     let amount = (usd_micros as f64 / 1e6 * rate.francs_per_usd as f64).round() as i64;
     let amount = lang.whole(amount);
@@ -324,7 +324,7 @@ fn in_francs(conn: &rusqlite::Connection, lang: Lang, usd_micros: i64) -> ApiRes
 
 /// An SMS naming three sellers of `crop` (near `place` first), or `None` when nobody sells it.
 pub fn sellers_text(
-    conn: &rusqlite::Connection,
+    conn: &crate::db::Connection,
     lang: Lang,
     crop: &prices::Crop,
     place: Option<&str>,

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 

@@ -1,7 +1,7 @@
 //! Learning (docs/training.md): enrolment, progress from the learner's
 //! events, quizzes graded here from the answers, certificates, ratings.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::not_found;
 use crate::db::courses::{self as rows, CourseRow};

@@ -7,7 +7,7 @@ pub mod markup;
 
 pub use learning::{CourseKey, ProgressInput, can_read_content, enrol, rate, record_progress};
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Deserialize;
 use sync_protocol::Loose;
 use utoipa::ToSchema;

@@ -4,7 +4,7 @@
 //! the other side (shipped, delivered, cancelled); each with a short SMS
 //! (docs/sms.md).
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::outbox;

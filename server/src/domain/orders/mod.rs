@@ -17,7 +17,7 @@ pub enum Notify {
     Nobody,
 }
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::merge::stamp;
 use crate::db::orders::{self, OrderRow, PartRow};

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde_json::json;
 use sync_protocol::{OrderPlace, ShippingInput};
 

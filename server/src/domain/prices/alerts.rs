@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use time::{OffsetDateTime, Weekday};
 
 use super::board::{BoardFilter, CropPrices, board};

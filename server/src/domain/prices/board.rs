@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
 

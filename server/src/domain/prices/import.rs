@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;

@@ -1,6 +1,6 @@
 //! The markets agents record prices at, with their territory, kept by admins.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError, FieldErrors};

@@ -3,7 +3,7 @@
 //! imports; each write rewrites its crop's week of figures in the same transaction
 //! (`stats::recompute`), so reads never compute over raw observations.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use super::{crop_of_names, local_day};
 use crate::db::market;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::prices::{self as rows, WeekRow};
 use crate::error::ApiResult;

@@ -7,7 +7,7 @@ mod validate;
 
 pub use validate::{CERTIFICATIONS, LOW_STOCK, MAX_IMAGES, Mode, apply, parse_cents};
 
-use rusqlite::Connection;
+use crate::db::Connection;
 use sync_protocol::ListingInput;
 
 use self::validate::{MAX_DESCRIPTION_CHARS, MAX_QUANTITY, changed_fields};

@@ -2,7 +2,7 @@
 //! products). The farmer is told by email and SMS, in their language, and sees the
 //! reason on their own product; the new version takes it off every phone's market.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::products::{self as rows, ProductRow};
 use crate::db::users::UserRow;

@@ -1,6 +1,6 @@
 //! The email (and SMS, to a phone number) that tells an applicant about a decision.
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::surveys::SurveyRow;
 use crate::domain::settings::lang_for;

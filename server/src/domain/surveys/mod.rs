@@ -14,7 +14,7 @@ pub use options::options;
 pub use status::{Decision, owner_transition};
 pub use validate::{Strictness, apply};
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use self::status::locked;
 use self::validate::MAX_TEXT_CHARS;

@@ -164,7 +164,7 @@ pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
     }
     // Orders whose payment was refused or expired and that nobody paid since.
     if !state.db.read(rules::lapsed_unpaid).await?.is_empty() {
-        state.db.write(|tx| rules::release_unpaid(tx)).await?;
+        state.db.write(rules::release_unpaid).await?;
     }
     let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::platform::clock::now(), 20)?)).await?;
     let count = count + refunds.len();

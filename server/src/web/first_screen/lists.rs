@@ -3,7 +3,7 @@
 //! `news`), in the app's default order. Searches are forms and categories links, so
 //! they work before the app does (the app reads the same `?q=` and `?category=`).
 
-use rusqlite::Connection;
+use crate::db::Connection;
 
 use crate::db::blogs::{self, BlogFilter, BlogRow};
 use crate::db::courses::{self, CourseFilter, CourseRow, CourseSort};
@@ -141,7 +141,7 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
 async fn first_page<R, P>(state: &AppState, filtered: bool, page: P) -> Option<(Vec<R>, i64, i64)>
 where
     R: Send + 'static,
-    P: Fn(&Connection, bool, i64) -> rusqlite::Result<(Vec<R>, i64)> + Send + 'static,
+    P: Fn(&Connection, bool, i64) -> crate::db::Result<(Vec<R>, i64)> + Send + 'static,
 {
     let (rows, shown, total) = state
         .db
