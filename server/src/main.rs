@@ -22,6 +22,18 @@ struct Cli {
     command: Command,
 }
 
+/// Which database: SQLite in the data dir unless a PostgreSQL URL is given.
+#[derive(clap::Args)]
+struct DatabaseArgs {
+    /// PostgreSQL instead of SQLite in the data dir: postgres://user:pass@host/db (TCP) or
+    /// postgresql://user@%2Frun%2Fpostgresql/db (a unix socket); docs/operations.md, PostgreSQL.
+    #[arg(long = "database-url", env = "MAVUNO_DATABASE_URL", hide_env_values = true)]
+    url: Option<String>,
+    /// PostgreSQL connections this server keeps (a quarter of them for writes).
+    #[arg(long = "database-pool", env = "MAVUNO_DATABASE_POOL", default_value_t = 16)]
+    pool: usize,
+}
+
 // Parsed once at start: the size of `Serve` (every server option) costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
@@ -32,6 +44,8 @@ enum Command {
         addr: SocketAddr,
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
         data_dir: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
         /// The built web app; defaults to pwa/dist when it exists.
         #[arg(long, env = "MAVUNO_WEB_DIR")]
         web_dir: Option<PathBuf>,
@@ -110,6 +124,8 @@ enum Command {
     CreateUser {
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
         data_dir: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
         #[arg(long)]
         email: String,
         #[arg(long)]
@@ -221,6 +237,7 @@ async fn run() -> ExitCode {
             signup_limit,
             public_demo,
             offsite,
+            database,
         } => {
             let offsite = match offsite.settings() {
                 Ok(offsite) => offsite,
@@ -272,6 +289,8 @@ async fn run() -> ExitCode {
                 signup_max: signup_limit,
                 gateway_token: gateway_token.map(Into::into),
                 offsite,
+                database_url: database.url.filter(|url| !url.is_empty()).map(Into::into),
+                database_pool: database.pool.max(2),
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -297,8 +316,12 @@ async fn run() -> ExitCode {
             }
             run_server(addr, config, demo).await
         }
-        Command::CreateUser { data_dir, email, password, role, first_name, last_name } => {
-            create_user(&data_dir, &email, &password, &role, first_name, last_name).await
+        Command::CreateUser { data_dir, database, email, password, role, first_name, last_name } => {
+            let config = Config {
+                database_url: database.url.filter(|url| !url.is_empty()).map(Into::into),
+                ..Config::new(data_dir)
+            };
+            create_user(config, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { data_dir, out } => backup(&data_dir, &out),
         Command::Restore { data_dir, at, offsite } => match offsite.settings() {
@@ -406,7 +429,7 @@ async fn shutdown_signal() {
 }
 
 async fn create_user(
-    data_dir: &Path,
+    config: Config,
     email: &str,
     password: &str,
     role: &str,
@@ -425,7 +448,7 @@ async fn create_user(
     if !(accounts::MIN_PASSWORD_CHARS..=accounts::MAX_PASSWORD_CHARS).contains(&length) {
         return Err("the password must be 6 to 128 characters long".to_owned());
     }
-    let state = AppState::open(Config::new(data_dir)).map_err(|e| e.to_string())?;
+    let state = AppState::open(config).map_err(|e| e.to_string())?;
     let account = NewUser {
         email: Some(email.clone()),
         password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,

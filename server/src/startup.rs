@@ -87,7 +87,10 @@ impl AppState {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
         files::create_private_dir(&config.data_dir).map_err(dir_error)?;
         db::make_private(&config.data_dir).map_err(dir_error)?;
-        let db = Db::open(&config.data_dir)?;
+        let db = match &config.database_url {
+            Some(url) => Db::open_postgres(url.expose(), config.database_pool)?,
+            None => Db::open(&config.data_dir)?,
+        };
 
         let tokens =
             TokenKeys::load(&config.data_dir, config.jwt_secret.as_ref().map(config::Secret::expose), config.token_ttl)

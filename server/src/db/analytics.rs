@@ -13,10 +13,10 @@ pub enum Grain {
 
 impl Grain {
     /// The SQL that names the bucket of a time column: `2026-11-24`, the week's Monday, or `2026-11`.
-    fn bucket(self, column: &str) -> String {
+    fn bucket(self, engine: crate::db::Engine, column: &str) -> String {
         match self {
             Grain::Day => format!("substr({column}, 1, 10)"),
-            Grain::Week => format!("date({column}, '-6 days', 'weekday 1')"),
+            Grain::Week => super::dialect::week_of(engine, column),
             Grain::Month => format!("substr({column}, 1, 7)"),
         }
     }
@@ -44,7 +44,7 @@ pub fn first_day(conn: &Connection) -> crate::db::Result<Option<String>> {
 
 /// Sign-ups per bucket and role.
 pub fn signups_by_role(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
-    let b = grain.bucket("created_at");
+    let b = grain.bucket(conn.engine(), "created_at");
     cells(conn, &format!("SELECT {b}, role, COUNT(*) FROM users WHERE created_at >= ?1 GROUP BY 1, 2"), from)
 }
 
@@ -59,7 +59,7 @@ pub fn signups_by_country(conn: &Connection, from: Option<&str>) -> crate::db::R
 
 /// Applications sent (not drafts) per bucket and where they stand now.
 pub fn applications_by_status(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
-    let b = grain.bucket("created_at");
+    let b = grain.bucket(conn.engine(), "created_at");
     cells(
         conn,
         &format!(
@@ -72,11 +72,12 @@ pub fn applications_by_status(conn: &Connection, grain: Grain, from: Option<&str
 
 /// Hours from sending to decision of each application decided in the period.
 pub fn decision_hours(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<f64>> {
-    conn.prepare_cached(
-        "SELECT (julianday(reviewed_at) - julianday(created_at)) * 24 FROM surveys
+    conn.prepare_cached(&format!(
+        "SELECT {} FROM surveys
          WHERE deleted_at IS NULL AND status IN ('approved', 'rejected') AND reviewed_at >= ?1
          ORDER BY 1",
-    )?
+        super::dialect::hours_between(conn.engine(), "created_at", "reviewed_at")
+    ))?
     .query_map([since(from)], |r| r.get(0))?
     .collect()
 }
@@ -93,7 +94,7 @@ pub fn listings_by_category(conn: &Connection, from: Option<&str>) -> crate::db:
 
 /// Orders placed per bucket, and their value without cancelled parts (cents).
 pub fn orders_and_revenue(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
-    let b = grain.bucket("o.created_at");
+    let b = grain.bucket(conn.engine(), "o.created_at");
     cells(
         conn,
         &format!(
@@ -129,7 +130,7 @@ pub fn top_farmers(conn: &Connection, from: Option<&str>, limit: i64) -> crate::
                 SUM(p.subtotal_cents + p.shipping_cents)
          FROM order_parts p JOIN orders o ON o.id = p.order_id JOIN users u ON u.id = p.farmer_id
          WHERE o.created_at >= ?1 AND p.status != 'cancelled'
-         GROUP BY p.farmer_id ORDER BY 4 DESC, 1 LIMIT ?2",
+         GROUP BY p.farmer_id, u.first_name, u.last_name ORDER BY 4 DESC, 1 LIMIT ?2",
     )?
     .query_map(params![since(from), limit], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
     .collect()
@@ -137,7 +138,7 @@ pub fn top_farmers(conn: &Connection, from: Option<&str>, limit: i64) -> crate::
 
 /// Enrolments (by when they began) and completions (by when they were completed) per bucket.
 pub fn enrolments_and_completions(conn: &Connection, grain: Grain, from: Option<&str>) -> crate::db::Result<Cells> {
-    let (b, c) = (grain.bucket("created_at"), grain.bucket("completed_at"));
+    let (b, c) = (grain.bucket(conn.engine(), "created_at"), grain.bucket(conn.engine(), "completed_at"));
     cells(
         conn,
         &format!(

@@ -52,30 +52,29 @@ pub fn insert(
     version: i64,
     now: &str,
 ) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO blogs (uid, title, description, full_content, author, category, read_time, language, image,
                             published, published_at, created_by, version, created_at, updated_at, search_text,
                             pictures)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?10 THEN ?13 END, ?11, ?12, ?13, ?13, ?14, ?15)",
-    )?
-    .execute(params![
-        uid,
-        f.title,
-        f.description,
-        f.full_content,
-        f.author,
-        f.category,
-        f.read_time,
-        f.language,
-        f.image,
-        f.published,
-        created_by,
-        version,
-        now,
-        search_text(f),
-        pictures(f)
-    ])?;
-    Ok(conn.last_insert_rowid())
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN CAST(?10 AS BIGINT) = 1 THEN ?13 END, ?11, ?12, ?13, ?13, ?14, ?15)",
+        params![
+            uid,
+            f.title,
+            f.description,
+            f.full_content,
+            f.author,
+            f.category,
+            f.read_time,
+            f.language,
+            f.image,
+            f.published,
+            created_by,
+            version,
+            now,
+            search_text(f),
+            pictures(f)
+        ],
+    )
 }
 
 /// Writes a post's fields; `published_at` is set the first time it is published.
@@ -83,7 +82,7 @@ pub fn update(conn: &Connection, id: i64, f: &BlogFields, version: i64, now: &st
     conn.prepare_cached(
         "UPDATE blogs SET title = ?2, description = ?3, full_content = ?4, author = ?5, category = ?6, read_time = ?7,
                 language = ?8, image = ?9, published = ?10,
-                published_at = CASE WHEN ?10 THEN COALESCE(published_at, ?12) ELSE published_at END,
+                published_at = CASE WHEN CAST(?10 AS BIGINT) = 1 THEN COALESCE(published_at, ?12) ELSE published_at END,
                 version = ?11, updated_at = ?12, search_text = ?13, pictures = ?14
          WHERE id = ?1",
     )?
@@ -201,8 +200,13 @@ pub fn counts(conn: &Connection) -> crate::db::Result<(i64, i64, i64, i64)> {
 
 /// Pictures posts use (kept by the hourly clean-up): their images, and
 /// pictures inside their content (`/media/{hash}/...`).
-pub const PICTURES_IN_USE: &str = "SELECT image FROM blogs WHERE image IS NOT NULL AND deleted_at IS NULL
-    UNION SELECT j.value FROM blogs b, json_each(b.pictures) j WHERE b.deleted_at IS NULL";
+pub fn pictures_in_use(engine: crate::db::Engine) -> String {
+    format!(
+        "SELECT image FROM blogs WHERE image IS NOT NULL AND deleted_at IS NULL
+         UNION SELECT j.value FROM blogs b, {} WHERE b.deleted_at IS NULL",
+        super::dialect::json_items(engine, "b.pictures", "j")
+    )
+}
 
 /// Dates a post back (the demo's articles were not all written today).
 pub fn backdate(conn: &Connection, id: i64, at: &str) -> crate::db::Result<()> {
@@ -227,7 +231,7 @@ pub fn changes_after(
     snapshot: Option<i64>,
 ) -> crate::db::Result<Vec<BlogRow>> {
     let latest =
-        " AND (?4 IS NULL OR version > ?4 OR id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
+        " AND (CAST(?4 AS BIGINT) IS NULL OR version > ?4 OR id IN (SELECT id FROM blogs WHERE published = 1 AND deleted_at IS NULL
                      ORDER BY published_at DESC, id DESC LIMIT ?3))";
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM blogs WHERE version > ?1{latest} ORDER BY version LIMIT ?2"))?
         .query_map(params![after, limit as i64, ON_THE_PHONE, snapshot], from_row)?

@@ -56,12 +56,11 @@ pub struct NewComment<'a> {
 }
 
 pub fn insert(conn: &Connection, c: &NewComment<'_>) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO blog_comments (uid, blog_id, parent_id, user_id, body, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-    )?
-    .execute(params![c.uid, c.blog_id, c.parent_id, c.user_id, c.body, c.now])?;
-    Ok(conn.last_insert_rowid())
+        params![c.uid, c.blog_id, c.parent_id, c.user_id, c.body, c.now],
+    )
 }
 
 pub fn find(conn: &Connection, id: i64, viewer: i64) -> crate::db::Result<Option<CommentRow>> {
@@ -108,8 +107,9 @@ pub fn of_post(
         SELECT.replacen("\n    FROM", ", ROW_NUMBER() OVER (PARTITION BY c.parent_id ORDER BY c.id) AS n\n    FROM", 1);
     let mut replies = conn
         .prepare_cached(&format!(
-            "SELECT * FROM ({numbered} WHERE c.parent_id IN (SELECT value FROM json_each(?2)) AND {SHOWN})
-             WHERE n <= {MAX_REPLIES_SHOWN} ORDER BY 1"
+            "SELECT * FROM ({numbered} WHERE c.parent_id IN (SELECT CAST(j.value AS BIGINT) FROM {}) AND {SHOWN}) AS r
+             WHERE n <= {MAX_REPLIES_SHOWN} ORDER BY 1",
+            super::dialect::json_items(conn.engine(), "?2", "j")
         ))?
         .query_map(params![viewer, ids], from_row)?
         .collect::<crate::db::Result<Vec<_>>>()?;
@@ -174,7 +174,7 @@ pub fn set_like(conn: &Connection, comment_id: i64, user_id: i64, on: bool, now:
 
 pub fn set_hidden(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached(
-        "UPDATE blog_comments SET hidden_at = CASE WHEN ?2 IS NULL THEN NULL ELSE ?3 END, hidden_by = ?2,
+        "UPDATE blog_comments SET hidden_at = CASE WHEN CAST(?2 AS BIGINT) IS NULL THEN NULL ELSE ?3 END, hidden_by = ?2,
                 updated_at = ?3 WHERE id = ?1",
     )?
     .execute(params![id, by, now])?;

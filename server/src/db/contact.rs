@@ -21,12 +21,11 @@ pub struct NewContact<'a> {
 }
 
 pub fn insert(conn: &Connection, contact: &NewContact<'_>, now: &str) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO contact_messages (name, email, subject, message, user_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![contact.name, contact.email, contact.subject, contact.message, contact.user_id, now])?;
-    Ok(conn.last_insert_rowid())
+        params![contact.name, contact.email, contact.subject, contact.message, contact.user_id, now],
+    )
 }
 
 /// Newest first.

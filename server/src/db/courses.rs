@@ -142,8 +142,7 @@ pub fn insert(conn: &Connection, uid: &str, fields: &CourseFields, version: i64,
         Value::Text(now.into()),
         Value::Text(now.into()),
     ]);
-    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(&sql, params_from_iter(values))
 }
 
 pub fn update(conn: &Connection, id: i64, fields: &CourseFields, version: i64, now: &str) -> crate::db::Result<()> {
@@ -232,9 +231,10 @@ pub fn catalogue(
         .prepare_cached(&format!("SELECT COUNT(*) FROM courses c WHERE {sql}"))?
         .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
     // Columns 27 and 1: total minutes and id (SELECT's order).
+    let by_title = format!("{}, c.id", super::dialect::nocase(conn.engine(), "c.title"));
     let order = match filter.sort {
         CourseSort::Newest => "c.id DESC",
-        CourseSort::Title => "c.title COLLATE NOCASE, c.id",
+        CourseSort::Title => &by_title,
         CourseSort::PriceUp => "c.price_cents, c.id",
         CourseSort::PriceDown => "c.price_cents DESC, c.id",
         CourseSort::Rating => "c.rating DESC, c.rating_count DESC, c.id",
@@ -262,7 +262,7 @@ pub fn changes_after(
     limit: usize,
     snapshot: Option<i64>,
 ) -> crate::db::Result<Vec<CourseRow>> {
-    let listed = " AND (?3 IS NULL OR c.version > ?3 OR (c.published = 1 AND c.deleted_at IS NULL))";
+    let listed = " AND (CAST(?3 AS BIGINT) IS NULL OR c.version > ?3 OR (c.published = 1 AND c.deleted_at IS NULL))";
     conn.prepare_cached(&format!("{SELECT} WHERE c.version > ?1{listed} ORDER BY c.version LIMIT ?2"))?
         .query_map(params![after, limit as i64, snapshot], from_row)?
         .collect()
@@ -350,9 +350,10 @@ pub fn insert_module(conn: &Connection, course_id: i64, title: &str) -> crate::d
         "SELECT COALESCE(MAX(position), 0) + 1 FROM course_modules WHERE course_id = ?1",
         course_id,
     )?;
-    conn.prepare_cached("INSERT INTO course_modules (course_id, position, title) VALUES (?1, ?2, ?3)")?
-        .execute(params![course_id, position, title])?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(
+        "INSERT INTO course_modules (course_id, position, title) VALUES (?1, ?2, ?3)",
+        params![course_id, position, title],
+    )
 }
 
 pub fn rename_module(conn: &Connection, id: i64, title: &str) -> crate::db::Result<()> {
@@ -385,11 +386,10 @@ pub fn insert_lesson(conn: &Connection, module_id: i64, lesson: &LessonContent<'
         "SELECT COALESCE(MAX(position), 0) + 1 FROM course_lessons WHERE module_id = ?1",
         module_id,
     )?;
-    conn.prepare_cached(
+    let id = conn.insert(
         "INSERT INTO course_lessons (module_id, position, kind, title, minutes) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![module_id, position, lesson.kind, lesson.title, lesson.minutes])?;
-    let id = conn.last_insert_rowid();
+        params![module_id, position, lesson.kind, lesson.title, lesson.minutes],
+    )?;
     update_lesson(conn, id, lesson)?;
     Ok(id)
 }
@@ -429,9 +429,14 @@ pub fn place_lesson(conn: &Connection, id: i64, module_id: i64, position: i64) -
 }
 
 /// Every picture courses use: covers, instructors' photos, lessons' pictures.
-pub const PICTURES_IN_USE: &str = "SELECT cover_image FROM courses WHERE cover_image IS NOT NULL AND deleted_at IS NULL
-    UNION SELECT instructor_photo FROM courses WHERE instructor_photo IS NOT NULL AND deleted_at IS NULL
-    UNION SELECT j.value FROM course_lessons l, json_each(l.images) j";
+pub fn pictures_in_use(engine: crate::db::Engine) -> String {
+    format!(
+        "SELECT cover_image FROM courses WHERE cover_image IS NOT NULL AND deleted_at IS NULL
+         UNION SELECT instructor_photo FROM courses WHERE instructor_photo IS NOT NULL AND deleted_at IS NULL
+         UNION SELECT j.value FROM course_lessons l, {}",
+        super::dialect::json_items(engine, "l.images", "j")
+    )
+}
 
 /// A course's lessons (id, kind) in course order.
 pub fn lesson_kinds(conn: &Connection, course_id: i64) -> crate::db::Result<Vec<(i64, LessonKind)>> {

@@ -14,14 +14,15 @@ pub fn record_sale(
     now: &str,
 ) -> crate::db::Result<()> {
     conn.prepare_cached(
-        "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
-         VALUES (?1, ?2, ?3, 'sale', ?4, ?5, ?6)",
+        "INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+         VALUES (?1, ?2, ?3, 'sale', ?4, ?5, ?6) ON CONFLICT DO NOTHING",
     )?
     .execute(params![farmer_id, order_id, part_id, amount_cents, currency, now])?;
     conn.prepare_cached(
-        "INSERT OR IGNORE INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+        "INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
          SELECT ?1, id, ?3, 'fee', -((?4 * platform_fee_bp + 5000) / 10000), ?5, ?6
-         FROM orders WHERE id = ?2 AND platform_fee_bp > 0",
+         FROM orders WHERE id = ?2 AND platform_fee_bp > 0
+         ON CONFLICT DO NOTHING",
     )?
     .execute(params![farmer_id, order_id, part_id, amount_cents, currency, now])?;
     Ok(())
@@ -59,7 +60,7 @@ pub fn entries_of(conn: &Connection, farmer_id: i64, limit: i64) -> crate::db::R
 /// Earned per month (`YYYY-MM`, newest first): the sum of entries and how many sales.
 pub fn by_month(conn: &Connection, farmer_id: i64) -> crate::db::Result<Vec<(String, i64, i64)>> {
     conn.prepare_cached(
-        "SELECT substr(at, 1, 7) AS month, SUM(amount_cents), SUM(kind = 'sale') FROM earnings
+        "SELECT substr(at, 1, 7) AS month, SUM(amount_cents), SUM(CASE WHEN kind = 'sale' THEN 1 ELSE 0 END) FROM earnings
          WHERE farmer_id = ?1 GROUP BY month ORDER BY month DESC",
     )?
     .query_map([farmer_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?

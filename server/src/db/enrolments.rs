@@ -66,12 +66,11 @@ pub fn insert_enrolment(
     version: i64,
     now: &str,
 ) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO enrolments (course_id, user_id, status, price_cents, version, created_at, updated_at)
          VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?5)",
-    )?
-    .execute(params![course_id, user_id, price, version, now])?;
-    Ok(conn.last_insert_rowid())
+        params![course_id, user_id, price, version, now],
+    )
 }
 
 /// Starts (again) or ends an enrolment.
@@ -152,8 +151,8 @@ pub fn insert_event(
     let answers = answers.map(|a| serde_json::to_string(a).unwrap_or_else(|_| "[]".into()));
     let added = conn
         .prepare_cached(
-            "INSERT OR IGNORE INTO progress_events (enrolment_id, uid, lesson_id, kind, answers, score, client_time, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO progress_events (enrolment_id, uid, lesson_id, kind, answers, score, client_time, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING",
         )?
         .execute(params![enrolment_id, uid, lesson_id, kind, answers, score, client_time, now])?;
     Ok(added == 1)

@@ -54,7 +54,7 @@ pub fn changes_of(
     snapshot: Option<i64>,
 ) -> crate::db::Result<Vec<FavouriteRow>> {
     let sql = "SELECT product_uid, version, created_at, deleted_at FROM favourites
-               WHERE user_id = ?1 AND version > ?2 AND (?4 IS NULL OR version > ?4 OR deleted_at IS NULL)
+               WHERE user_id = ?1 AND version > ?2 AND (CAST(?4 AS BIGINT) IS NULL OR version > ?4 OR deleted_at IS NULL)
                ORDER BY version LIMIT ?3";
     conn.prepare_cached(sql)?.query_map(params![user_id, after, limit as i64, snapshot], from_row)?.collect()
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Weak};
 use crate::db::Connection;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Pool, lock};
+use super::Pool;
 use crate::error::{ApiResult, AppError};
 
 /// At most this many writes share a commit (one slow group must not hold back the rest).
@@ -49,23 +49,34 @@ pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Job> {
 
 /// One transaction for `jobs`, then their answers.
 fn commit(pool: &Arc<Pool>, jobs: Vec<Job>) {
-    let conn = lock(&pool.writer);
-    let tx = match conn.begin() {
-        Ok(tx) => tx,
+    let conn = match pool.take(&pool.writers, true) {
+        Ok(conn) => conn,
+        Err(err) => return not_begun(&err, jobs.len()),
+    };
+    let writes = jobs.len();
+    let outcome = match conn.begin() {
+        Ok(tx) => {
+            let answers: Vec<Answer> = jobs.into_iter().map(|job| job(&tx)).collect();
+            Some((answers, tx.commit()))
+        }
         Err(err) => {
-            // None of them began: dropped, each caller hears that its write was not made.
-            tracing::error!(%err, writes = jobs.len(), "a group of writes could not begin");
-            return;
+            not_begun(&err, writes);
+            None
         }
     };
-    let answers: Vec<Answer> = jobs.into_iter().map(|job| job(&tx)).collect();
-    let committed = tx.commit();
+    let Some((answers, committed)) = outcome else { return Pool::put_back(&pool.writers, conn) };
     if committed.is_ok() {
         pool.announce(&conn);
     }
+    Pool::put_back(&pool.writers, conn);
     for answer in answers {
         answer(committed.as_ref().map(drop));
     }
+}
+
+/// None of them began: dropped, each caller hears that its write was not made.
+fn not_begun(err: &crate::db::Error, writes: usize) {
+    tracing::error!(%err, writes, "a group of writes could not begin");
 }
 
 /// The job for `write`: `f` in a savepoint, its result sent once the commit is known.

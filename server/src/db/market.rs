@@ -56,7 +56,7 @@ pub fn sales_mark(conn: &Connection) -> crate::db::Result<i64> {
 }
 
 pub fn set_sales_mark(conn: &Connection, mark: i64) -> crate::db::Result<()> {
-    conn.execute("UPDATE price_state SET sales_event_mark = max(sales_event_mark, ?1) WHERE id = 1", [mark])?;
+    conn.execute("UPDATE price_state SET sales_event_mark = CASE WHEN sales_event_mark > ?1 THEN sales_event_mark ELSE ?1 END WHERE id = 1", [mark])?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 
 use crate::db::Connection;
 
+use super::sqlite::{MIGRATIONS, apply};
 use super::*;
 
 /// 0020 adds the listed flag and the search index: an older database's products

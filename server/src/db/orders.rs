@@ -119,33 +119,32 @@ pub struct OrderRow {
 
 pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> crate::db::Result<i64> {
     let a = order.address;
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO orders (uid, buyer_id, subtotal_cents, shipping_cents, total_cents, payment_method, delivery,
                              first_name, last_name, email, phone, address, city, postal_code, country,
                              version, created_at, updated_at, platform_fee_bp)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17, ?18)",
-    )?
-    .execute(params![
-        order.uid,
-        order.buyer_id,
-        order.subtotal_cents,
-        order.shipping_cents,
-        order.subtotal_cents + order.shipping_cents,
-        order.payment_method,
-        order.delivery,
-        a.first_name,
-        a.last_name,
-        a.email,
-        a.phone,
-        a.address,
-        a.city,
-        a.postal_code,
-        a.country,
-        order.version,
-        order.now,
-        order.platform_fee_bp,
-    ])?;
-    Ok(conn.last_insert_rowid())
+        params![
+            order.uid,
+            order.buyer_id,
+            order.subtotal_cents,
+            order.shipping_cents,
+            order.subtotal_cents + order.shipping_cents,
+            order.payment_method,
+            order.delivery,
+            a.first_name,
+            a.last_name,
+            a.email,
+            a.phone,
+            a.address,
+            a.city,
+            a.postal_code,
+            a.country,
+            order.version,
+            order.now,
+            order.platform_fee_bp,
+        ],
+    )
 }
 
 pub fn insert_part(
@@ -156,12 +155,11 @@ pub fn insert_part(
     shipping_cents: i64,
     now: &str,
 ) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO order_parts (order_id, farmer_id, status, subtotal_cents, shipping_cents, created_at, updated_at)
          VALUES (?1, ?2, 'processing', ?3, ?4, ?5, ?5)",
-    )?
-    .execute(params![order_id, farmer_id, subtotal_cents, shipping_cents, now])?;
-    Ok(conn.last_insert_rowid())
+        params![order_id, farmer_id, subtotal_cents, shipping_cents, now],
+    )
 }
 
 pub fn insert_line(conn: &Connection, part_id: i64, line: &NewLine<'_>) -> crate::db::Result<()> {
@@ -415,10 +413,10 @@ impl AdminFilter {
             values.push(Value::Text(super::like_pattern(search)));
             let n = values.len();
             sql.push_str(&format!(
-                " AND ((o.first_name || ' ' || o.last_name) LIKE ?{n} ESCAPE '\\' OR o.email LIKE ?{n} ESCAPE '\\'
-                       OR o.phone LIKE ?{n} ESCAPE '\\'
+                " AND (lower((o.first_name || ' ' || o.last_name)) LIKE lower(?{n}) ESCAPE '\\' OR lower(o.email) LIKE lower(?{n}) ESCAPE '\\'
+                       OR lower(o.phone) LIKE lower(?{n}) ESCAPE '\\'
                        OR EXISTS (SELECT 1 FROM order_parts p JOIN users f ON f.id = p.farmer_id
-                                  WHERE p.order_id = o.id AND (f.first_name || ' ' || f.last_name) LIKE ?{n} ESCAPE '\\'))"
+                                  WHERE p.order_id = o.id AND lower((f.first_name || ' ' || f.last_name)) LIKE lower(?{n}) ESCAPE '\\'))"
             ));
         }
         if let Some(status) = self.status {

@@ -16,12 +16,14 @@ pub struct Email {
 
 /// Writes a message; it carries the sender's name set at this moment (docs/settings.md).
 pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now: &str) -> crate::db::Result<i64> {
-    conn.prepare_cached(
-        "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)
-         VALUES (?1, ?2, ?3, ?4, ?4, (SELECT json_extract(value, '$') FROM settings WHERE key = 'email_sender_name'))",
-    )?
-    .execute(params![to_email, subject, body, now])?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(
+        &format!(
+            "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)
+             VALUES (?1, ?2, ?3, ?4, ?4, (SELECT {} FROM settings WHERE key = 'email_sender_name'))",
+            super::dialect::json_text(conn.engine(), "value")
+        ),
+        params![to_email, subject, body, now],
+    )
 }
 
 /// Unsent messages whose next attempt is due, oldest first.

@@ -60,29 +60,29 @@ pub struct Activity {
 pub fn activity(conn: &Connection, limit: i64) -> crate::db::Result<Vec<Activity>> {
     let name = |alias: &str| format!("trim({alias}.first_name || ' ' || {alias}.last_name)");
     let sql = format!(
-        "SELECT * FROM (SELECT 'signed_up', created_at, id, {u}, role, NULL FROM users u
-                        WHERE deleted_at IS NULL ORDER BY id DESC LIMIT ?1)
+        "SELECT * FROM (SELECT 'signed_up', created_at, id, {u}, role, CAST(NULL AS BIGINT) FROM users u
+                        WHERE deleted_at IS NULL ORDER BY id DESC LIMIT ?1) AS e1
          UNION ALL
-         SELECT * FROM (SELECT 'application_submitted', s.created_at, s.id, {o}, s.status, NULL
+         SELECT * FROM (SELECT 'application_submitted', s.created_at, s.id, {o}, s.status, CAST(NULL AS BIGINT)
                         FROM surveys s JOIN users o ON o.id = s.user_id
-                        WHERE s.deleted_at IS NULL AND s.status <> 'draft' ORDER BY s.id DESC LIMIT ?1)
+                        WHERE s.deleted_at IS NULL AND s.status <> 'draft' ORDER BY s.id DESC LIMIT ?1) AS e2
          UNION ALL
-         SELECT * FROM (SELECT 'application_decided', s.reviewed_at, s.id, {o}, s.status, NULL
+         SELECT * FROM (SELECT 'application_decided', s.reviewed_at, s.id, {o}, s.status, CAST(NULL AS BIGINT)
                         FROM surveys s JOIN users o ON o.id = s.user_id
                         WHERE s.deleted_at IS NULL AND s.reviewed_at IS NOT NULL
                           AND s.status IN ('approved', 'rejected')
-                        ORDER BY s.reviewed_at DESC LIMIT ?1)
+                        ORDER BY s.reviewed_at DESC LIMIT ?1) AS e3
          UNION ALL
-         SELECT * FROM (SELECT 'order_placed', created_at, id, trim(first_name || ' ' || last_name), NULL, total_cents
-                        FROM orders ORDER BY id DESC LIMIT ?1)
+         SELECT * FROM (SELECT 'order_placed', created_at, id, trim(first_name || ' ' || last_name), CAST(NULL AS TEXT), total_cents
+                        FROM orders ORDER BY id DESC LIMIT ?1) AS e4
          UNION ALL
          SELECT * FROM (SELECT 'payment_received', e.at, p.id, {u}, p.operator, p.amount_cents
                         FROM payment_events e JOIN payments p ON p.id = e.payment_id JOIN users u ON u.id = p.payer_id
-                        WHERE e.status = 'succeeded' ORDER BY e.id DESC LIMIT ?1)
+                        WHERE e.status = 'succeeded' ORDER BY e.id DESC LIMIT ?1) AS e5
          UNION ALL
-         SELECT * FROM (SELECT 'product_listed', p.created_at, p.id, p.title, {f}, NULL
+         SELECT * FROM (SELECT 'product_listed', p.created_at, p.id, p.title, {f}, CAST(NULL AS BIGINT)
                         FROM products p JOIN users f ON f.id = p.farmer_id
-                        WHERE p.deleted_at IS NULL ORDER BY p.id DESC LIMIT ?1)
+                        WHERE p.deleted_at IS NULL ORDER BY p.id DESC LIMIT ?1) AS e6
          ORDER BY 2 DESC LIMIT ?1",
         u = name("u"),
         o = name("o"),

@@ -18,8 +18,10 @@ pub fn insert(
     expires_at: &str,
 ) -> crate::db::Result<()> {
     conn.execute(
-        "INSERT OR REPLACE INTO password_resets (token_hash, kind, user_id, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO password_resets (token_hash, kind, user_id, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (token_hash) DO UPDATE SET kind = excluded.kind, user_id = excluded.user_id,
+             created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = NULL, tries = 0",
         params![token_hash, kind, user_id, now, expires_at],
     )?;
     Ok(())

@@ -69,26 +69,25 @@ fn from_row(r: &Row<'_>) -> crate::db::Result<PaymentRow> {
 }
 
 pub fn insert(conn: &Connection, p: &NewPayment<'_>) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO payments (uid, order_id, course_id, payer_id, provider, operator, phone, amount_cents, currency,
                                status, next_check_at, expires_at, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'initiating', ?10, ?11, ?12, ?12)",
-    )?
-    .execute(params![
-        p.uid,
-        p.order_id,
-        p.course_id,
-        p.payer_id,
-        p.provider,
-        p.operator,
-        p.phone,
-        p.amount_cents,
-        p.currency,
-        p.next_check_at,
-        p.expires_at,
-        p.now
-    ])?;
-    Ok(conn.last_insert_rowid())
+        params![
+            p.uid,
+            p.order_id,
+            p.course_id,
+            p.payer_id,
+            p.provider,
+            p.operator,
+            p.phone,
+            p.amount_cents,
+            p.currency,
+            p.next_check_at,
+            p.expires_at,
+            p.now
+        ],
+    )
 }
 
 pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<PaymentRow>> {

@@ -18,9 +18,10 @@ fn market_from(row: &Row<'_>) -> crate::db::Result<MarketRow> {
 
 /// The markets in use, by territory and name.
 pub fn markets(conn: &Connection) -> crate::db::Result<Vec<MarketRow>> {
-    conn.prepare_cached(
-        "SELECT id, name, territory FROM markets WHERE deleted_at IS NULL ORDER BY territory, name COLLATE NOCASE",
-    )?
+    conn.prepare_cached(&format!(
+        "SELECT id, name, territory FROM markets WHERE deleted_at IS NULL ORDER BY territory, {}",
+        super::dialect::nocase(conn.engine(), "name")
+    ))?
     .query_map([], market_from)?
     .collect()
 }
@@ -40,9 +41,10 @@ pub fn market_named(conn: &Connection, name: &str) -> crate::db::Result<Option<M
 }
 
 pub fn insert_market(conn: &Connection, name: &str, territory: &str, now: &str) -> crate::db::Result<i64> {
-    conn.prepare_cached("INSERT INTO markets (name, territory, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)")?
-        .execute(params![name, territory, now])?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(
+        "INSERT INTO markets (name, territory, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+        params![name, territory, now],
+    )
 }
 
 pub fn update_market(conn: &Connection, id: i64, name: &str, territory: &str, now: &str) -> crate::db::Result<()> {
@@ -116,33 +118,32 @@ fn observation_from(row: &Row<'_>) -> crate::db::Result<ObservationRow> {
 pub type NewObservation = ObservationRow;
 
 pub fn insert(conn: &Connection, o: &NewObservation, order_line_id: Option<i64>, now: &str) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO price_observations (uid, source, crop, market_id, territory, place, unit, price_cents, currency,
              usd_micros, base_unit, base_usd_micros, observed_on, week, note, recorded_by, order_line_id,
              created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)",
-    )?
-    .execute(params![
-        o.uid,
-        o.source,
-        o.crop,
-        o.market_id,
-        o.territory,
-        o.place,
-        o.unit,
-        o.price_cents,
-        o.currency,
-        o.usd_micros,
-        o.base_unit,
-        o.base_usd_micros,
-        o.observed_on,
-        o.week,
-        o.note,
-        o.recorded_by,
-        order_line_id,
-        now
-    ])?;
-    Ok(conn.last_insert_rowid())
+        params![
+            o.uid,
+            o.source,
+            o.crop,
+            o.market_id,
+            o.territory,
+            o.place,
+            o.unit,
+            o.price_cents,
+            o.currency,
+            o.usd_micros,
+            o.base_unit,
+            o.base_usd_micros,
+            o.observed_on,
+            o.week,
+            o.note,
+            o.recorded_by,
+            order_line_id,
+            now
+        ],
+    )
 }
 
 /// Rewrites what an admin may correct.
@@ -227,9 +228,9 @@ pub struct ObservationFilter {
 }
 
 /// The admins' filters, as SQL over `price_observations o` with parameters ?1 to ?6.
-const MATCHES: &str = "o.deleted_at IS NULL AND (?1 IS NULL OR o.crop = ?1) AND (?2 IS NULL OR o.market_id = ?2)
-     AND (?3 IS NULL OR lower(o.territory) = lower(?3)) AND (?4 IS NULL OR o.source = ?4)
-     AND (?5 IS NULL OR o.observed_on >= ?5) AND (?6 IS NULL OR o.observed_on <= ?6)";
+const MATCHES: &str = "o.deleted_at IS NULL AND (CAST(?1 AS TEXT) IS NULL OR o.crop = ?1) AND (CAST(?2 AS BIGINT) IS NULL OR o.market_id = ?2)
+     AND (CAST(?3 AS TEXT) IS NULL OR lower(o.territory) = lower(?3)) AND (CAST(?4 AS TEXT) IS NULL OR o.source = ?4)
+     AND (CAST(?5 AS TEXT) IS NULL OR o.observed_on >= ?5) AND (CAST(?6 AS TEXT) IS NULL OR o.observed_on <= ?6)";
 
 fn filter_params(filter: &ObservationFilter) -> impl crate::db::Params + '_ {
     (&filter.crop, &filter.market_id, &filter.territory, &filter.source, &filter.from, &filter.to)
@@ -340,7 +341,7 @@ fn read_weeks(
     conn.prepare_cached(&format!(
         "SELECT crop, scope, unit, week, observations, median_micros, low_micros, high_micros, sales, agents,
              imports, outliers
-         FROM price_weeks WHERE {scope_clause} AND (?2 IS NULL OR crop = ?2) AND week >= ?3
+         FROM price_weeks WHERE {scope_clause} AND (CAST(?2 AS TEXT) IS NULL OR crop = ?2) AND week >= ?3
          ORDER BY crop, unit, week"
     ))?
     .query_map(params![scope, crop, since], |r| {
@@ -448,7 +449,9 @@ pub fn alert_phones_due(conn: &Connection, week: &str) -> crate::db::Result<Vec<
 }
 
 pub fn alert_sent(conn: &Connection, phone: &str, week: &str, now: &str) -> crate::db::Result<()> {
-    conn.prepare_cached("INSERT OR IGNORE INTO price_alerts_sent (phone, week, sent_at) VALUES (?1, ?2, ?3)")?
-        .execute(params![phone, week, now])?;
+    conn.prepare_cached(
+        "INSERT INTO price_alerts_sent (phone, week, sent_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![phone, week, now])?;
     Ok(())
 }

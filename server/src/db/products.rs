@@ -1,7 +1,7 @@
 //! The `products` table: farmers' listings and the public catalogue.
 
-use crate::db::Value;
 use crate::db::{Connection, OptionalExtension, Row, params, params_from_iter};
+use crate::db::{Engine, Value};
 
 use super::product_search::{farmer_name, search_text};
 use crate::model::FieldVersions;
@@ -218,8 +218,7 @@ pub fn insert(
         Value::Text(serde_json::to_string(versions).unwrap_or_else(|_| "{}".into())),
         Value::Text(now.to_owned()),
     ]);
-    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(&sql, params_from_iter(values))
 }
 
 pub fn update(
@@ -277,10 +276,11 @@ pub fn refresh_rating(conn: &Connection, id: i64, version: i64) -> crate::db::Re
 /// Recomputes the rating of the farmer of product `id` from their reviewed products.
 fn refresh_farmer_rating(conn: &Connection, id: i64) -> crate::db::Result<()> {
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO farmer_ratings (farmer_id, rating)
+        "INSERT INTO farmer_ratings (farmer_id, rating)
          SELECT p.farmer_id, COALESCE((SELECT AVG(r.rating) FROM products r
                                        WHERE r.farmer_id = p.farmer_id AND r.review_count > 0 AND r.deleted_at IS NULL), 0)
-         FROM products p WHERE p.id = ?1",
+         FROM products p WHERE p.id = ?1
+         ON CONFLICT (farmer_id) DO UPDATE SET rating = excluded.rating",
     )?
     .execute([id])?;
     Ok(())
@@ -338,7 +338,7 @@ impl CatalogueFilter {
     /// The filter over `products p` alone (no join: counts stay on an index). Words of
     /// three letters or more are looked up in the trigram index; shorter ones are
     /// matched in the text of what that leaves (or of every product, if nothing does).
-    fn sql(&self) -> (String, Vec<Value>) {
+    fn sql(&self, engine: Engine) -> (String, Vec<Value>) {
         let mut sql = String::from(LISTED);
         let mut values: Vec<Value> = Vec::new();
         if let Some(search) = self.search.as_deref().map(fold) {
@@ -347,7 +347,27 @@ impl CatalogueFilter {
                 .into_iter()
                 .partition(|names| names.iter().all(|name| name.chars().count() >= 3));
             let short: Vec<&str> = short.iter().flatten().map(String::as_str).collect();
-            if !indexed.is_empty() {
+            if !indexed.is_empty() && engine == Engine::Postgres {
+                // Trigrams index LIKE (pg_trgm): each name anywhere in the folded text.
+                let like = |values: &mut Vec<Value>, name: &str| {
+                    values.push(Value::Text(crate::db::like_pattern(name)));
+                    format!("p.search_text LIKE ?{} ESCAPE '\\'", values.len())
+                };
+                let asked = |other: &&str| indexed.iter().flatten().any(|name| name == other);
+                for names in &indexed {
+                    let mut any = Vec::new();
+                    for name in names {
+                        let others: Vec<&str> =
+                            produce_words::inside_other_names(name).into_iter().filter(|o| !asked(o)).collect();
+                        let mut one = like(&mut values, name);
+                        for other in others {
+                            one = format!("{one} AND NOT {}", like(&mut values, other));
+                        }
+                        any.push(format!("({one})"));
+                    }
+                    sql.push_str(&format!(" AND ({})", any.join(" OR ")));
+                }
+            } else if !indexed.is_empty() {
                 // Each name a quoted phrase: the text's own quotes doubled, nothing read as syntax;
                 // not where it is part of another produce's name ("bean" in "coffee beans").
                 // Another produce the search asks for too ("arabica coffee beans") stays findable.
@@ -375,7 +395,8 @@ impl CatalogueFilter {
             // (and both texts are folded, so the comparison is the same).
             for word in short {
                 values.push(Value::Text(word.to_owned()));
-                sql.push_str(&format!(" AND instr(p.search_text, ?{}) > 0", values.len()));
+                let param = format!("?{}", values.len());
+                sql.push_str(&format!(" AND {}", crate::db::dialect::contains(engine, "p.search_text", &param)));
             }
         }
         if let Some(category) = self.category {
@@ -391,10 +412,13 @@ impl CatalogueFilter {
         (sql, values)
     }
 
-    fn order(&self) -> &'static str {
+    fn order(&self, engine: Engine) -> &'static str {
         match self.sort {
             Sort::Newest => "p.id DESC",
-            Sort::Name => "p.title COLLATE NOCASE, p.id",
+            Sort::Name => match engine {
+                Engine::Sqlite => "p.title COLLATE NOCASE, p.id",
+                Engine::Postgres => "lower(p.title), p.id",
+            },
             Sort::PriceUp => "p.current_price_cents, p.id",
             Sort::PriceDown => "p.current_price_cents DESC, p.id",
             Sort::Rating => "p.rating DESC, p.review_count DESC, p.id",
@@ -409,7 +433,7 @@ pub fn catalogue(
     limit: i64,
     offset: i64,
 ) -> crate::db::Result<(Vec<ProductRow>, i64)> {
-    let (sql, mut values) = filter.sql();
+    let (sql, mut values) = filter.sql(conn.engine());
     let total: i64 = conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM products p WHERE {sql}"))?
         .query_row(params_from_iter(values.clone()), |r| r.get(0))?;
@@ -420,7 +444,7 @@ pub fn catalogue(
     let page = format!(
         "{} ORDER BY {} LIMIT ?{} OFFSET ?{}",
         select(&sql),
-        filter.order(),
+        filter.order(conn.engine()),
         values.len() + 1,
         values.len() + 2
     );
@@ -441,7 +465,7 @@ pub fn changes_after(
     owner: Option<i64>,
 ) -> crate::db::Result<Vec<ProductRow>> {
     let filter = format!(
-        "p.version > ?1 AND (?4 IS NULL OR p.version > ?4 OR ({LISTED}) OR (p.farmer_id IS ?3 AND p.deleted_at IS NULL))"
+        "p.version > ?1 AND (CAST(?4 AS BIGINT) IS NULL OR p.version > ?4 OR ({LISTED}) OR (p.farmer_id IS NOT DISTINCT FROM CAST(?3 AS BIGINT) AND p.deleted_at IS NULL))"
     );
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY p.version LIMIT ?2", select(&filter)))?;
     stmt.query_map(params![after, limit as i64, owner, snapshot], from_row)?.collect()

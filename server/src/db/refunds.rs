@@ -47,21 +47,12 @@ pub fn insert(
     next_check_at: &str,
     now: &str,
 ) -> crate::db::Result<i64> {
-    conn.prepare_cached(
+    conn.insert(
         "INSERT INTO refunds (uid, payment_id, amount_cents, currency, status, requested_by, next_check_at,
                               created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, ?7)",
-    )?
-    .execute(params![
-        uid,
-        payment.id,
-        payment.amount_cents,
-        payment.currency,
-        requested_by,
-        next_check_at,
-        now
-    ])?;
-    Ok(conn.last_insert_rowid())
+        params![uid, payment.id, payment.amount_cents, payment.currency, requested_by, next_check_at, now],
+    )
 }
 
 pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<RefundRow>> {

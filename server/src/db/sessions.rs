@@ -22,7 +22,7 @@ pub fn delete(conn: &Connection, jti: &str) -> crate::db::Result<()> {
 
 /// Revokes every token of a user except `keep` (the one making the request, if any).
 pub fn delete_for_user(conn: &Connection, user_id: i64, keep: Option<&str>) -> crate::db::Result<()> {
-    conn.prepare_cached("DELETE FROM sessions WHERE user_id = ?1 AND jti IS NOT ?2")?
+    conn.prepare_cached("DELETE FROM sessions WHERE user_id = ?1 AND jti IS DISTINCT FROM ?2")?
         .execute(params![user_id, keep])?;
     Ok(())
 }

@@ -12,9 +12,10 @@ pub struct Sms {
 }
 
 pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> crate::db::Result<i64> {
-    conn.prepare_cached("INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)")?
-        .execute(params![to_number, body, now])?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(
+        "INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)",
+        params![to_number, body, now],
+    )
 }
 
 /// Messages whose next attempt is due, oldest first.
@@ -49,7 +50,7 @@ pub fn mark_sent(
 pub fn mark_failed(conn: &Connection, id: i64, error: &str, next_try_at: Option<&str>) -> crate::db::Result<()> {
     conn.prepare_cached(
         "UPDATE sms_outbox SET attempts = attempts + 1, last_error = ?2, next_try_at = ?3,
-         status = CASE WHEN ?3 IS NULL THEN 'failed' ELSE status END WHERE id = ?1",
+         status = CASE WHEN CAST(?3 AS TEXT) IS NULL THEN 'failed' ELSE status END WHERE id = ?1",
     )?
     .execute(params![id, error, next_try_at])?;
     Ok(())

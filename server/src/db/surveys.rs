@@ -148,8 +148,7 @@ pub fn insert(
         Value::Text(versions_json(field_versions)),
     ];
     values.extend(answer_values(answers));
-    conn.prepare_cached(&sql)?.execute(params_from_iter(values))?;
-    Ok(conn.last_insert_rowid())
+    conn.insert(&sql, params_from_iter(values))
 }
 
 fn versions_json(field_versions: &FieldVersions) -> String {
@@ -251,7 +250,7 @@ pub fn changes_visible_to(
     snapshot: Option<i64>,
 ) -> crate::db::Result<Vec<SurveyRow>> {
     let filter = "(s.user_id = ?1 OR s.created_by = ?1) AND s.version > ?2
-                  AND (?4 IS NULL OR s.version > ?4 OR s.deleted_at IS NULL)";
+                  AND (CAST(?4 AS BIGINT) IS NULL OR s.version > ?4 OR s.deleted_at IS NULL)";
     let mut stmt = conn.prepare_cached(&format!("{} ORDER BY s.version LIMIT ?3", select(filter)))?;
     stmt.query_map(params![user_id, after, limit as i64, snapshot], from_row)?.collect()
 }
@@ -291,9 +290,9 @@ impl AdminFilter {
         let mut values = Vec::new();
         if let Some(search) = self.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             sql.push_str(
-                " AND (o.first_name LIKE ?1 ESCAPE '\\' OR o.last_name LIKE ?1 ESCAPE '\\' OR o.email LIKE ?1 ESCAPE '\\'
-                       OR (o.first_name || ' ' || o.last_name) LIKE ?1 ESCAPE '\\'
-                       OR s.work_type LIKE ?1 ESCAPE '\\' OR s.cooperative_name LIKE ?1 ESCAPE '\\')",
+                " AND (lower(o.first_name) LIKE lower(?1) ESCAPE '\\' OR lower(o.last_name) LIKE lower(?1) ESCAPE '\\' OR lower(o.email) LIKE lower(?1) ESCAPE '\\'
+                       OR lower((o.first_name || ' ' || o.last_name)) LIKE lower(?1) ESCAPE '\\'
+                       OR lower(s.work_type) LIKE lower(?1) ESCAPE '\\' OR lower(s.cooperative_name) LIKE lower(?1) ESCAPE '\\')",
             );
             values.push(Value::Text(super::like_pattern(search)));
         }

@@ -20,7 +20,10 @@ pub fn horizon(conn: &Connection) -> crate::db::Result<i64> {
 }
 
 pub fn raise_horizon(conn: &Connection, version: i64) -> crate::db::Result<()> {
-    conn.prepare_cached("UPDATE sync_state SET horizon = MAX(horizon, ?1) WHERE id = 1")?.execute([version])?;
+    conn.prepare_cached(
+        "UPDATE sync_state SET horizon = CASE WHEN horizon > ?1 THEN horizon ELSE ?1 END WHERE id = 1",
+    )?
+    .execute([version])?;
     Ok(())
 }
 

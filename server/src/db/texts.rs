@@ -38,8 +38,10 @@ pub fn save(conn: &Connection, key: TextKey<'_>, document: &[u8], write: TextWri
     )?
     .execute(params![key.entity, key.record_id, key.field, document])?;
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO text_heads (entity, record_id, field, version, heads, device, own)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO text_heads (entity, record_id, field, version, heads, device, own)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (entity, record_id, field, version)
+         DO UPDATE SET heads = excluded.heads, device = excluded.device, own = excluded.own",
     )?
     .execute(params![
         key.entity,

@@ -46,13 +46,15 @@ pub fn usage_of(conn: &Connection, user_id: i64, since: &str) -> crate::db::Resu
 
 /// Picture hashes something uses: live products' photos, avatars, courses' and posts' pictures.
 pub fn referenced(conn: &Connection) -> crate::db::Result<HashSet<String>> {
+    let engine = conn.engine();
     let mut statement = conn.prepare(&format!(
-        "SELECT j.value FROM products p, json_each(p.images) j WHERE p.deleted_at IS NULL
+        "SELECT j.value FROM products p, {} WHERE p.deleted_at IS NULL
          UNION SELECT avatar FROM users WHERE avatar IS NOT NULL
          UNION {}
          UNION {}",
-        super::courses::PICTURES_IN_USE,
-        super::blogs::PICTURES_IN_USE
+        super::dialect::json_items(engine, "p.images", "j"),
+        super::courses::pictures_in_use(engine),
+        super::blogs::pictures_in_use(engine)
     ))?;
     statement.query_map([], |row| row.get::<_, String>(0))?.collect()
 }

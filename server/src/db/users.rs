@@ -93,26 +93,28 @@ fn from_row(row: &Row<'_>) -> crate::db::Result<UserRow> {
 
 /// Inserts a user; `Ok(None)` when the email or phone number is already taken.
 pub fn insert(conn: &Connection, user: &NewUser, now: &str) -> crate::db::Result<Option<i64>> {
-    let inserted = conn.execute(
-        "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, country, role, status,
+    let inserted = conn.attempt(|conn| {
+        conn.insert(
+            "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, country, role, status,
                             location, avatar, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-        params![
-            user.email,
-            user.password_hash,
-            user.first_name,
-            user.last_name,
-            user.phone_number,
-            user.country,
-            user.role,
-            user.status,
-            user.location,
-            user.avatar,
-            now
-        ],
-    );
+            params![
+                user.email,
+                user.password_hash,
+                user.first_name,
+                user.last_name,
+                user.phone_number,
+                user.country,
+                user.role,
+                user.status,
+                user.location,
+                user.avatar,
+                now
+            ],
+        )
+    });
     match inserted {
-        Ok(_) => Ok(Some(conn.last_insert_rowid())),
+        Ok(id) => Ok(Some(id)),
         Err(err) if is_unique_violation(&err) => Ok(None),
         Err(err) => Err(err),
     }
@@ -179,33 +181,44 @@ pub fn rehash_password(conn: &Connection, id: i64, old_hash: &str, new_hash: &st
 }
 
 pub fn email_taken(conn: &Connection, email: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
-    conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND deleted_at IS NULL AND id IS NOT ?2)")?
-        .query_row(params![email, except_id], |row| row.get(0))
+    conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND deleted_at IS NULL AND id IS DISTINCT FROM ?2)",
+    )?
+    .query_row(params![email, except_id], |row| row.get(0))
 }
 
 /// Whether a live account other than `except_id` has this number (shared or not).
 pub fn phone_taken(conn: &Connection, phone: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
     conn.prepare_cached(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE phone_number = ?1 AND deleted_at IS NULL AND id IS NOT ?2)",
+        "SELECT EXISTS (SELECT 1 FROM users WHERE phone_number = ?1 AND deleted_at IS NULL AND id IS DISTINCT FROM ?2)",
     )?
     .query_row(params![phone, except_id], |row| row.get(0))
 }
 
 pub fn username_taken(conn: &Connection, username: &str, except_id: Option<i64>) -> crate::db::Result<bool> {
-    conn.prepare_cached(
+    // As the unique index compares them (users_username_unique).
+    let engine = conn.engine();
+    conn.prepare_cached(&format!(
         "SELECT EXISTS (SELECT 1 FROM users
-                        WHERE username = ?1 COLLATE NOCASE AND deleted_at IS NULL AND id IS NOT ?2)",
-    )?
+                        WHERE {} = {} AND deleted_at IS NULL AND id IS DISTINCT FROM ?2)",
+        super::dialect::nocase(engine, "username"),
+        match engine {
+            crate::db::Engine::Sqlite => "?1",
+            crate::db::Engine::Postgres => "lower(?1)",
+        }
+    ))?
     .query_row(params![username, except_id], |row| row.get(0))
 }
 
 pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now: &str) -> crate::db::Result<()> {
+    // A taken email or number is refused with the transaction still usable (the caller says which).
+    conn.attempt(|conn| {
     conn.execute(
         "UPDATE users SET
             first_name    = COALESCE(?2, first_name),
             last_name     = COALESCE(?3, last_name),
             email         = COALESCE(?4, email),
-            phone_shared  = CASE WHEN ?5 IS NOT NULL AND ?5 IS NOT phone_number THEN 0 ELSE phone_shared END,
+            phone_shared  = CASE WHEN CAST(?5 AS TEXT) IS NOT NULL AND ?5 IS DISTINCT FROM phone_number THEN 0 ELSE phone_shared END,
             phone_number  = COALESCE(?5, phone_number),
             country       = COALESCE(?6, country),
             username      = COALESCE(?7, username),
@@ -231,7 +244,8 @@ pub fn update_profile(conn: &Connection, id: i64, changes: &ProfileChanges, now:
             now,
             changes.sms_updates
         ],
-    )?;
+    )
+    })?;
     Ok(())
 }
 
@@ -275,9 +289,9 @@ pub fn search(conn: &Connection, filter: &UserFilter) -> crate::db::Result<Vec<U
     let mut values: Vec<crate::db::Value> = Vec::new();
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         sql.push_str(
-            " AND (first_name LIKE ?1 ESCAPE '\\' OR last_name LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
-                   OR (first_name || ' ' || last_name) LIKE ?1 ESCAPE '\\'
-                   OR username LIKE ?1 ESCAPE '\\' OR phone_number LIKE ?1 ESCAPE '\\')",
+            " AND (lower(first_name) LIKE lower(?1) ESCAPE '\\' OR lower(last_name) LIKE lower(?1) ESCAPE '\\' OR lower(email) LIKE lower(?1) ESCAPE '\\'
+                   OR lower((first_name || ' ' || last_name)) LIKE lower(?1) ESCAPE '\\'
+                   OR lower(username) LIKE lower(?1) ESCAPE '\\' OR lower(phone_number) LIKE lower(?1) ESCAPE '\\')",
         );
         values.push(super::like_pattern(search).into());
     }

@@ -37,6 +37,11 @@ impl From<&str> for Secret {
 pub struct Config {
     /// The only state: the SQLite file, uploaded media and the token secret live here.
     pub data_dir: PathBuf,
+    /// PostgreSQL's address (`postgres://…`): the database lives there instead of in
+    /// the data dir's SQLite file (docs/operations.md, PostgreSQL).
+    pub database_url: Option<Secret>,
+    /// PostgreSQL connections kept open.
+    pub database_pool: usize,
     /// The built PWA (`pwa/dist`); a small placeholder page is served when it is missing.
     pub web_dir: Option<PathBuf>,
     /// Secret for signing tokens; generated once into the data dir when not given.
@@ -162,6 +167,8 @@ impl Config {
     pub fn new(data_dir: impl Into<PathBuf>) -> Config {
         Config {
             data_dir: data_dir.into(),
+            database_url: None,
+            database_pool: 16,
             web_dir: None,
             jwt_secret: None,
             token_ttl: Duration::from_secs(30 * 24 * 3600),

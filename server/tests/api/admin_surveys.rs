@@ -403,10 +403,9 @@ async fn without_smtp_a_notification_is_logged_and_marked_so() {
         )
         .await;
     assert_eq!(answer.status(), StatusCode::OK);
-    let db = app.data_dir.join(mavuno::db::DB_FILE);
     let mut logged = 0;
     for _ in 0..50 {
-        let conn = mavuno::db::Connection::open(&db).unwrap();
+        let conn = app.database();
         logged = conn.query_row("SELECT COUNT(*) FROM email_outbox WHERE delivery = 'logged' AND sent_at IS NOT NULL AND to_email IN ('amani@example.com', 'baraka@example.com')", [], |r| r.get::<_, i64>(0)).unwrap();
         if logged == 2 {
             break;

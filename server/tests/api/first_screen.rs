@@ -193,7 +193,7 @@ async fn public_lists_arrive_with_their_first_cards() {
          SELECT {}, id, 'active', 0, 1, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z' FROM users
          WHERE email = 'learner@example.org';
          INSERT INTO certificates (code, enrolment_id, learner_name, course_title, issued_at)
-         VALUES ('ABCD-EFGH-JKLM', last_insert_rowid(), 'Amani <Bahati>', 'Beans', '2026-03-01T10:00:00Z');",
+         SELECT 'ABCD-EFGH-JKLM', MAX(id), 'Amani <Bahati>', 'Beans', '2026-03-01T10:00:00Z' FROM enrolments;",
         course["id"]
     ));
     let check = page(&app, "/certificates/abcdefghjklm", "fr").await;

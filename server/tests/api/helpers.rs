@@ -40,7 +40,11 @@ pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
 /// Starts the app on an existing data dir (which the caller keeps alive), as
 /// `mavuno serve` starts it (`startup::Application`), on a free port.
 pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    // A failing test shows the server's errors (an internal error's cause is only logged).
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| "error".to_owned());
+    tracing_subscriber::fmt().with_test_writer().with_env_filter(filter).try_init().ok();
     let mut config = Config::new(data_dir);
+    config.database_url = postgres_of(data_dir).map(Into::into);
     adjust(&mut config);
     let app = Application::build(config, "127.0.0.1:0".parse().unwrap()).await.expect("start");
     let (origin, state) = (app.origin().to_owned(), app.state().clone());
@@ -56,6 +60,68 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
         _dir: None,
         _shutdown: shutdown,
     }
+}
+
+/// Whether the suite runs on PostgreSQL (a few tests are of SQLite's own file and backup).
+pub fn on_postgres() -> bool {
+    std::env::var_os("MAVUNO_TEST_DATABASE_URL").is_some()
+}
+
+/// When the suite runs on PostgreSQL (`MAVUNO_TEST_DATABASE_URL`, set by
+/// scripts/with-postgres): the database of `data_dir`, made empty on first use (the
+/// server migrates it) and named in the data dir, so a server started again on the
+/// same data dir finds the same database.
+pub fn postgres_of(data_dir: &Path) -> Option<String> {
+    let admin = std::env::var("MAVUNO_TEST_DATABASE_URL").ok()?;
+    let named = data_dir.join("test-database");
+    let name = match std::fs::read_to_string(&named) {
+        Ok(name) => name,
+        Err(_) => {
+            let name = format!("t_{}", uuid::Uuid::new_v4().simple());
+            let conn = mavuno::db::Connection::open_url(&admin).expect("the test cluster");
+            conn.execute_batch(&format!("CREATE DATABASE {name}")).expect("a test database");
+            std::fs::create_dir_all(data_dir).unwrap();
+            std::fs::write(&named, &name).unwrap();
+            name
+        }
+    };
+    let (base, _) = admin.rsplit_once('/').expect("a database URL ends with the database's name");
+    Some(format!("{base}/{name}"))
+}
+
+/// Takes a backup of the database of `data_dir` into the folder `backup`, marked as a
+/// backup (a server started on it knows it was restored): SQLite's online backup, or on
+/// PostgreSQL the engine's own pg_dump into a database of its own.
+pub fn backup_database(data_dir: &Path, backup: &Path) {
+    let Some(from) = postgres_of(data_dir) else {
+        return mavuno::db::backup(data_dir, &backup.join(mavuno::db::DB_FILE)).unwrap();
+    };
+    let to = postgres_of(backup).unwrap();
+    let bin = std::env::var("PG_BIN").map(PathBuf::from).unwrap_or_default();
+    let dump = std::process::Command::new(bin.join("pg_dump")).args(["--no-owner", "-d", &from]).output().unwrap();
+    assert!(dump.status.success(), "{}", String::from_utf8_lossy(&dump.stderr));
+    let mut load = std::process::Command::new(bin.join("psql"))
+        .args(["-q", "-v", "ON_ERROR_STOP=1", "-d", &to])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(load.stdin.as_mut().unwrap(), &dump.stdout).unwrap();
+    assert!(load.wait().unwrap().success());
+    mavuno::db::Connection::open_url(&to)
+        .unwrap()
+        .execute_batch(&format!(
+            "INSERT INTO meta (key, value) VALUES ('{}', '{}')",
+            mavuno::db::sync::RESTORED_FROM_BACKUP,
+            mavuno::platform::clock::now()
+        ))
+        .unwrap();
+}
+
+/// Restores the backup in the folder `backup` as the database of `data_dir`.
+pub fn restore_database(backup: &Path, data_dir: &Path) {
+    let file = if on_postgres() { "test-database" } else { mavuno::db::DB_FILE };
+    std::fs::copy(backup.join(file), data_dir.join(file)).unwrap();
 }
 
 /// The multipart form the spec's client sends, with every field valid.
@@ -182,7 +248,10 @@ impl TestApp {
 
     /// A connection of the test's own to the server's database, through the storage seam.
     pub fn database(&self) -> mavuno::db::Connection {
-        mavuno::db::Connection::open(&self.data_dir.join(mavuno::db::DB_FILE)).unwrap()
+        match postgres_of(&self.data_dir) {
+            Some(url) => mavuno::db::Connection::open_url(&url).unwrap(),
+            None => mavuno::db::Connection::open(&self.data_dir.join(mavuno::db::DB_FILE)).unwrap(),
+        }
     }
 }
 

@@ -100,7 +100,10 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
 
     // The store confirms (as the check notes it): healthy again.
     let now = mavuno::platform::clock::now();
-    app.sql(&format!("INSERT OR REPLACE INTO meta (key, value) VALUES ('offsite_confirmed_at', '{now}')"));
+    app.sql(&format!(
+        "INSERT INTO meta (key, value) VALUES ('offsite_confirmed_at', '{now}')
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    ));
     assert_eq!(health(&app).await["offsite"], "ok");
     let seen = overview(&app, &super_admin).await["offsite"].clone();
     assert_eq!((seen["lagging"].clone(), seen["confirmed_at"].clone()), (false.into(), now.into()));

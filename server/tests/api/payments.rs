@@ -129,7 +129,7 @@ async fn a_refused_payment_keeps_the_order_for_a_while_then_gives_the_stock_back
         );
 
         // Nobody pays within the grace: the clock has moved on, and the poller lets the stock go.
-        s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes') WHERE status = 'failed'");
+        s.app.sql(&format!("UPDATE payments SET updated_at = '{}' WHERE status = 'failed'", minutes_ago(31)));
         mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
         assert_eq!(s.stock().await, 50, "the order let its stock go");
         let seen: Value =
@@ -175,7 +175,7 @@ async fn after_a_refusal_the_buyer_pays_again_or_on_delivery() {
     );
     assert_eq!(error_of(s.pay(cash, "+243990000001").await, StatusCode::CONFLICT).await["code"], "not_mobile_money");
     // Past the grace, an order paid on delivery is not released.
-    s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes')");
+    s.app.sql(&format!("UPDATE payments SET updated_at = '{}'", minutes_ago(31)));
     mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
     let kept: Value = s.app.call(Method::GET, &format!("/orders/{cash}"), &s.buyer, None).await.json().await.unwrap();
     assert_eq!(kept["data"]["status"], "processing");
@@ -224,7 +224,7 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     let expired = s.until(silent, "expired").await;
     assert_eq!(expired["events"].as_array().unwrap().last().unwrap()["source"], "expiry");
     assert_eq!(s.stock().await, 34, "the expired order keeps its 4 kg a while, to pay again or on delivery");
-    s.app.sql("UPDATE payments SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-31 minutes') WHERE status = 'expired'");
+    s.app.sql(&format!("UPDATE payments SET updated_at = '{}' WHERE status = 'expired'", minutes_ago(31)));
     mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
     assert_eq!(s.stock().await, 38, "three paid orders hold 12 kg; the expired one gave its 4 back");
 
@@ -330,4 +330,8 @@ async fn only_the_buyer_pays_a_mobile_money_order_with_an_operator_of_its_countr
         )
         .await;
     assert_eq!(error_of(theirs, StatusCode::NOT_FOUND).await["code"], "order_not_found");
+}
+
+fn minutes_ago(minutes: u64) -> String {
+    mavuno::platform::clock::before_now(std::time::Duration::from_secs(minutes * 60))
 }

@@ -490,9 +490,15 @@ async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
     // (Retries not due: the mailer leaves them alone meanwhile.)
     let tidied = mavuno::housekeeping::run_once(&app.state).await.unwrap();
     assert_eq!((tidied.emails, tidied.unsent_emails), (2, 1));
-    let left: String =
-        app.database().query_row("SELECT group_concat(to_email) FROM email_outbox", [], |r| r.get(0)).unwrap();
-    assert_eq!(left, "c@example.com");
+    let left: Vec<String> = app
+        .database()
+        .prepare("SELECT to_email FROM email_outbox")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(left, ["c@example.com"]);
 }
 
 #[tokio::test]
@@ -551,14 +557,14 @@ async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_
     let app = spawn_in(live.path(), |_| {}).await;
     let (token, _) = app.register("amani@example.com").await;
     app.push_ok(&token, CLIENT_A, vec![mutation(1, "survey.create", draft(1), None)]).await;
-    let backup = live.path().join("backup.db");
-    mavuno::db::backup(live.path(), &backup).unwrap();
+    let backup = tempfile::tempdir().unwrap();
+    backup_database(live.path(), backup.path());
     // After last night's backup: one more change, answered and pulled by the phone.
     app.push_ok(&token, CLIENT_A, vec![mutation(2, "survey.create", draft(2), None)]).await;
     let cursor = app.pull(&token, CLIENT_A, None, 100).await["cursor"].as_i64().unwrap();
 
     let restored = tempfile::tempdir().unwrap();
-    std::fs::copy(&backup, restored.path().join(mavuno::db::DB_FILE)).unwrap();
+    restore_database(backup.path(), restored.path());
     std::fs::copy(live.path().join("jwt-secret"), restored.path().join("jwt-secret")).unwrap();
     let app = spawn_in(restored.path(), |_| {}).await;
 

@@ -182,12 +182,12 @@ async fn run(seed: u64) {
     let mut notes = Notes::default();
     for step in 0..70 {
         if restores && step == 20 {
-            mavuno::db::backup(&app.data_dir, &backup_dir.path().join(mavuno::db::DB_FILE)).unwrap();
+            backup_database(&app.data_dir, backup_dir.path());
         }
         if restores && step == 45 {
             // The server is restored from the backup of step 20.
             let restored = restored_dir.path();
-            std::fs::copy(backup_dir.path().join(mavuno::db::DB_FILE), restored.join(mavuno::db::DB_FILE)).unwrap();
+            restore_database(backup_dir.path(), restored);
             std::fs::copy(app.data_dir.join("jwt-secret"), restored.join("jwt-secret")).unwrap();
             app = spawn_in(restored, |_| {}).await;
             notes.before_restore = notes.written.keys().cloned().collect();

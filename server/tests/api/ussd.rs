@@ -160,7 +160,7 @@ async fn a_new_number_joins_in_french_and_a_repeated_confirmation_makes_one_acco
     let conn = app.database();
     let (count, role, location, hash): (i64, String, String, String) = conn
         .query_row(
-            "SELECT COUNT(*), role, location, password_hash FROM users WHERE phone_number = '+243971000001'",
+            "SELECT COUNT(*) OVER (), role, location, password_hash FROM users WHERE phone_number = '+243971000001'",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
@@ -606,7 +606,7 @@ async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
     let conn = app.database();
     let row: (i64, String, String, String, i64, i64, i64) = conn
         .query_row(
-            "SELECT COUNT(*), s.status, s.land_size, s.farming_techniques, s.post_harvest_losses, s.loss_percentage,
+            "SELECT COUNT(*) OVER (), s.status, s.land_size, s.farming_techniques, s.post_harvest_losses, s.loss_percentage,
                     s.selling_challenges
              FROM surveys s JOIN users u ON u.id = s.user_id WHERE u.phone_number = '+243971000060'",
             [],

@@ -1,0 +1,57 @@
+//! PostgreSQL, the second engine (docs/decisions.md, Storage engines): how to reach it
+//! and its migrations (`migrations/postgres/`), recorded in `schema_migrations` and
+//! applied under the write lock, so two servers starting together apply each once.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::{Connection, Error, Result};
+
+/// PostgreSQL's migrations. The first stands for SQLite's 0001–0039; from 0040 on,
+/// each has the same name as SQLite's (`schema_tests.rs` holds them in step).
+pub(super) const MIGRATIONS: &[(&str, &str)] =
+    &[("0039_schema", include_str!("../../../migrations/postgres/0039_schema.sql"))];
+
+/// How to open a connection: the URL's settings.
+pub(super) struct Settings {
+    config: postgres::Config,
+}
+
+impl Settings {
+    pub(super) fn parse(url: &str) -> Result<Settings> {
+        let mut config = postgres::Config::from_str(url)
+            .map_err(|err| Error::Other(format!("the database URL cannot be read: {err}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(5));
+        }
+        config.application_name("mavuno");
+        Ok(Settings { config })
+    }
+
+    pub(super) fn connect(&self) -> Result<Connection> {
+        Connection::postgres(&self.config)
+    }
+}
+
+/// Applies the migrations this database has not seen yet, each in its own transaction.
+pub(super) fn migrate(conn: &Connection) -> Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)",
+    )?;
+    for (name, sql) in MIGRATIONS {
+        // Under the write lock: two servers starting together apply each once.
+        let tx = conn.begin()?;
+        let applied: i64 =
+            tx.query_row("SELECT COUNT(*) FROM schema_migrations WHERE name = ?1", [name], |r| r.get(0))?;
+        if applied == 0 {
+            tx.execute_batch(sql)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (?1, ?2)",
+                [*name, crate::platform::clock::now().as_str()],
+            )?;
+            tracing::info!(migration = name, "applied migration");
+        }
+        tx.commit()?;
+    }
+    Ok(())
+}
