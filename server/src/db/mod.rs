@@ -182,6 +182,15 @@ fn versions_now(conn: &Connection) -> Result<(i64, i64, i64)> {
     .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
 }
 
+/// The names of an engine's migrations, in order (the schema test holds the two in step).
+pub fn migration_names(engine: Engine) -> Vec<&'static str> {
+    let list = match engine {
+        Engine::Sqlite => sqlite::MIGRATIONS,
+        Engine::Postgres => pg::MIGRATIONS,
+    };
+    list.iter().map(|(name, _)| *name).collect()
+}
+
 /// A `LIKE ... ESCAPE '\\'` pattern that finds `text` anywhere, taking `%` and `_` literally.
 pub fn like_pattern(text: &str) -> String {
     let mut pattern = String::with_capacity(text.len() + 2);

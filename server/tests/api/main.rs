@@ -38,6 +38,7 @@ mod sessions;
 mod settings;
 mod sms;
 mod sms_commands;
+mod storage;
 mod surveys;
 mod sync;
 mod sync_property;

@@ -1,0 +1,263 @@
+//! The storage seam's promises on both engines (docs/decisions.md, Storage engines):
+//! the two schemas agree, and a pull never skips a change whatever commits meanwhile.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use mavuno::db::{Connection, Engine};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+use crate::sync::{mutation, uid};
+
+/// A column as both engines are compared: its type in SQLite's words and whether it
+/// takes NULL.
+type Columns = BTreeMap<String, (String, bool)>;
+
+/// Every table's columns, and every unique index's (table, columns or expressions).
+struct Schema {
+    tables: BTreeMap<String, Columns>,
+    unique: BTreeSet<(String, String)>,
+}
+
+fn sqlite_schema(conn: &Connection) -> Schema {
+    let names: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+             AND name NOT LIKE 'products_search%' ORDER BY name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut tables = BTreeMap::new();
+    let mut unique = BTreeSet::new();
+    for table in names {
+        let columns: Vec<(String, String, bool, i64)> = conn
+            .prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)")
+            .unwrap()
+            .query_map([&table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut keys: Vec<(i64, String)> = columns.iter().filter(|c| c.3 > 0).map(|c| (c.3, c.0.clone())).collect();
+        keys.sort();
+        if !keys.is_empty() {
+            unique.insert((table.clone(), keys.into_iter().map(|(_, name)| name).collect::<Vec<_>>().join(",")));
+        }
+        tables.insert(
+            table.clone(),
+            columns.into_iter().map(|(name, kind, not_null, pk)| (name, (kind, !(not_null || pk > 0)))).collect(),
+        );
+        let indexes: Vec<(String, bool, String)> = conn
+            .prepare("SELECT name, \"unique\", origin FROM pragma_index_list(?1)")
+            .unwrap()
+            .query_map([&table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for (index, is_unique, origin) in indexes {
+            if !is_unique || origin == "pk" {
+                continue;
+            }
+            // An index written out: its keys as written (`x COLLATE NOCASE` is PostgreSQL's
+            // `lower(x)`); a UNIQUE constraint's: its columns.
+            let written: Option<String> =
+                conn.query_row("SELECT sql FROM sqlite_master WHERE name = ?1", [&index], |r| r.get(0)).unwrap();
+            let parts: Vec<String> = match written {
+                Some(sql) => index_keys(&sql)
+                    .into_iter()
+                    .map(|key| match key.strip_suffix(" COLLATE NOCASE") {
+                        Some(column) => format!("lower({column})"),
+                        None => key,
+                    })
+                    .collect(),
+                None => conn
+                    .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
+                    .unwrap()
+                    .query_map([&index], |r| r.get(0))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap(),
+            };
+            unique.insert((table.clone(), parts.join(",")));
+        }
+    }
+    Schema { tables, unique }
+}
+
+/// The keys of `CREATE [UNIQUE] INDEX name ON table (a, lower(b)) [WHERE …]`.
+fn index_keys(sql: &str) -> Vec<String> {
+    let open = sql.find('(').unwrap();
+    let (mut depth, mut keys, mut key) = (0, Vec::new(), String::new());
+    for c in sql[open + 1..].chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                keys.push(key.trim().to_owned());
+                key.clear();
+                continue;
+            }
+            _ => {}
+        }
+        key.push(c);
+    }
+    keys.push(key.trim().to_owned());
+    keys
+}
+
+fn postgres_schema(conn: &Connection) -> Schema {
+    let rows: Vec<(String, String, String, String)> = conn
+        .prepare(
+            "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
+             WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY table_name, ordinal_position",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut tables: BTreeMap<String, Columns> = BTreeMap::new();
+    for (table, column, kind, nullable) in rows {
+        let kind = match kind.as_str() {
+            "bigint" => "INTEGER",
+            "text" => "TEXT",
+            "double precision" => "REAL",
+            "bytea" => "BLOB",
+            other => panic!("{table}.{column}: a type SQLite has no word for: {other}"),
+        };
+        tables.entry(table).or_default().insert(column, (kind.to_owned(), nullable == "YES"));
+    }
+    // Unique indexes and constraints: their keys, columns or expressions.
+    let indexes: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT t.relname, string_agg(pg_get_indexdef(i.indexrelid, CAST(k.ord AS integer), true), ',' ORDER BY k.ord)
+             FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+             CROSS JOIN LATERAL generate_series(1, i.indnkeyatts) AS k(ord)
+             WHERE n.nspname = 'public' AND i.indisunique AND t.relname <> 'schema_migrations'
+             GROUP BY i.indexrelid, t.relname",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    Schema { tables, unique: indexes.into_iter().collect() }
+}
+
+#[tokio::test]
+async fn both_engines_have_the_same_schema_and_migrations_in_step() {
+    if !on_postgres() {
+        return; // Compared where PostgreSQL is: scripts/test runs this suite again on it.
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = mavuno::db::Db::open(dir.path()).unwrap();
+    drop(sqlite);
+    let sqlite = sqlite_schema(&Connection::open(&dir.path().join(mavuno::db::DB_FILE)).unwrap());
+    let url = postgres_of(&dir.path().join("pg")).unwrap();
+    drop(mavuno::db::Db::open_postgres(&url, 2).unwrap());
+    let mut postgres = postgres_schema(&Connection::open_url(&url).unwrap());
+
+    // SQLite keeps sessions' order of arrival in its hidden rowid; PostgreSQL in a column of that name.
+    assert_eq!(postgres.tables.get_mut("sessions").unwrap().remove("rowid"), Some(("INTEGER".to_owned(), false)));
+    let names = |schema: &Schema| schema.tables.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(&sqlite), names(&postgres), "the same tables");
+    for (table, columns) in &sqlite.tables {
+        assert_eq!(columns, &postgres.tables[table], "{table}: the same columns, types and nullability");
+    }
+    let only_sqlite: Vec<_> = sqlite.unique.difference(&postgres.unique).collect();
+    let only_postgres: Vec<_> = postgres.unique.difference(&sqlite.unique).collect();
+    assert!(only_sqlite.is_empty() && only_postgres.is_empty(), "unique rules: {only_sqlite:?} / {only_postgres:?}");
+
+    // From 0040 on each migration is written for both engines, under the same name.
+    let after_baseline = |engine| -> Vec<&str> {
+        mavuno::db::migration_names(engine).into_iter().filter(|name| *name > "0039_~").collect()
+    };
+    assert_eq!(after_baseline(Engine::Sqlite), after_baseline(Engine::Postgres));
+    assert_eq!(mavuno::db::migration_names(Engine::Postgres)[0], "0039_schema");
+    assert!(mavuno::db::migration_names(Engine::Sqlite).contains(&"0039_product_descriptions"));
+}
+
+/// A draft application for the pull to carry.
+fn draft(n: u32) -> Value {
+    json!({"uid": uid(n), "status": "draft", "answers": {"land_size": "1-2 hectares"}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_pull_in_a_loop_gets_every_change_once_while_writers_commit_out_of_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = spawn_in(dir.path(), |_| {}).await;
+    // PostgreSQL: a second server on the same database (SQLite is one server by design).
+    let second = if on_postgres() { Some(spawn_in(dir.path(), |_| {}).await) } else { None };
+    let servers = [&first, second.as_ref().unwrap_or(&first)];
+    let (token, user) = first.register("amani@example.com").await;
+    let user_id = user["id"].as_i64().unwrap();
+
+    // Four phones push ten drafts each, through either server, all at once.
+    let mut writers = Vec::new();
+    for phone in 0..4u32 {
+        let (origin, client, token) = (servers[phone as usize % 2].origin.clone(), first.client.clone(), token.clone());
+        writers.push(tokio::spawn(async move {
+            let client_id = format!("dddddddd-0000-4000-8000-00000000000{phone}");
+            for n in 0..10u32 {
+                let body = json!({"protocol": 1, "client_id": client_id,
+                    "mutations": [mutation(u64::from(n) + 1, "survey.create", draft(phone * 100 + n), None)]});
+                let pushed = client.post(format!("{origin}/api/v1/sync/push")).bearer_auth(&token).json(&body);
+                assert!(pushed.send().await.unwrap().status().is_success());
+            }
+        }));
+    }
+    // A reader pulls through the other server in a loop, from a first snapshot on.
+    let reader = {
+        let (origin, client, token) = (servers[1].origin.clone(), first.client.clone(), token.clone());
+        tokio::spawn(async move {
+            let client_id = "eeeeeeee-0000-4000-8000-000000000001";
+            let url = |cursor: Option<i64>| {
+                let cursor = cursor.map(|c| format!("&cursor={c}")).unwrap_or_default();
+                format!("{origin}/api/v1/sync/pull?client_id={client_id}&limit=7{cursor}")
+            };
+            let mut cursor = None;
+            let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+            let started = Instant::now();
+            while seen.len() < 41 && started.elapsed() < Duration::from_secs(60) {
+                let page: Value =
+                    client.get(url(cursor)).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+                for change in page["changes"].as_array().unwrap() {
+                    *seen.entry(change["id"].as_str().unwrap().to_owned()).or_default() += 1;
+                }
+                cursor = page["cursor"].as_i64();
+                if !page["has_more"].as_bool().unwrap() {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+            seen
+        })
+    };
+    // Meanwhile a slow writer takes a version, holds its transaction open for two
+    // seconds while the phones' writes go on, then commits.
+    let slow = first.database();
+    let tx = slow.begin().unwrap();
+    let version: i64 = tx
+        .query_row("UPDATE sync_state SET version = version + 1 WHERE id = 1 RETURNING version", [], |r| r.get(0))
+        .unwrap();
+    tx.execute(
+        "INSERT INTO surveys (uid, user_id, created_by, status, version, created_at, updated_at)
+         VALUES (?1, ?2, ?2, 'draft', ?3, ?4, ?4)",
+        mavuno::db::params![uid(999), user_id, version, mavuno::platform::clock::now()],
+    )
+    .unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tx.commit().unwrap();
+
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let seen = reader.await.unwrap();
+    let expected: BTreeSet<String> =
+        (0..4).flat_map(|p| (0..10).map(move |n| uid(p * 100 + n))).chain([uid(999)]).collect();
+    assert_eq!(seen.keys().cloned().collect::<BTreeSet<_>>(), expected, "every change reached the reader");
+    assert!(seen.values().all(|&times| times == 1), "each once: {seen:?}");
+}
