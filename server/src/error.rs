@@ -228,9 +228,29 @@ impl AppError {
 
 impl From<crate::db::Error> for AppError {
     fn from(err: crate::db::Error) -> Self {
-        AppError::internal_while("database", err)
+        AppError::database(&err, "database")
     }
 }
+
+impl AppError {
+    /// A database error: the database out of reach (PostgreSQL restarting, SQLite locked
+    /// past its wait) is a 503 and a moment to wait, the client tries again and nothing
+    /// was half-written; anything else is ours.
+    pub fn database(err: &crate::db::Error, context: &'static str) -> AppError {
+        if err.is_unavailable() {
+            tracing::warn!(%err, "the database is out of reach");
+            return AppError::unavailable(
+                "server_busy",
+                "The server is busy right now. Please try again in a moment.",
+                DATABASE_RETRY_SECS,
+            );
+        }
+        AppError::internal_while(context, err.to_string())
+    }
+}
+
+/// Seconds a client is asked to wait when the database is out of reach.
+const DATABASE_RETRY_SECS: u64 = 5;
 
 impl From<tokio::task::JoinError> for AppError {
     fn from(err: tokio::task::JoinError) -> Self {

@@ -21,12 +21,18 @@ const GROUP_MAX: usize = 32;
 
 /// Told whether the group's commit is on disk; then answers its caller.
 type Answer = Box<dyn FnOnce(Result<(), &crate::db::Error>) + Send>;
-/// Runs in the group's transaction and leaves its answer for after the commit.
-pub(super) type Job = Box<dyn FnOnce(&Connection) -> Answer + Send>;
+
+/// A write waiting for the group's transaction.
+pub(super) trait Job: Send {
+    /// Runs in the group's transaction and leaves its answer for after the commit.
+    fn run(self: Box<Self>, conn: &Connection) -> Answer;
+    /// The transaction could not begin: the caller hears why, its write not made.
+    fn refuse(self: Box<Self>, err: &crate::db::Error);
+}
 
 /// Starts the committer of `pool`'s writes; it ends once the pool is gone.
-pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Job> {
-    let (sender, mut waiting) = mpsc::unbounded_channel::<Job>();
+pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Box<dyn Job>> {
+    let (sender, mut waiting) = mpsc::unbounded_channel::<Box<dyn Job>>();
     tokio::spawn(async move {
         while let Some(first) = waiting.recv().await {
             let mut jobs = vec![first];
@@ -48,23 +54,25 @@ pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Job> {
 }
 
 /// One transaction for `jobs`, then their answers.
-fn commit(pool: &Arc<Pool>, jobs: Vec<Job>) {
+fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
     let conn = match pool.take(&pool.writers, true) {
         Ok(conn) => conn,
-        Err(err) => return not_begun(&err, jobs.len()),
+        Err(err) => return refuse(jobs, &err),
     };
-    let writes = jobs.len();
     let outcome = match conn.begin() {
         Ok(tx) => {
-            let answers: Vec<Answer> = jobs.into_iter().map(|job| job(&tx)).collect();
-            Some((answers, tx.commit()))
+            let answers: Vec<Answer> = jobs.into_iter().map(|job| job.run(&tx)).collect();
+            Ok((answers, tx.commit()))
         }
-        Err(err) => {
-            not_begun(&err, writes);
-            None
+        Err(err) => Err((jobs, err)),
+    };
+    let (answers, committed) = match outcome {
+        Ok(done) => done,
+        Err((jobs, err)) => {
+            Pool::put_back(&pool.writers, conn);
+            return refuse(jobs, &err);
         }
     };
-    let Some((answers, committed)) = outcome else { return Pool::put_back(&pool.writers, conn) };
     if committed.is_ok() {
         pool.announce(&conn);
     }
@@ -74,28 +82,51 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Job>) {
     }
 }
 
-/// None of them began: dropped, each caller hears that its write was not made.
-fn not_begun(err: &crate::db::Error, writes: usize) {
-    tracing::error!(%err, writes, "a group of writes could not begin");
+/// None of them began: each caller hears that its write was not made, and why.
+fn refuse(jobs: Vec<Box<dyn Job>>, err: &crate::db::Error) {
+    tracing::error!(%err, writes = jobs.len(), "a group of writes could not begin");
+    for job in jobs {
+        job.refuse(err);
+    }
 }
 
-/// The job for `write`: `f` in a savepoint, its result sent once the commit is known.
-pub(super) fn job<T, F>(f: F, reply: oneshot::Sender<ApiResult<T>>) -> Job
+/// A caller's write and where its answer goes.
+struct Write<T, F> {
+    f: F,
+    reply: oneshot::Sender<ApiResult<T>>,
+}
+
+impl<T, F> Job for Write<T, F>
 where
     T: Send + 'static,
     F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
 {
-    Box::new(move |conn| {
+    /// `f` in a savepoint, its result sent once the commit is known.
+    fn run(self: Box<Self>, conn: &Connection) -> Answer {
+        let Write { f, reply } = *self;
         let result = savepoint(conn, f);
         Box::new(move |committed| {
             let answer = match committed {
                 Ok(()) => result,
-                Err(err) => Err(AppError::internal_while("committing a group of writes", err.to_string())),
+                Err(err) => Err(AppError::database(err, "committing a group of writes")),
             };
             // The caller may have gone: its write stands all the same.
             reply.send(answer).ok();
         })
-    })
+    }
+
+    fn refuse(self: Box<Self>, err: &crate::db::Error) {
+        self.reply.send(Err(AppError::database(err, "beginning a group of writes"))).ok();
+    }
+}
+
+/// The job for `write_together`.
+pub(super) fn job<T, F>(f: F, reply: oneshot::Sender<ApiResult<T>>) -> Box<dyn Job>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+{
+    Box::new(Write { f, reply })
 }
 
 /// Runs `f` in a savepoint of the transaction `conn` is in: kept if it succeeds, undone

@@ -83,7 +83,7 @@ struct Pool {
     /// Writes that moved the catalogue's version, counted for `SEARCH_MERGE_EVERY`.
     catalogue_writes: std::sync::atomic::AtomicU64,
     /// The committer of `Db::write_together`, started by its first write.
-    group: OnceLock<tokio::sync::mpsc::UnboundedSender<group::Job>>,
+    group: OnceLock<tokio::sync::mpsc::UnboundedSender<Box<dyn group::Job>>>,
 }
 
 /// Where connections come from: a new one replaces one that was lost (PostgreSQL

@@ -300,3 +300,26 @@ async fn the_off_site_copy_refuses_settings_it_cannot_use_with_a_clear_message()
     );
     assert!(found.contains("holds a database already"), "{found}");
 }
+
+#[tokio::test]
+async fn a_database_out_of_reach_at_start_is_one_clear_line_and_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    for (url, cause) in [
+        ("postgresql://mavuno:s3cret-word@127.0.0.1:1/mavuno", "Connection refused"),
+        ("postgresql://mavuno@%2Fno%2Fsuch%2Fdir/mavuno", "No such file or directory"),
+        ("mysql://somewhere", "cannot be read"),
+    ] {
+        let refused = mavuno()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--payments", "simulator"])
+            .env("MAVUNO_DATABASE_URL", url)
+            .output()
+            .await
+            .unwrap();
+        assert!(!refused.status.success());
+        let said = String::from_utf8_lossy(&refused.stderr);
+        let last = said.lines().last().unwrap_or_default();
+        assert!(last.starts_with("mavuno: cannot open the database: ") && last.contains(cause), "{said}");
+        assert!(!said.contains("panicked") && !said.contains("s3cret-word"), "no panic, no password: {said}");
+    }
+}

@@ -261,3 +261,51 @@ async fn a_pull_in_a_loop_gets_every_change_once_while_writers_commit_out_of_ord
     assert_eq!(seen.keys().cloned().collect::<BTreeSet<_>>(), expected, "every change reached the reader");
     assert!(seen.values().all(|&times| times == 1), "each once: {seen:?}");
 }
+
+#[tokio::test]
+async fn when_the_database_connections_are_lost_requests_get_503_then_work_and_a_retried_push_lands_once() {
+    if !on_postgres() {
+        return; // SQLite is a file: nothing to lose but the disk.
+    }
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    app.push_ok(&token, "ffffffff-0000-4000-8000-000000000001", vec![mutation(1, "survey.create", draft(1), None)])
+        .await;
+    // PostgreSQL restarts: every connection the server holds is cut.
+    let url = postgres_of(&app.data_dir).unwrap();
+    let name = url.rsplit('/').next().unwrap().to_owned();
+    let admin = Connection::open_url(&std::env::var("MAVUNO_TEST_DATABASE_URL").unwrap()).unwrap();
+    let cut: i64 = admin
+        .query_row(
+            "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?1) AS t",
+            [&name],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(cut > 0);
+    // The phone's next push: refused with the JSON error while connections are found
+    // dead, then applied; sent again as a phone does after a lost answer, applied once.
+    let batch = vec![mutation(2, "survey.create", draft(2), None)];
+    let mut refusals = 0;
+    let answer = loop {
+        let response = app.push(&token, "ffffffff-0000-4000-8000-000000000001", batch.clone()).await;
+        if response.status().is_success() {
+            break response.json::<Value>().await.unwrap();
+        }
+        let body = error_of(response, reqwest::StatusCode::SERVICE_UNAVAILABLE).await;
+        assert_eq!(body["code"], "server_busy");
+        refusals += 1;
+        assert!(refusals < 20, "the server comes back by itself");
+    };
+    assert_eq!(answer["results"][0]["status"], "applied");
+    let again = app.push_ok(&token, "ffffffff-0000-4000-8000-000000000001", batch).await;
+    assert_eq!(again["results"][0]["duplicate"], true);
+    assert_eq!(app.survey_count(), 2, "each once");
+    // Reads come back too.
+    for _ in 0..20 {
+        if app.client.get(app.api("/products")).send().await.unwrap().status().is_success() {
+            return;
+        }
+    }
+    panic!("reads never came back");
+}

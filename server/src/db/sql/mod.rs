@@ -86,7 +86,7 @@ impl Error {
         match self {
             Error::Postgres(err) | Error::Statement(err, _) => {
                 err.is_closed()
-                    || err.as_db_error().is_none() && err.code().is_none()
+                    || std::error::Error::source(err).is_some_and(|source| source.is::<std::io::Error>())
                     || err.code().is_some_and(|code| {
                         let class = &code.code()[..2];
                         // 08: connection exception; 57: operator intervention (shutdown).

@@ -260,7 +260,10 @@ fn from_numeric(raw: &[u8]) -> std::result::Result<ValueRef<'static>, Boxed> {
 pub(super) fn describe(err: &postgres::Error, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
     match err.as_db_error() {
         Some(db) => write!(f, "{}: {}", db.code().code(), db.message()),
-        None => std::fmt::Display::fmt(err, f),
+        None => match StdError::source(err) {
+            Some(cause) => write!(f, "{err}: {cause}"),
+            None => std::fmt::Display::fmt(err, f),
+        },
     }
 }
 
