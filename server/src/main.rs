@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use database_args::DatabaseArgs;
 use mavuno::db::users::NewUser;
 use mavuno::domain::{accounts, identifiers, person};
 use mavuno::model::user::{Role, Status};
@@ -11,6 +12,7 @@ use mavuno::startup::{AppState, Application};
 use mavuno::{Config, auth, db, demo};
 use offsite_args::OffsiteArgs;
 
+mod database_args;
 mod offsite_args;
 mod phone_emulator;
 
@@ -20,18 +22,6 @@ mod phone_emulator;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// Which database: SQLite in the data dir unless a PostgreSQL URL is given.
-#[derive(clap::Args)]
-struct DatabaseArgs {
-    /// PostgreSQL instead of SQLite in the data dir: postgres://user:pass@host/db (TCP) or
-    /// postgresql://user@%2Frun%2Fpostgresql/db (a unix socket); docs/operations.md, PostgreSQL.
-    #[arg(long = "database-url", env = "MAVUNO_DATABASE_URL", hide_env_values = true)]
-    url: Option<String>,
-    /// PostgreSQL connections this server keeps (a quarter of them for writes).
-    #[arg(long = "database-pool", env = "MAVUNO_DATABASE_POOL", default_value_t = 16)]
-    pool: usize,
 }
 
 // Parsed once at start: the size of `Serve` (every server option) costs nothing.
@@ -169,6 +159,14 @@ enum Command {
         #[command(flatten)]
         offsite: OffsiteArgs,
     },
+    /// Copy a stopped SQLite deployment into an empty PostgreSQL database, every table
+    /// counted on both sides; phones go on syncing (docs/operations.md, PostgreSQL).
+    MigrateToPostgres {
+        #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
+        data_dir: PathBuf,
+        #[arg(long = "database-url", env = "MAVUNO_DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
     /// Write a consistent copy of the database while the server runs.
     Backup {
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
@@ -289,8 +287,8 @@ async fn run() -> ExitCode {
                 signup_max: signup_limit,
                 gateway_token: gateway_token.map(Into::into),
                 offsite,
-                database_url: database.url.filter(|url| !url.is_empty()).map(Into::into),
-                database_pool: database.pool.max(2),
+                database_url: database.url().map(Into::into),
+                database_pool: database.pool(),
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -317,13 +315,13 @@ async fn run() -> ExitCode {
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, database, email, password, role, first_name, last_name } => {
-            let config = Config {
-                database_url: database.url.filter(|url| !url.is_empty()).map(Into::into),
-                ..Config::new(data_dir)
-            };
+            let config = Config { database_url: database.url().map(Into::into), ..Config::new(data_dir) };
             create_user(config, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { data_dir, out } => backup(&data_dir, &out),
+        Command::MigrateToPostgres { data_dir, database_url } => {
+            database_args::migrate_to_postgres(&data_dir, &database_url)
+        }
         Command::Restore { data_dir, at, offsite } => match offsite.settings() {
             Ok(Some(settings)) => {
                 mavuno::outbound::offsite::restore(&settings, &data_dir, at.as_deref()).await.map(|said| {

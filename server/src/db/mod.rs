@@ -38,6 +38,7 @@ mod sqlite;
 pub mod surveys;
 pub mod sync;
 pub mod texts;
+pub mod transfer;
 pub mod uploads;
 pub mod user_changes;
 pub mod users;

@@ -21,6 +21,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub state: AppState,
     pub data_dir: PathBuf,
+    /// PostgreSQL's URL when the server runs on it, else SQLite in the data dir.
+    pub database_url: Option<String>,
     _dir: Option<TempDir>,
     _shutdown: oneshot::Sender<()>,
 }
@@ -46,6 +48,7 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
     let mut config = Config::new(data_dir);
     config.database_url = postgres_of(data_dir).map(Into::into);
     adjust(&mut config);
+    let database_url = config.database_url.as_ref().map(|url| url.expose().to_owned());
     let app = Application::build(config, "127.0.0.1:0".parse().unwrap()).await.expect("start");
     let (origin, state) = (app.origin().to_owned(), app.state().clone());
     let (shutdown, stop) = oneshot::channel::<()>();
@@ -57,6 +60,7 @@ pub async fn spawn_in(data_dir: &Path, adjust: impl FnOnce(&mut Config)) -> Test
         client: reqwest::Client::builder().no_proxy().build().unwrap(),
         state,
         data_dir: data_dir.to_owned(),
+        database_url,
         _dir: None,
         _shutdown: shutdown,
     }
@@ -248,8 +252,8 @@ impl TestApp {
 
     /// A connection of the test's own to the server's database, through the storage seam.
     pub fn database(&self) -> mavuno::db::Connection {
-        match postgres_of(&self.data_dir) {
-            Some(url) => mavuno::db::Connection::open_url(&url).unwrap(),
+        match &self.database_url {
+            Some(url) => mavuno::db::Connection::open_url(url).unwrap(),
             None => mavuno::db::Connection::open(&self.data_dir.join(mavuno::db::DB_FILE)).unwrap(),
         }
     }

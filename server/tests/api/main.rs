@@ -21,6 +21,7 @@ mod hardening;
 mod helpers;
 mod http;
 mod long_texts;
+mod moving;
 mod notifications;
 mod offsite;
 mod orders;
