@@ -3,7 +3,10 @@
 // `server.rssMib()`, `server.peakMib()`, `server.origin`, `server.dataDir`, `await server.stop()`; `{ dataDir }`
 // starts one on the data dir of a server stopped with `stop({ keep: true })`.
 // `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
-import { spawn } from 'node:child_process';
+// With BENCH_POSTGRES (a PostgreSQL URL whose user may create databases, as
+// scripts/with-postgres gives), each server gets a new, empty PostgreSQL database
+// instead of SQLite in its data dir (bench/engines.mjs runs the benches on both).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(
   const binary = join(root, 'target/release/mavuno');
   // Benchmarks take payments with the simulator on purpose (a server refuses to start with it silently).
   const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--payments', 'simulator', ...args];
+  if (process.env.BENCH_POSTGRES) serve.push('--database-url', newPostgresDatabase(process.env.BENCH_POSTGRES));
   const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
   const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
@@ -37,6 +41,7 @@ export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(
   return {
     origin,
     dataDir,
+    pid: child.pid,
     rssMib() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
@@ -53,4 +58,12 @@ export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(
       if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new, empty database on the cluster of `admin` (a URL ending in a database's name); its URL. */
+export function newPostgresDatabase(admin) {
+  const name = `bench_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const bin = process.env.PG_BIN ? `${process.env.PG_BIN}/psql` : 'psql';
+  execFileSync(bin, ['-q', '-d', admin, '-c', `CREATE DATABASE ${name}`]);
+  return admin.replace(/\/[^/]*$/, `/${name}`);
 }

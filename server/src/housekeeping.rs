@@ -79,8 +79,18 @@ pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tid
         state.mailer.wake();
     }
     state.db.write(|tx| Ok(product_search::compact_search(tx)?)).await?;
-    let pictures = crate::api::uploads::collect_unused(state, state.config.upload_grace).await?;
+    let pictures = collect_unused(state, state.config.upload_grace).await?;
     Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
+}
+
+/// Forgets uploads nothing has used for `grace` and removes the pictures
+/// nothing uses any more: photos of removed products, replaced avatars,
+/// uploads never named by a change (docs/security.md, Disk).
+pub async fn collect_unused(state: &AppState, grace: Duration) -> ApiResult<usize> {
+    let before = clock::before_now(grace);
+    let used = state.db.write(move |tx| crate::domain::uploads::forget_unused(tx, &before)).await?;
+    let media = state.media.clone();
+    Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
 }
 
 /// Runs a round every hour from an hour on (the server ran one as it started:

@@ -20,7 +20,7 @@ use crate::domain::people::{self, Changes};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::{Country, Role, Status};
-use crate::outbound::csv::Csv;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

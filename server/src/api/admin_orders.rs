@@ -20,8 +20,8 @@ use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
-use crate::outbound::csv::Csv;
 use crate::platform::clock;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -22,7 +22,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::price::{Currency, PriceUnit, Source};
-use crate::outbound::csv::Csv;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 /// An import file: 100,000 rows of WFP's layout are about 12 MB.

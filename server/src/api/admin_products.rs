@@ -21,7 +21,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::product::Category;
-use crate::outbound::csv::Csv;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

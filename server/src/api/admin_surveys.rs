@@ -20,8 +20,8 @@ use crate::domain::surveys::{self, Decision};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::survey::{Cell, SurveyAnswers, SurveyStatus};
-use crate::outbound::csv::Csv;
 use crate::platform::clock;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

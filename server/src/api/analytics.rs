@@ -15,7 +15,7 @@ use crate::domain::analytics::{self, Chart};
 use crate::error::{ApiResult, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
-use crate::outbound::csv::Csv;
+use crate::platform::csv::Csv;
 use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

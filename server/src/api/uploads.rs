@@ -123,16 +123,6 @@ async fn put_upload(
     Ok((if created { StatusCode::CREATED } else { StatusCode::OK }, Json(response(row))))
 }
 
-/// Forgets uploads nothing has used for `grace` and removes the pictures
-/// nothing uses any more: photos of removed products, replaced avatars,
-/// uploads never named by a change (docs/security.md, Disk).
-pub async fn collect_unused(state: &AppState, grace: std::time::Duration) -> ApiResult<usize> {
-    let before = clock::before_now(grace);
-    let used = state.db.write(move |tx| rules::forget_unused(tx, &before)).await?;
-    let media = state.media.clone();
-    Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
-}
-
 /// Has this photo arrived? 200 if so, 404 if it still needs to be sent.
 #[utoipa::path(head, path = "/uploads/{sha256}", tag = "uploads", security(("bearer" = [])),
     params(("sha256" = String, Path, description = "Lower-case hex SHA-256")),

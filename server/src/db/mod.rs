@@ -1,7 +1,9 @@
 //! All SQL lives below this module: one file per aggregate, plain functions
-//! over a [`Connection`], the storage seam (`sql.rs`). Async code reaches SQLite through [`Db`],
-//! which runs closures on blocking threads with one writer connection (writes
-//! serialise in SQLite anyway) and a few reader connections.
+//! over a [`Connection`], the storage seam (`sql/`), whichever engine is underneath
+//! (SQLite in the data dir, or PostgreSQL: `sqlite.rs`, `pg.rs`, `dialect.rs`). Async
+//! code reaches it through [`Db`], which runs closures on blocking threads with writer
+//! connections (one on SQLite; on PostgreSQL writes also take one lock, so they are
+//! made one at a time on every engine) and reader connections.
 
 pub mod admin_products;
 pub mod analytics;

@@ -46,7 +46,7 @@ pub struct BlogInput {
 fn media_picture(src: &str) -> Option<&str> {
     let name = src.strip_prefix("/media/")?.strip_suffix(".jpg")?;
     let (hash, size) = name.split_once('-')?;
-    (crate::outbound::media::is_hash(hash) && crate::outbound::media::PHOTO_SIZES.iter().any(|s| s.to_string() == size))
+    (crate::model::picture::is_hash(hash) && crate::model::picture::PHOTO_SIZES.iter().any(|s| s.to_string() == size))
         .then_some(hash)
 }
 

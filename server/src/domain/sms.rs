@@ -7,7 +7,7 @@ use crate::db::Connection;
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
-use crate::outbound::gsm7;
+use crate::platform::gsm7;
 use crate::{db, platform::clock};
 
 /// A person's name in a message is cut to this many characters, so that every

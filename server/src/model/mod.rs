@@ -56,6 +56,7 @@ pub mod blog;
 pub mod course;
 pub mod order;
 pub mod payment;
+pub mod picture;
 pub mod price;
 pub mod produce_words;
 pub mod product;

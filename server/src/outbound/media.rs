@@ -44,16 +44,7 @@ static BODY_BUDGET: Semaphore = Semaphore::const_new(BODY_BUDGET_KIB as usize);
 const BUDGET_WAIT: Duration = Duration::from_secs(20);
 const RETRY_AFTER_SECS: u64 = 10;
 
-/// A picture in a list or a card.
-pub const THUMBNAIL: u32 = 320;
-/// A page's main picture on a phone: a 720p screen's width (360 px at 2×, 412 px at 1.75×).
-pub const MEDIUM: u32 = 720;
-/// A page's main picture on a wider screen, and pictures inside texts.
-pub const DISPLAY: u32 = 1024;
-/// Avatars are shown small; one size is enough.
-pub const AVATAR_SIZES: &[u32] = &[THUMBNAIL];
-/// Photos of products, farms, courses and posts.
-pub const PHOTO_SIZES: &[u32] = &[THUMBNAIL, MEDIUM, DISPLAY];
+pub use crate::model::picture::{AVATAR_SIZES, DISPLAY, MEDIUM, PHOTO_SIZES, THUMBNAIL, is_hash};
 
 #[derive(Clone)]
 pub struct MediaStore {
@@ -61,10 +52,6 @@ pub struct MediaStore {
 }
 
 /// A lower-case hex SHA-256: how photos and avatars are named.
-pub fn is_hash(text: &str) -> bool {
-    text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
 pub fn too_large() -> AppError {
     AppError::too_large("image_too_large", "Image size should be less than 5MB")
 }

@@ -1,12 +1,10 @@
-//! What leaves the server for the outside world: the off-site copy (`offsite`), emails (`mailer`), SMS (`sms`, in
-//! GSM-7: `gsm7`), mobile-money providers and their poller (`providers`), pictures
-//! checked and re-encoded (`media`), certificates as PDF (`certificate_pdf`) and CSV
-//! exports (`csv`). Each has a default that needs no keys and goes through the same
+//! What leaves the server for the outside world: the off-site copy (`offsite`), emails
+//! (`mailer`), SMS (`sms`), mobile-money providers and their poller (`providers`),
+//! pictures checked and re-encoded (`media`) and certificates as PDF
+//! (`certificate_pdf`). Each has a default that needs no keys and goes through the same
 //! code path as the real provider (docs/payments.md, docs/sms.md).
 
 pub mod certificate_pdf;
-pub mod csv;
-pub mod gsm7;
 pub mod mailer;
 pub mod media;
 pub mod offsite;

@@ -110,6 +110,11 @@ fn die_with_server(_command: &mut Command) {}
 /// Starts the copy of the data dir's database (Litestream) and pictures (rclone), and
 /// the check of what the store holds.
 pub fn spawn(settings: &OffsiteSettings, data_dir: &Path, db: &Db, mailer: &Mailer) -> Result<(), String> {
+    if db.engine() == db::Engine::Postgres {
+        return Err("the off-site copy is SQLite's (Litestream); on PostgreSQL use the engine's own \
+                    backups (docs/operations.md, PostgreSQL) and leave --offsite-url unset"
+            .to_owned());
+    }
     let noting = db.clone();
     tokio::spawn(async move {
         if let Err(err) = noting.write(|tx| offsite::started(tx, &clock::now())).await {

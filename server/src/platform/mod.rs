@@ -1,12 +1,15 @@
 //! What the server runs on, knowing nothing of the product: the HTTP/1.1 accept loop
 //! (`server`), security headers and who a request comes from (`middleware`), the
 //! throttles (`rate_limit`), answers kept in memory (`cache`), the configuration
-//! (`config`), times as stored (`clock`) and the data dir's modes (`files`).
+//! (`config`), times as stored (`clock`), the data dir's modes (`files`), and texts'
+//! forms: GSM-7, what an SMS can carry (`gsm7`), and CSV, written and read (`csv`).
 
 pub mod cache;
 pub mod clock;
 pub mod config;
+pub mod csv;
 pub mod files;
+pub mod gsm7;
 pub mod middleware;
 pub mod rate_limit;
 pub mod server;

@@ -398,8 +398,8 @@ async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
     let avatar = me["user"]["avatar_url"].as_str().unwrap().to_owned();
 
     // Within the grace period nothing goes.
-    assert_eq!(mavuno::api::uploads::collect_unused(&app.state, Duration::from_secs(3600)).await.unwrap(), 0);
-    let removed_files = mavuno::api::uploads::collect_unused(&app.state, Duration::ZERO).await.unwrap();
+    assert_eq!(mavuno::housekeeping::collect_unused(&app.state, Duration::from_secs(3600)).await.unwrap(), 0);
+    let removed_files = mavuno::housekeeping::collect_unused(&app.state, Duration::ZERO).await.unwrap();
     assert_eq!(removed_files, 6, "three sizes each of the stray upload and the removed product's photo");
     let media = app.state.media.clone();
     assert!(media.files_of(&sha(&stray)).is_empty() && media.files_of(&sha(&removed)).is_empty());

@@ -559,7 +559,7 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     let english = weekly(en);
     assert!(english.starts_with("MAVUNO market prices: Maize 0.45$/kg =, Beans 1.32$/kg +10%, Cassava"), "{english}");
     for text in [&french, &swahili, &english] {
-        assert!(mavuno::outbound::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
+        assert!(mavuno::platform::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
     }
     let later = mavuno::housekeeping::run_at(&app.state, monday_morning() + time::Duration::hours(5)).await.unwrap();
     assert_eq!(later.price_alerts, 0, "once a week");

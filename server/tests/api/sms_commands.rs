@@ -29,7 +29,7 @@ impl TestApp {
         let answers: Vec<String> =
             self.sms_bodies().into_iter().filter(|(to, _)| to == number).map(|(_, body)| body).collect();
         for body in &answers {
-            assert!(mavuno::outbound::gsm7::units(body).is_some_and(|n| n <= 160), "one GSM-7 segment: {body}");
+            assert!(mavuno::platform::gsm7::units(body).is_some_and(|n| n <= 160), "one GSM-7 segment: {body}");
         }
         answers
     }

@@ -309,3 +309,45 @@ async fn when_the_database_connections_are_lost_requests_get_503_then_work_and_a
     }
     panic!("reads never came back");
 }
+
+#[tokio::test]
+async fn searches_across_the_three_languages_find_the_same_products_on_both_engines() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", mavuno::model::user::Role::Farmer).await;
+    for (title, category) in [
+        ("Arabica coffee beans", "beverages"),
+        ("Green beans", "vegetables"),
+        ("Tomatoes", "vegetables"),
+        ("Maize flour", "grains"),
+        ("Cassava leaves", "vegetables"),
+        ("Avocados", "fruits"),
+    ] {
+        let mut listing = crate::products::tomatoes();
+        listing["title"] = json!(title);
+        listing["category"] = json!(category);
+        listing["description"] = json!("From Kabare");
+        app.list_product(&farmer, listing).await;
+    }
+    let sorted = |mut titles: Vec<String>| {
+        titles.sort();
+        titles
+    };
+    for (query, expected) in [
+        ("q=caf%C3%A9", vec!["Arabica coffee beans"]),
+        ("q=kahawa", vec!["Arabica coffee beans"]),
+        ("q=haricot", vec!["Green beans"]),
+        ("q=nyanya", vec!["Tomatoes"]),
+        ("q=ma%C3%AFs", vec!["Maize flour"]),
+        ("q=mboga", vec!["Cassava leaves", "Green beans", "Tomatoes"]),
+        ("q=l%C3%A9gumes", vec!["Cassava leaves", "Green beans", "Tomatoes"]),
+        ("q=parachichi", vec!["Avocados"]),
+        ("q=zz", vec![]),
+    ] {
+        assert_eq!(sorted(app.titles(query).await), expected, "{query}");
+    }
+    // Sorted by name, case aside, and by price: the same order on both.
+    assert_eq!(
+        app.titles("sort=name").await,
+        ["Arabica coffee beans", "Avocados", "Cassava leaves", "Green beans", "Maize flour", "Tomatoes"]
+    );
+}

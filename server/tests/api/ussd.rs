@@ -112,7 +112,7 @@ pub fn screen_of(body: &str) -> Screen {
     assert!(kind == "CON" || kind == "END", "not a USSD answer: {body}");
     let units: usize = text.chars().map(|c| if "^{}\\[~]|€".contains(c) { 2 } else { 1 }).sum();
     assert!(units <= 182, "{units} characters: {text}");
-    assert!(text.chars().all(|c| mavuno::outbound::gsm7::units(&c.to_string()).is_some()), "outside GSM-7: {text}");
+    assert!(text.chars().all(|c| mavuno::platform::gsm7::units(&c.to_string()).is_some()), "outside GSM-7: {text}");
     Screen { more: kind == "CON", text: text.to_owned() }
 }
 
@@ -638,7 +638,7 @@ async fn a_joined_number_applies_to_sell_over_two_sessions_and_is_approved() {
         )),
         "{texted}"
     );
-    assert!(mavuno::outbound::gsm7::units(&texted).is_some_and(|n| n <= 160), "{texted}");
+    assert!(mavuno::platform::gsm7::units(&texted).is_some_and(|n| n <= 160), "{texted}");
     let farmer = phone.dial().await;
     assert!(farmer.text.starts_with("MAVUNO - Zawadi\n1 Mes produits"), "approved: the farmer's menu: {}", farmer.text);
     // And in the farmer's menu: Settings, My application.

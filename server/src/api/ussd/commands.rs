@@ -23,7 +23,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::user::{Role, Status};
 use crate::startup::AppState;
-use crate::{outbound::gsm7, platform::clock};
+use crate::{platform::clock, platform::gsm7};
 
 /// The fields of an incoming message that are read (Africa's Talking sends `to`,
 /// `date`, `linkId` and `networkCode` too).

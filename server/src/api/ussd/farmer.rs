@@ -20,7 +20,7 @@ use crate::labels::{LANGUAGES, Lang};
 use crate::model::price::PriceUnit;
 use crate::model::product::{ProductStatus, Unit};
 use crate::model::user::Role;
-use crate::outbound::gsm7;
+use crate::platform::gsm7;
 
 /// Products or orders on one screen.
 pub(super) const PER_PAGE: usize = 4;

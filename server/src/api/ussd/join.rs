@@ -9,8 +9,8 @@ use crate::domain::registrations;
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
 use crate::model::user::Country;
-use crate::outbound::gsm7;
 use crate::platform::clock;
+use crate::platform::gsm7;
 
 /// A new account's answers so far.
 #[derive(Debug, Clone, Default)]

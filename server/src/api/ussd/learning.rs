@@ -6,7 +6,7 @@ use crate::db::market::{self, Following};
 use crate::db::{courses, sms};
 use crate::domain::courses::markup;
 use crate::error::ApiResult;
-use crate::{outbound::gsm7, platform::clock};
+use crate::{platform::clock, platform::gsm7};
 
 const PER_PAGE: usize = 4;
 

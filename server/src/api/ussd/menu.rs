@@ -11,7 +11,7 @@ use super::{Reply, apply, farmer, join, learning, pin, sales, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
-use crate::outbound::gsm7;
+use crate::platform::gsm7;
 use crate::platform::rate_limit::Throttle;
 
 /// A USSD screen holds at most this many GSM-7 characters.

@@ -10,7 +10,7 @@ use crate::domain::orders::{ACCEPTED, Notify, OrderRef};
 use crate::domain::prices;
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{Delivery, PartStatus};
-use crate::outbound::gsm7;
+use crate::platform::gsm7;
 
 /// The farmer's parts of orders: new ones first, then shipped, then the rest; newest first in each.
 fn own_parts(ctx: &Ctx<'_>) -> ApiResult<Vec<(OrderRow, PartRow)>> {

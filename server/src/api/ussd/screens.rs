@@ -16,8 +16,8 @@ use crate::error::ApiResult;
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::survey::SurveyStatus;
 use crate::model::user::Role;
-use crate::outbound::gsm7;
 use crate::platform::clock;
+use crate::platform::gsm7;
 
 /// Where a main-menu choice leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

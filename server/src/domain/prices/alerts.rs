@@ -16,7 +16,7 @@ use crate::db::prices::{self as rows, MarketRow};
 use crate::error::{ApiResult, AppError};
 use crate::labels::Lang;
 use crate::model::price::week_of;
-use crate::{outbound::gsm7, platform::clock};
+use crate::{platform::clock, platform::gsm7};
 
 /// What one number may follow.
 pub const MAX_ALERTS: usize = 5;

@@ -16,8 +16,8 @@ use crate::db::prices as rows;
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::price::Source;
-use crate::outbound::csv;
 use crate::platform::clock;
+use crate::platform::csv;
 
 /// The most rows one file may hold, and refusals an answer lists.
 pub const MAX_ROWS: usize = 100_000;

@@ -11,8 +11,8 @@ use crate::domain::input::has_hidden_characters;
 use crate::domain::settings::lang_for;
 use crate::domain::sms;
 use crate::error::{ApiResult, AppError};
-use crate::outbound::gsm7;
 use crate::platform::clock;
+use crate::platform::gsm7;
 
 pub const MAX_REASON_CHARS: usize = 500;
 /// A product's title in an SMS is cut to this many characters (every template fits one segment).

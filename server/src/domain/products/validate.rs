@@ -230,7 +230,7 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
     if let Some(images) = &input.images {
         if images.len() > MAX_IMAGES {
             errors.add("images", "too_many_images", "At most 6 photos");
-        } else if images.iter().any(|h| !crate::outbound::media::is_hash(h)) {
+        } else if images.iter().any(|h| !crate::model::picture::is_hash(h)) {
             errors.add("images", "invalid_hash", "A photo reference is not a SHA-256");
         }
         next.images = images.iter().map(|h| h.to_ascii_lowercase()).collect();

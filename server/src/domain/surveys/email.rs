@@ -6,8 +6,8 @@ use crate::db::surveys::SurveyRow;
 use crate::domain::settings::lang_for;
 use crate::error::ApiResult;
 use crate::model::survey::SurveyStatus;
-use crate::outbound::gsm7;
 use crate::platform::clock;
+use crate::platform::gsm7;
 
 /// Writes the applicant an email about the decision on `survey`, in the
 /// language of their country, when they have an email, and an SMS when they have a phone number; the
