@@ -53,6 +53,11 @@ export default tseslint.config(
               message: 'Shared code does not import features or the app.',
             },
             {
+              target: ['./src/lib/sync/local-db.ts', './src/lib/sync/stored.ts'],
+              from: './src/lib/entities',
+              message: 'The local database stores what sync/stored.ts says: entities import it, never the other way.',
+            },
+            {
               target: './src/features',
               from: './src/app',
               message: 'Features do not import the app: the app composes features.',

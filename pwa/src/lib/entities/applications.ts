@@ -1,32 +1,15 @@
 // Applications on this device: the local copy the screens read, and the
 // changes queued for the server (docs/product.md, Screens and Statuses).
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Kept, LocalDb } from '../sync/local-db';
-import type { SurveyRecord, SurveyStatus } from '../sync/records';
-import type { SurveyAnswers } from '../sync/protocol';
+import type { LocalDb } from '../sync/local-db';
+import type { Application } from '../sync/stored';
+import type { SurveyStatus } from '../sync/records';
 import { enqueue, forget, type EntityHandler } from '../sync/engine';
 import type { Answers } from './application-fields';
 
 export type ApplicationStatus = SurveyStatus;
 
-/**
- * An application as the server sends it (its answers flat beside its status). One made
- * on this phone has its answers and status only until the server's copy arrives, and
- * names the person a field agent registered here by `person_uid` until the server does.
- */
-export type Application = Kept<
-  SurveyRecord,
-  | 'id'
-  | 'user_id'
-  | 'user'
-  | 'created_by'
-  | 'active'
-  | 'admin_comment'
-  | 'reviewed_at'
-  | 'created_at'
-  | 'updated_at'
-  | keyof SurveyAnswers
-> & { person_uid?: string };
+export type { Application };
 
 /** Whom a field agent fills an application for: a listed person, or one registered on this phone. */
 export type Applicant = { user_id: number } | { person_uid: string };

@@ -5,23 +5,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
 import type { LocalDb } from '../sync/local-db';
+import type { StoredComment } from '../sync/stored';
 import { enqueue, newUid, type EntityHandler } from '../sync/engine';
 
-export interface StoredComment {
-  uid: string;
-  /** The server's id, once it has the comment. */
-  id?: number;
-  post_uid: string;
-  parent_uid: string | null;
-  author_name: string;
-  body: string;
-  likes: number;
-  liked: boolean;
-  mine: boolean;
-  created_at: string;
-  /** Written here and not yet on the server. */
-  pending?: boolean;
-}
+export type { StoredComment };
 
 export interface Thread {
   comment: StoredComment;

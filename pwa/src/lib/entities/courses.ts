@@ -4,17 +4,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncedRecord } from './catalogue';
 import { fold } from './product-search';
-import type { Kept, LocalDb, LocalRecord } from '../sync/local-db';
-import type {
-  Certificate,
-  CourseCategory,
-  CourseRecord,
-  EnrolmentRecord,
-  LessonOutline,
-  Level,
-  Progress,
-  QuizResult,
-} from '../sync/records';
+import type { LocalDb } from '../sync/local-db';
+import type { Course, CourseContent, Enrolment, Lesson, Question } from '../sync/stored';
+import type { Certificate, CourseCategory, LessonOutline, Level, Progress, QuizResult } from '../sync/records';
 import { enqueue, newUid, type EntityHandler } from '../sync/engine';
 
 export type { Certificate, CourseCategory, LessonOutline, Level, Progress, QuizResult };
@@ -26,33 +18,7 @@ export const PASS_MARK = 70;
 /** Bigger downloads are confirmed first on mobile data or with data saving on. */
 export const ASK_ABOVE_BYTES = 10 * 1024 * 1024;
 
-/** A course as the server sends it: its outline, not its lessons' text. */
-export type Course = Kept<CourseRecord>;
-
-export interface Question {
-  prompt: string;
-  choices: string[];
-  answer: number;
-  explanation: string;
-}
-
-export interface Lesson extends LessonOutline {
-  module_id: number;
-  body: string;
-  questions: Question[];
-}
-
-/** An enrolment; one made offline waits for the server's course id, pass mark and dates. */
-export type Enrolment = Kept<EnrolmentRecord, 'course_id' | 'pass_mark' | 'created_at' | 'updated_at'>;
-
-/** A course kept for offline reading. */
-export interface CourseContent extends LocalRecord {
-  version: number;
-  lessons: Lesson[];
-  pictures: string[];
-  bytes: number;
-  saved_at: string;
-}
+export type { Course, CourseContent, Enrolment, Lesson, Question };
 
 /** Every lesson of a course, in order. */
 export function lessonsOf(course: Pick<Course, 'modules'>): LessonOutline[] {

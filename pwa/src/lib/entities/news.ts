@@ -6,8 +6,9 @@ import { useDeferredValue } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api, fetchFile } from '../api';
 import { fold } from './product-search';
-import type { Kept, LocalDb } from '../sync/local-db';
-import type { BlogCategory, PostRecord } from '../sync/records';
+import type { LocalDb } from '../sync/local-db';
+import type { BlogCategory } from '../sync/records';
+import type { Post } from '../sync/stored';
 import type { EntityHandler } from '../sync/engine';
 
 export type { BlogCategory };
@@ -18,8 +19,7 @@ export const LATEST_KEPT = 20;
 /** How many opened posts stay on the device beyond the latest. */
 export const KEEP_OPENED = 50;
 
-/** A post as the server sends it (its content is HTML the server sanitised). */
-export type Post = Kept<PostRecord>;
+export type { Post };
 
 export const blogEntity: EntityHandler = {
   table: (db) => db.blogs,

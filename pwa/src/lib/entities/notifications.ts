@@ -1,11 +1,11 @@
 // The person's notifications (docs/api.md, Notifications): pulled with everything
 // else, shown under the bell, marked read through the queue, so it works offline.
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Kept, LocalDb } from '../sync/local-db';
-import type { NotificationRecord } from '../sync/records';
+import type { LocalDb } from '../sync/local-db';
+import type { Notification } from '../sync/stored';
 import { enqueue, type EntityHandler } from '../sync/engine';
 
-export type Notification = Kept<NotificationRecord>;
+export type { Notification };
 
 /** The bell shows this many, newest first. */
 export const SHOWN = 30;

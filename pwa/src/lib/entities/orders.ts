@@ -4,25 +4,17 @@
 import type { TFunction } from 'i18next';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CheckedLine } from '../cart';
-import type { Kept, LocalDb } from '../sync/local-db';
+import type { LocalDb } from '../sync/local-db';
+import type { Order } from '../sync/stored';
 import { PART_STATUSES } from '../sync/records';
-import type {
-  Delivery,
-  OrderEvent,
-  OrderLine,
-  OrderPart,
-  OrderRecord,
-  PartStatus,
-  PaymentMethod,
-} from '../sync/records';
+import type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod } from '../sync/records';
 import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { OrderPlace, ShippingInput } from '../sync/protocol';
 
 export type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod };
 export { PART_STATUSES };
 
-/** An order as the server sends it; one placed offline waits for the server's id, fee and payment. */
-export type Order = Kept<OrderRecord, 'id' | 'platform_fee_bp' | 'payment_status' | 'unpaid_until' | 'updated_at'>;
+export type { Order };
 
 /** What a part earns its farmer: goods and shipping less the platform fee, rounded as the ledger does. */
 export function partEarning(order: Pick<Order, 'platform_fee_bp'>, part: OrderPart): number {

@@ -5,6 +5,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
 import { formatMoney } from '../format';
 import type { LocalDb, OutboxEntry } from '../sync/local-db';
+import type { StoredPrice } from '../sync/stored';
 import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { PriceRecord } from '../sync/protocol';
 
@@ -174,8 +175,7 @@ export function useSavedMarkets(db: LocalDb): Market[] | undefined {
   return useLiveQuery(async () => (await db.getMeta<Market[]>(MARKETS_KEY)) ?? [], [db]);
 }
 
-/** A price recorded on this phone, as it was typed. */
-export type StoredPrice = PriceRecord & { recorded_at: string };
+export type { StoredPrice };
 /** ... with where it stands. */
 export type RecordedPrice = StoredPrice & { change?: OutboxEntry | 'waiting' | 'sent' };
 

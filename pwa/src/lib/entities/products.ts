@@ -1,8 +1,9 @@
 // Products on this device: the public catalogue as the last pull left it,
 // plus a farmer's own listings with the changes they queued.
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Kept, LocalDb } from '../sync/local-db';
-import type { Category, Certification, ProductImage, ProductRecord } from '../sync/records';
+import type { LocalDb } from '../sync/local-db';
+import type { Product } from '../sync/stored';
+import type { Category, Certification, ProductImage } from '../sync/records';
 import { uploadPhotos } from '../sync/photos';
 import { enqueue, forget, type EntityHandler } from '../sync/engine';
 import type { ListingInput } from '../sync/protocol';
@@ -10,8 +11,7 @@ import type { ListingInput } from '../sync/protocol';
 export type { Category, Certification, ProductImage };
 export { CATEGORIES } from '../sync/records';
 
-/** A product as the server sends it (docs/api.md, "Products"); one listed offline has no id yet. */
-export type Product = Kept<ProductRecord, 'id' | 'low_stock'>;
+export type { Product };
 
 /** Delivery as a new listing offers it until the farmer says otherwise (the server's default). */
 const FIRST_SHIPPING: Product['shipping'] = { available: true, cost: 5, estimated_days: null };

@@ -1,11 +1,9 @@
 // Exchange rates as phones keep them (docs/money.md): entity `exchange_rate`, by
 // currency, received by sync; lib/francs shows them.
-import type { Kept } from '../sync/local-db';
-import type { RateRecord } from '../sync/records';
+import type { Rate } from '../sync/stored';
 import type { EntityHandler } from '../sync/engine';
 
-/** A rate as the server sends it, kept by its currency. */
-export type Rate = Kept<RateRecord>;
+export type { Rate };
 
 export const rateEntity: EntityHandler = {
   table: (db) => db.rates,

@@ -3,15 +3,20 @@
 // each other's records or queued changes.
 import Dexie, { type EntityTable } from 'dexie';
 import type { Role } from '../account';
-import type { Application } from '../entities/applications';
-import type { StoredComment } from '../entities/comments';
-import type { Course, CourseContent, Enrolment } from '../entities/courses';
-import type { Rate } from '../entities/rates';
-import type { Post } from '../entities/news';
-import type { Notification } from '../entities/notifications';
-import type { Order } from '../entities/orders';
-import type { StoredPrice } from '../entities/prices';
-import type { Product } from '../entities/products';
+import type {
+  Application,
+  Course,
+  CourseContent,
+  Enrolment,
+  Kept,
+  Notification,
+  Order,
+  Post,
+  Product,
+  Rate,
+  StoredComment,
+  StoredPrice,
+} from './stored';
 import type { FavouriteRecord } from './records';
 import type { Mutation, MutationResult } from './protocol';
 
@@ -32,21 +37,7 @@ export interface ConfirmedEntry extends Mutation {
   confirmed_at: number;
 }
 
-/** What every synced record has on this device. */
-export interface LocalRecord {
-  uid: string;
-  /** The server version this copy is based on; absent until the server has it. */
-  version?: number;
-}
-
-/**
- * A synced record as this device keeps it: the server's record (`records.ts`, generated
- * from the server's structs) with local changes on top. The fields in `Unsent` are absent
- * until the server has sent the record (a listing made offline has no `id` yet).
- */
-export type Kept<R, Unsent extends keyof R = never> = Omit<R, Unsent | 'uid' | 'version'> &
-  Partial<Pick<R, Unsent>> &
-  LocalRecord;
+export type { Kept, LocalRecord } from './stored';
 
 export interface LocalPerson {
   id: number;
