@@ -1,6 +1,10 @@
-//! The rules: validation in the spec's order and wording, permissions and
-//! state machines. REST handlers (and, later, sync mutations) call these
-//! functions, so each rule lives in one place.
+//! The rules: validation in the spec's order and wording, permissions, state
+//! machines, merges and ledgers, as synchronous functions over a `db::Connection`
+//! (a transaction when they write), whichever engine is underneath. REST handlers,
+//! sync mutations, the USSD and SMS menus and the workers call them, so each rule
+//! lives in one place. They import `db/`, `model/` and `platform/` (clock, GSM-7,
+//! CSV), never the HTTP side (`api/`, the server's shared state) or the outside world
+//! (`outbound/`'s mail, SMS and providers): `scripts/check-layers`.
 
 /// A UUID in its usual text form (client-made ids: records, devices).
 pub fn is_uuid(text: &str) -> bool {

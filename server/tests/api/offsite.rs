@@ -51,7 +51,12 @@ fn unreachable_copy(lag_alert: Duration) -> OffsiteSettings {
 
 #[tokio::test]
 async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_and_sms() {
-    let app = spawn_with(|c| c.offsite = Some(unreachable_copy(Duration::from_secs(1)))).await;
+    // The copy is SQLite's (Litestream): on SQLite also when the suite runs on PostgreSQL.
+    let app = spawn_with(|c| {
+        c.offsite = Some(unreachable_copy(Duration::from_secs(1)));
+        c.database_url = None;
+    })
+    .await;
     let super_admin = app.user_with_role("root@example.com", Role::SuperAdmin).await;
     app.sql("UPDATE users SET phone_number = '+243990001122' WHERE email = 'root@example.com'");
     app.user_with_role("admin@example.com", Role::Admin).await;
@@ -116,4 +121,17 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
         waited += 1;
     }
     assert_eq!(told().1.len(), 2);
+}
+
+#[tokio::test]
+async fn a_server_on_postgresql_refuses_the_sqlite_copy_and_says_what_to_use() {
+    if !on_postgres() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = mavuno::Config::new(dir.path());
+    config.database_url = postgres_of(dir.path()).map(Into::into);
+    config.offsite = Some(unreachable_copy(Duration::from_secs(1)));
+    let refused = mavuno::startup::Application::build(config, "127.0.0.1:0".parse().unwrap()).await.err().unwrap();
+    assert!(refused.to_string().contains("on PostgreSQL use the engine's own backups"), "{refused}");
 }
