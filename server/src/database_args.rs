@@ -14,6 +14,10 @@ pub struct DatabaseArgs {
     /// PostgreSQL connections this server keeps (a quarter of them for writes).
     #[arg(long = "database-pool", env = "MAVUNO_DATABASE_POOL", default_value_t = 16)]
     pool: usize,
+    /// PostgreSQL's certificate authority (PEM), for a URL with sslmode=require on a
+    /// network whose certificates Mozilla's roots do not sign.
+    #[arg(long = "database-ca", env = "MAVUNO_DATABASE_CA")]
+    ca: Option<std::path::PathBuf>,
 }
 
 impl DatabaseArgs {
@@ -24,6 +28,10 @@ impl DatabaseArgs {
 
     pub fn pool(&self) -> usize {
         self.pool.max(2)
+    }
+
+    pub fn ca(&self) -> Option<std::path::PathBuf> {
+        self.ca.clone()
     }
 }
 

@@ -289,6 +289,7 @@ async fn run() -> ExitCode {
                 offsite,
                 database_url: database.url().map(Into::into),
                 database_pool: database.pool(),
+                database_ca: database.ca(),
                 ..Config::new(data_dir)
             };
             let demo = match (demo, addr.ip().is_loopback(), public_demo) {
@@ -315,7 +316,11 @@ async fn run() -> ExitCode {
             run_server(addr, config, demo).await
         }
         Command::CreateUser { data_dir, database, email, password, role, first_name, last_name } => {
-            let config = Config { database_url: database.url().map(Into::into), ..Config::new(data_dir) };
+            let config = Config {
+                database_url: database.url().map(Into::into),
+                database_ca: database.ca(),
+                ..Config::new(data_dir)
+            };
             create_user(config, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { data_dir, out } => backup(&data_dir, &out),

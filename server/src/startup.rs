@@ -88,7 +88,7 @@ impl AppState {
         files::create_private_dir(&config.data_dir).map_err(dir_error)?;
         db::make_private(&config.data_dir).map_err(dir_error)?;
         let db = match &config.database_url {
-            Some(url) => Db::open_postgres(url.expose(), config.database_pool)?,
+            Some(url) => Db::open_postgres(url.expose(), config.database_pool, config.database_ca.as_deref())?,
             None => Db::open(&config.data_dir)?,
         };
 

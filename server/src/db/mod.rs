@@ -26,6 +26,7 @@ pub mod overview;
 pub mod password_resets;
 pub mod payments;
 mod pg;
+mod pg_tls;
 pub mod phone_settings;
 pub mod prices;
 pub mod product_search;
@@ -236,9 +237,11 @@ impl Db {
     /// keeps `pool` connections: a quarter for writes (at least one), the rest for reads.
     /// The synchronous client runs a small runtime of its own, which must not block a
     /// thread that drives async tasks: the migrations run on a thread of their own.
-    pub fn open_postgres(url: &str, pool: usize) -> Result<Db> {
+    /// TLS as the URL's `sslmode` says, the server checked against `ca` (a PEM file) or
+    /// Mozilla's roots.
+    pub fn open_postgres(url: &str, pool: usize, ca: Option<&Path>) -> Result<Db> {
         let writers = (pool / 4).max(1);
-        let settings = pg::Settings::parse(url)?;
+        let settings = pg::Settings::parse(url, ca)?;
         std::thread::scope(|scope| {
             scope
                 .spawn(|| Db::start(Source::Postgres(Box::new(settings)), writers, pool.saturating_sub(writers).max(1)))

@@ -12,24 +12,25 @@ use super::{Connection, Error, Result};
 pub(super) const MIGRATIONS: &[(&str, &str)] =
     &[("0039_schema", include_str!("../../../migrations/postgres/0039_schema.sql"))];
 
-/// How to open a connection: the URL's settings.
+/// How to open a connection: the URL's settings and the TLS they may ask for.
 pub(super) struct Settings {
     config: postgres::Config,
+    tls: super::pg_tls::Tls,
 }
 
 impl Settings {
-    pub(super) fn parse(url: &str) -> Result<Settings> {
+    pub(super) fn parse(url: &str, ca: Option<&std::path::Path>) -> Result<Settings> {
         let mut config = postgres::Config::from_str(url)
             .map_err(|err| Error::Other(format!("the database URL cannot be read: {err}")))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(5));
         }
         config.application_name("mavuno");
-        Ok(Settings { config })
+        Ok(Settings { config, tls: super::pg_tls::Tls::new(ca)? })
     }
 
     pub(super) fn connect(&self) -> Result<Connection> {
-        Connection::postgres(&self.config)
+        Connection::postgres(&self.config, &self.tls)
     }
 }
 

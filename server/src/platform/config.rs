@@ -42,6 +42,9 @@ pub struct Config {
     pub database_url: Option<Secret>,
     /// PostgreSQL connections kept open.
     pub database_pool: usize,
+    /// PostgreSQL's certificate authority (a PEM file), when its certificate is not
+    /// signed by one of Mozilla's roots.
+    pub database_ca: Option<PathBuf>,
     /// The built PWA (`pwa/dist`); a small placeholder page is served when it is missing.
     pub web_dir: Option<PathBuf>,
     /// Secret for signing tokens; generated once into the data dir when not given.
@@ -169,6 +172,7 @@ impl Config {
             data_dir: data_dir.into(),
             database_url: None,
             database_pool: 16,
+            database_ca: None,
             web_dir: None,
             jwt_secret: None,
             token_ttl: Duration::from_secs(30 * 24 * 3600),

@@ -158,7 +158,7 @@ async fn both_engines_have_the_same_schema_and_migrations_in_step() {
     drop(sqlite);
     let sqlite = sqlite_schema(&Connection::open(&dir.path().join(mavuno::db::DB_FILE)).unwrap());
     let url = postgres_of(&dir.path().join("pg")).unwrap();
-    drop(mavuno::db::Db::open_postgres(&url, 2).unwrap());
+    drop(mavuno::db::Db::open_postgres(&url, 2, None).unwrap());
     let mut postgres = postgres_schema(&Connection::open_url(&url).unwrap());
 
     // SQLite keeps sessions' order of arrival in its hidden rowid; PostgreSQL in a column of that name.
@@ -350,4 +350,33 @@ async fn searches_across_the_three_languages_find_the_same_products_on_both_engi
         app.titles("sort=name").await,
         ["Arabica coffee beans", "Avocados", "Cassava leaves", "Green beans", "Maize flour", "Tomatoes"]
     );
+}
+
+#[tokio::test]
+async fn postgresql_over_tls_checks_the_certificate_and_encrypts() {
+    let (Ok(tls_admin), Ok(ca)) =
+        (std::env::var("MAVUNO_TEST_DATABASE_TLS_URL"), std::env::var("MAVUNO_TEST_DATABASE_CA"))
+    else {
+        return; // scripts/with-postgres gives a cluster with TLS on a loopback port.
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let name = postgres_of(dir.path()).unwrap().rsplit('/').next().unwrap().to_owned();
+    let url = tls_admin.replace("/postgres?", &format!("/{name}?"));
+    // With the authority that signed the database's certificate: connected, encrypted.
+    let app = spawn_in(dir.path(), |config| {
+        config.database_url = Some(url.clone().into());
+        config.database_ca = Some(ca.clone().into());
+    })
+    .await;
+    let encrypted: bool = app
+        .state
+        .db
+        .read(|conn| Ok(conn.query_row("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", [], |r| r.get(0))?))
+        .await
+        .unwrap();
+    assert!(encrypted, "the connection is TLS");
+    app.register("amani@example.com").await;
+    // A certificate Mozilla's roots do not sign, and no authority given: refused, and said so.
+    let refused = mavuno::db::Db::open_postgres(&url, 2, None).err().expect("an unknown issuer is refused");
+    assert!(refused.to_string().contains("certificate"), "{refused}");
 }

@@ -160,15 +160,16 @@ impl Connection {
     }
 
     /// A connection to PostgreSQL for the server's pool (used on blocking threads).
-    pub(crate) fn postgres(config: &::postgres::Config) -> Result<Connection> {
-        Ok(Connection { inner: Inner::Postgres(Box::new(RefCell::new(postgres::connect(config, false)?))) })
+    pub(in crate::db) fn postgres(config: &::postgres::Config, tls: &super::pg_tls::Tls) -> Result<Connection> {
+        Ok(Connection { inner: Inner::Postgres(Box::new(RefCell::new(postgres::connect(config, tls, false)?))) })
     }
 
     /// A connection to the database at `url` for tools and tests, usable from async code:
     /// each of its queries runs on a thread of its own.
     pub fn open_url(url: &str) -> Result<Connection> {
         let config: ::postgres::Config = url.parse().map_err(|err| Error::Other(format!("the database URL: {err}")))?;
-        Ok(Connection { inner: Inner::Postgres(Box::new(RefCell::new(postgres::connect(&config, true)?))) })
+        let tls = super::pg_tls::Tls::new(None)?;
+        Ok(Connection { inner: Inner::Postgres(Box::new(RefCell::new(postgres::connect(&config, &tls, true)?))) })
     }
 
     pub fn engine(&self) -> Engine {

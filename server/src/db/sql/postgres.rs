@@ -73,8 +73,8 @@ impl Drop for Pg {
 
 /// Opens a connection: on a thread of its own, as the client may not start its runtime
 /// on a thread that drives async tasks.
-pub(super) fn connect(config: &postgres::Config, detached: bool) -> Result<Pg> {
-    let client = std::thread::scope(|scope| scope.spawn(|| config.connect(postgres::NoTls)).join())
+pub(super) fn connect(config: &postgres::Config, tls: &crate::db::pg_tls::Tls, detached: bool) -> Result<Pg> {
+    let client = std::thread::scope(|scope| scope.spawn(|| config.connect(tls.clone())).join())
         .map_err(|_| Error::Other("connecting to PostgreSQL panicked".to_owned()))??;
     Ok(Pg::new(client, detached))
 }
