@@ -259,14 +259,6 @@ impl Connection {
             Inner::Postgres(pg) => Ok(pg.borrow_mut().run(|client| client.batch_execute(sql))?),
         }
     }
-
-    /// How many rows the last statement changed.
-    pub fn changes(&self) -> u64 {
-        match &self.inner {
-            Inner::Sqlite(conn) => conn.changes(),
-            Inner::Postgres(pg) => pg.borrow().changes,
-        }
-    }
 }
 
 /// A prepared statement.
@@ -297,11 +289,10 @@ impl Statement<'_> {
             StatementInner::Sqlite(statement) => params.with_values(|values| Ok(statement.execute(bind(values))?)),
             StatementInner::Postgres { pg, statement, sql } => params.with_values(|values| {
                 let params = pg_params(values);
-                let mut pg = pg.borrow_mut();
                 let changed = pg
+                    .borrow_mut()
                     .run(|client| client.execute(&*statement, &pg_refs(&params)))
                     .map_err(|err| Error::from(err).in_statement(sql))?;
-                pg.changes = changed;
                 Ok(usize::try_from(changed).unwrap_or(usize::MAX))
             }),
         }

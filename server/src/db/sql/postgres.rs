@@ -18,7 +18,6 @@ pub(super) struct Pg {
     /// Always there but while the connection is dropped (see `Drop`).
     client: Option<postgres::Client>,
     statements: HashMap<String, postgres::Statement>,
-    pub(super) changes: u64,
     /// Each call on a thread of its own: a connection used from async code (tests,
     /// tools), where the client's own runtime may not block.
     detached: bool,
@@ -26,7 +25,7 @@ pub(super) struct Pg {
 
 impl Pg {
     pub(super) fn new(client: postgres::Client, detached: bool) -> Pg {
-        Pg { client: Some(client), statements: HashMap::new(), changes: 0, detached }
+        Pg { client: Some(client), statements: HashMap::new(), detached }
     }
 
     pub(super) fn is_closed(&self) -> bool {
