@@ -10,6 +10,7 @@ pub mod commands;
 mod farmer;
 mod join;
 mod learning;
+mod lists;
 mod menu;
 mod pin;
 mod sales;
