@@ -2,13 +2,13 @@
 //! they can be revoked) and the extractors that guard handlers.
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use argon2::Argon2;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use jsonwebtoken::errors::ErrorKind;
@@ -17,11 +17,10 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use crate::db::users::UserRow;
-use crate::db::{sessions, users};
+use crate::db::{Db, sessions, users};
 use crate::error::{ApiResult, AppError};
 use crate::model::user::Status;
 use crate::platform::clock;
-use crate::startup::AppState;
 
 const SECRET_FILE: &str = "jwt-secret";
 
@@ -219,20 +218,40 @@ pub struct AuthUser {
     pub jti: String,
 }
 
-impl FromRequestParts<AppState> for AuthUser {
+/// The shared state an extractor below needs: the token keys and the database
+/// (`AppState` gives both; `FromRef` keeps this module from naming it).
+pub trait Guarded: Send + Sync {
+    fn keys(&self) -> Arc<TokenKeys>;
+    fn db(&self) -> Db;
+}
+
+impl<S: Send + Sync> Guarded for S
+where
+    Arc<TokenKeys>: FromRef<S>,
+    Db: FromRef<S>,
+{
+    fn keys(&self) -> Arc<TokenKeys> {
+        Arc::from_ref(self)
+    }
+    fn db(&self) -> Db {
+        Db::from_ref(self)
+    }
+}
+
+impl<S: Guarded> FromRequestParts<S> for AuthUser {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let header = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
         let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")).map(str::trim).filter(|t| !t.is_empty())
         else {
             return Err(AppError::unauthorized("missing_token", "Please sign in to continue."));
         };
-        let claims = state.tokens.verify(token)?;
+        let claims = state.keys().verify(token)?;
         let jti = claims.jti;
         let lookup_jti = jti.clone();
         let user = state
-            .db
+            .db()
             .read(move |conn| {
                 let Some(user_id) = sessions::live_user(conn, &lookup_jti, &clock::now())? else { return Ok(None) };
                 Ok(users::find(conn, user_id)?)
@@ -255,10 +274,10 @@ pub fn account_inactive() -> AppError {
 /// session ended instead of silently acting anonymously.
 pub struct MaybeAuthUser(pub Option<AuthUser>);
 
-impl FromRequestParts<AppState> for MaybeAuthUser {
+impl<S: Guarded> FromRequestParts<S> for MaybeAuthUser {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         if !parts.headers.contains_key(AUTHORIZATION) {
             return Ok(MaybeAuthUser(None));
         }
@@ -269,10 +288,10 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
 /// An admin or super admin; anyone else signed in gets 403.
 pub struct AdminUser(pub AuthUser);
 
-impl FromRequestParts<AppState> for AdminUser {
+impl<S: Guarded> FromRequestParts<S> for AdminUser {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let auth = AuthUser::from_request_parts(parts, state).await?;
         if !auth.user.role.is_admin() {
             return Err(AppError::forbidden("forbidden", "You do not have permission to do this."));
@@ -284,10 +303,10 @@ impl FromRequestParts<AppState> for AdminUser {
 /// A field agent, admin or super admin: someone who fills applications for other people.
 pub struct AgentUser(pub AuthUser);
 
-impl FromRequestParts<AppState> for AgentUser {
+impl<S: Guarded> FromRequestParts<S> for AgentUser {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let auth = AuthUser::from_request_parts(parts, state).await?;
         if !auth.user.role.surveys_others() {
             return Err(AppError::forbidden("forbidden", "You do not have permission to do this."));

@@ -16,11 +16,12 @@
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{outbox, password_resets, payments, product_search, sessions, sms, ussd_memos};
+use crate::db::{Db, outbox, password_resets, payments, product_search, sessions, sms, ussd_memos};
 use crate::domain::prices;
 use crate::error::ApiResult;
+use crate::outbound::mailer::Mailer;
+use crate::outbound::media::MediaStore;
 use crate::platform::clock;
-use crate::startup::AppState;
 
 /// An email (or SMS) is kept this long after it was written: long enough to look
 /// up what was sent, and a message still unsent after that is no longer news.
@@ -47,69 +48,81 @@ pub struct Tidied {
     pub price_alerts: usize,
 }
 
-pub async fn run_once(state: &AppState) -> ApiResult<Tidied> {
-    run_at(state, time::OffsetDateTime::now_utc()).await
+/// What a round works on: the database, the pictures, and the outbox's wake-up
+/// (`AppState::housekeeping` makes it).
+#[derive(Clone)]
+pub struct Housekeeping {
+    pub db: Db,
+    pub media: MediaStore,
+    pub mailer: Mailer,
+    /// How long an upload nothing uses is kept (`Config::upload_grace`).
+    pub upload_grace: Duration,
 }
 
-/// A round as it would run at `at` (what is due by the calendar; the rest by now).
-pub async fn run_at(state: &AppState, at: time::OffsetDateTime) -> ApiResult<Tidied> {
-    let now = clock::now();
-    let emails_before = clock::before_now(EMAILS_KEPT);
-    let deleted_before = clock::before_now(TOMBSTONES_KEPT);
-    let callbacks_before = clock::before_now(CALLBACKS_KEPT);
-    let (sessions, (emails, unsent_emails), tombstones) = state
-        .db
-        .write(move |tx| {
-            let mut tombstones = 0;
-            for table in [Purgeable::Surveys, Purgeable::Favourites] {
-                let (removed, newest) = sync::purge_tombstones(tx, table, &deleted_before)?;
-                sync::raise_horizon(tx, newest)?;
-                tombstones += removed;
-            }
-            sms::prune(tx, &emails_before)?;
-            payments::prune_callbacks(tx, &callbacks_before)?;
-            password_resets::prune(tx, &emails_before)?;
-            ussd_memos::prune(tx, &clock::before_now(crate::domain::basic_phones::MEMOS_KEPT))?;
-            Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
-        })
-        .await?;
-    let (sales_prices, price_alerts) =
-        state.db.write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?))).await?;
-    if price_alerts > 0 {
-        state.mailer.wake();
+impl Housekeeping {
+    pub async fn run_once(&self) -> ApiResult<Tidied> {
+        self.run_at(time::OffsetDateTime::now_utc()).await
     }
-    state.db.write(|tx| Ok(product_search::compact_search(tx)?)).await?;
-    let pictures = collect_unused(state, state.config.upload_grace).await?;
-    Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
-}
 
-/// Forgets uploads nothing has used for `grace` and removes the pictures
-/// nothing uses any more: photos of removed products, replaced avatars,
-/// uploads never named by a change (docs/security.md, Disk).
-pub async fn collect_unused(state: &AppState, grace: Duration) -> ApiResult<usize> {
-    let before = clock::before_now(grace);
-    let used = state.db.write(move |tx| crate::domain::uploads::forget_unused(tx, &before)).await?;
-    let media = state.media.clone();
-    Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
-}
-
-/// Runs a round every hour from an hour on (the server ran one as it started:
-/// `startup::Application::build`), logging what it removed.
-pub fn spawn(state: &AppState) {
-    let state = state.clone();
-    tokio::spawn(async move {
-        let hour = Duration::from_secs(3600);
-        let mut hourly = tokio::time::interval_at(tokio::time::Instant::now() + hour, hour);
-        loop {
-            hourly.tick().await;
-            match run_once(&state).await {
-                Ok(tidied) if tidied.unsent_emails > 0 => {
-                    tracing::warn!(?tidied, "tidied; some old emails were never sent")
+    /// A round as it would run at `at` (what is due by the calendar; the rest by now).
+    pub async fn run_at(&self, at: time::OffsetDateTime) -> ApiResult<Tidied> {
+        let now = clock::now();
+        let emails_before = clock::before_now(EMAILS_KEPT);
+        let deleted_before = clock::before_now(TOMBSTONES_KEPT);
+        let callbacks_before = clock::before_now(CALLBACKS_KEPT);
+        let (sessions, (emails, unsent_emails), tombstones) = self
+            .db
+            .write(move |tx| {
+                let mut tombstones = 0;
+                for table in [Purgeable::Surveys, Purgeable::Favourites] {
+                    let (removed, newest) = sync::purge_tombstones(tx, table, &deleted_before)?;
+                    sync::raise_horizon(tx, newest)?;
+                    tombstones += removed;
                 }
-                Ok(tidied) if tidied != Tidied::default() => tracing::info!(?tidied, "tidied"),
-                Ok(_) => {}
-                Err(err) => tracing::warn!(%err, "could not tidy"),
-            }
+                sms::prune(tx, &emails_before)?;
+                payments::prune_callbacks(tx, &callbacks_before)?;
+                password_resets::prune(tx, &emails_before)?;
+                ussd_memos::prune(tx, &clock::before_now(crate::domain::basic_phones::MEMOS_KEPT))?;
+                Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
+            })
+            .await?;
+        let (sales_prices, price_alerts) =
+            self.db.write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?))).await?;
+        if price_alerts > 0 {
+            self.mailer.wake();
         }
-    });
+        self.db.write(|tx| Ok(product_search::compact_search(tx)?)).await?;
+        let pictures = self.collect_unused(self.upload_grace).await?;
+        Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })
+    }
+
+    /// Forgets uploads nothing has used for `grace` and removes the pictures
+    /// nothing uses any more: photos of removed products, replaced avatars,
+    /// uploads never named by a change (docs/security.md, Disk).
+    pub async fn collect_unused(&self, grace: Duration) -> ApiResult<usize> {
+        let before = clock::before_now(grace);
+        let used = self.db.write(move |tx| crate::domain::uploads::forget_unused(tx, &before)).await?;
+        let media = self.media.clone();
+        Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
+    }
+
+    /// Runs a round every hour from an hour on (the server ran one as it started:
+    /// `startup::Application::build`), logging what it removed.
+    pub fn spawn(self) {
+        tokio::spawn(async move {
+            let hour = Duration::from_secs(3600);
+            let mut hourly = tokio::time::interval_at(tokio::time::Instant::now() + hour, hour);
+            loop {
+                hourly.tick().await;
+                match self.run_once().await {
+                    Ok(tidied) if tidied.unsent_emails > 0 => {
+                        tracing::warn!(?tidied, "tidied; some old emails were never sent")
+                    }
+                    Ok(tidied) if tidied != Tidied::default() => tracing::info!(?tidied, "tidied"),
+                    Ok(_) => {}
+                    Err(err) => tracing::warn!(%err, "could not tidy"),
+                }
+            }
+        });
+    }
 }

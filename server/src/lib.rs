@@ -15,6 +15,7 @@ pub mod model;
 pub mod outbound;
 pub mod platform;
 pub mod startup;
+pub mod state;
 pub mod web;
 
 pub use platform::config::Config;

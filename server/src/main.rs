@@ -8,7 +8,8 @@ use database_args::DatabaseArgs;
 use mavuno::db::users::NewUser;
 use mavuno::domain::{accounts, identifiers, person};
 use mavuno::model::user::{Role, Status};
-use mavuno::startup::{AppState, Application};
+use mavuno::startup::Application;
+use mavuno::state::AppState;
 use mavuno::{Config, auth, db, demo};
 use offsite_args::OffsiteArgs;
 

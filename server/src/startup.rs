@@ -21,8 +21,9 @@ use crate::outbound::media::MediaStore;
 use crate::platform::config::{self, Config};
 use crate::platform::rate_limit::Throttles;
 use crate::platform::server::{Limits, serve};
+use crate::state::AppState;
 use crate::{
-    api, auth, housekeeping, outbound::mailer, outbound::providers, outbound::sms, platform::cache, platform::files,
+    api, auth, outbound::mailer, outbound::providers, outbound::sms, platform::cache, platform::files,
     platform::middleware, web,
 };
 
@@ -30,27 +31,6 @@ use crate::{
 const PRICES_CACHE_BYTES: usize = 2 * 1024 * 1024;
 /// What the catalogue cache may hold: ~400 pages of 24 products with their brotli form.
 const CATALOGUE_CACHE_BYTES: usize = 8 * 1024 * 1024;
-
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: Db,
-    pub tokens: Arc<TokenKeys>,
-    /// Sign-in, sign-up and contact throttles.
-    pub throttles: Arc<Throttles>,
-    pub media: MediaStore,
-    pub mailer: mailer::Mailer,
-    /// Catalogue pages, the same for everyone until a product changes.
-    pub catalogue_cache: Arc<cache::VersionedCache>,
-    /// Market prices' answers (the board, ranges), the same for everyone until a price changes.
-    pub prices_cache: Arc<cache::VersionedCache>,
-    /// Where mobile-money payments go (the simulator unless configured).
-    pub payments: providers::Provider,
-    /// This server's own address, known once it listens (`serve` callers set it).
-    pub origin: providers::Origin,
-    /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md).
-    pub gateway_token: Arc<str>,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -178,17 +158,18 @@ impl Application {
         let listener = bind(addr).map_err(|source| StartError::Listen { addr, source })?;
         let origin = format!("http://{}", listener.local_addr().map_err(|source| StartError::Listen { addr, source })?);
         state.origin.set(origin.clone()).ok();
-        mailer::spawn(&state).map_err(StartError::Secret)?;
-        sms::spawn(&state);
-        providers::spawn_poller(&state);
+        mailer::spawn(&state.config, &state.db, &state.mailer).map_err(StartError::Secret)?;
+        sms::spawn(&state.config, &state.db, &state.mailer);
+        providers::spawn_poller(&state.db, &state.payments);
         if let Some(offsite) = &state.config.offsite {
             crate::outbound::offsite::spawn(offsite, &state.config.data_dir, &state.db, &state.mailer)
                 .map_err(StartError::Offsite)?;
         }
-        if let Err(err) = housekeeping::run_once(&state).await {
+        let housekeeping = state.housekeeping();
+        if let Err(err) = housekeeping.run_once().await {
             tracing::warn!(%err, "could not tidy at start");
         }
-        housekeeping::spawn(&state);
+        housekeeping.spawn();
         Ok(Application { state, listener, origin })
     }
 

@@ -22,7 +22,7 @@ use crate::model::order::{PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
 use crate::platform::clock;
 use crate::platform::csv::Csv;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_orders)).routes(routes!(export))

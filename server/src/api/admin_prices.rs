@@ -23,7 +23,7 @@ use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::price::{Currency, PriceUnit, Source};
 use crate::platform::csv::Csv;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// An import file: 100,000 rows of WFP's layout are about 12 MB.
 pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;

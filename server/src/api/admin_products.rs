@@ -22,7 +22,7 @@ use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::product::Category;
 use crate::platform::csv::Csv;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -22,7 +22,7 @@ use crate::labels::Lang;
 use crate::model::survey::{Cell, SurveyAnswers, SurveyStatus};
 use crate::platform::clock;
 use crate::platform::csv::Csv;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

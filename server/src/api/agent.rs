@@ -13,7 +13,7 @@ use crate::db::users;
 use crate::domain::surveys;
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::user::{Country, Role};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(people)).routes(routes!(take_up_draft))

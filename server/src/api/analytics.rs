@@ -16,7 +16,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::platform::csv::Csv;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(chart)).routes(routes!(export))

@@ -17,7 +17,7 @@ use crate::db::contact::{self, NewContact};
 use crate::domain::contact::{self as rules, ContactForm};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(send_message)).routes(routes!(list_messages))

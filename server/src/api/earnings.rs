@@ -13,7 +13,7 @@ use crate::auth::AuthUser;
 use crate::db::earnings;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::user::Role;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The newest entries listed.
 const ENTRIES: i64 = 50;

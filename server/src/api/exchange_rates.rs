@@ -13,7 +13,7 @@ use crate::auth::AdminUser;
 use crate::db::exchange_rates::{self as rows, RateRow};
 use crate::domain::exchange_rates::{self, CURRENCIES, RateInput};
 use crate::error::{ApiResult, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The rates an admin sees under the form.
 const HISTORY: i64 = 20;

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use crate::domain::accounts::AccountForm;
 use crate::error::AppError;
 use crate::outbound::media;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Text fields of a form are short; this bounds what one may hold.
 pub(crate) const MAX_TEXT_FIELD_BYTES: usize = 16 * 1024;

@@ -43,7 +43,7 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::AppError;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// JSON bodies are small; routes that take files raise their own limit.
 const JSON_LIMIT: usize = 64 * 1024;

@@ -17,7 +17,7 @@ use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
 use crate::model::payment::PaymentStatus;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// How many orders `GET /orders` answers (newest first).
 const LIST_LIMIT: i64 = 200;

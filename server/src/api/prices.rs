@@ -19,7 +19,7 @@ use crate::domain::prices::board::{self, Board, BoardFilter, Range};
 use crate::domain::prices::{self, alerts, crop_named};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::price::PriceUnit;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -21,7 +21,7 @@ use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::product::{Category, ProductStatus, Unit};
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The spec's multipart form carries up to six photos of 5 MB each.
 const FORM_LIMIT: usize = products::MAX_IMAGES * media::MAX_IMAGE_BYTES + 256 * 1024;

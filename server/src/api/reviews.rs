@@ -13,7 +13,7 @@ use crate::auth::AuthUser;
 use crate::db::reviews::{self as rows, ReviewRow};
 use crate::domain::reviews;
 use crate::error::{ApiResult, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The reviews a product page shows.
 const SHOWN: i64 = 50;

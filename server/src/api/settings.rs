@@ -19,7 +19,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::model::payment::operators;
 use crate::model::user::{Country, Role};
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Changes shown per page of the history.
 const HISTORY_PAGE: i64 = 50;

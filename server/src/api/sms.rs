@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 use crate::db::sms;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(delivery_report))

@@ -17,7 +17,7 @@ use crate::db::surveys::{self as rows, Person, SurveyRow};
 use crate::domain::surveys::{self, SurveyRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::survey::{SurveyAnswers, SurveyAnswersInput, SurveyStatus};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_surveys, create_survey)).routes(routes!(update_survey, delete_survey))

@@ -21,7 +21,7 @@ use crate::domain::uploads as rules;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::outbound::media::{self, MediaStore, PHOTO_SIZES};
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -8,7 +8,7 @@ use crate::demo::pictures;
 use crate::domain::blogs::{self, BlogInput};
 use crate::error::{ApiResult, AppError};
 use crate::outbound::media;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 const BLOGS_SEEDED_KEY: &str = "demo_blogs_seeded";
 

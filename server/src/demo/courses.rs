@@ -8,7 +8,7 @@ use crate::domain::courses;
 use crate::error::{ApiResult, AppError};
 use crate::model::course::CourseCategory;
 use crate::outbound::media;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 const COURSES_SEEDED_KEY: &str = "demo_courses_seeded";
 

@@ -19,7 +19,7 @@ use crate::error::{ApiResult, AppError};
 use crate::model::survey::SurveyAnswersInput;
 use crate::model::user::{Country, Role, Status};
 use crate::outbound::media;
-use crate::startup::AppState;
+use crate::state::AppState;
 use pictures::Produce;
 use sync_protocol::ListingInput;
 

@@ -7,7 +7,7 @@ use crate::db::{meta, users};
 use crate::domain::prices::{self, import};
 use crate::error::ApiResult;
 use crate::model::price::week_of;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub const SAMPLE: &str = include_str!("../../demo/prices-sample.csv");
 const SEEDED_KEY: &str = "demo_prices_seeded";

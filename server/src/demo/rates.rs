@@ -4,7 +4,7 @@
 use crate::db::{exchange_rates, users};
 use crate::domain::exchange_rates::{RateInput, set};
 use crate::error::ApiResult;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Congolese francs for a US dollar, of the order of late 2026's market rate.
 const DEMO_FRANCS_PER_USD: i64 = 2850;

@@ -11,9 +11,10 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use time::OffsetDateTime;
 use tokio::sync::Notify;
 
+use crate::db::Db;
 use crate::db::outbox::{self, Email};
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::platform::config::Config;
 
 /// Wakes the senders after a transaction wrote to the email or SMS outbox.
 #[derive(Clone, Default)]
@@ -45,55 +46,50 @@ enum Transport {
 }
 
 /// Starts the sender; it runs as long as the runtime does.
-pub fn spawn(state: &AppState) -> Result<(), String> {
-    let transport = match &state.config.smtp_url {
+pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) -> Result<(), String> {
+    let transport = match &config.smtp_url {
         Some(url) => {
             let smtp = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
                 .map_err(|e| format!("MAVUNO_SMTP_URL cannot be used: {e}"))?
                 .timeout(Some(Duration::from_secs(20)))
                 .build();
-            let from = state
-                .config
-                .mail_from
-                .parse::<Mailbox>()
-                .map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
+            let from =
+                config.mail_from.parse::<Mailbox>().map_err(|e| format!("MAVUNO_MAIL_FROM is not an address: {e}"))?;
             Transport::Smtp(Box::new(smtp), from)
         }
         None => Transport::Log,
     };
-    let state = state.clone();
+    let (db, mailer) = (db.clone(), mailer.clone());
     tokio::spawn(async move {
         loop {
-            if let Err(err) = send_due(&state, &transport).await {
+            if let Err(err) = send_due(&db, &transport).await {
                 tracing::warn!(%err, "could not read the email outbox");
             }
-            let _ = tokio::time::timeout(POLL, state.mailer.wake.notified()).await;
+            let _ = tokio::time::timeout(POLL, mailer.wake.notified()).await;
         }
     });
     Ok(())
 }
 
-async fn send_due(state: &AppState, transport: &Transport) -> Result<(), crate::error::AppError> {
+async fn send_due(db: &Db, transport: &Transport) -> Result<(), crate::error::AppError> {
     loop {
-        let due = state.db.read(|conn| Ok(outbox::due(conn, &clock::now(), BATCH)?)).await?;
+        let due = db.read(|conn| Ok(outbox::due(conn, &clock::now(), BATCH)?)).await?;
         if due.is_empty() {
             return Ok(());
         }
         for email in due {
             let outcome = deliver(transport, &email).await;
-            state
-                .db
-                .write(move |tx| {
-                    match outcome {
-                        Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,
-                        Err(error) => {
-                            tracing::warn!(id = email.id, %error, "email not sent; will retry");
-                            outbox::mark_failed(tx, email.id, &error, &retry_at(email.attempts))?
-                        }
+            db.write(move |tx| {
+                match outcome {
+                    Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,
+                    Err(error) => {
+                        tracing::warn!(id = email.id, %error, "email not sent; will retry");
+                        outbox::mark_failed(tx, email.id, &error, &retry_at(email.attempts))?
                     }
-                    Ok(())
-                })
-                .await?;
+                }
+                Ok(())
+            })
+            .await?;
         }
     }
 }

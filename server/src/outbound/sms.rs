@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::db::Db;
 use crate::db::sms::{self, Sms};
 use crate::error::AppError;
+use crate::outbound::mailer::Mailer;
 use crate::platform::clock;
-use crate::platform::config::AfricasTalkingSettings;
-use crate::startup::AppState;
+use crate::platform::config::{AfricasTalkingSettings, Config};
 
 const POLL: Duration = Duration::from_secs(30);
 const BATCH: i64 = 20;
@@ -38,57 +39,55 @@ enum Outcome {
 }
 
 /// Starts the sender; it runs as long as the runtime does.
-pub fn spawn(state: &AppState) {
-    let transport = match &state.config.africas_talking {
+pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) {
+    let transport = match &config.africas_talking {
         Some(settings) => Transport::AfricasTalking(
             reqwest::Client::builder().timeout(Duration::from_secs(20)).build().unwrap_or_default(),
             settings.clone(),
         ),
         None => Transport::Log,
     };
-    let state = state.clone();
+    let (db, mailer) = (db.clone(), mailer.clone());
     tokio::spawn(async move {
         loop {
-            if let Err(err) = send_due(&state, &transport).await {
+            if let Err(err) = send_due(&db, &transport).await {
                 tracing::warn!(%err, "could not read the SMS outbox");
             }
-            let _ = tokio::time::timeout(POLL, state.mailer.sms_written()).await;
+            let _ = tokio::time::timeout(POLL, mailer.sms_written()).await;
         }
     });
 }
 
-async fn send_due(state: &AppState, transport: &Transport) -> Result<(), AppError> {
+async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
     loop {
-        let due = state.db.read(|conn| Ok(sms::due(conn, &clock::now(), BATCH)?)).await?;
+        let due = db.read(|conn| Ok(sms::due(conn, &clock::now(), BATCH)?)).await?;
         if due.is_empty() {
             return Ok(());
         }
         for message in due {
             let outcome = deliver(transport, &message).await;
-            state
-                .db
-                .write(move |tx| {
-                    match outcome {
-                        Outcome::Sent { delivery, provider_id } => {
-                            sms::mark_sent(tx, message.id, delivery, provider_id.as_deref(), &clock::now())?
-                        }
-                        Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
-                            tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
-                            sms::mark_failed(
-                                tx,
-                                message.id,
-                                &error,
-                                Some(&crate::outbound::mailer::retry_at(message.attempts)),
-                            )?
-                        }
-                        Outcome::Failed(error) | Outcome::Refused(error) => {
-                            tracing::warn!(id = message.id, %error, "SMS given up");
-                            sms::mark_failed(tx, message.id, &error, None)?
-                        }
+            db.write(move |tx| {
+                match outcome {
+                    Outcome::Sent { delivery, provider_id } => {
+                        sms::mark_sent(tx, message.id, delivery, provider_id.as_deref(), &clock::now())?
                     }
-                    Ok(())
-                })
-                .await?;
+                    Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
+                        tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
+                        sms::mark_failed(
+                            tx,
+                            message.id,
+                            &error,
+                            Some(&crate::outbound::mailer::retry_at(message.attempts)),
+                        )?
+                    }
+                    Outcome::Failed(error) | Outcome::Refused(error) => {
+                        tracing::warn!(id = message.id, %error, "SMS given up");
+                        sms::mark_failed(tx, message.id, &error, None)?
+                    }
+                }
+                Ok(())
+            })
+            .await?;
         }
     }
 }

@@ -17,7 +17,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 mod first_screen;
 mod page;

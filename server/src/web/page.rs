@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::decimal_amount;
 use crate::outbound::media::MediaStore;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The cookie the PWA keeps the chosen language in (i18next's detector, `lookupCookie`).
 pub const LANGUAGE_COOKIE: &str = "mavuno_lng";

@@ -398,8 +398,8 @@ async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
     let avatar = me["user"]["avatar_url"].as_str().unwrap().to_owned();
 
     // Within the grace period nothing goes.
-    assert_eq!(mavuno::housekeeping::collect_unused(&app.state, Duration::from_secs(3600)).await.unwrap(), 0);
-    let removed_files = mavuno::housekeeping::collect_unused(&app.state, Duration::ZERO).await.unwrap();
+    assert_eq!(app.state.housekeeping().collect_unused(Duration::from_secs(3600)).await.unwrap(), 0);
+    let removed_files = app.state.housekeeping().collect_unused(Duration::ZERO).await.unwrap();
     assert_eq!(removed_files, 6, "three sizes each of the stray upload and the removed product's photo");
     let media = app.state.media.clone();
     assert!(media.files_of(&sha(&stray)).is_empty() && media.files_of(&sha(&removed)).is_empty());
@@ -507,7 +507,7 @@ async fn the_data_dir_is_private_and_a_short_secret_is_refused() {
     }
     let dir = tempfile::tempdir().unwrap();
     let config = mavuno::Config { jwt_secret: Some("short".into()), ..mavuno::Config::new(dir.path()) };
-    let refused = mavuno::startup::AppState::open(config).err().expect("a short secret is refused");
+    let refused = mavuno::state::AppState::open(config).err().expect("a short secret is refused");
     assert!(refused.to_string().contains("at least 32"), "{refused}");
 }
 

@@ -34,6 +34,7 @@ mod prices;
 mod product_names;
 mod products;
 mod registrations;
+mod restart;
 mod round_three;
 mod sessions;
 mod settings;

@@ -238,7 +238,7 @@ async fn status_checks_rejections_and_an_unreachable_pawapay() {
     let id = s.pay(order, "+243970000001").await["id"].as_str().unwrap().to_owned();
     fake.set(&id, "FAILED");
     s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z'");
-    mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+    mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     let failed = s.status(order).await;
     assert_eq!(
         (failed["status"].as_str(), failed["failure_reason"].as_str()),
@@ -288,7 +288,7 @@ async fn a_course_refund_is_asked_of_pawapay_and_settled_by_its_status_check() {
     let check = || async {
         s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z'");
         s.app.sql("UPDATE refunds SET next_check_at = '2000-01-01T00:00:00Z'");
-        mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+        mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     };
 
     let deposit = pay("+243970000001").await["data"]["id"].as_str().unwrap().to_owned();

@@ -130,7 +130,7 @@ async fn a_refused_payment_keeps_the_order_for_a_while_then_gives_the_stock_back
 
         // Nobody pays within the grace: the clock has moved on, and the poller lets the stock go.
         s.app.sql(&format!("UPDATE payments SET updated_at = '{}' WHERE status = 'failed'", minutes_ago(31)));
-        mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+        mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
         assert_eq!(s.stock().await, 50, "the order let its stock go");
         let seen: Value =
             s.app.call(Method::GET, &format!("/orders/{order}"), &s.buyer, None).await.json().await.unwrap();
@@ -176,7 +176,7 @@ async fn after_a_refusal_the_buyer_pays_again_or_on_delivery() {
     assert_eq!(error_of(s.pay(cash, "+243990000001").await, StatusCode::CONFLICT).await["code"], "not_mobile_money");
     // Past the grace, an order paid on delivery is not released.
     s.app.sql(&format!("UPDATE payments SET updated_at = '{}'", minutes_ago(31)));
-    mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+    mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     let kept: Value = s.app.call(Method::GET, &format!("/orders/{cash}"), &s.buyer, None).await.json().await.unwrap();
     assert_eq!(kept["data"]["status"], "processing");
     // A paid order cannot switch.
@@ -196,7 +196,7 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(s.payments(lost).await["data"][0]["status"], "pending");
     s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z'");
-    mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+    mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     let found = s.until(lost, "succeeded").await;
     assert_eq!(found["events"].as_array().unwrap().last().unwrap()["source"], "check");
 
@@ -220,12 +220,12 @@ async fn lost_and_duplicate_callbacks_and_silence_are_settled_by_checks_and_the_
     let silent = s.order(7, "mobile_money").await;
     s.pay(silent, "+243990000007").await;
     s.app.sql("UPDATE payments SET next_check_at = '2000-01-01T00:00:00Z', expires_at = '2000-01-01T00:00:00Z' WHERE status = 'pending'");
-    mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+    mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     let expired = s.until(silent, "expired").await;
     assert_eq!(expired["events"].as_array().unwrap().last().unwrap()["source"], "expiry");
     assert_eq!(s.stock().await, 34, "the expired order keeps its 4 kg a while, to pay again or on delivery");
     s.app.sql(&format!("UPDATE payments SET updated_at = '{}' WHERE status = 'expired'", minutes_ago(31)));
-    mavuno::outbound::providers::poll_once(&s.app.state).await.unwrap();
+    mavuno::outbound::providers::poll_once(&s.app.state.db, &s.app.state.payments).await.unwrap();
     assert_eq!(s.stock().await, 38, "three paid orders hold 12 kg; the expired one gave its 4 back");
 
     // A forged callback is refused and kept as it came.

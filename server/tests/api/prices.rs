@@ -106,7 +106,7 @@ async fn delivered_sales_are_prices_and_cancelled_ones_are_not() {
     assert_eq!(beans_now["sources"], json!({"sales": 1, "agents": 0, "imports": 0, "outliers": 0}));
 
     // The housekeeping's catch-up finds nothing more to add: each delivery is one price.
-    let tidied = mavuno::housekeeping::run_once(&app.state).await.unwrap();
+    let tidied = app.state.housekeeping().run_once().await.unwrap();
     assert_eq!(tidied.sales_prices, 0);
     assert_eq!(app.observations(&admin, "").await["total"], 1);
 }
@@ -133,9 +133,9 @@ async fn a_delivery_made_before_prices_existed_is_caught_up_once_by_the_housekee
     // It was delivered at half past midnight in Uvira, still yesterday in UTC.
     app.sql("DELETE FROM price_observations; DELETE FROM price_weeks; UPDATE price_state SET sales_event_mark = 0");
     app.sql(&format!("UPDATE order_events SET at = '{}T22:30:00Z' WHERE kind = 'delivered'", day(1)));
-    let first = mavuno::housekeeping::run_once(&app.state).await.unwrap();
+    let first = app.state.housekeeping().run_once().await.unwrap();
     assert_eq!(first.sales_prices, 1);
-    let again = mavuno::housekeeping::run_once(&app.state).await.unwrap();
+    let again = app.state.housekeeping().run_once().await.unwrap();
     assert_eq!(again.sales_prices, 0, "once");
     let seen = app.observations(&admin, "crop=maize").await;
     assert_eq!(seen["total"], 1);
@@ -545,8 +545,8 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
 
     // Not before Monday morning; then once a week, one segment each, in each number's language.
     let sunday = monday_morning() - time::Duration::hours(8);
-    assert_eq!(mavuno::housekeeping::run_at(&app.state, sunday).await.unwrap().price_alerts, 0);
-    let sent = mavuno::housekeeping::run_at(&app.state, monday_morning()).await.unwrap();
+    assert_eq!(app.state.housekeeping().run_at(sunday).await.unwrap().price_alerts, 0);
+    let sent = app.state.housekeeping().run_at(monday_morning()).await.unwrap();
     assert_eq!(sent.price_alerts, 3);
     let weekly = |to: &str| answers(to).into_iter().find(|b| b.contains("MAVUNO") && b.contains("STOP")).unwrap();
     let french = weekly(fr);
@@ -561,13 +561,13 @@ async fn alerts_are_followed_by_sms_sent_each_monday_in_one_segment_and_stopped(
     for text in [&french, &swahili, &english] {
         assert!(mavuno::platform::gsm7::units(text).is_some_and(|n| n <= 160), "one segment: {text}");
     }
-    let later = mavuno::housekeeping::run_at(&app.state, monday_morning() + time::Duration::hours(5)).await.unwrap();
+    let later = app.state.housekeeping().run_at(monday_morning() + time::Duration::hours(5)).await.unwrap();
     assert_eq!(later.price_alerts, 0, "once a week");
 
     sms(fr, "STOP", "a5").await.unwrap();
     assert!(answers(fr).last().unwrap().starts_with("MAVUNO : SMS des prix arr"), "{:?}", answers(fr));
     let next_monday = monday_morning() + time::Duration::weeks(1);
-    let sent = mavuno::housekeeping::run_at(&app.state, next_monday).await.unwrap();
+    let sent = app.state.housekeeping().run_at(next_monday).await.unwrap();
     assert_eq!(sent.price_alerts, 2, "the French number stopped");
 }
 
@@ -683,7 +683,7 @@ async fn a_basic_phone_follows_a_crop_from_the_menu_and_a_farmer_sees_the_range_
     let mut visitor = app.phone("+250788000041");
     let followed = visitor.go(&["4", "2"]).await;
     assert_eq!(followed.text, "Each Monday you will get the prices of Beans by SMS. Send STOP to end.");
-    let sent = mavuno::housekeeping::run_at(&app.state, monday_morning()).await.unwrap();
+    let sent = app.state.housekeeping().run_at(monday_morning()).await.unwrap();
     assert_eq!(sent.price_alerts, 1);
 
     let (_, number) = crate::ussd::farmer_with_phone(&app, "amani.range@example.com").await;

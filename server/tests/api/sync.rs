@@ -488,7 +488,7 @@ async fn the_hourly_round_removes_emails_past_their_month_and_keeps_the_rest() {
         ));
     }
     // (Retries not due: the mailer leaves them alone meanwhile.)
-    let tidied = mavuno::housekeeping::run_once(&app.state).await.unwrap();
+    let tidied = app.state.housekeeping().run_once().await.unwrap();
     assert_eq!((tidied.emails, tidied.unsent_emails), (2, 1));
     let left: Vec<String> = app
         .database()
@@ -512,11 +512,11 @@ async fn a_phone_away_longer_than_deletions_are_kept_is_told_to_take_a_new_snaps
     let caught_up = app.pull(&token, CLIENT_A, Some(away_since), 100).await["cursor"].as_i64().unwrap();
 
     // Within the window nothing is removed; past it the tombstone goes.
-    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 0);
+    assert_eq!(app.state.housekeeping().run_once().await.unwrap().tombstones, 0);
     let long_ago =
         mavuno::platform::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
     app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}'"));
-    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
+    assert_eq!(app.state.housekeeping().run_once().await.unwrap().tombstones, 1);
     assert_eq!(app.survey_count(), 0);
 
     // The phone that was away could have missed that deletion: it must start again.
@@ -543,7 +543,7 @@ async fn a_snapshot_under_way_goes_on_when_deletions_older_than_it_are_removed()
     let long_ago =
         mavuno::platform::clock::before_now(mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60));
     app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}' WHERE deleted_at IS NOT NULL"));
-    assert_eq!(mavuno::housekeeping::run_once(&app.state).await.unwrap().tombstones, 1);
+    assert_eq!(app.state.housekeeping().run_once().await.unwrap().tombstones, 1);
     let next =
         app.get(&format!("/sync/pull?client_id={CLIENT_B}&cursor={cursor}&snapshot={snapshot}"), Some(&token)).await;
     assert_eq!(next.status(), StatusCode::OK, "the snapshot goes on");

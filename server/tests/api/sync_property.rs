@@ -261,7 +261,7 @@ async fn run(seed: u64) {
                     mavuno::housekeeping::TOMBSTONES_KEPT + std::time::Duration::from_secs(60),
                 );
                 app.sql(&format!("UPDATE surveys SET deleted_at = '{long_ago}' WHERE deleted_at IS NOT NULL"));
-                mavuno::housekeeping::run_once(&app.state).await.unwrap();
+                app.state.housekeeping().run_once().await.unwrap();
             }
             _ if device.queue.is_empty() => pull_all(&app, device).await,
             _ => {}

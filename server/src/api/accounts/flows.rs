@@ -17,7 +17,7 @@ use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::Status;
 use crate::outbound::media::{AVATAR_SIZES, MediaStore};
 use crate::platform::rate_limit::Throttles;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
     match avatar {

@@ -20,7 +20,7 @@ use crate::domain::accounts::AccountForm;
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::user::{Country, Role, Status};
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Forms that carry an avatar: the image plus a little room for the text fields.
 const MULTIPART_LIMIT: usize = media::MAX_IMAGE_BYTES + 256 * 1024;

@@ -16,7 +16,7 @@ use crate::domain::accounts::MAX_PASSWORD_CHARS;
 use crate::domain::password_reset;
 use crate::domain::person::normalise_email;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(forgot)).routes(routes!(reset))

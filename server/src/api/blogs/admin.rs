@@ -22,7 +22,7 @@ use crate::domain::blogs::{self, BlogInput, MAX_CONTENT_BYTES};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::blog::BlogCategory;
 use crate::outbound::media;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// A form: one picture of 5 MB, the content, and the short fields.
 const FORM_LIMIT: usize = media::MAX_IMAGE_BYTES + MAX_CONTENT_BYTES + 64 * 1024;

@@ -18,7 +18,7 @@ use crate::db::comments::{self as rows, CommentRow};
 use crate::domain::blogs;
 use crate::domain::comments::{self, Key};
 use crate::error::{ApiResult, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -21,7 +21,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::web::escape;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -19,7 +19,7 @@ use crate::db::courses as rows;
 use crate::db::enrolments;
 use crate::domain::courses::{self, CourseInput, LessonInput, ModuleOrder};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

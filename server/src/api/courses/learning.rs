@@ -20,7 +20,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::course::{EnrolmentStatus, PASS_MARK, Progress, certificate_code};
 use crate::outbound::certificate_pdf::{self, CertificateText};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

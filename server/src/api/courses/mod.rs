@@ -21,7 +21,7 @@ use crate::domain::courses;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::course::{CourseCategory, CourseLanguage, LessonKind, Level, Question};
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -21,7 +21,7 @@ use crate::domain::payments::{self, Outcome, REFUND_WINDOW};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::model::payment::PaymentStatus;
 use crate::outbound::providers::Refund;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -28,7 +28,7 @@ use crate::model::payment::{PaymentStatus, operators};
 use crate::model::user::Country;
 use crate::outbound::providers::Collection;
 use crate::platform::clock;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -9,7 +9,7 @@ use tracing::instrument;
 use crate::db::users::UserRow;
 use crate::domain::sync::{self, MAX_PULL_LIMIT, PullPage};
 use crate::error::ApiResult;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Processes a push in one savepoint of the writer's next group commit (`db/group.rs`):
 /// the device is registered on its first push, then each mutation runs in a savepoint

@@ -26,7 +26,7 @@ use super::surveys::SurveyJson;
 use crate::auth::{AuthUser, MaybeAuthUser};
 use crate::domain::sync::{Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// A push carries a batch of queued changes; a survey is ~2 KB.
 const PUSH_LIMIT: usize = 1024 * 1024;

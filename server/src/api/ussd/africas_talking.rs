@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use super::{Dial, Reply, respond, token_is_ours};
 use crate::error::{AppError, ErrorBody};
 use crate::labels::Lang;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The fields of a request that are read (`networkCode` is not needed).
 #[derive(Deserialize, ToSchema)]

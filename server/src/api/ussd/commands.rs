@@ -22,7 +22,7 @@ use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::user::{Role, Status};
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::{platform::clock, platform::gsm7};
 
 /// The fields of an incoming message that are read (Africa's Talking sends `to`,

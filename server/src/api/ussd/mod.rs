@@ -36,7 +36,7 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::Status;
 use crate::platform::rate_limit::Throttle;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// A gateway's request is a short form; anything larger is not one.
 const BODY_LIMIT: usize = 4 * 1024;

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use axum::http::HeaderMap;
 
+use crate::db::Db;
 use crate::domain::payments::{self as rules, Outcome};
-use crate::startup::AppState;
 
 pub use pawapay::PawaPay;
 pub use simulator::Simulator;
@@ -131,13 +131,13 @@ const POLL: Duration = Duration::from_secs(2);
 
 /// Starts the poller: payments not settled whose check is due are asked
 /// about, and settled, or checked again later, or expired; so are pending refunds.
-pub fn spawn_poller(state: &AppState) {
-    let state = state.clone();
+pub fn spawn_poller(db: &Db, payments: &Provider) {
+    let (db, payments) = (db.clone(), payments.clone());
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(POLL);
         loop {
             tick.tick().await;
-            if let Err(err) = poll_once(&state).await {
+            if let Err(err) = poll_once(&db, &payments).await {
                 tracing::warn!(%err, "payment checks failed");
             }
         }
@@ -146,40 +146,36 @@ pub fn spawn_poller(state: &AppState) {
 
 /// One round of status checks (payments, then refunds); public for tests
 /// that do not want to wait. Answers how many were asked about.
-pub async fn poll_once(state: &AppState) -> crate::error::ApiResult<usize> {
-    let due = state.db.read(|conn| Ok(crate::db::payments::due(conn, &crate::platform::clock::now(), 20)?)).await?;
+pub async fn poll_once(db: &Db, payments: &Provider) -> crate::error::ApiResult<usize> {
+    let due = db.read(|conn| Ok(crate::db::payments::due(conn, &crate::platform::clock::now(), 20)?)).await?;
     let count = due.len();
     for payment in due {
-        let outcome = state.payments.status(&payment.uid).await;
-        state
-            .db
-            .write(move |tx| {
-                let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
-                if !moved {
-                    rules::after_check(tx, &payment)?;
-                }
-                Ok(())
-            })
-            .await?;
+        let outcome = payments.status(&payment.uid).await;
+        db.write(move |tx| {
+            let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
+            if !moved {
+                rules::after_check(tx, &payment)?;
+            }
+            Ok(())
+        })
+        .await?;
     }
     // Orders whose payment was refused or expired and that nobody paid since.
-    if !state.db.read(rules::lapsed_unpaid).await?.is_empty() {
-        state.db.write(rules::release_unpaid).await?;
+    if !db.read(rules::lapsed_unpaid).await?.is_empty() {
+        db.write(rules::release_unpaid).await?;
     }
-    let refunds = state.db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::platform::clock::now(), 20)?)).await?;
+    let refunds = db.read(|conn| Ok(crate::db::refunds::due(conn, &crate::platform::clock::now(), 20)?)).await?;
     let count = count + refunds.len();
     for refund in refunds {
-        let outcome = state.payments.refund_status(&refund.uid).await;
-        state
-            .db
-            .write(move |tx| {
-                let (_, moved) = rules::settle_refund(tx, &refund.uid, &outcome)?;
-                if !moved {
-                    rules::after_refund_check(tx, &refund)?;
-                }
-                Ok(())
-            })
-            .await?;
+        let outcome = payments.refund_status(&refund.uid).await;
+        db.write(move |tx| {
+            let (_, moved) = rules::settle_refund(tx, &refund.uid, &outcome)?;
+            if !moved {
+                rules::after_refund_check(tx, &refund)?;
+            }
+            Ok(())
+        })
+        .await?;
     }
     Ok(count)
 }

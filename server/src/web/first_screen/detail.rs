@@ -9,7 +9,7 @@ use crate::db::courses::{self, CourseRow, ModuleRow};
 use crate::db::{blogs, enrolments, products};
 use crate::labels::Lang;
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 use super::lists::{price, product_title, stars};
 use super::{Query, long_date, minutes, t, usd};

@@ -13,7 +13,7 @@ use crate::model::blog::BlogCategory;
 use crate::model::course::{CourseCategory, Level};
 use crate::model::product::{Category, Listing, fold};
 use crate::outbound::media::{self, MediaStore};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 use super::{CART, PIN, Query, icon, long_date, minutes, t, usd};
 use crate::web::page::escape;

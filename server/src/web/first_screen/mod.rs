@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, Uri};
 
 use crate::domain::settings::Contact;
 use crate::labels::Lang;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 use super::page::escape;
 

@@ -7,7 +7,7 @@ use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
 use crate::domain::prices::{CROPS, crop_named, usd_cents};
 use crate::labels::Lang;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option<String> {
     let crop = query.crop.as_deref().and_then(crop_named);
