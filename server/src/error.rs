@@ -237,6 +237,9 @@ impl AppError {
     /// past its wait) is a 503 and a moment to wait, the client tries again and nothing
     /// was half-written; anything else is ours.
     pub fn database(err: &crate::db::Error, context: &'static str) -> AppError {
+        if matches!(err, crate::db::Error::NulInText) {
+            return AppError::bad_request("invalid_text", "A text holds a NUL character, which cannot be stored");
+        }
         if err.is_unavailable() {
             tracing::warn!(%err, "the database is out of reach");
             return AppError::unavailable(

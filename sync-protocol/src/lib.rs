@@ -13,8 +13,8 @@ mod survey;
 
 pub use loose::Loose;
 pub use mutations::{
-    ByUid, CommentWrite, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace, ParseError,
-    PersonRegister, PriceRecord, ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
+    ByUid, CommentWrite, DeliveryRecord, LessonEvent, MutationArgs, OrderLineInput, OrderPartChange, OrderPlace,
+    ParseError, PersonRegister, PriceRecord, ProductWrite, ShippingInput, StockChange, SurveyWrite, Toggle,
 };
 pub use product::ListingInput;
 pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers, SurveyAnswersInput};
@@ -191,6 +191,7 @@ mod tests {
             CommentWrite::decl(&cfg),
             PersonRegister::decl(&cfg),
             PriceRecord::decl(&cfg),
+            DeliveryRecord::decl(&cfg),
             MutationArgs::decl(&cfg),
             PushRequest::decl(&cfg),
             Mutation::decl(&cfg),

@@ -73,6 +73,42 @@ pub struct PriceRecord {
     pub note: Option<String>,
 }
 
+/// What a member brought to a cooperative's collection point, weighed by a manager
+/// (docs/cooperatives.md), or a correction of an entry (`replaces`, with a `note`).
+/// `uid`, made on the phone, keeps it single however often it is sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DeliveryRecord {
+    pub uid: String,
+    #[ts(type = "number")]
+    pub cooperative: i64,
+    /// The member's id.
+    #[ts(type = "number")]
+    pub member: i64,
+    /// A crop's key (maize, bean, coffee, ...).
+    pub crop: String,
+    /// A, B or C.
+    pub grade: String,
+    /// As weighed, at most one decimal: "48.5".
+    pub quantity: String,
+    /// kg, bag_50kg or bag_100kg.
+    pub unit: String,
+    /// YYYY-MM-DD.
+    pub delivered_on: String,
+    /// The collection point.
+    pub place: String,
+    /// The scale's photo, uploaded first.
+    #[serde(default)]
+    #[ts(optional)]
+    pub photo: Option<String>,
+    /// The uid of the entry this one corrects.
+    #[serde(default)]
+    #[ts(optional)]
+    pub replaces: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
 /// Creates or edits a product listing.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct ProductWrite {
@@ -227,11 +263,13 @@ pub enum MutationArgs {
     NotificationRead(ByUid),
     #[serde(rename = "price.record")]
     PriceRecord(PriceRecord),
+    #[serde(rename = "delivery.record")]
+    DeliveryRecord(DeliveryRecord),
 }
 
 impl MutationArgs {
     /// Every name of the table (a test keeps it equal to the variants).
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 18] = [
         "survey.create",
         "survey.update",
         "survey.delete",
@@ -249,6 +287,7 @@ impl MutationArgs {
         "person.register",
         "notification.read",
         "price.record",
+        "delivery.record",
     ];
 
     /// The record the mutation touches.
@@ -268,6 +307,7 @@ impl MutationArgs {
             MutationArgs::PersonRegister(a) => &a.uid,
             MutationArgs::NotificationRead(a) => &a.uid,
             MutationArgs::PriceRecord(a) => &a.uid,
+            MutationArgs::DeliveryRecord(a) => &a.uid,
         }
     }
 }
@@ -322,6 +362,10 @@ mod tests {
                     "uid": "u", "market": 1, "crop": "bean", "unit": "kg", "price": "1.20", "currency": "USD",
                     "observed_on": "2026-11-23"
                 }),
+                "delivery.record" => serde_json::json!({
+                    "uid": "u", "cooperative": 1, "member": 2, "crop": "bean", "grade": "A", "quantity": "48.5",
+                    "unit": "kg", "delivered_on": "2026-11-23", "place": "Kadutu"
+                }),
                 _ => serde_json::json!({"uid": "u"}),
             };
             let parsed = mutation(name, args).parse().unwrap();
@@ -369,6 +413,7 @@ mod tests {
             PersonRegister(super::PersonRegister::default()),
             NotificationRead(uid()),
             PriceRecord(super::PriceRecord::default()),
+            DeliveryRecord(super::DeliveryRecord::default()),
         ];
         for args in all {
             // A new variant fails to compile here until it is added above (and to NAMES).
@@ -389,7 +434,8 @@ mod tests {
                 | CommentLike(_)
                 | PersonRegister(_)
                 | NotificationRead(_)
-                | PriceRecord(_) => {}
+                | PriceRecord(_)
+                | DeliveryRecord(_) => {}
             }
             let name = serde_json::to_value(&args).unwrap()["name"].as_str().unwrap().to_owned();
             assert!(MutationArgs::NAMES.contains(&name.as_str()), "{name} is missing from NAMES");

@@ -11,7 +11,9 @@ pub mod agent;
 pub mod analytics;
 pub mod blogs;
 pub mod contact;
+pub mod cooperatives;
 pub mod courses;
+pub mod deliveries;
 pub mod earnings;
 pub mod exchange_rates;
 pub mod extract;
@@ -85,7 +87,9 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(ussd::routes())
         .merge(blogs::routes())
         .merge(contact::routes())
+        .merge(cooperatives::routes())
         .merge(courses::routes())
+        .merge(deliveries::routes())
         .merge(earnings::routes())
         .merge(exchange_rates::routes())
         .merge(prices::routes())

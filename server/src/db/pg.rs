@@ -9,8 +9,10 @@ use super::{Connection, Error, Result};
 
 /// PostgreSQL's migrations. The first stands for SQLite's 0001–0039; from 0040 on,
 /// each has the same name as SQLite's (`schema_tests.rs` holds them in step).
-pub(super) const MIGRATIONS: &[(&str, &str)] =
-    &[("0039_schema", include_str!("../../../migrations/postgres/0039_schema.sql"))];
+pub(super) const MIGRATIONS: &[(&str, &str)] = &[
+    ("0039_schema", include_str!("../../../migrations/postgres/0039_schema.sql")),
+    ("0040_cooperatives", include_str!("../../../migrations/postgres/0040_cooperatives.sql")),
+];
 
 /// How to open a connection: the URL's settings and the TLS they may ask for.
 pub(super) struct Settings {

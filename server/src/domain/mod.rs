@@ -18,6 +18,7 @@ pub mod basic_phones;
 pub mod blogs;
 pub mod comments;
 pub mod contact;
+pub mod cooperatives;
 pub mod courses;
 pub mod exchange_rates;
 pub mod favourites;

@@ -98,6 +98,7 @@ mod tests {
                 let template = lang.text(&format!("sms.{key}"));
                 assert!(gsm7::units(&template).is_some(), "{code} sms.{key} has a character outside GSM-7: {template}");
                 let title = "W".repeat(crate::domain::products::moderation::SMS_TITLE_CHARS);
+                let coop = "W".repeat(crate::domain::cooperatives::deliveries::COOP_SMS_CHARS);
                 let longest = [
                     ("name", name.as_str()),
                     ("number", "9999999"),
@@ -108,6 +109,15 @@ mod tests {
                     // An admin's comment is shortened to the room its message leaves.
                     ("comment", "W"),
                     ("minutes", "99999"),
+                    // A cooperative's receipts (domain::cooperatives::deliveries).
+                    ("coop", coop.as_str()),
+                    ("place", coop.as_str()),
+                    ("quantity", "19999.9"),
+                    ("crop", "WWWWWWWWWWWWWWWW"),
+                    ("grade", "A"),
+                    ("date", "2026-12-31"),
+                    ("ref", "D99999999"),
+                    ("was", "D99999999"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

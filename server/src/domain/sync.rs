@@ -300,6 +300,24 @@ fn apply(tx: &Connection, user: &UserRow, client_id: &str, mutation: &Mutation) 
             super::prices::record(tx, user, &price.uid, &fields)?;
             Vec::new()
         }
+        MutationArgs::DeliveryRecord(d) => {
+            let input = super::cooperatives::deliveries::DeliveryInput {
+                uid: &d.uid,
+                cooperative_id: d.cooperative,
+                member_id: d.member,
+                crop: &d.crop,
+                grade: &d.grade,
+                quantity: &d.quantity,
+                unit: &d.unit,
+                delivered_on: &d.delivered_on,
+                place: &d.place,
+                photo: d.photo.as_deref(),
+                replaces: d.replaces.as_deref(),
+                note: d.note.as_deref(),
+            };
+            super::cooperatives::deliveries::record(tx, user, &input)?;
+            Vec::new()
+        }
     };
     let status = if conflicts.is_empty() { ResultStatus::Applied } else { ResultStatus::Merged };
     Ok(MutationResult { conflicts, ..outcome(mutation, status) })

@@ -53,6 +53,7 @@ pub trait Word: Sized {
 pub type FieldVersions = BTreeMap<String, i64>;
 
 pub mod blog;
+pub mod cooperative;
 pub mod course;
 pub mod order;
 pub mod payment;

@@ -29,6 +29,9 @@ const ADMINS: &[Who] = &[Admin, SuperAdmin];
 const AGENTS: &[Who] = &[Agent, Admin, SuperAdmin];
 const FARMERS: &[Who] = &[Farmer];
 const UPLOADERS: &[Who] = &[Farmer, Agent, Admin, SuperAdmin];
+/// The world's cooperative is managed by its farmer.
+const MANAGER: &[Who] = &[Farmer];
+const MANAGER_ADMINS: &[Who] = &[Farmer, Admin, SuperAdmin];
 
 /// What an endpoint allows.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +45,9 @@ enum Rule {
     /// A provider's callback (payments, SMS delivery reports): the answer does not
     /// depend on who calls.
     Provider,
+    /// The cooperative's managers (the world's farmer) and these others may call it;
+    /// anyone else signed in, another farmer too, gets 403 `managers_only` (or one for their role).
+    Managed(&'static [Who]),
 }
 
 use Rule::*;
@@ -174,13 +180,30 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("patch", "/admin/prices/{id}", Only(ADMINS)),
     ("delete", "/admin/prices/{id}", Only(ADMINS)),
     ("post", "/admin/markets", Only(ADMINS)),
+    ("get", "/cooperatives", Only(EVERYONE)),
+    ("get", "/cooperatives/{id}", Only(EVERYONE)),
+    ("get", "/admin/cooperatives", Only(ADMINS)),
+    ("post", "/admin/cooperatives", Only(ADMINS)),
+    ("patch", "/admin/cooperatives/{id}", Only(ADMINS)),
+    ("post", "/cooperatives/{id}/join", Only(FARMERS)),
+    ("get", "/cooperatives/{id}/members", Managed(MANAGER_ADMINS)),
+    ("put", "/cooperatives/{id}/members/{user_id}", Managed(MANAGER_ADMINS)),
+    ("get", "/cooperatives/{id}/deliveries", Managed(MANAGER_ADMINS)),
+    ("post", "/cooperatives/{id}/deliveries", Managed(MANAGER)),
+    ("get", "/cooperatives/{id}/stock", Managed(MANAGER_ADMINS)),
+    ("get", "/me/cooperatives", Only(SIGNED)),
+    ("get", "/me/deliveries", Only(SIGNED)),
+    // The member the entry is of (the world's farmer weighed in their own harvest).
+    ("post", "/deliveries/{id}/dispute", Own(FARMERS, &[])),
+    ("post", "/deliveries/{id}/keep", Managed(MANAGER)),
     ("patch", "/admin/markets/{id}", Only(ADMINS)),
     ("delete", "/admin/markets/{id}", Only(ADMINS)),
 ];
 
 /// The codes a refusal for the caller's role carries (a 403 with any other
 /// code is a business rule, e.g. "not delivered yet", and counts as allowed).
-const ROLE_REFUSALS: &[&str] = &["forbidden", "farmers_only", "uploads_not_allowed", "super_admin_only"];
+const ROLE_REFUSALS: &[&str] =
+    &["forbidden", "farmers_only", "uploads_not_allowed", "super_admin_only", "managers_only"];
 
 struct World {
     app: TestApp,
@@ -191,6 +214,9 @@ struct World {
     order: i64,
     part: i64,
     target_user: i64,
+    cooperative: i64,
+    delivery: i64,
+    farmer_id: i64,
 }
 
 impl World {
@@ -227,7 +253,25 @@ impl World {
         let order: Value = order.json().await.unwrap();
         let (part, order) = (order["data"]["parts"][0]["id"].as_i64().unwrap(), order["data"]["id"].as_i64().unwrap());
         let target: Value = app.get("/me", Some(&buyer2)).await.json().await.unwrap();
+        // A cooperative its farmer manages, with an entry of the farmer's own harvest.
+        let admin = app.login_token("admin@example.com", PASSWORD).await;
+        let made = json!({"name": "Walungu Beans", "territory": "Walungu", "market_id": 1});
+        let made: Value = app.call(Method::POST, "/admin/cooperatives", &admin, Some(made)).await.json().await.unwrap();
+        let cooperative = made["data"]["id"].as_i64().unwrap();
+        let me: Value = app.get("/me", Some(&farmer)).await.json().await.unwrap();
+        let farmer_id = me["user"]["id"].as_i64().unwrap();
+        let named = json!({"role": "manager", "status": "active"});
+        let path = format!("/cooperatives/{cooperative}/members/{farmer_id}");
+        assert_eq!(app.call(Method::PUT, &path, &admin, Some(named)).await.status(), StatusCode::OK);
+        let entry = json!({"uid": crate::sync::uid(78), "member_id": farmer_id, "crop": "bean", "grade": "B",
+            "quantity": "30", "unit": "kg", "delivered_on": mavuno::domain::prices::today().to_string(),
+            "place": "Walungu"});
+        let path = format!("/cooperatives/{cooperative}/deliveries");
+        let entry: Value = app.call(Method::POST, &path, &farmer, Some(entry)).await.json().await.unwrap();
         World {
+            cooperative,
+            delivery: entry["data"]["id"].as_i64().unwrap_or_else(|| panic!("an entry: {entry}")),
+            farmer_id,
             buyer2,
             farmer2,
             survey,
@@ -261,6 +305,10 @@ impl World {
     fn path(&self, template: &str) -> String {
         let id = if template.starts_with("/farmer/farmer_survey_forms") || template.starts_with("/admin/surveys") {
             self.survey
+        } else if template.starts_with("/cooperatives") || template.starts_with("/admin/cooperatives") {
+            self.cooperative
+        } else if template.starts_with("/deliveries") {
+            self.delivery
         } else if template.starts_with("/admin/users") {
             self.target_user
         } else if template.starts_with("/orders") {
@@ -271,6 +319,7 @@ impl World {
         template
             .replace("{id}", &id.to_string())
             .replace("{part_id}", &self.part.to_string())
+            .replace("{user_id}", &self.farmer_id.to_string())
             .replace("{payment_id}", "999999")
             .replace("{provider}", "simulator")
             .replace("{sha256}", &"a".repeat(64))
@@ -297,6 +346,10 @@ impl World {
                 t if t.starts_with("/farmer/products") => json!({"product": {}}),
                 "/orders/{id}/parts/{part_id}" => json!({"status": "nothing"}),
                 "/orders/{id}/payments" => json!({"operator": "NONE", "phone": "+243990000001"}),
+                "/cooperatives/{id}/deliveries" => json!({"uid": "x", "member_id": 0, "crop": "", "grade": "",
+                    "quantity": "", "unit": "", "delivered_on": "", "place": ""}),
+                "/deliveries/{id}/dispute" => json!({"reason": ""}),
+                "/deliveries/{id}/keep" => json!({"note": ""}),
                 _ => json!({}),
             };
             request = request.json(&body);
@@ -347,8 +400,9 @@ async fn every_endpoint_answers_every_role_as_documented() {
                 }
                 Only(roles) if roles.contains(&who) => allowed(&answer),
                 Own(owners, staff) if owners.contains(&who) || staff.contains(&who) => allowed(&answer),
+                Managed(roles) if roles.contains(&who) => allowed(&answer),
                 _ if who == Visitor => answer.0 == StatusCode::UNAUTHORIZED,
-                Only(_) => refused_role,
+                Only(_) | Managed(_) => refused_role,
                 Own(..) => refused_role || answer.0 == StatusCode::NOT_FOUND,
             };
             if !ok {
@@ -366,6 +420,13 @@ async fn every_endpoint_answers_every_role_as_documented() {
                         failures.push(format!("{method} {path} as another {who:?}: {} {}", answer.0, answer.1));
                     }
                 }
+            }
+        }
+        // A farmer who does not manage the cooperative is refused like any other role.
+        if let Managed(_) = rule {
+            let answer = world.call(method, path, Some(&world.farmer2)).await;
+            if !(answer.0 == StatusCode::FORBIDDEN && answer.1 == "managers_only") {
+                failures.push(format!("{method} {path} as another farmer: {} {}", answer.0, answer.1));
             }
         }
         if matches!(rule, Provider) && provider_answers.len() != 1 {

@@ -12,6 +12,7 @@ mod blogs;
 mod cli;
 mod comments;
 mod contact;
+mod cooperatives;
 mod course_payments;
 mod courses;
 mod exchange_rates;

@@ -9,7 +9,7 @@ use crate::ussd::{TOKEN, farmer_with_phone, ussd_app};
 
 impl TestApp {
     /// Posts a message as Africa's Talking does; the callback's answer.
-    async fn text_in(&self, from: &str, text: &str, id: &str) -> (StatusCode, Value) {
+    pub async fn text_in(&self, from: &str, text: &str, id: &str) -> (StatusCode, Value) {
         let fields = [
             ("date", "2026-11-25 10:00:00"),
             ("from", from),
@@ -25,7 +25,7 @@ impl TestApp {
     }
 
     /// The answers written to `number`, oldest first; each one GSM-7 segment.
-    fn answers_to(&self, number: &str) -> Vec<String> {
+    pub fn answers_to(&self, number: &str) -> Vec<String> {
         let answers: Vec<String> =
             self.sms_bodies().into_iter().filter(|(to, _)| to == number).map(|(_, body)| body).collect();
         for body in &answers {

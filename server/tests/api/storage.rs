@@ -380,3 +380,26 @@ async fn postgresql_over_tls_checks_the_certificate_and_encrypts() {
     let refused = mavuno::db::Db::open_postgres(&url, 2, None).err().expect("an unknown issuer is refused");
     assert!(refused.to_string().contains("certificate"), "{refused}");
 }
+
+#[tokio::test]
+async fn a_text_holding_nul_is_refused_in_words_on_both_engines() {
+    // PostgreSQL cannot store NUL in text; SQLite could, so the seam refuses it on both
+    // (a form's own checks refuse it first where they read the text).
+    let app = spawn_app().await;
+    let (token, _) = app.register("amani@example.com").await;
+    let like = json!({"uid": "ab\u{0}cd", "on": true});
+    let answer = app
+        .push_ok(&token, "ffffffff-0000-4000-8000-000000000009", vec![mutation(1, "comment.like", like, None)])
+        .await;
+    assert_eq!(
+        (answer["results"][0]["status"].as_str(), answer["results"][0]["code"].as_str()),
+        (Some("rejected"), Some("invalid_text")),
+        "{answer}"
+    );
+    let response = app.client.get(app.api("/products?search=caf%00e")).send().await.unwrap();
+    assert!(
+        response.status() == reqwest::StatusCode::OK || response.status().is_client_error(),
+        "{}",
+        response.status()
+    );
+}

@@ -122,7 +122,7 @@ export const SURVEY_FIELDS = [
   }
 ] as const;
 
-export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like","person.register","notification.read","price.record"] as const;
+export const MUTATION_NAMES = ["survey.create","survey.update","survey.delete","product.create","product.update","product.adjust_stock","product.delete","favourite.set","order.place","order.update_part","enrolment.create","enrolment.progress","comment.create","comment.like","person.register","notification.read","price.record","delivery.record"] as const;
 
 export type Loose = boolean | number | string;
 
@@ -247,7 +247,45 @@ currency: string,
  */
 observed_on: string, note?: string, };
 
-export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister } | { "name": "notification.read", "args": ByUid } | { "name": "price.record", "args": PriceRecord };
+export type DeliveryRecord = { uid: string, cooperative: number, 
+/**
+ * The member's id.
+ */
+member: number, 
+/**
+ * A crop's key (maize, bean, coffee, ...).
+ */
+crop: string, 
+/**
+ * A, B or C.
+ */
+grade: string, 
+/**
+ * As weighed, at most one decimal: "48.5".
+ */
+quantity: string, 
+/**
+ * kg, bag_50kg or bag_100kg.
+ */
+unit: string, 
+/**
+ * YYYY-MM-DD.
+ */
+delivered_on: string, 
+/**
+ * The collection point.
+ */
+place: string, 
+/**
+ * The scale's photo, uploaded first.
+ */
+photo?: string, 
+/**
+ * The uid of the entry this one corrects.
+ */
+replaces?: string, note?: string, };
+
+export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister } | { "name": "notification.read", "args": ByUid } | { "name": "price.record", "args": PriceRecord } | { "name": "delivery.record", "args": DeliveryRecord };
 
 export type PushRequest = { protocol: number, 
 /**

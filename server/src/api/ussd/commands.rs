@@ -5,7 +5,8 @@
 //! `PRIX mais`, `BEI mahindi` (at a market or in a territory: `PRICE beans kadutu`);
 //! `SELLERS`; `STOCK <product> <stock> <PIN>`; `LANGUAGE fr`; `SUBSCRIBE maize
 //! [market]` (`ABONNER`, `FUATA`) for the weekly price SMS and `STOP` to end it
-//! (docs/prices.md); anything else answers the help.
+//! (docs/prices.md); `DISPUTE D12 what is wrong` (`LITIGE`, `MZOZO`) for a cooperative
+//! member's delivery (docs/cooperatives.md); anything else answers the help.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
@@ -17,6 +18,7 @@ use super::{screens, token_is_ours};
 use crate::db::users::UserRow;
 use crate::db::{phone_settings, products as product_rows, sms, ussd_memos};
 use crate::domain::basic_phones::{self as rules, PinState};
+use crate::domain::cooperatives::deliveries;
 use crate::domain::prices;
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
@@ -106,6 +108,8 @@ enum Command {
     Language(String),
     Subscribe(String),
     Stop,
+    /// A delivery's reference from its receipt, and what is wrong.
+    Dispute(Vec<String>),
 }
 
 /// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
@@ -136,6 +140,8 @@ fn parse(text: &str) -> Command {
         Command::Subscribe(rest.join(" "))
     } else if is("stop", "STOP") && rest.is_empty() {
         Command::Stop
+    } else if is("dispute", "DISPUTE") {
+        Command::Dispute(rest)
     } else {
         Command::Help
     }
@@ -174,6 +180,10 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
                 Lang::parse(Some(code)).text("ussd.commands.language_done")
             }
             None => words("help"),
+        },
+        Command::Dispute(args) => match person {
+            Some(member) => dispute(state, member, lang, &args).await?,
+            None => words("dispute_usage"),
         },
         Command::Stock(args) => match person {
             None => match state.db.read(crate::domain::sms::dial_code).await? {
@@ -261,6 +271,32 @@ async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> Ap
                 }
                 Err(other) => return Err(other),
             })
+        })
+        .await
+}
+
+/// `DISPUTE D12 it was 46 kg`: the member disputes an entry of theirs (the words after
+/// the reference say what is wrong; none, and the message says it came by SMS).
+async fn dispute(state: &AppState, member: UserRow, lang: Lang, args: &[String]) -> ApiResult<String> {
+    let Some((reference, why)) = args.split_first() else { return Ok(lang.text("ussd.commands.dispute_usage")) };
+    let Ok(id) = reference.trim_start_matches(['d', 'D']).parse::<i64>() else {
+        return Ok(lang.text("ussd.commands.dispute_usage"));
+    };
+    let reference = deliveries::reference(id);
+    let reason = if why.is_empty() { lang.text("ussd.commands.dispute") } else { why.join(" ") };
+    let said = move |key: &str, coop: &str| {
+        lang.format(&format!("ussd.commands.{key}"), &[("ref", reference.as_str()), ("coop", coop)])
+    };
+    state
+        .db
+        .write(move |tx| match deliveries::dispute(tx, &member, id, &reason) {
+            Ok(entry) => Ok(said("dispute_done", &gsm7::cut(&entry.cooperative_name, deliveries::COOP_SMS_CHARS))),
+            Err(refusal) => Ok(match refusal.code() {
+                "delivery_not_found" => said("dispute_not_found", ""),
+                "dispute_too_late" => said("dispute_too_late", ""),
+                "already_disputed" | "already_corrected" => said("dispute_already", ""),
+                _ => return Err(refusal),
+            }),
         })
         .await
 }
@@ -355,6 +391,12 @@ mod tests {
         assert_eq!(parse("fuata mahindi"), Command::Subscribe("mahindi".into()));
         assert_eq!(parse("subscribe beans"), Command::Subscribe("beans".into()));
         assert_eq!(parse("STOP"), Command::Stop);
+        assert_eq!(
+            parse("litige D12 c'etait 46 kg"),
+            Command::Dispute(vec!["d12".into(), "c'etait".into(), "46".into(), "kg".into()])
+        );
+        assert_eq!(parse("MZOZO d12"), Command::Dispute(vec!["d12".into()]));
+        assert_eq!(parse("dispute"), Command::Dispute(vec![]));
         assert_eq!(parse("stop"), Command::Stop);
         assert_eq!(parse("MSAADA"), Command::Help);
         assert_eq!(parse("hello"), Command::Help);

@@ -33,6 +33,9 @@ pub enum Error {
         message: String,
     },
     Other(String),
+    /// A text value holds a NUL character: PostgreSQL cannot store one, so neither
+    /// engine takes it (the same answer whichever is underneath).
+    NulInText,
 }
 
 impl fmt::Display for Error {
@@ -47,6 +50,7 @@ impl fmt::Display for Error {
             Error::NoRows => f.write_str("the query answered no row"),
             Error::Conversion { column, message } => write!(f, "column {column}: {message}"),
             Error::Other(message) => f.write_str(message),
+            Error::NulInText => f.write_str("a text value holds a NUL character"),
         }
     }
 }
@@ -272,6 +276,14 @@ enum StatementInner<'c> {
     Postgres { pg: &'c RefCell<postgres::Pg>, statement: ::postgres::Statement, sql: Box<str> },
 }
 
+/// Refuses a text holding NUL before either engine sees it (`Error::NulInText`).
+fn refuse_nul(values: &[ValueRef<'_>]) -> Result<()> {
+    if values.iter().any(|v| matches!(v, ValueRef::Text(text) if text.contains('\0'))) {
+        return Err(Error::NulInText);
+    }
+    Ok(())
+}
+
 fn pg_params<'v>(values: &'v [ValueRef<'v>]) -> Vec<postgres::Param<'v>> {
     values.iter().map(|value| postgres::Param(*value)).collect()
 }
@@ -283,11 +295,16 @@ fn pg_refs<'p>(params: &'p [postgres::Param<'_>]) -> Vec<&'p (dyn ::postgres::ty
 impl Statement<'_> {
     pub fn execute<P: Params>(&mut self, params: P) -> Result<usize> {
         match &mut self.inner {
-            StatementInner::SqliteCached(statement) => {
-                params.with_values(|values| Ok(statement.execute(bind(values))?))
-            }
-            StatementInner::Sqlite(statement) => params.with_values(|values| Ok(statement.execute(bind(values))?)),
+            StatementInner::SqliteCached(statement) => params.with_values(|values| {
+                refuse_nul(values)?;
+                Ok(statement.execute(bind(values))?)
+            }),
+            StatementInner::Sqlite(statement) => params.with_values(|values| {
+                refuse_nul(values)?;
+                Ok(statement.execute(bind(values))?)
+            }),
             StatementInner::Postgres { pg, statement, sql } => params.with_values(|values| {
+                refuse_nul(values)?;
                 let params = pg_params(values);
                 let changed = pg
                     .borrow_mut()
@@ -301,19 +318,22 @@ impl Statement<'_> {
     /// The rows of the query, one at a time (PostgreSQL's are all fetched first).
     pub fn query<P: Params>(&mut self, params: P) -> Result<Rows<'_>> {
         let inner = match &mut self.inner {
-            StatementInner::SqliteCached(statement) => {
-                RowsInner::Sqlite(params.with_values(|values| statement.query(bind(values)))?)
-            }
-            StatementInner::Sqlite(statement) => {
-                RowsInner::Sqlite(params.with_values(|values| statement.query(bind(values)))?)
-            }
+            StatementInner::SqliteCached(statement) => RowsInner::Sqlite(params.with_values(|values| {
+                refuse_nul(values)?;
+                Ok::<_, Error>(statement.query(bind(values))?)
+            })?),
+            StatementInner::Sqlite(statement) => RowsInner::Sqlite(params.with_values(|values| {
+                refuse_nul(values)?;
+                Ok::<_, Error>(statement.query(bind(values))?)
+            })?),
             StatementInner::Postgres { pg, statement, sql } => {
-                let rows = params
-                    .with_values(|values| {
-                        let params = pg_params(values);
-                        pg.borrow_mut().run(|client| client.query(&*statement, &pg_refs(&params)))
-                    })
-                    .map_err(|err| Error::from(err).in_statement(sql))?;
+                let rows = params.with_values(|values| {
+                    refuse_nul(values)?;
+                    let params = pg_params(values);
+                    pg.borrow_mut()
+                        .run(|client| client.query(&*statement, &pg_refs(&params)))
+                        .map_err(|err| Error::from(err).in_statement(sql))
+                })?;
                 RowsInner::Postgres { rows, next: 0 }
             }
         };

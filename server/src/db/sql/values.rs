@@ -1,7 +1,7 @@
 //! Values as they cross the storage seam: SQLite's five kinds, what a query takes
 //! ([`ToValue`], [`Params`], `params!`) and what a column is read as ([`FromValue`]).
 
-use crate::model::{Word, blog, course, order, payment, price, product, survey, user};
+use crate::model::{Word, blog, cooperative, course, order, payment, price, product, survey, user};
 
 /// A value as it crosses the seam, borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -260,6 +260,11 @@ fn word<T: Word>(value: ValueRef<'_>) -> std::result::Result<T, String> {
 
 words!(
     blog::BlogCategory,
+    cooperative::Grade,
+    cooperative::MemberRole,
+    cooperative::MemberStatus,
+    cooperative::Status,
+    cooperative::WeighUnit,
     product::Category,
     user::Country,
     course::CourseCategory,

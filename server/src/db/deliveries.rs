@@ -1,0 +1,202 @@
+//! A cooperative's weigh book (docs/cooperatives.md): entries only, a correction
+//! a new entry naming the one it replaces; and the disputes members raise.
+
+use crate::db::{Connection, OptionalExtension, params};
+use crate::model::cooperative::{Grade, WeighUnit};
+
+#[derive(Debug, Clone)]
+pub struct DeliveryRow {
+    pub id: i64,
+    pub uid: String,
+    pub cooperative_id: i64,
+    pub cooperative_name: String,
+    pub member_id: i64,
+    pub member_name: String,
+    pub crop: String,
+    pub grade: Grade,
+    pub quantity: String,
+    pub unit: WeighUnit,
+    pub grams: i64,
+    pub delivered_on: String,
+    pub place: String,
+    pub photo: Option<String>,
+    /// The entry this one corrects.
+    pub replaces_id: Option<i64>,
+    /// The entry that corrects this one: it no longer counts.
+    pub replaced_by: Option<i64>,
+    pub note: Option<String>,
+    pub recorded_by: i64,
+    pub created_at: String,
+    pub dispute: Option<DisputeRow>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DisputeRow {
+    pub reason: String,
+    pub answer: Option<String>,
+    pub answer_note: Option<String>,
+    pub created_at: String,
+    pub answered_at: Option<String>,
+}
+
+const SELECT: &str = "SELECT d.id, d.uid, d.cooperative_id, c.name, d.member_id, u.first_name || ' ' || u.last_name,
+    d.crop, d.grade, d.quantity, d.unit, d.grams, d.delivered_on, d.place, d.photo, d.replaces_id,
+    (SELECT r.id FROM cooperative_deliveries r WHERE r.replaces_id = d.id), d.note, d.recorded_by, d.created_at,
+    x.reason, x.answer, x.answer_note, x.created_at, x.answered_at
+    FROM cooperative_deliveries d JOIN cooperatives c ON c.id = d.cooperative_id JOIN users u ON u.id = d.member_id
+    LEFT JOIN cooperative_disputes x ON x.delivery_id = d.id";
+
+fn row(r: &crate::db::Row<'_>) -> crate::db::Result<DeliveryRow> {
+    let reason: Option<String> = r.get(19)?;
+    let dispute = match reason {
+        Some(reason) => Some(DisputeRow {
+            reason,
+            answer: r.get(20)?,
+            answer_note: r.get(21)?,
+            created_at: r.get(22)?,
+            answered_at: r.get(23)?,
+        }),
+        None => None,
+    };
+    Ok(DeliveryRow {
+        id: r.get(0)?,
+        uid: r.get(1)?,
+        cooperative_id: r.get(2)?,
+        cooperative_name: r.get(3)?,
+        member_id: r.get(4)?,
+        member_name: r.get(5)?,
+        crop: r.get(6)?,
+        grade: r.get(7)?,
+        quantity: r.get(8)?,
+        unit: r.get(9)?,
+        grams: r.get(10)?,
+        delivered_on: r.get(11)?,
+        place: r.get(12)?,
+        photo: r.get(13)?,
+        replaces_id: r.get(14)?,
+        replaced_by: r.get(15)?,
+        note: r.get(16)?,
+        recorded_by: r.get(17)?,
+        created_at: r.get(18)?,
+        dispute,
+    })
+}
+
+pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<DeliveryRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE d.id = ?1"))?.query_row([id], row).optional()
+}
+
+pub fn by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<DeliveryRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE d.uid = ?1"))?.query_row([uid], row).optional()
+}
+
+/// A new entry of the book.
+pub struct NewDelivery<'a> {
+    pub uid: &'a str,
+    pub cooperative_id: i64,
+    pub member_id: i64,
+    pub crop: &'a str,
+    pub grade: Grade,
+    pub quantity: &'a str,
+    pub unit: WeighUnit,
+    pub grams: i64,
+    pub delivered_on: &'a str,
+    pub place: &'a str,
+    pub photo: Option<&'a str>,
+    pub replaces_id: Option<i64>,
+    pub note: Option<&'a str>,
+    pub recorded_by: i64,
+}
+
+pub fn insert(conn: &Connection, d: &NewDelivery<'_>, now: &str) -> crate::db::Result<i64> {
+    conn.insert(
+        "INSERT INTO cooperative_deliveries (uid, cooperative_id, member_id, crop, grade, quantity, unit, grams,
+             delivered_on, place, photo, replaces_id, note, recorded_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            d.uid,
+            d.cooperative_id,
+            d.member_id,
+            d.crop,
+            d.grade,
+            d.quantity,
+            d.unit,
+            d.grams,
+            d.delivered_on,
+            d.place,
+            d.photo,
+            d.replaces_id,
+            d.note,
+            d.recorded_by,
+            now
+        ],
+    )
+}
+
+/// A cooperative's book, newest first: every entry (corrected ones too), those of
+/// `day` only when given, at most `limit` from `offset`.
+pub fn of_cooperative(
+    conn: &Connection,
+    cooperative_id: i64,
+    day: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> crate::db::Result<Vec<DeliveryRow>> {
+    conn.prepare_cached(&format!(
+        "{SELECT} WHERE d.cooperative_id = ?1 AND d.delivered_on = COALESCE(?2, d.delivered_on)
+         ORDER BY d.id DESC LIMIT ?3 OFFSET ?4"
+    ))?
+    .query_map(params![cooperative_id, day, limit, offset], row)?
+    .collect()
+}
+
+/// A member's entries in every cooperative, newest first, with their history.
+pub fn of_member(conn: &Connection, member_id: i64, limit: i64, offset: i64) -> crate::db::Result<Vec<DeliveryRow>> {
+    conn.prepare_cached(&format!("{SELECT} WHERE d.member_id = ?1 ORDER BY d.id DESC LIMIT ?2 OFFSET ?3"))?
+        .query_map(params![member_id, limit, offset], row)?
+        .collect()
+}
+
+/// What a cooperative holds by crop and grade: the entries that count (none corrects
+/// them), in grams.
+pub fn received(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<(String, Grade, i64, i64)>> {
+    conn.prepare_cached(
+        "SELECT d.crop, d.grade, SUM(d.grams), COUNT(DISTINCT d.member_id) FROM cooperative_deliveries d
+         WHERE d.cooperative_id = ?1 AND d.grams > 0
+           AND NOT EXISTS (SELECT 1 FROM cooperative_deliveries r WHERE r.replaces_id = d.id)
+         GROUP BY d.crop, d.grade ORDER BY d.crop, d.grade",
+    )?
+    .query_map([cooperative_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+    .collect()
+}
+
+pub fn add_dispute(
+    conn: &Connection,
+    delivery_id: i64,
+    member_id: i64,
+    reason: &str,
+    now: &str,
+) -> crate::db::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO cooperative_disputes (delivery_id, member_id, reason, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![delivery_id, member_id, reason, now])?;
+    Ok(())
+}
+
+/// Answers a dispute not yet answered: `corrected` or `kept`.
+pub fn answer_dispute(
+    conn: &Connection,
+    delivery_id: i64,
+    answer: &str,
+    note: Option<&str>,
+    by: i64,
+    now: &str,
+) -> crate::db::Result<()> {
+    conn.prepare_cached(
+        "UPDATE cooperative_disputes SET answer = ?2, answer_note = ?3, answered_by = ?4, answered_at = ?5
+         WHERE delivery_id = ?1 AND answer IS NULL",
+    )?
+    .execute(params![delivery_id, answer, note, by, now])?;
+    Ok(())
+}

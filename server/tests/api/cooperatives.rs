@@ -1,0 +1,313 @@
+//! Cooperatives and their weigh book (docs/cooperatives.md), on both engines.
+
+use mavuno::model::user::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+use crate::sync::mutation;
+
+/// A cooperative with an admin, a manager (a field agent), and a member farmer with a
+/// phone that takes SMS: (admin, manager, member, member's id, cooperative's id).
+struct Coop {
+    app: TestApp,
+    admin: String,
+    manager: String,
+    member: String,
+    member_id: i64,
+    id: i64,
+}
+
+async fn id_of(app: &TestApp, token: &str) -> i64 {
+    let me: Value = app.get("/me", Some(token)).await.json().await.unwrap();
+    me["user"]["id"].as_i64().unwrap()
+}
+
+impl Coop {
+    async fn new() -> Coop {
+        let app = crate::ussd::ussd_app().await;
+        let admin = app.user_with_role("admin@example.com", Role::Admin).await;
+        let manager = app.user_with_role("agent@example.com", Role::FieldAgent).await;
+        let member = app.user_with_role("neema@example.com", Role::Farmer).await;
+        app.sql(
+            "UPDATE users SET phone_number = '+243990000101', first_name = 'Neema' WHERE email = 'neema@example.com'",
+        );
+        let made = app
+            .call(
+                Method::POST,
+                "/admin/cooperatives",
+                &admin,
+                Some(json!({
+                    "name": "Kabare Coffee Growers", "territory": "Kabare", "market_id": 1,
+                    "description": "Washed arabica from Kabare's hills", "fee_percent": 2.5
+                })),
+            )
+            .await;
+        assert_eq!(made.status(), StatusCode::CREATED);
+        let made: Value = made.json().await.unwrap();
+        let id = made["data"]["id"].as_i64().unwrap();
+        assert_eq!(made["data"]["fee_percent"], 2.5);
+        let (manager_id, member_id) = (id_of(&app, &manager).await, id_of(&app, &member).await);
+        let named = app
+            .call(
+                Method::PUT,
+                &format!("/cooperatives/{id}/members/{manager_id}"),
+                &admin,
+                Some(json!({"role": "manager", "status": "active"})),
+            )
+            .await;
+        assert_eq!(named.status(), StatusCode::OK);
+        let asked = app.call(Method::POST, &format!("/cooperatives/{id}/join"), &member, None).await;
+        assert_eq!(asked.json::<Value>().await.unwrap()["data"]["status"], "asked");
+        let accepted = app
+            .call(
+                Method::PUT,
+                &format!("/cooperatives/{id}/members/{member_id}"),
+                &manager,
+                Some(json!({"status": "active"})),
+            )
+            .await;
+        assert_eq!(accepted.status(), StatusCode::OK);
+        Coop { app, admin, manager, member, member_id, id }
+    }
+
+    fn delivery(&self, uid: u32, quantity: &str) -> Value {
+        json!({"uid": crate::sync::uid(uid), "cooperative": self.id, "member": self.member_id, "crop": "bean",
+            "grade": "A", "quantity": quantity, "unit": "kg", "delivered_on": today(), "place": "Kabare centre"})
+    }
+
+    async fn book(&self) -> Vec<Value> {
+        let book: Value = self
+            .app
+            .get(&format!("/cooperatives/{}/deliveries", self.id), Some(&self.manager))
+            .await
+            .json()
+            .await
+            .unwrap();
+        book["data"].as_array().unwrap().clone()
+    }
+
+    async fn stock(&self) -> Value {
+        let stock: Value =
+            self.app.get(&format!("/cooperatives/{}/stock", self.id), Some(&self.manager)).await.json().await.unwrap();
+        stock["data"].clone()
+    }
+}
+
+fn today() -> String {
+    mavuno::domain::prices::today().to_string()
+}
+
+#[tokio::test]
+async fn admins_make_cooperatives_farmers_ask_to_join_managers_answer_and_suspended_ones_hide() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    // What an admin typed wrong is named field by field.
+    let wrong = app
+        .call(
+            Method::POST,
+            "/admin/cooperatives",
+            &c.admin,
+            Some(json!({
+                "name": "kabare coffee GROWERS", "territory": "", "market_id": 999, "fee_percent": 25
+            })),
+        )
+        .await;
+    let wrong = error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(
+        wrong["error_codes"],
+        json!({"name": ["taken"], "territory": ["required"], "market_id": ["invalid_option"], "fee_percent": ["out_of_range"]})
+    );
+    // The public list and page.
+    let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
+    assert_eq!(listed["data"][0]["name"], "Kabare Coffee Growers");
+    assert_eq!(listed["data"][0]["members"], 2, "the manager and the member");
+    assert_eq!(listed["data"][0]["market_name"], "Kadutu");
+    // Only farmers join; members' numbers are for managers.
+    let buyer = app.user_with_role("buyer@example.com", Role::User).await;
+    let refused = app.call(Method::POST, &format!("/cooperatives/{}/join", c.id), &buyer, None).await;
+    assert_eq!(error_of(refused, StatusCode::FORBIDDEN).await["code"], "farmers_only");
+    let people: Value =
+        app.get(&format!("/cooperatives/{}/members", c.id), Some(&c.manager)).await.json().await.unwrap();
+    let neema = people["data"].as_array().unwrap().iter().find(|m| m["first_name"] == "Neema").unwrap().clone();
+    assert_eq!((neema["status"].as_str(), neema["phone_number"].as_str()), (Some("active"), Some("+243990000101")));
+    let refused = app.get(&format!("/cooperatives/{}/members", c.id), Some(&c.member)).await;
+    assert_eq!(error_of(refused, StatusCode::FORBIDDEN).await["code"], "managers_only");
+    // A manager answers members but does not name managers.
+    let refused = app
+        .call(
+            Method::PUT,
+            &format!("/cooperatives/{}/members/{}", c.id, c.member_id),
+            &c.manager,
+            Some(json!({"role": "manager"})),
+        )
+        .await;
+    assert_eq!(error_of(refused, StatusCode::FORBIDDEN).await["code"], "admins_name_managers");
+    // The member heard they were accepted, by SMS.
+    let sms = app.sms_bodies();
+    assert!(sms.iter().any(|(to, body)| to == "+243990000101" && body.contains("Kabare Coffee Growers")), "{sms:?}");
+    let mine: Value = app.get("/me/cooperatives", Some(&c.member)).await.json().await.unwrap();
+    assert_eq!(mine["data"][0]["status"], "active");
+    assert!(mine["data"][0].get("phone_number").is_none());
+    // Suspended: off the public list and page, still there for its people and admins.
+    let suspended = app
+        .call(
+            Method::PATCH,
+            &format!("/admin/cooperatives/{}", c.id),
+            &c.admin,
+            Some(json!({
+                "name": "Kabare Coffee Growers", "territory": "Kabare", "market_id": 1, "status": "suspended"
+            })),
+        )
+        .await;
+    assert_eq!(suspended.status(), StatusCode::OK);
+    let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
+    assert_eq!(listed["data"], json!([]));
+    assert_eq!(app.get(&format!("/cooperatives/{}", c.id), None).await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/cooperatives/{}", c.id), Some(&c.member)).await.status(), StatusCode::OK);
+    let all: Value = app.get("/admin/cooperatives", Some(&c.admin)).await.json().await.unwrap();
+    assert_eq!(all["data"][0]["status"], "suspended");
+    let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
+    let refused = app.call(Method::POST, &format!("/cooperatives/{}/join", c.id), &farmer, None).await;
+    assert_eq!(error_of(refused, StatusCode::CONFLICT).await["code"], "cooperative_suspended");
+}
+
+#[tokio::test]
+async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_keeps_the_history() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    let before = app.sms_bodies().len();
+    // The manager's phone sends the entry, then again (its answer was lost).
+    let phone = "cccccccc-0000-4000-8000-000000000001";
+    let change = vec![mutation(1, "delivery.record", c.delivery(1, "48.5"), None)];
+    let first = app.push_ok(&c.manager, phone, change.clone()).await;
+    assert_eq!(first["results"][0]["status"], "applied", "{first}");
+    let again = app.push_ok(&c.manager, phone, change).await;
+    assert_eq!(again["results"][0]["duplicate"], true);
+    let book = c.book().await;
+    assert_eq!(book.len(), 1, "once");
+    let entry = &book[0];
+    assert_eq!((entry["kilograms"].as_str(), entry["member_name"].as_str()), (Some("48.5"), Some("Neema farmer")));
+    let reference = entry["reference"].as_str().unwrap().to_owned();
+    // The receipt, once, in the member's language (DRC: French), in one segment.
+    let sms = app.sms_bodies();
+    assert_eq!(sms.len(), before + 1, "{sms:?}");
+    let (to, receipt) = sms.last().unwrap();
+    assert_eq!(to, "+243990000101");
+    assert!(
+        receipt.contains("48.5 kg haricots qualité A") && receipt.contains(&format!("LITIGE {reference}")),
+        "{receipt}"
+    );
+    assert!(mavuno::platform::gsm7::units(receipt).is_some_and(|n| n <= 160));
+    assert_eq!(c.stock().await, json!([{"crop": "bean", "grade": "A", "received_kilograms": "48.5", "members": 1}]));
+
+    // What the phone got wrong comes back with every field's reason, and nothing is written.
+    let mut wrong = c.delivery(2, "0");
+    wrong["crop"] = json!("gold");
+    wrong["member"] = json!(999_999);
+    wrong["delivered_on"] = json!("2099-01-01");
+    let refused = app.push_ok(&c.manager, phone, vec![mutation(2, "delivery.record", wrong, None)]).await;
+    let result = &refused["results"][0];
+    assert_eq!(result["status"], "rejected");
+    assert_eq!(
+        result["error_codes"],
+        json!({"member_id": ["not_a_member"], "crop": ["invalid_option"], "quantity": ["out_of_range"],
+               "delivered_on": ["in_future"]})
+    );
+    assert_eq!(c.book().await.len(), 1);
+    // Only managers weigh in.
+    let refused = app
+        .call(
+            Method::POST,
+            &format!("/cooperatives/{}/deliveries", c.id),
+            &c.member,
+            Some(json!({
+                "uid": crate::sync::uid(3), "member_id": c.member_id, "crop": "bean", "grade": "A", "quantity": "10",
+                "unit": "kg", "delivered_on": today(), "place": "Kabare"
+            })),
+        )
+        .await;
+    assert_eq!(error_of(refused, StatusCode::FORBIDDEN).await["code"], "managers_only");
+
+    // The member disputes it; a manager corrects it with a new entry, and the history stays.
+    let id = entry["id"].as_i64().unwrap();
+    let nothing_to_keep = app
+        .call(Method::POST, &format!("/deliveries/{id}/keep"), &c.manager, Some(json!({"note": "Weighed twice"})))
+        .await;
+    assert_eq!(error_of(nothing_to_keep, StatusCode::CONFLICT).await["code"], "not_disputed");
+    let disputed = app
+        .call(
+            Method::POST,
+            &format!("/deliveries/{id}/dispute"),
+            &c.member,
+            Some(json!({"reason": "It was 46 kg, two were stones"})),
+        )
+        .await;
+    assert_eq!(disputed.status(), StatusCode::OK);
+    let twice =
+        app.call(Method::POST, &format!("/deliveries/{id}/dispute"), &c.member, Some(json!({"reason": "Again"}))).await;
+    assert_eq!(error_of(twice, StatusCode::CONFLICT).await["code"], "already_disputed");
+    let mut correction = c.delivery(4, "46");
+    correction["replaces"] = json!(crate::sync::uid(1));
+    let unexplained =
+        app.push_ok(&c.manager, phone, vec![mutation(3, "delivery.record", correction.clone(), None)]).await;
+    assert_eq!(unexplained["results"][0]["error_codes"], json!({"note": ["required"]}));
+    correction["note"] = json!("Stones taken out");
+    let corrected =
+        app.push_ok(&c.manager, phone, vec![mutation(4, "delivery.record", correction.clone(), None)]).await;
+    assert_eq!(corrected["results"][0]["status"], "applied", "{corrected}");
+    assert_eq!(c.stock().await[0]["received_kilograms"], "46");
+    let mine: Value = app.get("/me/deliveries", Some(&c.member)).await.json().await.unwrap();
+    let mine = mine["data"].as_array().unwrap();
+    assert_eq!(mine.len(), 2, "the entry and its correction");
+    assert_eq!(mine[0]["replaces_id"], id);
+    assert_eq!(mine[1]["replaced_by"], mine[0]["id"]);
+    assert_eq!(mine[1]["dispute"]["answer"], "corrected");
+    let receipt = app.sms_bodies().last().unwrap().1.clone();
+    assert!(receipt.contains(&format!("entrée {reference} corrigée: 46 kg")), "{receipt}");
+    // A corrected entry is not corrected twice; nobody else sees the member's entries.
+    correction["uid"] = json!(crate::sync::uid(5));
+    let twice = app.push_ok(&c.manager, phone, vec![mutation(5, "delivery.record", correction, None)]).await;
+    assert_eq!(twice["results"][0]["error_codes"], json!({"replaces": ["already_corrected"]}));
+    let other = app.user_with_role("other@example.com", Role::Farmer).await;
+    let theirs: Value = app.get("/me/deliveries", Some(&other)).await.json().await.unwrap();
+    assert_eq!(theirs["data"], json!([]));
+    let refused =
+        app.call(Method::POST, &format!("/deliveries/{id}/dispute"), &other, Some(json!({"reason": "Not mine"}))).await;
+    assert_eq!(error_of(refused, StatusCode::NOT_FOUND).await["code"], "delivery_not_found");
+}
+
+#[tokio::test]
+async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_reference() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    let written = app
+        .call(
+            Method::POST,
+            &format!("/cooperatives/{}/deliveries", c.id),
+            &c.manager,
+            Some(json!({
+                "uid": crate::sync::uid(9), "member_id": c.member_id, "crop": "coffee", "grade": "B", "quantity": "2",
+                "unit": "bag_50kg", "delivered_on": today(), "place": "Kabare centre"
+            })),
+        )
+        .await;
+    assert_eq!(written.status(), StatusCode::CREATED);
+    let written: Value = written.json().await.unwrap();
+    assert_eq!(written["data"]["kilograms"], "100");
+    let reference = written["data"]["reference"].as_str().unwrap().to_owned();
+    let number = "+243990000101";
+    let (status, _) = app.text_in(number, &format!("LITIGE {reference} c'était 90 kg"), "sms-1").await;
+    assert_eq!(status, StatusCode::OK);
+    let answer = app.answers_to(number).last().unwrap().clone();
+    assert!(answer.contains(&format!("la livraison {reference} est contestée")), "{answer}");
+    let mine: Value = app.get("/me/deliveries", Some(&c.member)).await.json().await.unwrap();
+    assert_eq!(mine["data"][0]["dispute"]["reason"], "c'etait 90 kg");
+    app.text_in(number, &format!("litige {reference}"), "sms-2").await;
+    assert!(app.answers_to(number).last().unwrap().contains("déjà contestée"));
+    // Someone else's reference, or none, is answered with what to send.
+    app.text_in(number, "LITIGE D999999", "sms-3").await;
+    assert!(app.answers_to(number).last().unwrap().starts_with("Aucune livraison D999999"));
+    app.text_in(number, "LITIGE", "sms-4").await;
+    assert!(app.answers_to(number).last().unwrap().starts_with("Pour contester une livraison"));
+}
