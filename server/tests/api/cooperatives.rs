@@ -116,7 +116,7 @@ async fn admins_make_cooperatives_farmers_ask_to_join_managers_answer_and_suspen
     let wrong = error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(
         wrong["error_codes"],
-        json!({"name": ["taken"], "territory": ["required"], "market_id": ["invalid_option"], "fee_percent": ["out_of_range"]})
+        json!({"name": ["name_taken"], "territory": ["required"], "market_id": ["market_unknown"], "fee_percent": ["fee_invalid"]})
     );
     // The public list and page.
     let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
@@ -211,8 +211,8 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
     assert_eq!(result["status"], "rejected");
     assert_eq!(
         result["error_codes"],
-        json!({"member_id": ["not_a_member"], "crop": ["invalid_option"], "quantity": ["out_of_range"],
-               "delivered_on": ["in_future"]})
+        json!({"member_id": ["not_a_member"], "crop": ["crop_unknown"], "quantity": ["out_of_range"],
+               "delivered_on": ["date_future"]})
     );
     assert_eq!(c.book().await.len(), 1);
     // Only managers weigh in.

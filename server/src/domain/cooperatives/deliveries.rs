@@ -105,7 +105,7 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
         }
     };
     if crate::domain::prices::crop(input.crop.trim()).is_none() {
-        errors.add("crop", "invalid_option", "Choose a crop of the list");
+        errors.add("crop", "crop_unknown", "Choose a crop of the list");
     }
     let grade = Grade::parse(input.grade.trim());
     if grade.is_none() {
@@ -123,12 +123,12 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
     let today = crate::domain::prices::today();
     let day = clock::parse_day(input.delivered_on);
     match day {
-        None => errors.add("delivered_on", "invalid_date", "The date is YYYY-MM-DD"),
+        None => errors.add("delivered_on", "date_invalid", "The date is YYYY-MM-DD"),
         Some(day) if day > today + Duration::days(1) => {
-            errors.add("delivered_on", "in_future", "The delivery cannot be in the future")
+            errors.add("delivered_on", "date_future", "The delivery cannot be in the future")
         }
         Some(day) if day < today - Duration::days(MAX_AGE_DAYS) => {
-            errors.add("delivered_on", "too_old", "Deliveries are written within 60 days")
+            errors.add("delivered_on", "date_too_old", "Deliveries are written within 60 days")
         }
         Some(_) => {}
     }
@@ -139,7 +139,7 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
         errors.add("place", "too_long", format!("The collection point is at most {MAX_PLACE_CHARS} characters"));
     }
     if input.photo.is_some_and(|p| !is_hash(p)) {
-        errors.add("photo", "invalid", "The photo is not an uploaded picture");
+        errors.add("photo", "invalid_hash", "The photo is not an uploaded picture");
     }
     let note = input.note.map(str::trim).filter(|n| !n.is_empty());
     if note.is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS) {

@@ -42,7 +42,7 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
     } else if name.chars().count() > MAX_NAME_CHARS {
         errors.add("name", "too_long", format!("The name is at most {MAX_NAME_CHARS} characters"));
     } else if rows::name_taken(conn, name, id)? {
-        errors.add("name", "taken", "Another cooperative has this name");
+        errors.add("name", "name_taken", "Another cooperative has this name");
     }
     let territory = input.territory.trim();
     if territory.is_empty() {
@@ -55,7 +55,7 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
         None => None,
     };
     if market.is_none() {
-        errors.add("market_id", "invalid_option", "Choose the market where it sells (GET /prices/markets)");
+        errors.add("market_id", "market_unknown", "Choose the market where it sells (GET /prices/markets)");
     }
     let description = input.description.trim();
     if description.chars().count() > MAX_DESCRIPTION_CHARS {
@@ -66,7 +66,7 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
         None => 0,
         Some(bp) if bp.is_finite() && (0.0..=MAX_FEE_BP as f64).contains(&bp) => bp as i64,
         Some(_) => {
-            errors.add("fee_percent", "out_of_range", "The cooperative's fee is between 0 and 20 percent");
+            errors.add("fee_percent", "fee_invalid", "The cooperative's fee is between 0 and 20 percent");
             0
         }
     };
