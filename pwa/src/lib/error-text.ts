@@ -5,6 +5,7 @@
 import type { ParseKeys, TFunction } from 'i18next';
 import type en from '../locales/en.json';
 import { ApiError } from './api';
+import type { MutationResult } from './sync/protocol';
 
 export type ErrorCode = keyof (typeof en)['errors'];
 
@@ -59,4 +60,13 @@ export function fieldProblems(problem: Problem, t: TFunction, fields: readonly s
     }
   }
   return out;
+}
+
+/** Why the server refused a queued change, in words: its field codes, else its code. */
+export function refusalText(result: MutationResult | undefined, t: TFunction): string {
+  const codes = Object.values(result?.error_codes ?? {}).flat();
+  return (codes.length > 0 ? codes : [result?.code ?? ''])
+    .filter(Boolean)
+    .map((code) => t(`errors.${code}`, { defaultValue: code }))
+    .join(' ');
 }

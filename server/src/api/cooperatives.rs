@@ -185,6 +185,8 @@ pub struct MemberJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     phone_number: Option<String>,
     location: Option<String>,
+    /// Whether the person is a farmer (only farmers bring deliveries).
+    farmer: bool,
     role: MemberRole,
     status: MemberStatus,
     created_at: String,
@@ -200,6 +202,7 @@ impl MemberJson {
             last_name: m.last_name,
             phone_number: m.phone_number.filter(|_| with_phone),
             location: m.location,
+            farmer: m.person_role == crate::model::user::Role::Farmer,
             role: m.role,
             status: m.status,
             created_at: m.created_at,

@@ -114,6 +114,8 @@ pub struct MemberRow {
     pub last_name: String,
     pub phone_number: Option<String>,
     pub location: Option<String>,
+    /// The person's role on the platform (only farmers bring deliveries).
+    pub person_role: crate::model::user::Role,
     pub role: MemberRole,
     pub status: MemberStatus,
     pub created_at: String,
@@ -121,7 +123,7 @@ pub struct MemberRow {
 }
 
 const MEMBER: &str = "SELECT cm.cooperative_id, cm.user_id, u.first_name, u.last_name, u.phone_number, u.location,
-    cm.role, cm.status, cm.created_at, cm.updated_at
+    u.role, cm.role, cm.status, cm.created_at, cm.updated_at
     FROM cooperative_members cm JOIN users u ON u.id = cm.user_id";
 
 fn member(r: &crate::db::Row<'_>) -> crate::db::Result<MemberRow> {
@@ -132,10 +134,11 @@ fn member(r: &crate::db::Row<'_>) -> crate::db::Result<MemberRow> {
         last_name: r.get(3)?,
         phone_number: r.get(4)?,
         location: r.get(5)?,
-        role: r.get(6)?,
-        status: r.get(7)?,
-        created_at: r.get(8)?,
-        updated_at: r.get(9)?,
+        person_role: r.get(6)?,
+        role: r.get(7)?,
+        status: r.get(8)?,
+        created_at: r.get(9)?,
+        updated_at: r.get(10)?,
     })
 }
 

@@ -20,6 +20,7 @@ import { NotificationBell } from '../../components/notification-bell';
 import { ApplicationsSection } from '../../features/applications/applications-section';
 import { FarmersSection } from '../../features/agent/farmers-section';
 import { PricesSection } from '../../features/agent/prices-section';
+import { CooperativeSection } from '../../features/cooperatives/cooperative-section';
 import { ProductsSection } from '../../features/products/products-section';
 import { SalesSection } from '../../features/sales/sales-section';
 import { OrdersList } from '../../features/orders/orders-page';
@@ -263,6 +264,14 @@ function SectionContent({
     return (
       <ErrorBoundary>
         <PricesSection db={db} />
+      </ErrorBoundary>
+    );
+  }
+  if (section.id === 'cooperative') {
+    if (!db) return loading;
+    return (
+      <ErrorBoundary>
+        <CooperativeSection db={db} user={user} />
       </ErrorBoundary>
     );
   }

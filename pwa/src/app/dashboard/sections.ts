@@ -12,6 +12,7 @@ import {
   PhoneIcon,
   ReceiptIcon,
   SettingsIcon,
+  StoreIcon,
   UserIcon,
   UsersIcon,
   WalletIcon,
@@ -35,7 +36,8 @@ export type SectionId =
   | 'farmers'
   | 'courses'
   | 'phone'
-  | 'prices';
+  | 'prices'
+  | 'cooperative';
 
 export interface Section {
   id: SectionId;
@@ -84,6 +86,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'applications', icon: ClipboardIcon },
     { id: 'orders', icon: ReceiptIcon },
     { id: 'earnings', icon: WalletIcon },
+    { id: 'cooperative', icon: StoreIcon },
     { id: 'training', icon: BookIcon },
     phone,
     profile,
@@ -93,6 +96,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'farmers', icon: UsersIcon },
     { id: 'applications', icon: ClipboardIcon },
     { id: 'prices', icon: TagIcon },
+    { id: 'cooperative', icon: StoreIcon },
     phone,
     profile,
   ],

@@ -6,10 +6,9 @@ import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CropOptions, MarketOptions } from '../../components/price-options';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
-import { errorKey, fieldProblems, problemMessages } from '../../lib/error-text';
+import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
 import { formatDay } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
-import type { MutationResult } from '../../lib/sync/protocol';
 import {
   CURRENCIES,
   PRICE_UNITS,
@@ -107,13 +106,6 @@ export function PricesSection({ db }: { db: LocalDb }) {
     }
   };
 
-  const refusal = (result: MutationResult | undefined) => {
-    const codes = Object.values(result?.error_codes ?? {}).flat();
-    return (codes.length > 0 ? codes : [result?.code ?? ''])
-      .filter(Boolean)
-      .map((code) => t(`errors.${code}`, { defaultValue: code }))
-      .join(' ');
-  };
   const marketName = (id: number) => markets?.find((m) => m.id === id)?.name ?? `#${id}`;
   return (
     <div className="stack">
@@ -221,7 +213,7 @@ export function PricesSection({ db }: { db: LocalDb }) {
                   </p>
                   {typeof p.change === 'object' && (
                     <p className="sync-note refused" role="alert">
-                      {t('agent.prices.refused')} {refusal(p.change.result)}
+                      {t('agent.prices.refused')} {refusalText(p.change.result, t)}
                     </p>
                   )}
                 </div>

@@ -14,6 +14,7 @@ import { rateEntity } from '../entities/rates';
 import { personEntity } from '../entities/people';
 import { notificationEntity } from '../entities/notifications';
 import { priceEntity } from '../entities/prices';
+import { deliveryEntity } from '../entities/cooperatives';
 import { registerEntity, startSync } from './engine';
 
 registerEntity('survey', surveyEntity);
@@ -28,6 +29,7 @@ registerEntity('exchange_rate', rateEntity);
 registerEntity('person', personEntity);
 registerEntity('notification', notificationEntity);
 registerEntity('price', priceEntity);
+registerEntity('delivery', deliveryEntity);
 
 /**
  * Starts syncing an account. `onApproved` is called when one of the person's

@@ -15,6 +15,7 @@ import type {
   Product,
   Rate,
   StoredComment,
+  StoredDelivery,
   StoredPrice,
 } from './stored';
 import type { FavouriteRecord } from './records';
@@ -115,6 +116,8 @@ export class LocalDb extends Dexie {
   registrations!: EntityTable<LocalRegistration, 'uid'>;
   /** Market prices a field agent recorded on this phone (`price.record`), the newest kept. */
   recordedPrices!: EntityTable<StoredPrice, 'uid'>;
+  /** Deliveries a cooperative's manager weighed in on this phone (`delivery.record`), the newest kept. */
+  weighed!: EntityTable<StoredDelivery, 'uid'>;
 
   constructor(name: string) {
     super(name);
@@ -136,6 +139,7 @@ export class LocalDb extends Dexie {
     this.version(12).stores({ notifications: 'uid, created_at' });
     this.version(13).stores({ recordedPrices: 'uid' });
     this.version(14).stores({ confirmed: 'mutation_id, confirmed_at' });
+    this.version(15).stores({ weighed: 'uid' });
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -12,7 +12,7 @@ import type {
   RateRecord,
   SurveyRecord,
 } from './records';
-import type { PriceRecord, SurveyAnswers } from './protocol';
+import type { DeliveryRecord, PriceRecord, SurveyAnswers } from './protocol';
 
 /** What every synced record has on this device. */
 export interface LocalRecord {
@@ -107,6 +107,9 @@ export type Order = Kept<OrderRecord, 'id' | 'platform_fee_bp' | 'payment_status
 
 /** A price recorded on this phone, as it was typed. */
 export type StoredPrice = PriceRecord & { recorded_at: string };
+
+/** A delivery a cooperative's manager weighed in on this phone (`delivery.record`). */
+export type StoredDelivery = DeliveryRecord & { recorded_at: string };
 
 /** A product as the server sends it (docs/api.md, "Products"); one listed offline has no id yet. */
 export type Product = Kept<ProductRecord, 'id' | 'low_stock'>;

@@ -11,6 +11,7 @@ use crate::db::{Connection, cooperatives as coop_rows, users};
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::cooperative::{Grade, MemberStatus, WeighUnit, kilograms};
 use crate::model::picture::is_hash;
+use crate::model::user::Role;
 use crate::platform::{clock, gsm7};
 
 /// How long after an entry is written its member may dispute it.
@@ -96,6 +97,10 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
     let member = users::find(conn, input.member_id)?;
     let membership = coop_rows::membership(conn, input.cooperative_id, input.member_id)?;
     let member = match (member, membership) {
+        (Some(member), _) if member.role != Role::Farmer => {
+            errors.add("member_id", "not_a_member", "Deliveries are brought by farmers who are members");
+            None
+        }
         (Some(member), Some(m)) if m.status == MemberStatus::Active => Some(member),
         // A correction may still name someone removed since: their history stays.
         (Some(member), Some(_)) if replaces.as_ref().is_some_and(|r| r.member_id == member.id) => Some(member),

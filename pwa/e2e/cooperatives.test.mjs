@@ -1,0 +1,101 @@
+// Cooperatives (docs/cooperatives.md) on a 360 px phone: a farmer asks to join, the
+// manager (a field agent) accepts and weighs the farmer's beans in with the network
+// really cut; the delivery arrives once, and the farmer sees it and disputes it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function openSection(page, name) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('button', { name }).click();
+}
+
+/** Calls the API as the page's signed-in person. */
+function call(page, path, method = 'GET', body) {
+  return page.evaluate(
+    async ({ url, method, body }) => {
+      const headers = { Authorization: `Bearer ${localStorage.getItem('token')}`, 'Content-Type': 'application/json' };
+      const response = await fetch(url, { method, headers, body: body && JSON.stringify(body) });
+      return { status: response.status, body: await response.json() };
+    },
+    { url: `${env.server.origin}/api/v1${path}`, method, body },
+  );
+}
+
+test('a farmer joins, the manager weighs their beans in without a signal, and the farmer disputes the entry', async () => {
+  const { origin } = env.server;
+  // An admin makes the cooperative and names the field agent its manager.
+  const admin = await (await env.browser.newContext(PHONE)).newPage();
+  await signIn(admin, origin, 'admin@mavuno.demo');
+  const made = await call(admin, '/admin/cooperatives', 'POST', {
+    name: 'Walungu Bean Growers',
+    territory: 'Walungu',
+    market_id: 1,
+    description: 'Red and yellow beans from Walungu',
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const cooperative = made.body.data.id;
+  const agents = await call(admin, '/admin/users?role=field_agent');
+  const agent = agents.body.find((u) => u.email === 'agent@mavuno.demo');
+  const named = await call(admin, `/cooperatives/${cooperative}/members/${agent.id}`, 'PUT', {
+    role: 'manager',
+    status: 'active',
+  });
+  assert.equal(named.status, 200, JSON.stringify(named.body));
+
+  // The farmer asks to join from their dashboard.
+  const farmerContext = await env.browser.newContext(PHONE);
+  const farmer = await farmerContext.newPage();
+  await signIn(farmer, origin, 'farmer@mavuno.demo');
+  await openSection(farmer, 'Cooperatives');
+  const offer = farmer.locator('.list-row', { hasText: 'Walungu Bean Growers' });
+  await offer.getByRole('button', { name: 'Ask to join' }).click();
+  await farmer.locator('.list-row', { hasText: 'Walungu Bean Growers' }).getByText('Asked to join').waitFor();
+
+  // The manager accepts, then weighs in at a collection point with no signal.
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await controlledByServiceWorker(page);
+  await openSection(page, 'Cooperatives');
+  const asking = page.locator('.list-row', { hasText: 'Walungu Bean Growers' }).filter({ hasText: /Accept/ });
+  await asking.getByRole('button', { name: 'Accept' }).click();
+  const member = page.getByLabel(/^Member/);
+  await member.locator('option', { hasText: /^Amani/ }).waitFor({ state: 'attached' });
+
+  await context.setOffline(true);
+  await assertOffline(page);
+  await page.getByRole('button', { name: 'Save delivery' }).click();
+  await page.getByText('Choose the member who brought it.').first().waitFor();
+  await member.selectOption(await member.locator('option', { hasText: /^Amani Bahati/ }).getAttribute('value'));
+  await page.getByLabel(/^Crop/).selectOption('bean');
+  await page.getByLabel(/^Quantity/).fill('48,5');
+  await page.getByLabel(/^Collection point/).fill('Walungu centre');
+  await page.getByRole('button', { name: 'Save delivery' }).click();
+  await page.getByText('Delivery saved on this phone. It is sent as soon as there is a signal.').waitFor();
+  const row = page.locator('.list-row', { hasText: '48.5 kg Beans (grade A)' });
+  await row.getByText('Waiting to send').waitFor();
+  assert.equal(await page.getByLabel(/^Collection point/).inputValue(), 'Walungu centre', 'the point is kept');
+
+  await context.setOffline(false);
+  await row.getByText('Sent').waitFor();
+  const book = await call(admin, `/cooperatives/${cooperative}/deliveries`);
+  assert.equal(book.body.data.length, 1, 'sent once');
+  assert.equal(book.body.data[0].kilograms, '48.5');
+
+  // The farmer sees the entry and says what is wrong.
+  await farmer.reload();
+  await openSection(farmer, 'Cooperatives');
+  const entry = farmer.locator('.list-row', { hasText: '48.5 kg Beans (grade A)' });
+  await entry.waitFor();
+  await entry.getByRole('button', { name: 'Something is wrong' }).click();
+  await entry.getByLabel(/^What is wrong with D\d+/).fill('It was 46 kg, two were stones');
+  await entry.getByRole('button', { name: 'Send' }).click();
+  await farmer.getByText('You disputed this delivery. A manager will answer.').waitFor();
+  const disputed = await call(admin, `/cooperatives/${cooperative}/deliveries`);
+  assert.equal(disputed.body.data[0].dispute.reason, 'It was 46 kg, two were stones');
+  await context.close();
+  await farmerContext.close();
+});

@@ -1,0 +1,216 @@
+// The dashboard's cooperatives (docs/cooperatives.md): a farmer's memberships and the
+// cooperatives they may ask to join; a member's deliveries with their corrections and
+// disputes; a manager's weigh-in, which works without a signal, and the people asking
+// to join. What was last fetched stays on the phone for a collection point offline.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorBox, TextField } from '../../components/form';
+import { errorMessages } from '../../lib/error-text';
+import { formatDate, formatDay } from '../../lib/format';
+import type { LocalDb } from '../../lib/sync/local-db';
+import type { User } from '../../lib/account';
+import {
+  answerMember,
+  askToJoin,
+  disputeDelivery,
+  managed,
+  refreshCooperatives,
+  refreshMyDeliveries,
+  useMyDeliveries,
+  useSavedCooperatives,
+  type Delivery,
+} from '../../lib/entities/cooperatives';
+import { WeighIn } from './weigh-in';
+
+export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
+  const { t } = useTranslation();
+  const saved = useSavedCooperatives(db);
+  const [failed, setFailed] = useState<unknown>(null);
+  const [acting, setActing] = useState<unknown>(null);
+  const refresh = () =>
+    Promise.all([refreshCooperatives(db), user.role === 'farmer' ? refreshMyDeliveries(db) : null]).then(
+      () => setFailed(null),
+      setFailed,
+    );
+  useEffect(() => {
+    void refresh();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening
+  }, [db]);
+  const act = (action: () => Promise<unknown>) => action().then(() => refresh().then(() => setActing(null)), setActing);
+
+  const mine = saved?.memberships ?? [];
+  const named = (id: number) => saved?.cooperatives.find((c) => c.id === id)?.name ?? `#${id}`;
+  const joinable = (saved?.cooperatives ?? []).filter(
+    (c) => c.status === 'active' && !mine.some((m) => m.cooperative_id === c.id && m.status !== 'removed'),
+  );
+  const manages = managed(saved);
+  const asking = manages.flatMap((c) =>
+    (saved?.members[c.id] ?? []).filter((m) => m.status === 'asked').map((m) => ({ ...m, name: c.name })),
+  );
+  return (
+    <div className="stack">
+      {failed !== null && (
+        <p className="notice" role="status">
+          {saved
+            ? t('cooperative.saved_copy', { time: formatDate(saved.savedAt, 'time') })
+            : t('cooperative.never_saved')}
+        </p>
+      )}
+      <ErrorBox messages={acting ? errorMessages(acting, t, 'cooperative.action_failed') : []} />
+      {manages.length > 0 && saved && <WeighIn db={db} cooperatives={manages} members={saved.members} />}
+      {asking.length > 0 && (
+        <section className="card" aria-labelledby="coop-asking">
+          <h2 id="coop-asking">{t('cooperative.asking')}</h2>
+          <ul className="list">
+            {asking.map((m) => (
+              <li key={`${m.cooperative_id}-${m.user_id}`} className="list-row">
+                <div>
+                  <strong>
+                    {m.first_name} {m.last_name}
+                  </strong>
+                  <p className="muted">
+                    {m.name}
+                    {m.location ? ` · ${m.location}` : ''}
+                  </p>
+                </div>
+                <span className="actions">
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'active'))}
+                  >
+                    {t('cooperative.accept')}
+                  </button>
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'removed'))}
+                  >
+                    {t('cooperative.decline')}
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {user.role === 'farmer' && <MyDeliveries db={db} />}
+      <section className="card" aria-labelledby="coop-mine">
+        <h2 id="coop-mine">{t('cooperative.mine')}</h2>
+        {mine.length === 0 ? (
+          <p className="muted">{t('cooperative.none')}</p>
+        ) : (
+          <ul className="list">
+            {mine.map((m) => (
+              <li key={m.cooperative_id} className="list-row">
+                <strong>{named(m.cooperative_id)}</strong>
+                <span className={`badge ${m.status === 'active' ? 'green' : m.status === 'asked' ? 'yellow' : 'grey'}`}>
+                  {t(`cooperative.status.${m.role === 'manager' && m.status === 'active' ? 'manager' : m.status}`)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {user.role === 'farmer' && joinable.length > 0 && (
+        <section className="card" aria-labelledby="coop-join">
+          <h2 id="coop-join">{t('cooperative.join_title')}</h2>
+          <ul className="list">
+            {joinable.map((c) => (
+              <li key={c.id} className="list-row">
+                <div>
+                  <strong>{c.name}</strong>
+                  <p className="muted">
+                    {c.territory} · {t('cooperative.members', { count: c.members })}
+                    {c.crops.length > 0 &&
+                      ` · ${c.crops.map((crop) => t(`crops.${crop}`, { defaultValue: crop })).join(', ')}`}
+                  </p>
+                  {c.description && <p>{c.description}</p>}
+                </div>
+                <button type="button" className="button small" onClick={() => act(() => askToJoin(c.id))}>
+                  {t('cooperative.ask_to_join')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** The member's own entries in every cooperative, with corrections and disputes. */
+function MyDeliveries({ db }: { db: LocalDb }) {
+  const { t } = useTranslation();
+  const kept = useMyDeliveries(db);
+  const [disputing, setDisputing] = useState<number | null>(null);
+  if (!kept || kept.data.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="coop-deliveries">
+      <h2 id="coop-deliveries">{t('cooperative.deliveries')}</h2>
+      <ul className="list">
+        {kept.data.map((d) => (
+          <li key={d.id} className="list-row column">
+            <div>
+              <strong>
+                {d.reference}: {d.kilograms} kg {t(`crops.${d.crop}`, { defaultValue: d.crop })} (
+                {t('cooperative.grade_value', { grade: d.grade })})
+              </strong>
+              <p className="muted">
+                {d.cooperative_name} · {d.place} · {formatDay(d.delivered_on)}
+              </p>
+              {d.replaced_by !== null && <p className="muted">{t('cooperative.replaced')}</p>}
+              {d.note && <p className="muted">{t('cooperative.correction_note', { note: d.note })}</p>}
+              {d.dispute && (
+                <p className="notice" role="status">
+                  {t(`cooperative.dispute_${d.dispute.answer ?? 'open'}`, { note: d.dispute.answer_note ?? '' })}
+                </p>
+              )}
+            </div>
+            {d.replaced_by === null && !d.dispute && disputing !== d.id && (
+              <button type="button" className="button secondary small" onClick={() => setDisputing(d.id)}>
+                {t('cooperative.dispute')}
+              </button>
+            )}
+            {disputing === d.id && <DisputeForm db={db} delivery={d} onDone={() => setDisputing(null)} />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DisputeForm({ db, delivery, onDone }: { db: LocalDb; delivery: Delivery; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await disputeDelivery(db, delivery.id, reason);
+      onDone();
+    } catch (error) {
+      setProblem(error);
+    }
+  };
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <ErrorBox messages={problem ? errorMessages(problem, t, 'cooperative.action_failed') : []} />
+      <TextField
+        label={t('cooperative.dispute_reason', { reference: delivery.reference })}
+        required
+        maxLength={300}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <div className="actions">
+        <button type="submit" className="button small">
+          {t('cooperative.dispute_send')}
+        </button>
+        <button type="button" className="button secondary small" onClick={onDone}>
+          {t('cooperative.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,289 @@
+// A cooperative manager's weigh-in at the collection point (docs/cooperatives.md): who
+// brought what, weighed with or without a signal and sent once; the deliveries weighed
+// on this phone with where each stands (waiting, sent, or refused and why, with what was
+// typed kept to correct and send again).
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CropOptions } from '../../components/price-options';
+import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
+import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
+import { formatDay } from '../../lib/format';
+import type { LocalDb } from '../../lib/sync/local-db';
+import {
+  GRADES,
+  WEIGH_UNITS,
+  forgetWeighed,
+  recordDelivery,
+  useWeighed,
+  type Cooperative,
+  type Membership,
+} from '../../lib/entities/cooperatives';
+
+const FIELDS = ['cooperative', 'member', 'crop', 'grade', 'quantity', 'unit', 'delivered_on', 'place', 'note'] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+
+/** Today on this phone, YYYY-MM-DD. */
+function today(): string {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}
+
+/** The form's checks, in the server's order, as error codes (the server checks them all again). */
+export function checkDelivery(values: Values): string[] {
+  const codes: string[] = [];
+  if (!values.member) codes.push('member_required');
+  if (!values.crop) codes.push('crop_unknown');
+  const quantity = values.quantity.trim().replace(',', '.');
+  if (!/^\d+(\.\d)?$/.test(quantity) || !(Number(quantity) > 0)) codes.push('weight_invalid');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.delivered_on)) codes.push('date_invalid');
+  else if (values.delivered_on > today()) codes.push('date_future');
+  if (!values.place.trim()) codes.push('place_required');
+  return codes;
+}
+
+const FIELD_OF: Record<string, (typeof FIELDS)[number]> = {
+  member_required: 'member',
+  crop_unknown: 'crop',
+  weight_invalid: 'quantity',
+  date_invalid: 'delivered_on',
+  date_future: 'delivered_on',
+  place_required: 'place',
+};
+
+export function WeighIn({
+  db,
+  cooperatives,
+  members,
+}: {
+  db: LocalDb;
+  cooperatives: Cooperative[];
+  members: Record<number, Membership[]>;
+}) {
+  const { t } = useTranslation();
+  const weighed = useWeighed(db);
+  const blank = (cooperative: string): Values => ({
+    cooperative,
+    member: '',
+    crop: '',
+    grade: 'A',
+    quantity: '',
+    unit: 'kg',
+    delivered_on: today(),
+    place: '',
+    note: '',
+  });
+  const [values, setValues] = useState<Values>(() => blank(String(cooperatives[0]?.id ?? '')));
+  const [saved, setSaved] = useState(false);
+  /** A refused delivery being typed again: it goes once the new one is saved. */
+  const [fixing, setFixing] = useState<string | null>(null);
+  const { problem, busy, form, send } = useFormSend();
+
+  const people = (members[Number(values.cooperative)] ?? []).filter((m) => m.status === 'active' && m.farmer);
+  const local = problem && 'codes' in problem ? problem.codes : [];
+  const invalid: Record<string, string> = {
+    ...fieldProblems(problem, t, FIELDS),
+    ...Object.fromEntries(local.map((code) => [FIELD_OF[code] ?? 'quantity', t(errorKey(code))])),
+  };
+  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setSaved(false);
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const delivery = {
+      cooperative: Number(values.cooperative),
+      member: Number(values.member),
+      crop: values.crop,
+      grade: values.grade,
+      quantity: values.quantity.trim().replace(',', '.'),
+      unit: values.unit,
+      delivered_on: values.delivered_on,
+      place: values.place.trim(),
+      ...(values.note.trim() ? { note: values.note.trim() } : {}),
+    };
+    if (await send(checkDelivery(values), () => recordDelivery(db, delivery))) {
+      if (fixing) await forgetWeighed(db, fixing);
+      setFixing(null);
+      setSaved(true);
+      // The next member comes to the same point the same day: keep them, clear the rest.
+      setValues((current) => ({
+        ...blank(current.cooperative),
+        place: current.place,
+        delivered_on: current.delivered_on,
+      }));
+    }
+  };
+
+  const nameOf = (cooperative: number, member: number) => {
+    const m = members[cooperative]?.find((p) => p.user_id === member);
+    return m ? `${m.first_name} ${m.last_name}` : `#${member}`;
+  };
+  return (
+    <div className="stack">
+      <form ref={form} className="card form" onSubmit={submit} noValidate aria-labelledby="weigh-in">
+        <h2 id="weigh-in">{t('cooperative.weigh.title')}</h2>
+        <p className="muted">{t('cooperative.weigh.intro')}</p>
+        <ErrorBox messages={problem ? problemMessages(problem, t, 'cooperative.weigh.failed') : []} />
+        {saved && (
+          <p className="notice success" role="status">
+            {t('cooperative.weigh.saved')}
+          </p>
+        )}
+        {cooperatives.length > 1 && (
+          <SelectField
+            label={t('cooperative.weigh.cooperative')}
+            value={values.cooperative}
+            onChange={(event) => setValues(blank(event.target.value))}
+          >
+            {cooperatives.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        <SelectField
+          label={t('cooperative.weigh.member')}
+          required
+          value={values.member}
+          error={invalid.member}
+          onChange={set('member')}
+        >
+          <option value="">{t('cooperative.weigh.choose_member')}</option>
+          {people.map((m) => (
+            <option key={m.user_id} value={m.user_id}>
+              {m.first_name} {m.last_name}
+              {m.phone_number ? ` (${m.phone_number})` : ''}
+            </option>
+          ))}
+        </SelectField>
+        <div className="field-row two">
+          <SelectField
+            label={t('prices.crop')}
+            required
+            value={values.crop}
+            error={invalid.crop}
+            onChange={set('crop')}
+          >
+            <CropOptions blank={t('agent.prices.choose_crop')} />
+          </SelectField>
+          <SelectField label={t('cooperative.grade')} value={values.grade} onChange={set('grade')}>
+            {GRADES.map((g) => (
+              <option key={g} value={g}>
+                {t('cooperative.grade_value', { grade: g })}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <div className="field-row two">
+          <TextField
+            label={t('cooperative.weigh.quantity')}
+            required
+            inputMode="decimal"
+            value={values.quantity}
+            error={invalid.quantity}
+            onChange={set('quantity')}
+          />
+          <SelectField label={t('agent.prices.unit')} value={values.unit} onChange={set('unit')}>
+            {WEIGH_UNITS.map((unit) => (
+              <option key={unit} value={unit}>
+                {t(`price_units.${unit}`)}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <div className="field-row two">
+          <TextField
+            label={t('cooperative.weigh.day')}
+            type="date"
+            required
+            max={today()}
+            value={values.delivered_on}
+            error={invalid.delivered_on}
+            onChange={set('delivered_on')}
+          />
+          <TextField
+            label={t('cooperative.weigh.place')}
+            required
+            maxLength={60}
+            value={values.place}
+            error={invalid.place}
+            onChange={set('place')}
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('cooperative.weigh.save')}
+          </button>
+        </div>
+      </form>
+      <section className="card" aria-labelledby="weighed">
+        <h2 id="weighed">{t('cooperative.weigh.recorded')}</h2>
+        {weighed === undefined ? null : weighed.length === 0 ? (
+          <p className="muted">{t('cooperative.weigh.none')}</p>
+        ) : (
+          <ul className="list">
+            {weighed.map((d) => (
+              <li key={d.uid} className="list-row">
+                <div>
+                  <strong>
+                    {nameOf(d.cooperative, d.member)}: {d.quantity}{' '}
+                    {t(`price_units.${d.unit}`, { defaultValue: d.unit })}{' '}
+                    {t(`crops.${d.crop}`, { defaultValue: d.crop })} ({t('cooperative.grade_value', { grade: d.grade })}
+                    )
+                  </strong>
+                  <p className="muted">
+                    {d.place} · {formatDay(d.delivered_on)}
+                  </p>
+                  {typeof d.change === 'object' && (
+                    <p className="sync-note refused" role="alert">
+                      {t('agent.prices.refused')} {refusalText(d.change.result, t)}
+                    </p>
+                  )}
+                </div>
+                {d.change === 'waiting' ? (
+                  <span className="badge yellow">{t('agent.prices.waiting')}</span>
+                ) : d.change === 'sent' ? (
+                  <span className="badge green">{t('agent.prices.sent')}</span>
+                ) : (
+                  <span className="actions">
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => {
+                        setFixing(d.uid);
+                        setSaved(false);
+                        setValues({
+                          cooperative: String(d.cooperative),
+                          member: String(d.member),
+                          crop: d.crop,
+                          grade: d.grade,
+                          quantity: d.quantity,
+                          unit: d.unit,
+                          delivered_on: d.delivered_on,
+                          place: d.place,
+                          note: d.note ?? '',
+                        });
+                        form.current?.scrollIntoView({ block: 'start' });
+                      }}
+                    >
+                      {t('agent.prices.fix')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      onClick={() => void forgetWeighed(db, d.uid)}
+                    >
+                      {t('agent.prices.forget')}
+                    </button>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+// Cooperatives (docs/cooperatives.md): the person's memberships, the cooperatives they
+// may join, and for those they manage, the members a delivery is weighed for, all kept
+// on the phone for a collection point without signal; the deliveries weighed here
+// (`delivery.record`, sent once); and a member's own book with its disputes.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { api } from '../api';
+import type { LocalDb } from '../sync/local-db';
+import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import type { DeliveryRecord, MutationResult } from '../sync/protocol';
+import type { StoredDelivery } from '../sync/stored';
+
+export const GRADES = ['A', 'B', 'C'] as const;
+export const WEIGH_UNITS = ['kg', 'bag_50kg', 'bag_100kg'] as const;
+
+export interface Cooperative {
+  id: number;
+  name: string;
+  territory: string;
+  market_name: string;
+  description: string;
+  fee_percent: number;
+  status: 'active' | 'suspended';
+  members: number;
+  crops: string[];
+}
+
+export interface Membership {
+  cooperative_id: number;
+  user_id: number;
+  first_name: string;
+  last_name: string;
+  phone_number?: string;
+  location: string | null;
+  /** Only farmers bring deliveries. */
+  farmer: boolean;
+  role: 'member' | 'manager';
+  status: 'asked' | 'active' | 'removed';
+}
+
+export interface Delivery {
+  id: number;
+  uid: string;
+  reference: string;
+  cooperative_id: number;
+  cooperative_name: string;
+  member_id: number;
+  member_name: string;
+  crop: string;
+  grade: string;
+  kilograms: string;
+  delivered_on: string;
+  place: string;
+  replaces_id: number | null;
+  replaced_by: number | null;
+  note: string | null;
+  created_at: string;
+  dispute: { reason: string; answer: 'corrected' | 'kept' | null; answer_note: string | null } | null;
+}
+
+/** What the phone keeps of the person's cooperatives. */
+export interface SavedCooperatives {
+  memberships: Membership[];
+  /** The active cooperatives (to join), and those the person belongs to. */
+  cooperatives: Cooperative[];
+  /** The people of each cooperative the person manages, by its id. */
+  members: Record<number, Membership[]>;
+  savedAt: string;
+}
+
+const SAVED = 'cooperatives';
+const MY_DELIVERIES = 'my_deliveries';
+/** Deliveries weighed on this phone kept in its list (those not yet sent always are). */
+const KEPT = 200;
+
+export const useSavedCooperatives = (db: LocalDb) => useLiveQuery(() => db.getMeta<SavedCooperatives>(SAVED), [db]);
+
+/** The cooperatives they manage, active ones, of what was saved. */
+export function managed(saved: SavedCooperatives | undefined): Cooperative[] {
+  if (!saved) return [];
+  const ids = new Set(
+    saved.memberships.filter((m) => m.role === 'manager' && m.status === 'active').map((m) => m.cooperative_id),
+  );
+  return saved.cooperatives.filter((c) => ids.has(c.id) && c.status === 'active');
+}
+
+/** Fetches the person's cooperatives (and managed ones' members) and keeps them on the phone. */
+export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperatives> {
+  const [mine, open] = await Promise.all([
+    api<{ data: Membership[] }>('/me/cooperatives'),
+    api<{ data: Cooperative[] }>('/cooperatives'),
+  ]);
+  const cooperatives = [...open.data];
+  for (const m of mine.data.filter((m) => !cooperatives.some((c) => c.id === m.cooperative_id))) {
+    const one = await api<{ data: Cooperative }>(`/cooperatives/${m.cooperative_id}`).catch(() => null);
+    if (one) cooperatives.push(one.data);
+  }
+  const members: Record<number, Membership[]> = {};
+  for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
+    members[m.cooperative_id] = (await api<{ data: Membership[] }>(`/cooperatives/${m.cooperative_id}/members`)).data;
+  }
+  const saved = { memberships: mine.data, cooperatives, members, savedAt: new Date().toISOString() };
+  await db.setMeta(SAVED, saved);
+  return saved;
+}
+
+export const askToJoin = (id: number) => api(`/cooperatives/${id}/join`, { method: 'POST' });
+
+/** A manager accepts or removes someone (then the saved members are fetched again). */
+export async function answerMember(db: LocalDb, id: number, userId: number, status: 'active' | 'removed') {
+  await api(`/cooperatives/${id}/members/${userId}`, { method: 'PUT', json: { status } });
+  await refreshCooperatives(db);
+}
+
+/** Queues a weighed delivery; it is sent once, whenever there is a signal. */
+export async function recordDelivery(db: LocalDb, delivery: Omit<DeliveryRecord, 'uid'>): Promise<string> {
+  const uid = newUid();
+  await enqueue(db, 'delivery.record', { uid, ...delivery });
+  const rows = await db.weighed.toArray();
+  if (rows.length > KEPT) {
+    const waiting = new Set((await db.outbox.toArray()).map((e) => e.uid));
+    const old = rows
+      .filter((r) => !waiting.has(r.uid))
+      .sort((a, b) => a.recorded_at.localeCompare(b.recorded_at))
+      .slice(0, rows.length - KEPT)
+      .map((r) => r.uid);
+    await db.weighed.bulkDelete(old);
+  }
+  return uid;
+}
+
+export type WeighedDelivery = StoredDelivery & { change: 'waiting' | 'sent' | { result?: MutationResult } };
+
+/** The deliveries weighed on this phone, newest first, each with its change's state. */
+export function useWeighed(db: LocalDb): WeighedDelivery[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await db.weighed.toArray();
+    const changes = await db.outbox
+      .where('uid')
+      .anyOf(rows.map((r) => r.uid))
+      .toArray();
+    return rows
+      .map((row) => {
+        const mine = changes.filter((c) => c.uid === row.uid);
+        const refused = mine.find((c) => c.state === 'rejected');
+        const waiting = mine.some((c) => c.state === 'queued');
+        return { ...row, change: refused ?? (waiting ? ('waiting' as const) : ('sent' as const)) };
+      })
+      .sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
+  }, [db]);
+}
+
+export const forgetWeighed = (db: LocalDb, uid: string) => forget(db, db.weighed, uid);
+
+/** Deliveries weighed here stay on the phone (never pulled: the manager's own list). */
+export const deliveryEntity: EntityHandler = {
+  table: (db) => db.weighed,
+  async apply(db, mutation) {
+    const delivery = mutation.args as DeliveryRecord;
+    const kept = await db.weighed.get(delivery.uid);
+    await db.weighed.put({
+      ...delivery,
+      recorded_at: kept?.recorded_at ?? mutation.client_time ?? new Date().toISOString(),
+    });
+  },
+};
+
+/** The member's own entries (the last answer is kept for reading without signal). */
+export async function refreshMyDeliveries(db: LocalDb): Promise<Delivery[]> {
+  const { data } = await api<{ data: Delivery[] }>('/me/deliveries');
+  await db.setMeta(MY_DELIVERIES, { data, savedAt: new Date().toISOString() });
+  return data;
+}
+
+export const useMyDeliveries = (db: LocalDb) =>
+  useLiveQuery(() => db.getMeta<{ data: Delivery[]; savedAt: string }>(MY_DELIVERIES), [db]);
+
+export async function disputeDelivery(db: LocalDb, id: number, reason: string): Promise<void> {
+  await api(`/deliveries/${id}/dispute`, { method: 'POST', json: { reason } });
+  await refreshMyDeliveries(db);
+}
