@@ -62,6 +62,8 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await openSection(page, 'Cooperatives');
   const asking = page.locator('.list-row', { hasText: 'Walungu Bean Growers' }).filter({ hasText: /Accept/ });
   await asking.getByRole('button', { name: 'Accept' }).click();
+  // The agent also manages the demo's coffee cooperative: the form asks which.
+  await page.getByLabel(/^Cooperative/).selectOption({ label: 'Walungu Bean Growers' });
   const member = page.getByLabel(/^Member/);
   await member.locator('option', { hasText: /^Amani/ }).waitFor({ state: 'attached' });
 

@@ -387,6 +387,7 @@ async fn run_server(addr: SocketAddr, config: Config, demo: Option<demo::Exposur
             ("demo news", demo::blogs::seed(state).await),
             ("demo exchange rate", demo::rates::seed(state).await),
             ("demo market prices", demo::prices::seed(state).await),
+            ("demo cooperatives", demo::cooperatives::seed(state).await),
         ];
         for (what, seeded) in loaded {
             if seeded.map_err(|e| e.to_string())? {

@@ -3,6 +3,7 @@
 //! loaded once: what an admin later edits or deletes stays that way.
 
 pub mod blogs;
+pub mod cooperatives;
 pub mod courses;
 pub mod orders;
 pub mod pictures;

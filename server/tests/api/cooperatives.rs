@@ -311,3 +311,28 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
     app.text_in(number, "LITIGE", "sms-4").await;
     assert!(app.answers_to(number).last().unwrap().starts_with("Pour contester une livraison"));
 }
+
+#[tokio::test]
+async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_dispute() {
+    let app = spawn_app().await;
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::cooperatives::seed(&app.state).await.unwrap());
+    assert!(!mavuno::demo::cooperatives::seed(&app.state).await.unwrap(), "once");
+    let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
+    let names: Vec<&str> = listed["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Kabare Coffee Growers", "Walungu Bean Cooperative"]);
+    assert_eq!(listed["data"][0]["members"], 3);
+    assert_eq!(listed["data"][0]["crops"], json!(["coffee"]));
+    let agent = app.login_token("agent@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
+    let id = listed["data"][0]["id"].as_i64().unwrap();
+    let stock: Value = app.get(&format!("/cooperatives/{id}/stock"), Some(&agent)).await.json().await.unwrap();
+    assert_eq!(
+        stock["data"],
+        json!([{"crop": "coffee", "grade": "A", "received_kilograms": "229", "members": 2},
+               {"crop": "coffee", "grade": "B", "received_kilograms": "20", "members": 1}])
+    );
+    let farmer = app.login_token("farmer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
+    let mine: Value = app.get("/me/deliveries", Some(&farmer)).await.json().await.unwrap();
+    let corrected = mine["data"].as_array().unwrap().iter().find(|d| !d["replaced_by"].is_null()).unwrap();
+    assert_eq!(corrected["dispute"]["answer"], "corrected");
+}
