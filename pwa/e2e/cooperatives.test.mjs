@@ -86,6 +86,13 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   const book = await call(admin, `/cooperatives/${cooperative}/deliveries`);
   assert.equal(book.body.data.length, 1, 'sent once');
   assert.equal(book.body.data[0].kilograms, '48.5');
+  // The manager takes the book away as a spreadsheet.
+  const books = page.locator('.list-row', { hasText: 'Walungu Bean Growers' });
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    books.getByRole('button', { name: 'Download the book (CSV)' }).click(),
+  ]);
+  assert.match(file.suggestedFilename(), /^deliveries_\d{4}-\d{2}-\d{2}\.csv$/);
 
   // The farmer sees the entry and says what is wrong.
   await farmer.reload();

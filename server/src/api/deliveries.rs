@@ -5,23 +5,28 @@
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::Paging;
+use super::admin::csv_download;
 use super::extract::ApiJson;
 use crate::auth::AuthUser;
 use crate::db::deliveries::{self as rows, DeliveryRow};
 use crate::domain::cooperatives::{self, deliveries};
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::labels::Lang;
 use crate::model::cooperative::{Grade, WeighUnit, kilograms};
+use crate::platform::csv::Csv;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(book, record))
+        .routes(routes!(export))
         .routes(routes!(stock))
         .routes(routes!(mine))
         .routes(routes!(dispute))
@@ -149,6 +154,86 @@ async fn book(
         per_page: paging.per_page,
     }))
 }
+
+#[derive(Deserialize, IntoParams)]
+struct ExportQuery {
+    /// Only the entries of this day (YYYY-MM-DD).
+    day: Option<String>,
+    /// The language of the column names and words: en, fr or sw.
+    lang: Option<String>,
+}
+
+/// The whole book as a spreadsheet, oldest first, corrections and disputes included
+/// (managers and admins).
+#[utoipa::path(get, path = "/cooperatives/{id}/deliveries/export", tag = "cooperatives", security(("bearer" = [])),
+    params(("id" = i64, Path), ExportQuery),
+    responses((status = 200, content_type = "text/csv", body = String),
+              (status = 403, description = "managers_only", body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn export(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<ExportQuery>,
+) -> ApiResult<impl IntoResponse> {
+    let lang = Lang::parse(query.lang.as_deref());
+    let day = query.day.filter(|d| crate::platform::clock::parse_day(d).is_some());
+    let csv = state
+        .db
+        .read(move |conn| {
+            cooperatives::must_manage(conn, &auth.user, id, true)?;
+            let mut csv = Csv::new();
+            csv.row(COLUMNS.iter().map(|key| lang.text(&format!("cooperative.columns.{key}"))));
+            let count = rows::for_each_of_cooperative(conn, id, day.as_deref(), |d| {
+                let reference = |id: Option<i64>| id.map(deliveries::reference).unwrap_or_default();
+                let dispute = d.dispute.as_ref();
+                csv.row([
+                    deliveries::reference(d.id),
+                    d.delivered_on.clone(),
+                    d.member_name.clone(),
+                    lang.text(&format!("crops.{}", d.crop)),
+                    d.grade.as_str().to_owned(),
+                    d.quantity.clone(),
+                    lang.text(&format!("price_units.{}", d.unit.as_str())),
+                    kilograms(d.grams),
+                    d.place.clone(),
+                    reference(d.replaces_id),
+                    reference(d.replaced_by),
+                    d.note.clone().unwrap_or_default(),
+                    dispute.map(|x| x.reason.clone()).unwrap_or_default(),
+                    dispute
+                        .and_then(|x| x.answer.as_deref())
+                        .map(|a| lang.text(&format!("cooperative.answers.{a}")))
+                        .unwrap_or_default(),
+                    d.created_at.clone(),
+                ]);
+            })?;
+            if count == 0 {
+                return Err(AppError::not_found("no_deliveries", "No deliveries to export"));
+            }
+            Ok(csv)
+        })
+        .await?;
+    Ok(csv_download("deliveries", csv))
+}
+
+/// The export's columns (`cooperative.columns.<key>` names each in the reader's language).
+const COLUMNS: [&str; 15] = [
+    "reference",
+    "day",
+    "member",
+    "crop",
+    "grade",
+    "quantity",
+    "unit",
+    "kilograms",
+    "place",
+    "corrects",
+    "corrected_by",
+    "note",
+    "dispute",
+    "answer",
+    "written",
+];
 
 #[derive(Deserialize, ToSchema)]
 struct DeliveryRequest {

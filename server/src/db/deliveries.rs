@@ -150,6 +150,25 @@ pub fn of_cooperative(
     .collect()
 }
 
+/// Every entry of a cooperative's book (of `day` only, when given), oldest first, to `each`;
+/// answers how many.
+pub fn for_each_of_cooperative(
+    conn: &Connection,
+    cooperative_id: i64,
+    day: Option<&str>,
+    mut each: impl FnMut(DeliveryRow),
+) -> crate::db::Result<usize> {
+    let mut statement = conn.prepare_cached(&format!(
+        "{SELECT} WHERE d.cooperative_id = ?1 AND d.delivered_on = COALESCE(?2, d.delivered_on) ORDER BY d.id"
+    ))?;
+    let mut count = 0;
+    for entry in statement.query_map(params![cooperative_id, day], row)? {
+        each(entry?);
+        count += 1;
+    }
+    Ok(count)
+}
+
 /// A member's entries in every cooperative, newest first, with their history.
 pub fn of_member(conn: &Connection, member_id: i64, limit: i64, offset: i64) -> crate::db::Result<Vec<DeliveryRow>> {
     conn.prepare_cached(&format!("{SELECT} WHERE d.member_id = ?1 ORDER BY d.id DESC LIMIT ?2 OFFSET ?3"))?

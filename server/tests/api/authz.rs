@@ -189,6 +189,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/cooperatives/{id}/members", Managed(MANAGER_ADMINS)),
     ("put", "/cooperatives/{id}/members/{user_id}", Managed(MANAGER_ADMINS)),
     ("get", "/cooperatives/{id}/deliveries", Managed(MANAGER_ADMINS)),
+    ("get", "/cooperatives/{id}/deliveries/export", Managed(MANAGER_ADMINS)),
     ("post", "/cooperatives/{id}/deliveries", Managed(MANAGER)),
     ("get", "/cooperatives/{id}/stock", Managed(MANAGER_ADMINS)),
     ("get", "/me/cooperatives", Only(SIGNED)),

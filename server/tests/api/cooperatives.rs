@@ -335,4 +335,16 @@ async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_
     let mine: Value = app.get("/me/deliveries", Some(&farmer)).await.json().await.unwrap();
     let corrected = mine["data"].as_array().unwrap().iter().find(|d| !d["replaced_by"].is_null()).unwrap();
     assert_eq!(corrected["dispute"]["answer"], "corrected");
+    // The manager's spreadsheet of the book, in French: every entry, the correction named.
+    let sheet = app.get(&format!("/cooperatives/{id}/deliveries/export?lang=fr"), Some(&agent)).await;
+    assert!(sheet.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let text = sheet.text().await.unwrap();
+    let lines: Vec<&str> = text.trim_start_matches('\u{feff}').lines().collect();
+    assert!(lines[0].starts_with("Référence,Jour,Membre,Culture,Qualité"), "{}", lines[0]);
+    assert_eq!(lines.len(), 1 + 6, "five entries and a correction");
+    let fixed = lines.iter().find(|l| l.contains(",Corrigée,")).unwrap();
+    assert!(fixed.contains("It was 20 kg"), "{fixed}");
+    assert!(lines.iter().any(|l| l.contains(",Café,A,62.5,kg,62.5,Kavumu station,")), "{text}");
+    let refused = app.get(&format!("/cooperatives/{id}/deliveries/export?day=2000-01-01"), Some(&agent)).await;
+    assert_eq!(error_of(refused, StatusCode::NOT_FOUND).await["code"], "no_deliveries");
 }

@@ -11,7 +11,7 @@ import { api } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { COLOURS, RowBars, StackedBars } from './charts';
-import { ExportButton } from './export-button';
+import { ExportButton } from '../../components/export-button';
 import './analytics.css';
 
 const CHARTS = [

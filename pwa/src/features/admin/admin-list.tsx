@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/form';
 import { LoadFailed } from '../../components/load-failed';
 import { Spinner } from '../../components/spinner';
-import { ExportButton } from './export-button';
+import { ExportButton } from '../../components/export-button';
 import { useDebounced } from './use-debounced';
 import './admin.css';
 

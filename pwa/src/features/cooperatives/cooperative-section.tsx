@@ -5,6 +5,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
+import { ExportButton } from '../../components/export-button';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatDay } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
@@ -23,7 +24,7 @@ import {
 import { WeighIn } from './weigh-in';
 
 export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const saved = useSavedCooperatives(db);
   const [failed, setFailed] = useState<unknown>(null);
   const [acting, setActing] = useState<unknown>(null);
@@ -58,6 +59,22 @@ export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
       )}
       <ErrorBox messages={acting ? errorMessages(acting, t, 'cooperative.action_failed') : []} />
       {manages.length > 0 && saved && <WeighIn db={db} cooperatives={manages} members={saved.members} />}
+      {manages.length > 0 && (
+        <section className="card" aria-labelledby="coop-books">
+          <h2 id="coop-books">{t('cooperative.books')}</h2>
+          <ul className="list">
+            {manages.map((c) => (
+              <li key={c.id} className="list-row">
+                <strong>{c.name}</strong>
+                <ExportButton
+                  path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
+                  label={t('cooperative.download')}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {asking.length > 0 && (
         <section className="card" aria-labelledby="coop-asking">
           <h2 id="coop-asking">{t('cooperative.asking')}</h2>
