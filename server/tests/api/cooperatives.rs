@@ -310,6 +310,10 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
     assert!(app.answers_to(number).last().unwrap().starts_with("Aucune livraison D999999"));
     app.text_in(number, "LITIGE", "sms-4").await;
     assert!(app.answers_to(number).last().unwrap().starts_with("Pour contester une livraison"));
+    // Their latest deliveries, asked by SMS.
+    app.text_in(number, "livraisons", "sms-5").await;
+    let answer = app.answers_to(number).last().unwrap().clone();
+    assert_eq!(answer, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
 }
 
 #[tokio::test]

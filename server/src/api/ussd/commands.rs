@@ -5,8 +5,9 @@
 //! `PRIX mais`, `BEI mahindi` (at a market or in a territory: `PRICE beans kadutu`);
 //! `SELLERS`; `STOCK <product> <stock> <PIN>`; `LANGUAGE fr`; `SUBSCRIBE maize
 //! [market]` (`ABONNER`, `FUATA`) for the weekly price SMS and `STOP` to end it
-//! (docs/prices.md); `DISPUTE D12 what is wrong` (`LITIGE`, `MZOZO`) for a cooperative
-//! member's delivery (docs/cooperatives.md); anything else answers the help.
+//! (docs/prices.md); `DELIVERIES` (`LIVRAISONS`, `MIZIGO`) for a cooperative member's
+//! latest deliveries and `DISPUTE D12 what is wrong` (`LITIGE`, `MZOZO`) for one of them
+//! (docs/cooperatives.md); anything else answers the help.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
@@ -110,6 +111,7 @@ enum Command {
     Stop,
     /// A delivery's reference from its receipt, and what is wrong.
     Dispute(Vec<String>),
+    Deliveries,
 }
 
 /// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
@@ -142,6 +144,8 @@ fn parse(text: &str) -> Command {
         Command::Stop
     } else if is("dispute", "DISPUTE") {
         Command::Dispute(rest)
+    } else if is("deliveries", "DELIVERIES") && rest.is_empty() {
+        Command::Deliveries
     } else {
         Command::Help
     }
@@ -180,6 +184,10 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
                 Lang::parse(Some(code)).text("ussd.commands.language_done")
             }
             None => words("help"),
+        },
+        Command::Deliveries => match person {
+            Some(member) => state.db.read(move |conn| latest_deliveries(conn, &member, lang)).await?,
+            None => words("deliveries_none"),
         },
         Command::Dispute(args) => match person {
             Some(member) => dispute(state, member, lang, &args).await?,
@@ -273,6 +281,33 @@ async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> Ap
             })
         })
         .await
+}
+
+/// `DELIVERIES`: the member's latest entries that count, newest first, as many as one
+/// segment holds ("D12 48.5 kg haricots A 2026-03-12").
+fn latest_deliveries(conn: &crate::db::Connection, member: &UserRow, lang: Lang) -> ApiResult<String> {
+    let entries = crate::db::deliveries::of_member(conn, member.id, 10, 0)?;
+    let lines: Vec<String> = entries
+        .iter()
+        .filter(|d| d.replaced_by.is_none() && d.grams > 0)
+        .map(|d| {
+            let crop = prices::crop(&d.crop).map_or(d.crop.clone(), |c| c.name(lang).to_lowercase());
+            let kg = crate::model::cooperative::kilograms(d.grams);
+            format!("{} {kg} kg {crop} {} {}", deliveries::reference(d.id), d.grade.as_str(), d.delivered_on)
+        })
+        .collect();
+    if lines.is_empty() {
+        return Ok(lang.text("ussd.commands.deliveries_none"));
+    }
+    let mut text = lang.text("ussd.commands.deliveries_intro");
+    for line in lines {
+        let next = format!("{text} {line};");
+        if gsm7::units(&gsm7::fold(&next)).is_none_or(|n| n > gsm7::SEGMENT) {
+            break;
+        }
+        text = next;
+    }
+    Ok(text.trim_end_matches(';').to_owned())
 }
 
 /// `DISPUTE D12 it was 46 kg`: the member disputes an entry of theirs (the words after
@@ -397,6 +432,8 @@ mod tests {
         );
         assert_eq!(parse("MZOZO d12"), Command::Dispute(vec!["d12".into()]));
         assert_eq!(parse("dispute"), Command::Dispute(vec![]));
+        assert_eq!(parse("LIVRAISONS"), Command::Deliveries);
+        assert_eq!(parse("mizigo"), Command::Deliveries);
         assert_eq!(parse("stop"), Command::Stop);
         assert_eq!(parse("MSAADA"), Command::Help);
         assert_eq!(parse("hello"), Command::Help);
