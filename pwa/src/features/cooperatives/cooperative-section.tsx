@@ -64,8 +64,18 @@ export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
           <h2 id="coop-books">{t('cooperative.books')}</h2>
           <ul className="list">
             {manages.map((c) => (
-              <li key={c.id} className="list-row">
+              <li key={c.id} className="list-row column">
                 <strong>{c.name}</strong>
+                {(saved?.stock?.[c.id] ?? []).map((s) => (
+                  <p key={`${s.crop}-${s.grade}`} className="muted">
+                    {t('cooperative.stock_line', {
+                      crop: t(`crops.${s.crop}`, { defaultValue: s.crop }),
+                      grade: s.grade,
+                      kilograms: s.received_kilograms,
+                      count: s.members,
+                    })}
+                  </p>
+                ))}
                 <ExportButton
                   path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
                   label={t('cooperative.download')}

@@ -185,7 +185,7 @@ export function WeighIn({
             error={invalid.quantity}
             onChange={set('quantity')}
           />
-          <SelectField label={t('agent.prices.unit')} value={values.unit} onChange={set('unit')}>
+          <SelectField label={t('cooperative.weigh.unit')} value={values.unit} onChange={set('unit')}>
             {WEIGH_UNITS.map((unit) => (
               <option key={unit} value={unit}>
                 {t(`price_units.${unit}`)}

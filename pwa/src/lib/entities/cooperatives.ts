@@ -57,6 +57,14 @@ export interface Delivery {
   dispute: { reason: string; answer: 'corrected' | 'kept' | null; answer_note: string | null } | null;
 }
 
+/** What a cooperative holds of a crop and grade: received, corrections applied. */
+export interface Stock {
+  crop: string;
+  grade: string;
+  received_kilograms: string;
+  members: number;
+}
+
 /** What the phone keeps of the person's cooperatives. */
 export interface SavedCooperatives {
   memberships: Membership[];
@@ -64,6 +72,8 @@ export interface SavedCooperatives {
   cooperatives: Cooperative[];
   /** The people of each cooperative the person manages, by its id. */
   members: Record<number, Membership[]>;
+  /** The stock of each cooperative the person manages, by its id. */
+  stock: Record<number, Stock[]>;
   savedAt: string;
 }
 
@@ -95,10 +105,17 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
     if (one) cooperatives.push(one.data);
   }
   const members: Record<number, Membership[]> = {};
+  const stock: Record<number, Stock[]> = {};
   for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
-    members[m.cooperative_id] = (await api<{ data: Membership[] }>(`/cooperatives/${m.cooperative_id}/members`)).data;
+    const id = m.cooperative_id;
+    const [people, held] = await Promise.all([
+      api<{ data: Membership[] }>(`/cooperatives/${id}/members`),
+      api<{ data: Stock[] }>(`/cooperatives/${id}/stock`),
+    ]);
+    members[id] = people.data;
+    stock[id] = held.data;
   }
-  const saved = { memberships: mine.data, cooperatives, members, savedAt: new Date().toISOString() };
+  const saved = { memberships: mine.data, cooperatives, members, stock, savedAt: new Date().toISOString() };
   await db.setMeta(SAVED, saved);
   return saved;
 }
