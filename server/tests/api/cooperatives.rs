@@ -314,6 +314,12 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
     app.text_in(number, "livraisons", "sms-5").await;
     let answer = app.answers_to(number).last().unwrap().clone();
     assert_eq!(answer, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
+    // And in the USSD menu, the farmer's last choice.
+    let menu = app.phone(number).dial().await;
+    assert!(menu.text.ends_with("9 Livraisons coop"), "{}", menu.text);
+    let screen = app.phone(number).go(&["9"]).await;
+    assert!(!screen.more);
+    assert_eq!(screen.text, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
 }
 
 #[tokio::test]

@@ -186,7 +186,7 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
             None => words("help"),
         },
         Command::Deliveries => match person {
-            Some(member) => state.db.read(move |conn| latest_deliveries(conn, &member, lang)).await?,
+            Some(member) => state.db.read(move |conn| deliveries::latest(conn, &member, lang, gsm7::SEGMENT)).await?,
             None => words("deliveries_none"),
         },
         Command::Dispute(args) => match person {
@@ -281,33 +281,6 @@ async fn subscribe(state: &AppState, phone: &str, lang: Lang, asked: &str) -> Ap
             })
         })
         .await
-}
-
-/// `DELIVERIES`: the member's latest entries that count, newest first, as many as one
-/// segment holds ("D12 48.5 kg haricots A 2026-03-12").
-fn latest_deliveries(conn: &crate::db::Connection, member: &UserRow, lang: Lang) -> ApiResult<String> {
-    let entries = crate::db::deliveries::of_member(conn, member.id, 10, 0)?;
-    let lines: Vec<String> = entries
-        .iter()
-        .filter(|d| d.replaced_by.is_none() && d.grams > 0)
-        .map(|d| {
-            let crop = prices::crop(&d.crop).map_or(d.crop.clone(), |c| c.name(lang).to_lowercase());
-            let kg = crate::model::cooperative::kilograms(d.grams);
-            format!("{} {kg} kg {crop} {} {}", deliveries::reference(d.id), d.grade.as_str(), d.delivered_on)
-        })
-        .collect();
-    if lines.is_empty() {
-        return Ok(lang.text("ussd.commands.deliveries_none"));
-    }
-    let mut text = lang.text("ussd.commands.deliveries_intro");
-    for line in lines {
-        let next = format!("{text} {line};");
-        if gsm7::units(&gsm7::fold(&next)).is_none_or(|n| n > gsm7::SEGMENT) {
-            break;
-        }
-        text = next;
-    }
-    Ok(text.trim_end_matches(';').to_owned())
 }
 
 /// `DISPUTE D12 it was 46 kg`: the member disputes an entry of theirs (the words after

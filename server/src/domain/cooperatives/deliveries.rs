@@ -302,6 +302,33 @@ pub fn not_found() -> AppError {
     AppError::not_found("delivery_not_found", "This entry does not exist")
 }
 
+/// A member's latest entries that count, newest first, as many as `room` GSM-7
+/// characters hold ("Your deliveries: D12 48.5 kg beans A 2026-03-12; …"): the SMS
+/// command's answer and the USSD screen's.
+pub fn latest(conn: &Connection, member: &UserRow, lang: crate::labels::Lang, room: usize) -> ApiResult<String> {
+    let entries = rows::of_member(conn, member.id, 10, 0)?;
+    let lines: Vec<String> = entries
+        .iter()
+        .filter(|d| d.replaced_by.is_none() && d.grams > 0)
+        .map(|d| {
+            let crop = crate::domain::prices::crop(&d.crop).map_or(d.crop.clone(), |c| c.name(lang).to_lowercase());
+            format!("{} {} kg {crop} {} {}", reference(d.id), kilograms(d.grams), d.grade.as_str(), d.delivered_on)
+        })
+        .collect();
+    if lines.is_empty() {
+        return Ok(lang.text("ussd.commands.deliveries_none"));
+    }
+    let mut text = lang.text("ussd.commands.deliveries_intro");
+    for line in lines {
+        let next = format!("{text} {line};");
+        if gsm7::units(&gsm7::fold(&next)).is_none_or(|n| n > room) {
+            break;
+        }
+        text = next;
+    }
+    Ok(text.trim_end_matches(';').to_owned())
+}
+
 /// What a cooperative holds, by crop and grade.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stock {
