@@ -314,12 +314,28 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
     app.text_in(number, "livraisons", "sms-5").await;
     let answer = app.answers_to(number).last().unwrap().clone();
     assert_eq!(answer, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
-    // And in the USSD menu, the farmer's last choice.
+    // And in the USSD menu, the farmer's last choice: their deliveries, or joining another.
     let menu = app.phone(number).dial().await;
-    assert!(menu.text.ends_with("9 Livraisons coop"), "{}", menu.text);
-    let screen = app.phone(number).go(&["9"]).await;
+    assert!(menu.text.ends_with("9 Ma coopérative"), "{}", menu.text);
+    let screen = app.phone(number).go(&["9", "1"]).await;
     assert!(!screen.more);
     assert_eq!(screen.text, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
+    let none = app.phone(number).go(&["9", "2"]).await;
+    assert_eq!(none.text, "Il n'y a pas encore d'autre coopérative à rejoindre.");
+    let other = json!({"name": "Uvira Rice Growers", "territory": "Uvira", "market_id": 7});
+    assert_eq!(
+        app.call(Method::POST, "/admin/cooperatives", &c.admin, Some(other)).await.status(),
+        StatusCode::CREATED
+    );
+    let mut phone = app.phone(number);
+    let list = phone.go(&["9", "2"]).await;
+    assert!(list.text.contains("1 Uvira Rice Growers (Uvira)"), "{}", list.text);
+    let asked = phone.answer("1").await;
+    assert!(!asked.more);
+    assert!(asked.text.starts_with("Vous avez demandé à rejoindre Uvira Rice Growers."), "{}", asked.text);
+    let mine: Value = app.get("/me/cooperatives", Some(&c.member)).await.json().await.unwrap();
+    let statuses: Vec<&str> = mine["data"].as_array().unwrap().iter().map(|m| m["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["active", "asked"]);
 }
 
 #[tokio::test]

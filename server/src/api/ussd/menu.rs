@@ -8,7 +8,7 @@ use crate::db::Connection;
 
 pub use super::lists::{Chosen, Picked, amount, choice, chosen, fit, listed, money, page_of, per_unit, pick};
 use super::session::{Memo, Steps, answer_slot, shown_slot};
-use super::{Reply, apply, farmer, join, learning, pin, sales, screens};
+use super::{Reply, apply, coop, farmer, join, learning, pin, sales, screens};
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
@@ -214,6 +214,11 @@ pub enum Screen {
         order_id: i64,
         part_id: i64,
     },
+    /// A farmer's cooperatives: their deliveries, or joining one.
+    Coop,
+    Cooperatives {
+        page: usize,
+    },
 }
 
 /// What a screen shows: its words, then its numbered choices.
@@ -251,6 +256,8 @@ impl Screen {
             Screen::Course { id } => learning::course_show(ctx, *id),
             Screen::Order { order_id, part_id } => sales::order_show(ctx, *order_id, *part_id),
             Screen::CancelReason { .. } => Ok(sales::reasons_show(ctx)),
+            Screen::Coop => Ok(coop::coop_show(ctx)),
+            Screen::Cooperatives { page } => coop::cooperatives_show(ctx, *page),
         }
     }
 
@@ -274,6 +281,8 @@ impl Screen {
             Screen::Course { id } => learning::course_answer(ctx, *id, answer),
             Screen::Order { order_id, part_id } => sales::order_answer(ctx, *order_id, *part_id, answer),
             Screen::CancelReason { order_id, part_id } => sales::reason_answer(ctx, *order_id, *part_id, answer),
+            Screen::Coop => coop::coop_answer(ctx, answer),
+            Screen::Cooperatives { page } => coop::cooperatives_answer(ctx, *page, answer),
         }
     }
 

@@ -7,6 +7,7 @@
 mod africas_talking;
 mod apply;
 pub mod commands;
+mod coop;
 mod farmer;
 mod join;
 mod learning;

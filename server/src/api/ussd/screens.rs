@@ -35,7 +35,7 @@ pub enum Go {
     Settings,
     PinReset,
     Alerts,
-    Deliveries,
+    Cooperative,
 }
 
 /// The main menu of a number with no account: `ussd.menu.<label>` and where it leads.
@@ -56,7 +56,7 @@ pub const FARMER: &[(&str, Go)] = &[
     ("training", Go::Training),
     ("sellers", Go::Sellers),
     ("settings", Go::Settings),
-    ("deliveries", Go::Deliveries),
+    ("cooperative", Go::Cooperative),
 ];
 
 /// A farmer's settings: `ussd.menu.<label>` and where it leads (the second is a
@@ -139,14 +139,7 @@ pub(super) fn arrive(ctx: &mut Ctx<'_>, go: Go) -> ApiResult<Next> {
         Go::Sell => Next::Open(Screen::Sell(Default::default())),
         Go::Orders => Next::Open(Screen::Orders { page: 0 }),
         Go::Earnings => Next::End(super::sales::earnings(ctx)?),
-        // A cooperative member's latest deliveries (docs/cooperatives.md), as the SMS says them.
-        Go::Deliveries => match &ctx.person {
-            Some(member) => {
-                let room = super::menu::SCREEN;
-                Next::End(crate::domain::cooperatives::deliveries::latest(ctx.conn, member, ctx.lang, room)?)
-            }
-            None => Next::End(ctx.text("commands.deliveries_none")),
-        },
+        Go::Cooperative => Next::Open(Screen::Coop),
         Go::Training => super::learning::arrive(ctx)?,
         Go::Application => match super::apply::arrive(ctx)? {
             Some(next) => next,
