@@ -388,12 +388,25 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
         `WAL at most ${figures.wal_max_mb} MB while copying (by tenth of the load: ${figures.wal_mb_by_tenth.join(', ')}); ` +
         `${sold} of 10 units sold, none twice`,
     );
+    // Stopped, and its Litestream with it, before the data dir goes: a Litestream still
+    // writing its last segments there made the removal fail (ENOTEMPTY).
+    const children = childrenOf(server.pid);
+    const stopped = server.exitCode === null ? once(server, 'exit') : Promise.resolve();
     server.kill('SIGTERM');
+    await stopped;
+    for (const pid of children) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone with the server already.
+      }
+    }
     return figures;
   } finally {
     store.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(store.dir, { recursive: true, force: true });
+    // Retried: a process killed just before may still be closing files in it.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    rmSync(store.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
