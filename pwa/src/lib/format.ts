@@ -80,3 +80,9 @@ const PROVINCES = { 'South Kivu': 'places.south_kivu', 'North Kivu': 'places.nor
 export function placeName(place: string, t: (key: (typeof PROVINCES)[keyof typeof PROVINCES]) => string): string {
   return place.replace(/\b(South|North) Kivu\b/g, (province) => t(PROVINCES[province as keyof typeof PROVINCES]));
 }
+
+/** Today on this phone, in its own time zone, as a date field wants it (YYYY-MM-DD). */
+export function localToday(): string {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { fieldProblems, problemMessages } from '../../lib/error-text';
-import { formatDate, formatDay } from '../../lib/format';
+import { formatDate, formatDay, localToday } from '../../lib/format';
 import { formatFrancs } from '../../lib/entities/francs';
 import type { Rate } from '../../lib/entities/rates';
 import { PlatformSettings } from './platform-settings';
@@ -20,11 +20,7 @@ interface SetRate extends Rate {
   set_by: { id: number; name: string } | null;
 }
 
-/** Today in the admin's own time zone, as the date field wants it. */
-function today(): string {
-  const now = new Date();
-  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-}
+const today = localToday;
 
 export function AdminSettings() {
   return (

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { CropOptions } from '../../components/price-options';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
-import { formatDay } from '../../lib/format';
+import { formatDay, localToday } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import {
   GRADES,
@@ -22,11 +22,7 @@ import {
 const FIELDS = ['cooperative', 'member', 'crop', 'grade', 'quantity', 'unit', 'delivered_on', 'place', 'note'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
-/** Today on this phone, YYYY-MM-DD. */
-function today(): string {
-  const now = new Date();
-  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-}
+const today = localToday;
 
 /** The form's checks, in the server's order, as error codes (the server checks them all again). */
 export function checkDelivery(values: Values): string[] {

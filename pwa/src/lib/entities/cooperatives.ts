@@ -6,8 +6,9 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
 import type { LocalDb } from '../sync/local-db';
 import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
-import type { DeliveryRecord, MutationResult } from '../sync/protocol';
+import type { DeliveryRecord } from '../sync/protocol';
 import type { StoredDelivery } from '../sync/stored';
+import { keepNewest, withChangeState, type ChangeState } from './recorded';
 
 export const GRADES = ['A', 'B', 'C'] as const;
 export const WEIGH_UNITS = ['kg', 'bag_50kg', 'bag_100kg'] as const;
@@ -132,38 +133,15 @@ export async function answerMember(db: LocalDb, id: number, userId: number, stat
 export async function recordDelivery(db: LocalDb, delivery: Omit<DeliveryRecord, 'uid'>): Promise<string> {
   const uid = newUid();
   await enqueue(db, 'delivery.record', { uid, ...delivery });
-  const rows = await db.weighed.toArray();
-  if (rows.length > KEPT) {
-    const waiting = new Set((await db.outbox.toArray()).map((e) => e.uid));
-    const old = rows
-      .filter((r) => !waiting.has(r.uid))
-      .sort((a, b) => a.recorded_at.localeCompare(b.recorded_at))
-      .slice(0, rows.length - KEPT)
-      .map((r) => r.uid);
-    await db.weighed.bulkDelete(old);
-  }
+  await keepNewest(db, db.weighed, KEPT);
   return uid;
 }
 
-export type WeighedDelivery = StoredDelivery & { change: 'waiting' | 'sent' | { result?: MutationResult } };
+export type WeighedDelivery = StoredDelivery & { change: ChangeState };
 
 /** The deliveries weighed on this phone, newest first, each with its change's state. */
 export function useWeighed(db: LocalDb): WeighedDelivery[] | undefined {
-  return useLiveQuery(async () => {
-    const rows = await db.weighed.toArray();
-    const changes = await db.outbox
-      .where('uid')
-      .anyOf(rows.map((r) => r.uid))
-      .toArray();
-    return rows
-      .map((row) => {
-        const mine = changes.filter((c) => c.uid === row.uid);
-        const refused = mine.find((c) => c.state === 'rejected');
-        const waiting = mine.some((c) => c.state === 'queued');
-        return { ...row, change: refused ?? (waiting ? ('waiting' as const) : ('sent' as const)) };
-      })
-      .sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
-  }, [db]);
+  return useLiveQuery(() => withChangeState(db, db.weighed), [db]);
 }
 
 export const forgetWeighed = (db: LocalDb, uid: string) => forget(db, db.weighed, uid);

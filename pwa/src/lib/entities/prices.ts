@@ -4,9 +4,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
 import { formatMoney } from '../format';
-import type { LocalDb, OutboxEntry } from '../sync/local-db';
+import type { LocalDb } from '../sync/local-db';
 import type { StoredPrice } from '../sync/stored';
 import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import { keepNewest, withChangeState, type ChangeState } from './recorded';
 import type { PriceRecord } from '../sync/protocol';
 
 /** South Kivu's main crops, in the server's order (`crops.<key>` names them). */
@@ -177,7 +178,7 @@ export function useSavedMarkets(db: LocalDb): Market[] | undefined {
 
 export type { StoredPrice };
 /** ... with where it stands. */
-export type RecordedPrice = StoredPrice & { change?: OutboxEntry | 'waiting' | 'sent' };
+export type RecordedPrice = StoredPrice & { change?: ChangeState };
 
 /** Prices kept on the phone once sent: the agent's recent list, not an archive. */
 const KEPT = 100;
@@ -186,36 +187,13 @@ const KEPT = 100;
 export async function recordPrice(db: LocalDb, price: Omit<PriceRecord, 'uid'>): Promise<string> {
   const uid = newUid();
   await enqueue(db, 'price.record', { uid, ...price });
-  const rows = await db.recordedPrices.toArray();
-  if (rows.length > KEPT) {
-    const waiting = new Set((await db.outbox.toArray()).map((e) => e.uid));
-    const old = rows
-      .filter((r) => !waiting.has(r.uid))
-      .sort((a, b) => String(a.recorded_at).localeCompare(String(b.recorded_at)))
-      .slice(0, rows.length - KEPT)
-      .map((r) => r.uid);
-    await db.recordedPrices.bulkDelete(old);
-  }
+  await keepNewest(db, db.recordedPrices, KEPT);
   return uid;
 }
 
 /** The prices recorded on this phone, newest first, each with its change's state. */
 export function useRecordedPrices(db: LocalDb): RecordedPrice[] | undefined {
-  return useLiveQuery(async () => {
-    const rows = await db.recordedPrices.toArray();
-    const changes = await db.outbox
-      .where('uid')
-      .anyOf(rows.map((r) => r.uid))
-      .toArray();
-    return rows
-      .map((row) => {
-        const mine = changes.filter((c) => c.uid === row.uid);
-        const refused = mine.find((c) => c.state === 'rejected');
-        const waiting = mine.some((c) => c.state === 'queued');
-        return { ...row, change: refused ?? (waiting ? ('waiting' as const) : ('sent' as const)) };
-      })
-      .sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
-  }, [db]);
+  return useLiveQuery(() => withChangeState(db, db.recordedPrices), [db]);
 }
 
 /** Forgets a recorded price the server refused (and its refusal). */
