@@ -189,12 +189,27 @@ pub struct MemberJson {
     farmer: bool,
     role: MemberRole,
     status: MemberStatus,
+    /// Where the member's plot is, when recorded (shown to the member and managers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plot: Option<PlotJson>,
+    /// The member agrees to be named in their lots' public origin reports.
+    named_in_origin: bool,
     created_at: String,
     updated_at: String,
 }
 
+#[derive(Serialize, ToSchema)]
+struct PlotJson {
+    latitude: f64,
+    longitude: f64,
+}
+
 impl MemberJson {
     fn of(m: MemberRow, with_phone: bool) -> MemberJson {
+        Self::shown(m, with_phone, with_phone)
+    }
+
+    fn shown(m: MemberRow, with_phone: bool, with_plot: bool) -> MemberJson {
         MemberJson {
             cooperative_id: m.cooperative_id,
             user_id: m.user_id,
@@ -205,6 +220,8 @@ impl MemberJson {
             farmer: m.person_role == crate::model::user::Role::Farmer,
             role: m.role,
             status: m.status,
+            plot: m.plot.filter(|_| with_plot).map(|(latitude, longitude)| PlotJson { latitude, longitude }),
+            named_in_origin: m.named_in_origin,
             created_at: m.created_at,
             updated_at: m.updated_at,
         }
@@ -283,5 +300,5 @@ async fn change_member(
     responses((status = 200, body = MemberList)))]
 async fn mine(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MemberList>> {
     let found = state.db.read(move |conn| Ok(rows::of_person(conn, auth.user.id)?)).await?;
-    Ok(Json(MemberList { success: true, data: found.into_iter().map(|m| MemberJson::of(m, false)).collect() }))
+    Ok(Json(MemberList { success: true, data: found.into_iter().map(|m| MemberJson::shown(m, false, true)).collect() }))
 }

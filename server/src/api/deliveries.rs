@@ -293,6 +293,10 @@ struct StockJson {
     grade: Grade,
     /// Received and standing (corrections applied), in kilograms.
     received_kilograms: String,
+    /// Drawn into lots (on sale or sold), in kilograms.
+    in_lots_kilograms: String,
+    /// Held and not in a lot: what a new lot may take, in kilograms.
+    available_kilograms: String,
     members: i64,
 }
 
@@ -315,6 +319,8 @@ async fn stock(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64
             crop: s.crop,
             grade: s.grade,
             received_kilograms: kilograms(s.received_grams),
+            in_lots_kilograms: kilograms(s.in_lots_grams),
+            available_kilograms: kilograms(s.received_grams - s.in_lots_grams),
             members: s.members,
         })
         .collect();

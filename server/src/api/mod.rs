@@ -18,6 +18,7 @@ pub mod earnings;
 pub mod exchange_rates;
 pub mod extract;
 pub mod health;
+pub mod lots;
 pub mod orders;
 pub mod payments;
 pub mod prices;
@@ -90,6 +91,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(cooperatives::routes())
         .merge(courses::routes())
         .merge(deliveries::routes())
+        .merge(lots::routes())
         .merge(earnings::routes())
         .merge(exchange_rates::routes())
         .merge(prices::routes())

@@ -115,6 +115,27 @@ pub struct ProductJson {
     /// Hidden from the marketplace by an admin, with the reason its farmer reads
     /// (only its farmer and admins ever see a hidden product).
     hidden: Option<HiddenJson>,
+    /// A cooperative's lot (docs/cooperatives.md) rather than one farmer's product.
+    lot: Option<LotJson>,
+}
+
+/// A cooperative's lot on sale: who sells it, how many members put into it, when
+/// it was collected and where the buyer picks it up.
+#[derive(Serialize, ToSchema)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductLot"))]
+pub struct LotJson {
+    id: i64,
+    cooperative_id: i64,
+    cooperative_name: String,
+    /// A key of the prices' crop list.
+    crop: String,
+    /// A, B or C.
+    grade: String,
+    members: i64,
+    /// The first and last delivery's day (YYYY-MM-DD).
+    collected_from: String,
+    collected_to: String,
+    pickup: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -183,6 +204,17 @@ impl From<ProductRow> for ProductJson {
             created_at: row.created_at,
             updated_at: row.updated_at,
             hidden: row.hidden.map(|h| HiddenJson { reason: h.reason, at: h.at }),
+            lot: row.lot.map(|l| LotJson {
+                id: l.id,
+                cooperative_id: l.cooperative_id,
+                cooperative_name: l.cooperative_name,
+                crop: l.crop,
+                grade: l.grade.as_str().to_owned(),
+                members: l.members,
+                collected_from: l.collected_from,
+                collected_to: l.collected_to,
+                pickup: l.pickup,
+            }),
         }
     }
 }

@@ -17,13 +17,15 @@ pub struct CooperativeRow {
     pub members: i64,
     /// The crops weighed in, most first.
     pub crops: Vec<String>,
+    /// The account its lots are sold under, once it made one.
+    pub seller_id: Option<i64>,
     pub created_at: String,
     pub updated_at: String,
 }
 
 const COLUMNS: &str = "c.id, c.name, c.territory, c.market_id, m.name, c.description, c.fee_bp, c.status,
     (SELECT COUNT(*) FROM cooperative_members cm WHERE cm.cooperative_id = c.id AND cm.status = 'active'),
-    c.created_at, c.updated_at";
+    c.created_at, c.updated_at, c.seller_id";
 
 const SELECT: &str = "SELECT {COLUMNS} FROM cooperatives c JOIN markets m ON m.id = c.market_id";
 
@@ -41,6 +43,7 @@ fn row(r: &crate::db::Row<'_>) -> crate::db::Result<CooperativeRow> {
         crops: Vec::new(),
         created_at: r.get(9)?,
         updated_at: r.get(10)?,
+        seller_id: r.get(11)?,
     })
 }
 
@@ -77,6 +80,36 @@ pub fn list(conn: &Connection, all: bool) -> crate::db::Result<Vec<CooperativeRo
 pub fn name_taken(conn: &Connection, name: &str, other_than: i64) -> crate::db::Result<bool> {
     conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM cooperatives WHERE lower(name) = lower(?1) AND id <> ?2)")?
         .query_row(params![name, other_than], |r| r.get(0))
+}
+
+/// The cooperative that sells under this account, if it is one's.
+pub fn selling_as(conn: &Connection, seller_id: i64) -> crate::db::Result<Option<CooperativeRow>> {
+    let found =
+        conn.prepare_cached(&format!("{} WHERE c.seller_id = ?1", select()))?.query_row([seller_id], row).optional()?;
+    found.map(|c| with_crops(conn, c)).transpose()
+}
+
+pub fn set_seller(conn: &Connection, id: i64, seller_id: i64) -> crate::db::Result<()> {
+    conn.prepare_cached("UPDATE cooperatives SET seller_id = ?2 WHERE id = ?1 AND seller_id IS NULL")?
+        .execute([id, seller_id])?;
+    Ok(())
+}
+
+/// Where a member's plot is and whether they may be named in a lot's origin.
+pub fn set_origin(
+    conn: &Connection,
+    cooperative_id: i64,
+    user_id: i64,
+    plot: Option<(f64, f64)>,
+    named: bool,
+    now: &str,
+) -> crate::db::Result<()> {
+    conn.prepare_cached(
+        "UPDATE cooperative_members SET plot_latitude = ?3, plot_longitude = ?4, named_in_origin = ?5, updated_at = ?6
+         WHERE cooperative_id = ?1 AND user_id = ?2",
+    )?
+    .execute(params![cooperative_id, user_id, plot.map(|p| p.0), plot.map(|p| p.1), named, now])?;
+    Ok(())
 }
 
 /// What an admin writes of a cooperative.
@@ -118,12 +151,16 @@ pub struct MemberRow {
     pub person_role: crate::model::user::Role,
     pub role: MemberRole,
     pub status: MemberStatus,
+    /// Where their plot is (latitude, longitude), when they recorded it.
+    pub plot: Option<(f64, f64)>,
+    /// They agree to be named in their lots' public origin reports.
+    pub named_in_origin: bool,
     pub created_at: String,
     pub updated_at: String,
 }
 
 const MEMBER: &str = "SELECT cm.cooperative_id, cm.user_id, u.first_name, u.last_name, u.phone_number, u.location,
-    u.role, cm.role, cm.status, cm.created_at, cm.updated_at
+    u.role, cm.role, cm.status, cm.created_at, cm.updated_at, cm.plot_latitude, cm.plot_longitude, cm.named_in_origin
     FROM cooperative_members cm JOIN users u ON u.id = cm.user_id";
 
 fn member(r: &crate::db::Row<'_>) -> crate::db::Result<MemberRow> {
@@ -139,6 +176,11 @@ fn member(r: &crate::db::Row<'_>) -> crate::db::Result<MemberRow> {
         status: r.get(8)?,
         created_at: r.get(9)?,
         updated_at: r.get(10)?,
+        plot: match (r.get::<_, Option<f64>>(11)?, r.get::<_, Option<f64>>(12)?) {
+            (Some(lat), Some(lon)) => Some((lat, lon)),
+            _ => None,
+        },
+        named_in_origin: r.get(13)?,
     })
 }
 

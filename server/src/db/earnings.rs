@@ -28,6 +28,27 @@ pub fn record_sale(
     Ok(())
 }
 
+/// Entries about one part of an order.
+pub struct Ledger<'a> {
+    pub order_id: i64,
+    pub part_id: i64,
+    pub currency: &'a str,
+    pub at: &'a str,
+}
+
+impl Ledger<'_> {
+    /// Writes `person`'s entry of `kind`, once: false when it was written already.
+    pub fn add(&self, conn: &Connection, person: i64, kind: &str, amount_cents: i64) -> crate::db::Result<bool> {
+        let written = conn
+            .prepare_cached(
+                "INSERT INTO earnings (farmer_id, order_id, part_id, kind, amount_cents, currency, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![person, self.order_id, self.part_id, kind, amount_cents, self.currency, self.at])?;
+        Ok(written == 1)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub order_id: i64,

@@ -19,6 +19,7 @@ pub mod enrolments;
 pub mod exchange_rates;
 pub mod favourites;
 mod group;
+pub mod lots;
 pub mod market;
 pub mod meta;
 pub mod notifications;

@@ -351,12 +351,17 @@ pub fn find_by_uid(conn: &Connection, uid: &str) -> crate::db::Result<Option<Ord
     found.map(|order| complete(conn, order)).transpose()
 }
 
-/// The orders a person bought or has a part of (as its farmer), newest
+/// Person `?1` sells in order `o`: a part is theirs, or a cooperative's they manage.
+const SELLS_IN: &str = "EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND (p.farmer_id = ?1
+    OR p.farmer_id IN (SELECT c.seller_id FROM cooperatives c JOIN cooperative_members m ON m.cooperative_id = c.id
+                       WHERE m.user_id = ?1 AND m.role = 'manager' AND m.status = 'active')))";
+
+/// The orders a person bought or has a part of (as its farmer, or for a cooperative), newest
 /// first, at most `limit`.
 pub fn list_for(conn: &Connection, user_id: i64, limit: i64) -> crate::db::Result<Vec<OrderRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {ORDER_COLUMNS} FROM orders o
-         WHERE o.buyer_id = ?1 OR EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.farmer_id = ?1)
+         WHERE o.buyer_id = ?1 OR {SELLS_IN}
          ORDER BY o.id DESC LIMIT ?2"
     ))?;
     let orders: Vec<OrderRow> = stmt.query_map(params![user_id, limit], order_from_row)?.collect::<Result<_, _>>()?;
@@ -374,7 +379,7 @@ pub fn changes_visible_to(
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {ORDER_COLUMNS} FROM orders o
          WHERE o.version > ?2
-           AND (o.buyer_id = ?1 OR EXISTS (SELECT 1 FROM order_parts p WHERE p.order_id = o.id AND p.farmer_id = ?1))
+           AND (o.buyer_id = ?1 OR {SELLS_IN})
          ORDER BY o.version LIMIT ?3"
     ))?;
     let orders: Vec<OrderRow> =

@@ -38,6 +38,23 @@ pub struct ProductRow {
     pub farmer: FarmerCard,
     /// Hidden from the marketplace by an admin: the reason and when.
     pub hidden: Option<Hidden>,
+    /// A cooperative's lot (docs/cooperatives.md), not a single farmer's product.
+    pub lot: Option<LotCard>,
+}
+
+/// A cooperative's lot as the marketplace shows it.
+#[derive(Debug, Clone)]
+pub struct LotCard {
+    pub id: i64,
+    pub cooperative_id: i64,
+    pub cooperative_name: String,
+    pub crop: String,
+    pub grade: crate::model::cooperative::Grade,
+    /// How many members put into it.
+    pub members: i64,
+    pub collected_from: String,
+    pub collected_to: String,
+    pub pickup: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,8 +89,10 @@ pub(super) fn select(filter: &str) -> String {
                 trim(f.first_name || ' ' || f.last_name), f.location, f.status, f.role,
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
                 COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0),
-                p.hidden_reason, p.hidden_at
+                p.hidden_reason, p.hidden_at,
+                l.id, l.cooperative_id, lc.name, l.crop, l.grade, l.members, l.collected_from, l.collected_to, l.pickup
          FROM products p JOIN users f ON f.id = p.farmer_id
+              LEFT JOIN cooperative_lots l ON l.product_id = p.id LEFT JOIN cooperatives lc ON lc.id = l.cooperative_id
          WHERE {filter}"
     )
 }
@@ -131,6 +150,20 @@ pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
         hidden: match (row.get::<_, Option<String>>(40)?, row.get::<_, Option<String>>(41)?) {
             (Some(reason), Some(at)) => Some(Hidden { reason, at }),
             _ => None,
+        },
+        lot: match row.get::<_, Option<i64>>(42)? {
+            Some(id) => Some(LotCard {
+                id,
+                cooperative_id: row.get(43)?,
+                cooperative_name: row.get(44)?,
+                crop: row.get(45)?,
+                grade: row.get(46)?,
+                members: row.get(47)?,
+                collected_from: row.get(48)?,
+                collected_to: row.get(49)?,
+                pickup: row.get(50)?,
+            }),
+            None => None,
         },
     })
 }

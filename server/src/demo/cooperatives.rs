@@ -1,12 +1,16 @@
 //! The demo's cooperatives (docs/cooperatives.md), made once through the domain's own
 //! functions as their people would: a coffee cooperative in Kabare managed by the field
 //! agent, a beans cooperative in Walungu managed by a farmer, their members, and three
-//! weeks of deliveries with one disputed and corrected. Admins edit or suspend them like any.
+//! weeks of deliveries with one disputed and corrected; a coffee lot sold to the demo
+//! buyer and delivered (its members paid their shares), and a lot of each on sale.
+//! Admins edit or suspend them like any.
 
 use crate::db::users::UserRow;
 use crate::db::{Connection, meta, users};
 use crate::domain::cooperatives::deliveries::{self, DeliveryInput};
+use crate::domain::cooperatives::lots::{self, LotInput};
 use crate::domain::cooperatives::{self, CooperativeInput, MemberChange};
+use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, AppError};
 use crate::state::AppState;
 
@@ -151,6 +155,61 @@ fn dispute_and_correct(tx: &Connection) -> ApiResult<()> {
     Ok(())
 }
 
+/// (cooperative, lot uid's number, crop, grade, kg, price, kg the demo buyer took and received)
+const LOTS: &[(&str, u32, &str, &str, i64, &str, i64)] = &[
+    ("Kabare Coffee Growers", 1, "coffee", "A", 80, "4.20", 80),
+    ("Kabare Coffee Growers", 2, "coffee", "A", 120, "4.50", 0),
+    ("Walungu Bean Cooperative", 3, "bean", "A", 200, "0.95", 0),
+];
+
+fn lots(tx: &Connection) -> ApiResult<()> {
+    let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
+    for (name, n, crop, grade, kg, price, bought) in LOTS {
+        let Some(cooperative) = crate::db::cooperatives::list(tx, true)?.into_iter().find(|c| c.name == *name) else {
+            continue;
+        };
+        let Some(manager) = cooperatives::managers(tx, cooperative.id)?.into_iter().next() else { continue };
+        let input = LotInput {
+            uid: &format!("de100000-0000-4000-8000-{n:012}"),
+            crop,
+            grade,
+            kilograms: Some(*kg),
+            price: Some(sync_protocol::Loose::Text((*price).to_owned())),
+            min_order: Some(20),
+            pickup: &format!("{} store", cooperative.market_name),
+        };
+        let (lot, _) = lots::make(tx, &manager, cooperative.id, &input)?;
+        if *bought == 0 {
+            continue;
+        }
+        let order = sync_protocol::OrderPlace {
+            uid: format!("de200000-0000-4000-8000-{n:012}"),
+            lines: vec![sync_protocol::OrderLineInput {
+                product_id: lot.product_id,
+                quantity: *bought,
+                unit_price_cents: lot.price_cents,
+            }],
+            delivery: "pickup".into(),
+            payment_method: "cash_on_delivery".into(),
+            shipping: sync_protocol::ShippingInput {
+                first_name: buyer.first_name.clone(),
+                last_name: buyer.last_name.clone(),
+                email: buyer.email.clone().unwrap_or_default(),
+                phone: buyer.phone_number.clone().unwrap_or_default(),
+                address: "Avenue du Port 4".into(),
+                city: "Bukavu".into(),
+                postal_code: String::new(),
+                country: "DRC".into(),
+            },
+        };
+        let (placed, _) = orders::place(tx, &buyer, &order, Notify::Nobody)?;
+        for part in &placed.parts {
+            orders::change_part(tx, &manager, OrderRef::Id(placed.id), part.id, "delivered", None, Notify::Nobody)?;
+        }
+    }
+    Ok(())
+}
+
 pub async fn seed(state: &AppState) -> ApiResult<bool> {
     let seeded = state
         .db
@@ -163,6 +222,7 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
                 seed_one(tx, &admin, demo, 100 * (n as u32 + 1))?;
             }
             dispute_and_correct(tx)?;
+            lots(tx)?;
             meta::set(tx, SEEDED_KEY, &crate::platform::clock::now())?;
             Ok(true)
         })

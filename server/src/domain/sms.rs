@@ -118,6 +118,9 @@ mod tests {
                     ("date", "2026-12-31"),
                     ("ref", "D99999999"),
                     ("was", "D99999999"),
+                    // A member's share of a lot's sale (domain::cooperatives::lots).
+                    ("amount", "9,999,999.99 USD"),
+                    ("order", "99999999"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

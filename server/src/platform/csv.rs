@@ -39,11 +39,21 @@ impl Default for Csv {
     }
 }
 
+/// `-2.412346`: a plain negative number (a latitude south of the equator) starts no formula.
+fn is_negative_number(cell: &str) -> bool {
+    let Some(digits) = cell.strip_prefix('-') else { return false };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    !whole.is_empty()
+        && !fraction.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A cell, quoted when it holds a separator: `,`, and `;` (what a spreadsheet set to
 /// French splits at: an unquoted `Kadutu;=1+2` would start a formula cell), a tab, a
 /// quote or a line break.
 fn push_cell(out: &mut String, cell: &str) {
-    let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_negative_number(cell);
     let quote = formula || cell.contains([',', ';', '\t', '"', '\n', '\r']);
     if quote {
         out.push('"');
@@ -193,8 +203,8 @@ mod tests {
     #[test]
     fn formulas_are_neutralised() {
         assert_eq!(
-            one_row(&["=1+1", "+254700", "-3", "@SUM(A1)", "a=b"]),
-            "\"'=1+1\",\"'+254700\",\"'-3\",\"'@SUM(A1)\",a=b\r\n"
+            one_row(&["=1+1", "+254700", "-3+1", "@SUM(A1)", "a=b", "-2.412346", "-3", "-.5", "-1.", "-"]),
+            "\"'=1+1\",\"'+254700\",\"'-3+1\",\"'@SUM(A1)\",a=b,-2.412346,-3,\"'-.5\",\"'-1.\",\"'-\"\r\n"
         );
         assert_eq!(
             one_row(&["Kadutu;=1+2", "a\t=b"]),

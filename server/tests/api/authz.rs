@@ -192,6 +192,12 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/cooperatives/{id}/deliveries/export", Managed(MANAGER_ADMINS)),
     ("post", "/cooperatives/{id}/deliveries", Managed(MANAGER)),
     ("get", "/cooperatives/{id}/stock", Managed(MANAGER_ADMINS)),
+    ("get", "/cooperatives/{id}/lots", Managed(MANAGER_ADMINS)),
+    ("post", "/cooperatives/{id}/lots", Managed(MANAGER)),
+    ("get", "/lots/{id}/origin", Only(EVERYONE)),
+    ("get", "/lots/{id}/origin.csv", Only(EVERYONE)),
+    ("get", "/lots/{id}/origin.geojson", Only(EVERYONE)),
+    ("put", "/me/cooperatives/{id}/origin", Only(SIGNED)),
     ("get", "/me/cooperatives", Only(SIGNED)),
     ("get", "/me/deliveries", Only(SIGNED)),
     // The member the entry is of (the world's farmer weighed in their own harvest).
@@ -306,7 +312,7 @@ impl World {
     fn path(&self, template: &str) -> String {
         let id = if template.starts_with("/farmer/farmer_survey_forms") || template.starts_with("/admin/surveys") {
             self.survey
-        } else if template.starts_with("/cooperatives") || template.starts_with("/admin/cooperatives") {
+        } else if ["/cooperatives", "/admin/cooperatives", "/me/cooperatives"].iter().any(|p| template.starts_with(p)) {
             self.cooperative
         } else if template.starts_with("/deliveries") {
             self.delivery
@@ -349,6 +355,7 @@ impl World {
                 "/orders/{id}/payments" => json!({"operator": "NONE", "phone": "+243990000001"}),
                 "/cooperatives/{id}/deliveries" => json!({"uid": "x", "member_id": 0, "crop": "", "grade": "",
                     "quantity": "", "unit": "", "delivered_on": "", "place": ""}),
+                "/cooperatives/{id}/lots" => json!({"uid": "x", "crop": "", "grade": "", "pickup": ""}),
                 "/deliveries/{id}/dispute" => json!({"reason": ""}),
                 "/deliveries/{id}/keep" => json!({"note": ""}),
                 _ => json!({}),

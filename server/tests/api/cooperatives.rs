@@ -199,7 +199,11 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
         "{receipt}"
     );
     assert!(mavuno::platform::gsm7::units(receipt).is_some_and(|n| n <= 160));
-    assert_eq!(c.stock().await, json!([{"crop": "bean", "grade": "A", "received_kilograms": "48.5", "members": 1}]));
+    assert_eq!(
+        c.stock().await,
+        json!([{"crop": "bean", "grade": "A", "received_kilograms": "48.5", "in_lots_kilograms": "0",
+                "available_kilograms": "48.5", "members": 1}])
+    );
 
     // What the phone got wrong comes back with every field's reason, and nothing is written.
     let mut wrong = c.delivery(2, "0");
@@ -350,13 +354,29 @@ async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_
     assert_eq!(listed["data"][0]["members"], 3);
     assert_eq!(listed["data"][0]["crops"], json!(["coffee"]));
     let agent = app.login_token("agent@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
+    let farmer = app.login_token("farmer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
     let id = listed["data"][0]["id"].as_i64().unwrap();
     let stock: Value = app.get(&format!("/cooperatives/{id}/stock"), Some(&agent)).await.json().await.unwrap();
     assert_eq!(
         stock["data"],
-        json!([{"crop": "coffee", "grade": "A", "received_kilograms": "229", "members": 2},
-               {"crop": "coffee", "grade": "B", "received_kilograms": "20", "members": 1}])
+        json!([{"crop": "coffee", "grade": "A", "received_kilograms": "229", "in_lots_kilograms": "200",
+                "available_kilograms": "29", "members": 2},
+               {"crop": "coffee", "grade": "B", "received_kilograms": "20", "in_lots_kilograms": "0",
+                "available_kilograms": "20", "members": 1}])
     );
+    // A lot sold and delivered (its members paid their shares), one of each cooperative on sale.
+    let lots: Value = app.get(&format!("/cooperatives/{id}/lots"), Some(&agent)).await.json().await.unwrap();
+    let sold: Vec<(i64, i64)> = lots["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["sold_kilograms"].as_i64().unwrap(), l["on_sale_kilograms"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(sold, [(0, 120), (80, 0)]);
+    let earned: Value = app.get("/farmer/earnings", Some(&farmer)).await.json().await.unwrap();
+    assert!(earned["entries"].as_array().unwrap().iter().any(|e| e["kind"] == "share"), "{earned}");
+    let market: Value = app.get("/products?q=Walungu", None).await.json().await.unwrap();
+    assert_eq!(market["data"][0]["lot"]["cooperative_name"], "Walungu Bean Cooperative", "{market}");
     let farmer = app.login_token("farmer@mavuno.demo", mavuno::demo::DEMO_PASSWORD).await;
     let mine: Value = app.get("/me/deliveries", Some(&farmer)).await.json().await.unwrap();
     let corrected = mine["data"].as_array().unwrap().iter().find(|d| !d["replaced_by"].is_null()).unwrap();
@@ -373,4 +393,232 @@ async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_
     assert!(lines.iter().any(|l| l.contains(",Café,A,62.5,kg,62.5,Kavumu station,")), "{text}");
     let refused = app.get(&format!("/cooperatives/{id}/deliveries/export?day=2000-01-01"), Some(&agent)).await;
     assert_eq!(error_of(refused, StatusCode::NOT_FOUND).await["code"], "no_deliveries");
+}
+
+impl Coop {
+    /// Writes a delivery through the API (the manager online): its uid's number, the
+    /// member, kilograms and grade.
+    async fn weigh(&self, n: u32, member: i64, kg: &str, grade: &str) {
+        let written = self
+            .app
+            .call(
+                Method::POST,
+                &format!("/cooperatives/{}/deliveries", self.id),
+                &self.manager,
+                Some(json!({"uid": crate::sync::uid(n), "member_id": member, "crop": "bean", "grade": grade,
+                            "quantity": kg, "unit": "kg", "delivered_on": today(), "place": "Kabare centre"})),
+            )
+            .await;
+        assert_eq!(written.status(), StatusCode::CREATED);
+    }
+
+    async fn make_lot(&self, token: &str, body: Value) -> reqwest::Response {
+        self.app.call(Method::POST, &format!("/cooperatives/{}/lots", self.id), token, Some(body)).await
+    }
+}
+
+fn lot(n: u32, kilograms: i64) -> Value {
+    json!({"uid": crate::sync::uid(n), "crop": "bean", "grade": "A", "kilograms": kilograms, "price": "0.85",
+           "min_order": 20, "pickup": "Kabare centre"})
+}
+
+/// Every ledger entry of a kind for a person: (person, cents).
+fn entries(app: &TestApp, kind: &str) -> Vec<(i64, i64)> {
+    let conn = app.database();
+    let mut stmt =
+        conn.prepare("SELECT farmer_id, amount_cents FROM earnings WHERE kind = ?1 ORDER BY farmer_id, id").unwrap();
+    stmt.query_map([kind], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+#[tokio::test]
+async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_members_to_the_cent() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    let second = app.user_with_role("baraka@example.com", Role::Farmer).await;
+    app.sql(
+        "UPDATE users SET phone_number = '+243990000102', first_name = 'Baraka' WHERE email = 'baraka@example.com'",
+    );
+    let second_id = id_of(app, &second).await;
+    let added = app
+        .call(
+            Method::PUT,
+            &format!("/cooperatives/{}/members/{second_id}", c.id),
+            &c.manager,
+            Some(json!({"status": "active"})),
+        )
+        .await;
+    assert_eq!(added.status(), StatusCode::OK);
+    c.weigh(1, c.member_id, "300", "A").await;
+    c.weigh(2, second_id, "200", "A").await;
+    c.weigh(3, c.member_id, "50", "B").await;
+
+    // Never more than is held, only by managers, every field checked.
+    let too_big = c.make_lot(&c.manager, lot(10, 501)).await;
+    let too_big = error_of(too_big, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(too_big["error_codes"], json!({"kilograms": ["more_than_stock"]}));
+    let by_member = c.make_lot(&c.member, lot(10, 10)).await;
+    assert_eq!(error_of(by_member, StatusCode::FORBIDDEN).await["code"], "managers_only");
+    let wrong = c
+        .make_lot(
+            &c.manager,
+            json!({"uid": crate::sync::uid(10), "crop": "gold", "grade": "Z", "kilograms": 0, "price": "-1", "pickup": ""}),
+        )
+        .await;
+    assert_eq!(
+        error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"crop": ["crop_unknown"], "grade": ["invalid_option"], "kilograms": ["lot_size_invalid"],
+               "price": ["market_price_invalid"], "pickup": ["required"]})
+    );
+    let made = c.make_lot(&c.manager, lot(10, 400)).await;
+    assert_eq!(made.status(), StatusCode::CREATED);
+    let made: Value = made.json().await.unwrap();
+    let again = c.make_lot(&c.manager, lot(10, 400)).await;
+    assert_eq!(again.status(), StatusCode::OK, "a resent lot is made once");
+    assert_eq!(again.json::<Value>().await.unwrap()["data"]["id"], made["data"]["id"]);
+    let (lot_id, product) = (made["data"]["id"].as_i64().unwrap(), made["data"]["product_id"].as_i64().unwrap());
+    assert_eq!(made["data"]["members"], 2);
+    let stock = c.stock().await;
+    assert_eq!(
+        (&stock[0]["in_lots_kilograms"], &stock[0]["available_kilograms"], &stock[1]["available_kilograms"]),
+        (&json!("400"), &json!("100"), &json!("50"))
+    );
+    // An entry drawn into a lot is not corrected any more.
+    let correction = app
+        .call(
+            Method::POST,
+            &format!("/cooperatives/{}/deliveries", c.id),
+            &c.manager,
+            Some(json!({"uid": crate::sync::uid(4), "member_id": c.member_id, "crop": "bean", "grade": "A",
+                        "quantity": "290", "unit": "kg", "delivered_on": today(), "place": "Kabare centre",
+                        "replaces": crate::sync::uid(1), "note": "Wet beans"})),
+        )
+        .await;
+    assert_eq!(
+        error_of(correction, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"replaces": ["delivery_in_lot"]})
+    );
+
+    // The marketplace shows it as the cooperative's, in the reader's language.
+    let shown: Value = app.get(&format!("/products/{product}"), None).await.json().await.unwrap();
+    let shown = &shown["data"];
+    assert_eq!(shown["farmer"]["name"], "Kabare Coffee Growers");
+    assert_eq!((shown["quantity"].as_i64(), shown["current_price"].as_f64()), (Some(400), Some(0.85)));
+    assert_eq!(shown["lot"]["members"], 2);
+    assert_eq!(shown["lot"]["cooperative_id"], c.id);
+    assert_eq!(shown["lot"]["collected_from"], today());
+    assert!(shown["title_fr"].as_str().unwrap().contains("qualité A"), "{shown}");
+    assert!(shown["description_sw"].as_str().unwrap().contains("kilo 400"), "{shown}");
+
+    // Buyers race for it: never oversold.
+    let super_admin = app.user_with_role("boss@example.com", Role::SuperAdmin).await;
+    let fee = app.call(Method::PATCH, "/admin/settings", &super_admin, Some(json!({"platform_fee_bp": 500}))).await;
+    assert_eq!(fee.status(), StatusCode::OK);
+    let pickup = |n: u32, kg: i64| {
+        let mut body = crate::orders::order(n, json!([crate::orders::line(product, kg, 85)]));
+        body["delivery"] = json!("pickup");
+        body
+    };
+    let buyer = app.user_with_role("processor@example.com", Role::User).await;
+    let first = app.place(&buyer, pickup(50, 123)).await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let order: Value = first.json().await.unwrap();
+    let mut racers = tokio::task::JoinSet::new();
+    for n in 0..10u32 {
+        let token = app.user_with_role(&format!("racer{n}@example.com"), Role::User).await;
+        let (client, url, body) = (app.client.clone(), app.api("/orders"), pickup(60 + n, 40));
+        racers.spawn(async move { client.post(url).bearer_auth(token).json(&body).send().await.unwrap().status() });
+    }
+    let statuses = racers.join_all().await;
+    let placed = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
+    assert_eq!(placed, 6, "277 kg left: six orders of 40 kg; {statuses:?}");
+    let lots: Value = app.get(&format!("/cooperatives/{}/lots", c.id), Some(&c.manager)).await.json().await.unwrap();
+    assert_eq!(lots["data"][0]["on_sale_kilograms"], 37);
+
+    // The manager sees and moves the cooperative's part; a member who is not a manager cannot.
+    let (order_id, part) = (order["data"]["id"].as_i64().unwrap(), order["data"]["parts"][0]["id"].as_i64().unwrap());
+    let listed: Value = app.get("/orders", Some(&c.manager)).await.json().await.unwrap();
+    assert!(listed["data"].as_array().unwrap().iter().any(|o| o["id"] == order_id), "{listed}");
+    let not_theirs = app.patch_part(&second, order_id, part, json!({"status": "delivered"})).await;
+    assert_eq!(not_theirs.status(), StatusCode::NOT_FOUND);
+    let delivered = app.patch_part(&c.manager, order_id, part, json!({"status": "delivered"})).await;
+    assert_eq!(delivered.status(), StatusCode::OK);
+    let again = app.patch_part(&c.manager, order_id, part, json!({"status": "delivered"})).await;
+    assert_eq!(again.status(), StatusCode::OK);
+
+    // 123 kg × 0.85 = 104.55; less 5 % for the platform (5.23) and 2.5 % for the
+    // cooperative (2.61): 96.71, shared 300:100 → 72.5325 and 24.1775: the spare cent
+    // to the larger remainder.
+    assert_eq!(entries(app, "share"), vec![(c.member_id, 7253), (second_id, 2418)]);
+    let seller = shown["farmer"]["id"].as_i64().unwrap();
+    assert_eq!(entries(app, "shared"), vec![(seller, -9671)]);
+    let balance: i64 = app
+        .database()
+        .query_row("SELECT SUM(amount_cents) FROM earnings WHERE farmer_id = ?1", [seller], |r| r.get(0))
+        .unwrap();
+    assert_eq!(balance, 261, "what stays with the cooperative is its fee");
+    let earned: Value = app.get("/farmer/earnings", Some(&c.member)).await.json().await.unwrap();
+    assert_eq!(earned["earned_cents"], 7253);
+    assert_eq!(earned["entries"][0]["kind"], "share");
+    let statement = app.sms_bodies().into_iter().filter(|(to, _)| to == "+243990000101").next_back().unwrap().1;
+    assert!(statement.contains("72,53 USD"), "{statement}");
+    // The sale is a market price at the cooperative's market.
+    let observed: i64 = app
+        .database()
+        .query_row(
+            "SELECT COUNT(*) FROM price_observations WHERE source = 'sale' AND crop = 'bean' AND market_id = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(observed, 1);
+
+    // The origin: named only with the member's agreement, the plot where recorded.
+    let bad = app
+        .call(
+            Method::PUT,
+            &format!("/me/cooperatives/{}/origin", c.id),
+            &c.member,
+            Some(json!({"latitude": 91, "longitude": 28.8})),
+        )
+        .await;
+    assert_eq!(
+        error_of(bad, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"latitude": ["plot_invalid"]})
+    );
+    let outsider = app.user_with_role("outsider@example.com", Role::Farmer).await;
+    let refused = app
+        .call(
+            Method::PUT,
+            &format!("/me/cooperatives/{}/origin", c.id),
+            &outsider,
+            Some(json!({"named_in_origin": true})),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+    let recorded = app
+        .call(
+            Method::PUT,
+            &format!("/me/cooperatives/{}/origin", c.id),
+            &c.member,
+            Some(json!({"latitude": -2.4123456789, "longitude": 28.7912, "named_in_origin": true})),
+        )
+        .await;
+    assert_eq!(recorded.json::<Value>().await.unwrap()["latitude"], -2.412346);
+    let origin: Value = app.get(&format!("/lots/{lot_id}/origin"), None).await.json().await.unwrap();
+    let members = origin["members"].as_array().unwrap();
+    assert_eq!(members.len(), 2);
+    assert_eq!((&members[0]["name"], &members[0]["kilograms"]), (&json!("Neema farmer"), &json!("300")));
+    assert_eq!((&members[1]["name"], &members[1]["latitude"]), (&json!(""), &Value::Null));
+    let geo: Value = app.get(&format!("/lots/{lot_id}/origin.geojson"), None).await.json().await.unwrap();
+    assert_eq!(geo["features"].as_array().unwrap().len(), 1);
+    assert_eq!(geo["features"][0]["geometry"]["coordinates"], json!([28.7912, -2.412346]));
+    assert_eq!(geo["properties"]["unlocated_kilograms"], "100");
+    let csv = app.get(&format!("/lots/{lot_id}/origin.csv?lang=fr"), None).await.text().await.unwrap();
+    let rows: Vec<&str> = csv.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[1].contains(",Neema farmer,Kabare,-2.412346,28.791200,300,"), "{csv}");
+    assert!(rows[0].starts_with("Lot,Coopérative,Produit"), "{csv}");
+    assert!(!csv.contains("Baraka") && !csv.contains("+243"), "no name without agreement, never a number: {csv}");
+    let missing = app.get("/lots/999999/origin", None).await;
+    assert_eq!(error_of(missing, StatusCode::NOT_FOUND).await["code"], "lot_not_found");
 }

@@ -25,7 +25,7 @@ mod long_texts;
 mod moving;
 mod notifications;
 mod offsite;
-mod orders;
+pub mod orders;
 mod overview;
 mod password_reset;
 mod pawapay;

@@ -57,7 +57,11 @@ low_stock: boolean, version: number, created_at: string, updated_at: string,
  * Hidden from the marketplace by an admin, with the reason its farmer reads
  * (only its farmer and admins ever see a hidden product).
  */
-hidden: Hidden | null, };
+hidden: Hidden | null, 
+/**
+ * A cooperative's lot (docs/cooperatives.md) rather than one farmer's product.
+ */
+lot: ProductLot | null, };
 
 export type ProductImage = { 
 /**

@@ -92,6 +92,8 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
     if let Some(entry) = &replaces {
         if entry.replaced_by.is_some() {
             errors.add("replaces", "already_corrected", "This entry was corrected already: correct the correction");
+        } else if crate::db::lots::is_drawn(conn, entry.id)? {
+            errors.add("replaces", "delivery_in_lot", "This entry is in a lot on sale and can no longer be corrected");
         }
     }
     let member = users::find(conn, input.member_id)?;
@@ -335,14 +337,23 @@ pub struct Stock {
     pub crop: String,
     pub grade: Grade,
     pub received_grams: i64,
+    /// Drawn into lots (on sale or sold).
+    pub in_lots_grams: i64,
     pub members: i64,
 }
 
 pub fn stock(conn: &Connection, manager: &UserRow, id: i64) -> ApiResult<Vec<Stock>> {
     super::must_manage(conn, manager, id, true)?;
+    let in_lots = crate::db::lots::in_lots(conn, id)?;
     Ok(rows::received(conn, id)?
         .into_iter()
-        .map(|(crop, grade, received_grams, members)| Stock { crop, grade, received_grams, members })
+        .map(|(crop, grade, received_grams, members)| Stock {
+            in_lots_grams: in_lots.iter().find(|(c, g, _)| *c == crop && *g == grade).map_or(0, |l| l.2),
+            crop,
+            grade,
+            received_grams,
+            members,
+        })
         .collect())
 }
 

@@ -3,6 +3,7 @@
 //! The weigh book is `deliveries`; how a sale is shared, `split`.
 
 pub mod deliveries;
+pub mod lots;
 pub mod split;
 
 use crate::db::cooperatives::{self as rows, CooperativeRow, Fields, MemberRow};
@@ -113,6 +114,33 @@ pub fn active(conn: &Connection, id: i64) -> ApiResult<CooperativeRow> {
 pub fn manages(conn: &Connection, user: &UserRow, id: i64) -> ApiResult<bool> {
     Ok(rows::membership(conn, id, user.id)?
         .is_some_and(|m| m.role == MemberRole::Manager && m.status == MemberStatus::Active))
+}
+
+/// A member records where their plot is and whether their name may be in origin reports.
+pub fn set_origin(
+    conn: &Connection,
+    member: &UserRow,
+    id: i64,
+    plot: Option<(f64, f64)>,
+    named: bool,
+) -> ApiResult<()> {
+    match rows::membership(conn, id, member.id)? {
+        Some(m) if m.status != MemberStatus::Asked => {}
+        _ => return Err(AppError::not_found("member_not_found", "You are not a member of this cooperative")),
+    }
+    rows::set_origin(conn, id, member.id, plot, named, &clock::now())?;
+    Ok(())
+}
+
+/// A cooperative's active managers.
+pub fn managers(conn: &Connection, id: i64) -> ApiResult<Vec<UserRow>> {
+    let mut found = Vec::new();
+    for m in rows::members(conn, id)? {
+        if m.role == MemberRole::Manager && m.status == MemberStatus::Active {
+            found.extend(users::find(conn, m.user_id)?);
+        }
+    }
+    Ok(found)
 }
 
 /// Refuses anyone but the cooperative's managers (and admins when `admins` is true).

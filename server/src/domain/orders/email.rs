@@ -37,6 +37,18 @@ fn lines(lang: Lang, order: &OrderRow, part: &PartRow) -> String {
 }
 
 fn send(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str, &str)]) -> ApiResult<()> {
+    // What a cooperative sells is followed by its managers.
+    if let Some(cooperative) = crate::domain::cooperatives::lots::selling_as(conn, to.id)? {
+        for manager in crate::domain::cooperatives::managers(conn, cooperative.id)? {
+            let lang = lang_for(conn, manager.country)?;
+            send_one(conn, &manager, lang, kind, values)?;
+        }
+        return Ok(());
+    }
+    send_one(conn, to, lang, kind, values)
+}
+
+fn send_one(conn: &Connection, to: &UserRow, lang: Lang, kind: &str, values: &[(&str, &str)]) -> ApiResult<()> {
     let subject = lang.format(&format!("email.order.{kind}_subject"), values);
     let body =
         format!("{}\n\n{}", lang.format(&format!("email.order.{kind}_body"), values), lang.text("email.signature"));

@@ -19,6 +19,7 @@ pub enum Notify {
 
 use crate::db::Connection;
 
+use super::cooperatives::lots;
 use super::merge::stamp;
 use crate::db::orders::{self, OrderRow, PartRow};
 use crate::db::sync;
@@ -65,11 +66,17 @@ pub fn visible(conn: &Connection, viewer: &UserRow, target: OrderRef<'_>) -> Api
         OrderRef::Id(id) => orders::find(conn, id)?,
         OrderRef::Uid(uid) => orders::find_by_uid(conn, &uid.to_lowercase())?,
     };
-    found
-        .filter(|o| {
-            o.buyer_id == viewer.id || viewer.role.is_admin() || o.parts.iter().any(|p| p.farmer_id == viewer.id)
-        })
-        .ok_or_else(not_found)
+    let order = found.ok_or_else(not_found)?;
+    if order.buyer_id == viewer.id || viewer.role.is_admin() {
+        return Ok(order);
+    }
+    for part in &order.parts {
+        // A cooperative's managers see (and move) the parts it sells.
+        if lots::acts_for(conn, viewer, part.farmer_id)? {
+            return Ok(order);
+        }
+    }
+    Err(not_found())
 }
 
 /// Who is asking to move a part.
@@ -127,7 +134,7 @@ pub fn change_part(
     if part.status == to {
         return Ok(order);
     }
-    let who = if part.farmer_id == actor.id {
+    let who = if lots::acts_for(conn, actor, part.farmer_id)? {
         Actor::Farmer
     } else if actor.role.is_admin() {
         Actor::Admin
@@ -162,6 +169,8 @@ pub fn change_part(
         // The farmer earned the part: an entry in the ledger, never an edited balance.
         let amount = part.subtotal_cents + part.shipping_cents;
         earnings::record_sale(conn, part.farmer_id, order.id, part.id, amount, &order.currency, &now)?;
+        // A cooperative's lot: each member's share, in the ledger too.
+        lots::share_part(conn, &order, part, &now)?;
         // What the buyer paid is a market price (docs/prices.md).
         crate::domain::prices::sales::observe(conn)?;
     }
@@ -176,7 +185,7 @@ pub fn change_part(
 /// hears it will be filled. Accepting again changes nothing; a part already shipped,
 /// delivered or cancelled cannot be.
 fn accept(conn: &Connection, actor: &UserRow, order: &OrderRow, part: &PartRow, notify: Notify) -> ApiResult<OrderRow> {
-    if part.farmer_id != actor.id {
+    if !lots::acts_for(conn, actor, part.farmer_id)? {
         return Err(AppError::forbidden("not_your_part", "Only this part's farmer can accept it"));
     }
     if part.accepted_at.is_some() {
