@@ -559,7 +559,7 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     let earned: Value = app.get("/farmer/earnings", Some(&c.member)).await.json().await.unwrap();
     assert_eq!(earned["earned_cents"], 7253);
     assert_eq!(earned["entries"][0]["kind"], "share");
-    let statement = app.sms_bodies().into_iter().filter(|(to, _)| to == "+243990000101").next_back().unwrap().1;
+    let statement = app.sms_bodies().into_iter().rfind(|(to, _)| to == "+243990000101").unwrap().1;
     assert!(statement.contains("72,53 USD"), "{statement}");
     // The sale is a market price at the cooperative's market.
     let observed: i64 = app
