@@ -105,6 +105,38 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await farmer.getByText('You disputed this delivery. A manager will answer.').waitFor();
   const disputed = await call(admin, `/cooperatives/${cooperative}/deliveries`);
   assert.equal(disputed.body.data[0].dispute.reason, 'It was 46 kg, two were stones');
+
+  // The manager puts a lot of it on sale; more than is held is refused with what was typed kept.
+  await page.reload();
+  await openSection(page, 'Cooperatives');
+  const lotForm = page.locator('form', { hasText: 'Put a lot of Walungu Bean Growers on sale' });
+  await lotForm.getByLabel(/^From the stock/).selectOption({ label: 'Beans, grade A: 48.5 kg held' });
+  await lotForm.getByLabel(/^Kilograms in the lot/).fill('60');
+  await lotForm.getByLabel(/^Price per kg/).fill('1,10');
+  await lotForm.getByLabel(/^Where the buyer collects it/).fill('Walungu centre');
+  await lotForm.getByRole('button', { name: 'Put on sale' }).click();
+  await lotForm.getByText('The lot is larger than the stock held for this crop and grade.').first().waitFor();
+  assert.equal(await lotForm.getByLabel(/^Where the buyer collects it/).inputValue(), 'Walungu centre');
+  await lotForm.getByLabel(/^Kilograms in the lot/).fill('40');
+  await lotForm.getByRole('button', { name: 'Put on sale' }).click();
+  await lotForm.getByText('The lot is on sale in the marketplace.').waitFor();
+  await page.getByText('Lot L', { exact: false }).first().waitFor();
+  const lots = await call(admin, `/cooperatives/${cooperative}/lots`);
+  assert.equal(lots.body.data.length, 1, 'made once');
+  assert.equal(lots.body.data[0].on_sale_kilograms, 40);
+
+  // Buyers see it in the marketplace as the cooperative's, with its origin to download, in French too.
+  await farmer.goto(`${origin}/product/${lots.body.data[0].product_id}`);
+  const lotDetails = farmer.locator('.lot-details');
+  await lotDetails.getByText('Walungu Bean Growers: from 1 member, collected').waitFor();
+  await lotDetails.getByText('Collect it at: Walungu centre').waitFor();
+  const [origin_] = await Promise.all([
+    farmer.waitForEvent('download'),
+    lotDetails.getByRole('link', { name: 'Origin (GeoJSON map)' }).click(),
+  ]);
+  assert.equal(origin_.suggestedFilename(), `lot_${lots.body.data[0].id}_origin.geojson`);
+  await farmer.getByLabel('Language').first().selectOption('fr');
+  await lotDetails.getByText('Lot de coopérative').waitFor();
   await context.close();
   await farmerContext.close();
 });

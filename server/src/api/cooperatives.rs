@@ -44,6 +44,8 @@ pub struct CooperativeJson {
     members: i64,
     /// The crops its members bring, most first.
     crops: Vec<String>,
+    /// The account its lots are sold under (their products' `farmer.id`), once it made one.
+    seller_id: Option<i64>,
     created_at: String,
     updated_at: String,
 }
@@ -61,6 +63,7 @@ impl From<CooperativeRow> for CooperativeJson {
             status: c.status,
             members: c.members,
             crops: c.crops,
+            seller_id: c.seller_id,
             created_at: c.created_at,
             updated_at: c.updated_at,
         }

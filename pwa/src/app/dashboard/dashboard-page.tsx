@@ -271,7 +271,11 @@ function SectionContent({
     if (!db) return loading;
     return (
       <ErrorBoundary>
-        <CooperativeSection db={db} user={user} />
+        <CooperativeSection
+          db={db}
+          user={user}
+          sales={(sellerId, title) => <SalesSection db={db} farmerId={sellerId} title={title} />}
+        />
       </ErrorBoundary>
     );
   }

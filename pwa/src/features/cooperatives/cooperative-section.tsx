@@ -2,7 +2,7 @@
 // cooperatives they may ask to join; a member's deliveries with their corrections and
 // disputes; a manager's weigh-in, which works without a signal, and the people asking
 // to join. What was last fetched stays on the phone for a collection point offline.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
@@ -17,13 +17,71 @@ import {
   managed,
   refreshCooperatives,
   refreshMyDeliveries,
+  setOrigin,
   useMyDeliveries,
   useSavedCooperatives,
   type Delivery,
+  type Membership,
 } from '../../lib/entities/cooperatives';
+import { ApiError } from '../../lib/api';
 import { WeighIn } from './weigh-in';
+import { CooperativeLots } from './lots';
 
-export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
+/** A member's plot for their lots' origin: recorded from the phone's position, and
+ * whether buyers may read their name. */
+function PlotLine({ membership: m, act }: { membership: Membership; act: (action: () => Promise<unknown>) => void }) {
+  const { t } = useTranslation();
+  const [locating, setLocating] = useState(false);
+  const record = () => {
+    setLocating(true);
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        setLocating(false);
+        const { latitude, longitude } = position.coords;
+        act(() => setOrigin(m.cooperative_id, { latitude, longitude, named_in_origin: m.named_in_origin }));
+      },
+      () => {
+        setLocating(false);
+        act(() => Promise.reject(new ApiError(422, 'plot_invalid', 'no position')));
+      },
+      { enableHighAccuracy: true, timeout: 30_000 },
+    );
+  };
+  const plot = m.plot;
+  return (
+    <div className="stack plot-line">
+      <p className="muted">
+        {plot
+          ? t('cooperative.plot.recorded', { latitude: plot.latitude.toFixed(5), longitude: plot.longitude.toFixed(5) })
+          : t('cooperative.plot.none')}
+      </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={m.named_in_origin}
+          onChange={(event) =>
+            act(() => setOrigin(m.cooperative_id, { ...plot, named_in_origin: event.target.checked }))
+          }
+        />{' '}
+        {t('cooperative.plot.named')}
+      </label>
+      <button type="button" className="button secondary small" onClick={record} disabled={locating}>
+        {locating ? t('cooperative.plot.locating') : t('cooperative.plot.record')}
+      </button>
+    </div>
+  );
+}
+
+export function CooperativeSection({
+  db,
+  user,
+  sales,
+}: {
+  db: LocalDb;
+  user: User;
+  /** The orders a seller has, shown as a farmer's are (the dashboard composes them). */
+  sales?: (sellerId: number, title: string) => ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const saved = useSavedCooperatives(db);
   const [failed, setFailed] = useState<unknown>(null);
@@ -73,12 +131,20 @@ export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
                       grade: s.grade,
                       kilograms: s.received_kilograms,
                       count: s.members,
-                    })}
+                    })}{' '}
+                    {t('cooperative.lots.stock_left', { kilograms: s.available_kilograms ?? s.received_kilograms })}
                   </p>
                 ))}
                 <ExportButton
                   path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
                   label={t('cooperative.download')}
+                />
+                <CooperativeLots
+                  cooperative={c}
+                  sales={sales}
+                  stock={saved?.stock?.[c.id] ?? []}
+                  lots={saved?.lots?.[c.id] ?? []}
+                  onMade={refresh}
                 />
               </li>
             ))}
@@ -129,11 +195,16 @@ export function CooperativeSection({ db, user }: { db: LocalDb; user: User }) {
         ) : (
           <ul className="list">
             {mine.map((m) => (
-              <li key={m.cooperative_id} className="list-row">
-                <strong>{named(m.cooperative_id)}</strong>
-                <span className={`badge ${m.status === 'active' ? 'green' : m.status === 'asked' ? 'yellow' : 'grey'}`}>
-                  {t(`cooperative.status.${m.role === 'manager' && m.status === 'active' ? 'manager' : m.status}`)}
-                </span>
+              <li key={m.cooperative_id} className="list-row column">
+                <div className="list-head">
+                  <strong>{named(m.cooperative_id)}</strong>
+                  <span
+                    className={`badge ${m.status === 'active' ? 'green' : m.status === 'asked' ? 'yellow' : 'grey'}`}
+                  >
+                    {t(`cooperative.status.${m.role === 'manager' && m.status === 'active' ? 'manager' : m.status}`)}
+                  </span>
+                </div>
+                {m.role === 'member' && m.status === 'active' && <PlotLine membership={m} act={act} />}
               </li>
             ))}
           </ul>

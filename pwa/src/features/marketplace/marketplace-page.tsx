@@ -16,6 +16,7 @@ import { Price, ProductImage, QuickAdd, Stars, StockLine, useDataSaver } from '.
 import { usePageHead } from '../../lib/page-head';
 import { placeName } from '../../lib/format';
 import { filtersFromUrl } from '../../lib/list-filters';
+import { LotBadge, LotLine } from '../../components/lot-note';
 
 const EMPTY: CatalogueFilters = { q: '', category: 'all', sort: 'name' };
 /** Cards drawn at a time: a phone with 10,000 products on it draws the first ones at once. */
@@ -136,12 +137,14 @@ function ProductCard({ product: p, saveData, first }: { product: Product; saveDa
         {p.certifications.includes('organic') && (
           <span className="badge green organic">{t('market.certifications.organic')}</span>
         )}
+        {p.lot && <LotBadge />}
       </div>
       <div className="product-body">
         <h2>
           <Link to={paths.product(p.id!)}>{title}</Link>
         </h2>
         <Stars rating={p.rating} reviews={p.reviews} />
+        {p.lot && <LotLine lot={p.lot} />}
         {p.farmer.location && (
           <p className="muted location">
             <PinIcon /> {placeName(p.farmer.location, t)}

@@ -21,6 +21,7 @@ import { RateNote } from '../../components/money-summary';
 import { useFrancs } from '../../lib/entities/francs';
 import { ProductReviews } from './product-reviews';
 import { PICTURE_WIDTHS } from '../../lib/picture-sizes';
+import { LotDetails } from '../../components/lot-note';
 
 export function ProductPage() {
   const { t, i18n } = useTranslation();
@@ -127,6 +128,7 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             price={p.current_price}
           />
           <p>{productDescription(p, i18n.resolvedLanguage)}</p>
+          {p.lot && <LotDetails lot={p.lot} lang={i18n.resolvedLanguage ?? 'en'} />}
           <section className="card farmer-card" aria-label={t('market.farmer')}>
             <span className="initial" aria-hidden="true">
               {p.farmer.name.slice(0, 1)}

@@ -2,7 +2,7 @@
 // buyer's delivery details and the lines to prepare; accept or decline a new
 // one, then ship, deliver, or cancel with a reason. Works with no signal: each step is queued on the
 // phone and sent when the network is back; the stock follows on the server.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/dialog';
 import { ReceiptIcon } from '../../components/icons';
@@ -25,8 +25,10 @@ function nextStep(order: Order, part: OrderPart): 'accepted' | 'shipped' | 'deli
   return null;
 }
 
-export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }) {
+/** `farmerId`: the seller (the farmer, or a cooperative its manager sells for, `title` naming it). */
+export function SalesSection({ db, farmerId, title }: { db: LocalDb; farmerId: number; title?: string }) {
   const { t } = useTranslation();
+  const heading = useId();
   const orders = useOrders(db);
   const outbox = useOutbox(db);
   const [cancelling, setCancelling] = useState<{ order: Order; part: OrderPart; declining: boolean } | null>(null);
@@ -37,8 +39,8 @@ export function SalesSection({ db, farmerId }: { db: LocalDb; farmerId: number }
     // New orders first: what needs doing before what is done.
     .sort((a, b) => Number(a.part.status !== 'processing') - Number(b.part.status !== 'processing'));
   return (
-    <section aria-labelledby="sales-title">
-      <h2 id="sales-title">{t('sales.title')}</h2>
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{title ?? t('sales.title')}</h2>
       {sales.length === 0 ? (
         <div className="card empty-state">
           <ReceiptIcon />

@@ -23,6 +23,8 @@ export interface Cooperative {
   status: 'active' | 'suspended';
   members: number;
   crops: string[];
+  /** The account its lots are sold under (their products' farmer), once it made one. */
+  seller_id: number | null;
 }
 
 export interface Membership {
@@ -36,6 +38,9 @@ export interface Membership {
   farmer: boolean;
   role: 'member' | 'manager';
   status: 'asked' | 'active' | 'removed';
+  /** Where the member's plot is, when recorded (the member and managers see it). */
+  plot?: { latitude: number; longitude: number };
+  named_in_origin: boolean;
 }
 
 export interface Delivery {
@@ -63,7 +68,38 @@ export interface Stock {
   crop: string;
   grade: string;
   received_kilograms: string;
+  in_lots_kilograms: string;
+  /** Held and not in a lot: what a new lot may take. */
+  available_kilograms: string;
   members: number;
+}
+
+/** A lot on sale or sold (docs/cooperatives.md, Lots). */
+export interface Lot {
+  id: number;
+  uid: string;
+  cooperative_id: number;
+  product_id: number;
+  crop: string;
+  grade: string;
+  kilograms: number;
+  on_sale_kilograms: number;
+  sold_kilograms: number;
+  price: number;
+  members: number;
+  pickup: string;
+  withdrawn: boolean;
+}
+
+/** What a manager types to make a lot (the uid stays the same when it is sent again). */
+export interface LotInput {
+  uid: string;
+  crop: string;
+  grade: string;
+  kilograms: number;
+  price: string;
+  min_order: number;
+  pickup: string;
 }
 
 /** What the phone keeps of the person's cooperatives. */
@@ -75,6 +111,8 @@ export interface SavedCooperatives {
   members: Record<number, Membership[]>;
   /** The stock of each cooperative the person manages, by its id. */
   stock: Record<number, Stock[]>;
+  /** The lots of each cooperative the person manages, by its id (older phones' copies lack it). */
+  lots?: Record<number, Lot[]>;
   savedAt: string;
 }
 
@@ -107,19 +145,32 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
   }
   const members: Record<number, Membership[]> = {};
   const stock: Record<number, Stock[]> = {};
+  const lots: Record<number, Lot[]> = {};
   for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
     const id = m.cooperative_id;
-    const [people, held] = await Promise.all([
+    const [people, held, made] = await Promise.all([
       api<{ data: Membership[] }>(`/cooperatives/${id}/members`),
       api<{ data: Stock[] }>(`/cooperatives/${id}/stock`),
+      api<{ data: Lot[] }>(`/cooperatives/${id}/lots`),
     ]);
     members[id] = people.data;
     stock[id] = held.data;
+    lots[id] = made.data;
   }
-  const saved = { memberships: mine.data, cooperatives, members, stock, savedAt: new Date().toISOString() };
+  const saved = { memberships: mine.data, cooperatives, members, stock, lots, savedAt: new Date().toISOString() };
   await db.setMeta(SAVED, saved);
   return saved;
 }
+
+/** Puts a lot on sale (online: the stock it is drawn from is the server's). */
+export const makeLot = (cooperativeId: number, lot: LotInput) =>
+  api(`/cooperatives/${cooperativeId}/lots`, { method: 'POST', json: lot });
+
+/** A member records where their plot is, and whether buyers may see their name in a lot's origin. */
+export const setOrigin = (
+  cooperativeId: number,
+  origin: { latitude?: number; longitude?: number; named_in_origin: boolean },
+) => api(`/me/cooperatives/${cooperativeId}/origin`, { method: 'PUT', json: origin });
 
 export const askToJoin = (id: number) => api(`/cooperatives/${id}/join`, { method: 'POST' });
 

@@ -59,6 +59,7 @@ function newListing(uid: string, at: string): Product {
     created_at: at,
     updated_at: at,
     hidden: null,
+    lot: null,
   };
 }
 

@@ -87,6 +87,20 @@ verified: boolean, };
 
 export type Hidden = { reason: string, at: string, };
 
+export type ProductLot = { id: number, cooperative_id: number, cooperative_name: string, 
+/**
+ * A key of the prices' crop list.
+ */
+crop: string, 
+/**
+ * A, B or C.
+ */
+grade: string, members: number, 
+/**
+ * The first and last delivery's day (YYYY-MM-DD).
+ */
+collected_from: string, collected_to: string, pickup: string, };
+
 export type Category = "vegetables" | "fruits" | "grains" | "dairy" | "beverages" | "herbs";
 
 export type Unit = "kg" | "piece";

@@ -9,7 +9,9 @@ use crate::api::blogs::BlogJson;
 use crate::api::courses::{CertificateJson, CourseJson, EnrolmentJson, InstructorJson, LessonOutlineJson, ModuleJson};
 use crate::api::exchange_rates::RateJson;
 use crate::api::orders::{AddressJson, EventJson, FarmerJson as OrderFarmer, LineJson, OrderJson, PartJson};
-use crate::api::products::{FarmerJson as ProductFarmer, HiddenJson, ImageJson, ProductJson, ShippingJson};
+use crate::api::products::{
+    FarmerJson as ProductFarmer, HiddenJson, ImageJson, LotJson as ProductLot, ProductJson, ShippingJson,
+};
 use crate::api::surveys::{PersonJson, SurveyJson};
 use crate::domain::products::CERTIFICATIONS;
 use crate::model::blog::BlogCategory;
@@ -30,6 +32,7 @@ fn typescript() -> String {
         ShippingJson::decl(&cfg),
         ProductFarmer::decl(&cfg),
         HiddenJson::decl(&cfg),
+        ProductLot::decl(&cfg),
         Category::decl(&cfg),
         Unit::decl(&cfg),
         ProductStatus::decl(&cfg),

@@ -1,0 +1,176 @@
+// A manager's lots (docs/cooperatives.md, Lots): put a lot on sale from what is held and
+// not yet in a lot (a crop and grade of the stock), see each lot's sales, and follow the
+// orders for them as a farmer follows theirs. Making a lot needs a signal: the stock it
+// is drawn from is the server's; a refusal keeps what was typed, with the reasons.
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
+import { formatMoney } from '../../lib/format';
+import { makeLot, type Cooperative, type Lot, type Stock } from '../../lib/entities/cooperatives';
+
+const FIELDS = ['stock', 'kilograms', 'price', 'min_order', 'pickup'] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+
+/** The form's own checks, as error codes (the server checks them all again). */
+export function checkLot(values: Values, available: number): string[] {
+  const codes: string[] = [];
+  if (!values.stock) codes.push('crop_unknown');
+  const kg = Number(values.kilograms);
+  if (!/^\d+$/.test(values.kilograms.trim()) || kg < 1) codes.push('lot_size_invalid');
+  else if (kg > available) codes.push('more_than_stock');
+  const price = values.price.trim().replace(',', '.');
+  if (!/^\d+(\.\d{1,2})?$/.test(price) || !(Number(price) > 0)) codes.push('market_price_invalid');
+  const min = Number(values.min_order);
+  if (!/^\d+$/.test(values.min_order.trim()) || min < 1 || (kg >= 1 && min > kg)) codes.push('lot_min_order_invalid');
+  if (!values.pickup.trim()) codes.push('pickup_required');
+  return codes;
+}
+
+export function CooperativeLots({
+  cooperative,
+  stock,
+  lots,
+  onMade,
+  sales,
+}: {
+  cooperative: Cooperative;
+  stock: Stock[];
+  lots: Lot[];
+  onMade: () => Promise<unknown>;
+  /** The orders for its lots, as a farmer's are shown (composed by the dashboard). */
+  sales?: (sellerId: number, title: string) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const blank = (): Values => ({ stock: '', kilograms: '', price: '', min_order: '1', pickup: '' });
+  const [values, setValues] = useState<Values>(blank);
+  const [uid, setUid] = useState(() => crypto.randomUUID());
+  const [made, setMade] = useState(false);
+  const { problem, busy, form, send } = useFormSend();
+  const open = stock.filter((s) => Number(s.available_kilograms) >= 1);
+  const chosen = open.find((s) => `${s.crop}/${s.grade}` === values.stock);
+  const available = Math.floor(Number(chosen?.available_kilograms ?? 0));
+  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+  const errors = fieldProblems(problem, t, [...FIELDS, 'crop', 'grade']);
+  const cropName = (crop: string) => t(`crops.${crop}`, { defaultValue: crop });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setMade(false);
+    const sent = await send(checkLot(values, available), () =>
+      makeLot(cooperative.id, {
+        uid,
+        crop: chosen!.crop,
+        grade: chosen!.grade,
+        kilograms: Number(values.kilograms),
+        price: values.price.trim().replace(',', '.'),
+        min_order: Number(values.min_order),
+        pickup: values.pickup.trim(),
+      }),
+    );
+    if (sent) {
+      setValues(blank());
+      setUid(crypto.randomUUID());
+      setMade(true);
+      await onMade();
+    }
+  };
+
+  return (
+    <div className="stack">
+      <form ref={form} className="card form" onSubmit={(e) => void submit(e)} noValidate>
+        <h3>{t('cooperative.lots.make', { coop: cooperative.name })}</h3>
+        {open.length === 0 ? (
+          <p className="muted">{t('cooperative.lots.nothing_held')}</p>
+        ) : (
+          <>
+            <SelectField
+              label={t('cooperative.lots.stock')}
+              value={values.stock}
+              onChange={set('stock')}
+              error={errors.stock ?? errors.crop}
+            >
+              <option value="">{t('cooperative.lots.choose')}</option>
+              {open.map((s) => (
+                <option key={`${s.crop}/${s.grade}`} value={`${s.crop}/${s.grade}`}>
+                  {t('cooperative.lots.held', {
+                    crop: cropName(s.crop),
+                    grade: s.grade,
+                    kilograms: s.available_kilograms,
+                  })}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label={t('cooperative.lots.kilograms')}
+              inputMode="numeric"
+              value={values.kilograms}
+              onChange={set('kilograms')}
+              hint={chosen ? t('cooperative.lots.at_most', { kilograms: available }) : undefined}
+              error={errors.kilograms}
+              required
+            />
+            <TextField
+              label={t('cooperative.lots.price')}
+              inputMode="decimal"
+              value={values.price}
+              onChange={set('price')}
+              error={errors.price}
+              required
+            />
+            <TextField
+              label={t('cooperative.lots.min_order')}
+              inputMode="numeric"
+              value={values.min_order}
+              onChange={set('min_order')}
+              error={errors.min_order}
+            />
+            <TextField
+              label={t('cooperative.lots.pickup')}
+              value={values.pickup}
+              onChange={set('pickup')}
+              maxLength={60}
+              error={errors.pickup}
+              required
+            />
+            <ErrorBox messages={problemMessages(problem, t, 'cooperative.action_failed')} />
+            {made && (
+              <p className="notice" role="status">
+                {t('cooperative.lots.made')}
+              </p>
+            )}
+            <button type="submit" className="button" disabled={busy}>
+              {busy ? t('common.saving') : t('cooperative.lots.put_on_sale')}
+            </button>
+          </>
+        )}
+      </form>
+      {lots.length > 0 && (
+        <ul className="list" aria-label={t('cooperative.lots.title')}>
+          {lots.map((lot) => (
+            <li key={lot.id} className="list-row column">
+              <strong>
+                {t('cooperative.lots.row', {
+                  id: lot.id,
+                  crop: cropName(lot.crop),
+                  grade: lot.grade,
+                  kilograms: lot.kilograms,
+                })}
+              </strong>
+              <p className="muted">
+                {t('cooperative.lots.sales', {
+                  on_sale: lot.on_sale_kilograms,
+                  sold: lot.sold_kilograms,
+                  price: formatMoney(lot.price),
+                })}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {cooperative.seller_id !== null &&
+        sales?.(cooperative.seller_id, t('cooperative.lots.orders', { coop: cooperative.name }))}
+    </div>
+  );
+}
