@@ -135,6 +135,21 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
     lotDetails.getByRole('link', { name: 'Origin (GeoJSON map)' }).click(),
   ]);
   assert.equal(origin_.suggestedFilename(), `lot_${lots.body.data[0].id}_origin.geojson`);
+  // The manager pays a member their share of the demo's sold coffee lot by mobile money
+  // (the demo's simulator pays at once); the member sees it is paid.
+  const money = page.locator('section.coop-money', { hasText: 'Money of Kabare Coffee Growers' });
+  await money.getByText(/^Sales /).waitFor();
+  const amani = money.locator('.list-row', { hasText: 'Amani Bahati' });
+  await amani.getByRole('button', { name: 'Pay by mobile money' }).click();
+  await amani.getByLabel('Operator').waitFor();
+  await amani.getByRole('button', { name: 'Pay by mobile money' }).click();
+  await amani.getByText(/ paid$/).waitFor();
+  assert.match(await amani.innerText(), /owed \$0\.00/);
+  await farmer.goto(`${origin}/dashboard`);
+  await openSection(farmer, 'Cooperatives');
+  await farmer.getByText(/^Owed to you by Kabare Coffee Growers: \$0\.00/).waitFor();
+  await farmer.goto(`${origin}/product/${lots.body.data[0].product_id}`);
+
   await farmer.getByLabel('Language').first().selectOption('fr');
   await lotDetails.getByText('Lot de coopérative').waitFor();
   await context.close();

@@ -21,6 +21,7 @@ pub mod health;
 pub mod lots;
 pub mod orders;
 pub mod payments;
+pub mod payouts;
 pub mod prices;
 pub mod products;
 pub mod reviews;
@@ -92,6 +93,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(courses::routes())
         .merge(deliveries::routes())
         .merge(lots::routes())
+        .merge(payouts::routes())
         .merge(earnings::routes())
         .merge(exchange_rates::routes())
         .merge(prices::routes())

@@ -28,6 +28,7 @@ pub mod outbox;
 pub mod overview;
 pub mod password_resets;
 pub mod payments;
+pub mod payouts;
 mod pg;
 mod pg_tls;
 pub mod phone_settings;

@@ -52,6 +52,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0039_product_descriptions", include_str!("../../../migrations/0039_product_descriptions.sql")),
     ("0040_cooperatives", include_str!("../../../migrations/0040_cooperatives.sql")),
     ("0041_cooperative_lots", include_str!("../../../migrations/0041_cooperative_lots.sql")),
+    ("0042_cooperative_payouts", include_str!("../../../migrations/0042_cooperative_payouts.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

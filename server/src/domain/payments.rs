@@ -60,7 +60,7 @@ fn plus(now: &str, gap: time::Duration) -> String {
 }
 
 /// After `checks` status checks that settled nothing: 15 s, 30 s, 1 min ... up to 5 min.
-fn next_check(now: &str, checks: i64) -> String {
+pub(crate) fn next_check(now: &str, checks: i64) -> String {
     let gap = FIRST_CHECK * 2_i32.pow(checks.clamp(0, 10) as u32);
     plus(now, gap.min(MAX_CHECK_GAP))
 }
@@ -73,7 +73,7 @@ fn amount_due(order: &OrderRow) -> i64 {
 /// The number that pays, as operators want it: digits with the country code ("+243 99 000
 /// 0001" or "099 000 0001" for the DRC → "243990000001"). An operator moves money only
 /// for numbers of its own country: another country's number is refused, not sent.
-fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
+pub(crate) fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
     let Some(e164) = super::phone::to_e164(phone, country) else {
         return Err(AppError::invalid(
             "phone",

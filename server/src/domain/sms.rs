@@ -121,6 +121,7 @@ mod tests {
                     // A member's share of a lot's sale (domain::cooperatives::lots).
                     ("amount", "9,999,999.99 USD"),
                     ("order", "99999999"),
+                    ("owed", "9,999,999.99 USD"),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

@@ -198,6 +198,13 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/lots/{id}/origin.csv", Only(EVERYONE)),
     ("get", "/lots/{id}/origin.geojson", Only(EVERYONE)),
     ("put", "/me/cooperatives/{id}/origin", Only(SIGNED)),
+    ("get", "/cooperatives/{id}/payouts", Managed(MANAGER_ADMINS)),
+    ("post", "/cooperatives/{id}/payouts", Managed(MANAGER)),
+    ("post", "/cooperatives/{id}/payouts/{payout_id}/confirm", Managed(MANAGER)),
+    ("post", "/cooperatives/{id}/payouts/{payout_id}/cancel", Managed(MANAGER)),
+    ("get", "/cooperatives/{id}/accounts", Managed(MANAGER_ADMINS)),
+    ("get", "/cooperatives/{id}/accounts/export", Managed(MANAGER_ADMINS)),
+    ("get", "/me/payouts", Only(SIGNED)),
     ("get", "/me/cooperatives", Only(SIGNED)),
     ("get", "/me/deliveries", Only(SIGNED)),
     // The member the entry is of (the world's farmer weighed in their own harvest).
@@ -328,6 +335,7 @@ impl World {
             .replace("{part_id}", &self.part.to_string())
             .replace("{user_id}", &self.farmer_id.to_string())
             .replace("{payment_id}", "999999")
+            .replace("{payout_id}", "999999")
             .replace("{provider}", "simulator")
             .replace("{sha256}", &"a".repeat(64))
             .replace("{code}", "ABCD-EFGH-JKLM")
@@ -356,6 +364,8 @@ impl World {
                 "/cooperatives/{id}/deliveries" => json!({"uid": "x", "member_id": 0, "crop": "", "grade": "",
                     "quantity": "", "unit": "", "delivered_on": "", "place": ""}),
                 "/cooperatives/{id}/lots" => json!({"uid": "x", "crop": "", "grade": "", "pickup": ""}),
+                "/cooperatives/{id}/payouts" => json!({"uid": "x", "member_id": 0, "method": ""}),
+                "/cooperatives/{id}/payouts/{payout_id}/confirm" => json!({"code": ""}),
                 "/deliveries/{id}/dispute" => json!({"reason": ""}),
                 "/deliveries/{id}/keep" => json!({"note": ""}),
                 _ => json!({}),

@@ -9,13 +9,13 @@ use crate::sync::mutation;
 
 /// A cooperative with an admin, a manager (a field agent), and a member farmer with a
 /// phone that takes SMS: (admin, manager, member, member's id, cooperative's id).
-struct Coop {
-    app: TestApp,
+pub struct Coop {
+    pub app: TestApp,
     admin: String,
-    manager: String,
-    member: String,
-    member_id: i64,
-    id: i64,
+    pub manager: String,
+    pub member: String,
+    pub member_id: i64,
+    pub id: i64,
 }
 
 async fn id_of(app: &TestApp, token: &str) -> i64 {
@@ -25,7 +25,10 @@ async fn id_of(app: &TestApp, token: &str) -> i64 {
 
 impl Coop {
     async fn new() -> Coop {
-        let app = crate::ussd::ussd_app().await;
+        Coop::on(crate::ussd::ussd_app().await).await
+    }
+
+    pub async fn on(app: TestApp) -> Coop {
         let admin = app.user_with_role("admin@example.com", Role::Admin).await;
         let manager = app.user_with_role("agent@example.com", Role::FieldAgent).await;
         let member = app.user_with_role("neema@example.com", Role::Farmer).await;
@@ -621,4 +624,174 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     assert!(!csv.contains("Baraka") && !csv.contains("+243"), "no name without agreement, never a number: {csv}");
     let missing = app.get("/lots/999999/origin", None).await;
     assert_eq!(error_of(missing, StatusCode::NOT_FOUND).await["code"], "lot_not_found");
+}
+
+impl Coop {
+    /// The member's beans weighed in (`kg` grade A), put on sale as one lot at 1.00 a kg,
+    /// bought whole and delivered: the member is owed it less the cooperative's 2.5 %.
+    pub async fn with_shares(&self, kg: i64) {
+        self.weigh(90, self.member_id, &kg.to_string(), "A").await;
+        let mut body = lot(91, kg);
+        body["price"] = json!("1");
+        body["min_order"] = json!(1);
+        let made: Value = self.make_lot(&self.manager, body).await.json().await.unwrap();
+        let product = made["data"]["product_id"].as_i64().unwrap();
+        let buyer = self.app.user_with_role("school@example.com", Role::User).await;
+        let mut order = crate::orders::order(92, json!([crate::orders::line(product, kg, 100)]));
+        order["delivery"] = json!("pickup");
+        let placed: Value = self.app.place(&buyer, order).await.json().await.unwrap();
+        let (order, part) =
+            (placed["data"]["id"].as_i64().unwrap(), placed["data"]["parts"][0]["id"].as_i64().unwrap());
+        let delivered = self.app.patch_part(&self.manager, order, part, json!({"status": "delivered"})).await;
+        assert_eq!(delivered.status(), StatusCode::OK);
+    }
+
+    pub async fn pay(&self, n: u32, body: Value) -> reqwest::Response {
+        let mut body = body;
+        body["uid"] = json!(crate::sync::uid(n));
+        body["member_id"] = json!(self.member_id);
+        self.app.call(Method::POST, &format!("/cooperatives/{}/payouts", self.id), &self.manager, Some(body)).await
+    }
+
+    pub async fn account(&self) -> Value {
+        let books: Value = self
+            .app
+            .get(&format!("/cooperatives/{}/accounts", self.id), Some(&self.manager))
+            .await
+            .json()
+            .await
+            .unwrap();
+        books["data"].as_array().unwrap().iter().find(|a| a["member_id"] == self.member_id).unwrap().clone()
+    }
+
+    async fn confirm(&self, payout: i64, code: &str) -> reqwest::Response {
+        let path = format!("/cooperatives/{}/payouts/{payout}/confirm", self.id);
+        self.app.call(Method::POST, &path, &self.manager, Some(json!({"code": code}))).await
+    }
+
+    /// The code in the member's last SMS.
+    fn code(&self) -> String {
+        let sms = self.app.sms_bodies().into_iter().rfind(|(to, _)| to == "+243990000101").unwrap().1;
+        sms.split_whitespace()
+            .find(|w| w.len() == 6 && w.bytes().all(|b| b.is_ascii_digit()))
+            .unwrap_or_else(|| panic!("no code in {sms}"))
+            .to_owned()
+    }
+}
+
+#[tokio::test]
+async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_money_never_twice() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    let nothing = app.phone("+243990000101").go(&["9", "3"]).await;
+    assert_eq!(nothing.text, "Aucune coopérative ne vous doit encore rien.");
+    c.with_shares(100).await;
+    // 100.00 less the cooperative's 2.5 %.
+    let account = c.account().await;
+    assert_eq!((account["shares_cents"].as_i64(), account["owed_cents"].as_i64()), (Some(9750), Some(9750)));
+    let books: Value = app.get(&format!("/cooperatives/{}/accounts", c.id), Some(&c.admin)).await.json().await.unwrap();
+    assert_eq!((books["sales_cents"].as_i64(), books["kept_cents"].as_i64()), (Some(10000), Some(250)));
+
+    let too_much = c.pay(1, json!({"method": "cash", "amount_cents": 9751})).await;
+    assert_eq!(
+        error_of(too_much, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"amount": ["more_than_owed"]})
+    );
+    let by_member = app
+        .call(
+            Method::POST,
+            &format!("/cooperatives/{}/payouts", c.id),
+            &c.member,
+            Some(json!({"uid": crate::sync::uid(1), "member_id": c.member_id, "method": "cash"})),
+        )
+        .await;
+    assert_eq!(error_of(by_member, StatusCode::FORBIDDEN).await["code"], "managers_only");
+
+    // Cash: the member gets a code; five wrong codes lock the payout, which is cancelled.
+    let cash: Value = c.pay(2, json!({"method": "cash", "amount_cents": 5000})).await.json().await.unwrap();
+    let payout = cash["data"]["id"].as_i64().unwrap();
+    assert_eq!(cash["data"]["status"], "pending");
+    let code = c.code();
+    let sms = app.sms_bodies().last().unwrap().1.clone();
+    assert!(
+        sms.contains("50,00 USD en espèces") && mavuno::platform::gsm7::units(&sms).is_some_and(|n| n <= 160),
+        "{sms}"
+    );
+    assert_eq!(c.account().await["owed_cents"], 4750, "being paid is not owed");
+    for _ in 0..5 {
+        let wrong = c.confirm(payout, "000000").await;
+        assert_eq!(
+            error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+            json!({"code": ["payout_code_wrong"]})
+        );
+    }
+    assert_eq!(error_of(c.confirm(payout, &code).await, StatusCode::CONFLICT).await["code"], "code_locked");
+    let path = format!("/cooperatives/{}/payouts/{payout}/cancel", c.id);
+    let cancelled: Value = app.call(Method::POST, &path, &c.manager, None).await.json().await.unwrap();
+    assert_eq!(
+        (cancelled["data"]["status"].as_str(), cancelled["data"]["failure_reason"].as_str()),
+        (Some("failed"), Some("cancelled"))
+    );
+    assert_eq!(c.account().await["owed_cents"], 9750, "a cancelled payout counts for nothing");
+
+    // Paid in cash against the right code, once.
+    let cash: Value = c.pay(3, json!({"method": "cash", "amount_cents": 5000})).await.json().await.unwrap();
+    let payout = cash["data"]["id"].as_i64().unwrap();
+    let code = c.code();
+    let confirmed = c.confirm(payout, &code).await;
+    assert_eq!(confirmed.status(), StatusCode::OK);
+    let receipt = app.sms_bodies().last().unwrap().1.clone();
+    assert!(receipt.contains("payé 50,00 USD") && receipt.contains("47,50 USD"), "{receipt}");
+    assert_eq!(error_of(c.confirm(payout, &code).await, StatusCode::CONFLICT).await["code"], "not_pending");
+
+    // The rest by mobile money (the simulator pays at once): five requests racing, one payout.
+    let mut racers = tokio::task::JoinSet::new();
+    for n in 0..5u32 {
+        let body = json!({"uid": crate::sync::uid(10 + n), "member_id": c.member_id, "method": "mobile_money",
+                          "operator": "VODACOM_MPESA_COD"});
+        let (client, url, token) =
+            (app.client.clone(), app.api(&format!("/cooperatives/{}/payouts", c.id)), c.manager.clone());
+        racers.spawn(async move { client.post(url).bearer_auth(token).json(&body).send().await.unwrap().status() });
+    }
+    let statuses = racers.join_all().await;
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CREATED).count(), 1, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count(),
+        4,
+        "nothing owed any more: {statuses:?}"
+    );
+    let account = c.account().await;
+    assert_eq!((account["paid_cents"].as_i64(), account["owed_cents"].as_i64()), (Some(9750), Some(0)));
+    // A retried request is the same payout.
+    let payouts: Value =
+        app.get(&format!("/cooperatives/{}/payouts", c.id), Some(&c.manager)).await.json().await.unwrap();
+    let mobile = payouts["data"][0].clone();
+    assert_eq!(
+        (mobile["method"].as_str(), mobile["status"].as_str(), mobile["amount_cents"].as_i64()),
+        (Some("mobile_money"), Some("paid"), Some(4750))
+    );
+    let again = c.pay(0, json!({"method": "mobile_money", "operator": "VODACOM_MPESA_COD"})).await;
+    assert_eq!(error_of(again, StatusCode::CONFLICT).await["code"], "nothing_owed");
+    let uid = mobile["uid"].as_str().unwrap();
+    let retried = app
+        .call(Method::POST, &format!("/cooperatives/{}/payouts", c.id), &c.manager,
+              Some(json!({"uid": uid, "member_id": c.member_id, "method": "mobile_money", "operator": "VODACOM_MPESA_COD"})))
+        .await;
+    assert_eq!(retried.status(), StatusCode::OK);
+    assert_eq!(retried.json::<Value>().await.unwrap()["data"]["id"], mobile["id"]);
+
+    // The member sees it; the manager downloads the accounts.
+    let mine: Value = app.get("/me/payouts", Some(&c.member)).await.json().await.unwrap();
+    assert_eq!(mine["accounts"][0]["paid_cents"], 9750);
+    assert_eq!(mine["data"].as_array().unwrap().len(), 3);
+    let csv = app
+        .get(&format!("/cooperatives/{}/accounts/export?lang=fr", c.id), Some(&c.manager))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(csv.contains("Neema farmer,97.50,97.50,0.00,0.00,USD"), "{csv}");
+    // And on the member's basic phone.
+    let screen = app.phone("+243990000101").go(&["9", "3"]).await;
+    assert_eq!(screen.text, "Kabare Coffee Growers : reste 0,00 USD, payé 97,50 USD");
 }

@@ -12,7 +12,7 @@ mod blogs;
 mod cli;
 mod comments;
 mod contact;
-mod cooperatives;
+pub mod cooperatives;
 mod course_payments;
 mod courses;
 mod exchange_rates;

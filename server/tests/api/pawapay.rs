@@ -2,7 +2,8 @@
 //! (nothing here reaches the internet): the deposit request as pawaPay
 //! takes it, callbacks verified by asking pawaPay, forged ones changing
 //! nothing, status checks, a rejected request, and pawaPay unreachable;
-//! refunds of a course payment through its refunds API.
+//! refunds of a course payment through its refunds API; a cooperative's payout to a
+//! member through its payouts API.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,7 @@ const TOKEN: &str = "fake-pawapay-token";
 struct Fake {
     deposits: Arc<Mutex<HashMap<String, (Value, String)>>>,
     refunds: Arc<Mutex<HashMap<String, (Value, String)>>>,
+    payouts: Arc<Mutex<HashMap<String, (Value, String)>>>,
     /// How many times a deposit's status was read (each a call on the merchant's quota).
     status_reads: Arc<std::sync::atomic::AtomicUsize>,
 }
@@ -129,6 +131,36 @@ async fn refund_status(
     (AxumStatus::OK, status_list("refundId", &id, found, "RECIPIENT_NOT_FOUND"))
 }
 
+/// pawaPay takes a payout (a repeat is ignored) and settles it later.
+async fn request_payout(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({})));
+    }
+    let id = body["payoutId"].as_str().unwrap().to_owned();
+    let mut payouts = fake.payouts.lock().unwrap();
+    if payouts.contains_key(&id) {
+        return (AxumStatus::OK, Json(json!({"payoutId": id, "status": "DUPLICATE_IGNORED"})));
+    }
+    payouts.insert(id.clone(), (body, "SUBMITTED".into()));
+    (AxumStatus::OK, Json(json!({"payoutId": id, "status": "ACCEPTED", "created": "2026-11-29T10:00:00Z"})))
+}
+
+async fn payout_status(
+    State(fake): State<Fake>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> (AxumStatus, Json<Value>) {
+    if !authorised(&headers) {
+        return (AxumStatus::UNAUTHORIZED, Json(json!({})));
+    }
+    let found = fake.payouts.lock().unwrap().get(&id).map(|(_, status)| status.clone());
+    (AxumStatus::OK, status_list("payoutId", &id, found, "RECIPIENT_NOT_FOUND"))
+}
+
 async fn fake_pawapay() -> (Fake, String) {
     let fake = Fake::default();
     let app = Router::new()
@@ -136,6 +168,8 @@ async fn fake_pawapay() -> (Fake, String) {
         .route("/deposits/{id}", get(deposit_status))
         .route("/refunds", post(request_refund))
         .route("/refunds/{id}", get(refund_status))
+        .route("/payouts", post(request_payout))
+        .route("/payouts/{id}", get(payout_status))
         .with_state(fake.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -379,4 +413,53 @@ async fn large_repeated_callbacks_keep_little_and_ask_pawapay_little() {
     }
     assert_eq!(fake.status_reads.load(SeqCst), asked, "a settled payment's repeats ask nobody");
     assert_eq!(rows(&s.app).0, 11);
+}
+
+#[tokio::test]
+async fn a_members_payout_is_sent_as_pawapay_takes_it_and_settled_by_its_status_check() {
+    let (fake, url) = fake_pawapay().await;
+    let app = spawn_with(|c| {
+        c.pawapay = Some(PawaPaySettings { url, token: TOKEN.into() });
+        c.gateway_token = Some(crate::ussd::TOKEN.into());
+    })
+    .await;
+    let c = crate::cooperatives::Coop::on(app).await;
+    c.with_shares(40).await;
+    let sent = c.pay(1, json!({"method": "mobile_money", "operator": "AIRTEL_COD", "phone": "+243 970 000 003"})).await;
+    assert_eq!(sent.status(), StatusCode::CREATED);
+    let payout = sent.json::<Value>().await.unwrap()["data"].clone();
+    assert_eq!(payout["status"], "pending", "pawaPay accepted it; it is not paid yet");
+    let id = payout["uid"].as_str().unwrap();
+    let asked = fake.payouts.lock().unwrap()[id].0.clone();
+    assert_eq!(
+        (asked["amount"].as_str(), asked["currency"].as_str(), asked["correspondent"].as_str()),
+        (Some("39.00"), Some("USD"), Some("AIRTEL_COD"))
+    );
+    assert_eq!(
+        (asked["recipient"]["type"].as_str(), asked["recipient"]["address"]["value"].as_str()),
+        (Some("MSISDN"), Some("243970000003"))
+    );
+    assert_eq!(c.account().await["pending_cents"], 3900);
+    // A failure found by the status check: nothing was paid, it is owed again.
+    fake.payouts.lock().unwrap().get_mut(id).unwrap().1 = "FAILED".into();
+    let check = || async {
+        c.app.sql("UPDATE cooperative_payouts SET next_check_at = '2000-01-01T00:00:00Z' WHERE status = 'pending'");
+        mavuno::outbound::providers::poll_once(&c.app.state.db, &c.app.state.payments).await.unwrap();
+    };
+    check().await;
+    let account = c.account().await;
+    assert_eq!((account["pending_cents"].as_i64(), account["owed_cents"].as_i64()), (Some(0), Some(3900)));
+    // Paid again: pawaPay completes it.
+    let second = c.pay(2, json!({"method": "mobile_money", "operator": "AIRTEL_COD"})).await;
+    let second = second.json::<Value>().await.unwrap()["data"]["uid"].as_str().unwrap().to_owned();
+    assert_eq!(
+        fake.payouts.lock().unwrap()[&second].0["recipient"]["address"]["value"],
+        "243990000101",
+        "the member's own number"
+    );
+    fake.payouts.lock().unwrap().get_mut(&second).unwrap().1 = "COMPLETED".into();
+    check().await;
+    let account = c.account().await;
+    assert_eq!((account["paid_cents"].as_i64(), account["owed_cents"].as_i64()), (Some(3900), Some(0)));
+    assert!(c.app.sms_bodies().last().unwrap().1.contains("39,00 USD"));
 }

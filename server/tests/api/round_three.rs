@@ -11,14 +11,17 @@ use serde_json::{Value, json};
 use crate::blogs::form;
 use crate::helpers::*;
 
-/// The quickest of three wrong-password sign-ins of `email`.
-async fn wrong_sign_in(app: &TestApp, email: &str) -> Duration {
-    let mut quickest = Duration::MAX;
-    for _ in 0..3 {
-        let started = Instant::now();
-        let response = app.login(email, "not-the-password").await;
-        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
-        quickest = quickest.min(started.elapsed());
+/// The quickest wrong-password sign-in of each of two accounts, tried in turn five times
+/// (in turn, so that a busy moment of the machine weighs on both alike).
+async fn wrong_sign_ins(app: &TestApp, first: &str, second: &str) -> (Duration, Duration) {
+    let mut quickest = (Duration::MAX, Duration::MAX);
+    for _ in 0..5 {
+        for (email, best) in [(first, &mut quickest.0), (second, &mut quickest.1)] {
+            let started = Instant::now();
+            let response = app.login(email, "not-the-password").await;
+            assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+            *best = (*best).min(started.elapsed());
+        }
     }
     quickest
 }
@@ -30,8 +33,7 @@ async fn an_account_with_no_password_takes_as_long_to_refuse_as_any_other() {
     app.register("neema@example.com").await;
     // As an agent's registration or a basic phone's joining leaves it: no password chosen.
     app.sql("UPDATE users SET password_hash = '!' WHERE email = 'neema@example.com'");
-    let with = wrong_sign_in(&app, "amani@example.com").await;
-    let without = wrong_sign_in(&app, "neema@example.com").await;
+    let (with, without) = wrong_sign_ins(&app, "amani@example.com", "neema@example.com").await;
     let ratio = with.as_secs_f64().max(without.as_secs_f64()) / with.as_secs_f64().min(without.as_secs_f64());
     assert!(ratio < 2.0, "{with:?} with a password, {without:?} without: timing tells them apart");
 }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
 import { errorMessages } from '../../lib/error-text';
-import { formatDate, formatDay } from '../../lib/format';
+import { formatDate, formatDay, formatMoney } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import type { User } from '../../lib/account';
 import {
@@ -26,6 +26,7 @@ import {
 import { ApiError } from '../../lib/api';
 import { WeighIn } from './weigh-in';
 import { CooperativeLots } from './lots';
+import { CooperativeMoney } from './money';
 
 /** A member's plot for their lots' origin: recorded from the phone's position, and
  * whether buyers may read their name. */
@@ -146,6 +147,14 @@ export function CooperativeSection({
                   lots={saved?.lots?.[c.id] ?? []}
                   onMade={refresh}
                 />
+                {saved?.books?.[c.id] && (
+                  <CooperativeMoney
+                    cooperative={c}
+                    books={saved.books[c.id]!}
+                    payouts={saved.payouts?.[c.id] ?? []}
+                    onChanged={refresh}
+                  />
+                )}
               </li>
             ))}
           </ul>
@@ -205,6 +214,18 @@ export function CooperativeSection({
                   </span>
                 </div>
                 {m.role === 'member' && m.status === 'active' && <PlotLine membership={m} act={act} />}
+                {(() => {
+                  const account = saved?.myAccounts?.find((a) => a.cooperative_id === m.cooperative_id);
+                  return account && account.shares_cents > 0 ? (
+                    <p className="muted">
+                      {t('cooperative.money.mine', {
+                        coop: named(m.cooperative_id),
+                        owed: formatMoney(account.owed_cents / 100),
+                        paid: formatMoney(account.paid_cents / 100),
+                      })}
+                    </p>
+                  ) : null;
+                })()}
               </li>
             ))}
           </ul>

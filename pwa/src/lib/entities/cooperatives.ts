@@ -91,6 +91,37 @@ export interface Lot {
   withdrawn: boolean;
 }
 
+/** A member's account with a cooperative (cents). */
+export interface Account {
+  member_id: number;
+  member_name: string;
+  shares_cents: number;
+  paid_cents: number;
+  pending_cents: number;
+  owed_cents: number;
+}
+
+/** What a cooperative's lots brought, and its members' accounts. */
+export interface Books {
+  sales_cents: number;
+  platform_fees_cents: number;
+  shared_cents: number;
+  kept_cents: number;
+  data: Account[];
+}
+
+export interface Payout {
+  id: number;
+  uid: string;
+  member_id: number;
+  member_name: string;
+  amount_cents: number;
+  method: 'mobile_money' | 'cash';
+  status: 'pending' | 'paid' | 'failed';
+  failure_reason: string | null;
+  created_at: string;
+}
+
 /** What a manager types to make a lot (the uid stays the same when it is sent again). */
 export interface LotInput {
   uid: string;
@@ -113,6 +144,11 @@ export interface SavedCooperatives {
   stock: Record<number, Stock[]>;
   /** The lots of each cooperative the person manages, by its id (older phones' copies lack it). */
   lots?: Record<number, Lot[]>;
+  /** The money of each cooperative the person manages, by its id. */
+  books?: Record<number, Books>;
+  payouts?: Record<number, Payout[]>;
+  /** The person's own accounts with their cooperatives. */
+  myAccounts?: MyAccount[];
   savedAt: string;
 }
 
@@ -146,18 +182,35 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
   const members: Record<number, Membership[]> = {};
   const stock: Record<number, Stock[]> = {};
   const lots: Record<number, Lot[]> = {};
+  const books: Record<number, Books> = {};
+  const payouts: Record<number, Payout[]> = {};
   for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
     const id = m.cooperative_id;
-    const [people, held, made] = await Promise.all([
+    const [people, held, made, money, paid] = await Promise.all([
       api<{ data: Membership[] }>(`/cooperatives/${id}/members`),
       api<{ data: Stock[] }>(`/cooperatives/${id}/stock`),
       api<{ data: Lot[] }>(`/cooperatives/${id}/lots`),
+      api<Books>(`/cooperatives/${id}/accounts`),
+      api<{ data: Payout[] }>(`/cooperatives/${id}/payouts`),
     ]);
     members[id] = people.data;
     stock[id] = held.data;
     lots[id] = made.data;
+    books[id] = money;
+    payouts[id] = paid.data;
   }
-  const saved = { memberships: mine.data, cooperatives, members, stock, lots, savedAt: new Date().toISOString() };
+  const myAccounts = (await fetchMyPayouts()).accounts;
+  const saved = {
+    myAccounts,
+    memberships: mine.data,
+    cooperatives,
+    members,
+    stock,
+    lots,
+    books,
+    payouts,
+    savedAt: new Date().toISOString(),
+  };
   await db.setMeta(SAVED, saved);
   return saved;
 }
@@ -165,6 +218,29 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
 /** Puts a lot on sale (online: the stock it is drawn from is the server's). */
 export const makeLot = (cooperativeId: number, lot: LotInput) =>
   api(`/cooperatives/${cooperativeId}/lots`, { method: 'POST', json: lot });
+
+/** Pays a member (online: what is owed is the server's); the uid stays the same when it is sent again. */
+export const payMember = (
+  cooperativeId: number,
+  payout: { uid: string; member_id: number; method: 'cash' | 'mobile_money'; operator?: string },
+) => api(`/cooperatives/${cooperativeId}/payouts`, { method: 'POST', json: payout });
+
+export const confirmPayout = (cooperativeId: number, payoutId: number, code: string) =>
+  api(`/cooperatives/${cooperativeId}/payouts/${payoutId}/confirm`, { method: 'POST', json: { code } });
+
+export const cancelPayout = (cooperativeId: number, payoutId: number) =>
+  api(`/cooperatives/${cooperativeId}/payouts/${payoutId}/cancel`, { method: 'POST' });
+
+/** A member's accounts with their cooperatives. */
+export interface MyAccount {
+  cooperative_id: number;
+  cooperative_name: string;
+  shares_cents: number;
+  paid_cents: number;
+  owed_cents: number;
+}
+
+export const fetchMyPayouts = () => api<{ accounts: MyAccount[]; data: Payout[] }>('/me/payouts');
 
 /** A member records where their plot is, and whether buyers may see their name in a lot's origin. */
 export const setOrigin = (

@@ -1,9 +1,10 @@
 //! A farmer's cooperatives on a basic phone (docs/cooperatives.md): their latest
-//! deliveries, and asking to join one (a manager answers; the welcome comes by SMS).
+//! deliveries, asking to join one (a manager answers; the welcome comes by SMS), and
+//! what each owes and paid them.
 
 use super::menu::{Chosen, Ctx, Next, Screen, Show, choice, chosen, listed};
 use crate::db::cooperatives::{self as rows, CooperativeRow};
-use crate::domain::cooperatives::{self, deliveries};
+use crate::domain::cooperatives::{self, deliveries, payouts};
 use crate::error::ApiResult;
 use crate::model::cooperative::MemberStatus;
 use crate::platform::gsm7;
@@ -13,19 +14,36 @@ const PER_PAGE: usize = 4;
 pub fn coop_show(ctx: &mut Ctx<'_>) -> Show {
     Show {
         text: ctx.text("coop.title"),
-        choices: vec![ctx.text("coop.deliveries"), ctx.text("coop.join")],
+        choices: vec![ctx.text("coop.deliveries"), ctx.text("coop.join"), ctx.text("coop.money")],
         more: false,
     }
 }
 
 pub fn coop_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
     let Some(person) = ctx.person.clone() else { return Ok(Next::End(ctx.text("commands.deliveries_none"))) };
-    Ok(match choice(ctx, answer, 2) {
+    Ok(match choice(ctx, answer, 3) {
         Ok(0) => Next::End(deliveries::latest(ctx.conn, &person, ctx.lang, super::menu::SCREEN)?),
+        Ok(2) => Next::End(money(ctx, &person)?),
         Ok(_) if open(ctx)?.is_empty() => Next::End(ctx.text("coop.none_to_join")),
         Ok(_) => Next::Open(Screen::Cooperatives { page: 0 }),
         Err(why) => Next::Again(why),
     })
+}
+
+/// What each of the person's cooperatives owes them and paid them (docs/cooperatives.md, Payouts).
+fn money(ctx: &Ctx<'_>, person: &crate::db::users::UserRow) -> ApiResult<String> {
+    let usd = |cents: i64| format!("{} USD", ctx.lang.amount(cents));
+    let lines: Vec<String> = payouts::my_accounts(ctx.conn, person)?
+        .into_iter()
+        .filter(|(_, _, a)| a.shares_cents > 0)
+        .map(|(_, name, a)| {
+            ctx.format(
+                "coop.money_line",
+                &[("coop", &gsm7::shorten(&name, 24)), ("owed", &usd(a.owed_cents())), ("paid", &usd(a.paid_cents))],
+            )
+        })
+        .collect();
+    Ok(if lines.is_empty() { ctx.text("coop.money_none") } else { lines.join("\n") })
 }
 
 /// The active cooperatives the person is not in (nor waiting for).

@@ -201,7 +201,8 @@ pub fn reason_answer(ctx: &mut Ctx<'_>, order_id: i64, part_id: i64, answer: &st
     ctx.write_once(|ctx| move_part(ctx, order_id, part_id, "cancelled", Some(&reason)), || Next::End(String::new()))
 }
 
-/// This month's earnings, what waits for delivery and the last three sales, on one screen.
+/// This month's earnings, what waits for delivery and the last three sales (or shares
+/// of a cooperative's lots), on one screen.
 pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
     let farmer = me(ctx)?;
     let this_month = &crate::platform::clock::now()[..7];
@@ -213,7 +214,8 @@ pub fn earnings(ctx: &Ctx<'_>) -> ApiResult<String> {
     let pending = earnings::pending(ctx.conn, farmer.id)?;
     let sales: Vec<String> = earnings::entries_of(ctx.conn, farmer.id, 10)?
         .iter()
-        .filter(|e| e.kind == "sale")
+        // A member's share of a cooperative's lot is a sale of theirs too.
+        .filter(|e| e.kind == "sale" || e.kind == "share")
         .take(3)
         .map(|e| {
             // The day in South Kivu: a sale at 23:00 UTC was made the next morning there.

@@ -4,6 +4,7 @@
 
 pub mod deliveries;
 pub mod lots;
+pub mod payouts;
 pub mod split;
 
 use crate::db::cooperatives::{self as rows, CooperativeRow, Fields, MemberRow};

@@ -40,6 +40,18 @@ pub struct Refund {
     pub currency: String,
 }
 
+/// Money sent to a member's wallet (a cooperative's payout).
+#[derive(Debug, Clone)]
+pub struct Payout {
+    /// Our payout id: the provider's idempotency key.
+    pub uid: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub operator: String,
+    /// Digits with the country code.
+    pub phone: String,
+}
+
 /// The interface every provider implements.
 pub(crate) trait PaymentProvider {
     fn name(&self) -> &'static str;
@@ -56,6 +68,10 @@ pub(crate) trait PaymentProvider {
     async fn refund(&self, refund: &Refund) -> Outcome;
     /// How a refund stands at the provider.
     async fn refund_status(&self, uid: &str) -> Outcome;
+    /// Sends money to a wallet. Unclear is `Unknown`, never a failure.
+    async fn payout(&self, payout: &Payout) -> Outcome;
+    /// How a payout stands at the provider.
+    async fn payout_status(&self, uid: &str) -> Outcome;
 }
 
 /// The provider this server uses.
@@ -111,6 +127,18 @@ impl Provider {
         match self {
             Provider::Simulator(p) => p.refund_status(uid).await,
             Provider::PawaPay(p) => p.refund_status(uid).await,
+        }
+    }
+    pub async fn payout(&self, payout: &Payout) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.payout(payout).await,
+            Provider::PawaPay(p) => p.payout(payout).await,
+        }
+    }
+    pub async fn payout_status(&self, uid: &str) -> Outcome {
+        match self {
+            Provider::Simulator(p) => p.payout_status(uid).await,
+            Provider::PawaPay(p) => p.payout_status(uid).await,
         }
     }
     /// The simulator, when it is the provider (its prompts are answered in the demo).
@@ -172,6 +200,20 @@ pub async fn poll_once(db: &Db, payments: &Provider) -> crate::error::ApiResult<
             let (_, moved) = rules::settle_refund(tx, &refund.uid, &outcome)?;
             if !moved {
                 rules::after_refund_check(tx, &refund)?;
+            }
+            Ok(())
+        })
+        .await?;
+    }
+    // Members' payouts by mobile money (docs/cooperatives.md, Payouts).
+    let payouts = db.read(|conn| Ok(crate::db::payouts::due(conn, &crate::platform::clock::now(), 20)?)).await?;
+    let count = count + payouts.len();
+    for payout in payouts {
+        let outcome = payments.payout_status(&payout.uid).await;
+        db.write(move |tx| {
+            let (_, moved) = crate::domain::cooperatives::payouts::settle(tx, &payout.uid, &outcome)?;
+            if !moved {
+                crate::domain::cooperatives::payouts::after_check(tx, &payout)?;
             }
             Ok(())
         })

@@ -1,4 +1,4 @@
-//! pawaPay's deposits API (one integration for Vodacom M-Pesa, Airtel and
+//! pawaPay's deposits, refunds and payouts API (one integration for Vodacom M-Pesa, Airtel and
 //! Orange in the DRC, and Kenya, Rwanda, Uganda and Tanzania): a deposit is
 //! requested with our payment id as `depositId` (pawaPay ignores a repeat),
 //! its status is read back, and a callback is verified by asking pawaPay
@@ -12,7 +12,7 @@ use axum::http::HeaderMap;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Collection, PaymentProvider, Refund};
+use super::{Collection, PaymentProvider, Payout, Refund};
 use crate::domain::payments::Outcome;
 use crate::model::decimal_amount;
 
@@ -28,12 +28,12 @@ struct Reason {
     code: Option<String>,
 }
 
-/// A deposit or a refund as pawaPay describes it (request answers, status
-/// reads, callbacks); `id` is the `depositId` or the `refundId`.
+/// A deposit, a refund or a payout as pawaPay describes it (request answers, status
+/// reads, callbacks); `id` is the `depositId`, the `refundId` or the `payoutId`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Deposit {
-    #[serde(alias = "depositId", alias = "refundId")]
+    #[serde(alias = "depositId", alias = "refundId", alias = "payoutId")]
     id: String,
     status: String,
     #[serde(default)]
@@ -148,5 +148,22 @@ impl PaymentProvider for PawaPay {
 
     async fn refund_status(&self, uid: &str) -> Outcome {
         self.read("refunds", uid).await
+    }
+
+    async fn payout(&self, p: &Payout) -> Outcome {
+        let body = json!({
+            "payoutId": p.uid,
+            "amount": decimal_amount(p.amount_cents),
+            "currency": p.currency,
+            "correspondent": p.operator,
+            "recipient": { "type": "MSISDN", "address": { "value": p.phone } },
+            "customerTimestamp": crate::platform::clock::now(),
+            "statementDescription": "MAVUNO cooperative",
+        });
+        self.request("payouts", body).await
+    }
+
+    async fn payout_status(&self, uid: &str) -> Outcome {
+        self.read("payouts", uid).await
     }
 }

@@ -13,7 +13,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use super::{Collection, Origin, PaymentProvider, Refund};
+use super::{Collection, Origin, PaymentProvider, Payout, Refund};
 use crate::domain::payments::Outcome;
 
 pub const SIGNATURE_HEADER: &str = "x-simulator-signature";
@@ -83,7 +83,7 @@ struct Callback {
 
 pub struct Simulator {
     prompts: Mutex<HashMap<String, (Prompt, Answer)>>,
-    /// Refunds made: the money goes back at once.
+    /// Refunds and payouts made (by their uid): the money moves at once.
     refunds: Mutex<HashSet<String>>,
     delay: Duration,
     secret: Vec<u8>,
@@ -257,5 +257,15 @@ impl PaymentProvider for Arc<Simulator> {
         } else {
             Outcome::Unknown
         }
+    }
+
+    /// A payout lands at once, as a refund does (no wallet to answer a prompt).
+    async fn payout(&self, payout: &Payout) -> Outcome {
+        self.refunds.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(payout.uid.clone());
+        Outcome::Succeeded { provider_ref: None }
+    }
+
+    async fn payout_status(&self, uid: &str) -> Outcome {
+        self.refund_status(uid).await
     }
 }
