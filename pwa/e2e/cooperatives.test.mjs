@@ -137,6 +137,12 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   assert.equal(origin_.suggestedFilename(), `lot_${lots.body.data[0].id}_origin.geojson`);
   // The manager pays a member their share of the demo's sold coffee lot by mobile money
   // (the demo's simulator pays at once); the member sees it is paid.
+  // The order for the demo's sold coffee lot is in the manager's list, as a farmer's are.
+  const lotOrders = page.locator('section', { hasText: 'Orders for the lots of Kabare Coffee Growers' }).last();
+  await lotOrders
+    .getByText(/^Order #\d+/)
+    .first()
+    .waitFor();
   const money = page.locator('section.coop-money', { hasText: 'Money of Kabare Coffee Growers' });
   await money.getByText(/^Sales /).waitFor();
   const amani = money.locator('.list-row', { hasText: 'Amani Bahati' });

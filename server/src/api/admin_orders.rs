@@ -114,7 +114,8 @@ async fn list_orders(
         delivered: count(PartStatus::Delivered),
         cancelled: count(PartStatus::Cancelled),
     };
-    let data = found.into_iter().map(|o| OrderJson::for_viewer(o, admin.0.user.id, true)).collect();
+    let viewer = crate::api::orders::OrderViewer::admin(admin.0.user.id);
+    let data = found.into_iter().map(|o| OrderJson::for_viewer(o, &viewer)).collect();
     Ok(Json(OrderPage { success: true, data, total, page, per_page, stats }))
 }
 

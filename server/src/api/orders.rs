@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 use super::extract::ApiJson;
 use crate::auth::AuthUser;
 use crate::db::orders::{self as rows, Address, EventRow, LineRow, OrderRow, PartRow};
+use crate::db::users::UserRow;
 use crate::domain::orders::{self, Notify, OrderRef};
 use crate::error::{ApiResult, ErrorBody};
 use crate::model::order::{Delivery, PartStatus, PaymentMethod};
@@ -45,7 +46,7 @@ async fn pay_on_delivery(
 ) -> ApiResult<Json<OrderResponse>> {
     let buyer = auth.user.clone();
     let order = state.db.write(move |tx| crate::domain::payments::pay_on_delivery(tx, &buyer, id)).await?;
-    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok(Json(OrderResponse { success: true, data }))
 }
 
@@ -212,10 +213,44 @@ pub struct OrderJson {
     updated_at: String,
 }
 
+/// Who reads an order: its buyer and admins see it whole; a seller, the parts they sell
+/// or act for (their own, and the lots of the cooperatives they manage).
+pub struct OrderViewer {
+    id: i64,
+    admin: bool,
+    sells_for: Vec<i64>,
+}
+
+impl OrderViewer {
+    pub fn of(conn: &crate::db::Connection, user: &UserRow) -> ApiResult<OrderViewer> {
+        Ok(OrderViewer {
+            id: user.id,
+            admin: user.role.is_admin(),
+            sells_for: crate::domain::cooperatives::lots::sells_for(conn, user.id)?,
+        })
+    }
+
+    /// An admin's screens: every order whole.
+    pub fn admin(id: i64) -> OrderViewer {
+        OrderViewer { id, admin: true, sells_for: Vec::new() }
+    }
+
+    /// A person whose sellers were read already (the sync pull's own transaction).
+    pub fn selling_for(id: i64, sells_for: Vec<i64>) -> OrderViewer {
+        OrderViewer { id, admin: false, sells_for }
+    }
+
+    async fn read(state: &AppState, user: &UserRow) -> ApiResult<OrderViewer> {
+        let user = user.clone();
+        state.db.read(move |conn| OrderViewer::of(conn, &user)).await
+    }
+}
+
 impl OrderJson {
-    pub fn for_viewer(row: OrderRow, viewer_id: i64, admin: bool) -> OrderJson {
-        let whole = admin || row.buyer_id == viewer_id;
-        let parts: Vec<PartRow> = row.parts.into_iter().filter(|p| whole || p.farmer_id == viewer_id).collect();
+    pub fn for_viewer(row: OrderRow, viewer: &OrderViewer) -> OrderJson {
+        let whole = viewer.admin || row.buyer_id == viewer.id;
+        let parts: Vec<PartRow> =
+            row.parts.into_iter().filter(|p| whole || viewer.sells_for.contains(&p.farmer_id)).collect();
         let part_ids: Vec<i64> = parts.iter().map(|p| p.id).collect();
         let (subtotal, shipping) = if whole {
             (row.subtotal_cents, row.shipping_cents)
@@ -289,7 +324,7 @@ async fn place_order(
         state.db.write_together(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
     state.mailer.wake();
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
-    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok((status, Json(OrderResponse { success: true, data })))
 }
 
@@ -297,13 +332,12 @@ async fn place_order(
 #[utoipa::path(get, path = "/orders", tag = "orders", security(("bearer" = [])),
     responses((status = 200, body = OrderList), (status = 401, body = ErrorBody)))]
 async fn list_orders(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OrderList>> {
-    let user_id = auth.user.id;
-    let found = state.db.read(move |conn| Ok(rows::list_for(conn, user_id, LIST_LIMIT)?)).await?;
-    let admin = auth.user.role.is_admin();
-    Ok(Json(OrderList {
-        success: true,
-        data: found.into_iter().map(|o| OrderJson::for_viewer(o, user_id, admin)).collect(),
-    }))
+    let user = auth.user.clone();
+    let (found, viewer) = state
+        .db
+        .read(move |conn| Ok((rows::list_for(conn, user.id, LIST_LIMIT)?, OrderViewer::of(conn, &user)?)))
+        .await?;
+    Ok(Json(OrderList { success: true, data: found.into_iter().map(|o| OrderJson::for_viewer(o, &viewer)).collect() }))
 }
 
 #[utoipa::path(get, path = "/orders/{id}", tag = "orders", security(("bearer" = [])),
@@ -316,7 +350,7 @@ async fn get_order(
 ) -> ApiResult<Json<OrderResponse>> {
     let viewer = auth.user.clone();
     let order = state.db.read(move |conn| orders::visible(conn, &viewer, OrderRef::Id(id))).await?;
-    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok(Json(OrderResponse { success: true, data }))
 }
 
@@ -361,6 +395,6 @@ async fn change_part(
         })
         .await?;
     state.mailer.wake();
-    let data = OrderJson::for_viewer(order, auth.user.id, auth.user.role.is_admin());
+    let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok(Json(OrderResponse { success: true, data }))
 }

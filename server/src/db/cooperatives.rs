@@ -89,6 +89,17 @@ pub fn selling_as(conn: &Connection, seller_id: i64) -> crate::db::Result<Option
     found.map(|c| with_crops(conn, c)).transpose()
 }
 
+/// The seller accounts of the cooperatives `user_id` manages (they act for them).
+pub fn managed_sellers(conn: &Connection, user_id: i64) -> crate::db::Result<Vec<i64>> {
+    conn.prepare_cached(
+        "SELECT c.seller_id FROM cooperatives c JOIN cooperative_members m ON m.cooperative_id = c.id
+         WHERE m.user_id = ?1 AND m.role = 'manager' AND m.status = 'active' AND c.seller_id IS NOT NULL
+         ORDER BY c.seller_id",
+    )?
+    .query_map([user_id], |r| r.get(0))?
+    .collect()
+}
+
 pub fn set_seller(conn: &Connection, id: i64, seller_id: i64) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE cooperatives SET seller_id = ?2 WHERE id = ?1 AND seller_id IS NULL")?
         .execute([id, seller_id])?;

@@ -369,6 +369,9 @@ pub struct PullPage {
     /// While a snapshot has more pages: the version it was taken at, sent back with
     /// the next page's cursor so those pages leave out what the phone never had.
     pub snapshot: Option<i64>,
+    /// The sellers the viewer acts for (themself and their cooperatives): which parts of
+    /// an order they see.
+    pub sells_for: Vec<i64>,
 }
 
 /// One page of what changed after `cursor` (a first snapshot when there is
@@ -443,5 +446,9 @@ pub fn read_page(
         _ => now,
     };
     let snapshot = snapshot.filter(|_| has_more);
-    Ok(PullPage { cursor, last_mutation_id, changes, has_more, snapshot })
+    let sells_for = match viewer_id {
+        Some(id) => super::cooperatives::lots::sells_for(&tx, id)?,
+        None => Vec::new(),
+    };
+    Ok(PullPage { cursor, last_mutation_id, changes, has_more, snapshot, sells_for })
 }

@@ -420,6 +420,10 @@ impl Coop {
     }
 }
 
+fn part_value(order: &Value) -> Value {
+    order["data"]["parts"][0]["id"].clone()
+}
+
 fn lot(n: u32, kilograms: i64) -> Value {
     json!({"uid": crate::sync::uid(n), "crop": "bean", "grade": "A", "kilograms": kilograms, "price": "0.85",
            "min_order": 20, "pickup": "Kabare centre"})
@@ -540,7 +544,12 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     // The manager sees and moves the cooperative's part; a member who is not a manager cannot.
     let (order_id, part) = (order["data"]["id"].as_i64().unwrap(), order["data"]["parts"][0]["id"].as_i64().unwrap());
     let listed: Value = app.get("/orders", Some(&c.manager)).await.json().await.unwrap();
-    assert!(listed["data"].as_array().unwrap().iter().any(|o| o["id"] == order_id), "{listed}");
+    let theirs = listed["data"].as_array().unwrap().iter().find(|o| o["id"] == order_id).unwrap().clone();
+    assert_eq!(theirs["parts"].as_array().unwrap().len(), 1, "the manager sees the cooperative's part: {theirs}");
+    // So does their phone, in the sync pull.
+    let pulled = app.get("/sync/pull", Some(&c.manager)).await.json::<Value>().await.unwrap();
+    let record = pulled["changes"].as_array().unwrap().iter().find(|c| c["entity"] == "order").unwrap().clone();
+    assert_eq!(record["record"]["parts"][0]["id"], part_value(&order), "{record}");
     let not_theirs = app.patch_part(&second, order_id, part, json!({"status": "delivered"})).await;
     assert_eq!(not_theirs.status(), StatusCode::NOT_FOUND);
     let delivered = app.patch_part(&c.manager, order_id, part, json!({"status": "delivered"})).await;

@@ -20,7 +20,7 @@ use utoipa_axum::routes;
 
 use super::courses::{CourseJson, EnrolmentJson};
 use super::extract::ApiJson;
-use super::orders::OrderJson;
+use super::orders::{OrderJson, OrderViewer};
 use super::products::ProductJson;
 use super::surveys::SurveyJson;
 use crate::auth::{AuthUser, MaybeAuthUser};
@@ -212,7 +212,8 @@ async fn pull(
     let limit = query.limit.unwrap_or(DEFAULT_PULL_LIMIT);
     let page = flows::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.snapshot, limit).await?;
     let viewer_id = viewer.map(|v| v.id);
-    let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id)).collect();
+    let orders = viewer_id.map(|id| OrderViewer::selling_for(id, page.sells_for.clone()));
+    let changes = page.changes.into_iter().map(|changed| change(changed, viewer_id, orders.as_ref())).collect();
     Ok(Json(PullResponse {
         cursor: page.cursor,
         last_mutation_id: page.last_mutation_id as u64,
@@ -247,7 +248,7 @@ pub struct NotificationJson {
 
 /// A changed row as the viewer may see it: a product off sale (or deleted)
 /// is a deletion, except that its farmer still sees it until it is deleted.
-fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
+fn change(changed: Changed, viewer_id: Option<i64>, orders: Option<&OrderViewer>) -> Change {
     let (entity, id, record) = match changed {
         Changed::Survey(row) => {
             let visible = row.deleted_at.is_none();
@@ -285,7 +286,7 @@ fn change(changed: Changed, viewer_id: Option<i64>) -> Change {
         }
         Changed::Order(row) => {
             let uid = row.uid.clone();
-            let record = viewer_id.and_then(|id| serde_json::to_value(OrderJson::for_viewer(*row, id, false)).ok());
+            let record = orders.and_then(|viewer| serde_json::to_value(OrderJson::for_viewer(*row, viewer)).ok());
             ("order", uid, record)
         }
         Changed::Notification(row) => {

@@ -60,7 +60,12 @@ fn seller(conn: &Connection, cooperative: &CooperativeRow) -> ApiResult<UserRow>
         country: Some(Country::Drc),
         role: Role::Farmer,
         status: Status::Active,
-        location: Some(format!("{}, {}", cooperative.market_name, cooperative.territory)),
+        // "Kavumu, Kabare"; "Walungu" where the market is named after its territory.
+        location: Some(if cooperative.market_name == cooperative.territory {
+            cooperative.market_name.clone()
+        } else {
+            format!("{}, {}", cooperative.market_name, cooperative.territory)
+        }),
         avatar: None,
     };
     let id = users::insert(conn, &account, &now)?
@@ -72,6 +77,13 @@ fn seller(conn: &Connection, cooperative: &CooperativeRow) -> ApiResult<UserRow>
 /// The cooperative a seller account sells for, if it is one's.
 pub fn selling_as(conn: &Connection, seller_id: i64) -> ApiResult<Option<CooperativeRow>> {
     Ok(coop_rows::selling_as(conn, seller_id)?)
+}
+
+/// The sellers a person acts for: themself, and the cooperatives they manage.
+pub fn sells_for(conn: &Connection, user_id: i64) -> ApiResult<Vec<i64>> {
+    let mut sellers = vec![user_id];
+    sellers.extend(coop_rows::managed_sellers(conn, user_id)?);
+    Ok(sellers)
 }
 
 /// Whether `user` may act as the seller `seller_id`: it is them, or a cooperative's
@@ -181,14 +193,14 @@ pub fn make(
 
     let seller = seller(conn, &cooperative)?;
     let text = |lang: Lang, key: &str| {
-        lang.format(
+        lang.plural(
             key,
+            members.len() as i64,
             &[
                 ("crop", &crop.name(lang)),
                 ("grade", grade.as_str()),
                 ("coop", &cooperative.name),
                 ("kg", &lang.whole(kg)),
-                ("members", &members.len().to_string()),
                 ("from", &collected_from),
                 ("to", &collected_to),
                 ("pickup", pickup),
