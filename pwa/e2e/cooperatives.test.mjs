@@ -137,6 +137,14 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   assert.equal(origin_.suggestedFilename(), `lot_${lots.body.data[0].id}_origin.geojson`);
   // The manager pays a member their share of the demo's sold coffee lot by mobile money
   // (the demo's simulator pays at once); the member sees it is paid.
+  // The cooperative's own page lists its lot; a member asking to join hears they are one.
+  await lotDetails.getByRole('link', { name: 'About Walungu Bean Growers' }).click();
+  const coopPage = farmer.locator('.cooperative-page');
+  await coopPage.getByRole('heading', { level: 1, name: 'Walungu Bean Growers' }).waitFor();
+  await coopPage.locator('.list-row', { hasText: 'Beans grade A, lot of Walungu Bean Growers' }).waitFor();
+  await coopPage.getByRole('button', { name: 'Ask to join' }).click();
+  await coopPage.getByText('You are a member.').waitFor();
+
   // The order for the demo's sold coffee lot is in the manager's list, as a farmer's are.
   const lotOrders = page.locator('section', { hasText: 'Orders for the lots of Kabare Coffee Growers' }).last();
   await lotOrders

@@ -26,6 +26,8 @@ export const pages = {
   news: () => import('../features/news/news-page'),
   prices: () => import('../features/prices/prices-page'),
   'news/:id': () => import('../features/news/article-page'),
+  cooperatives: () => import('../features/cooperatives/cooperative-pages'),
+  'cooperatives/:id': () => import('../features/cooperatives/cooperative-pages'),
   // Signed in (RequireAuth).
   dashboard: () => import('./dashboard/dashboard-page'),
   profile: () => import('../features/profile/profile-page'),

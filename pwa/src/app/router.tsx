@@ -82,6 +82,8 @@ export const routes: RouteObject[] = [
       page('news', (code) => code.NewsPage),
       page('prices', (code) => code.PricesPage),
       page('news/:id', (code) => code.ArticlePage),
+      page('cooperatives', (code) => code.CooperativesPage),
+      page('cooperatives/:id', (code) => code.CooperativePage),
       {
         element: <RequireAuth />,
         children: [

@@ -2,7 +2,9 @@
 // cooperative's, with how many members put into it and when it was collected; on its
 // page, where to collect it and its origin report to download (CSV, GeoJSON: public
 // files, plain links).
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { paths } from '../lib/paths';
 import type { ProductLot } from '../lib/sync/records';
 import { formatDay } from '../lib/format';
 import { DownloadIcon } from './icons';
@@ -35,6 +37,11 @@ export function LotDetails({ lot, lang }: { lot: ProductLot; lang: string }) {
       <LotBadge />
       <p>{t('cooperative.lot_line', { count: lot.members, coop: lot.cooperative_name, days: collected(lot) })}</p>
       <p>{t('cooperative.lot_pickup', { place: lot.pickup })}</p>
+      <p>
+        <Link to={paths.cooperative(lot.cooperative_id)}>
+          {t('cooperative.public.about', { coop: lot.cooperative_name })}
+        </Link>
+      </p>
       <p className="muted">{t('cooperative.origin_hint')}</p>
       <div className="actions">
         {/* Public files: plain links, nothing to sign. */}

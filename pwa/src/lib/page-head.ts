@@ -29,6 +29,8 @@ export type PageKey =
   | 'profile'
   | 'learn'
   | 'certificate'
+  | 'cooperatives'
+  | 'cooperative'
   | 'not_found';
 
 /** A record's own words for its page (a product's name, an article's summary). */

@@ -14,6 +14,8 @@ export const paths = {
   programs: '/programs',
   news: '/news',
   prices: '/prices',
+  cooperatives: '/cooperatives',
+  cooperative: (id: string | number) => `/cooperatives/${id}`,
   article: (id: string | number) => `/news/${id}`,
   contact: '/contact',
   terms: '/terms',

@@ -319,6 +319,16 @@ fn refresh_farmer_rating(conn: &Connection, id: i64) -> crate::db::Result<()> {
     Ok(())
 }
 
+/// A cooperative's lots on sale (listed, with stock), newest first.
+pub fn lots_on_sale(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<ProductRow>> {
+    conn.prepare_cached(&format!(
+        "{} ORDER BY p.id DESC",
+        select(&format!("l.cooperative_id = ?1 AND {LISTED} AND p.quantity > 0"))
+    ))?
+    .query_map([cooperative_id], from_row)?
+    .collect()
+}
+
 /// Includes tombstones; callers decide what a deleted row means to them.
 pub fn find(conn: &Connection, id: i64) -> crate::db::Result<Option<ProductRow>> {
     conn.prepare_cached(&select("p.id = ?1"))?.query_row([id], from_row).optional()

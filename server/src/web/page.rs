@@ -77,7 +77,7 @@ fn supported(code: &str) -> Option<Lang> {
 }
 
 /// The route's key under `pages.` in the catalogues, and the id of a product,
-/// course or article.
+/// course, article or cooperative.
 pub fn route(path: &str) -> (&'static str, Option<i64>) {
     let parts = path.trim_matches('/').split('/').collect::<Vec<_>>();
     let id = parts.get(1).and_then(|id| id.parse::<i64>().ok());
@@ -95,6 +95,8 @@ pub fn route(path: &str) -> (&'static str, Option<i64>) {
         ["training"] => "training",
         ["news"] => "news",
         ["prices"] => "prices",
+        ["cooperatives"] => "cooperatives",
+        ["cooperatives", _] => "cooperative",
         ["about"] => "about",
         ["programs"] => "programs",
         ["contact"] => "contact",
@@ -143,6 +145,12 @@ pub async fn head(state: &AppState, path: &str, lang: Lang) -> Head {
                 "course" => crate::db::courses::find(conn, id)?
                     .filter(|c| c.is_listed())
                     .map(|c| (c.fields.title, c.fields.description, c.fields.cover_image, "website")),
+                "cooperative" => crate::db::cooperatives::find(conn, id)?
+                    .filter(|c| c.status == crate::model::cooperative::Status::Active)
+                    .map(|c| {
+                        let summary = format!("{}, {} · {}", c.territory, c.market_name, c.description);
+                        (c.name, summary, None, "website")
+                    }),
                 "article" => crate::db::blogs::find(conn, id)?
                     .filter(|b| b.fields.published && b.deleted_at.is_none())
                     .map(|b| (b.fields.title, b.fields.description, b.fields.image, "article")),
@@ -305,6 +313,8 @@ mod tests {
     fn routes_have_their_own_words() {
         assert_eq!(route("/"), ("home", None));
         assert_eq!(route("/product/12"), ("product", Some(12)));
+        assert_eq!(route("/cooperatives/3"), ("cooperative", Some(3)));
+        assert_eq!(route("/cooperatives"), ("cooperatives", None));
         assert_eq!(route("/news/3"), ("article", Some(3)));
         assert_eq!(route("/news"), ("news", None));
         assert_eq!(route("/marketplace/"), ("marketplace", None));

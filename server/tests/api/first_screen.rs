@@ -332,3 +332,48 @@ async fn a_first_screen_carries_the_public_settings_for_the_app_and_no_text_can_
     // The service worker's copy of the app has no first screen, and no settings of the moment.
     assert!(!page(&app, "/index.html", "fr").await.contains("id=\"settings\""));
 }
+
+#[tokio::test]
+async fn cooperatives_and_their_lots_arrive_with_their_first_screens() {
+    let (app, _web) = spawn_with_the_app().await;
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    assert!(mavuno::demo::cooperatives::seed(&app.state).await.unwrap());
+    let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
+    let kabare = listed["data"][0]["id"].as_i64().unwrap();
+
+    let list = page(&app, "/cooperatives", "fr").await;
+    let main = first_screen(&list).expect("the list has a first screen");
+    assert!(main.contains("<h1 id=\"coops-title\">Coopératives</h1>"), "{main}");
+    assert!(main.contains(&format!("<a href=\"/cooperatives/{kabare}\">Kabare Coffee Growers</a>")), "{main}");
+    assert!(main.contains("Kabare · 3 membres · Café"), "{main}");
+    assert!(list.contains("<title>Coopératives"), "the page's own title");
+
+    let one = page(&app, &format!("/cooperatives/{kabare}"), "sw").await;
+    let main = first_screen(&one).expect("a cooperative has a first screen");
+    assert!(main.contains("<h1 id=\"coop-title\">Kabare Coffee Growers</h1>"), "{main}");
+    assert!(main.contains("Inauza katika soko la Kavumu"), "{main}");
+    // Its lot on sale (the sold one is not), named in Kiswahili, with its members and days.
+    assert_eq!(main.matches("<li class=\"list-row\">").count(), 1, "{main}");
+    assert!(main.contains("Kahawa daraja A, shehena ya Kabare Coffee Growers"), "{main}");
+    assert!(main.contains("kutoka kwa wanachama 2"), "{main}");
+    assert!(one.contains("<title>Kabare Coffee Growers"), "the cooperative's name as the title");
+
+    // The marketplace marks lots, and a lot's page offers its origin.
+    let market = page(&app, "/marketplace?q=Walungu", "en").await;
+    let main = first_screen(&market).unwrap();
+    assert!(main.contains("<span class=\"badge yellow lot-badge\">Cooperative lot</span>"), "{main}");
+    assert!(main.contains("<p class=\"muted lot-line\">Walungu Bean Cooperative: from 1 member, collected"), "{main}");
+    let product = listed_lot(&app, "Walungu").await;
+    let detail = page(&app, &format!("/product/{product}"), "en").await;
+    let main = first_screen(&detail).unwrap();
+    assert!(main.contains("<section class=\"card lot-details\""), "{main}");
+    assert!(main.contains("/origin.geojson\" download>"), "{main}");
+
+    // A suspended cooperative, or none, keeps the loading shell.
+    assert!(first_screen(&page(&app, "/cooperatives/999999", "en").await).is_none());
+}
+
+async fn listed_lot(app: &TestApp, q: &str) -> i64 {
+    let found: Value = app.get(&format!("/products?q={q}"), None).await.json().await.unwrap();
+    found["data"].as_array().unwrap().iter().find(|p| !p["lot"].is_null()).unwrap()["id"].as_i64().unwrap()
+}

@@ -61,12 +61,13 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
     .flatten()
     .collect::<Vec<_>>()
     .join(" · ");
+    let lot = p.lot.as_ref().map_or(String::new(), |lot| lot_details(lot, lang));
     Some(format!(
         "<article class=\"page product-page\"><nav class=\"breadcrumb\" aria-label=\"{}\"><a href=\"/marketplace\">{}</a> › \
          <span>{}</span> › <span aria-current=\"page\">{title}</span></nav><div class=\"product-layout\">\
          <div class=\"gallery\">{picture}</div><div class=\"product-info\"><div class=\"product-title\"><h1>{title}</h1></div>\
          {}<p class=\"big-price\">{}</p>\
-         <p>{}</p><section class=\"card farmer-card\" aria-label=\"{}\"><span class=\"initial\" aria-hidden=\"true\">{}</span>\
+         <p>{}</p>{lot}<section class=\"card farmer-card\" aria-label=\"{}\"><span class=\"initial\" aria-hidden=\"true\">{}</span>\
          <div><strong>{}</strong>{verified}<p class=\"muted\">{}</p></div></section></div></div></article>",
         t(lang, "market.breadcrumb"),
         t(lang, "market.title"),
@@ -79,6 +80,32 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         escape(&p.farmer.name),
         escape(&place),
     ))
+}
+
+/// The app's `LotDetails`: whose lot, where to collect it, its cooperative's page and
+/// its origin to download (public files, plain links).
+fn lot_details(lot: &crate::db::products::LotCard, lang: Lang) -> String {
+    let download = |path: String, key: &str| {
+        format!(
+            "<a class=\"button secondary small\" href=\"/api/v1/lots/{}/{path}\" download>{} {}</a>",
+            lot.id,
+            super::icon(super::DOWNLOAD),
+            t(lang, key)
+        )
+    };
+    format!(
+        "<section class=\"card lot-details\" aria-label=\"{badge_label}\">{}<p>{}</p><p>{}</p>\
+         <p><a href=\"/cooperatives/{}\">{}</a></p><p class=\"muted\">{}</p><div class=\"actions\">{}{}</div></section>",
+        super::lot_badge(lang),
+        escape(&super::lot_line(lot, lang)),
+        escape(&lang.format("cooperative.lot_pickup", &[("place", &lot.pickup)])),
+        lot.cooperative_id,
+        escape(&lang.format("cooperative.public.about", &[("coop", &lot.cooperative_name)])),
+        t(lang, "cooperative.origin_hint"),
+        download(format!("origin.csv?lang={}", lang.code()), "cooperative.origin_csv"),
+        download("origin.geojson".to_owned(), "cooperative.origin_geojson"),
+        badge_label = t(lang, "cooperative.lot_badge"),
+    )
 }
 
 /// A published news post, whole: its words are HTML the server sanitised before storing

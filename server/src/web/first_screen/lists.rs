@@ -255,6 +255,9 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
     let location = p.farmer.location.as_deref().filter(|l| !l.is_empty()).map_or(String::new(), |place| {
         format!("<p class=\"muted location\">{} {}</p>", icon(PIN), escape(&lang.place(place)))
     });
+    let (lot_badge, lot_line) = p.lot.as_ref().map_or((String::new(), String::new()), |lot| {
+        (super::lot_badge(lang), format!("<p class=\"muted lot-line\">{}</p>", escape(&super::lot_line(lot, lang))))
+    });
     let unit = l.unit.as_str();
     let (least, most) = order_range(l.min_order, l.max_order, l.quantity);
     let stock = if l.quantity <= 0 || least > most {
@@ -264,8 +267,8 @@ fn product_card(p: &ProductRow, first: bool, save_data: bool, lang: Lang) -> Str
         escape(&lang.plural("market.in_stock", l.quantity, &[("unit", &counted)]))
     };
     format!(
-        "<li class=\"card product-card\"><div class=\"product-media\">{}{organic}</div><div class=\"product-body\">\
-         <h2><a href=\"{href}\">{title}</a></h2>{}{location}<p class=\"description\">{}</p>{}\
+        "<li class=\"card product-card\"><div class=\"product-media\">{}{organic}{lot_badge}</div><div class=\"product-body\">\
+         <h2><a href=\"{href}\">{title}</a></h2>{}{lot_line}{location}<p class=\"description\">{}</p>{}\
          <p class=\"muted\">{} · {stock}</p><div class=\"actions\"><a class=\"button small\" href=\"{href}\">{} {}</a>\
          <a class=\"button secondary small\" href=\"{href}\">{}</a></div></div></li>",
         match l.images.first() {

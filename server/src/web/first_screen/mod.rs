@@ -1,6 +1,7 @@
 //! The first screen of a public page, written into the HTML a first visit gets: the
 //! header, and the page's content as the app draws it for a visitor: the lists' first
-//! cards (`lists.rs`), a product, a post and a course (`detail.rs`), the pages whose words
+//! cards (`lists.rs`), a product, a post and a course (`detail.rs`), the cooperatives and
+//! each one's lots on sale (`cooperatives.rs`), the pages whose words
 //! are the catalogues', the account forms (disabled until the app runs) and an empty cart
 //! (`pages.rs`). A phone on a slow link shows what it came for from this one response,
 //! before any script arrives; every link in it works without script. The app starts out
@@ -18,6 +19,7 @@ use crate::state::AppState;
 
 use super::page::escape;
 
+mod cooperatives;
 mod detail;
 mod lists;
 mod pages;
@@ -54,6 +56,7 @@ const CLOCK: &str = "<circle cx=\"12\" cy=\"12\" r=\"10\"></circle><path d=\"M12
 const MAIL: &str =
     "<rect x=\"2\" y=\"4\" width=\"20\" height=\"16\" rx=\"2\"></rect><path d=\"M2 6l10 7 10-7\"></path>";
 const PHONE: &str = "<path d=\"M22 16.9v3a2 2 0 01-2.2 2 19.8 19.8 0 01-8.6-3.1 19.5 19.5 0 01-6-6A19.8 19.8 0 012.1 4.2 2 2 0 014.1 2h3a2 2 0 012 1.7c.1 1 .4 1.9.7 2.8a2 2 0 01-.5 2.1L8 9.9a16 16 0 006 6l1.3-1.3a2 2 0 012.1-.4c.9.3 1.8.6 2.8.7a2 2 0 011.7 2z\"></path>";
+const DOWNLOAD: &str = "<path d=\"M12 3v12M7 10l5 5 5-5M4 21h16\"></path>";
 const PIN: &str = "<path d=\"M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z\"></path><circle cx=\"12\" cy=\"10\" r=\"2.5\"></circle>";
 
 /// The cookie the app sets while the phone's cart holds something (`pwa/src/lib/cart.ts`).
@@ -138,6 +141,8 @@ pub async fn render(
         "training" => lists::training(state, query, lang).await?,
         "news" => lists::news(state, query, lang).await?,
         "prices" => prices::board(state, query, lang).await?,
+        "cooperatives" => cooperatives::list(state, lang).await?,
+        "cooperative" => cooperatives::one(state, id?, lang).await?,
         _ => return None,
     };
     let settings = match settings {
@@ -285,6 +290,18 @@ fn footer(path: &str, contact: &Contact, ussd_code: &str, lang: Lang) -> String 
 
 /// US dollars as the app writes them (`Intl.NumberFormat(lang, {currency: 'USD'})`):
 /// "$1,234.50", "1 234,50 $US", "US$ 1,234.50".
+/// The app's `LotBadge`: a cooperative's lot.
+fn lot_badge(lang: Lang) -> String {
+    format!("<span class=\"badge yellow lot-badge\">{}</span>", t(lang, "cooperative.lot_badge"))
+}
+
+/// The app's `LotLine`: whose lot, from how many members, collected when.
+fn lot_line(lot: &crate::db::products::LotCard, lang: Lang) -> String {
+    let (from, to) = (long_date(lang, &lot.collected_from), long_date(lang, &lot.collected_to));
+    let days = if from == to { from } else { format!("{from} – {to}") };
+    lang.plural("cooperative.lot_line", lot.members, &[("coop", &lot.cooperative_name), ("days", &days)])
+}
+
 fn usd(lang: Lang, cents: i64) -> String {
     let (sign, amount) = (if cents < 0 { "-" } else { "" }, lang.amount(cents.abs()));
     match lang.code() {
