@@ -141,7 +141,7 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await lotDetails.getByRole('link', { name: 'About Walungu Bean Growers' }).click();
   const coopPage = farmer.locator('.cooperative-page');
   await coopPage.getByRole('heading', { level: 1, name: 'Walungu Bean Growers' }).waitFor();
-  await coopPage.locator('.list-row', { hasText: 'Beans grade A, lot of Walungu Bean Growers' }).waitFor();
+  await coopPage.locator('.list-row', { hasText: 'Beans grade A, lot 1 of Walungu Bean Growers' }).waitFor();
   await coopPage.getByRole('button', { name: 'Ask to join' }).click();
   await coopPage.getByText('You are a member.').waitFor();
 

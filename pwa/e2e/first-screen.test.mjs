@@ -21,14 +21,19 @@ test('without any script, the marketplace shows its first products, searches and
   await page.goto(`${origin}/marketplace?lng=fr`);
   const first = page.locator('.product-card img').first();
   assert.ok(await first.evaluate((img) => img.complete && img.naturalWidth > 0), 'the first picture came');
-  await page.getByText('6 produits affichés sur 6').waitFor();
+  await page.getByText('9 produits affichés sur 9').waitFor();
 
   // The search is a form; the categories are links.
   await page.getByLabel('Rechercher des produits').fill('kahawa');
   await page.getByLabel('Rechercher des produits').press('Enter');
   await page.waitForURL(/q=kahawa/);
-  // In French, under its French name (the demo listings are named in the three languages).
-  assert.deepEqual(await page.locator('.product-card h2').allInnerTexts(), ['Café arabica en grains']);
+  // In French, under their French names (the demo listings and lots are named in the three
+  // languages): the coffee and the coffee cooperative's two lots.
+  assert.deepEqual(await page.locator('.product-card h2').allInnerTexts(), [
+    'Café arabica en grains',
+    'Café qualité A, lot 1 de Kabare Coffee Growers',
+    'Café qualité A, lot 2 de Kabare Coffee Growers',
+  ]);
   await page.getByRole('link', { name: 'Fruits', exact: true }).click();
   await page.waitForURL(/category=fruits/);
   assert.equal(await page.locator('.product-card').count(), 2);
@@ -64,7 +69,7 @@ test('the app takes the first screen’s place with no spinner, the same first p
   release();
 
   await appStarted(page);
-  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByText('Showing 3 of 9 products').waitFor();
   assert.equal(await page.getByLabel('Search products').inputValue(), 'kahawa', 'what was typed stayed');
   assert.equal(await page.evaluate(() => window.spinners), 0, 'no spinner or skeleton in between');
   await page.getByLabel('Search products').fill('');

@@ -9,25 +9,25 @@ test('a buyer finds a product by search and category, adds 2 to the cart, and th
   const { origin } = env.server;
   const page = await (await env.browser.newContext(PHONE)).newPage();
   await page.goto(`${origin}/marketplace?lng=en`);
-  await page.getByText('Showing 6 of 6 products').waitFor();
+  await page.getByText('Showing 9 of 9 products').waitFor();
   // The coffee is listed in English; its Kiswahili and French names find it too.
   await page.getByLabel('Search products').fill('kahawa kivu');
-  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByText('Showing 1 of 9 products').waitFor();
   await page.getByRole('link', { name: 'Arabica coffee beans' }).waitFor();
   await page.getByLabel('Search products').fill('cassava kivu');
-  await page.getByText('Showing 0 of 6 products').waitFor();
+  await page.getByText('Showing 0 of 9 products').waitFor();
   await page.getByLabel('Search products').fill('arabica nabintu');
-  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByText('Showing 1 of 9 products').waitFor();
   await page.getByLabel('Search products').fill('');
   await page.getByRole('button', { name: 'Fruits' }).click();
-  await page.getByText('Showing 2 of 6 products').waitFor();
+  await page.getByText('Showing 2 of 9 products').waitFor();
   await page.getByLabel('Sort by').selectOption('price_desc');
   const titles = await page.locator('.product-card h2').allInnerTexts();
   assert.deepEqual(titles, ['Mangoes', 'Avocados']);
   await page.getByRole('button', { name: 'Herbs & Spices' }).click();
   await page.getByText('No products found').waitFor();
   await page.getByRole('button', { name: 'Clear Filters' }).click();
-  await page.getByText('Showing 6 of 6 products').waitFor();
+  await page.getByText('Showing 9 of 9 products').waitFor();
 
   await page.getByRole('link', { name: 'Fresh tomatoes' }).click();
   await page.getByRole('heading', { name: 'Fresh tomatoes' }).waitFor();
@@ -59,7 +59,7 @@ test('with the network off the marketplace still lists, filters and shows cached
   const page = await context.newPage();
   await page.goto(`${origin}/marketplace?lng=en`);
   await controlledByServiceWorker(page);
-  await page.getByText('Showing 6 of 6 products').waitFor();
+  await page.getByText('Showing 9 of 9 products').waitFor();
   // Scroll through so every card's picture is fetched (and cached) once.
   for (const card of await page.locator('.product-card img').all()) await card.scrollIntoViewIfNeeded();
   await page.waitForFunction(() =>
@@ -72,15 +72,19 @@ test('with the network off the marketplace still lists, filters and shows cached
   // pictures this test says were never fetched are refused outright as well.
   await context.route(/-(720|1024)\.jpg$/, (route) => route.abort('internetdisconnected'));
   await page.reload();
-  await page.getByText('Showing 6 of 6 products').waitFor();
-  // A French search finds the coffee listed in English, with no signal too.
+  await page.getByText('Showing 9 of 9 products').waitFor();
+  // A French search finds the coffee listed in English (and the coffee cooperative's two
+  // lots), with no signal too.
   await page.getByLabel('Search products').fill('Café');
-  await page.getByText('Showing 1 of 6 products').waitFor();
+  await page.getByText('Showing 3 of 9 products').waitFor();
   await page.getByRole('link', { name: 'Arabica coffee beans' }).waitFor();
-  // Beans by their French name: the green beans, not the coffee beans.
+  // Beans by their French name: the green beans and the bean lot, not the coffee beans.
   await page.getByLabel('Search products').fill('haricots');
-  await page.getByText('Showing 1 of 6 products').waitFor();
-  assert.deepEqual(await page.locator('.product-card h2').allInnerTexts(), ['Green beans']);
+  await page.getByText('Showing 2 of 9 products').waitFor();
+  assert.deepEqual(await page.locator('.product-card h2').allInnerTexts(), [
+    'Beans grade A, lot 1 of Walungu Bean Cooperative',
+    'Green beans',
+  ]);
   const picture = page.locator('.product-card img').first();
   await picture.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {

@@ -59,7 +59,7 @@ test('a farmer lists a product with a photo offline; a buyer finds it, then sees
   const buyerContext = await env.browser.newContext(PHONE);
   const buyer = await buyerContext.newPage();
   await buyer.goto(`${origin}/marketplace?lng=en`);
-  await buyer.getByText('Showing 7 of 7 products').waitFor();
+  await buyer.getByText('Showing 10 of 10 products').waitFor();
   await buyer.getByRole('button', { name: 'Grains & pulses' }).click();
   await buyer.getByLabel('Search products').fill('cassava');
   const card = buyer.locator('.product-card', { hasText: 'Cassava flour' });

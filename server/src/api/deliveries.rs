@@ -297,6 +297,8 @@ struct StockJson {
     in_lots_kilograms: String,
     /// Held and not in a lot: what a new lot may take, in kilograms.
     available_kilograms: String,
+    /// Delivered to buyers (whole kilograms).
+    sold_kilograms: i64,
     members: i64,
 }
 
@@ -321,6 +323,7 @@ async fn stock(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64
             received_kilograms: kilograms(s.received_grams),
             in_lots_kilograms: kilograms(s.in_lots_grams),
             available_kilograms: kilograms(s.received_grams - s.in_lots_grams),
+            sold_kilograms: s.sold_kg,
             members: s.members,
         })
         .collect();

@@ -205,7 +205,7 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
     assert_eq!(
         c.stock().await,
         json!([{"crop": "bean", "grade": "A", "received_kilograms": "48.5", "in_lots_kilograms": "0",
-                "available_kilograms": "48.5", "members": 1}])
+                "available_kilograms": "48.5", "sold_kilograms": 0, "members": 1}])
     );
 
     // What the phone got wrong comes back with every field's reason, and nothing is written.
@@ -282,6 +282,23 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
     let refused =
         app.call(Method::POST, &format!("/deliveries/{id}/dispute"), &other, Some(json!({"reason": "Not mine"}))).await;
     assert_eq!(error_of(refused, StatusCode::NOT_FOUND).await["code"], "delivery_not_found");
+
+    // The scale's photo goes first: until it has arrived the entry waits (retry), then lands.
+    let photo = png(40, 30);
+    let hash = sha(&photo);
+    let mut pictured = c.delivery(6, "12");
+    pictured["photo"] = json!(hash);
+    let change = vec![mutation(6, "delivery.record", pictured, None)];
+    let early = app.push_ok(&c.manager, phone, change.clone()).await;
+    assert_eq!(
+        (early["results"][0]["status"].as_str(), early["results"][0]["code"].as_str()),
+        (Some("retry"), Some("photo_missing"))
+    );
+    let put = app.client.put(app.api(&format!("/uploads/{hash}"))).bearer_auth(&c.manager).body(photo).send().await;
+    assert_eq!(put.unwrap().status(), StatusCode::CREATED);
+    assert_eq!(app.push_ok(&c.manager, phone, change).await["results"][0]["status"], "applied");
+    let book = c.book().await;
+    assert_eq!(book[0]["photo"].as_str(), Some(hash.as_str()));
 }
 
 #[tokio::test]
@@ -363,9 +380,9 @@ async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_
     assert_eq!(
         stock["data"],
         json!([{"crop": "coffee", "grade": "A", "received_kilograms": "229", "in_lots_kilograms": "200",
-                "available_kilograms": "29", "members": 2},
+                "available_kilograms": "29", "sold_kilograms": 80, "members": 2},
                {"crop": "coffee", "grade": "B", "received_kilograms": "20", "in_lots_kilograms": "0",
-                "available_kilograms": "20", "members": 1}])
+                "available_kilograms": "20", "sold_kilograms": 0, "members": 1}])
     );
     // A lot sold and delivered (its members paid their shares), one of each cooperative on sale.
     let lots: Value = app.get(&format!("/cooperatives/{id}/lots"), Some(&agent)).await.json().await.unwrap();
@@ -633,6 +650,16 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     assert!(!csv.contains("Baraka") && !csv.contains("+243"), "no name without agreement, never a number: {csv}");
     let missing = app.get("/lots/999999/origin", None).await;
     assert_eq!(error_of(missing, StatusCode::NOT_FOUND).await["code"], "lot_not_found");
+
+    // Suspended, its lots leave the marketplace; renamed, they carry the new name.
+    let suspend = json!({"name": "Kabare Bean Growers", "territory": "Kabare", "market_id": 1, "status": "suspended"});
+    let changed = app.call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(suspend)).await;
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_eq!(app.get(&format!("/products/{product}"), None).await.status(), StatusCode::NOT_FOUND);
+    let active = json!({"name": "Kabare Bean Growers", "territory": "Kabare", "market_id": 1, "status": "active"});
+    app.call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(active)).await;
+    let back: Value = app.get(&format!("/products/{product}"), None).await.json().await.unwrap();
+    assert_eq!(back["data"]["farmer"]["name"], "Kabare Bean Growers");
 }
 
 impl Coop {
@@ -803,4 +830,11 @@ async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_m
     // And on the member's basic phone.
     let screen = app.phone("+243990000101").go(&["9", "3"]).await;
     assert_eq!(screen.text, "Kabare Coffee Growers : reste 0,00 USD, payé 97,50 USD");
+    // And by SMS.
+    let (status, _) = app.text_in("+243990000101", "argent", "sms-money").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        app.answers_to("+243990000101").last().unwrap(),
+        "Kabare Coffee Growers : reste 0,00 USD, payé 97,50 USD"
+    );
 }

@@ -354,7 +354,7 @@ async fn cooperatives_and_their_lots_arrive_with_their_first_screens() {
     assert!(main.contains("Inauza katika soko la Kavumu"), "{main}");
     // Its lot on sale (the sold one is not), named in Kiswahili, with its members and days.
     assert_eq!(main.matches("<li class=\"list-row\">").count(), 1, "{main}");
-    assert!(main.contains("Kahawa daraja A, shehena ya Kabare Coffee Growers"), "{main}");
+    assert!(main.contains("Kahawa daraja A, shehena 2 ya Kabare Coffee Growers"), "{main}");
     assert!(main.contains("kutoka kwa wanachama 2"), "{main}");
     assert!(one.contains("<title>Kabare Coffee Growers"), "the cooperative's name as the title");
 

@@ -28,6 +28,19 @@ import { WeighIn } from './weigh-in';
 import { CooperativeLots } from './lots';
 import { CooperativeMoney } from './money';
 
+/** The entries of the day at a glance: how many, how many kilograms (corrections applied). */
+function TodayLine({ entries }: { entries: Delivery[] | undefined }) {
+  const { t } = useTranslation();
+  if (!entries) return null;
+  const counting = entries.filter((d) => d.replaced_by === null && Number(d.kilograms) > 0);
+  const kilograms = counting.reduce((sum, d) => sum + Number(d.kilograms), 0);
+  return (
+    <p className="muted">
+      {t('cooperative.today', { count: counting.length, kilograms: Math.round(kilograms * 10) / 10 })}
+    </p>
+  );
+}
+
 /** A member's plot for their lots' origin: recorded from the phone's position, and
  * whether buyers may read their name. */
 function PlotLine({ membership: m, act }: { membership: Membership; act: (action: () => Promise<unknown>) => void }) {
@@ -134,8 +147,10 @@ export function CooperativeSection({
                       count: s.members,
                     })}{' '}
                     {t('cooperative.lots.stock_left', { kilograms: s.available_kilograms ?? s.received_kilograms })}
+                    {s.sold_kilograms > 0 && ` ${t('cooperative.lots.stock_sold', { kilograms: s.sold_kilograms })}`}
                   </p>
                 ))}
+                <TodayLine entries={saved?.today?.[c.id]} />
                 <ExportButton
                   path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
                   label={t('cooperative.download')}

@@ -8,6 +8,7 @@ import { CropOptions } from '../../components/price-options';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
 import { formatDay, localToday } from '../../lib/format';
+import { keepPhoto, usePhotoUrl } from '../../lib/sync/photos';
 import type { LocalDb } from '../../lib/sync/local-db';
 import {
   GRADES,
@@ -20,7 +21,8 @@ import {
 } from '../../lib/entities/cooperatives';
 
 const FIELDS = ['cooperative', 'member', 'crop', 'grade', 'quantity', 'unit', 'delivered_on', 'place', 'note'] as const;
-type Values = Record<(typeof FIELDS)[number], string>;
+/** What the manager typed, and the scale's photo (its hash on the phone, or empty). */
+type Values = Record<(typeof FIELDS)[number] | 'photo', string>;
 
 const today = localToday;
 
@@ -67,6 +69,7 @@ export function WeighIn({
     delivered_on: today(),
     place: '',
     note: '',
+    photo: '',
   });
   const [values, setValues] = useState<Values>(() => blank(String(cooperatives[0]?.id ?? '')));
   const [saved, setSaved] = useState(false);
@@ -97,6 +100,7 @@ export function WeighIn({
       delivered_on: values.delivered_on,
       place: values.place.trim(),
       ...(values.note.trim() ? { note: values.note.trim() } : {}),
+      ...(values.photo ? { photo: values.photo } : {}),
     };
     if (await send(checkDelivery(values), () => recordDelivery(db, delivery))) {
       if (fixing) await forgetWeighed(db, fixing);
@@ -208,6 +212,14 @@ export function WeighIn({
             onChange={set('place')}
           />
         </div>
+        <ScalePhoto
+          db={db}
+          hash={values.photo}
+          onChange={(photo) => {
+            setSaved(false);
+            setValues((current) => ({ ...current, photo }));
+          }}
+        />
         <div className="actions">
           <button type="submit" className="button" disabled={busy}>
             {t('cooperative.weigh.save')}
@@ -260,6 +272,7 @@ export function WeighIn({
                           delivered_on: d.delivered_on,
                           place: d.place,
                           note: d.note ?? '',
+                          photo: d.photo ?? '',
                         });
                         form.current?.scrollIntoView({ block: 'start' });
                       }}
@@ -280,6 +293,42 @@ export function WeighIn({
           </ul>
         )}
       </section>
+    </div>
+  );
+}
+
+/** The scale's photo, optional: taken or picked, resized and kept on the phone, sent
+ * with the entry when there is a signal. */
+function ScalePhoto({ db, hash, onChange }: { db: LocalDb; hash: string; onChange: (hash: string) => void }) {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  const url = usePhotoUrl(db, hash || undefined, 320);
+  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    try {
+      setFailed(false);
+      onChange(await keepPhoto(db, file));
+    } catch {
+      setFailed(true);
+    }
+  };
+  return (
+    <div className="field scale-photo">
+      <label>
+        {t('cooperative.weigh.photo')}
+        <input type="file" accept="image/*" capture="environment" onChange={(event) => void pick(event)} />
+      </label>
+      {failed && <p className="field-error">{t('errors.image_invalid')}</p>}
+      {hash && url && (
+        <div className="list-row">
+          <img src={url} alt={t('cooperative.weigh.photo')} width={96} height={72} />
+          <button type="button" className="button secondary small" onClick={() => onChange('')}>
+            {t('cooperative.weigh.remove_photo')}
+          </button>
+        </div>
+      )}
     </div>
   );
 }

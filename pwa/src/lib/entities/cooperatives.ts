@@ -4,6 +4,8 @@
 // (`delivery.record`, sent once); and a member's own book with its disputes.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../api';
+import { localToday } from '../format';
+import { uploadPhotos } from '../sync/photos';
 import type { LocalDb } from '../sync/local-db';
 import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { DeliveryRecord } from '../sync/protocol';
@@ -71,6 +73,8 @@ export interface Stock {
   in_lots_kilograms: string;
   /** Held and not in a lot: what a new lot may take. */
   available_kilograms: string;
+  /** Delivered to buyers (whole kilograms). */
+  sold_kilograms: number;
   members: number;
 }
 
@@ -147,6 +151,8 @@ export interface SavedCooperatives {
   /** The money of each cooperative the person manages, by its id. */
   books?: Record<number, Books>;
   payouts?: Record<number, Payout[]>;
+  /** Each managed cooperative's entries of the day it was fetched. */
+  today?: Record<number, Delivery[]>;
   /** The person's own accounts with their cooperatives. */
   myAccounts?: MyAccount[];
   savedAt: string;
@@ -184,20 +190,23 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
   const lots: Record<number, Lot[]> = {};
   const books: Record<number, Books> = {};
   const payouts: Record<number, Payout[]> = {};
+  const today: Record<number, Delivery[]> = {};
   for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
     const id = m.cooperative_id;
-    const [people, held, made, money, paid] = await Promise.all([
+    const [people, held, made, money, paid, day] = await Promise.all([
       api<{ data: Membership[] }>(`/cooperatives/${id}/members`),
       api<{ data: Stock[] }>(`/cooperatives/${id}/stock`),
       api<{ data: Lot[] }>(`/cooperatives/${id}/lots`),
       api<Books>(`/cooperatives/${id}/accounts`),
       api<{ data: Payout[] }>(`/cooperatives/${id}/payouts`),
+      api<{ data: Delivery[] }>(`/cooperatives/${id}/deliveries?day=${localToday()}&per_page=200`),
     ]);
     members[id] = people.data;
     stock[id] = held.data;
     lots[id] = made.data;
     books[id] = money;
     payouts[id] = paid.data;
+    today[id] = day.data;
   }
   const myAccounts = (await fetchMyPayouts()).accounts;
   const saved = {
@@ -209,6 +218,7 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
     lots,
     books,
     payouts,
+    today,
     savedAt: new Date().toISOString(),
   };
   await db.setMeta(SAVED, saved);
@@ -276,6 +286,10 @@ export const forgetWeighed = (db: LocalDb, uid: string) => forget(db, db.weighed
 /** Deliveries weighed here stay on the phone (never pulled: the manager's own list). */
 export const deliveryEntity: EntityHandler = {
   table: (db) => db.weighed,
+  async beforePush(db, mutation) {
+    const photo = (mutation.args as DeliveryRecord).photo;
+    if (photo) await uploadPhotos(db, [photo]);
+  },
   async apply(db, mutation) {
     const delivery = mutation.args as DeliveryRecord;
     const kept = await db.weighed.get(delivery.uid);

@@ -6,7 +6,8 @@
 //! `SELLERS`; `STOCK <product> <stock> <PIN>`; `LANGUAGE fr`; `SUBSCRIBE maize
 //! [market]` (`ABONNER`, `FUATA`) for the weekly price SMS and `STOP` to end it
 //! (docs/prices.md); `DELIVERIES` (`LIVRAISONS`, `MIZIGO`) for a cooperative member's
-//! latest deliveries and `DISPUTE D12 what is wrong` (`LITIGE`, `MZOZO`) for one of them
+//! latest deliveries, `DISPUTE D12 what is wrong` (`LITIGE`, `MZOZO`) for one of them
+//! and `MONEY` (`ARGENT`, `PESA`) for what their cooperatives owe and paid them
 //! (docs/cooperatives.md); anything else answers the help.
 
 use axum::extract::rejection::FormRejection;
@@ -19,7 +20,7 @@ use super::{screens, token_is_ours};
 use crate::db::users::UserRow;
 use crate::db::{phone_settings, products as product_rows, sms, ussd_memos};
 use crate::domain::basic_phones::{self as rules, PinState};
-use crate::domain::cooperatives::deliveries;
+use crate::domain::cooperatives::{deliveries, payouts};
 use crate::domain::prices;
 use crate::domain::products::{self, ProductRef};
 use crate::error::{ApiResult, AppError, ErrorBody};
@@ -112,6 +113,8 @@ enum Command {
     /// A delivery's reference from its receipt, and what is wrong.
     Dispute(Vec<String>),
     Deliveries,
+    /// What the member's cooperatives owe and paid them.
+    Money,
 }
 
 /// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
@@ -146,6 +149,8 @@ fn parse(text: &str) -> Command {
         Command::Dispute(rest)
     } else if is("deliveries", "DELIVERIES") && rest.is_empty() {
         Command::Deliveries
+    } else if is("money", "MONEY") && rest.is_empty() {
+        Command::Money
     } else {
         Command::Help
     }
@@ -188,6 +193,13 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
         Command::Deliveries => match person {
             Some(member) => state.db.read(move |conn| deliveries::latest(conn, &member, lang, gsm7::SEGMENT)).await?,
             None => words("deliveries_none"),
+        },
+        Command::Money => match person {
+            Some(member) => {
+                let statement = state.db.read(move |conn| payouts::statement(conn, &member, lang)).await?;
+                gsm7::cut(&statement.replace('\n', "; "), gsm7::SEGMENT)
+            }
+            None => lang.text("ussd.coop.money_none"),
         },
         Command::Dispute(args) => match person {
             Some(member) => dispute(state, member, lang, &args).await?,
@@ -407,6 +419,9 @@ mod tests {
         assert_eq!(parse("dispute"), Command::Dispute(vec![]));
         assert_eq!(parse("LIVRAISONS"), Command::Deliveries);
         assert_eq!(parse("mizigo"), Command::Deliveries);
+        assert_eq!(parse("ARGENT"), Command::Money);
+        assert_eq!(parse("pesa"), Command::Money);
+        assert_eq!(parse("money"), Command::Money);
         assert_eq!(parse("stop"), Command::Stop);
         assert_eq!(parse("MSAADA"), Command::Help);
         assert_eq!(parse("hello"), Command::Help);

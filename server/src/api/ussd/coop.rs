@@ -23,27 +23,11 @@ pub fn coop_answer(ctx: &mut Ctx<'_>, answer: &str) -> ApiResult<Next> {
     let Some(person) = ctx.person.clone() else { return Ok(Next::End(ctx.text("commands.deliveries_none"))) };
     Ok(match choice(ctx, answer, 3) {
         Ok(0) => Next::End(deliveries::latest(ctx.conn, &person, ctx.lang, super::menu::SCREEN)?),
-        Ok(2) => Next::End(money(ctx, &person)?),
+        Ok(2) => Next::End(payouts::statement(ctx.conn, &person, ctx.lang)?),
         Ok(_) if open(ctx)?.is_empty() => Next::End(ctx.text("coop.none_to_join")),
         Ok(_) => Next::Open(Screen::Cooperatives { page: 0 }),
         Err(why) => Next::Again(why),
     })
-}
-
-/// What each of the person's cooperatives owes them and paid them (docs/cooperatives.md, Payouts).
-fn money(ctx: &Ctx<'_>, person: &crate::db::users::UserRow) -> ApiResult<String> {
-    let usd = |cents: i64| format!("{} USD", ctx.lang.amount(cents));
-    let lines: Vec<String> = payouts::my_accounts(ctx.conn, person)?
-        .into_iter()
-        .filter(|(_, _, a)| a.shares_cents > 0)
-        .map(|(_, name, a)| {
-            ctx.format(
-                "coop.money_line",
-                &[("coop", &gsm7::shorten(&name, 24)), ("owed", &usd(a.owed_cents())), ("paid", &usd(a.paid_cents))],
-            )
-        })
-        .collect();
-    Ok(if lines.is_empty() { ctx.text("coop.money_none") } else { lines.join("\n") })
 }
 
 /// The active cooperatives the person is not in (nor waiting for).

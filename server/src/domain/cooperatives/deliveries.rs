@@ -187,6 +187,13 @@ pub fn record(conn: &Connection, manager: &UserRow, input: &DeliveryInput<'_>) -
     }
     super::active(conn, cooperative.id)?;
     let checked = check(conn, input)?;
+    // The scale's photo is sent before the entry; not there yet, the phone sends it and
+    // tries again (sync answers `retry`, as for a listing's photos).
+    if let Some(photo) = input.photo.filter(|p| is_hash(p)) {
+        if crate::db::uploads::find(conn, photo)?.is_none() {
+            return Err(crate::domain::products::photo_missing(&[photo.to_owned()]));
+        }
+    }
     let now = clock::now();
     let id = rows::insert(
         conn,
@@ -339,16 +346,20 @@ pub struct Stock {
     pub received_grams: i64,
     /// Drawn into lots (on sale or sold).
     pub in_lots_grams: i64,
+    /// Delivered to buyers, in whole kilograms.
+    pub sold_kg: i64,
     pub members: i64,
 }
 
 pub fn stock(conn: &Connection, manager: &UserRow, id: i64) -> ApiResult<Vec<Stock>> {
     super::must_manage(conn, manager, id, true)?;
     let in_lots = crate::db::lots::in_lots(conn, id)?;
+    let lots = crate::db::lots::of_cooperative(conn, id)?;
     Ok(rows::received(conn, id)?
         .into_iter()
         .map(|(crop, grade, received_grams, members)| Stock {
             in_lots_grams: in_lots.iter().find(|(c, g, _)| *c == crop && *g == grade).map_or(0, |l| l.2),
+            sold_kg: lots.iter().filter(|l| l.crop == crop && l.grade == grade).map(|l| l.sold_kg).sum(),
             crop,
             grade,
             received_grams,

@@ -43,6 +43,36 @@ pub struct LotInput<'a> {
     pub pickup: &'a str,
 }
 
+/// Where a cooperative sells: "Kavumu, Kabare"; "Walungu" where the market is named
+/// after its territory.
+fn place_of(cooperative: &CooperativeRow) -> String {
+    if cooperative.market_name == cooperative.territory {
+        cooperative.market_name.clone()
+    } else {
+        format!("{}, {}", cooperative.market_name, cooperative.territory)
+    }
+}
+
+/// An admin changed a cooperative: its seller account follows (its name and place, and
+/// suspended, its lots leave the marketplace; phones learn it as for any farmer).
+pub fn follow(conn: &Connection, cooperative: &CooperativeRow) -> ApiResult<()> {
+    let Some(seller) = cooperative.seller_id else { return Ok(()) };
+    let now = clock::now();
+    let changes = users::ProfileChanges {
+        first_name: Some(cooperative.name.clone()),
+        location: Some(place_of(cooperative)),
+        ..Default::default()
+    };
+    users::update_profile(conn, seller, &changes, &now)?;
+    let status = match cooperative.status {
+        crate::model::cooperative::Status::Active => Status::Active,
+        crate::model::cooperative::Status::Suspended => Status::Inactive,
+    };
+    users::set_role_and_status(conn, seller, Role::Farmer, status, &now)?;
+    crate::db::product_search::touch_farmer(conn, seller)?;
+    Ok(())
+}
+
 /// The account a cooperative's lots are sold under, made with its first lot: a farmer
 /// account named after it, at its market (so its sales count as that market's prices),
 /// with no password anyone knows, no phone and an address nobody receives mail at.
@@ -60,12 +90,7 @@ fn seller(conn: &Connection, cooperative: &CooperativeRow) -> ApiResult<UserRow>
         country: Some(Country::Drc),
         role: Role::Farmer,
         status: Status::Active,
-        // "Kavumu, Kabare"; "Walungu" where the market is named after its territory.
-        location: Some(if cooperative.market_name == cooperative.territory {
-            cooperative.market_name.clone()
-        } else {
-            format!("{}, {}", cooperative.market_name, cooperative.territory)
-        }),
+        location: Some(place_of(cooperative)),
         avatar: None,
     };
     let id = users::insert(conn, &account, &now)?
@@ -192,6 +217,8 @@ pub fn make(
     let collected_to = drawn.iter().map(|(e, _)| e.delivered_on.clone()).max().unwrap_or_default();
 
     let seller = seller(conn, &cooperative)?;
+    // Lots are numbered in each cooperative, so two lots of one crop and grade differ.
+    let number = rows::of_cooperative(conn, cooperative.id)?.len() + 1;
     let text = |lang: Lang, key: &str| {
         lang.plural(
             key,
@@ -199,6 +226,7 @@ pub fn make(
             &[
                 ("crop", &crop.name(lang)),
                 ("grade", grade.as_str()),
+                ("number", &number.to_string()),
                 ("coop", &cooperative.name),
                 ("kg", &lang.whole(kg)),
                 ("from", &collected_from),

@@ -95,7 +95,9 @@ pub fn update(conn: &Connection, admin: &UserRow, id: i64, input: &CooperativeIn
     rows::find(conn, id)?.ok_or_else(not_found)?;
     let fields = check(conn, id, input)?;
     rows::update(conn, id, &fields, &clock::now())?;
-    rows::find(conn, id)?.ok_or_else(not_found)
+    let changed = rows::find(conn, id)?.ok_or_else(not_found)?;
+    lots::follow(conn, &changed)?;
+    Ok(changed)
 }
 
 fn must_be_admin(user: &UserRow) -> ApiResult<()> {

@@ -267,3 +267,20 @@ pub fn my_accounts(conn: &Connection, member: &UserRow) -> ApiResult<Vec<(i64, S
     }
     Ok(out)
 }
+
+/// What each of a member's cooperatives owes and paid them, a line each (the USSD menu's
+/// "My money" and the SMS command `MONEY`).
+pub fn statement(conn: &Connection, member: &UserRow, lang: crate::labels::Lang) -> ApiResult<String> {
+    let usd = |cents: i64| format!("{} {CURRENCY}", lang.amount(cents));
+    let lines: Vec<String> = my_accounts(conn, member)?
+        .into_iter()
+        .filter(|(_, _, a)| a.shares_cents > 0)
+        .map(|(_, name, a)| {
+            lang.format(
+                "ussd.coop.money_line",
+                &[("coop", &gsm7::shorten(&name, 24)), ("owed", &usd(a.owed_cents())), ("paid", &usd(a.paid_cents))],
+            )
+        })
+        .collect();
+    Ok(if lines.is_empty() { lang.text("ussd.coop.money_none") } else { lines.join("\n") })
+}
