@@ -124,6 +124,12 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   const lots = await call(admin, `/cooperatives/${cooperative}/lots`);
   assert.equal(lots.body.data.length, 1, 'made once');
   assert.equal(lots.body.data[0].on_sale_kilograms, 40);
+  // A better price, from the lot's row.
+  // (The lot's row is inside its cooperative's: the innermost row is the lot's.)
+  const lotRow = page.locator('.list-row', { hasText: `Lot L${lots.body.data[0].id}:` }).last();
+  await lotRow.getByLabel(/^New price per kg/).fill('1,20');
+  await lotRow.getByRole('button', { name: 'Save the price' }).click();
+  await lotRow.getByText('$1.20 per kg').waitFor();
 
   // Buyers see it in the marketplace as the cooperative's, with its origin to download, in French too.
   await farmer.goto(`${origin}/product/${lots.body.data[0].product_id}`);
@@ -166,6 +172,14 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
 
   await farmer.getByLabel('Language').first().selectOption('fr');
   await lotDetails.getByText('Lot de coopérative').waitFor();
+
+  // Nobody ordered the beans: the manager takes the lot off sale and its 40 kg are held again.
+  await page.reload();
+  await openSection(page, 'Cooperatives');
+  const offered = page.locator('.list-row', { hasText: `Lot L${lots.body.data[0].id}:` }).last();
+  await offered.getByRole('button', { name: 'Take off sale' }).click();
+  await page.getByText(`Lot L${lots.body.data[0].id}:`).waitFor({ state: 'detached' });
+  await page.getByText('Beans, grade A: 48.5 kg received from 1 member Not in a lot: 48.5 kg.').waitFor();
   await context.close();
   await farmerContext.close();
 });

@@ -25,6 +25,7 @@ use crate::state::AppState;
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, make))
+        .routes(routes!(change))
         .routes(routes!(origin))
         .routes(routes!(origin_csv))
         .routes(routes!(origin_geojson))
@@ -150,6 +151,44 @@ async fn make(
         .await?;
     let status = if made { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(LotResponse { success: true, data: lot.into() })))
+}
+
+#[derive(Deserialize, ToSchema)]
+struct LotChangeRequest {
+    /// US dollars per kg.
+    #[schema(value_type = Option<f64>)]
+    price: Option<sync_protocol::Loose>,
+    /// false: take it off sale (what was not ordered goes back to the stock).
+    on_sale: Option<bool>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct LotChangeResponse {
+    success: bool,
+    /// The lot as it is now; none when it went altogether (nothing was ordered from it).
+    data: Option<LotJson>,
+}
+
+/// A manager changes a lot's price or takes it off sale.
+#[utoipa::path(patch, path = "/cooperatives/{id}/lots/{lot_id}", tag = "cooperatives", security(("bearer" = [])),
+    params(("id" = i64, Path), ("lot_id" = i64, Path)), request_body = LotChangeRequest,
+    responses((status = 200, body = LotChangeResponse), (status = 403, description = "managers_only", body = ErrorBody),
+              (status = 404, description = "lot_not_found", body = ErrorBody),
+              (status = 409, description = "lot_withdrawn", body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn change(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path((id, lot_id)): Path<(i64, i64)>,
+    ApiJson(request): ApiJson<LotChangeRequest>,
+) -> ApiResult<Json<LotChangeResponse>> {
+    let changed = state
+        .db
+        .write(move |tx| {
+            let change = lots::LotChange { price: request.price.clone(), on_sale: request.on_sale };
+            lots::change(tx, &auth.user, id, lot_id, &change)
+        })
+        .await?;
+    Ok(Json(LotChangeResponse { success: true, data: changed.map(Into::into) }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -221,14 +221,50 @@ pub fn origin(conn: &Connection, lot_id: i64) -> crate::db::Result<Vec<OriginRow
     .collect()
 }
 
-/// What each member of a cooperative was given as shares of its lots' sales (member id, cents).
-pub fn shares_by_member(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<(i64, i64)>> {
+/// A lot's sources, the latest deliveries first (what a lot gives back first when it
+/// leaves the marketplace): (delivery id, grams).
+pub fn sources_latest_first(conn: &Connection, lot_id: i64) -> crate::db::Result<Vec<(i64, i64)>> {
     conn.prepare_cached(
-        "SELECT e.farmer_id, SUM(e.amount_cents) FROM earnings e
-         JOIN order_parts op ON op.id = e.part_id
-         JOIN cooperatives c ON c.seller_id = op.farmer_id
-         WHERE c.id = ?1 AND e.kind = 'share' GROUP BY e.farmer_id",
+        "SELECT s.delivery_id, s.grams FROM cooperative_lot_sources s
+         JOIN cooperative_deliveries d ON d.id = s.delivery_id
+         WHERE s.lot_id = ?1 ORDER BY d.delivered_on DESC, d.id DESC",
     )?
-    .query_map([cooperative_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .query_map([lot_id], |r| Ok((r.get(0)?, r.get(1)?)))?
     .collect()
+}
+
+/// Keeps `grams` of a source (none: the source goes).
+pub fn set_source(conn: &Connection, lot_id: i64, delivery_id: i64, grams: i64) -> crate::db::Result<()> {
+    if grams > 0 {
+        conn.prepare_cached("UPDATE cooperative_lot_sources SET grams = ?3 WHERE lot_id = ?1 AND delivery_id = ?2")?
+            .execute(params![lot_id, delivery_id, grams])?;
+    } else {
+        conn.prepare_cached("DELETE FROM cooperative_lot_sources WHERE lot_id = ?1 AND delivery_id = ?2")?
+            .execute(params![lot_id, delivery_id])?;
+    }
+    Ok(())
+}
+
+/// A lot's size, members and days from its sources as they are now.
+pub fn reshape(conn: &Connection, lot_id: i64) -> crate::db::Result<()> {
+    conn.prepare_cached(
+        "UPDATE cooperative_lots SET
+            grams = (SELECT SUM(s.grams) FROM cooperative_lot_sources s WHERE s.lot_id = ?1),
+            members = (SELECT COUNT(DISTINCT d.member_id) FROM cooperative_lot_sources s
+                       JOIN cooperative_deliveries d ON d.id = s.delivery_id WHERE s.lot_id = ?1),
+            collected_from = (SELECT MIN(d.delivered_on) FROM cooperative_lot_sources s
+                              JOIN cooperative_deliveries d ON d.id = s.delivery_id WHERE s.lot_id = ?1),
+            collected_to = (SELECT MAX(d.delivered_on) FROM cooperative_lot_sources s
+                            JOIN cooperative_deliveries d ON d.id = s.delivery_id WHERE s.lot_id = ?1)
+         WHERE id = ?1",
+    )?
+    .execute([lot_id])?;
+    Ok(())
+}
+
+/// A lot nothing was ordered from, taken off sale: it and its sources go (its product stays a tombstone).
+pub fn delete(conn: &Connection, lot_id: i64) -> crate::db::Result<()> {
+    conn.prepare_cached("DELETE FROM cooperative_lot_sources WHERE lot_id = ?1")?.execute([lot_id])?;
+    conn.prepare_cached("DELETE FROM cooperative_lots WHERE id = ?1")?.execute([lot_id])?;
+    Ok(())
 }

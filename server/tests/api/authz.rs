@@ -194,6 +194,7 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/cooperatives/{id}/stock", Managed(MANAGER_ADMINS)),
     ("get", "/cooperatives/{id}/lots", Managed(MANAGER_ADMINS)),
     ("post", "/cooperatives/{id}/lots", Managed(MANAGER)),
+    ("patch", "/cooperatives/{id}/lots/{lot_id}", Managed(MANAGER)),
     ("get", "/lots/{id}/origin", Only(EVERYONE)),
     ("get", "/lots/{id}/origin.csv", Only(EVERYONE)),
     ("get", "/lots/{id}/origin.geojson", Only(EVERYONE)),
@@ -336,6 +337,7 @@ impl World {
             .replace("{user_id}", &self.farmer_id.to_string())
             .replace("{payment_id}", "999999")
             .replace("{payout_id}", "999999")
+            .replace("{lot_id}", "999999")
             .replace("{provider}", "simulator")
             .replace("{sha256}", &"a".repeat(64))
             .replace("{code}", "ABCD-EFGH-JKLM")

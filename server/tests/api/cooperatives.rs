@@ -838,3 +838,63 @@ async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_m
         "Kabare Coffee Growers : reste 0,00 USD, payé 97,50 USD"
     );
 }
+
+#[tokio::test]
+async fn a_manager_changes_a_lots_price_or_takes_it_off_sale_and_what_was_not_ordered_goes_back() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    let second = app.user_with_role("baraka@example.com", Role::Farmer).await;
+    let second_id = id_of(app, &second).await;
+    let path = format!("/cooperatives/{}/members/{second_id}", c.id);
+    app.call(Method::PUT, &path, &c.manager, Some(json!({"status": "active"}))).await;
+    c.weigh(1, c.member_id, "60", "A").await;
+    c.weigh(2, second_id, "40", "A").await;
+    let mut body = lot(3, 100);
+    body["min_order"] = json!(1);
+    let made: Value = c.make_lot(&c.manager, body).await.json().await.unwrap();
+    let (lot_id, product) = (made["data"]["id"].as_i64().unwrap(), made["data"]["product_id"].as_i64().unwrap());
+    let lot_path = format!("/cooperatives/{}/lots/{lot_id}", c.id);
+
+    // A new price, checked like the first.
+    let bad = app.call(Method::PATCH, &lot_path, &c.manager, Some(json!({"price": "0"}))).await;
+    assert_eq!(
+        error_of(bad, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"price": ["market_price_invalid"]})
+    );
+    let by_member = app.call(Method::PATCH, &lot_path, &c.member, Some(json!({"price": "2"}))).await;
+    assert_eq!(error_of(by_member, StatusCode::FORBIDDEN).await["code"], "managers_only");
+    let priced = app.call(Method::PATCH, &lot_path, &c.manager, Some(json!({"price": "1.25"}))).await;
+    assert_eq!(priced.status(), StatusCode::OK);
+    let shown: Value = app.get(&format!("/products/{product}"), None).await.json().await.unwrap();
+    assert_eq!(shown["data"]["current_price"], 1.25);
+
+    // 30 kg ordered, then the lot taken off sale: the other 70 kg go back, the latest delivery first.
+    let buyer = app.user_with_role("school@example.com", Role::User).await;
+    let mut order = crate::orders::order(4, json!([crate::orders::line(product, 30, 125)]));
+    order["delivery"] = json!("pickup");
+    let placed: Value = app.place(&buyer, order).await.json().await.unwrap();
+    let off: Value =
+        app.call(Method::PATCH, &lot_path, &c.manager, Some(json!({"on_sale": false}))).await.json().await.unwrap();
+    assert_eq!((off["data"]["kilograms"].as_i64(), off["data"]["members"].as_i64()), (Some(30), Some(1)), "{off}");
+    assert_eq!(off["data"]["withdrawn"], true);
+    assert_eq!(c.stock().await[0]["available_kilograms"], "70");
+    assert_eq!(app.get(&format!("/products/{product}"), None).await.status(), StatusCode::NOT_FOUND);
+    let again = app.call(Method::PATCH, &lot_path, &c.manager, Some(json!({"price": "2"}))).await;
+    assert_eq!(error_of(again, StatusCode::CONFLICT).await["code"], "lot_withdrawn");
+    // The order still goes through; what it brings is the first member's alone (their 30 kg are what is left).
+    let (order_id, part) = (placed["data"]["id"].as_i64().unwrap(), placed["data"]["parts"][0]["id"].as_i64().unwrap());
+    let delivered = app.patch_part(&c.manager, order_id, part, json!({"status": "delivered"})).await;
+    assert_eq!(delivered.status(), StatusCode::OK);
+    // 37.50 less the cooperative's 2.5 % (0.94).
+    assert_eq!(entries(app, "share"), vec![(c.member_id, 3656)]);
+
+    // A lot nothing was ordered from goes altogether.
+    let small: Value = c.make_lot(&c.manager, lot(5, 10)).await.json().await.unwrap();
+    let small_path = format!("/cooperatives/{}/lots/{}", c.id, small["data"]["id"]);
+    let gone: Value =
+        app.call(Method::PATCH, &small_path, &c.manager, Some(json!({"on_sale": false}))).await.json().await.unwrap();
+    assert_eq!(gone["data"], Value::Null);
+    assert_eq!(c.stock().await[0]["available_kilograms"], "70");
+    let lots: Value = app.get(&format!("/cooperatives/{}/lots", c.id), Some(&c.manager)).await.json().await.unwrap();
+    assert_eq!(lots["data"].as_array().unwrap().len(), 1);
+}

@@ -5,9 +5,9 @@
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
-import { fieldProblems, problemMessages } from '../../lib/error-text';
+import { errorMessages, fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
-import { makeLot, type Cooperative, type Lot, type Stock } from '../../lib/entities/cooperatives';
+import { changeLot, makeLot, type Cooperative, type Lot, type Stock } from '../../lib/entities/cooperatives';
 
 const FIELDS = ['stock', 'kilograms', 'price', 'min_order', 'pickup'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
@@ -149,28 +149,77 @@ export function CooperativeLots({
       {lots.length > 0 && (
         <ul className="list" aria-label={t('cooperative.lots.title')}>
           {lots.map((lot) => (
-            <li key={lot.id} className="list-row column">
-              <strong>
-                {t('cooperative.lots.row', {
-                  id: lot.id,
-                  crop: cropName(lot.crop),
-                  grade: lot.grade,
-                  kilograms: lot.kilograms,
-                })}
-              </strong>
-              <p className="muted">
-                {t('cooperative.lots.sales', {
-                  on_sale: lot.on_sale_kilograms,
-                  sold: lot.sold_kilograms,
-                  price: formatMoney(lot.price),
-                })}
-              </p>
-            </li>
+            <LotRow key={lot.id} lot={lot} cooperativeId={cooperative.id} onChanged={onMade} />
           ))}
         </ul>
       )}
       {cooperative.seller_id !== null &&
         sales?.(cooperative.seller_id, t('cooperative.lots.orders', { coop: cooperative.name }))}
     </div>
+  );
+}
+
+/** A lot with its sales; while on sale, a new price or taking it off sale. */
+function LotRow({
+  lot,
+  cooperativeId,
+  onChanged,
+}: {
+  lot: Lot;
+  cooperativeId: number;
+  onChanged: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const [price, setPrice] = useState('');
+  const [problem, setProblem] = useState<unknown>(null);
+  const cropName = t(`crops.${lot.crop}`, { defaultValue: lot.crop });
+  const act = (change: { price?: string; on_sale?: false }) =>
+    changeLot(cooperativeId, lot.id, change).then(
+      () =>
+        onChanged().then(() => {
+          setPrice('');
+          setProblem(null);
+        }),
+      (error: unknown) => setProblem(error),
+    );
+  return (
+    <li className="list-row column">
+      <strong>
+        {t('cooperative.lots.row', { id: lot.id, crop: cropName, grade: lot.grade, kilograms: lot.kilograms })}
+      </strong>
+      <p className="muted">
+        {t('cooperative.lots.sales', {
+          on_sale: lot.on_sale_kilograms,
+          sold: lot.sold_kilograms,
+          price: formatMoney(lot.price),
+        })}
+        {lot.withdrawn && ` ${t('cooperative.lots.off_sale')}`}
+      </p>
+      {!lot.withdrawn && (
+        <form
+          className="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act({ price: price.trim().replace(',', '.') });
+          }}
+        >
+          <ErrorBox messages={problem ? errorMessages(problem, t, 'cooperative.action_failed') : []} />
+          <TextField
+            label={t('cooperative.lots.new_price')}
+            inputMode="decimal"
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+          />
+          <span className="actions">
+            <button type="submit" className="button small" disabled={!price.trim()}>
+              {t('cooperative.lots.save_price')}
+            </button>
+            <button type="button" className="button secondary small" onClick={() => void act({ on_sale: false })}>
+              {t('cooperative.lots.take_off')}
+            </button>
+          </span>
+        </form>
+      )}
+    </li>
   );
 }

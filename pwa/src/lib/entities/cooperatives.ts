@@ -229,6 +229,10 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
 export const makeLot = (cooperativeId: number, lot: LotInput) =>
   api(`/cooperatives/${cooperativeId}/lots`, { method: 'POST', json: lot });
 
+/** A new price for a lot, or the lot off sale (what was not ordered goes back to the stock). */
+export const changeLot = (cooperativeId: number, lotId: number, change: { price?: string; on_sale?: false }) =>
+  api(`/cooperatives/${cooperativeId}/lots/${lotId}`, { method: 'PATCH', json: change });
+
 /** Pays a member (online: what is owed is the server's); the uid stays the same when it is sent again. */
 export const payMember = (
   cooperativeId: number,

@@ -285,6 +285,65 @@ pub fn make(
     Ok((rows::find(conn, id)?.ok_or_else(not_found)?, true))
 }
 
+/// What a manager changes of a lot on sale: its price, or taking it off sale.
+pub struct LotChange {
+    /// US dollars per kg.
+    pub price: Option<Loose>,
+    /// `false` takes it off sale; what was not ordered goes back to the stock.
+    pub on_sale: Option<bool>,
+}
+
+/// Changes a lot's price, or takes it off sale: its kilograms not ordered go back to the
+/// stock, the latest deliveries first (what was ordered stays in the lot, and is shared by
+/// what each member still has in it). A lot nothing was ordered from goes altogether
+/// (`None`). A lot off sale is not put back: make a new one.
+pub fn change(
+    conn: &Connection,
+    manager: &UserRow,
+    cooperative_id: i64,
+    lot_id: i64,
+    change: &LotChange,
+) -> ApiResult<Option<LotRow>> {
+    let cooperative = super::must_manage(conn, manager, cooperative_id, false)?;
+    let lot = rows::find(conn, lot_id)?.filter(|l| l.cooperative_id == cooperative.id).ok_or_else(not_found)?;
+    if lot.withdrawn {
+        return Err(AppError::conflict("lot_withdrawn", "This lot is off sale: make a new one"));
+    }
+    let seller = seller(conn, &cooperative)?;
+    let product = crate::domain::products::ProductRef::Id(lot.product_id);
+    if let Some(price) = &change.price {
+        let Some(cents) = price_cents(Some(price)) else {
+            return Err(AppError::invalid("price", "market_price_invalid", "The price per kg is a positive amount"));
+        };
+        let dollars = Loose::Text(format!("{}.{:02}", cents / 100, cents % 100));
+        let input = ListingInput { price: Some(dollars.clone()), current_price: Some(dollars), ..Default::default() };
+        crate::domain::products::update(conn, &seller, product, &input, None)?;
+    }
+    if change.on_sale == Some(false) {
+        let left = lot.on_sale_kg;
+        if left * 1000 >= lot.grams {
+            // Nothing was ordered: the lot goes, its product too.
+            crate::domain::products::delete(conn, &seller, product)?;
+            rows::delete(conn, lot.id)?;
+            return Ok(None);
+        }
+        crate::domain::products::adjust_stock(conn, &seller, product, -left)?;
+        let off = ListingInput { status: Some("inactive".to_owned()), ..Default::default() };
+        crate::domain::products::update(conn, &seller, product, &off, None)?;
+        let mut giving = left * 1000;
+        for (delivery, grams) in rows::sources_latest_first(conn, lot.id)? {
+            if giving == 0 {
+                break;
+            }
+            let back = grams.min(giving);
+            rows::set_source(conn, lot.id, delivery, grams - back)?;
+            giving -= back;
+        }
+        rows::reshape(conn, lot.id)?;
+    }
+    Ok(rows::find(conn, lot.id)?)
+}
+
 /// A cooperative's lots, for its managers (and admins).
 pub fn of_cooperative(conn: &Connection, viewer: &UserRow, cooperative_id: i64) -> ApiResult<Vec<LotRow>> {
     super::must_manage(conn, viewer, cooperative_id, true)?;
