@@ -26,24 +26,27 @@ function call(page, path, method = 'GET', body) {
 
 test('a farmer joins, the manager weighs their beans in without a signal, and the farmer disputes the entry', async () => {
   const { origin } = env.server;
-  // An admin makes the cooperative and names the field agent its manager.
+  // An admin makes the cooperative on their phone and names the field agent its manager.
   const admin = await (await env.browser.newContext(PHONE)).newPage();
   await signIn(admin, origin, 'admin@mavuno.demo');
-  const made = await call(admin, '/admin/cooperatives', 'POST', {
-    name: 'Walungu Bean Growers',
-    territory: 'Walungu',
-    market_id: 1,
-    description: 'Red and yellow beans from Walungu',
-  });
-  assert.equal(made.status, 201, JSON.stringify(made.body));
-  const cooperative = made.body.data.id;
-  const agents = await call(admin, '/admin/users?role=field_agent');
-  const agent = agents.body.find((u) => u.email === 'agent@mavuno.demo');
-  const named = await call(admin, `/cooperatives/${cooperative}/members/${agent.id}`, 'PUT', {
-    role: 'manager',
-    status: 'active',
-  });
-  assert.equal(named.status, 200, JSON.stringify(named.body));
+  await admin.goto(`${origin}/dashboard?section=cooperative`);
+  const form = admin.locator('form', { hasText: 'New cooperative' });
+  await form.getByLabel(/^Territory/).fill('Walungu');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await form.getByText('Choose one of the markets on the list.').first().waitFor();
+  assert.equal(await form.getByLabel(/^Territory/).inputValue(), 'Walungu', 'what was typed is kept');
+  await form.getByLabel(/^Name/).fill('Walungu Bean Growers');
+  await form.getByLabel(/^Market where its sales count/).selectOption({ index: 1 });
+  await form.getByLabel(/^Description/).fill('Red and yellow beans from Walungu');
+  await form.getByRole('button', { name: 'Create' }).click();
+  const made = admin.locator('li.list-row', { hasText: 'Walungu Bean Growers' });
+  await made.getByText('No manager yet: name one below.').waitFor();
+  await made.getByLabel(/^Find a farmer or field agent/).fill('Espoir');
+  await made.getByRole('button', { name: 'Search' }).click();
+  await made.getByRole('button', { name: 'Name manager' }).click();
+  await made.getByText('Managers: Espoir Cirhuza').waitFor();
+  const listed = await call(admin, '/admin/cooperatives');
+  const cooperative = listed.body.data.find((c) => c.name === 'Walungu Bean Growers').id;
 
   // The farmer asks to join from their dashboard.
   const farmerContext = await env.browser.newContext(PHONE);

@@ -57,6 +57,9 @@ const AdminAnalytics = lazyCode(() =>
 const AdminSettings = lazyCode(() =>
   import('../../features/admin/admin-settings').then((m) => ({ default: m.AdminSettings })),
 );
+const AdminCooperatives = lazyCode(() =>
+  import('../../features/admin/admin-cooperatives').then((m) => ({ default: m.AdminCooperatives })),
+);
 const AdminPrices = lazyCode(() =>
   import('../../features/admin/admin-prices').then((m) => ({ default: m.AdminPrices })),
 );
@@ -196,6 +199,7 @@ function SectionContent({
       section.id === 'blogs' ||
       section.id === 'analytics' ||
       section.id === 'prices' ||
+      section.id === 'cooperative' ||
       section.id === 'settings')
   ) {
     const Screen = {
@@ -207,6 +211,7 @@ function SectionContent({
       blogs: AdminBlogs,
       analytics: AdminAnalytics,
       prices: AdminPrices,
+      cooperative: AdminCooperatives,
       settings: AdminSettings,
     }[section.id];
     return (

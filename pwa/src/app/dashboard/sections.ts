@@ -75,6 +75,7 @@ export const SECTIONS: Record<DashboardKind, Section[]> = {
     { id: 'courses', icon: BookIcon },
     { id: 'analytics', icon: ChartIcon },
     { id: 'prices', icon: TagIcon },
+    { id: 'cooperative', icon: StoreIcon },
     { id: 'settings', icon: SettingsIcon },
     phone,
     profile,
