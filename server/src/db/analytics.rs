@@ -164,19 +164,23 @@ pub fn top_courses(conn: &Connection, from: Option<&str>, limit: i64) -> crate::
 }
 
 /// The platform's goals (SPEC section 1) as far as the data says: farmers connected,
-/// people trained (a course completed), countries and places where farmers are.
+/// people trained (a course completed), countries and places where farmers are (a
+/// cooperative's seller account is no farmer of its own).
 pub fn goals(conn: &Connection, from: Option<&str>) -> crate::db::Result<Vec<(String, i64)>> {
     pairs(
         conn,
         "SELECT 'farmers', COUNT(*) FROM users WHERE role = 'farmer' AND status = 'active' AND created_at >= ?1
+           AND NOT EXISTS (SELECT 1 FROM cooperatives c WHERE c.seller_id = users.id)
          UNION ALL
          SELECT 'trained', COUNT(DISTINCT user_id) FROM enrolments WHERE status = 'active' AND completed_at >= ?1
          UNION ALL
          SELECT 'countries', COUNT(DISTINCT country) FROM users
          WHERE role = 'farmer' AND status = 'active' AND country IS NOT NULL AND created_at >= ?1
+           AND NOT EXISTS (SELECT 1 FROM cooperatives c WHERE c.seller_id = users.id)
          UNION ALL
          SELECT 'places', COUNT(DISTINCT lower(trim(location))) FROM users
-         WHERE role = 'farmer' AND status = 'active' AND trim(COALESCE(location, '')) != '' AND created_at >= ?1",
+         WHERE role = 'farmer' AND status = 'active' AND trim(COALESCE(location, '')) != '' AND created_at >= ?1
+           AND NOT EXISTS (SELECT 1 FROM cooperatives c WHERE c.seller_id = users.id)",
         from,
     )
 }

@@ -601,6 +601,11 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
         .unwrap();
     assert_eq!(observed, 1);
 
+    // The cooperative's seller account is no farmer in the platform's goals: Neema and Baraka are.
+    let goals: Value = app.get("/admin/analytics/goals?period=all", Some(&c.admin)).await.json().await.unwrap();
+    let farmers = goals["data"]["figures"].as_array().unwrap().iter().find(|f| f["key"] == "farmers").unwrap().clone();
+    assert_eq!(farmers["value"].as_f64(), Some(2.0), "{goals}");
+
     // The origin: named only with the member's agreement, the plot where recorded.
     let bad = app
         .call(
