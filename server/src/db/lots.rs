@@ -1,7 +1,23 @@
 //! Cooperatives' lots and the weigh-book entries they were drawn from (docs/cooperatives.md).
 
+use super::products::{self, ProductRow};
 use crate::db::{Connection, OptionalExtension, params};
 use crate::model::cooperative::Grade;
+
+/// A cooperative's lot as the marketplace shows it.
+#[derive(Debug, Clone)]
+pub struct LotCard {
+    pub id: i64,
+    pub cooperative_id: i64,
+    pub cooperative_name: String,
+    pub crop: String,
+    pub grade: crate::model::cooperative::Grade,
+    /// How many members put into it.
+    pub members: i64,
+    pub collected_from: String,
+    pub collected_to: String,
+    pub pickup: String,
+}
 
 #[derive(Debug, Clone)]
 pub struct LotRow {
@@ -267,4 +283,14 @@ pub fn delete(conn: &Connection, lot_id: i64) -> crate::db::Result<()> {
     conn.prepare_cached("DELETE FROM cooperative_lot_sources WHERE lot_id = ?1")?.execute([lot_id])?;
     conn.prepare_cached("DELETE FROM cooperative_lots WHERE id = ?1")?.execute([lot_id])?;
     Ok(())
+}
+
+/// A cooperative's lots on sale (listed, with stock), newest first.
+pub fn on_sale(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<ProductRow>> {
+    conn.prepare_cached(&format!(
+        "{} ORDER BY p.id DESC",
+        products::select(&format!("l.cooperative_id = ?1 AND {} AND p.quantity > 0", products::LISTED))
+    ))?
+    .query_map([cooperative_id], products::from_row)?
+    .collect()
 }

@@ -39,22 +39,7 @@ pub struct ProductRow {
     /// Hidden from the marketplace by an admin: the reason and when.
     pub hidden: Option<Hidden>,
     /// A cooperative's lot (docs/cooperatives.md), not a single farmer's product.
-    pub lot: Option<LotCard>,
-}
-
-/// A cooperative's lot as the marketplace shows it.
-#[derive(Debug, Clone)]
-pub struct LotCard {
-    pub id: i64,
-    pub cooperative_id: i64,
-    pub cooperative_name: String,
-    pub crop: String,
-    pub grade: crate::model::cooperative::Grade,
-    /// How many members put into it.
-    pub members: i64,
-    pub collected_from: String,
-    pub collected_to: String,
-    pub pickup: String,
+    pub lot: Option<super::lots::LotCard>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +61,7 @@ impl ProductRow {
 
 /// On sale: not deleted, active, not hidden, from an active farmer (`listed` is kept by
 /// triggers, migrations 0020 and 0029).
-const LISTED: &str = "p.listed = 1";
+pub(super) const LISTED: &str = "p.listed = 1";
 
 pub(super) fn select(filter: &str) -> String {
     format!(
@@ -152,7 +137,7 @@ pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
             _ => None,
         },
         lot: match row.get::<_, Option<i64>>(42)? {
-            Some(id) => Some(LotCard {
+            Some(id) => Some(super::lots::LotCard {
                 id,
                 cooperative_id: row.get(43)?,
                 cooperative_name: row.get(44)?,
@@ -317,16 +302,6 @@ fn refresh_farmer_rating(conn: &Connection, id: i64) -> crate::db::Result<()> {
     )?
     .execute([id])?;
     Ok(())
-}
-
-/// A cooperative's lots on sale (listed, with stock), newest first.
-pub fn lots_on_sale(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<ProductRow>> {
-    conn.prepare_cached(&format!(
-        "{} ORDER BY p.id DESC",
-        select(&format!("l.cooperative_id = ?1 AND {LISTED} AND p.quantity > 0"))
-    ))?
-    .query_map([cooperative_id], from_row)?
-    .collect()
 }
 
 /// Includes tombstones; callers decide what a deleted row means to them.

@@ -3,7 +3,7 @@
 //! its lots on sale. Joining comes with the app (a farmer signed in).
 
 use crate::db::cooperatives::{self, CooperativeRow};
-use crate::db::products::{self, ProductRow};
+use crate::db::products::ProductRow;
 use crate::labels::Lang;
 use crate::state::AppState;
 
@@ -74,7 +74,7 @@ pub async fn one(state: &AppState, id: i64, lang: Lang) -> Option<String> {
             else {
                 return Ok(None);
             };
-            Ok(Some((c, products::lots_on_sale(conn, id)?)))
+            Ok(Some((c, crate::db::lots::on_sale(conn, id)?)))
         })
         .await
         .ok()??;
