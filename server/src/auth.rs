@@ -22,7 +22,7 @@ use crate::error::{ApiResult, AppError};
 use crate::model::user::Status;
 use crate::platform::clock;
 
-const SECRET_FILE: &str = "jwt-secret";
+pub(crate) const SECRET_FILE: &str = "jwt-secret";
 
 // ---- passwords ----
 
@@ -179,7 +179,7 @@ pub fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
 }
 
 #[cfg(unix)]
-fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path)?;
@@ -187,7 +187,7 @@ fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
     std::fs::write(path, contents)
 }
 

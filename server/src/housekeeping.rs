@@ -16,7 +16,7 @@
 use std::time::Duration;
 
 use crate::db::sync::{self, Purgeable};
-use crate::db::{Db, outbox, password_resets, payments, product_search, sessions, sms, ussd_memos};
+use crate::db::{Db, outbox, password_resets, payments, product_search, sessions, sms, throttles, ussd_memos};
 use crate::domain::prices;
 use crate::error::ApiResult;
 use crate::outbound::mailer::Mailer;
@@ -83,6 +83,7 @@ impl Housekeeping {
                 payments::prune_callbacks(tx, &callbacks_before)?;
                 password_resets::prune(tx, &emails_before)?;
                 ussd_memos::prune(tx, &clock::before_now(crate::domain::basic_phones::MEMOS_KEPT))?;
+                throttles::prune(tx)?;
                 Ok((sessions::purge_expired(tx, &now)?, outbox::prune(tx, &emails_before)?, tombstones))
             })
             .await?;

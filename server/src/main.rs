@@ -453,7 +453,7 @@ async fn create_user(
     if !(accounts::MIN_PASSWORD_CHARS..=accounts::MAX_PASSWORD_CHARS).contains(&length) {
         return Err("the password must be 6 to 128 characters long".to_owned());
     }
-    let state = AppState::open(config).map_err(|e| e.to_string())?;
+    let state = AppState::open(config).await.map_err(|e| e.to_string())?;
     let account = NewUser {
         email: Some(email.clone()),
         password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,

@@ -15,11 +15,11 @@ use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::auth::TokenKeys;
+use crate::db::throttles::Throttles;
 use crate::db::{self, Db};
 use crate::error::AppError;
 use crate::outbound::media::MediaStore;
 use crate::platform::config::{self, Config};
-use crate::platform::rate_limit::Throttles;
 use crate::platform::server::{Limits, serve};
 use crate::state::AppState;
 use crate::{
@@ -42,6 +42,10 @@ pub enum StartError {
     Secret(String),
     #[error("off-site copy: {0}")]
     Offsite(String),
+    #[error(
+        "another mavuno server is serving from {0}: SQLite is served by one process (several nodes need PostgreSQL: docs/operations.md, Several nodes)"
+    )]
+    DataDirInUse(String),
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: SocketAddr, source: std::io::Error },
 }
@@ -61,9 +65,37 @@ pub fn gateway_token(config: &Config) -> Result<String, StartError> {
     }
 }
 
+/// Makes the secret kept in `file` (the tokens' key, the gateway's) the one every node
+/// shares. On PostgreSQL the database keeps it: the first node to start puts its own
+/// there (made now, or the one its data dir had, so what it signed stays good), and each
+/// node copies it into its data dir, where the server and the tools read it. On SQLite,
+/// one server, the data dir's file is the secret.
+async fn share_secret(db: &Db, file: std::path::PathBuf, key: &'static str) -> Result<(), StartError> {
+    if db.engine() == db::Engine::Sqlite {
+        return Ok(());
+    }
+    let dir_error = |source| StartError::DataDir { dir: file.display().to_string(), source };
+    let own = auth::load_or_create_secret(&file).map_err(dir_error)?;
+    let offered = own.clone();
+    let shared = db
+        .write(move |tx| match db::meta::get(tx, key)? {
+            Some(shared) => Ok(shared),
+            None => {
+                db::meta::set(tx, key, &offered)?;
+                Ok(offered)
+            }
+        })
+        .await
+        .map_err(|err| StartError::Secret(format!("cannot share the {key} through the database: {err}")))?;
+    if shared != own {
+        auth::write_private(&file, &shared).map_err(dir_error)?;
+    }
+    Ok(())
+}
+
 impl AppState {
     /// Creates the data dir if needed, opens and migrates the database, and loads the token secret.
-    pub fn open(config: Config) -> Result<AppState, StartError> {
+    pub async fn open(config: Config) -> Result<AppState, StartError> {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
         files::create_private_dir(&config.data_dir).map_err(dir_error)?;
         db::make_private(&config.data_dir).map_err(dir_error)?;
@@ -71,6 +103,12 @@ impl AppState {
             Some(url) => Db::open_postgres(url.expose(), config.database_pool, config.database_ca.as_deref())?,
             None => Db::open(&config.data_dir)?,
         };
+        if config.jwt_secret.is_none() {
+            share_secret(&db, config.data_dir.join(auth::SECRET_FILE), "jwt_secret").await?;
+        }
+        if config.gateway_token.is_none() {
+            share_secret(&db, config.data_dir.join(GATEWAY_TOKEN_FILE), "gateway_token").await?;
+        }
 
         let tokens =
             TokenKeys::load(&config.data_dir, config.jwt_secret.as_ref().map(config::Secret::expose), config.token_ttl)
@@ -97,7 +135,7 @@ impl AppState {
             payments,
             origin,
             gateway_token: gateway_token.into(),
-            throttles: Arc::new(Throttles::new(&config)),
+            throttles: Arc::new(Throttles::new(&config, &db)),
             config: Arc::new(config),
             db,
             tokens: Arc::new(tokens),
@@ -148,13 +186,19 @@ pub struct Application {
     state: AppState,
     listener: tokio::net::TcpListener,
     origin: String,
+    /// On SQLite, the data dir's lock, held while the server serves.
+    _serving: Option<std::fs::File>,
 }
 
 impl Application {
     /// Opens the data dir, listens on `addr` (port 0: any free port), tidies once (a
     /// server starts with nothing overdue), and starts the workers.
     pub async fn build(config: Config, addr: SocketAddr) -> Result<Application, StartError> {
-        let state = AppState::open(config)?;
+        let serving = match config.database_url {
+            None => Some(lock_data_dir(&config.data_dir).await?),
+            Some(_) => None,
+        };
+        let state = AppState::open(config).await?;
         let listener = bind(addr).map_err(|source| StartError::Listen { addr, source })?;
         let origin = format!("http://{}", listener.local_addr().map_err(|source| StartError::Listen { addr, source })?);
         state.origin.set(origin.clone()).ok();
@@ -170,7 +214,7 @@ impl Application {
             tracing::warn!(%err, "could not tidy at start");
         }
         housekeeping.spawn();
-        Ok(Application { state, listener, origin })
+        Ok(Application { state, listener, origin, _serving: serving })
     }
 
     pub fn state(&self) -> &AppState {
@@ -185,6 +229,51 @@ impl Application {
     /// Serves until `shutdown` completes, then lets requests in progress finish.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         let limits = Limits::of(&self.state.config);
-        serve(self.listener, build_app(self.state), limits, shutdown).await
+        let served = serve(self.listener, build_app(self.state), limits, shutdown).await;
+        drop(self._serving);
+        served
+    }
+}
+
+/// The file a serving process locks in a SQLite data dir.
+const SERVING_LOCK: &str = "serving.lock";
+
+/// Locks the data dir for this process: two servers on one SQLite file would each keep
+/// their own wake-ups, limits and workers. The lock is the kernel's (`flock`), so it ends
+/// with the process however it ends. A server that just stopped may still be finishing
+/// its last requests: a start waits up to 5 s for it before refusing.
+async fn lock_data_dir(dir: &std::path::Path) -> Result<std::fs::File, StartError> {
+    let dir_error = |source| StartError::DataDir { dir: dir.display().to_string(), source };
+    files::create_private_dir(dir).map_err(dir_error)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(SERVING_LOCK))
+        .map_err(dir_error)?;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match try_lock(&file) {
+            Ok(()) => return Ok(file),
+            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(StartError::DataDirInUse(dir.display().to_string()));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(err) => return Err(dir_error(err)),
+        }
+    }
+}
+
+/// `flock(LOCK_EX | LOCK_NB)`: `File::try_lock` is newer than our rust-version.
+#[allow(unsafe_code)]
+fn try_lock(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }

@@ -11,12 +11,12 @@ use axum::extract::FromRef;
 
 use crate::auth::TokenKeys;
 use crate::db::Db;
+use crate::db::throttles::Throttles;
 use crate::housekeeping::Housekeeping;
 use crate::outbound::media::MediaStore;
 use crate::outbound::{mailer, providers};
 use crate::platform::cache;
 use crate::platform::config::Config;
-use crate::platform::rate_limit::Throttles;
 
 #[derive(Clone)]
 pub struct AppState {

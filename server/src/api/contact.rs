@@ -87,7 +87,7 @@ async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: Ip
     rules::validate(&form).map_err(AppError::Validation)?;
     let key = format!("ip:{from}");
     // Counted before it is stored, so parallel sends cannot all pass the check.
-    if let Err(wait_secs) = state.throttles.contact.reserve(&[&key]) {
+    if let Err(wait_secs) = state.throttles.contact.reserve(&[&key]).await? {
         return Err(AppError::too_many_requests(
             "too_many_messages",
             "You have sent several messages in a short time. Please wait a while before sending another.",
@@ -109,7 +109,7 @@ async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: Ip
         })
         .await;
     if stored.is_err() {
-        state.throttles.contact.release(&[&key]);
+        state.throttles.contact.release(&[&key]).await?;
     }
     stored
 }

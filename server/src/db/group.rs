@@ -62,19 +62,20 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
     let outcome = match conn.begin() {
         Ok(tx) => {
             let answers: Vec<Answer> = jobs.into_iter().map(|job| job.run(&tx)).collect();
-            Ok((answers, tx.commit()))
+            let versions = super::wakeups::seal(pool, &tx);
+            Ok((answers, tx.commit(), versions))
         }
         Err(err) => Err((jobs, err)),
     };
-    let (answers, committed) = match outcome {
+    let (answers, committed, versions) = match outcome {
         Ok(done) => done,
         Err((jobs, err)) => {
             Pool::put_back(&pool.writers, conn);
             return refuse(jobs, &err);
         }
     };
-    if committed.is_ok() {
-        pool.announce(&conn);
+    if let (Ok(()), Some(versions)) = (&committed, versions) {
+        pool.announce(versions, true);
     }
     Pool::put_back(&pool.writers, conn);
     for answer in answers {

@@ -45,11 +45,13 @@ mod sqlite;
 pub mod surveys;
 pub mod sync;
 pub mod texts;
+pub mod throttles;
 pub mod transfer;
 pub mod uploads;
 pub mod user_changes;
 pub mod users;
 pub mod ussd_memos;
+mod wakeups;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -58,6 +60,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
+use wakeups::Versions;
 
 pub use group::savepoint;
 pub use sql::Engine;
@@ -127,17 +130,30 @@ impl Source {
 const SEARCH_MERGE_EVERY: u64 = 500;
 
 impl Pool {
-    /// After a commit: announces the new versions (the catalogue's, prices' and the
-    /// sync version). A failed look at them must not turn the commit into an error.
-    fn announce(self: &Arc<Self>, conn: &Connection) {
-        if let Ok((version, catalogue, prices)) = versions_now(conn) {
-            if self.catalogue.fetch_max(catalogue, Ordering::AcqRel) < catalogue
-                && self.catalogue_writes.fetch_add(1, Ordering::Relaxed) % SEARCH_MERGE_EVERY == SEARCH_MERGE_EVERY - 1
-            {
-                self.merge_search();
-            }
-            self.prices.fetch_max(prices, Ordering::AcqRel);
-            self.versions.send_if_modified(|known| std::mem::replace(known, version) != version);
+    /// After a commit (`own`, the versions its write left) or when another server's was
+    /// heard: announces the new versions (the catalogue's, prices' and the sync version).
+    /// Versions only grow while a server runs (a restored backup starts a new one).
+    fn announce(self: &Arc<Self>, versions: Versions, own: bool) {
+        if self.catalogue.fetch_max(versions.catalogue, Ordering::AcqRel) < versions.catalogue
+            && own
+            && self.catalogue_writes.fetch_add(1, Ordering::Relaxed) % SEARCH_MERGE_EVERY == SEARCH_MERGE_EVERY - 1
+        {
+            self.merge_search();
+        }
+        self.prices.fetch_max(versions.prices, Ordering::AcqRel);
+        self.versions.send_if_modified(|known| {
+            let newer = versions.sync > *known;
+            *known = (*known).max(versions.sync);
+            newer
+        });
+    }
+
+    /// The versions this server has announced.
+    fn known(&self) -> Versions {
+        Versions {
+            sync: *self.versions.borrow(),
+            catalogue: self.catalogue.load(Ordering::Acquire),
+            prices: self.prices.load(Ordering::Acquire),
         }
     }
 
@@ -158,11 +174,19 @@ impl Pool {
         }
     }
 
-    /// `f` in one transaction: committed when it answers `Ok`, undone otherwise.
-    fn transaction<T>(conn: &Connection, f: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
+    /// `f` in one transaction: committed (and announced) when it answers `Ok`, undone otherwise.
+    fn transaction<T>(
+        self: &Arc<Self>,
+        conn: &Connection,
+        f: impl FnOnce(&Connection) -> ApiResult<T>,
+    ) -> ApiResult<T> {
         let tx = conn.begin()?;
         let value = f(&tx)?;
+        let versions = wakeups::seal(self, &tx);
         tx.commit()?;
+        if let Some(versions) = versions {
+            self.announce(versions, true);
+        }
         Ok(value)
     }
 
@@ -176,18 +200,6 @@ impl Pool {
             }
         });
     }
-}
-
-/// The global sync version and the catalogue's: every product write (a listing, its
-/// stock, rating or deletion, and a farmer's change, which rewrites their products)
-/// gives the product a new version, so the newest product version is the catalogue's.
-/// And market prices' version.
-fn versions_now(conn: &Connection) -> Result<(i64, i64, i64)> {
-    conn.prepare_cached(
-        "SELECT (SELECT version FROM sync_state WHERE id = 1), (SELECT COALESCE(MAX(version), 0) FROM products),
-             (SELECT version FROM price_state WHERE id = 1)",
-    )?
-    .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
 }
 
 /// The names of an engine's migrations, in order (the schema test holds the two in step).
@@ -264,27 +276,30 @@ impl Db {
             sync::after_restore(&mut first)?;
             tracing::warn!(backup_taken = %taken, "started on a restored backup: every phone takes a new snapshot");
         }
-        let (version, catalogue, prices) = versions_now(&first)?;
+        let known = Versions::now(&first)?;
+        let engine = first.engine();
         let mut writer_connections = vec![first];
         for _ in 1..writers {
             writer_connections.push(source.connect(true)?);
         }
         let reader_connections = (0..readers).map(|_| source.connect(false)).collect::<Result<Vec<_>>>()?;
-        let (versions, _) = tokio::sync::watch::channel(version);
-        Ok(Db {
-            pool: Arc::new(Pool {
-                source,
-                writers: Mutex::new(writer_connections),
-                readers: Mutex::new(reader_connections),
-                reader_permits: Semaphore::new(readers),
-                writer_permit: Semaphore::new(writers),
-                versions,
-                catalogue: AtomicI64::new(catalogue),
-                prices: AtomicI64::new(prices),
-                catalogue_writes: std::sync::atomic::AtomicU64::new(0),
-                group: OnceLock::new(),
-            }),
-        })
+        let (versions, _) = tokio::sync::watch::channel(known.sync);
+        let pool = Arc::new(Pool {
+            source,
+            writers: Mutex::new(writer_connections),
+            readers: Mutex::new(reader_connections),
+            reader_permits: Semaphore::new(readers),
+            writer_permit: Semaphore::new(writers),
+            versions,
+            catalogue: AtomicI64::new(known.catalogue),
+            prices: AtomicI64::new(known.prices),
+            catalogue_writes: std::sync::atomic::AtomicU64::new(0),
+            group: OnceLock::new(),
+        });
+        if engine == Engine::Postgres {
+            wakeups::spawn_listener(Arc::downgrade(&pool));
+        }
+        Ok(Db { pool })
     }
 
     pub fn engine(&self) -> Engine {
@@ -342,10 +357,7 @@ impl Db {
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
             let conn = pool.take(&pool.writers, true)?;
-            let result = Pool::transaction(&conn, f);
-            if result.is_ok() {
-                pool.announce(&conn);
-            }
+            let result = pool.transaction(&conn, f);
             Pool::put_back(&pool.writers, conn);
             result
         })

@@ -53,6 +53,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0040_cooperatives", include_str!("../../../migrations/0040_cooperatives.sql")),
     ("0041_cooperative_lots", include_str!("../../../migrations/0041_cooperative_lots.sql")),
     ("0042_cooperative_payouts", include_str!("../../../migrations/0042_cooperative_payouts.sql")),
+    ("0043_throttles", include_str!("../../../migrations/0043_throttles.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

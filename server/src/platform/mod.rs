@@ -1,6 +1,6 @@
 //! What the server runs on, knowing nothing of the product: the HTTP/1.1 accept loop
 //! (`server`), security headers and who a request comes from (`middleware`), the
-//! throttles (`rate_limit`), answers kept in memory (`cache`), the configuration
+//! answers kept in memory (`cache`), the configuration
 //! (`config`), times as stored (`clock`), the data dir's modes (`files`), and texts'
 //! forms: GSM-7, what an SMS can carry (`gsm7`), and CSV, written and read (`csv`).
 
@@ -11,5 +11,4 @@ pub mod csv;
 pub mod files;
 pub mod gsm7;
 pub mod middleware;
-pub mod rate_limit;
 pub mod server;

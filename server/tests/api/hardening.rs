@@ -507,7 +507,7 @@ async fn the_data_dir_is_private_and_a_short_secret_is_refused() {
     }
     let dir = tempfile::tempdir().unwrap();
     let config = mavuno::Config { jwt_secret: Some("short".into()), ..mavuno::Config::new(dir.path()) };
-    let refused = mavuno::state::AppState::open(config).err().expect("a short secret is refused");
+    let refused = mavuno::state::AppState::open(config).await.err().expect("a short secret is refused");
     assert!(refused.to_string().contains("at least 32"), "{refused}");
 }
 

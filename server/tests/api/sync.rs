@@ -45,7 +45,7 @@ impl TestApp {
     }
 }
 
-fn draft(n: u32) -> Value {
+pub fn draft(n: u32) -> Value {
     json!({"uid": uid(n), "status": "draft", "answers": {"land_size": "1-2 hectares"}})
 }
 
@@ -330,16 +330,16 @@ async fn an_open_app_hears_of_a_change_within_moments() {
     assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
 }
 
-type Listening = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub type Listening = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A phone listening as the app does: a WebSocket on `/sync/listen`.
-async fn listen(app: &TestApp, cursor: i64) -> Listening {
+pub async fn listen(app: &TestApp, cursor: i64) -> Listening {
     let url = app.api(&format!("/sync/listen?cursor={cursor}")).replacen("http", "ws", 1);
     tokio_tungstenite::connect_async(url).await.expect("a WebSocket").0
 }
 
 /// The next version the socket tells, if one comes within `within`.
-async fn told(socket: &mut Listening, within: std::time::Duration) -> Option<i64> {
+pub async fn told(socket: &mut Listening, within: std::time::Duration) -> Option<i64> {
     use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::Message;
     let deadline = tokio::time::Instant::now() + within;

@@ -4,10 +4,12 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::auth::{self, AuthUser, TokenKeys};
-use crate::db::sessions;
+use crate::db::throttles::{KnownPlaces, Limit, Pacer};
 use crate::db::users::{self, UserRow};
+use crate::db::{Connection, sessions};
 use crate::domain::accounts::{
     self, AccountForm, MAX_PASSWORD_CHARS, ProfileEdit, invalid_credentials, validate_registration,
 };
@@ -16,7 +18,6 @@ use crate::domain::person::normalise_email;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::user::Status;
 use crate::outbound::media::{AVATAR_SIZES, MediaStore};
-use crate::platform::rate_limit::Throttles;
 use crate::state::AppState;
 
 async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<Option<String>> {
@@ -31,7 +32,7 @@ async fn store_avatar(media: &MediaStore, avatar: Option<Vec<u8>>) -> ApiResult<
 pub async fn register(state: &AppState, form: AccountForm, from: IpAddr) -> ApiResult<(UserRow, String)> {
     let registration = validate_registration(&form).map_err(AppError::Validation)?;
     let address_key = format!("ip:{from}");
-    state.throttles.signup.reserve(&[&address_key]).map_err(|wait_secs| {
+    state.throttles.signup.reserve(&[&address_key]).await?.map_err(|wait_secs| {
         AppError::too_many_requests(
             "too_many_signups",
             "Many accounts were created from this connection in a short time. Please wait a few minutes.",
@@ -95,54 +96,10 @@ pub async fn login(state: &AppState, who: SignIn, password: &str, from: IpAddr) 
     }
     errors.finish()?;
 
-    let account_key = who.key();
-    let throttles = &state.throttles;
-    let pair_key = format!("{account_key}|ip:{from}");
-    let address_key = format!("ip:{from}");
-    let known_place = throttles.known_places.contains(&account_key, from);
-    let too_many = |wait_secs: u64| {
-        let minutes = wait_secs.div_ceil(60);
-        AppError::too_many_requests(
-            "too_many_attempts",
-            format!("Too many failed sign-in attempts. Please wait {minutes} minutes and try again."),
-            wait_secs,
-        )
-    };
-
-    throttles.login_account.reserve(&[&account_key]).ok();
-    let mut counted = Counted { throttles, account: &account_key, address: None, pair: None };
-    if !known_place {
-        if let Err(wait) = throttles.login_address.reserve(&[&address_key]) {
-            counted.give_back();
-            return Err(too_many(wait));
-        }
-        counted.address = Some(&address_key);
-    }
-    let mut pause = std::time::Duration::ZERO;
-    match throttles.login_pair.reserve(&[&pair_key]) {
-        Ok(()) => counted.pair = Some(&pair_key),
-        Err(wait) if !known_place => {
-            counted.give_back();
-            return Err(too_many(wait));
-        }
-        // The owner's own address is slowed down, never locked out: its attempts take turns.
-        Err(_) => match throttles.login_pace.turn(&pair_key) {
-            Ok(wait) => pause = wait,
-            Err(wait) => {
-                counted.give_back();
-                return Err(too_many(wait));
-            }
-        },
-    }
-    if !known_place && throttles.login_account.count(&account_key) > state.config.login_slow_after {
-        match throttles.login_pace.turn(&account_key) {
-            Ok(wait) => pause = pause.max(wait),
-            Err(wait) => {
-                counted.give_back();
-                return Err(too_many(wait));
-            }
-        }
-    }
+    let keys = AttemptKeys::of(&who, from);
+    let limits = SignInLimits::of(state);
+    let counted = keys.clone();
+    let (pause, known_place) = state.db.write_together(move |tx| limits.count(tx, &counted)).await?;
     if !pause.is_zero() {
         tokio::time::sleep(pause).await;
     }
@@ -170,12 +127,10 @@ pub async fn login(state: &AppState, who: SignIn, password: &str, from: IpAddr) 
     let Some(user) = signed_in else {
         return Err(invalid_credentials());
     };
-    counted.give_back();
+    state.db.write_together(move |tx| limits.signed_in(tx, &keys, known_place)).await?;
     if auth::needs_rehash(&user.password_hash) {
         rehash(state, user.id, user.password_hash.clone(), password);
     }
-    throttles.login_pair.clear(&pair_key);
-    throttles.known_places.add(&account_key, from);
     if user.status == Status::Inactive {
         return Err(AppError::forbidden(
             "account_inactive",
@@ -203,24 +158,87 @@ fn rehash(state: &AppState, user_id: i64, old_hash: String, password: String) {
     });
 }
 
-/// The events one sign-in attempt counted, to give back when it succeeds.
-struct Counted<'a> {
-    throttles: &'a Throttles,
-    account: &'a str,
-    address: Option<&'a str>,
-    pair: Option<&'a str>,
+/// What one sign-in attempt is counted under: its account, its address and the pair.
+#[derive(Clone)]
+struct AttemptKeys {
+    account: String,
+    address: String,
+    pair: String,
+    from: IpAddr,
 }
 
-impl Counted<'_> {
-    fn give_back(&self) {
-        self.throttles.login_account.release(&[self.account]);
-        if let Some(address) = self.address {
-            self.throttles.login_address.release(&[address]);
-        }
-        if let Some(pair) = self.pair {
-            self.throttles.login_pair.release(&[pair]);
+impl AttemptKeys {
+    fn of(who: &SignIn, from: IpAddr) -> AttemptKeys {
+        let account = who.key();
+        AttemptKeys { pair: format!("{account}|ip:{from}"), address: format!("ip:{from}"), account, from }
+    }
+}
+
+/// The throttles a sign-in is counted against (see `login`).
+#[derive(Clone, Copy)]
+struct SignInLimits {
+    pair: Limit,
+    address: Limit,
+    account: Limit,
+    pace: Pacer,
+    places: KnownPlaces,
+    slow_after: usize,
+}
+
+impl SignInLimits {
+    fn of(state: &AppState) -> SignInLimits {
+        let throttles = &state.throttles;
+        SignInLimits {
+            pair: throttles.login_pair.limit(),
+            address: throttles.login_address,
+            account: throttles.login_account,
+            pace: throttles.login_pace,
+            places: throttles.known_places,
+            slow_after: state.config.login_slow_after,
         }
     }
+
+    /// Counts an attempt, in one write with its checks (as attempts sent at once take
+    /// turns), or refuses it: then the write is undone and nothing is counted. Answers
+    /// how long it waits for its turn, and whether its owner signed in from there before.
+    fn count(self, tx: &Connection, keys: &AttemptKeys) -> ApiResult<(Duration, bool)> {
+        let known_place = self.places.contains(tx, &keys.account, keys.from)?;
+        self.account.reserve(tx, &[&keys.account])?.ok();
+        if !known_place {
+            self.address.reserve(tx, &[&keys.address])?.map_err(too_many_attempts)?;
+        }
+        let mut pause = match self.pair.reserve(tx, &[&keys.pair])? {
+            Ok(()) => Duration::ZERO,
+            Err(wait) if !known_place => return Err(too_many_attempts(wait)),
+            // The owner's own address is slowed down, never locked out: its attempts take turns.
+            Err(_) => self.pace.turn(tx, &keys.pair)?.map_err(too_many_attempts)?,
+        };
+        if !known_place && self.account.count(tx, &keys.account)? > self.slow_after {
+            pause = pause.max(self.pace.turn(tx, &keys.account)?.map_err(too_many_attempts)?);
+        }
+        Ok((pause, known_place))
+    }
+
+    /// The right password: what the attempt counted is given back, the pair starts
+    /// afresh and the address is one its owner signs in from.
+    fn signed_in(self, tx: &Connection, keys: &AttemptKeys, known_place: bool) -> ApiResult<()> {
+        self.account.release(tx, &[&keys.account])?;
+        if !known_place {
+            self.address.release(tx, &[&keys.address])?;
+        }
+        self.pair.clear(tx, &keys.pair)?;
+        self.places.add(tx, &keys.account, keys.from)?;
+        Ok(())
+    }
+}
+
+fn too_many_attempts(wait_secs: u64) -> AppError {
+    let minutes = wait_secs.div_ceil(60);
+    AppError::too_many_requests(
+        "too_many_attempts",
+        format!("Too many failed sign-in attempts. Please wait {minutes} minutes and try again."),
+        wait_secs,
+    )
 }
 
 pub async fn logout(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
@@ -253,7 +271,7 @@ pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm
 async fn check_current_password(state: &AppState, auth: &AuthUser, given: Option<&str>) -> ApiResult<()> {
     let Some(given) = given.filter(|p| !p.is_empty()) else { return Err(accounts::current_password_required()) };
     let key = format!("current:{}", auth.user.id);
-    state.throttles.login_pair.reserve(&[&key]).map_err(|wait_secs| {
+    state.throttles.login_pair.reserve(&[&key]).await?.map_err(|wait_secs| {
         AppError::too_many_requests(
             "too_many_attempts",
             format!("Too many failed attempts. Please wait {} minutes and try again.", wait_secs.div_ceil(60)),
@@ -264,8 +282,7 @@ async fn check_current_password(state: &AppState, auth: &AuthUser, given: Option
     if !auth::verify_password_async(Some(auth.user.password_hash.clone()), password).await? {
         return Err(accounts::current_password_wrong());
     }
-    state.throttles.login_pair.release(&[&key]);
-    Ok(())
+    state.throttles.login_pair.release(&[&key]).await
 }
 
 pub async fn delete_account(state: &AppState, auth: &AuthUser) -> ApiResult<()> {

@@ -51,7 +51,7 @@ async fn forgot(
         }
         // Every writing of one number (+243…, 0…, 00243…, spaced) shares one budget.
         let number = crate::domain::phone::last_digits(&phone);
-        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{number}")])?;
+        throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{number}")]).await?;
         if state.db.write(move |tx| password_reset::request_code(tx, &phone)).await? {
             state.mailer.wake();
         }
@@ -64,7 +64,7 @@ async fn forgot(
     if !crate::domain::person::looks_like_email(&email) {
         return Err(AppError::invalid("email", "email_invalid", "Please enter a valid email address"));
     }
-    throttle(&state, &[format!("reset-ip:{from}"), format!("reset-email:{email}")])?;
+    throttle(&state, &[format!("reset-ip:{from}"), format!("reset-email:{email}")]).await?;
     let origin = state.config.public_url.clone().or_else(|| state.origin.get().cloned()).unwrap_or_default();
     if state.db.write(move |tx| password_reset::request(tx, &email, &origin)).await? {
         state.mailer.wake();
@@ -72,9 +72,9 @@ async fn forgot(
     Ok((StatusCode::ACCEPTED, MessageResponse::new(SENT)))
 }
 
-fn throttle(state: &AppState, keys: &[String]) -> ApiResult<()> {
+async fn throttle(state: &AppState, keys: &[String]) -> ApiResult<()> {
     let keys = keys.iter().map(String::as_str).collect::<Vec<_>>();
-    state.throttles.password_reset.reserve(&keys).map_err(|wait_secs| {
+    state.throttles.password_reset.reserve(&keys).await?.map_err(|wait_secs| {
         AppError::too_many_requests(
             "too_many_reset_requests",
             "Many links were asked for in a short time. Please wait a few minutes.",

@@ -224,9 +224,9 @@ async fn callback(
     let claimed = state.payments.claimed(&body).map(|id| id.chars().take(64).collect::<String>());
     let throttled =
         |wait| AppError::too_many_requests("too_many_callbacks", "Too many callbacks; try again later", wait);
-    state.throttles.callback_checks.reserve(&[&format!("ip:{from}")]).map_err(throttled)?;
+    state.throttles.callback_checks.reserve(&[&format!("ip:{from}")]).await?.map_err(throttled)?;
     if let Some(uid) = claimed.clone() {
-        state.throttles.callback_payment.reserve(&[&uid]).map_err(throttled)?;
+        state.throttles.callback_payment.reserve(&[&uid]).await?.map_err(throttled)?;
         let settled =
             state.db.read(move |conn| Ok(rows::find_by_uid(conn, &uid)?.is_some_and(|p| p.status.is_final()))).await?;
         if settled {
@@ -254,7 +254,7 @@ async fn callback(
         Err(why) => {
             tracing::warn!(provider = name, %why, "payment callback refused");
             // Kept for an operator to look at, but anyone can send these: a few an hour from one address.
-            if state.throttles.callbacks.reserve(&[&format!("ip:{from}")]).is_ok() {
+            if state.throttles.callbacks.reserve(&[&format!("ip:{from}")]).await?.is_ok() {
                 state
                     .db
                     .write(move |tx| {

@@ -74,7 +74,7 @@ pub async fn incoming(
         }
     }
     // Each answer costs an SMS: a number (or a loop of auto-replies) gets a few an hour.
-    if state.throttles.sms_asked.reserve(&[&phone]).is_err() {
+    if state.throttles.sms_asked.reserve(&[&phone]).await?.is_err() {
         return answered("throttled");
     }
     let text: String = message.text.chars().take(320).collect();

@@ -115,7 +115,7 @@ pub fn course_answer(ctx: &mut Ctx<'_>, id: i64, answer: &str) -> ApiResult<Next
         |ctx| {
             let title = gsm7::shorten(&gsm7::fold(&lesson.title), 40);
             let text = format!("{title}: {}", gsm7::fold(&markup::plain(&lesson.body)));
-            if let Err(refused) = ctx.ask_for_sms() {
+            if let Err(refused) = ctx.ask_for_sms()? {
                 return Ok(refused);
             }
             sms::enqueue(ctx.conn, ctx.phone, &gsm7::cut(&text, gsm7::SEGMENT), &clock::now())?;

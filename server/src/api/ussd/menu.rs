@@ -9,11 +9,11 @@ use crate::db::Connection;
 pub use super::lists::{Chosen, Picked, amount, choice, chosen, fit, listed, money, page_of, per_unit, pick};
 use super::session::{Memo, Steps, answer_slot, shown_slot};
 use super::{Reply, apply, coop, farmer, join, learning, pin, sales, screens};
+use crate::db::throttles::Limit;
 use crate::db::users::UserRow;
 use crate::error::ApiResult;
 use crate::labels::Lang;
 use crate::platform::gsm7;
-use crate::platform::rate_limit::Throttle;
 
 /// A USSD screen holds at most this many GSM-7 characters.
 pub const SCREEN: usize = 182;
@@ -62,7 +62,7 @@ pub struct Ctx<'a> {
     /// The PIN was given in this session.
     pub unlocked: bool,
     /// SMS numbers asked for this hour (`Throttles::sms_asked`), shared with SMS commands.
-    pub sms_asked: &'a Throttle,
+    pub sms_asked: Limit,
 }
 
 impl Ctx<'_> {
@@ -76,8 +76,8 @@ impl Ctx<'_> {
 
     /// Counts an SMS the person asked for, unless they had their share this hour
     /// (each costs us one, and dialling is free to them): then the screen that says so.
-    pub fn ask_for_sms(&self) -> Result<(), Next> {
-        self.sms_asked.reserve(&[self.phone]).map_err(|_| Next::End(self.text("sms_limit")))
+    pub fn ask_for_sms(&self) -> crate::db::Result<Result<(), Next>> {
+        Ok(self.sms_asked.reserve(self.conn, &[self.phone])?.map_err(|_| Next::End(self.text("sms_limit"))))
     }
 
     /// What answer `step` did in an earlier request or earlier in this run.

@@ -30,13 +30,13 @@ use utoipa_axum::routes;
 use self::menu::{Ctx, Run};
 use self::session::{Memo, Steps};
 use crate::auth::{self, AuthUser};
+use crate::db::throttles::Limit;
 use crate::db::users::{self, UserRow};
 use crate::domain::basic_phones as rules;
 use crate::domain::phone;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::user::Status;
-use crate::platform::rate_limit::Throttle;
 use crate::state::AppState;
 
 /// A gateway's request is a short form; anything larger is not one.
@@ -120,8 +120,13 @@ pub fn token_is_ours(state: &AppState, token: &str) -> bool {
 /// The next screen of `dial`'s session. Never fails: a fault is a polite last screen.
 pub async fn respond(state: &AppState, dial: Dial) -> Reply {
     let lang = dial.lang.unwrap_or_else(|| Lang::for_country(rules::country_of(&dial.phone)));
-    if state.throttles.ussd.reserve(&[&dial.phone]).is_err() {
-        return Reply::end(lang, "slow_down");
+    match state.throttles.ussd.reserve(&[&dial.phone]).await {
+        Ok(Ok(())) => {}
+        Ok(Err(_)) => return Reply::end(lang, "slow_down"),
+        Err(err) => {
+            tracing::warn!(%err, "USSD request failed");
+            return Reply::end(lang, "busy");
+        }
     }
     match settle(state, &dial).await {
         Ok(reply) => reply,
@@ -138,7 +143,7 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
 async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
     let ended = session::ended_slot(&dial.answers.join("*"));
     for _ in 0..4 {
-        let (d, t, e) = (dial.clone(), state.throttles.clone(), ended.clone());
+        let (d, t, e) = (dial.clone(), state.throttles.sms_asked.limit(), ended.clone());
         let (run, learned) = state
             .db
             .read(move |conn| {
@@ -147,7 +152,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
                 if let Some(Memo::Ended { reply }) = steps.get(&e) {
                     return Ok((Run::Reply(reply.clone()), Steps::new()));
                 }
-                once(conn, false, &d, &steps, &t.sms_asked)
+                once(conn, false, &d, &steps, t)
             })
             .await?;
         if !learned.is_empty() {
@@ -156,12 +161,12 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
         }
         let run = match run {
             Run::NeedsWrite => {
-                let (d, t, e) = (dial.clone(), state.throttles.clone(), ended.clone());
+                let (d, t, e) = (dial.clone(), state.throttles.sms_asked.limit(), ended.clone());
                 let written = state
                     .db
                     .write(move |tx| {
                         let steps = session::load(tx, &d.phone, &d.session)?;
-                        let (run, mut learned) = once(tx, true, &d, &steps, &t.sms_asked)?;
+                        let (run, mut learned) = once(tx, true, &d, &steps, t)?;
                         if let Run::Reply(reply) = &run {
                             if reply.end {
                                 learned.insert(e, Memo::Ended { reply: reply.clone() });
@@ -248,7 +253,7 @@ fn once(
     write: bool,
     dial: &Dial,
     steps: &Steps,
-    sms_asked: &Throttle,
+    sms_asked: Limit,
 ) -> ApiResult<(Run, Steps)> {
     let person = account_of(conn, &dial.phone)?;
     let lang = match (&person, dial.lang) {

@@ -260,7 +260,7 @@ pub fn crops_answer(ctx: &mut Ctx<'_>, purpose: Purpose, page: usize, answer: &s
                 let Some(text) = sellers_text(ctx.conn, ctx.lang, crop, None)? else {
                     return Ok(Next::End(ctx.format("sellers.none", &[("crop", &name)])));
                 };
-                if let Err(refused) = ctx.ask_for_sms() {
+                if let Err(refused) = ctx.ask_for_sms()? {
                     return Ok(refused);
                 }
                 sms::enqueue(ctx.conn, ctx.phone, &text, &clock::now())?;

@@ -207,6 +207,26 @@ impl Connection {
         }
     }
 
+    /// Waits up to `timeout` for a notification on the channels this connection listens
+    /// to (PostgreSQL's `LISTEN`) and answers its payload with those that came with it:
+    /// none when the time ran out. An error when the connection is lost. SQLite has none.
+    pub(in crate::db) fn notifications(&self, timeout: std::time::Duration) -> Result<Vec<String>> {
+        use ::postgres::fallible_iterator::FallibleIterator;
+        let Inner::Postgres(pg) = &self.inner else { return Ok(Vec::new()) };
+        pg.borrow_mut().run(|client| {
+            let mut notifications = client.notifications();
+            let mut payloads = Vec::new();
+            let first = notifications.timeout_iter(timeout).next()?;
+            if let Some(first) = first {
+                payloads.push(first.payload().to_owned());
+                while let Some(more) = notifications.iter().next()? {
+                    payloads.push(more.payload().to_owned());
+                }
+            }
+            Ok(payloads)
+        })
+    }
+
     /// A statement kept prepared for the next call with the same text.
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
         match &self.inner {
