@@ -108,13 +108,23 @@ impl Housekeeping {
     }
 
     /// Runs a round every hour from an hour on (the server ran one as it started:
-    /// `startup::Application::build`), logging what it removed.
+    /// `startup::Application::build`), logging what it removed. With several nodes on
+    /// one database, the one that holds the lease runs it: a round about every hour in
+    /// all. (A round is safe twice: what it removes is gone, what it sends is marked.)
     pub fn spawn(self) {
         tokio::spawn(async move {
             let hour = Duration::from_secs(3600);
             let mut hourly = tokio::time::interval_at(tokio::time::Instant::now() + hour, hour);
             loop {
                 hourly.tick().await;
+                match self.db.lease("housekeeping", hour - Duration::from_secs(600)).await {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(err) => {
+                        tracing::warn!(%err, "could not tidy");
+                        continue;
+                    }
+                }
                 match self.run_once().await {
                     Ok(tidied) if tidied.unsent_emails > 0 => {
                         tracing::warn!(?tidied, "tidied; some old emails were never sent")

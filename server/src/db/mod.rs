@@ -19,6 +19,7 @@ pub mod enrolments;
 pub mod exchange_rates;
 pub mod favourites;
 mod group;
+pub mod leases;
 pub mod lots;
 pub mod market;
 pub mod meta;
@@ -93,6 +94,9 @@ struct Pool {
     prices: AtomicI64,
     /// Writes that moved the catalogue's version, counted for `SEARCH_MERGE_EVERY`.
     catalogue_writes: std::sync::atomic::AtomicU64,
+    /// This server's name among the nodes sharing the database (new at each start):
+    /// the holder of the leases it takes (`Db::lease`).
+    node: String,
     /// The committer of `Db::write_together`, started by its first write.
     group: OnceLock<tokio::sync::mpsc::UnboundedSender<Box<dyn group::Job>>>,
 }
@@ -294,6 +298,7 @@ impl Db {
             catalogue: AtomicI64::new(known.catalogue),
             prices: AtomicI64::new(known.prices),
             catalogue_writes: std::sync::atomic::AtomicU64::new(0),
+            node: uuid::Uuid::new_v4().to_string(),
             group: OnceLock::new(),
         });
         if engine == Engine::Postgres {
@@ -324,6 +329,21 @@ impl Db {
     /// Market prices' version: cached /prices answers are good while it is unchanged.
     pub fn prices_version(&self) -> i64 {
         self.pool.prices.load(Ordering::Acquire)
+    }
+
+    /// Whether this server holds the lease `name` now, taken or renewed for `hold`:
+    /// work one server does for all the nodes on the database (db/leases.rs). SQLite is
+    /// served by one process (the data dir's lock): it holds every lease.
+    pub async fn lease(&self, name: &'static str, hold: std::time::Duration) -> ApiResult<bool> {
+        if self.engine() == Engine::Sqlite {
+            return Ok(true);
+        }
+        let holder = self.pool.node.clone();
+        self.write_together(move |tx| {
+            let now = crate::platform::clock::now_ms();
+            Ok(leases::take(tx, name, &holder, now, now.saturating_add(throttles::ms(hold)))?)
+        })
+        .await
     }
 
     /// Runs `f` on a reader connection.

@@ -50,6 +50,18 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Em
     .collect()
 }
 
+/// Takes up to `limit` messages due at `now` for one sender: each is due again only
+/// at `until`, so another node's sender leaves it, and one whose sender stopped before
+/// marking it is tried again then (docs/operations.md, Several nodes).
+pub fn claim_due(conn: &Connection, now: &str, until: &str, limit: i64) -> crate::db::Result<Vec<Email>> {
+    let due = due(conn, now, limit)?;
+    for email in &due {
+        conn.prepare_cached("UPDATE email_outbox SET next_try_at = ?2 WHERE id = ?1")?
+            .execute(params![email.id, until])?;
+    }
+    Ok(due)
+}
+
 /// `delivery` is `smtp` or `logged`.
 pub fn mark_sent(conn: &Connection, id: i64, delivery: &str, now: &str) -> crate::db::Result<()> {
     conn.prepare_cached("UPDATE email_outbox SET sent_at = ?2, delivery = ?3, attempts = attempts + 1 WHERE id = ?1")?

@@ -29,6 +29,18 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Sm
     .collect()
 }
 
+/// Takes up to `limit` messages due at `now` for one sender: each is due again only
+/// at `until`, so another node's sender leaves it, and one whose sender stopped before
+/// marking it is tried again then (docs/operations.md, Several nodes).
+pub fn claim_due(conn: &Connection, now: &str, until: &str, limit: i64) -> crate::db::Result<Vec<Sms>> {
+    let due = due(conn, now, limit)?;
+    for message in &due {
+        conn.prepare_cached("UPDATE sms_outbox SET next_try_at = ?2 WHERE id = ?1")?
+            .execute(params![message.id, until])?;
+    }
+    Ok(due)
+}
+
 /// The provider took the message: `delivery` is `africastalking` or `logged`.
 pub fn mark_sent(
     conn: &Connection,

@@ -54,6 +54,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0041_cooperative_lots", include_str!("../../../migrations/0041_cooperative_lots.sql")),
     ("0042_cooperative_payouts", include_str!("../../../migrations/0042_cooperative_payouts.sql")),
     ("0043_throttles", include_str!("../../../migrations/0043_throttles.sql")),
+    ("0044_leases", include_str!("../../../migrations/0044_leases.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -15,11 +15,12 @@
 //! slowed down rather than blocked.
 
 use std::net::IpAddr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use crate::Config;
 use crate::db::{Connection, Db, OptionalExtension, Result, params};
 use crate::error::ApiResult;
+use crate::platform::clock::now_ms;
 
 /// Every throttle of the server, sized by the configuration.
 pub struct Throttles {
@@ -77,11 +78,7 @@ impl Throttles {
     }
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn ms(duration: Duration) -> i64 {
+pub(crate) fn ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 

@@ -39,6 +39,9 @@ impl Mailer {
 /// How often the outbox is looked at when nobody wakes the sender (retries).
 const POLL: Duration = Duration::from_secs(30);
 const BATCH: i64 = 20;
+/// A claimed batch is this sender's for this long: another node tries a message again
+/// only when its sender stopped before marking it.
+const CLAIM: Duration = Duration::from_secs(5 * 60);
 
 enum Transport {
     Smtp(Box<AsyncSmtpTransport<Tokio1Executor>>, Mailbox),
@@ -73,9 +76,14 @@ pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) -> Result<(), String> {
 
 async fn send_due(db: &Db, transport: &Transport) -> Result<(), crate::error::AppError> {
     loop {
-        let due = db.read(|conn| Ok(outbox::due(conn, &clock::now(), BATCH)?)).await?;
-        if due.is_empty() {
+        // Read first: an idle outbox costs no write.
+        if db.read(|conn| Ok(outbox::due(conn, &clock::now(), 1)?)).await?.is_empty() {
             return Ok(());
+        }
+        let until = clock::format(time::OffsetDateTime::now_utc() + CLAIM);
+        let due = db.write(move |tx| Ok(outbox::claim_due(tx, &clock::now(), &until, BATCH)?)).await?;
+        if due.is_empty() {
+            return Ok(()); // another node took them
         }
         for email in due {
             let outcome = deliver(transport, &email).await;

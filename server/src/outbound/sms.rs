@@ -18,6 +18,9 @@ use crate::platform::config::{AfricasTalkingSettings, Config};
 
 const POLL: Duration = Duration::from_secs(30);
 const BATCH: i64 = 20;
+/// A claimed batch is this sender's for this long: another node tries a message again
+/// only when its sender stopped before marking it.
+const CLAIM: Duration = Duration::from_secs(5 * 60);
 /// Attempts before a message is given up.
 pub const ATTEMPTS: i64 = 8;
 
@@ -60,9 +63,14 @@ pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) {
 
 async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
     loop {
-        let due = db.read(|conn| Ok(sms::due(conn, &clock::now(), BATCH)?)).await?;
-        if due.is_empty() {
+        // Read first: an idle outbox costs no write.
+        if db.read(|conn| Ok(sms::due(conn, &clock::now(), 1)?)).await?.is_empty() {
             return Ok(());
+        }
+        let until = clock::format(time::OffsetDateTime::now_utc() + CLAIM);
+        let due = db.write(move |tx| Ok(sms::claim_due(tx, &clock::now(), &until, BATCH)?)).await?;
+        if due.is_empty() {
+            return Ok(()); // another node took them
         }
         for message in due {
             let outcome = deliver(transport, &message).await;

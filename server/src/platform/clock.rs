@@ -16,6 +16,11 @@ pub fn now() -> String {
     format(OffsetDateTime::now_utc())
 }
 
+/// Milliseconds since 1970, as throttles and leases keep times.
+pub fn now_ms() -> i64 {
+    i64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
+}
+
 /// A time as stored (RFC 3339); any offset is read, not only UTC.
 pub fn parse(text: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(text, &Rfc3339).ok()

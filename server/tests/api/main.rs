@@ -23,7 +23,7 @@ mod helpers;
 mod http;
 mod long_texts;
 mod moving;
-mod nodes;
+pub mod nodes;
 mod notifications;
 mod offsite;
 pub mod orders;

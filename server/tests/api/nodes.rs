@@ -17,9 +17,18 @@ use crate::sync::{CLIENT_A, CLIENT_B, draft, listen, mutation, told};
 
 /// A second node on `first`'s database, with a data dir of its own.
 async fn second_node(first: &TestApp) -> (TestApp, TempDir) {
+    second_node_with(first, |_| {}).await
+}
+
+/// A second node on `first`'s database, with a data dir of its own, configured by `adjust`.
+pub async fn second_node_with(first: &TestApp, adjust: impl FnOnce(&mut mavuno::Config)) -> (TestApp, TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let url = first.database_url.clone().expect("on PostgreSQL");
-    let node = spawn_in(dir.path(), |config| config.database_url = Some(url.into())).await;
+    let node = spawn_in(dir.path(), |config| {
+        adjust(config);
+        config.database_url = Some(url.into());
+    })
+    .await;
     (node, dir)
 }
 

@@ -132,6 +132,46 @@ async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_pr
     );
 }
 
+/// Two nodes on one PostgreSQL database, both sending: each message queued once
+/// reaches the provider once (each sender claims what it sends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_nodes_send_each_queued_sms_once() {
+    if !on_postgres() {
+        return;
+    }
+    let (url, fake) = fake_africas_talking(vec![(201, 101)]).await;
+    let settings = AfricasTalkingSettings {
+        url,
+        username: "sandbox".into(),
+        api_key: KEY.into(),
+        from: None,
+        callback_token: None,
+    };
+    let (first, second) = (settings.clone(), settings);
+    let a = spawn_with(|config| config.africas_talking = Some(first)).await;
+    let (b, _dir) = crate::nodes::second_node_with(&a, |config| config.africas_talking = Some(second)).await;
+    let conn = a.database();
+    for n in 0..60 {
+        mavuno::db::sms::enqueue(&conn, &format!("+24399100{n:04}"), &format!("Message {n}"), "2026-01-01T00:00:00Z")
+            .unwrap();
+    }
+    a.state.mailer.wake();
+    b.state.mailer.wake();
+    let texts = a.texts_become(&["sent"; 60]).await;
+    assert!(texts.iter().all(|t| t.attempts == 1), "each sent at the first attempt");
+    let mut bodies: Vec<String> = fake
+        .received
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|form| form.iter().find(|(k, _)| k == "message").map(|(_, v)| v.clone()))
+        .collect();
+    assert_eq!(bodies.len(), 60, "the provider was asked 60 times, not more");
+    bodies.sort();
+    bodies.dedup();
+    assert_eq!(bodies.len(), 60);
+}
+
 #[tokio::test]
 async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_number_given_up() {
     let (url, fake) = fake_africas_talking(vec![(500, 500), (201, 101)]).await;

@@ -157,15 +157,25 @@ pub type Origin = Arc<OnceLock<String>>;
 /// How often the poller looks for payments due a status check.
 const POLL: Duration = Duration::from_secs(2);
 
+/// How long the poller's lease lasts: another node takes the checks over this long
+/// after the one making them stopped (docs/operations.md, Several nodes).
+const POLLER_LEASE: Duration = Duration::from_secs(10);
+
 /// Starts the poller: payments not settled whose check is due are asked
 /// about, and settled, or checked again later, or expired; so are pending refunds.
+/// One node polls for all (its lease renewed each round), so each is asked about once.
 pub fn spawn_poller(db: &Db, payments: &Provider) {
     let (db, payments) = (db.clone(), payments.clone());
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(POLL);
         loop {
             tick.tick().await;
-            if let Err(err) = poll_once(&db, &payments).await {
+            let polled = match db.lease("payment_poller", POLLER_LEASE).await {
+                Ok(true) => poll_once(&db, &payments).await.map(drop),
+                Ok(false) => Ok(()),
+                Err(err) => Err(err),
+            };
+            if let Err(err) = polled {
                 tracing::warn!(%err, "payment checks failed");
             }
         }
