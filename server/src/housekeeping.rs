@@ -103,8 +103,7 @@ impl Housekeeping {
     pub async fn collect_unused(&self, grace: Duration) -> ApiResult<usize> {
         let before = clock::before_now(grace);
         let used = self.db.write(move |tx| crate::domain::uploads::forget_unused(tx, &before)).await?;
-        let media = self.media.clone();
-        Ok(tokio::task::spawn_blocking(move || media.remove_unused(&used, grace)).await??)
+        self.media.remove_unused(used, grace).await
     }
 
     /// Runs a round every hour from an hour on (the server ran one as it started:

@@ -11,9 +11,11 @@ use mavuno::model::user::{Role, Status};
 use mavuno::startup::Application;
 use mavuno::state::AppState;
 use mavuno::{Config, auth, db, demo};
+use media_args::MediaArgs;
 use offsite_args::OffsiteArgs;
 
 mod database_args;
+mod media_args;
 mod offsite_args;
 mod phone_emulator;
 
@@ -106,6 +108,8 @@ enum Command {
         signup_limit: usize,
         #[command(flatten)]
         offsite: OffsiteArgs,
+        #[command(flatten)]
+        media: MediaArgs,
         /// Allow --demo on an address other people can reach. The demo's staff accounts
         /// (super admin, admin, field agent) then get passwords generated here, printed once.
         #[arg(long, env = "MAVUNO_PUBLIC_DEMO")]
@@ -236,10 +240,15 @@ async fn run() -> ExitCode {
             signup_limit,
             public_demo,
             offsite,
+            media,
             database,
         } => {
             let offsite = match offsite.settings() {
                 Ok(offsite) => offsite,
+                Err(message) => return fail(message),
+            };
+            let media = match media.settings() {
+                Ok(media) => media,
                 Err(message) => return fail(message),
             };
             let web_dir = web_dir.or_else(|| Some(PathBuf::from("pwa/dist")).filter(|d| d.is_dir()));
@@ -288,6 +297,7 @@ async fn run() -> ExitCode {
                 signup_max: signup_limit,
                 gateway_token: gateway_token.map(Into::into),
                 offsite,
+                media,
                 database_url: database.url().map(Into::into),
                 database_pool: database.pool(),
                 database_ca: database.ca(),

@@ -40,6 +40,8 @@ pub enum StartError {
     Database(#[from] crate::db::Error),
     #[error("{0}")]
     Secret(String),
+    #[error("picture store: {0}")]
+    Media(String),
     #[error("off-site copy: {0}")]
     Offsite(String),
     #[error(
@@ -116,7 +118,10 @@ impl AppState {
                     std::io::ErrorKind::InvalidInput => StartError::Secret(err.to_string()),
                     _ => dir_error(err),
                 })?;
-        let media = MediaStore::new(&config.data_dir).map_err(dir_error)?;
+        let media = match &config.media {
+            Some(settings) => MediaStore::in_store(&config.data_dir, settings).map_err(StartError::Media)?,
+            None => MediaStore::new(&config.data_dir).map_err(dir_error)?,
+        };
         let origin = providers::Origin::default();
         // The simulator signs its callbacks with a key of this process's own.
         let secret = uuid::Uuid::new_v4().as_bytes().to_vec();

@@ -108,6 +108,8 @@ pub struct Config {
     /// The continuous off-site copy (docs/operations.md, Off-site copy); none: this
     /// server is the only copy, which the super admin's dashboard says.
     pub offsite: Option<OffsiteSettings>,
+    /// Pictures in an object store rather than the data dir (docs/operations.md, Several nodes).
+    pub media: Option<MediaSettings>,
 }
 
 #[derive(Debug, Clone)]
@@ -149,13 +151,38 @@ pub struct OffsiteSettings {
 impl OffsiteSettings {
     /// The bucket and the prefix of `url`, or why it is not one.
     pub fn bucket_and_prefix(&self) -> Result<(String, String), String> {
-        let rest = self.url.strip_prefix("s3://").ok_or_else(|| format!("{} is not an s3:// address", self.url))?;
-        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-        let ok = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c));
-        if bucket.is_empty() || !ok(bucket) || !ok(prefix) {
-            return Err(format!("{} is not a bucket and a path (s3://bucket/prefix)", self.url));
-        }
-        Ok((bucket.to_owned(), prefix.trim_matches('/').to_owned()))
+        bucket_and_prefix(&self.url)
+    }
+}
+
+/// The bucket and the prefix of an `s3://bucket/prefix` address, or why it is not one.
+fn bucket_and_prefix(url: &str) -> Result<(String, String), String> {
+    let rest = url.strip_prefix("s3://").ok_or_else(|| format!("{url} is not an s3:// address"))?;
+    let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    let ok = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c));
+    if bucket.is_empty() || !ok(bucket) || !ok(prefix) {
+        return Err(format!("{url} is not a bucket and a path (s3://bucket/prefix)"));
+    }
+    Ok((bucket.to_owned(), prefix.trim_matches('/').to_owned()))
+}
+
+/// Pictures in an S3-compatible object store every node shares (`outbound::media`),
+/// instead of the data dir's `media/` folder.
+#[derive(Debug, Clone)]
+pub struct MediaSettings {
+    /// `s3://bucket/prefix`: each picture is `prefix/{hash}-{size}.jpg`.
+    pub url: String,
+    /// An S3-compatible store's address; AWS's when not given.
+    pub endpoint: Option<String>,
+    pub region: String,
+    pub access_key_id: Secret,
+    pub secret_access_key: Secret,
+}
+
+impl MediaSettings {
+    /// The bucket and the prefix of `url`, or why it is not one.
+    pub fn bucket_and_prefix(&self) -> Result<(String, String), String> {
+        bucket_and_prefix(&self.url)
     }
 }
 
@@ -194,6 +221,7 @@ impl Config {
             gateway_token: None,
             ussd_max_requests: 60,
             offsite: None,
+            media: None,
             max_connections: 16_384,
             upload_grace: Duration::from_secs(7 * 24 * 3600),
             trusted_proxies: Vec::new(),

@@ -34,8 +34,16 @@ const PLACEHOLDER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=
 <p>API: <a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a></p></body></html>";
 
 pub fn routes(web_dir: Option<&Path>, store: &MediaStore) -> Router<AppState> {
-    let media = Router::new()
-        .fallback_service(ServeDir::new(store.dir()))
+    let media = if store.is_local() {
+        Router::new().fallback_service(ServeDir::new(store.dir()))
+    } else {
+        let store = store.clone();
+        Router::new().fallback(move |request: Request| {
+            let store = store.clone();
+            async move { store.serve(request.uri().path().trim_start_matches('/')).await }
+        })
+    };
+    let media = media
         .layer(middleware::from_fn({
             let store = store.clone();
             move |req: Request, next: Next| media::make_missing_size(store.clone(), req, next)

@@ -402,8 +402,9 @@ async fn pictures_nothing_uses_are_collected_after_the_grace_period() {
     let removed_files = app.state.housekeeping().collect_unused(Duration::ZERO).await.unwrap();
     assert_eq!(removed_files, 6, "three sizes each of the stray upload and the removed product's photo");
     let media = app.state.media.clone();
-    assert!(media.files_of(&sha(&stray)).is_empty() && media.files_of(&sha(&removed)).is_empty());
-    assert_eq!(media.files_of(&sha(&kept)).len(), 3);
+    assert!(media.sizes_of(&sha(&stray)).await.unwrap().is_empty());
+    assert!(media.sizes_of(&sha(&removed)).await.unwrap().is_empty());
+    assert_eq!(media.sizes_of(&sha(&kept)).await.unwrap().len(), 3);
     let avatar_file = avatar.trim_start_matches("/media/");
     assert!(media.dir().join(avatar_file).exists(), "the avatar stays");
     assert_eq!(count(&app, "SELECT COUNT(*) FROM uploads"), 1);

@@ -22,6 +22,7 @@ mod hardening;
 mod helpers;
 mod http;
 mod long_texts;
+mod media_store;
 mod moving;
 pub mod nodes;
 mod notifications;

@@ -1,7 +1,10 @@
 //! Uploaded images: checked by their bytes (not their declared type),
 //! decoded and re-encoded (which strips EXIF/GPS and defeats polyglot
 //! files) into a few sizes, and stored under names made from the content
-//! hash, so they can be cached forever.
+//! hash, so they can be cached forever: in the data dir, or in an object store
+//! every node shares (`place.rs`).
+
+mod place;
 
 use std::collections::HashSet;
 use std::io::Cursor;
@@ -48,7 +51,9 @@ pub use crate::model::picture::{AVATAR_SIZES, DISPLAY, MEDIUM, PHOTO_SIZES, THUM
 
 #[derive(Clone)]
 pub struct MediaStore {
+    /// The data dir's `media/` folder: where pictures are kept, unless `place` is an object store.
     dir: PathBuf,
+    place: place::Place,
 }
 
 /// A lower-case hex SHA-256: how photos and avatars are named.
@@ -92,11 +97,22 @@ impl MediaStore {
     pub fn new(data_dir: &Path) -> std::io::Result<MediaStore> {
         let dir = data_dir.join("media");
         crate::platform::files::create_private_dir(&dir)?;
-        Ok(MediaStore { dir })
+        Ok(MediaStore { place: place::Place::Local(dir.clone()), dir })
     }
 
+    /// Pictures kept in the object store `settings` names (docs/operations.md, Several nodes).
+    pub fn in_store(data_dir: &Path, settings: &crate::platform::config::MediaSettings) -> Result<MediaStore, String> {
+        let local = MediaStore::new(data_dir).map_err(|err| format!("{}: {err}", data_dir.display()))?;
+        Ok(MediaStore { place: place::Place::remote(settings)?, ..local })
+    }
+
+    /// The data dir's folder, which holds the pictures unless an object store does.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    pub fn is_local(&self) -> bool {
+        matches!(self.place, place::Place::Local(_))
     }
 
     /// The public URL of one stored size.
@@ -104,64 +120,64 @@ impl MediaStore {
         format!("/media/{hash}-{size}.jpg")
     }
 
-    /// The size in bytes of one stored size of a picture (0 when it is not stored).
+    /// The size in bytes of one stored size of a picture (0 when it is not stored, or the
+    /// store did not answer). On a blocking thread (a course's size is written in the
+    /// transaction that changed it); an object store's answer is remembered.
     pub fn bytes_of(&self, hash: &str, size: u32) -> u64 {
-        std::fs::metadata(self.dir.join(file_name(hash, size))).map_or(0, |m| m.len())
+        let name = file_name(hash, size);
+        match &self.place {
+            place::Place::Local(dir) => std::fs::metadata(dir.join(name)).map_or(0, |m| m.len()),
+            remote @ place::Place::Remote(_) => {
+                tokio::runtime::Handle::current().block_on(remote.size(&name)).unwrap_or(0)
+            }
+        }
     }
 
-    /// The stored files of one picture (those that exist).
-    pub fn files_of(&self, hash: &str) -> Vec<PathBuf> {
+    /// The sizes of one picture that are stored.
+    pub async fn sizes_of(&self, hash: &str) -> ApiResult<Vec<u32>> {
         let mut sizes = [AVATAR_SIZES, PHOTO_SIZES].concat();
         sizes.sort_unstable();
         sizes.dedup();
-        sizes.into_iter().map(|size| self.dir.join(file_name(hash, size))).filter(|path| path.exists()).collect()
+        let mut stored = Vec::new();
+        for size in sizes {
+            if self.place.exists(&file_name(hash, size)).await? {
+                stored.push(size);
+            }
+        }
+        Ok(stored)
     }
 
     /// Removes the stored pictures whose hash is not in `used` and that are
     /// older than `grace` (so one being stored right now stays), and
     /// half-written files left by a crash. Answers how many files went.
-    pub fn remove_unused(&self, used: &HashSet<String>, grace: Duration) -> std::io::Result<usize> {
-        let mut removed = 0;
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let hash = name.split_once('-').map(|(hash, _)| hash).filter(|hash| is_hash(hash));
-            let unused = match hash {
-                Some(hash) => !used.contains(hash),
-                None => name.starts_with('.'),
-            };
-            let age = entry.metadata()?.modified()?.elapsed().unwrap_or_default();
-            if unused && age >= grace {
-                std::fs::remove_file(entry.path())?;
-                removed += 1;
-            }
-        }
-        Ok(removed)
+    pub async fn remove_unused(&self, used: HashSet<String>, grace: Duration) -> ApiResult<usize> {
+        self.place.remove_unused(used, grace).await
     }
 
     /// Makes a photo's `size` from its next larger stored size, if it is missing.
     async fn make_size(&self, hash: &str, size: u32) -> ApiResult<()> {
-        if self.dir.join(file_name(hash, size)).exists() {
+        if self.place.exists(&file_name(hash, size)).await? {
             return Ok(());
         }
-        let source = PHOTO_SIZES
-            .iter()
-            .filter(|larger| **larger > size)
-            .map(|larger| self.dir.join(file_name(hash, *larger)))
-            .find(|path| path.exists())
-            .ok_or_else(not_an_image)?;
+        let mut source = None;
+        for larger in PHOTO_SIZES.iter().filter(|larger| **larger > size) {
+            if let Some(bytes) = self.place.read(&file_name(hash, *larger)).await? {
+                source = Some(bytes);
+                break;
+            }
+        }
+        let source = source.ok_or_else(not_an_image)?;
         // A stored size is at most DISPLAY px square: one or two megapixels of the budget.
         let Ok(Ok(permit)) = tokio::time::timeout(BUDGET_WAIT, DECODE_BUDGET.acquire_many(2)).await else {
             return Err(busy());
         };
-        let (dir, hash) = (self.dir.clone(), hash.to_owned());
         let made = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let image = decode(&std::fs::read(source)?)?;
-            write_size(&dir, &hash, &image, size)
+            encode_jpeg(&decode(&source)?, size)
         })
         .await;
-        made.unwrap_or_else(|_| Err(not_an_image()))
+        let encoded = made.unwrap_or_else(|_| Err(not_an_image()))?;
+        self.place.write(&file_name(hash, size), encoded).await
     }
 
     /// Checks, re-encodes and stores an image at each of `sizes`; returns its content hash.
@@ -171,7 +187,13 @@ impl MediaStore {
             return Err(too_large());
         }
         let hash = hex::encode(Sha256::digest(&bytes));
-        if sizes.iter().all(|size| self.dir.join(file_name(&hash, *size)).exists()) {
+        let mut missing = Vec::new();
+        for &size in sizes {
+            if !self.place.exists(&file_name(&hash, size)).await? {
+                missing.push(size);
+            }
+        }
+        if missing.is_empty() {
             return Ok(hash);
         }
         // Read the declared size first (cheap), then wait for room to decode it.
@@ -181,43 +203,47 @@ impl MediaStore {
         let Ok(Ok(permit)) = tokio::time::timeout(BUDGET_WAIT, DECODE_BUDGET.acquire_many(megapixels)).await else {
             return Err(busy());
         };
-        let dir = self.dir.clone();
-        let stored = tokio::task::spawn_blocking(move || {
+        let encoded = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            store_blocking(&dir, &hash, &bytes, sizes)
+            encode_sizes(&bytes, &missing)
         })
         .await;
         // A decoder that panics on a hostile file has still only seen a bad image.
-        stored.unwrap_or_else(|_| Err(not_an_image()))
+        for (size, jpeg) in encoded.unwrap_or_else(|_| Err(not_an_image()))? {
+            self.place.write(&file_name(&hash, size), jpeg).await?;
+        }
+        Ok(hash)
+    }
+
+    /// A stored picture's file for `/media/{name}` when an object store keeps them (the
+    /// data dir's folder is served as files): 404 for any other name.
+    pub async fn serve(&self, name: &str) -> Response {
+        if stored_file(name).is_none() {
+            return axum::http::StatusCode::NOT_FOUND.into_response();
+        }
+        match self.place.read(name).await {
+            Ok(Some(bytes)) => ([(axum::http::header::CONTENT_TYPE, "image/jpeg")], bytes).into_response(),
+            Ok(None) => axum::http::StatusCode::NOT_FOUND.into_response(),
+            Err(err) => err.into_response(),
+        }
     }
 }
 
-fn store_blocking(dir: &Path, hash: &str, bytes: &[u8], sizes: &[u32]) -> ApiResult<String> {
+/// Decodes `bytes` once and encodes it at each of `sizes`.
+fn encode_sizes(bytes: &[u8], sizes: &[u32]) -> ApiResult<Vec<(u32, Vec<u8>)>> {
     let image = decode(bytes)?;
-    for &size in sizes {
-        write_size(dir, hash, &image, size)?;
-    }
-    Ok(hash.to_owned())
-}
-
-/// Stores `image` at `size` unless that file is there already.
-fn write_size(dir: &Path, hash: &str, image: &DynamicImage, size: u32) -> ApiResult<()> {
-    let path = dir.join(file_name(hash, size));
-    if path.exists() {
-        return Ok(());
-    }
-    let encoded = encode_jpeg(image, size)?;
-    // Write then rename, so a reader never sees half a file.
-    let tmp = dir.join(format!(".{}.{}", file_name(hash, size), uuid::Uuid::new_v4()));
-    std::fs::write(&tmp, encoded)?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(())
+    sizes.iter().map(|&size| Ok((size, encode_jpeg(&image, size)?))).collect()
 }
 
 /// A photo's size asked for by its file name (`{hash}-{size}.jpg`), when it is one of `PHOTO_SIZES`.
 fn photo_file(name: &str) -> Option<(&str, u32)> {
+    stored_file(name).filter(|(_, size)| PHOTO_SIZES.contains(size))
+}
+
+/// A stored picture's file name (`{hash}-{size}.jpg`), of a photo's or an avatar's size.
+fn stored_file(name: &str) -> Option<(&str, u32)> {
     let (hash, size) = name.strip_suffix(".jpg")?.split_once('-')?;
-    let size = size.parse().ok().filter(|size| PHOTO_SIZES.contains(size))?;
+    let size = size.parse().ok().filter(|size| PHOTO_SIZES.contains(size) || AVATAR_SIZES.contains(size))?;
     is_hash(hash).then_some((hash, size))
 }
 
@@ -334,7 +360,11 @@ mod tests {
     /// What `store_image` does, without the runtime.
     fn store(dir: &Path, bytes: &[u8]) -> ApiResult<String> {
         declared_pixels(bytes)?;
-        store_blocking(dir, &hex::encode(Sha256::digest(bytes)), bytes, &[320])
+        let hash = hex::encode(Sha256::digest(bytes));
+        for (size, jpeg) in encode_sizes(bytes, &[320])? {
+            std::fs::write(dir.join(file_name(&hash, size)), jpeg)?;
+        }
+        Ok(hash)
     }
 
     #[test]
@@ -409,10 +439,8 @@ mod tests {
     #[tokio::test]
     async fn a_missing_middle_size_is_made_from_the_larger_one() {
         let dir = tempfile::tempdir().unwrap();
-        let store = MediaStore { dir: dir.path().to_owned() };
-        let bytes = png(1600, 1200);
-        let hash =
-            store_blocking(dir.path(), &hex::encode(Sha256::digest(&bytes)), &bytes, &[THUMBNAIL, DISPLAY]).unwrap();
+        let store = MediaStore { dir: dir.path().to_owned(), place: place::Place::Local(dir.path().to_owned()) };
+        let hash = store.store_image(png(1600, 1200), &[THUMBNAIL, DISPLAY]).await.unwrap();
         store.make_size(&hash, MEDIUM).await.unwrap();
         let made = image::load_from_memory(&std::fs::read(dir.path().join(file_name(&hash, MEDIUM))).unwrap()).unwrap();
         assert_eq!((made.width(), made.height()), (720, 540));
