@@ -18,12 +18,22 @@ pub struct DatabaseArgs {
     /// network whose certificates Mozilla's roots do not sign.
     #[arg(long = "database-ca", env = "MAVUNO_DATABASE_CA")]
     ca: Option<std::path::PathBuf>,
+    /// A streaming replica of that database, for reads (pulls, catalogue pages, the rest):
+    /// a read goes to it once it has replayed every write this server knows of, else to
+    /// the database itself (docs/operations.md, Read replicas).
+    #[arg(long = "database-read-url", env = "MAVUNO_DATABASE_READ_URL", hide_env_values = true)]
+    read_url: Option<String>,
 }
 
 impl DatabaseArgs {
     /// The PostgreSQL URL, when one is given (an empty one is none).
     pub fn url(&self) -> Option<String> {
         self.url.clone().filter(|url| !url.is_empty())
+    }
+
+    /// The replica's URL, when one is given (an empty one is none).
+    pub fn read_url(&self) -> Option<String> {
+        self.read_url.clone().filter(|url| !url.is_empty())
     }
 
     pub fn pool(&self) -> usize {

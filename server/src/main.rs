@@ -299,6 +299,7 @@ async fn run() -> ExitCode {
                 offsite,
                 media,
                 database_url: database.url().map(Into::into),
+                database_read_url: database.read_url().map(Into::into),
                 database_pool: database.pool(),
                 database_ca: database.ca(),
                 ..Config::new(data_dir)

@@ -101,8 +101,17 @@ impl AppState {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
         files::create_private_dir(&config.data_dir).map_err(dir_error)?;
         db::make_private(&config.data_dir).map_err(dir_error)?;
+        if config.database_read_url.is_some() && config.database_url.is_none() {
+            let why = "--database-read-url is a replica of --database-url's PostgreSQL: give both, or neither";
+            return Err(StartError::Database(db::Error::Other(why.to_owned())));
+        }
         let db = match &config.database_url {
-            Some(url) => Db::open_postgres(url.expose(), config.database_pool, config.database_ca.as_deref())?,
+            Some(url) => Db::open_postgres(
+                url.expose(),
+                config.database_read_url.as_ref().map(config::Secret::expose),
+                config.database_pool,
+                config.database_ca.as_deref(),
+            )?,
             None => Db::open(&config.data_dir)?,
         };
         if config.jwt_secret.is_none() {

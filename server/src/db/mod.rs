@@ -37,6 +37,7 @@ pub mod prices;
 pub mod product_search;
 pub mod products;
 pub mod refunds;
+mod replica;
 pub mod reviews;
 pub mod sessions;
 pub mod settings;
@@ -99,6 +100,8 @@ struct Pool {
     node: String,
     /// The committer of `Db::write_together`, started by its first write.
     group: OnceLock<tokio::sync::mpsc::UnboundedSender<Box<dyn group::Job>>>,
+    /// A streaming replica for reads, when configured (`replica.rs`).
+    replica: Option<replica::Replica>,
 }
 
 /// Where connections come from: a new one replaces one that was lost (PostgreSQL
@@ -250,27 +253,36 @@ pub fn for_each_row<T>(
 impl Db {
     /// Opens (creating if needed) the SQLite database in `data_dir` and brings its schema up to date.
     pub fn open(data_dir: &Path) -> Result<Db> {
-        Db::start(Source::Sqlite(data_dir.join(DB_FILE)), 1, READERS)
+        Db::start(Source::Sqlite(data_dir.join(DB_FILE)), 1, READERS, None)
     }
 
     /// Connects to PostgreSQL at `url` (`postgres://…`), brings its schema up to date and
     /// keeps `pool` connections: a quarter for writes (at least one), the rest for reads.
+    /// With `read_url`, a streaming replica of it takes the reads it can (`replica.rs`).
     /// The synchronous client runs a small runtime of its own, which must not block a
     /// thread that drives async tasks: the migrations run on a thread of their own.
     /// TLS as the URL's `sslmode` says, the server checked against `ca` (a PEM file) or
     /// Mozilla's roots.
-    pub fn open_postgres(url: &str, pool: usize, ca: Option<&Path>) -> Result<Db> {
+    pub fn open_postgres(url: &str, read_url: Option<&str>, pool: usize, ca: Option<&Path>) -> Result<Db> {
         let writers = (pool / 4).max(1);
         let settings = pg::Settings::parse(url, ca)?;
+        let replica = read_url.map(|url| pg::Settings::parse(url, ca).map(replica::Replica::new)).transpose()?;
         std::thread::scope(|scope| {
             scope
-                .spawn(|| Db::start(Source::Postgres(Box::new(settings)), writers, pool.saturating_sub(writers).max(1)))
+                .spawn(|| {
+                    Db::start(
+                        Source::Postgres(Box::new(settings)),
+                        writers,
+                        pool.saturating_sub(writers).max(1),
+                        replica,
+                    )
+                })
                 .join()
                 .unwrap_or_else(|_| Err(Error::Other("opening the database panicked".to_owned())))
         })
     }
 
-    fn start(source: Source, writers: usize, readers: usize) -> Result<Db> {
+    fn start(source: Source, writers: usize, readers: usize, replica: Option<replica::Replica>) -> Result<Db> {
         let mut first = source.connect(true)?;
         match first.engine() {
             Engine::Sqlite => migrate(&mut first)?,
@@ -300,6 +312,7 @@ impl Db {
             catalogue_writes: std::sync::atomic::AtomicU64::new(0),
             node: uuid::Uuid::new_v4().to_string(),
             group: OnceLock::new(),
+            replica,
         });
         if engine == Engine::Postgres {
             wakeups::spawn_listener(Arc::downgrade(&pool));
@@ -346,7 +359,8 @@ impl Db {
         .await
     }
 
-    /// Runs `f` on a reader connection.
+    /// Runs `f` on a reader connection: the replica's when one is configured and has
+    /// replayed every write this server knows of, else the database's own.
     pub async fn read<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
@@ -357,6 +371,13 @@ impl Db {
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
+            if let Some(replica) = &pool.replica {
+                if let Some(conn) = replica.caught_up(pool.known()) {
+                    let result = f(&conn);
+                    replica.put_back(conn);
+                    return result;
+                }
+            }
             let conn = pool.take(&pool.readers, false)?;
             let result = f(&conn);
             Pool::put_back(&pool.readers, conn);

@@ -24,7 +24,7 @@ pub fn sqlite_to_postgres(data_dir: &Path, url: &str) -> Result<Vec<(String, i64
     // Brings an older SQLite deployment up to date first, as a start would.
     drop(Db::open(data_dir)?);
     let source = Connection::open(&path)?;
-    drop(Db::open_postgres(url, 2, None)?);
+    drop(Db::open_postgres(url, None, 2, None)?);
     let target = Connection::open_url(url)?;
 
     let tables = in_order(&source)?;

@@ -48,6 +48,11 @@ impl Versions {
         numbers.next().is_none().then_some(versions)
     }
 
+    /// Whether a database at these versions has every write `other` names.
+    pub(super) fn covers(self, other: Versions) -> bool {
+        self.sync >= other.sync && self.catalogue >= other.catalogue && self.prices >= other.prices
+    }
+
     fn max(self, other: Versions) -> Versions {
         Versions {
             sync: self.sync.max(other.sync),

@@ -40,6 +40,8 @@ pub struct Config {
     /// PostgreSQL's address (`postgres://…`): the database lives there instead of in
     /// the data dir's SQLite file (docs/operations.md, PostgreSQL).
     pub database_url: Option<Secret>,
+    /// A streaming replica of that database for reads (docs/operations.md, Read replicas).
+    pub database_read_url: Option<Secret>,
     /// PostgreSQL connections kept open.
     pub database_pool: usize,
     /// PostgreSQL's certificate authority (a PEM file), when its certificate is not
@@ -198,6 +200,7 @@ impl Config {
         Config {
             data_dir: data_dir.into(),
             database_url: None,
+            database_read_url: None,
             database_pool: 16,
             database_ca: None,
             web_dir: None,

@@ -158,7 +158,7 @@ async fn both_engines_have_the_same_schema_and_migrations_in_step() {
     drop(sqlite);
     let sqlite = sqlite_schema(&Connection::open(&dir.path().join(mavuno::db::DB_FILE)).unwrap());
     let url = postgres_of(&dir.path().join("pg")).unwrap();
-    drop(mavuno::db::Db::open_postgres(&url, 2, None).unwrap());
+    drop(mavuno::db::Db::open_postgres(&url, None, 2, None).unwrap());
     let mut postgres = postgres_schema(&Connection::open_url(&url).unwrap());
 
     // SQLite keeps sessions' order of arrival in its hidden rowid; PostgreSQL in a column of that name.
@@ -377,7 +377,7 @@ async fn postgresql_over_tls_checks_the_certificate_and_encrypts() {
     assert!(encrypted, "the connection is TLS");
     app.register("amani@example.com").await;
     // A certificate Mozilla's roots do not sign, and no authority given: refused, and said so.
-    let refused = mavuno::db::Db::open_postgres(&url, 2, None).err().expect("an unknown issuer is refused");
+    let refused = mavuno::db::Db::open_postgres(&url, None, 2, None).err().expect("an unknown issuer is refused");
     assert!(refused.to_string().contains("certificate"), "{refused}");
 }
 
