@@ -5,7 +5,8 @@
 // `openFiles` starts it under `ulimit -n`, as a service with a low limit would run.
 // With BENCH_POSTGRES (a PostgreSQL URL whose user may create databases, as
 // scripts/with-postgres gives), each server gets a new, empty PostgreSQL database
-// instead of SQLite in its data dir (bench/engines.mjs runs the benches on both).
+// instead of SQLite in its data dir (bench/engines.mjs runs the benches on both);
+// `{ database }` starts one on a given PostgreSQL database (another node on it: bench/nodes.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -18,11 +19,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The demo with the built web app (`pwa/dist`, or `BENCH_WEB_DIR`'s build: bench/preact.mjs): `startServer(WITH_APP)`. */
 export const WITH_APP = ['--demo', '--web-dir', process.env.BENCH_WEB_DIR || join(root, 'pwa/dist')];
 
-export async function startServer(args = [], { openFiles, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
+export async function startServer(args = [], { openFiles, database, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
   const binary = join(root, 'target/release/mavuno');
   // Benchmarks take payments with the simulator on purpose (a server refuses to start with it silently).
   const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--payments', 'simulator', ...args];
-  if (process.env.BENCH_POSTGRES) serve.push('--database-url', newPostgresDatabase(process.env.BENCH_POSTGRES));
+  if (database) serve.push('--database-url', database);
+  else if (process.env.BENCH_POSTGRES) serve.push('--database-url', newPostgresDatabase(process.env.BENCH_POSTGRES));
   const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
   const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
   for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
