@@ -172,6 +172,37 @@ async fn two_nodes_send_each_queued_sms_once() {
     assert_eq!(bodies.len(), 60);
 }
 
+/// A node that claimed messages and stopped before sending them (killed mid-batch):
+/// once its claim runs out, the other node's sender sends them, once.
+#[tokio::test]
+async fn messages_claimed_by_a_node_that_stopped_are_sent_by_another_once_the_claim_runs_out() {
+    let (url, fake) = fake_africas_talking(vec![(201, 101)]).await;
+    let settings = AfricasTalkingSettings {
+        url,
+        username: "sandbox".into(),
+        api_key: KEY.into(),
+        from: None,
+        callback_token: None,
+    };
+    let app = spawn_with(|config| config.africas_talking = Some(settings)).await;
+    let conn = app.database();
+    for n in 0..3 {
+        mavuno::db::sms::enqueue(&conn, &format!("+24399200{n:04}"), &format!("Claimed {n}"), "2026-01-01T00:00:00Z")
+            .unwrap();
+    }
+    // The stopped node's claim: due again in two seconds.
+    let until = mavuno::platform::clock::format(time::OffsetDateTime::now_utc() + Duration::from_secs(2));
+    let claimed = mavuno::db::sms::claim_due(&conn, &mavuno::platform::clock::now(), &until, 20).unwrap();
+    assert_eq!(claimed.len(), 3);
+    app.state.mailer.wake();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(fake.received.lock().unwrap().is_empty(), "claimed by another: left alone");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    app.state.mailer.wake();
+    app.texts_become(&["sent"; 3]).await;
+    assert_eq!(fake.received.lock().unwrap().len(), 3, "each sent once");
+}
+
 #[tokio::test]
 async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_number_given_up() {
     let (url, fake) = fake_africas_talking(vec![(500, 500), (201, 101)]).await;
