@@ -132,6 +132,11 @@ async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_pr
     );
 }
 
+/// Africa's Talking's sandbox at `url`, with no sender name and no delivery reports.
+fn sandbox(url: String) -> AfricasTalkingSettings {
+    AfricasTalkingSettings { url, username: "sandbox".into(), api_key: KEY.into(), from: None, callback_token: None }
+}
+
 /// Two nodes on one PostgreSQL database, both sending: each message queued once
 /// reaches the provider once (each sender claims what it sends).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -140,13 +145,7 @@ async fn two_nodes_send_each_queued_sms_once() {
         return;
     }
     let (url, fake) = fake_africas_talking(vec![(201, 101)]).await;
-    let settings = AfricasTalkingSettings {
-        url,
-        username: "sandbox".into(),
-        api_key: KEY.into(),
-        from: None,
-        callback_token: None,
-    };
+    let settings = sandbox(url);
     let (first, second) = (settings.clone(), settings);
     let a = spawn_with(|config| config.africas_talking = Some(first)).await;
     let (b, _dir) = crate::nodes::second_node_with(&a, |config| config.africas_talking = Some(second)).await;
@@ -177,13 +176,7 @@ async fn two_nodes_send_each_queued_sms_once() {
 #[tokio::test]
 async fn messages_claimed_by_a_node_that_stopped_are_sent_by_another_once_the_claim_runs_out() {
     let (url, fake) = fake_africas_talking(vec![(201, 101)]).await;
-    let settings = AfricasTalkingSettings {
-        url,
-        username: "sandbox".into(),
-        api_key: KEY.into(),
-        from: None,
-        callback_token: None,
-    };
+    let settings = sandbox(url);
     let app = spawn_with(|config| config.africas_talking = Some(settings)).await;
     let conn = app.database();
     for n in 0..3 {
