@@ -247,22 +247,27 @@ impl<S: Guarded> FromRequestParts<S> for AuthUser {
         else {
             return Err(AppError::unauthorized("missing_token", "Please sign in to continue."));
         };
-        let claims = state.keys().verify(token)?;
-        let jti = claims.jti;
-        let lookup_jti = jti.clone();
-        let user = state
-            .db()
-            .read(move |conn| {
-                let Some(user_id) = sessions::live_user(conn, &lookup_jti, &clock::now())? else { return Ok(None) };
-                Ok(users::find(conn, user_id)?)
-            })
-            .await?;
-        let Some(user) = user.filter(|u| u.id.to_string() == claims.sub) else { return Err(invalid_token()) };
-        if user.status == Status::Inactive {
-            return Err(account_inactive());
-        }
-        Ok(AuthUser { user, jti })
+        signed_in(state, token).await
     }
+}
+
+/// The person `token` signs in, with a live session and an active account.
+pub async fn signed_in<S: Guarded>(state: &S, token: &str) -> ApiResult<AuthUser> {
+    let claims = state.keys().verify(token)?;
+    let jti = claims.jti;
+    let lookup_jti = jti.clone();
+    let user = state
+        .db()
+        .read(move |conn| {
+            let Some(user_id) = sessions::live_user(conn, &lookup_jti, &clock::now())? else { return Ok(None) };
+            Ok(users::find(conn, user_id)?)
+        })
+        .await?;
+    let Some(user) = user.filter(|u| u.id.to_string() == claims.sub) else { return Err(invalid_token()) };
+    if user.status == Status::Inactive {
+        return Err(account_inactive());
+    }
+    Ok(AuthUser { user, jti })
 }
 
 pub fn account_inactive() -> AppError {

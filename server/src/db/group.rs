@@ -62,20 +62,20 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
     let outcome = match conn.begin() {
         Ok(tx) => {
             let answers: Vec<Answer> = jobs.into_iter().map(|job| job.run(&tx)).collect();
-            let versions = super::wakeups::seal(pool, &tx);
-            Ok((answers, tx.commit(), versions))
+            let sealed = super::wakeups::seal(pool, &tx);
+            Ok((answers, tx.commit(), sealed))
         }
         Err(err) => Err((jobs, err)),
     };
-    let (answers, committed, versions) = match outcome {
+    let (answers, committed, sealed) = match outcome {
         Ok(done) => done,
         Err((jobs, err)) => {
             Pool::put_back(&pool.writers, conn);
             return refuse(jobs, &err);
         }
     };
-    if let (Ok(()), Some(versions)) = (&committed, versions) {
-        pool.announce(versions, true);
+    if let (Ok(()), Some((versions, touched))) = (&committed, sealed) {
+        pool.announce(versions, &touched, true);
     }
     Pool::put_back(&pool.writers, conn);
     for answer in answers {

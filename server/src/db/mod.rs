@@ -39,6 +39,7 @@ pub mod products;
 pub mod refunds;
 mod replica;
 pub mod reviews;
+pub mod scopes;
 pub mod sessions;
 pub mod settings;
 pub mod sms;
@@ -102,6 +103,8 @@ struct Pool {
     group: OnceLock<tokio::sync::mpsc::UnboundedSender<Box<dyn group::Job>>>,
     /// A streaming replica for reads, when configured (`replica.rs`).
     replica: Option<replica::Replica>,
+    /// The newest version that concerned each audience (`scopes.rs`).
+    scopes: Mutex<scopes::Scopes>,
 }
 
 /// Where connections come from: a new one replaces one that was lost (PostgreSQL
@@ -140,7 +143,11 @@ impl Pool {
     /// After a commit (`own`, the versions its write left) or when another server's was
     /// heard: announces the new versions (the catalogue's, prices' and the sync version).
     /// Versions only grow while a server runs (a restored backup starts a new one).
-    fn announce(self: &Arc<Self>, versions: Versions, own: bool) {
+    fn announce(self: &Arc<Self>, versions: Versions, touched: &scopes::Touched, own: bool) {
+        // Before the phones are woken: each looks up what concerns it.
+        if versions.sync > *self.versions.borrow() {
+            lock(&self.scopes).record(versions.sync, touched);
+        }
         if self.catalogue.fetch_max(versions.catalogue, Ordering::AcqRel) < versions.catalogue
             && own
             && self.catalogue_writes.fetch_add(1, Ordering::Relaxed) % SEARCH_MERGE_EVERY == SEARCH_MERGE_EVERY - 1
@@ -189,10 +196,10 @@ impl Pool {
     ) -> ApiResult<T> {
         let tx = conn.begin()?;
         let value = f(&tx)?;
-        let versions = wakeups::seal(self, &tx);
+        let sealed = wakeups::seal(self, &tx);
         tx.commit()?;
-        if let Some(versions) = versions {
-            self.announce(versions, true);
+        if let Some((versions, touched)) = sealed {
+            self.announce(versions, &touched, true);
         }
         Ok(value)
     }
@@ -313,6 +320,7 @@ impl Db {
             node: uuid::Uuid::new_v4().to_string(),
             group: OnceLock::new(),
             replica,
+            scopes: Mutex::new(scopes::Scopes::starting_at(known.sync)),
         });
         if engine == Engine::Postgres {
             wakeups::spawn_listener(Arc::downgrade(&pool));
@@ -331,6 +339,13 @@ impl Db {
     /// (`GET /sync/wait` holds phones on it: docs/sync.md, Listening).
     pub fn versions(&self) -> tokio::sync::watch::Receiver<i64> {
         self.pool.versions.subscribe()
+    }
+
+    /// The newest version that concerns `audience` (docs/sync.md, Listening): a listening
+    /// phone is told of it when it passes the phone's cursor.
+    pub fn newest_for(&self, audience: scopes::Audience) -> i64 {
+        let global = *self.pool.versions.borrow();
+        lock(&self.pool.scopes).newest_for(audience, global)
     }
 
     /// The catalogue's version: cached catalogue pages are good while it is unchanged.

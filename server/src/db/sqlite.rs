@@ -55,6 +55,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0042_cooperative_payouts", include_str!("../../../migrations/0042_cooperative_payouts.sql")),
     ("0043_throttles", include_str!("../../../migrations/0043_throttles.sql")),
     ("0044_leases", include_str!("../../../migrations/0044_leases.sql")),
+    ("0045_version_indexes", include_str!("../../../migrations/0045_version_indexes.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -8,6 +8,7 @@
 use std::sync::Weak;
 use std::time::Duration;
 
+use super::scopes::Touched;
 use super::{Connection, Engine, Pool, Result};
 
 /// The channel every server listens on.
@@ -38,14 +39,22 @@ impl Versions {
         .query_row([], |row| Ok(Versions { sync: row.get(0)?, catalogue: row.get(1)?, prices: row.get(2)? }))
     }
 
-    fn payload(self) -> String {
-        format!("{} {} {}", self.sync, self.catalogue, self.prices)
+    /// A notification's text: the three versions, then whom the write concerns.
+    fn payload(self, touched: &Touched) -> String {
+        format!("{} {} {} {}", self.sync, self.catalogue, self.prices, touched.payload())
     }
 
-    fn parse(payload: &str) -> Option<Versions> {
-        let mut numbers = payload.split(' ').map(|n| n.parse::<i64>().ok());
-        let versions = Versions { sync: numbers.next()??, catalogue: numbers.next()??, prices: numbers.next()?? };
-        numbers.next().is_none().then_some(versions)
+    /// A notification's versions and whom its write concerns (everyone, when a node
+    /// that does not say sent it).
+    fn parse(payload: &str) -> Option<(Versions, Touched)> {
+        let mut parts = payload.split(' ');
+        let mut number = || parts.next().and_then(|n| n.parse::<i64>().ok());
+        let versions = Versions { sync: number()?, catalogue: number()?, prices: number()? };
+        let touched = match parts.next() {
+            None => Touched::everyone(),
+            Some(text) => Touched::parse(text)?,
+        };
+        parts.next().is_none().then_some((versions, touched))
     }
 
     /// Whether a database at these versions has every write `other` names.
@@ -53,25 +62,26 @@ impl Versions {
         self.sync >= other.sync && self.catalogue >= other.catalogue && self.prices >= other.prices
     }
 
-    fn max(self, other: Versions) -> Versions {
-        Versions {
-            sync: self.sync.max(other.sync),
-            catalogue: self.catalogue.max(other.catalogue),
-            prices: self.prices.max(other.prices),
-        }
-    }
 }
 
-/// Just before a write commits: the versions it leaves, and on PostgreSQL a
-/// notification to every server when they moved (sent by the commit, dropped by a
-/// rollback). `None` when they could not be read: the write stands, unannounced.
-pub(super) fn seal(pool: &Pool, tx: &Connection) -> Option<Versions> {
+/// Just before a write commits: the versions it leaves and whom it concerns, and on
+/// PostgreSQL a notification to every server when they moved (sent by the commit,
+/// dropped by a rollback). `None` when they could not be read: the write stands,
+/// unannounced.
+pub(super) fn seal(pool: &Pool, tx: &Connection) -> Option<(Versions, Touched)> {
     let versions = Versions::now(tx).ok()?;
-    if tx.engine() == Engine::Postgres && versions != pool.known() {
-        // Three numbers: nothing in the text comes from anyone.
-        tx.execute_batch(&format!("NOTIFY {CHANNEL}, '{}'", versions.payload())).ok()?;
+    let known = pool.known();
+    // Rows after the newest version this node knows of: its own write's, and perhaps
+    // another node's not heard of yet (then a few phones more are told).
+    let touched = match versions.sync > known.sync {
+        true => Touched::since(tx, known.sync).unwrap_or_else(|_| Touched::everyone()),
+        false => Touched::default(),
+    };
+    if tx.engine() == Engine::Postgres && versions != known {
+        // Numbers and flags: nothing in the text comes from anyone.
+        tx.execute_batch(&format!("NOTIFY {CHANNEL}, '{}'", versions.payload(&touched))).ok()?;
     }
-    Some(versions)
+    Some((versions, touched))
 }
 
 /// Starts the thread that listens for other servers' writes; it ends with the pool.
@@ -123,15 +133,15 @@ fn hear(pool: &Weak<Pool>, conn: &Connection) -> Option<super::Error> {
                 Ok(versions) => versions,
                 Err(err) => return Some(err),
             };
-            pool.upgrade()?.announce(versions, false);
+            // A change found by looking: whom it concerned is not known.
+            pool.upgrade()?.announce(versions, &Touched::everyone(), false);
         }
         match conn.notifications(CHECK_EVERY) {
             Ok(payloads) => {
                 look = payloads.is_empty();
-                let heard = payloads.iter().filter_map(|p| Versions::parse(p)).reduce(Versions::max);
                 let pool = pool.upgrade()?;
-                if let Some(versions) = heard {
-                    pool.announce(versions, false);
+                for (versions, touched) in payloads.iter().filter_map(|p| Versions::parse(p)) {
+                    pool.announce(versions, &touched, false);
                 }
             }
             Err(err) => return Some(err),
@@ -141,13 +151,15 @@ fn hear(pool: &Weak<Pool>, conn: &Connection) -> Option<super::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::Versions;
+    use super::{Touched, Versions};
 
     #[test]
-    fn a_payload_is_three_numbers_and_nothing_else() {
+    fn a_payload_is_three_numbers_and_whom_and_nothing_else() {
         let versions = Versions { sync: 12, catalogue: 7, prices: 3 };
-        assert_eq!(Versions::parse(&versions.payload()), Some(versions));
-        for bad in ["", "1 2", "1 2 3 4", "1 x 3", "1  2 3"] {
+        let touched = Touched { everyone: false, public: true, people: vec![4, 9] };
+        assert_eq!(Versions::parse(&versions.payload(&touched)), Some((versions, touched)));
+        assert_eq!(Versions::parse("12 7 3"), Some((versions, Touched::everyone())), "a node that does not say");
+        for bad in ["", "1 2", "1 2 3 4", "1 x 3", "1  2 3", "1 2 3 p:1 x"] {
             assert_eq!(Versions::parse(bad), None, "{bad:?}");
         }
     }

@@ -41,6 +41,7 @@ mod replica;
 mod restart;
 mod rolling;
 mod round_three;
+mod scopes;
 mod sessions;
 mod settings;
 mod sms;

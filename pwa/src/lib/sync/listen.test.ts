@@ -12,7 +12,10 @@ class FakeSocket {
   sent: string[] = [];
   closed = false;
 
-  constructor(readonly url: URL) {
+  constructor(
+    readonly url: URL,
+    readonly protocols?: string[],
+  ) {
     FakeSocket.made.push(this);
     setTimeout(() => (FakeSocket.opens ? this.onopen?.() : this.close()), 0);
   }
@@ -24,8 +27,8 @@ class FakeSocket {
     this.closed = true;
     setTimeout(() => this.onclose?.(), 0);
   }
-  tell(version: number) {
-    this.onmessage?.({ data: JSON.stringify({ version }) });
+  tell(version: number, restored = false) {
+    this.onmessage?.({ data: JSON.stringify(restored ? { version, restored } : { version }) });
   }
 }
 
@@ -64,6 +67,8 @@ describe('listening for changes while the app is open', () => {
     expect(FakeSocket.made).toHaveLength(1);
     expect(last().url.protocol).toBe('ws:');
     expect(`${last().url.pathname}${last().url.search}`).toBe('/api/v1/sync/listen?cursor=5');
+    // Signed out: the catalogue's changes only (docs/sync.md, Listening).
+    expect(last().protocols).toEqual(['mavuno']);
 
     server = 7;
     last().tell(7);
@@ -82,13 +87,32 @@ describe('listening for changes while the app is open', () => {
     expect(last().closed).toBe(true);
   });
 
+  it('says whose changes concern it, and pulls only for a version past its cursor or a restored server', async () => {
+    localStorage.setItem('token', 'eyJ.abc.def');
+    void listen(db, stop.signal, syncNow);
+    await turn();
+    expect(last().protocols).toEqual(['mavuno', 'token.eyJ.abc.def']);
+    // The server told 3 earlier; the phone has pulled to 5 since: its heartbeat pulls nothing.
+    last().tell(3);
+    await turn();
+    expect(syncNow).not.toHaveBeenCalled();
+    // Behind the cursor because the server was restored from a backup: the pull starts over.
+    server = 4;
+    last().tell(4, true);
+    await turn();
+    expect(syncNow).toHaveBeenCalledTimes(1);
+    localStorage.removeItem('token');
+  });
+
   it('goes on with long polls when a socket does not open but plain requests get through', async () => {
     FakeSocket.opens = false;
     const waits: string[] = [];
+    localStorage.setItem('token', 'eyJ.abc.def');
     vi.stubGlobal(
       'fetch',
-      vi.fn((url: string) => {
+      vi.fn((url: string, init: RequestInit) => {
         waits.push(url);
+        expect(init.headers).toEqual({ Authorization: 'Bearer eyJ.abc.def' });
         // The server holds a long poll 25 s when nothing changes.
         return new Promise((resolve) => setTimeout(() => resolve(new Response('{"version":5}')), 25_000));
       }),
@@ -96,10 +120,12 @@ describe('listening for changes while the app is open', () => {
     void listen(db, stop.signal, syncNow);
     await turn(10);
     expect(FakeSocket.made).toHaveLength(1);
-    expect(waits).toEqual(['/api/v1/sync/wait?cursor=5']);
+    expect(waits).toEqual(['/api/v1/sync/wait?cursor=5&scoped=1']);
     await turn(25_000 * 3);
     expect(waits.length).toBe(4);
     expect(FakeSocket.made).toHaveLength(1);
+    expect(syncNow).not.toHaveBeenCalled();
+    localStorage.removeItem('token');
   });
 
   it('tries the socket again when nothing got through at all', async () => {

@@ -1,7 +1,7 @@
 // How the phone talks to the server's sync endpoints (docs/sync.md): push the queue,
 // pull pages of changes (rebasing what is still queued on top), and listen for the
 // server's changes while the app is open.
-import { api, ApiError } from '../api';
+import { api, ApiError, getToken } from '../api';
 import { entityHandler, handlerFor, syncedTables } from './entities';
 import type { LocalDb, OutboxEntry } from './local-db';
 import { clientId, renumber } from './outbox';
@@ -172,13 +172,38 @@ const SILENCE = 60_000;
 type Heard = 'never-opened' | 'closed' | 'behind';
 
 /** `{"version": N}` from the server, or undefined for anything else. */
-function versionOf(data: unknown): number | undefined {
+/** What the server told: the newest version that concerns this phone, and whether it was restored from a backup (behind our cursor). */
+interface Told {
+  version: number;
+  restored: boolean;
+}
+
+function toldOf(data: unknown): Told | undefined {
   try {
-    const version = (JSON.parse(String(data)) as { version?: unknown }).version;
-    return typeof version === 'number' ? version : undefined;
+    const { version, restored } = JSON.parse(String(data)) as { version?: unknown; restored?: unknown };
+    return typeof version === 'number' ? { version, restored: restored === true } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether what was told calls for a pull: a version that concerns this phone past its
+ * cursor, or a server restored from a backup (the pull starts over). The server tells
+ * only what concerns the phone (its own changes and the catalogue's: docs/sync.md,
+ * Listening), so most changes wake no one.
+ */
+export function callsForPull(told: Told, cursor: number | undefined): boolean {
+  return told.restored || told.version > (cursor ?? 0);
+}
+
+/**
+ * The subprotocols this app offers: `mavuno` (tell only what concerns me), and the
+ * token when signed in, so the server knows whose changes concern it (a header cannot
+ * be set on a WebSocket, and a query string would put the token in logs).
+ */
+export function listeningProtocols(token: string | null): string[] {
+  return token ? ['mavuno', `token.${token}`] : ['mavuno'];
 }
 
 /**
@@ -196,7 +221,7 @@ function overSocket(
   return new Promise((resolve) => {
     const url = new URL(`/api/v1/sync/listen?cursor=${cursor}`, location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, listeningProtocols(getToken()));
     let opened = false;
     let behind = false;
     let pulls = Promise.resolve();
@@ -214,12 +239,11 @@ function overSocket(
       silence = setTimeout(leave, SILENCE);
       // "Still here": the server closes a socket that answers nothing for a minute.
       socket.send('1');
-      const version = versionOf(event.data);
+      const told = toldOf(event.data);
       pulls = pulls.then(async () => {
-        if (version === undefined || behind || version === (await db.getMeta<number>('cursor'))) return;
-        // Behind ours too: the server was restored from a backup; the pull starts over.
+        if (told === undefined || behind || !callsForPull(told, await db.getMeta<number>('cursor'))) return;
         await syncNow(db).catch(() => undefined);
-        if (((await db.getMeta<number>('cursor')) ?? 0) < version) {
+        if (((await db.getMeta<number>('cursor')) ?? 0) < told.version) {
           behind = true;
           leave();
         }
@@ -274,15 +298,19 @@ export async function listen(
       continue;
     }
     try {
-      const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}`, { signal: stopped });
+      const token = getToken();
+      const answer = await fetch(`/api/v1/sync/wait?cursor=${cursor}&scoped=1`, {
+        signal: stopped,
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      });
       if (!answer.ok) throw new Error(`wait: ${answer.status}`);
       // Plain requests get through where the socket did not open: long polls from now on.
       way = 'poll';
-      const { version } = (await answer.json()) as { version: number };
-      // Behind ours: the server was restored from a backup; the pull starts over.
-      if (version !== cursor) await syncNow(db);
+      const told = toldOf(await answer.text());
+      if (told === undefined) throw new Error('wait: no version');
+      if (callsForPull(told, cursor)) await syncNow(db);
       // A pull that did not catch up (it failed, or another tab holds the lock) waits a little.
-      const caughtUp = ((await db.getMeta<number>('cursor')) ?? 0) >= version;
+      const caughtUp = ((await db.getMeta<number>('cursor')) ?? 0) >= told.version;
       pause = caughtUp ? 2_000 : Math.min(pause * 2, 60_000);
       if (!caughtUp) await sleep(pause, stopped);
     } catch {

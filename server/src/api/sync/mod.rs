@@ -1,16 +1,13 @@
 //! `POST /sync/push` and `GET /sync/pull` (docs/sync.md).
 
 mod flows;
+mod listening;
 #[cfg(test)]
 mod records;
 
-use std::time::{Duration, Instant};
-
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use sync_protocol::{Change, ChangeOp, PullResponse, PushRequest, PushResponse};
 use tower_http::decompression::RequestDecompressionLayer;
@@ -23,6 +20,7 @@ use super::extract::ApiJson;
 use super::orders::{OrderJson, OrderViewer};
 use super::products::ProductJson;
 use super::surveys::SurveyJson;
+use listening::*;
 use crate::auth::{AuthUser, MaybeAuthUser};
 use crate::domain::sync::{Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
@@ -41,121 +39,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(pull))
         .routes(routes!(wait))
         .routes(routes!(listen))
-}
-
-/// How long `GET /sync/wait` holds a request when nothing changes (below the
-/// idle timeouts of the proxies and phone networks in front of us).
-pub const WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(25);
-
-#[derive(Deserialize, IntoParams)]
-struct WaitQuery {
-    /// The `cursor` of the phone's last pull.
-    cursor: i64,
-}
-
-#[derive(serde::Serialize, ToSchema)]
-struct WaitResponse {
-    /// The server's sync version now: above `cursor` means there is something to pull.
-    version: i64,
-}
-
-/// The `cursor` of a wait or a listening socket.
-fn cursor_of(query: Result<Query<WaitQuery>, QueryRejection>) -> ApiResult<i64> {
-    let Query(WaitQuery { cursor }) =
-        query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
-    Ok(cursor)
-}
-
-/// Listening for changes while the app is open: answers as soon as the server's sync
-/// version differs from `cursor` (then the phone pulls), or after 25 seconds with the
-/// version unchanged (then it asks again). No token needed: it says only that
-/// something changed, not what.
-#[utoipa::path(get, path = "/sync/wait", tag = "sync", security((), ("bearer" = [])), params(WaitQuery),
-    responses((status = 200, body = WaitResponse), (status = 400, body = ErrorBody)))]
-async fn wait(
-    State(state): State<AppState>,
-    query: Result<Query<WaitQuery>, QueryRejection>,
-) -> ApiResult<Json<WaitResponse>> {
-    let cursor = cursor_of(query)?;
-    let mut versions = state.db.versions();
-    // Answered as soon as the version differs: past the cursor (something changed), or
-    // behind it (a server restored from a backup: the phone's pull then starts over).
-    let seen = match tokio::time::timeout(WAIT_LIMIT, versions.wait_for(|version| *version != cursor)).await {
-        Ok(Ok(seen)) => Some(*seen),
-        _ => None,
-    };
-    Ok(Json(WaitResponse { version: seen.unwrap_or_else(|| *versions.borrow()) }))
-}
-
-/// A listening socket's buffers: phones send it nothing but short answers.
-const LISTEN_BUFFER: usize = 256;
-/// How often a listening socket is told the version even when unchanged: it keeps phone
-/// networks' address mappings and proxies open, as the long poll's 25 s does, and lets
-/// the app see a socket that died without a word (a phone changing cells).
-const LISTEN_HEARTBEAT: Duration = WAIT_LIMIT;
-/// A socket that has answered none of the last two messages is closed.
-const LISTEN_SILENCE: Duration = Duration::from_secs(2 * 25 + 10);
-
-/// Listening over a WebSocket (the app's way; `GET /sync/wait` where one does not get
-/// through): sends `{"version": N}` whenever the server's sync version differs from the
-/// last one told (at once if it already differs from `cursor`), and every 25 s as a
-/// heartbeat. The phone answers each message with any short text; one silent for a
-/// minute is closed. A waiting phone costs the server a few KB this way, against
-/// ~20 KB for a long poll held in hyper (docs/sync.md, Listening). No token, as the long poll.
-#[utoipa::path(get, path = "/sync/listen", tag = "sync", security((), ("bearer" = [])), params(WaitQuery),
-    responses(
-        (status = 101, description = "A WebSocket: text messages `{\"version\": N}` (as /sync/wait answers) on each change and every 25 s; answer each with a short text"),
-        (status = 400, description = "invalid_query, websocket_required (not a WebSocket handshake)", body = ErrorBody),
-    ))]
-async fn listen(
-    State(state): State<AppState>,
-    query: Result<Query<WaitQuery>, QueryRejection>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
-    let cursor = cursor_of(query)?;
-    let upgrade = upgrade.map_err(|_| {
-        AppError::bad_request("websocket_required", "open this address as a WebSocket, or use /sync/wait")
-    })?;
-    let versions = state.db.versions();
-    Ok(upgrade
-        .read_buffer_size(LISTEN_BUFFER)
-        .write_buffer_size(0)
-        .max_message_size(LISTEN_BUFFER)
-        .max_frame_size(LISTEN_BUFFER)
-        .on_upgrade(move |socket| tell_changes(socket, versions, cursor)))
-}
-
-/// Tells one listening phone of each new version until it leaves, goes silent or misbehaves.
-async fn tell_changes(mut socket: WebSocket, mut versions: tokio::sync::watch::Receiver<i64>, mut told: i64) {
-    let mut heartbeats = tokio::time::interval_at(tokio::time::Instant::now() + LISTEN_HEARTBEAT, LISTEN_HEARTBEAT);
-    let mut heard = Instant::now();
-    loop {
-        let now = *versions.borrow_and_update();
-        if now != told {
-            if socket.send(version_message(now)).await.is_err() {
-                return;
-            }
-            told = now;
-        }
-        tokio::select! {
-            changed = versions.changed() => if changed.is_err() { return },
-            _ = heartbeats.tick() => {
-                if heard.elapsed() > LISTEN_SILENCE || socket.send(version_message(told)).await.is_err() {
-                    return;
-                }
-            }
-            // Answers keep it open; a close, an error or a message past the buffer
-            // (tungstenite refuses it) end it.
-            message = socket.recv() => match message {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
-                Some(Ok(_)) => heard = Instant::now(),
-            },
-        }
-    }
-}
-
-fn version_message(version: i64) -> Message {
-    Message::Text(format!("{{\"version\":{version}}}").into())
 }
 
 /// The wire types live in the sync-protocol crate; the document describes them loosely.

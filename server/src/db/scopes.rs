@@ -1,0 +1,184 @@
+//! Wake-ups per scope (docs/sync.md, Listening). Every write moves the one sync
+//! version, but most concern few phones: a person's draft concerns that person's
+//! phones, a stock change those that hold the catalogue. A write is sealed with whom it
+//! concerns (`Touched`: the public catalogue, the people whose own records it changed),
+//! each node keeps the newest version that concerned each audience (`Scopes`), and a
+//! listening phone is told only of versions that concern it.
+
+use std::collections::HashMap;
+
+use super::{Connection, Result};
+
+/// Who listens: an app that says nothing of itself (an older one) hears of every
+/// change; a signed-out app of the public catalogue's (products, courses, news, rates);
+/// a signed-in one also of what changed of its own: its applications (or those it filled
+/// for others), favourites, enrolments, orders (bought, sold, or sold for a cooperative
+/// it manages) and notifications — what its pull brings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    Everyone,
+    Public,
+    Person(i64),
+}
+
+/// Whom a write concerns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Touched {
+    /// Could not be told (a look that found the version moved, a write of many people's
+    /// records): every phone is told.
+    pub everyone: bool,
+    pub public: bool,
+    pub people: Vec<i64>,
+}
+
+/// A write that changes more people's records than this concerns everyone (a price
+/// alert to every number, a cooperative's statement): their phones are told all the same.
+const PEOPLE_PER_WRITE: usize = 400;
+/// People whose newest version is kept; past it the memory starts again, and every
+/// phone is told once.
+const PEOPLE_KEPT: usize = 200_000;
+
+/// Rows that every signed-out phone pulls.
+const PUBLIC: &str = "SELECT CASE WHEN EXISTS (SELECT 1 FROM products WHERE version > ?1)
+    OR EXISTS (SELECT 1 FROM courses WHERE version > ?1) OR EXISTS (SELECT 1 FROM blogs WHERE version > ?1)
+    OR EXISTS (SELECT 1 FROM exchange_rates WHERE version > ?1) THEN 1 ELSE 0 END";
+
+/// The people whose pull has rows changed after ?1 (as `domain::sync::read_page` reads them).
+const PEOPLE: &str = "SELECT user_id FROM surveys WHERE version > ?1
+    UNION SELECT created_by FROM surveys WHERE version > ?1
+    UNION SELECT user_id FROM favourites WHERE version > ?1
+    UNION SELECT user_id FROM enrolments WHERE version > ?1
+    UNION SELECT user_id FROM notifications WHERE version > ?1
+    UNION SELECT buyer_id FROM orders WHERE version > ?1
+    UNION SELECT p.farmer_id FROM order_parts p JOIN orders o ON o.id = p.order_id WHERE o.version > ?1
+    UNION SELECT m.user_id FROM orders o JOIN order_parts p ON p.order_id = o.id
+        JOIN cooperatives c ON c.seller_id = p.farmer_id JOIN cooperative_members m ON m.cooperative_id = c.id
+        WHERE o.version > ?1 AND m.role = 'manager' AND m.status = 'active'
+    LIMIT 401";
+
+impl Touched {
+    pub(super) fn everyone() -> Touched {
+        Touched { everyone: true, ..Touched::default() }
+    }
+
+    /// What the rows changed after `since` concern, read in the writing transaction.
+    pub(super) fn since(tx: &Connection, since: i64) -> Result<Touched> {
+        let public: i64 = tx.prepare_cached(PUBLIC)?.query_row([since], |row| row.get(0))?;
+        let mut people: Vec<i64> = tx
+            .prepare_cached(PEOPLE)?
+            .query_map([since], |row| row.get::<_, Option<i64>>(0))?
+            .filter_map(|id| id.transpose())
+            .collect::<Result<_>>()?;
+        if people.len() > PEOPLE_PER_WRITE {
+            return Ok(Touched::everyone());
+        }
+        people.sort_unstable();
+        people.dedup();
+        Ok(Touched { everyone: false, public: public == 1, people })
+    }
+
+    /// As a notification carries it: `*`, or `p` when public, then `:` and the people.
+    pub(super) fn payload(&self) -> String {
+        if self.everyone {
+            return "*".to_owned();
+        }
+        let people: Vec<String> = self.people.iter().map(i64::to_string).collect();
+        format!("{}:{}", if self.public { "p" } else { "" }, people.join(","))
+    }
+
+    /// Read back from a notification; `None` when it is not one.
+    pub(super) fn parse(text: &str) -> Option<Touched> {
+        if text == "*" {
+            return Some(Touched::everyone());
+        }
+        let (flags, ids) = text.split_once(':')?;
+        let public = match flags {
+            "p" => true,
+            "" => false,
+            _ => return None,
+        };
+        let people = match ids {
+            "" => Vec::new(),
+            ids => ids.split(',').map(|id| id.parse().ok()).collect::<Option<Vec<i64>>>()?,
+        };
+        (people.len() <= PEOPLE_PER_WRITE).then_some(Touched { everyone: false, public, people })
+    }
+}
+
+/// The newest version that concerned each audience, on this node.
+#[derive(Debug, Default)]
+pub(super) struct Scopes {
+    everyone: i64,
+    public: i64,
+    people: HashMap<i64, i64>,
+}
+
+impl Scopes {
+    /// A node starts knowing nothing of what concerned whom: a phone listening from a
+    /// cursor before `version` is told of it once.
+    pub(super) fn starting_at(version: i64) -> Scopes {
+        Scopes { everyone: version, ..Scopes::default() }
+    }
+
+    pub(super) fn record(&mut self, version: i64, touched: &Touched) {
+        if touched.everyone || self.people.len() + touched.people.len() > PEOPLE_KEPT {
+            self.people.clear();
+            self.everyone = self.everyone.max(version);
+            return;
+        }
+        if touched.public {
+            self.public = self.public.max(version);
+        }
+        for person in &touched.people {
+            let newest = self.people.entry(*person).or_default();
+            *newest = (*newest).max(version);
+        }
+    }
+
+    /// The newest version that concerns `audience`; `global` is the sync version now.
+    pub(super) fn newest_for(&self, audience: Audience, global: i64) -> i64 {
+        let shared = self.everyone.max(self.public);
+        match audience {
+            Audience::Everyone => global,
+            Audience::Public => shared,
+            Audience::Person(id) => shared.max(self.people.get(&id).copied().unwrap_or(0)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payload_reads_back_and_nothing_else_does() {
+        for touched in [
+            Touched::everyone(),
+            Touched { everyone: false, public: true, people: vec![] },
+            Touched { everyone: false, public: false, people: vec![3, 12] },
+            Touched { everyone: false, public: true, people: vec![7] },
+            Touched::default(),
+        ] {
+            assert_eq!(Touched::parse(&touched.payload()), Some(touched.clone()), "{touched:?}");
+        }
+        for bad in ["", "x:", "p", "p:1,,2", ":a", "**", "p:1;2"] {
+            assert_eq!(Touched::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn each_audience_hears_what_concerns_it() {
+        let mut scopes = Scopes::starting_at(10);
+        scopes.record(11, &Touched { everyone: false, public: false, people: vec![1] });
+        scopes.record(12, &Touched { everyone: false, public: true, people: vec![] });
+        scopes.record(13, &Touched { everyone: false, public: false, people: vec![2] });
+        assert_eq!(scopes.newest_for(Audience::Everyone, 13), 13);
+        assert_eq!(scopes.newest_for(Audience::Public, 13), 12);
+        assert_eq!(scopes.newest_for(Audience::Person(1), 13), 12, "the catalogue's change after its own");
+        assert_eq!(scopes.newest_for(Audience::Person(2), 13), 13);
+        assert_eq!(scopes.newest_for(Audience::Person(3), 13), 12);
+        scopes.record(14, &Touched::everyone());
+        assert_eq!(scopes.newest_for(Audience::Person(3), 14), 14);
+        assert_eq!(scopes.newest_for(Audience::Public, 14), 14);
+    }
+}
