@@ -3,8 +3,13 @@
 // does), or with LISTEN=poll a long poll on `/sync/wait` (asking again when an answer
 // comes back unchanged after 25 s), the app's way where WebSockets do not get through.
 // Prints the time to open them all, the server's memory per waiting phone, the
-// catalogue's first page while they wait, and how long one change takes to reach
-// every one of them (p50/p99/max from the push that made it).
+// catalogue's first page while they wait, how many phones one person's draft wakes
+// (each then pulls) and how long it takes to reach them (p50/p99/max from the push
+// that made it), then the same for a change of the catalogue (the demo farmer's stock).
+// SCOPED=1: the phones listen as today's signed-out app does (the `mavuno`
+// subprotocol, or `scoped=1`), told only of what concerns them (docs/sync.md,
+// Listening): a person's draft wakes none of them, a stock change all; without it, as
+// an older app, every change wakes every phone.
 // The catalogue's first page is measured before they come and while they wait.
 // Each phone is a raw socket, so one Node process can hold ten thousand; it raises its
 // own open-files limit to the hard limit first. The server raises its own too, and
@@ -46,10 +51,13 @@ const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 const version = (await request('GET', '/sync/wait?cursor=-1')).json.version;
 const overWebSockets = process.env.LISTEN !== 'poll';
-const asking = (cursor) => `GET /api/v1/sync/wait?cursor=${cursor} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+const scoped = process.env.SCOPED === '1';
+const asking = (cursor) =>
+  `GET /api/v1/sync/wait?cursor=${cursor}${scoped ? '&scoped=1' : ''} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
 const handshake = (cursor) =>
   `GET /api/v1/sync/listen?cursor=${cursor} HTTP/1.1\r\nHost: ${hostname}\r\nUpgrade: websocket\r\n` +
-  `Connection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+  `Connection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
+  `${scoped ? 'Sec-WebSocket-Protocol: mavuno\r\n' : ''}\r\n`;
 // "Still here", as the app answers each message: a masked one-byte text frame.
 const mask = randomBytes(4);
 const stillHere = Buffer.from([0x81, 0x81, ...mask, '1'.charCodeAt(0) ^ mask[0]]);
@@ -76,7 +84,8 @@ function phone(onChange) {
           const text = buffered.subarray(2, 2 + length).toString('utf8');
           buffered = buffered.subarray(2 + length);
           socket.write(stillHere);
-          if (JSON.parse(text).version !== version) onChange(performance.now());
+          const told = JSON.parse(text).version;
+          if (told !== version) onChange(performance.now(), told);
           continue;
         }
         const end = buffered.indexOf('\r\n\r\n');
@@ -94,7 +103,7 @@ function phone(onChange) {
         const answer = JSON.parse(buffered.subarray(end + 4, end + 4 + length).toString('utf8'));
         buffered = buffered.subarray(end + 4 + length);
         if (answer.version === version) socket.write(asking(version));
-        else onChange(performance.now());
+        else onChange(performance.now(), answer.version);
       }
     });
   });
@@ -108,7 +117,7 @@ const sockets = [];
 const opening = performance.now();
 for (let start = 0; start < PHONES; start += 500) {
   const batch = Math.min(500, PHONES - start);
-  sockets.push(...(await Promise.all(Array.from({ length: batch }, () => phone((at) => arrivals.push(at))))));
+  sockets.push(...(await Promise.all(Array.from({ length: batch }, () => phone((at, told) => arrivals.push({ at, told }))))));
 }
 const openMs = performance.now() - opening;
 // Let the server take the last requests in before weighing it.
@@ -120,20 +129,48 @@ console.log(
 
 await measure(origin, `first page (24, newest), ${PHONES} phones waiting`, '/products', { pid });
 
-// One change: a person's application draft, pushed; every phone should hear of it.
+/** Waits for the phones told a version past `after` since `since`: all of them, or none more for 3 s (scoped phones a change does not concern). */
+async function reached(after, since) {
+  const told = () => arrivals.filter((a) => a.told > after && a.at >= since);
+  let count = 0;
+  for (let quiet = 0, waited = 0; told().length < PHONES && waited < 30_000 && quiet < 3_000; waited += 50) {
+    await sleep(50);
+    quiet = told().length === count ? quiet + 50 : 0;
+    count = told().length;
+  }
+  return told().map((a) => a.at - since).sort((a, b) => a - b);
+}
+
+function report(what, delays, answered) {
+  const within2s = delays.filter((ms) => ms <= 2000).length;
+  const timing = delays.length
+    ? `, then p50 ${percentile(delays, 0.5).toFixed(0)} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms, max ${delays.at(-1).toFixed(0)} ms`
+    : '';
+  console.log(`${what} woke ${delays.length} of ${PHONES} phones (${within2s} within 2 s; each pulls): push answered in ${answered.toFixed(0)} ms${timing}`);
+}
+
+// A person's application draft, pushed: it concerns that person's phones alone.
 const token = await register(request, `bench.listener.${Date.now()}@example.com`);
 const mutations = [{ mutation_id: 1, name: 'survey.create', args: { ...application(0), status: 'draft' } }];
 const pushed = performance.now();
 const push = await request('POST', '/sync/push', { token, body: { protocol: 1, client_id: randomUUID(), mutations } });
 if (push.status !== 200) throw new Error(`push: ${push.status}`);
 const answered = performance.now() - pushed;
-for (let waited = 0; arrivals.length < PHONES && waited < 30_000; waited += 50) await sleep(50);
-const delays = arrivals.map((at) => at - pushed).sort((a, b) => a - b);
-const within2s = delays.filter((ms) => ms <= 2000).length;
-console.log(
-  `one change reached ${arrivals.length} of ${PHONES} phones (${within2s} within 2 s): push answered in ${answered.toFixed(0)} ms, ` +
-    `then p50 ${percentile(delays, 0.5)?.toFixed(0)} ms, p99 ${percentile(delays, 0.99)?.toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms`,
-);
+report("one person's draft", await reached(version, pushed), answered);
+
+// A change of the catalogue (the demo farmer's stock): every phone holds the catalogue.
+if (overWebSockets) {
+  const afterDraft = (await request('GET', '/sync/wait?cursor=-1')).json.version;
+  const signedIn = await request('POST', '/users/login', { body: { user: { email: 'farmer@mavuno.demo', password: 'mavuno-demo' } } });
+  const farmer = signedIn.json?.user?.token;
+  if (!farmer) throw new Error(`the demo farmer: ${signedIn.status} (start the server with --demo)`);
+  const [product] = (await request('GET', '/farmer/products', { token: farmer })).json.data;
+  const changed = performance.now();
+  const stock = await request('PATCH', `/farmer/products/${product.id}`, { token: farmer, body: { product: { quantity: product.quantity + 1 } } });
+  if (stock.status !== 200) throw new Error(`stock: ${stock.status} ${stock.text}`);
+  const stockAnswered = performance.now() - changed;
+  report('a stock change', await reached(afterDraft, changed), stockAnswered);
+}
 for (const socket of sockets) socket.destroy();
 if (pid) {
   console.log(`server RSS as they left: ${mb(rssKb(pid))}`);
