@@ -61,7 +61,6 @@ impl Versions {
     pub(super) fn covers(self, other: Versions) -> bool {
         self.sync >= other.sync && self.catalogue >= other.catalogue && self.prices >= other.prices
     }
-
 }
 
 /// Just before a write commits: the versions it leaves and whom it concerns, and on

@@ -150,3 +150,19 @@ async fn caches_tokens_and_limits_are_the_same_on_every_node() {
     }
     assert_eq!(refused, 4, "ten tries in all, not ten on each node");
 }
+
+#[tokio::test]
+async fn the_payment_checks_and_the_hourly_round_are_one_node_s_at_a_time() {
+    if !on_postgres() {
+        return;
+    }
+    let a = spawn_app().await;
+    let (b, _dir) = second_node(&a).await;
+    let hold = Duration::from_secs(10);
+    for lease in ["payment_poller", "housekeeping"] {
+        let (on_a, on_b) = (a.state.db.lease(lease, hold).await.unwrap(), b.state.db.lease(lease, hold).await.unwrap());
+        assert!(on_a ^ on_b, "{lease}: held by exactly one node ({on_a}, {on_b})");
+    }
+    let holders: i64 = a.database().query_row("SELECT COUNT(DISTINCT holder) FROM leases", [], |r| r.get(0)).unwrap();
+    assert!(holders >= 1);
+}

@@ -153,8 +153,21 @@ async fn nodes_restarted_in_turn_under_load_lose_double_and_oversell_nothing() {
         }));
     }
 
+    // A phone listening on the node about to stop.
+    let url = format!("ws://127.0.0.1:{}/api/v1/sync/listen?cursor=0", nodes[0].port);
+    let mut listening = tokio_tungstenite::connect_async(url).await.expect("a WebSocket").0;
     tokio::time::sleep(Duration::from_millis(700)).await;
     nodes[0].restart().await;
+    // Its socket ended with the node; it listens on the other and is told at once.
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        use futures_util::StreamExt;
+        while let Some(Ok(_)) = listening.next().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the stopped node's socket ended");
+    let url = format!("ws://127.0.0.1:{}/api/v1/sync/listen?cursor=0", nodes[1].port);
+    let mut again = tokio_tungstenite::connect_async(url).await.expect("the other node listens").0;
+    assert!(crate::sync::told(&mut again, Duration::from_secs(2)).await.is_some_and(|v| v > 0));
     tokio::time::sleep(Duration::from_millis(700)).await;
     nodes[1].restart().await;
     tokio::time::sleep(Duration::from_millis(700)).await;

@@ -58,7 +58,10 @@ async fn a_phone_hears_of_the_catalogue_and_its_own_changes_not_of_other_peoples
 
     // A listing: every phone hears of it.
     let beans = app
-        .listed(&farmer, json!({"title": "Beans", "description": "Dry", "quantity": 50, "price": 2, "current_price": 2}))
+        .listed(
+            &farmer,
+            json!({"title": "Beans", "description": "Dry", "quantity": 50, "price": 2, "current_price": 2}),
+        )
         .await;
     let listed = told(&mut mine, SOON).await.expect("the catalogue's change");
     assert!(listed > own);
@@ -83,9 +86,7 @@ async fn a_long_poll_that_says_who_it_is_answers_for_its_own_changes_only() {
     let (amani, _) = app.register("amani@example.com").await;
     let (esther, _) = app.register("esther@example.com").await;
     let cursor = version_now(&app).await;
-    let wait = || {
-        app.client.get(app.api(&format!("/sync/wait?cursor={cursor}&scoped=1"))).bearer_auth(&amani).send()
-    };
+    let wait = || app.client.get(app.api(&format!("/sync/wait?cursor={cursor}&scoped=1"))).bearer_auth(&amani).send();
     // Another person's draft does not answer it.
     let (answer, _) = tokio::join!(wait(), async {
         tokio::time::sleep(Duration::from_millis(200)).await;

@@ -20,11 +20,11 @@ use super::extract::ApiJson;
 use super::orders::{OrderJson, OrderViewer};
 use super::products::ProductJson;
 use super::surveys::SurveyJson;
-use listening::*;
 use crate::auth::{AuthUser, MaybeAuthUser};
 use crate::domain::sync::{Changed, DEFAULT_PULL_LIMIT};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::state::AppState;
+use listening::*;
 
 /// A push carries a batch of queued changes; a survey is ~2 KB.
 const PUSH_LIMIT: usize = 1024 * 1024;
