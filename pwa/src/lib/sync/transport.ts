@@ -178,6 +178,7 @@ interface Told {
   restored: boolean;
 }
 
+/** `{"version": N}` (and `"restored": true`) from the server, or undefined for anything else. */
 function toldOf(data: unknown): Told | undefined {
   try {
     const { version, restored } = JSON.parse(String(data)) as { version?: unknown; restored?: unknown };
@@ -193,7 +194,7 @@ function toldOf(data: unknown): Told | undefined {
  * only what concerns the phone (its own changes and the catalogue's: docs/sync.md,
  * Listening), so most changes wake no one.
  */
-export function callsForPull(told: Told, cursor: number | undefined): boolean {
+function callsForPull(told: Told, cursor: number | undefined): boolean {
   return told.restored || told.version > (cursor ?? 0);
 }
 
@@ -202,7 +203,7 @@ export function callsForPull(told: Told, cursor: number | undefined): boolean {
  * token when signed in, so the server knows whose changes concern it (a header cannot
  * be set on a WebSocket, and a query string would put the token in logs).
  */
-export function listeningProtocols(token: string | null): string[] {
+function listeningProtocols(token: string | null): string[] {
   return token ? ['mavuno', `token.${token}`] : ['mavuno'];
 }
 
