@@ -83,20 +83,22 @@ async fn list_messages(State(state): State<AppState>, _admin: AdminUser) -> ApiR
 }
 
 /// Stores a message; a few per address per hour, so the form cannot be used to flood the team.
+/// Counted in the write that stores it: parallel sends cannot all pass the check, and a
+/// message that is not stored is not counted.
 async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: IpAddr) -> ApiResult<()> {
     rules::validate(&form).map_err(AppError::Validation)?;
     let key = format!("ip:{from}");
-    // Counted before it is stored, so parallel sends cannot all pass the check.
-    if let Err(wait_secs) = state.throttles.contact.reserve(&[&key]).await? {
-        return Err(AppError::too_many_requests(
-            "too_many_messages",
-            "You have sent several messages in a short time. Please wait a while before sending another.",
-            wait_secs,
-        ));
-    }
-    let stored = state
+    let limit = state.throttles.contact;
+    state
         .db
         .write(move |tx| {
+            limit.reserve(tx, &[&key])?.map_err(|wait_secs| {
+                AppError::too_many_requests(
+                    "too_many_messages",
+                    "You have sent several messages in a short time. Please wait a while before sending another.",
+                    wait_secs,
+                )
+            })?;
             let row = NewContact {
                 name: form.name.trim(),
                 email: form.email.trim(),
@@ -107,9 +109,5 @@ async fn send(state: &AppState, form: ContactForm, sender: Option<i64>, from: Ip
             contact::insert(tx, &row, &clock::now())?;
             Ok(())
         })
-        .await;
-    if stored.is_err() {
-        state.throttles.contact.release(&[&key]).await?;
-    }
-    stored
+        .await
 }

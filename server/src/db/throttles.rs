@@ -34,8 +34,8 @@ pub struct Throttles {
     pub known_places: KnownPlaces,
     /// Sign-ups per address.
     pub signup: Throttle,
-    /// Contact messages per address.
-    pub contact: Throttle,
+    /// Contact messages per address (counted in the write that stores one).
+    pub contact: Limit,
     /// Password reset requests per address and per email.
     pub password_reset: Throttle,
     /// Unverified payment callbacks kept per address.
@@ -67,7 +67,7 @@ impl Throttles {
             login_pace: Pacer { spacing: config.login_spacing, max_wait: 6 * config.login_spacing },
             known_places: KnownPlaces { remember: PLACES_KEPT },
             signup: throttle("signup", config.signup_max, config.signup_window),
-            contact: throttle("contact", config.contact_max_messages, config.contact_window),
+            contact: Limit { name: "contact", max_events: config.contact_max_messages, window: config.contact_window },
             password_reset: throttle("password_reset", 5, Duration::from_secs(15 * 60)),
             callbacks: throttle("callbacks", 60, Duration::from_secs(3600)),
             callback_checks: throttle("callback_checks", 3600, Duration::from_secs(3600)),
@@ -132,9 +132,7 @@ impl Limit {
         }
         Ok(Ok(()))
     }
-}
 
-impl Limit {
     /// Gives back the newest event of each key.
     pub fn release(self, tx: &Connection, keys: &[&str]) -> Result<()> {
         for key in keys {

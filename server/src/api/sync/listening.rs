@@ -51,7 +51,8 @@ pub(super) struct WaitResponse {
 }
 
 fn query_of(query: Result<Query<WaitQuery>, QueryRejection>) -> ApiResult<WaitQuery> {
-    let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number"))?;
+    let Query(query) = query
+        .map_err(|_| AppError::bad_request("invalid_query", "cursor must be a number, and scoped 1 when given"))?;
     Ok(query)
 }
 
