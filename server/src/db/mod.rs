@@ -387,9 +387,9 @@ impl Db {
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
             if let Some(replica) = &pool.replica {
-                if let Some(conn) = replica.caught_up(pool.known()) {
+                if let Some((conn, seen)) = replica.caught_up(pool.known()) {
                     let result = f(&conn);
-                    replica.put_back(conn);
+                    replica.put_back(conn, seen);
                     return result;
                 }
             }

@@ -17,7 +17,9 @@ const PASS_OVER: Duration = Duration::from_secs(5);
 
 pub(super) struct Replica {
     settings: Settings,
-    connections: Mutex<Vec<Connection>>,
+    /// Idle connections, each with the versions it was last seen to have replayed: a
+    /// replica only moves forward, so one that had what is known need not be asked again.
+    connections: Mutex<Vec<(Connection, Versions)>>,
     /// Until when the replica is passed over after it failed.
     failed_until: Mutex<Option<Instant>>,
 }
@@ -27,38 +29,43 @@ impl Replica {
         Replica { settings, connections: Mutex::new(Vec::new()), failed_until: Mutex::new(None) }
     }
 
-    /// A replica connection that has replayed at least `known`, if there is one.
-    pub(super) fn caught_up(&self, known: Versions) -> Option<Connection> {
+    /// A replica connection that has replayed at least `known`, if there is one, with
+    /// what it was seen to have (give both back with `put_back`).
+    pub(super) fn caught_up(&self, known: Versions) -> Option<(Connection, Versions)> {
         if lock(&self.failed_until).is_some_and(|until| Instant::now() < until) {
             return None;
         }
         let popped = lock(&self.connections).pop();
-        let conn = match popped.map_or_else(|| self.settings.connect(), Ok) {
-            Ok(conn) => conn,
-            Err(err) => return self.failed(&err),
+        let (conn, seen) = match popped {
+            Some((conn, seen)) if seen.covers(known) => return Some((conn, seen)),
+            Some((conn, seen)) => (conn, seen),
+            None => match self.settings.connect() {
+                Ok(conn) => (conn, Versions::NONE),
+                Err(err) => return self.failed(&err),
+            },
         };
         match Versions::now(&conn) {
-            Ok(seen) => {
+            Ok(now) => {
                 if lock(&self.failed_until).take().is_some() {
                     tracing::info!("the read replica answers again");
                 }
-                if seen.covers(known) {
-                    return Some(conn);
+                if now.covers(known) {
+                    return Some((conn, now));
                 }
-                self.put_back(conn);
+                self.put_back(conn, now.max(seen));
                 None
             }
             Err(err) => self.failed(&err),
         }
     }
 
-    pub(super) fn put_back(&self, conn: Connection) {
+    pub(super) fn put_back(&self, conn: Connection, seen: Versions) {
         if conn.is_usable() {
-            lock(&self.connections).push(conn);
+            lock(&self.connections).push((conn, seen));
         }
     }
 
-    fn failed(&self, err: &super::Error) -> Option<Connection> {
+    fn failed<T>(&self, err: &super::Error) -> Option<T> {
         let mut until = lock(&self.failed_until);
         if until.is_none() {
             tracing::warn!(%err, "the read replica is out of reach: reads go to the database meanwhile");

@@ -30,6 +30,9 @@ pub(super) struct Versions {
 }
 
 impl Versions {
+    /// Before anything was seen.
+    pub(super) const NONE: Versions = Versions { sync: 0, catalogue: 0, prices: 0 };
+
     /// Read in the caller's transaction (or snapshot).
     pub(super) fn now(conn: &Connection) -> Result<Versions> {
         conn.prepare_cached(
@@ -55,6 +58,15 @@ impl Versions {
             Some(text) => Touched::parse(text)?,
         };
         parts.next().is_none().then_some((versions, touched))
+    }
+
+    /// The newer of each.
+    pub(super) fn max(self, other: Versions) -> Versions {
+        Versions {
+            sync: self.sync.max(other.sync),
+            catalogue: self.catalogue.max(other.catalogue),
+            prices: self.prices.max(other.prices),
+        }
     }
 
     /// Whether a database at these versions has every write `other` names.
