@@ -192,6 +192,8 @@ function preloadBoot(): Plugin {
         // (which counts a high-priority script as render-blocking) estimated the home's first
         // paint at 3.4 s on its Regular 3G preset for them (1.6 s at low; a throttled browser
         // paints at 0.6 s either way, and takes over in the same 3.7 s: bench/slow-3g.mjs).
+        // The server keeps them for the loading shell only: a first screen gets none, or a
+        // script that asks for the same files once it has painted (server/src/web/page.rs).
         const links = [...bootFiles]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}" fetchpriority="low">`);

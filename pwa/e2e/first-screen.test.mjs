@@ -271,6 +271,47 @@ test('a first screen carries the app’s styles before its content; the shell pa
   assert.ok(shell.lastIndexOf('<style>') > shell.indexOf('class="boot"'), 'the shell first, the app’s styles after');
 });
 
+test('a first screen of words paints before the app’s code is asked for, which the page itself then asks for, allowed by its policy', async () => {
+  const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
+  const page = await context.newPage();
+  // When each file of the app's code was first named in the page, and the first paint (page clock).
+  await page.addInitScript(() => {
+    window.__named = [];
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+    new MutationObserver((changes) => {
+      for (const change of changes)
+        for (const node of change.addedNodes)
+          if (node.rel === 'modulepreload') window.__named.push([node.getAttribute('href'), performance.now()]);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  // The page's first script held back: whatever asks for the app's code meanwhile is the page itself.
+  const cdp = await context.newCDPSession(page);
+  const held = [];
+  cdp.on('Fetch.requestPaused', ({ requestId, request }) => {
+    if (/\/assets\/index-[\w-]+\.js$/.test(request.url)) held.push(requestId);
+    else void cdp.send('Fetch.continueRequest', { requestId }).catch(() => {});
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/assets/*', requestStage: 'Request' }] });
+  const vendor = page.waitForRequest((request) => /\/assets\/vendor-[\w-]+\.js$/.test(request.url()));
+  await page.goto(`${env.server.origin}/about`, { waitUntil: 'commit' });
+  await vendor;
+  assert.equal(held.length, 1, 'asked for before the first script ran');
+  const { named, painted } = await page.evaluate(() => ({
+    named: window.__named,
+    painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+  }));
+  assert.ok(painted > 0, 'the first screen has painted');
+  assert.ok(named.length >= 3, JSON.stringify(named));
+  for (const [file, at] of named)
+    assert.ok(at >= painted, `${file} named at ${at} ms, before the paint at ${painted} ms`);
+  held.forEach((requestId) => void cdp.send('Fetch.continueRequest', { requestId }));
+  await appStarted(page);
+  await page.locator('main h1').waitFor();
+  assert.deepEqual(await page.evaluate(() => window.__violations), [], 'the policy allows the page’s script');
+  await context.close();
+});
+
 test('the app never fetches the stylesheet its page carries inline, first visit or from the service worker', async () => {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();

@@ -42,7 +42,8 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
   const sent = openEarlyForms(root, prepare);
   sayEnterSearches(root);
   // The app's code is fetched, and run, once the first screen and its first picture
-  // are on screen (the server leaves out the page's modulepreload links when it has such a picture).
+  // are on screen (a first screen has no modulepreload links: without a main picture or
+  // an early form, the page's last script asks for the code as soon as it has painted).
   await firstScreenPainted(root);
   const { boot } = await load();
   const app = document.createElement('div');

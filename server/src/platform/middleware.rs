@@ -50,7 +50,8 @@ pub fn loggable_path(path: &str) -> String {
     out
 }
 
-/// No inline scripts, no framing, no sniffing, and no referrer leaks.
+/// No inline scripts (a page allows its own by their hashes: `web::page`), no framing, no
+/// sniffing, and no referrer leaks.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";

@@ -147,7 +147,11 @@ async fn public_lists_arrive_with_their_first_cards() {
     assert!(first_screen(&html).unwrap().contains(&format!("<h1>{}</h1>", mavuno::web::escape(&title))), "{html}");
     let about = page(&app, "/about", "sw").await;
     assert!(first_screen(&about).unwrap().contains("<p class=\"lead\">"));
-    assert!(about.contains("<link rel=\"modulepreload\""), "no picture to fetch first: the app's code comes at once");
+    assert!(!about.contains("<link rel=\"modulepreload\""), "the paint waits for no code: {about}");
+    assert!(
+        about.contains("document.createElement(\"link\")") && about.contains("\"/assets/boot-1.js\""),
+        "asked for once painted"
+    );
     let login = page(&app, "/login", "sw").await;
     assert!(first_screen(&login).unwrap().contains("data-early"));
     assert!(!login.contains("modulepreload"), "the first script, which opens the sign-in form, comes first");
