@@ -381,12 +381,31 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
+        self.read_on(true, f).await
+    }
+
+    /// Runs `f` on a reader connection of the database itself, never the replica: for
+    /// rows whose writes move no version, so a replica may lack them though a node has
+    /// answered them (a session begun or ended a moment ago, on any node).
+    pub async fn read_primary<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+    {
+        self.read_on(false, f).await
+    }
+
+    async fn read_on<T, F>(&self, replica_ok: bool, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+    {
         let pool = self.pool.clone();
         let _permit = pool.reader_permits.acquire().await.map_err(AppError::internal)?;
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
-            if let Some(replica) = &pool.replica {
+            if let Some(replica) = pool.replica.as_ref().filter(|_| replica_ok) {
                 if let Some((conn, seen)) = replica.caught_up(pool.known()) {
                     let result = f(&conn);
                     replica.put_back(conn, seen);
