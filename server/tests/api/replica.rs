@@ -44,24 +44,16 @@ async fn reads_go_to_the_replica_yet_a_phone_reads_its_own_writes_at_once() {
     let primary = postgres_of(dir.path()).unwrap();
     let replica = replica_of(&primary).expect("scripts/with-postgres starts a replica");
     let standby = replica_connection(&replica).await;
-    let app = spawn_in(dir.path(), |config| config.database_read_url = Some(replica.clone().into())).await;
+    let app = spawn_in(dir.path(), |config| {
+        config.database_read_url = Some(replica.clone().into());
+        config.gateway_token = Some(crate::ussd::TOKEN.into());
+    })
+    .await;
     let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
 
+    assert_eq!(app.me(&farmer).await.status(), StatusCode::OK);
     // Reads reach the replica once it has caught up.
-    let mut reading = 0;
-    for _ in 0..50 {
-        assert_eq!(app.get("/products", None).await.status(), StatusCode::OK);
-        assert_eq!(app.me(&farmer).await.status(), StatusCode::OK);
-        reading = one(
-            &standby,
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'mavuno' AND datname = current_database()",
-        );
-        if reading > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(reading > 0, "the server reads on the replica");
+    reads_reach(&app, &standby).await;
 
     // The replica stops replaying: what the farmer writes is read back at once all the same.
     pause(&standby).await;
@@ -90,6 +82,7 @@ async fn reads_go_to_the_replica_yet_a_phone_reads_its_own_writes_at_once() {
     }
     assert!(caught_up, "the replica never caught up");
 
+    // Only one test pauses the standby's replay (it is the cluster's, shared by the tests).
     // Who is signed in is read on the database itself (a session moves no version, so
     // the replica, caught up with every version, may lack one): a sign-in and a sign-out
     // hold at once while the replica stands still.
@@ -99,7 +92,29 @@ async fn reads_go_to_the_replica_yet_a_phone_reads_its_own_writes_at_once() {
     let out = app.client.post(app.api("/auth/logout")).bearer_auth(&farmer).send().await.unwrap();
     assert_eq!(out.status(), StatusCode::OK);
     assert_eq!(error_of(app.me(&farmer).await, StatusCode::UNAUTHORIZED).await["code"], "invalid_token", "signed out");
+    // So is a basic phone's (what a USSD session showed, a number's language): the next
+    // answer and the next dial act on what it did a moment ago.
+    let mut phone = app.phone("+243971000004");
+    assert!(phone.go(&["5", "3"]).await.text.starts_with("Karibu MAVUNO"));
+    assert!(phone.dial().await.text.starts_with("Karibu MAVUNO"), "the chosen language at once");
     standby.execute_batch("SELECT pg_wal_replay_resume()").unwrap();
+}
+
+/// Waits until the server reads on the replica (it has caught up; one that failed
+/// before replaying the migrations is passed over for 5 s).
+async fn reads_reach(app: &TestApp, standby: &Connection) {
+    for _ in 0..150 {
+        assert_eq!(app.get("/products", None).await.status(), StatusCode::OK);
+        let reading = one(
+            standby,
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'mavuno' AND datname = current_database()",
+        );
+        if reading > 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server never read on the replica");
 }
 
 /// Stops the replica's replay, once it says so.
