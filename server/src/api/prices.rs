@@ -210,7 +210,9 @@ fn alerts_answer(conn: &crate::db::Connection, phone: String) -> ApiResult<Alert
         (status = 409, description = "phone_required: the account has no phone number", body = ErrorBody)))]
 async fn my_alerts(State(state): State<AppState>, me: AuthUser) -> ApiResult<Json<AlertsResponse>> {
     let phone = phone_of(&me.user)?;
-    Ok(Json(state.db.read(move |conn| alerts_answer(conn, phone)).await?))
+    // On the database itself: following a crop moves no version (a read replica may lack one
+    // followed a moment ago, through any node).
+    Ok(Json(state.db.read_primary(move |conn| alerts_answer(conn, phone)).await?))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mavuno::db::Connection;
 use mavuno::model::user::Role;
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::*;
@@ -92,6 +92,12 @@ async fn reads_go_to_the_replica_yet_a_phone_reads_its_own_writes_at_once() {
     let out = app.client.post(app.api("/auth/logout")).bearer_auth(&farmer).send().await.unwrap();
     assert_eq!(out.status(), StatusCode::OK);
     assert_eq!(error_of(app.me(&farmer).await, StatusCode::UNAUTHORIZED).await["code"], "invalid_token", "signed out");
+    // And the crops a person follows by SMS (their own list, which moves no version).
+    let (follower, _) = app.register("follow@example.com").await;
+    let follow = json!({"crop": "haricots", "market_id": null});
+    assert_eq!(app.call(Method::PUT, "/me/price-alerts", &follower, Some(follow)).await.status(), StatusCode::OK);
+    let followed: Value = app.get("/me/price-alerts", Some(&follower)).await.json().await.unwrap();
+    assert_eq!(followed["data"], json!([{"crop": "bean", "market": null}]), "followed a moment ago");
     // So is a basic phone's (what a USSD session showed, a number's language): the next
     // answer and the next dial act on what it did a moment ago.
     let mut phone = app.phone("+243971000004");
