@@ -171,7 +171,6 @@ const SILENCE = 60_000;
 /** How a listening socket ended. */
 type Heard = 'never-opened' | 'closed' | 'behind';
 
-/** `{"version": N}` from the server, or undefined for anything else. */
 /** What the server told: the newest version that concerns this phone, and whether it was restored from a backup (behind our cursor). */
 interface Told {
   version: number;
