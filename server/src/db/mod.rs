@@ -145,9 +145,7 @@ impl Pool {
     /// Versions only grow while a server runs (a restored backup starts a new one).
     fn announce(self: &Arc<Self>, versions: Versions, touched: &scopes::Touched, own: bool) {
         // Before the phones are woken: each looks up what concerns it.
-        if versions.sync > *self.versions.borrow() {
-            lock(&self.scopes).record(versions.sync, touched);
-        }
+        let raised = lock(&self.scopes).record(versions.sync, touched);
         if self.catalogue.fetch_max(versions.catalogue, Ordering::AcqRel) < versions.catalogue
             && own
             && self.catalogue_writes.fetch_add(1, Ordering::Relaxed) % SEARCH_MERGE_EVERY == SEARCH_MERGE_EVERY - 1
@@ -158,7 +156,8 @@ impl Pool {
         self.versions.send_if_modified(|known| {
             let newer = versions.sync > *known;
             *known = (*known).max(versions.sync);
-            newer
+            // A write announced after a newer one still wakes the phones it concerns.
+            newer || raised
         });
     }
 

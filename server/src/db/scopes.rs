@@ -54,7 +54,7 @@ const PEOPLE: &str = "SELECT user_id FROM surveys WHERE version > ?1
     UNION SELECT m.user_id FROM orders o JOIN order_parts p ON p.order_id = o.id
         JOIN cooperatives c ON c.seller_id = p.farmer_id JOIN cooperative_members m ON m.cooperative_id = c.id
         WHERE o.version > ?1 AND m.role = 'manager' AND m.status = 'active'
-    LIMIT 401";
+    LIMIT ?2";
 
 impl Touched {
     pub(super) fn everyone() -> Touched {
@@ -66,7 +66,7 @@ impl Touched {
         let public: i64 = tx.prepare_cached(PUBLIC)?.query_row([since], |row| row.get(0))?;
         let mut people: Vec<i64> = tx
             .prepare_cached(PEOPLE)?
-            .query_map([since], |row| row.get::<_, Option<i64>>(0))?
+            .query_map([since, PEOPLE_PER_WRITE as i64 + 1], |row| row.get::<_, Option<i64>>(0))?
             .filter_map(|id| id.transpose())
             .collect::<Result<_>>()?;
         if people.len() > PEOPLE_PER_WRITE {
@@ -120,19 +120,38 @@ impl Scopes {
         Scopes { everyone: version, ..Scopes::default() }
     }
 
-    pub(super) fn record(&mut self, version: i64, touched: &Touched) {
-        if touched.everyone || self.people.len() + touched.people.len() > PEOPLE_KEPT {
-            self.people.clear();
+    /// Records that `version` concerned `touched`, in whatever order versions come (a
+    /// node's own write can be announced after another node's newer one); whether an
+    /// audience's newest version rose.
+    pub(super) fn record(&mut self, version: i64, touched: &Touched) -> bool {
+        if touched.everyone {
+            let rose = version > self.everyone;
             self.everyone = self.everyone.max(version);
-            return;
+            let everyone = self.everyone;
+            self.people.retain(|_, newest| *newest > everyone);
+            return rose;
         }
+        if version <= self.everyone {
+            return false;
+        }
+        if self.people.len() + touched.people.len() > PEOPLE_KEPT {
+            // Past what is kept: every phone is told up to the newest, once.
+            let newest = self.people.values().copied().fold(version, i64::max);
+            self.people.clear();
+            return self.record(newest, &Touched::everyone());
+        }
+        let mut rose = false;
+        let mut raise = |newest: &mut i64| {
+            rose |= version > *newest;
+            *newest = (*newest).max(version);
+        };
         if touched.public {
-            self.public = self.public.max(version);
+            raise(&mut self.public);
         }
         for person in &touched.people {
-            let newest = self.people.entry(*person).or_default();
-            *newest = (*newest).max(version);
+            raise(self.people.entry(*person).or_default());
         }
+        rose
     }
 
     /// The newest version that concerns `audience`; `global` is the sync version now.
@@ -180,5 +199,20 @@ mod tests {
         scopes.record(14, &Touched::everyone());
         assert_eq!(scopes.newest_for(Audience::Person(3), 14), 14);
         assert_eq!(scopes.newest_for(Audience::Public, 14), 14);
+    }
+
+    #[test]
+    fn a_write_recorded_after_a_newer_one_still_reaches_its_people() {
+        let mut scopes = Scopes::starting_at(10);
+        assert!(scopes.record(12, &Touched { everyone: false, public: false, people: vec![1] }));
+        assert!(scopes.record(11, &Touched { everyone: false, public: false, people: vec![2] }), "raised person 2");
+        assert_eq!(scopes.newest_for(Audience::Person(2), 12), 11);
+        assert!(!scopes.record(11, &Touched { everyone: false, public: false, people: vec![2] }), "heard again");
+        // A change to everyone found late keeps a person's newer one.
+        assert!(scopes.record(11, &Touched::everyone()));
+        assert_eq!(scopes.newest_for(Audience::Person(1), 12), 12);
+        assert_eq!(scopes.newest_for(Audience::Person(2), 12), 11);
+        assert!(!scopes.record(9, &Touched::everyone()));
+        assert!(!scopes.record(11, &Touched { everyone: false, public: true, people: vec![3] }), "all were told");
     }
 }

@@ -144,8 +144,11 @@ fn hear(pool: &Weak<Pool>, conn: &Connection) -> Option<super::Error> {
                 Ok(versions) => versions,
                 Err(err) => return Some(err),
             };
-            // A change found by looking: whom it concerned is not known.
-            pool.upgrade()?.announce(versions, &Touched::everyone(), false);
+            // A change found by looking (missed while no connection listened): whom it
+            // concerned is not known. Nothing missed: nobody is told.
+            let pool = pool.upgrade()?;
+            let missed = versions.sync > pool.known().sync;
+            pool.announce(versions, &if missed { Touched::everyone() } else { Touched::default() }, false);
         }
         match conn.notifications(CHECK_EVERY) {
             Ok(payloads) => {
