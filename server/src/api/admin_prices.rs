@@ -17,7 +17,7 @@ use super::{MessageResponse, Page, Paging};
 use crate::auth::AdminUser;
 use crate::db::prices::{self as rows, ObservationFilter, ObservationRow};
 use crate::domain::prices::import::{self, ImportReport};
-use crate::domain::prices::{self, PriceFields, crop_named, markets};
+use crate::domain::prices::{self, PriceChange, crop_named, markets};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::labels::Lang;
 use crate::model::decimal_amount;
@@ -218,7 +218,8 @@ async fn one_price(
     Ok(Json(state.db.read(move |conn| answer(conn, id)).await?))
 }
 
-/// An observation as corrected; every field is required, as the agent's form.
+/// An observation's correction: a field left out (or `null`) keeps its value; an empty
+/// note clears it.
 #[derive(Deserialize, ToSchema)]
 struct PriceRequest {
     market_id: Option<i64>,
@@ -248,17 +249,16 @@ async fn correct(
     let answer = state
         .db
         .write(move |tx| {
-            let fields = PriceFields {
+            let change = PriceChange {
                 market: body.market_id,
-                crop: body.crop.as_deref().unwrap_or_default(),
-                unit: body.unit.as_deref().unwrap_or_default(),
-                price: body.price.as_deref().unwrap_or_default(),
-                currency: body.currency.as_deref().unwrap_or_default(),
-                observed_on: body.observed_on.as_deref().unwrap_or_default(),
+                crop: body.crop.as_deref(),
+                unit: body.unit.as_deref(),
+                price: body.price.as_deref(),
+                currency: body.currency.as_deref(),
+                observed_on: body.observed_on.as_deref(),
                 note: body.note.as_deref(),
-                usd: None,
             };
-            prices::correct(tx, &admin.user, id, &fields)?;
+            prices::correct(tx, &admin.user, id, &change)?;
             answer(tx, id)
         })
         .await?;
@@ -331,17 +331,25 @@ async fn create_market(
     Ok(Json(MarketResponse { success: true, data: MarketJson::from(market) }))
 }
 
+/// A market renamed or moved: a field left out (or `null`) keeps its value.
+#[derive(Deserialize, ToSchema)]
+struct MarketChange {
+    name: Option<String>,
+    territory: Option<String>,
+}
+
 /// Renames a market or moves it to another territory.
 #[utoipa::path(patch, path = "/admin/markets/{id}", tag = "prices", security(("bearer" = [])), params(("id" = i64, Path)),
-    request_body = MarketRequest,
+    request_body = MarketChange,
     responses((status = 200, body = MarketResponse), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn update_market(
     State(state): State<AppState>,
     _admin: AdminUser,
     Path(id): Path<i64>,
-    ApiJson(body): ApiJson<MarketRequest>,
+    ApiJson(body): ApiJson<MarketChange>,
 ) -> ApiResult<Json<MarketResponse>> {
-    let market = state.db.write(move |tx| markets::update(tx, id, &body.name, &body.territory)).await?;
+    let market =
+        state.db.write(move |tx| markets::update(tx, id, body.name.as_deref(), body.territory.as_deref())).await?;
     Ok(Json(MarketResponse { success: true, data: MarketJson::from(market) }))
 }
 

@@ -123,14 +123,15 @@ async fn show(
     Ok(Json(CooperativeResponse { success: true, data: found.into() }))
 }
 
+/// A cooperative made (name, territory and market required) or edited (a field left
+/// out, or `null`, keeps its value; an empty description clears it).
 #[derive(Deserialize, ToSchema)]
 struct CooperativeRequest {
-    name: String,
-    territory: String,
+    name: Option<String>,
+    territory: Option<String>,
     /// A market of `GET /prices/markets`: where its sales count as prices.
     market_id: Option<i64>,
-    #[serde(default)]
-    description: String,
+    description: Option<String>,
     /// What it keeps of a sale, 0 to 20 percent.
     fee_percent: Option<f64>,
     /// active or suspended.
@@ -140,10 +141,10 @@ struct CooperativeRequest {
 impl CooperativeRequest {
     fn input(&self) -> CooperativeInput<'_> {
         CooperativeInput {
-            name: &self.name,
-            territory: &self.territory,
+            name: self.name.as_deref(),
+            territory: self.territory.as_deref(),
             market_id: self.market_id,
-            description: &self.description,
+            description: self.description.as_deref(),
             fee_percent: self.fee_percent,
             status: self.status.as_deref(),
         }

@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use crate::domain::accounts::AccountForm;
 use crate::error::AppError;
 use crate::outbound::media;
+use crate::platform::strict_json;
 use crate::state::AppState;
 
 /// Text fields of a form are short; this bounds what one may hold.
@@ -38,17 +39,18 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
-/// `Json<T>` with JSON error answers.
+/// `Json<T>` with JSON error answers, and an object wherever `T` expects a record
+/// (`platform::strict_json`: serde alone would take `[null, null]` for one).
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
-        }
+        let Json(body) = Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
+        strict_json::from_value(&body).map(ApiJson).map_err(|err| {
+            AppError::bad_request("invalid_body", format!("The request body has the wrong shape: {err}"))
+        })
     }
 }
 

@@ -77,10 +77,10 @@ fn seed_one(tx: &Connection, admin: &UserRow, demo: &DemoCooperative, first_uid:
         tx,
         admin,
         &CooperativeInput {
-            name: demo.name,
-            territory: demo.territory,
+            name: Some(demo.name),
+            territory: Some(demo.territory),
             market_id: market.map(|m| m.id),
-            description: demo.description,
+            description: Some(demo.description),
             fee_percent: Some(demo.fee_percent),
             status: None,
         },

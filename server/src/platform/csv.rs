@@ -49,19 +49,36 @@ fn is_negative_number(cell: &str) -> bool {
         && fraction.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// A cell, quoted when it holds a separator: `,`, and `;` (what a spreadsheet set to
-/// French splits at: an unquoted `Kadutu;=1+2` would start a formula cell), a tab, a
-/// quote or a line break.
+/// What a reader may split a row at: `,` (RFC 4180), `;` (a spreadsheet set to French,
+/// the admins' language, splits there, also inside what we quote: `a,"b;=1+2"` read at
+/// `;` is `a,"b` and `=1+2"`), a tab, and line breaks.
+const SPLITS: [char; 5] = [',', ';', '\t', '\r', '\n'];
+
+/// Whether a piece of a cell, as some reader may see it, would start a formula: its
+/// first character after quotes and spaces is `=`, `+`, `-` or `@` (a plain negative
+/// number, a latitude south of the equator, starts none).
+fn starts_formula(piece: &str) -> bool {
+    let piece = piece.trim_start_matches(['"', ' ']);
+    piece.starts_with(['=', '+', '-', '@']) && !is_negative_number(piece.trim_end_matches(['"', ' ']))
+}
+
+/// A cell, quoted when it holds a separator, a quote or a line break; every piece of it
+/// that a reader splitting at `,`, `;`, a tab or a line break would see as a formula is
+/// neutralised with a leading `'` (the whole cell for a cell that starts one).
 fn push_cell(out: &mut String, cell: &str) {
-    let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_negative_number(cell);
-    let quote = formula || cell.contains([',', ';', '\t', '"', '\n', '\r']);
+    let quote = starts_formula(cell) || cell.starts_with(['\t', '\r']) || cell.contains(SPLITS) || cell.contains('"');
     if quote {
         out.push('"');
     }
-    if formula {
+    if cell.starts_with(['\t', '\r']) {
         out.push('\'');
     }
-    for c in cell.chars() {
+    let mut piece_start = true;
+    for (at, c) in cell.char_indices() {
+        if piece_start && starts_formula(&cell[at..cell[at..].find(SPLITS).map_or(cell.len(), |end| at + end)]) {
+            out.push('\'');
+        }
+        piece_start = SPLITS.contains(&c);
         if c == '"' {
             out.push('"');
         }
@@ -207,9 +224,49 @@ mod tests {
             "\"'=1+1\",\"'+254700\",\"'-3+1\",\"'@SUM(A1)\",a=b,-2.412346,-3,\"'-.5\",\"'-1.\",\"'-\"\r\n"
         );
         assert_eq!(
-            one_row(&["Kadutu;=1+2", "a\t=b"]),
-            "\"Kadutu;=1+2\",\"a\t=b\"\r\n",
-            "one cell where French spreadsheets split at ;"
+            one_row(&["Kadutu;=1+2", "a\t=b", "Mulching;=cmd|' /C calc'!A0;ok", "x; @SUM(A1)", "a;-2.5"]),
+            "\"Kadutu;'=1+2\",\"a\t'=b\",\"Mulching;'=cmd|' /C calc'!A0;ok\",\"x;' @SUM(A1)\",\"a;-2.5\"\r\n",
+            "each piece a French spreadsheet (;) or a tab-separated reader sees"
         );
+        assert_eq!(one_row(&["\t=1", "\rx"]), "\"'\t'=1\",\"'\rx\"\r\n");
+        assert_eq!(one_row(&["a;\"=1\""]), "\"a;'\"\"=1\"\"\"\r\n", "a quote before the formula");
+    }
+
+    /// Whether any piece of a written row, as a reader splitting at `,`, `;`, a tab or a
+    /// line break sees it (quotes and spaces before it skipped), starts a formula.
+    fn formula_piece(row: &str) -> Option<&str> {
+        row.trim_start_matches('\u{feff}').split([',', ';', '\t', '\r', '\n']).find(|piece| {
+            let piece = piece.trim_start_matches(['"', ' ']);
+            piece.starts_with(['=', '+', '-', '@']) && !is_negative_number(piece.trim_end_matches(['"', ' ']))
+        })
+    }
+
+    #[test]
+    fn no_piece_of_any_cell_starts_a_formula_whatever_a_reader_splits_at() {
+        // xorshift64*, seeded: random cells of the characters that matter, and words.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |below: usize| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % below
+        };
+        let alphabet = ["=", "+", "-", "@", ",", ";", "\t", "\r", "\n", "\"", "'", " ", "1", ".", "a", "cmd|", "é"];
+        for _ in 0..20_000 {
+            let cells: Vec<String> =
+                (0..1 + next(4)).map(|_| (0..next(12)).map(|_| alphabet[next(alphabet.len())]).collect()).collect();
+            let mut csv = Csv::new();
+            csv.row(&cells);
+            let row = csv.finish();
+            assert_eq!(formula_piece(&row), None, "{cells:?} written as {row:?}");
+            // A reader that honours quotes (RFC 4180) reads the cells back, each either as
+            // it was or with the `'`s that neutralise it.
+            let Some(read) = records(&row).next() else { continue }; // one empty cell: a blank line
+            let read = read.unwrap().1;
+            assert_eq!(read.len(), cells.len(), "{cells:?} read back as {read:?}");
+            for (read, cell) in read.iter().zip(&cells) {
+                assert_eq!(read.replace('\'', ""), cell.replace('\'', ""));
+            }
+        }
     }
 }

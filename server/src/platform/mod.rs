@@ -2,7 +2,8 @@
 //! (`server`), security headers and who a request comes from (`middleware`), the
 //! answers kept in memory (`cache`), the configuration
 //! (`config`), times as stored (`clock`), the data dir's modes (`files`), and texts'
-//! forms: GSM-7, what an SMS can carry (`gsm7`), and CSV, written and read (`csv`).
+//! forms: GSM-7, what an SMS can carry (`gsm7`), CSV, written and read (`csv`), and JSON
+//! read with an object wherever a record is expected (`strict_json`).
 
 pub mod cache;
 pub mod clock;
@@ -12,3 +13,4 @@ pub mod files;
 pub mod gsm7;
 pub mod middleware;
 pub mod server;
+pub mod strict_json;

@@ -265,6 +265,8 @@ async fn the_export_has_every_field_in_the_admins_language_and_neutralises_formu
     let mut form = complete();
     form["cooperative_name"] = json!("=cmd|'/C calc'!A0");
     form["challenges"] = json!("Pests, \"rain\"\nand roads");
+    // What a spreadsheet set to French (it splits at `;`) would run from inside a cell.
+    form["farming_techniques"] = json!("Mulching;=cmd|' /C calc'!A0;ok");
     form["post_harvest_losses"] = json!(true);
     form["loss_percentage"] = json!(20);
     app.call(Method::POST, "/farmer/farmer_survey_forms", &buyer, Some(json!({"farmer_survey_form": form}))).await;
@@ -281,6 +283,10 @@ async fn the_export_has_every_field_in_the_admins_language_and_neutralises_formu
     let row = rows.next().unwrap();
     assert!(row.contains("\"'=cmd|'/C calc'!A0\""), "{row}");
     assert!(row.contains("\"Pests, \"\"rain\"\"\nand roads\""), "{row}");
+    assert!(row.contains("\"Mulching;'=cmd|' /C calc'!A0;ok\""), "{row}");
+    for piece in row.split([',', ';', '\t', '\n']) {
+        assert!(!piece.trim_start_matches(['"', ' ']).starts_with(['=', '+', '@']), "{piece:?} in {row}");
+    }
     assert!(
         row.contains(sw["options"]["land_size"]["1_2_hectares"].as_str().unwrap()),
         "choices are translated: {row}"

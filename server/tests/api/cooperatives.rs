@@ -661,10 +661,26 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     let changed = app.call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(suspend)).await;
     assert_eq!(changed.status(), StatusCode::OK);
     assert_eq!(app.get(&format!("/products/{product}"), None).await.status(), StatusCode::NOT_FOUND);
-    let active = json!({"name": "Kabare Bean Growers", "territory": "Kabare", "market_id": 1, "status": "active"});
-    app.call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(active)).await;
+    // An edit names only what changes: the rest (the description too) keeps its value.
+    let active = json!({"status": "active"});
+    let back: Value = app
+        .call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(active))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(back["data"]["name"], "Kabare Bean Growers");
+    assert_eq!(back["data"]["description"], "Washed arabica from Kabare's hills", "{back}");
+    assert_eq!(back["data"]["fee_percent"], 2.5, "{back}");
     let back: Value = app.get(&format!("/products/{product}"), None).await.json().await.unwrap();
     assert_eq!(back["data"]["farmer"]["name"], "Kabare Bean Growers");
+    let fee: Value = app
+        .call(Method::PATCH, &format!("/admin/cooperatives/{}", c.id), &c.admin, Some(json!({"fee_percent": 3})))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((&fee["data"]["status"], &fee["data"]["fee_percent"]), (&json!("active"), &json!(3.0)));
 }
 
 impl Coop {

@@ -2,8 +2,9 @@
 //! input, headers, and the web app served beside the API.
 
 use mavuno::model::user::Role;
+use reqwest::Method;
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
@@ -65,6 +66,21 @@ async fn malformed_and_hostile_requests_get_json_4xx_answers() {
     )
     .await;
     assert_eq!(body["code"], "invalid_body");
+
+    // serde alone reads a record from an array (`[null, null]` fills its fields in order):
+    // an array where an object is expected is refused, at any depth.
+    let admin = app.user_with_role("admin.shapes@example.com", Role::Admin).await;
+    let farmer = app.user_with_role("farmer.shapes@example.com", Role::Farmer).await;
+    for (method, path, token, body) in [
+        (Method::PATCH, "/admin/courses/1", &admin, json!([null, null])),
+        (Method::PATCH, "/admin/cooperatives/1", &admin, json!([null, null, null])),
+        (Method::PUT, "/me/cooperatives/1/origin", &farmer, json!([null, null])),
+        (Method::PATCH, "/admin/users/1", &admin, json!({"user": [null, null]})),
+    ] {
+        let refused = error_of(app.call(method, path, token, Some(body)).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(refused["code"], "invalid_body", "{path}: {refused}");
+        assert!(refused["message"].as_str().unwrap().contains("expected an object"), "{path}: {refused}");
+    }
 
     let body = error_of(
         app.client.post(&login).body("email=a").header("content-type", "text/plain").send().await.unwrap(),

@@ -418,6 +418,21 @@ async fn an_admin_corrects_and_removes_a_price_and_both_are_kept() {
     assert_eq!(corrected["changes"][0]["action"], "correct");
     assert!(corrected["changes"][0]["before"].as_str().unwrap().contains("\"price_cents\":1200"));
     assert_eq!(app.board("crop=bean").await["crops"][0]["median_usd_micros"], 1_200_000, "the figures follow");
+    // A correction names only what changes: the rest keeps its value.
+    let noted = app.call(Method::PATCH, &format!("/admin/prices/{id}"), &admin, Some(json!({"note": "Checked"}))).await;
+    let noted: Value = noted.json().await.unwrap();
+    assert_eq!(
+        (&noted["data"]["price_cents"], &noted["data"]["currency"], &noted["data"]["crop"], &noted["data"]["note"]),
+        (&json!(120), &json!("USD"), &json!("bean"), &json!("Checked")),
+        "{noted}"
+    );
+    let market: Value = app
+        .call(Method::PATCH, &format!("/admin/markets/{kadutu}"), &admin, Some(json!({"territory": "Bukavu"})))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((&market["data"]["name"], &market["data"]["territory"]), (&json!("Kadutu"), &json!("Bukavu")));
 
     let removed = app.call(Method::DELETE, &format!("/admin/prices/{id}"), &admin, None).await;
     assert_eq!(removed.status(), StatusCode::OK);
@@ -426,7 +441,7 @@ async fn an_admin_corrects_and_removes_a_price_and_both_are_kept() {
     let kept: Value = app.get(&format!("/admin/prices/{id}"), Some(&admin)).await.json().await.unwrap();
     let actions: Vec<&str> =
         kept["changes"].as_array().unwrap().iter().map(|c| c["action"].as_str().unwrap()).collect();
-    assert_eq!(actions, ["correct", "remove"]);
+    assert_eq!(actions, ["correct", "correct", "remove"]);
     let again = app.call(Method::DELETE, &format!("/admin/prices/{id}"), &admin, None).await;
     assert_eq!(error_of(again, StatusCode::NOT_FOUND).await["code"], "price_not_found");
 }
@@ -452,7 +467,11 @@ async fn the_export_is_formula_safe_and_in_the_admin_s_language() {
     assert!(lines[0].starts_with("Jour,Produit,Marché"), "{}", lines[0]);
     assert!(lines[1].contains("Haricots,Kadutu,Bukavu,kg,1.20,USD"), "{}", lines[1]);
     assert!(lines[1].contains("\"'=HYPERLINK"), "a formula is neutralised: {}", lines[1]);
-    assert!(lines[2].ends_with(",\"Kadutu;=1+2\""), "one cell where French spreadsheets split at ;: {}", lines[2]);
+    assert!(
+        lines[2].ends_with(",\"Kadutu;'=1+2\""),
+        "one cell, its piece after ; neutralised (French spreadsheets split there): {}",
+        lines[2]
+    );
     let none = app.get("/admin/prices/export?crop=maize", Some(&admin)).await;
     assert_eq!(error_of(none, StatusCode::NOT_FOUND).await["code"], "no_prices");
 }

@@ -25,20 +25,27 @@ pub fn not_found() -> AppError {
     AppError::not_found("cooperative_not_found", "This cooperative does not exist")
 }
 
-/// What an admin sends to make or edit a cooperative.
+/// What an admin sends to make or edit a cooperative: making one, a field left out is
+/// empty (name, territory and market are required); editing one, it keeps its value.
 pub struct CooperativeInput<'a> {
-    pub name: &'a str,
-    pub territory: &'a str,
+    pub name: Option<&'a str>,
+    pub territory: Option<&'a str>,
     pub market_id: Option<i64>,
-    pub description: &'a str,
+    pub description: Option<&'a str>,
     /// Percent with at most two decimals, as typed ("2.5").
     pub fee_percent: Option<f64>,
     pub status: Option<&'a str>,
 }
 
-fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> ApiResult<Fields<'a>> {
+/// `input` checked, its missing fields taken from `current` (the cooperative edited).
+fn check<'a>(
+    conn: &Connection,
+    current: Option<&'a CooperativeRow>,
+    input: &'a CooperativeInput<'a>,
+) -> ApiResult<Fields<'a>> {
+    let id = current.map_or(0, |c| c.id);
     let mut errors = FieldErrors::default();
-    let name = input.name.trim();
+    let name = input.name.or(current.map(|c| c.name.as_str())).unwrap_or_default().trim();
     if name.is_empty() {
         errors.add("name", "required", "The cooperative's name is required");
     } else if name.chars().count() > MAX_NAME_CHARS {
@@ -46,26 +53,25 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
     } else if rows::name_taken(conn, name, id)? {
         errors.add("name", "name_taken", "Another cooperative has this name");
     }
-    let territory = input.territory.trim();
+    let territory = input.territory.or(current.map(|c| c.territory.as_str())).unwrap_or_default().trim();
     if territory.is_empty() {
         errors.add("territory", "required", "The territory is required");
     } else if territory.chars().count() > MAX_TERRITORY_CHARS {
         errors.add("territory", "too_long", format!("The territory is at most {MAX_TERRITORY_CHARS} characters"));
     }
-    let market = match input.market_id {
+    let market = match input.market_id.or(current.map(|c| c.market_id)) {
         Some(market) => crate::db::prices::market(conn, market)?,
         None => None,
     };
     if market.is_none() {
         errors.add("market_id", "market_unknown", "Choose the market where it sells (GET /prices/markets)");
     }
-    let description = input.description.trim();
+    let description = input.description.or(current.map(|c| c.description.as_str())).unwrap_or_default().trim();
     if description.chars().count() > MAX_DESCRIPTION_CHARS {
         errors.add("description", "too_long", format!("The description is at most {MAX_DESCRIPTION_CHARS} characters"));
     }
-    let fee_bp = input.fee_percent.map(|p| (p * 100.0).round());
-    let fee_bp = match fee_bp {
-        None => 0,
+    let fee_bp = match input.fee_percent.map(|p| (p * 100.0).round()) {
+        None => current.map_or(0, |c| c.fee_bp),
         Some(bp) if bp.is_finite() && (0.0..=MAX_FEE_BP as f64).contains(&bp) => bp as i64,
         Some(_) => {
             errors.add("fee_percent", "fee_invalid", "The cooperative's fee is between 0 and 20 percent");
@@ -73,7 +79,7 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
         }
     };
     let status = match input.status.map(str::trim) {
-        None | Some("") => Status::Active,
+        None | Some("") => current.map_or(Status::Active, |c| c.status),
         Some(word) => Status::parse(word).unwrap_or_else(|| {
             errors.add("status", "invalid_option", "The status is active or suspended");
             Status::Active
@@ -85,15 +91,15 @@ fn check<'a>(conn: &Connection, id: i64, input: &'a CooperativeInput<'a>) -> Api
 
 pub fn create(conn: &Connection, admin: &UserRow, input: &CooperativeInput<'_>) -> ApiResult<CooperativeRow> {
     must_be_admin(admin)?;
-    let fields = check(conn, 0, input)?;
+    let fields = check(conn, None, input)?;
     let id = rows::insert(conn, &fields, &clock::now())?;
     rows::find(conn, id)?.ok_or_else(not_found)
 }
 
 pub fn update(conn: &Connection, admin: &UserRow, id: i64, input: &CooperativeInput<'_>) -> ApiResult<CooperativeRow> {
     must_be_admin(admin)?;
-    rows::find(conn, id)?.ok_or_else(not_found)?;
-    let fields = check(conn, id, input)?;
+    let current = rows::find(conn, id)?.ok_or_else(not_found)?;
+    let fields = check(conn, Some(&current), input)?;
     rows::update(conn, id, &fields, &clock::now())?;
     let changed = rows::find(conn, id)?.ok_or_else(not_found)?;
     lots::follow(conn, &changed)?;

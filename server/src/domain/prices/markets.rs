@@ -37,8 +37,11 @@ fn not_found() -> AppError {
 }
 
 /// Renames a market; its observations' territory follows, and their figures.
-pub fn update(conn: &Connection, id: i64, name: &str, territory: &str) -> ApiResult<MarketRow> {
-    rows::market(conn, id)?.ok_or_else(not_found)?;
+/// Renames a market or moves it: a field left out keeps its value.
+pub fn update(conn: &Connection, id: i64, name: Option<&str>, territory: Option<&str>) -> ApiResult<MarketRow> {
+    let current = rows::market(conn, id)?.ok_or_else(not_found)?;
+    let name = name.unwrap_or(&current.name);
+    let territory = territory.unwrap_or(&current.territory);
     let (name, territory) = checked(conn, Some(id), name, territory)?;
     rows::update_market(conn, id, name, territory, &clock::now())?;
     for (crop, week) in rows::retag_market(conn, id)? {

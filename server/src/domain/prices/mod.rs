@@ -251,12 +251,35 @@ fn as_json(o: &ObservationRow) -> String {
 }
 
 /// An admin corrects an observation; what it was and what it became are kept.
-pub fn correct(conn: &Connection, admin: &UserRow, id: i64, fields: &PriceFields<'_>) -> ApiResult<ObservationRow> {
+/// An admin's correction: the fields to change; one left out keeps its value (an empty
+/// note clears it).
+pub struct PriceChange<'a> {
+    pub market: Option<i64>,
+    pub crop: Option<&'a str>,
+    pub unit: Option<&'a str>,
+    pub price: Option<&'a str>,
+    pub currency: Option<&'a str>,
+    pub observed_on: Option<&'a str>,
+    pub note: Option<&'a str>,
+}
+
+pub fn correct(conn: &Connection, admin: &UserRow, id: i64, change: &PriceChange<'_>) -> ApiResult<ObservationRow> {
     let before = rows::by_id(conn, id)?.filter(|o| !o.deleted).ok_or_else(not_found)?;
     if before.source == Source::Sale {
         return Err(AppError::conflict("sale_price", "A sale's price is what the buyer paid; remove it instead"));
     }
-    let checked = check(conn, fields)?;
+    let price = format!("{}.{:02}", before.price_cents / 100, before.price_cents % 100);
+    let fields = PriceFields {
+        market: change.market.or(before.market_id),
+        crop: change.crop.unwrap_or(&before.crop),
+        unit: change.unit.unwrap_or(before.unit.as_str()),
+        price: change.price.unwrap_or(&price),
+        currency: change.currency.unwrap_or(before.currency.as_str()),
+        observed_on: change.observed_on.unwrap_or(&before.observed_on),
+        note: change.note.or(before.note.as_deref()),
+        usd: None,
+    };
+    let checked = check(conn, &fields)?;
     let mut after = observation(before.uid.clone(), before.source, checked, before.recorded_by);
     after.id = id;
     let now = clock::now();
