@@ -19,26 +19,28 @@ pub struct Health {
     version: &'static str,
     /// The sync protocol version this server speaks.
     protocol: u32,
-    /// The off-site copy (docs/operations.md): `ok` (confirmed within the alert's
-    /// threshold), `lagging`, or `none` (this server is the only copy).
-    offsite: &'static str,
+    /// The off-site copy (docs/operations.md): `ok` only when the store held this
+    /// database's newest transaction within the alert's threshold; `pending` (configured,
+    /// not confirmed yet), `lagging` (not confirmed for longer than the threshold),
+    /// `failing` (the store refused the last look: `offsite_failure` says why), or
+    /// `none` (this server is the only copy).
+    offsite: crate::domain::offsite::OffsiteHealth,
+    /// Why the store refused the last look, when `offsite` is `failing`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offsite_failure: Option<crate::domain::offsite::OffsiteFailure>,
 }
 
-/// Is the server up and its database reachable?
+/// Is the server up and its database reachable, and is its off-site copy confirmed?
 #[utoipa::path(get, path = "/health", tag = "health",
     responses((status = 200, body = Health), (status = 500, body = crate::error::ErrorBody)))]
 async fn health(State(state): State<AppState>) -> ApiResult<Json<Health>> {
     let threshold = state.config.offsite.as_ref().map(|o| o.lag_alert);
     let copy = state.db.read(move |conn| crate::domain::offsite::state_of(conn, threshold)).await?;
-    let offsite = match (copy.configured, copy.lagging) {
-        (false, _) => "none",
-        (true, true) => "lagging",
-        (true, false) => "ok",
-    };
     Ok(Json(Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
         protocol: sync_protocol::PROTOCOL_VERSION,
-        offsite,
+        offsite: copy.state,
+        offsite_failure: copy.failure,
     }))
 }

@@ -21,6 +21,73 @@ pub const MEDIA: &str = "offsite_media_at";
 const SINCE: &str = "offsite_since";
 /// The incident the super admins were told of (the confirmation it lags behind).
 const ALERTED: &str = "offsite_alerted_for";
+/// Why the store refused the last look (an `OffsiteFailure`'s word); absent when it answered.
+const FAILING: &str = "offsite_failing";
+
+/// Why the store could not be read, as an operator would act on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsiteFailure {
+    /// No answer: the address is wrong, or the store or the network is down.
+    Unreachable,
+    /// The store refuses the keys (a wrong secret, an unknown key, no right to the bucket).
+    Denied,
+    /// The bucket does not exist.
+    BucketMissing,
+    /// Anything else (the server's log has the tool's words).
+    Other,
+}
+
+impl OffsiteFailure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OffsiteFailure::Unreachable => "unreachable",
+            OffsiteFailure::Denied => "denied",
+            OffsiteFailure::BucketMissing => "bucket_missing",
+            OffsiteFailure::Other => "other",
+        }
+    }
+
+    fn parse(word: &str) -> OffsiteFailure {
+        [OffsiteFailure::Unreachable, OffsiteFailure::Denied, OffsiteFailure::BucketMissing]
+            .into_iter()
+            .find(|f| f.as_str() == word)
+            .unwrap_or(OffsiteFailure::Other)
+    }
+
+    /// The class of a tool's error, from what S3 answered (its error codes) or how the
+    /// connection failed.
+    pub fn of(error: &str) -> OffsiteFailure {
+        const DENIED: [&str; 6] = [
+            "SignatureDoesNotMatch",
+            "InvalidAccessKeyId",
+            "AccessDenied",
+            "InvalidToken",
+            "ExpiredToken",
+            "StatusCode: 403",
+        ];
+        const UNREACHABLE: [&str; 6] =
+            ["connection refused", "no such host", "i/o timeout", "timed out", "dial tcp", "network is unreachable"];
+        if error.contains("NoSuchBucket") {
+            OffsiteFailure::BucketMissing
+        } else if DENIED.iter().any(|word| error.contains(word)) {
+            OffsiteFailure::Denied
+        } else if UNREACHABLE.iter().any(|word| error.to_lowercase().contains(word)) {
+            OffsiteFailure::Unreachable
+        } else {
+            OffsiteFailure::Other
+        }
+    }
+}
+
+/// What the last look at the store found: `None`, it answered; else why not.
+pub fn looked(conn: &Connection, failure: Option<OffsiteFailure>) -> ApiResult<()> {
+    match failure {
+        Some(failure) => meta::set(conn, FAILING, failure.as_str())?,
+        None => meta::remove(conn, FAILING)?,
+    }
+    Ok(())
+}
 
 /// The copy runs from `now` on (kept from its first start, so a restart hides no lag).
 pub fn started(conn: &Connection, now: &str) -> ApiResult<()> {
@@ -68,11 +135,30 @@ pub fn alert_if_lagging(conn: &Connection, threshold: Duration) -> ApiResult<boo
     Ok(true)
 }
 
+/// What the copy's state is, in one word (`/health`'s `offsite`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsiteHealth {
+    /// No copy is configured: this server is the only copy.
+    None,
+    /// Configured, not confirmed yet (the store does not hold the newest transaction yet).
+    Pending,
+    /// The store held the database's newest transaction within the alert's threshold.
+    Ok,
+    /// Not confirmed for longer than the threshold (never, or not since `confirmed_at`).
+    Lagging,
+    /// The last look at the store failed (`failure` says why).
+    Failing,
+}
+
 /// The copy's state for the super admin's dashboard and the health check.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct OffsiteState {
     /// Whether an off-site copy is configured: without one, this server is the only copy.
     pub configured: bool,
+    pub state: OffsiteHealth,
+    /// Why the store refused the last look, when `state` is `failing`.
+    pub failure: Option<OffsiteFailure>,
     /// When the store last held the database's newest transaction.
     pub confirmed_at: Option<String>,
     /// When new pictures were last copied.
@@ -81,15 +167,55 @@ pub struct OffsiteState {
     pub lagging: bool,
 }
 
-/// The state, for a copy configured with `threshold` (`None`: no copy).
+/// The state, for a copy configured with `threshold` (`None`: no copy). `ok` means the
+/// store held this database's newest transaction within the threshold, nothing else.
 pub fn state_of(conn: &Connection, threshold: Option<Duration>) -> ApiResult<OffsiteState> {
     let Some(threshold) = threshold else {
-        return Ok(OffsiteState { configured: false, confirmed_at: None, media_at: None, lagging: false });
+        return Ok(OffsiteState {
+            configured: false,
+            state: OffsiteHealth::None,
+            failure: None,
+            confirmed_at: None,
+            media_at: None,
+            lagging: false,
+        });
     };
-    Ok(OffsiteState {
-        configured: true,
-        confirmed_at: meta::get(conn, CONFIRMED)?,
-        media_at: meta::get(conn, MEDIA)?,
-        lagging: lag(conn)?.is_some_and(|lag| lag > threshold),
-    })
+    let confirmed_at = meta::get(conn, CONFIRMED)?;
+    let lagging = lag(conn)?.is_some_and(|lag| lag > threshold);
+    let failure = meta::get(conn, FAILING)?.map(|word| OffsiteFailure::parse(&word));
+    let state = match (failure, lagging, &confirmed_at) {
+        (Some(_), _, _) => OffsiteHealth::Failing,
+        (None, true, _) => OffsiteHealth::Lagging,
+        (None, false, None) => OffsiteHealth::Pending,
+        (None, false, Some(_)) => OffsiteHealth::Ok,
+    };
+    Ok(OffsiteState { configured: true, state, failure, confirmed_at, media_at: meta::get(conn, MEDIA)?, lagging })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OffsiteFailure;
+
+    #[test]
+    fn a_tools_error_is_read_as_what_an_operator_acts_on() {
+        // Litestream 0.5's words against rclone's `serve s3`, and the look's own time-out.
+        let said = [
+            (
+                "litestream: Error: operation error S3: ListObjectsV2, https response error StatusCode: 403, RequestID: , \
+              HostID: , api error SignatureDoesNotMatch: The request signature we calculated does not match",
+                "denied",
+            ),
+            ("api error InvalidAccessKeyId: The Access Key Id you provided does not exist in our records.", "denied"),
+            (
+                "https response error StatusCode: 404, RequestID: E78A, NoSuchBucket: The specified bucket does not exist",
+                "bucket_missing",
+            ),
+            ("dial tcp 127.0.0.1:9: connect: connection refused", "unreachable"),
+            ("the store did not answer within 20 s (i/o timeout)", "unreachable"),
+            ("litestream: ", "other"),
+        ];
+        for (error, class) in said {
+            assert_eq!(OffsiteFailure::of(error).as_str(), class, "{error}");
+        }
+    }
 }

@@ -204,21 +204,30 @@ async fn copy_media_once(settings: &OffsiteSettings, media: &Path, newer_than: O
 }
 
 /// Asks the store what it holds every `check_every` (30 s): its newest transaction
-/// against the database's. Confirmed, the time is kept; not confirmed for `lag_alert`,
-/// the super admins are told once for the incident.
+/// against the database's. Confirmed, the time is kept; refused, why (`offsite::OffsiteFailure`:
+/// unreachable, denied, bucket missing), until a look succeeds; not confirmed for
+/// `lag_alert`, the super admins are told once for the incident.
 async fn check(db: Db, mailer: Mailer, settings: OffsiteSettings, config: PathBuf, db_path: PathBuf) {
     loop {
         tokio::time::sleep(settings.check_every).await;
-        match confirmed(&settings, &config, &db_path).await {
-            Ok(true) => {
-                let now = clock::now();
-                let noted = db.write(move |tx| Ok(meta::set(tx, offsite::CONFIRMED, &now)?)).await;
-                if let Err(err) = noted {
-                    tracing::warn!(%err, "off-site copy: cannot note the confirmation");
+        let looked = confirmed(&settings, &config, &db_path).await;
+        let failure = looked.as_ref().err().map(|err| {
+            let failure = offsite::OffsiteFailure::of(err);
+            tracing::warn!(%err, failure = failure.as_str(), "off-site copy: cannot read what the store holds");
+            failure
+        });
+        let confirmed_now = looked.unwrap_or(false).then(clock::now);
+        let noted = db
+            .write(move |tx| {
+                offsite::looked(tx, failure)?;
+                if let Some(now) = &confirmed_now {
+                    meta::set(tx, offsite::CONFIRMED, now)?;
                 }
-            }
-            Ok(false) => {}
-            Err(err) => tracing::warn!(%err, "off-site copy: cannot read what the store holds"),
+                Ok(())
+            })
+            .await;
+        if let Err(err) = noted {
+            tracing::warn!(%err, "off-site copy: cannot note what the store holds");
         }
         let lag_alert = settings.lag_alert;
         let alerted = db.write(move |tx| offsite::alert_if_lagging(tx, lag_alert)).await;
@@ -255,7 +264,12 @@ async fn tool_json(
 ) -> Result<serde_json::Value, String> {
     let mut command = settings.command(&settings.litestream);
     command.args(args).arg(config).arg(db_path);
-    let output = command.output().await.map_err(|err| format!("cannot start Litestream: {err}"))?;
+    // Litestream's S3 client retries an address that does not answer for a minute or more.
+    let patience = settings.check_every.clamp(Duration::from_secs(2), Duration::from_secs(20));
+    let output = tokio::time::timeout(patience, command.output())
+        .await
+        .map_err(|_| format!("the store did not answer within {} s (i/o timeout)", patience.as_secs()))?
+        .map_err(|err| format!("cannot start Litestream: {err}"))?;
     if !output.status.success() {
         return Err(format!("litestream: {}", String::from_utf8_lossy(&output.stderr).trim()));
     }

@@ -47,6 +47,7 @@ mod settings;
 mod sms;
 mod sms_commands;
 mod storage;
+mod store;
 mod surveys;
 pub mod sync;
 mod sync_property;

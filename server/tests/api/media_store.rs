@@ -5,75 +5,33 @@
 //! pictures cleaned up in the store; on PostgreSQL a second
 //! node with a data dir of its own serves what the first stored.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use mavuno::model::user::Role;
 use mavuno::platform::config::MediaSettings;
 use reqwest::StatusCode;
-use tempfile::TempDir;
 
 use crate::helpers::*;
+use crate::store::{self, Store, rclone};
 
-/// rclone's program: MAVUNO_RCLONE (scripts/test sets it), else the one scripts/test
-/// installs into .tools/. None when neither is there: the test says so and passes.
-fn rclone() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("MAVUNO_RCLONE") {
-        return Some(PathBuf::from(path));
+/// The store's settings for pictures, in its bucket `pictures`.
+fn pictures(store: &Store) -> MediaSettings {
+    MediaSettings {
+        url: "s3://pictures/mavuno".into(),
+        endpoint: Some(store.endpoint.clone()),
+        region: "us-east-1".into(),
+        access_key_id: store::KEY_ID.into(),
+        secret_access_key: store::SECRET.into(),
     }
-    let tools = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.tools/bin/rclone");
-    tools.exists().then_some(tools)
 }
 
-/// An S3 store on loopback over a directory of its own, with a bucket `pictures`.
-struct Store {
-    dir: TempDir,
-    endpoint: String,
-    _server: tokio::process::Child,
-}
-
-impl Store {
-    async fn start(rclone: &PathBuf) -> Store {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("pictures")).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let server = tokio::process::Command::new(rclone)
-            .args(["serve", "s3", "--auth-key", "AKTEST,test-secret-key", "--addr", &format!("127.0.0.1:{port}")])
-            .arg(dir.path())
-            .env("RCLONE_CONFIG", "/dev/null")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("rclone starts");
-        let endpoint = format!("http://127.0.0.1:{port}");
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        Store { dir, endpoint, _server: server }
-    }
-
-    fn settings(&self) -> MediaSettings {
-        MediaSettings {
-            url: "s3://pictures/mavuno".into(),
-            endpoint: Some(self.endpoint.clone()),
-            region: "us-east-1".into(),
-            access_key_id: "AKTEST".into(),
-            secret_access_key: "test-secret-key".into(),
-        }
-    }
-
-    /// The names the store holds under the prefix.
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.dir.path().join("pictures/mavuno"))
-            .map(|dir| dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
-            .unwrap_or_default();
-        names.sort();
-        names
-    }
+/// The names the store holds under the pictures' prefix.
+fn names(store: &Store) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(store.dir.path().join("pictures/mavuno"))
+        .map(|dir| dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
 }
 
 async fn upload(app: &TestApp, token: &str, bytes: Vec<u8>) -> String {
@@ -91,7 +49,7 @@ async fn pictures_live_in_the_object_store_and_every_node_serves_them() {
         return;
     };
     let store = Store::start(&rclone).await;
-    let settings = store.settings();
+    let settings = pictures(&store);
     let app = spawn_with(|config| config.media = Some(settings)).await;
     let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
     let hash = upload(&app, &farmer, png(1600, 1200)).await;
@@ -100,7 +58,7 @@ async fn pictures_live_in_the_object_store_and_every_node_serves_them() {
     let mut sizes: Vec<String> =
         mavuno::outbound::media::PHOTO_SIZES.iter().map(|s| format!("{hash}-{s}.jpg")).collect();
     sizes.sort();
-    assert_eq!(store.names(), sizes);
+    assert_eq!(names(&store), sizes);
     assert!(std::fs::read_dir(app.state.media.dir()).unwrap().next().is_none(), "the data dir holds none");
 
     // Served at the same address, cached for a year.
@@ -120,7 +78,7 @@ async fn pictures_live_in_the_object_store_and_every_node_serves_them() {
 
     // A second node with a data dir of its own serves what the first stored.
     if on_postgres() {
-        let settings = store.settings();
+        let settings = pictures(&store);
         let (b, _dir) = crate::nodes::second_node_with(&app, |config| config.media = Some(settings)).await;
         let served = b.client.get(format!("{}/media/{hash}-320.jpg", b.origin)).send().await.unwrap();
         assert_eq!(served.status(), StatusCode::OK);
@@ -131,14 +89,14 @@ async fn pictures_live_in_the_object_store_and_every_node_serves_them() {
     // The upload was never used: the clean-up removes it from the store.
     assert_eq!(app.state.housekeeping().collect_unused(Duration::from_secs(3600)).await.unwrap(), 0);
     assert_eq!(app.state.housekeeping().collect_unused(Duration::ZERO).await.unwrap(), 3);
-    assert!(store.names().is_empty(), "{:?}", store.names());
+    assert!(names(&store).is_empty(), "{:?}", names(&store));
 }
 
 #[tokio::test]
 async fn a_store_that_does_not_answer_is_a_503_not_a_500() {
     let Some(rclone) = rclone() else { return };
     let store = Store::start(&rclone).await;
-    let settings = store.settings();
+    let settings = pictures(&store);
     let app = spawn_with(|config| config.media = Some(settings)).await;
     let farmer = app.user_with_role("farmer@example.com", Role::Farmer).await;
     drop(store);

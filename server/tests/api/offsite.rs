@@ -1,7 +1,9 @@
 //! The off-site copy's health (docs/operations.md, Off-site copy): what the super
-//! admin's dashboard and `/health` say with no copy, with a copy the store confirms, and
-//! with one it has stopped confirming (the super admins told once an incident, by email
-//! and SMS). The copy itself, with Litestream, rclone and a real store: bench/drill.mjs.
+//! admin's dashboard and `/health` say with no copy; against a real store on loopback
+//! (rclone's `serve s3`, Litestream), with the right key (pending, then ok once the store
+//! holds the newest transaction), a wrong key, a missing bucket and no store at all; and
+//! with a copy not confirmed for too long (the super admins told once an incident, by
+//! email and SMS). The copy under load, killed and restored: bench/drill.mjs.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use reqwest::Method;
 use serde_json::Value;
 
 use crate::helpers::*;
+use crate::store::{self, Store, litestream, rclone};
 
 async fn health(app: &TestApp) -> Value {
     app.get("/health", None).await.json().await.unwrap()
@@ -47,6 +50,82 @@ fn unreachable_copy(lag_alert: Duration) -> OffsiteSettings {
         check_every: Duration::from_millis(200),
         lag_alert,
     }
+}
+
+/// A copy to `store`'s bucket `copies` with these keys, its look every 200 ms.
+fn copy_to(endpoint: &str, bucket: &str, secret: &str, litestream: PathBuf, rclone: PathBuf) -> OffsiteSettings {
+    OffsiteSettings {
+        url: format!("s3://{bucket}/node1"),
+        endpoint: Some(endpoint.to_owned()),
+        region: "us-east-1".to_owned(),
+        access_key_id: store::KEY_ID.to_owned().into(),
+        secret_access_key: secret.to_owned().into(),
+        litestream,
+        rclone,
+        media_every: Duration::from_millis(500),
+        check_every: Duration::from_millis(200),
+        lag_alert: Duration::from_secs(600),
+    }
+}
+
+/// `/health` until it says something other than `pending`, for at most 30 s.
+async fn settled(app: &TestApp) -> Value {
+    for _ in 0..300 {
+        let seen = health(app).await;
+        if seen["offsite"] != "pending" {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("still pending after 30 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_says_ok_only_once_the_store_holds_the_newest_change_and_why_it_refuses_us() {
+    let (Some(rclone), Some(litestream)) = (rclone(), litestream()) else {
+        eprintln!("skipped: no rclone or Litestream (scripts/test installs them into .tools/)");
+        return;
+    };
+    let store = Store::start(&rclone).await;
+    // The copy is SQLite's (Litestream): on SQLite also when the suite runs on PostgreSQL.
+    let app_with = |bucket: &'static str, secret: &'static str, endpoint: String| {
+        let (litestream, rclone) = (litestream.clone(), rclone.clone());
+        spawn_with(move |c| {
+            c.offsite = Some(copy_to(&endpoint, bucket, secret, litestream, rclone));
+            c.database_url = None;
+        })
+    };
+
+    // The right key: not confirmed before the store holds anything, then ok.
+    let app = app_with("copies", store::SECRET, store.endpoint.clone()).await;
+    assert_eq!(health(&app).await["offsite"], "pending");
+    let super_admin = app.user_with_role("root@example.com", Role::SuperAdmin).await;
+    let seen = settled(&app).await;
+    assert_eq!(seen["offsite"], "ok", "{seen}");
+    assert!(seen.get("offsite_failure").is_none(), "{seen}");
+    let copy = overview(&app, &super_admin).await["offsite"].clone();
+    assert_eq!((&copy["state"], &copy["failure"]), (&"ok".into(), &Value::Null), "{copy}");
+    assert!(copy["confirmed_at"].is_string(), "{copy}");
+    assert!(store.dir.path().join("copies/node1/db").is_dir(), "the store holds the database's copy");
+
+    // A wrong secret: the store refuses it, and says so at the first look.
+    let app = app_with("copies", "not-the-secret", store.endpoint.clone()).await;
+    let seen = settled(&app).await;
+    assert_eq!((&seen["offsite"], &seen["offsite_failure"]), (&"failing".into(), &"denied".into()), "{seen}");
+    let super_admin = app.user_with_role("root@example.com", Role::SuperAdmin).await;
+    let copy = overview(&app, &super_admin).await["offsite"].clone();
+    assert_eq!((&copy["state"], &copy["failure"]), (&"failing".into(), &"denied".into()), "{copy}");
+
+    // A bucket the store does not have.
+    let app = app_with("no-such-bucket", store::SECRET, store.endpoint.clone()).await;
+    let seen = settled(&app).await;
+    assert_eq!((&seen["offsite"], &seen["offsite_failure"]), (&"failing".into(), &"bucket_missing".into()), "{seen}");
+
+    // No store at that address: Litestream would try for minutes; the look gives up.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let app = app_with("copies", store::SECRET, format!("http://127.0.0.1:{closed}")).await;
+    let seen = settled(&app).await;
+    assert_eq!((&seen["offsite"], &seen["offsite_failure"]), (&"failing".into(), &"unreachable".into()), "{seen}");
 }
 
 #[tokio::test]
@@ -91,7 +170,9 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
     );
     assert_eq!(sms.len(), 1, "{sms:?}");
     assert_eq!(sms[0].0, "+243990001122");
-    assert_eq!(health(&app).await["offsite"], "lagging");
+    // Its tools fail (`false`): the store is failing, for a reason the log alone has.
+    let seen = health(&app).await;
+    assert_eq!((&seen["offsite"], &seen["offsite_failure"]), (&"failing".into(), &"other".into()), "{seen}");
     let seen = overview(&app, &super_admin).await["offsite"].clone();
     assert_eq!(
         (seen["configured"].clone(), seen["lagging"].clone(), seen["confirmed_at"].clone()),
@@ -109,9 +190,9 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
         "INSERT INTO meta (key, value) VALUES ('offsite_confirmed_at', '{now}')
          ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     ));
-    assert_eq!(health(&app).await["offsite"], "ok");
     let seen = overview(&app, &super_admin).await["offsite"].clone();
     assert_eq!((seen["lagging"].clone(), seen["confirmed_at"].clone()), (false.into(), now.into()));
+    assert_eq!(seen["state"], "failing", "the next look failed again: never ok while the store refuses us");
 
     // Then it stops confirming again: a new incident, told again.
     let mut waited = 0;

@@ -42,6 +42,10 @@ interface Overview {
 interface Offsite {
   /** None: this server is the only copy of the data. */
   configured: boolean;
+  /** `ok` only when the store holds the newest transaction within the threshold. */
+  state: 'none' | 'pending' | 'ok' | 'lagging' | 'failing';
+  /** Why the store refused the last look, when `state` is `failing`. */
+  failure: 'unreachable' | 'denied' | 'bucket_missing' | 'other' | null;
   confirmed_at: string | null;
   media_at: string | null;
   /** Not confirmed for longer than the alert's threshold. */
@@ -128,7 +132,7 @@ export function AdminHome({ db, onOpen }: { db: LocalDb | null; onOpen(section: 
   );
 }
 
-/** Where the data's off-site copy stands: a warning when there is none or it lags. */
+/** Where the data's off-site copy stands: a warning when there is none, it lags, or the store refuses it. */
 function OffsiteCopy({ copy }: { copy: Offsite }) {
   const { t } = useTranslation();
   if (!copy.configured)
@@ -137,8 +141,9 @@ function OffsiteCopy({ copy }: { copy: Offsite }) {
         {t('dashboard.offsite.none')}
       </p>
     );
+  const bad = copy.state === 'lagging' || copy.state === 'failing';
   return (
-    <section className={`card offsite${copy.lagging ? ' bad' : ''}`} aria-labelledby="offsite-title">
+    <section className={`card offsite${bad ? ' bad' : ''}`} aria-labelledby="offsite-title">
       <h2 id="offsite-title">{t('dashboard.offsite.title')}</h2>
       <p>
         {copy.confirmed_at
@@ -146,7 +151,10 @@ function OffsiteCopy({ copy }: { copy: Offsite }) {
           : t('dashboard.offsite.never')}
         {copy.media_at && ` ${t('dashboard.offsite.media', { time: formatDate(copy.media_at, 'time') })}`}
       </p>
-      {copy.lagging && <p role="status">{t('dashboard.offsite.lagging')}</p>}
+      {copy.state === 'failing' && (
+        <p role="alert">{t(`dashboard.offsite.failing.${copy.failure ?? 'other'}`)}</p>
+      )}
+      {copy.state !== 'failing' && copy.lagging && <p role="status">{t('dashboard.offsite.lagging')}</p>}
     </section>
   );
 }
