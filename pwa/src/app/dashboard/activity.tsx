@@ -151,9 +151,7 @@ function OffsiteCopy({ copy }: { copy: Offsite }) {
           : t('dashboard.offsite.never')}
         {copy.media_at && ` ${t('dashboard.offsite.media', { time: formatDate(copy.media_at, 'time') })}`}
       </p>
-      {copy.state === 'failing' && (
-        <p role="alert">{t(`dashboard.offsite.failing.${copy.failure ?? 'other'}`)}</p>
-      )}
+      {copy.state === 'failing' && <p role="alert">{t(`dashboard.offsite.failing.${copy.failure ?? 'other'}`)}</p>}
       {copy.state !== 'failing' && copy.lagging && <p role="status">{t('dashboard.offsite.lagging')}</p>}
     </section>
   );
