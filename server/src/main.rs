@@ -158,6 +158,9 @@ enum Command {
     Restore {
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
         data_dir: PathBuf,
+        /// Given (a PostgreSQL deployment), restore says which tools bring PostgreSQL back.
+        #[command(flatten)]
+        database: DatabaseArgs,
         /// A time (RFC 3339, e.g. 2026-11-28T09:30:00Z): the database as it was then.
         #[arg(long)]
         at: Option<String>,
@@ -172,10 +175,13 @@ enum Command {
         #[arg(long = "database-url", env = "MAVUNO_DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
-    /// Write a consistent copy of the database while the server runs.
+    /// Write a consistent copy of the SQLite database while the server runs (on
+    /// PostgreSQL, it says which tools back it up).
     Backup {
         #[arg(long, env = "MAVUNO_DATA_DIR", default_value = "./data")]
         data_dir: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
         #[arg(long)]
         out: PathBuf,
     },
@@ -335,11 +341,14 @@ async fn run() -> ExitCode {
             };
             create_user(config, &email, &password, &role, first_name, last_name).await
         }
-        Command::Backup { data_dir, out } => backup(&data_dir, &out),
+        Command::Backup { database, .. } | Command::Restore { database, .. } if database.url().is_some() => {
+            Err(ON_POSTGRES.to_owned())
+        }
+        Command::Backup { data_dir, out, .. } => backup(&data_dir, &out),
         Command::MigrateToPostgres { data_dir, database_url } => {
             database_args::migrate_to_postgres(&data_dir, &database_url)
         }
-        Command::Restore { data_dir, at, offsite } => match offsite.settings() {
+        Command::Restore { data_dir, at, offsite, .. } => match offsite.settings() {
             Ok(Some(settings)) => {
                 mavuno::outbound::offsite::restore(&settings, &data_dir, at.as_deref()).await.map(|said| {
                     println!("{said}");
@@ -488,11 +497,24 @@ async fn create_user(
     Ok(())
 }
 
+/// What `backup` and `restore` say on a PostgreSQL deployment: its database is not theirs.
+const ON_POSTGRES: &str = "this deployment's database is PostgreSQL (--database-url): back it up and restore it \
+    with PostgreSQL's own tools (pg_dump and pg_restore, or continuous archiving with point-in-time recovery: \
+    docs/operations.md, PostgreSQL). `mavuno backup` and `mavuno restore` copy the SQLite database of a data dir.";
+
 fn backup(data_dir: &Path, out: &Path) -> Result<(), String> {
-    if !data_dir.join(db::DB_FILE).is_file() {
-        return Err(format!("no database in {}", data_dir.display()));
+    let file = data_dir.join(db::DB_FILE);
+    if !std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() > 0) {
+        return Err(format!(
+            "no SQLite database in {} (a server on PostgreSQL keeps none there: {ON_POSTGRES})",
+            data_dir.display()
+        ));
     }
-    db::backup(data_dir, out).map_err(|e| format!("backup failed: {e}"))?;
+    if let Err(err) = db::backup(data_dir, out) {
+        // Nothing half-written is left to be taken for a backup.
+        let _ = std::fs::remove_file(out);
+        return Err(format!("backup failed: {err}"));
+    }
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     println!("backed up {} to {} ({size} bytes)", data_dir.join(db::DB_FILE).display(), out.display());
     Ok(())

@@ -100,7 +100,6 @@ impl AppState {
     pub async fn open(config: Config) -> Result<AppState, StartError> {
         let dir_error = |source| StartError::DataDir { dir: config.data_dir.display().to_string(), source };
         files::create_private_dir(&config.data_dir).map_err(dir_error)?;
-        db::make_private(&config.data_dir).map_err(dir_error)?;
         if config.database_read_url.is_some() && config.database_url.is_none() {
             let why = "--database-read-url is a replica of --database-url's PostgreSQL: give both, or neither";
             return Err(StartError::Database(db::Error::Other(why.to_owned())));
@@ -112,7 +111,11 @@ impl AppState {
                 config.database_pool,
                 config.database_ca.as_deref(),
             )?,
-            None => Db::open(&config.data_dir)?,
+            None => {
+                // On PostgreSQL the data dir holds no SQLite file (only media/ and the secrets).
+                db::make_private(&config.data_dir).map_err(dir_error)?;
+                Db::open(&config.data_dir)?
+            }
         };
         if config.jwt_secret.is_none() {
             share_secret(&db, config.data_dir.join(auth::SECRET_FILE), "jwt_secret").await?;

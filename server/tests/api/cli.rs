@@ -93,6 +93,47 @@ async fn a_backup_taken_while_serving_restores_into_a_working_server() {
 }
 
 #[tokio::test]
+async fn on_postgresql_the_data_dir_holds_no_sqlite_file_and_backup_says_which_tools_to_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_in(dir.path(), |_| {}).await;
+    app.register("amani@example.com").await;
+    // On PostgreSQL the data dir holds media and the secrets, no SQLite database.
+    assert_eq!(dir.path().join(mavuno::db::DB_FILE).exists(), !on_postgres());
+
+    let out = dir.path().join("backup.db");
+    let backup = |url: Option<&str>| {
+        let mut command = mavuno();
+        command.args(["backup", "--data-dir", dir.path().to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        command.env_remove("MAVUNO_DATABASE_URL");
+        if let Some(url) = url {
+            command.env("MAVUNO_DATABASE_URL", url);
+        }
+        command.output()
+    };
+    let refused = backup(Some("postgres://mavuno@127.0.0.1:1/mavuno")).await.unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("database is PostgreSQL") && said.contains("pg_dump"), "{said}");
+    assert!(!out.exists());
+    let restore = mavuno()
+        .args(["restore", "--data-dir", dir.path().join("new").to_str().unwrap()])
+        .env("MAVUNO_DATABASE_URL", "postgres://mavuno@127.0.0.1:1/mavuno")
+        .output()
+        .await
+        .unwrap();
+    assert!(String::from_utf8_lossy(&restore.stderr).contains("database is PostgreSQL"));
+
+    // A data dir whose SQLite file is empty (left by an older server on PostgreSQL):
+    // said plainly, and no half-written copy left behind.
+    std::fs::write(dir.path().join(mavuno::db::DB_FILE), b"").unwrap();
+    let refused = backup(None).await.unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("no SQLite database in") && said.contains("pg_dump"), "{said}");
+    assert!(!out.exists());
+}
+
+#[tokio::test]
 async fn serve_reads_its_settings_from_the_environment_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = mavuno()
