@@ -19,7 +19,6 @@ use crate::db::sync::{self, Purgeable};
 use crate::db::{Db, outbox, password_resets, payments, product_search, sessions, sms, throttles, ussd_memos};
 use crate::domain::prices;
 use crate::error::ApiResult;
-use crate::outbound::mailer::Mailer;
 use crate::outbound::media::MediaStore;
 use crate::platform::clock;
 
@@ -48,13 +47,11 @@ pub struct Tidied {
     pub price_alerts: usize,
 }
 
-/// What a round works on: the database, the pictures, and the outbox's wake-up
-/// (`AppState::housekeeping` makes it).
+/// What a round works on: the database and the pictures (`AppState::housekeeping` makes it).
 #[derive(Clone)]
 pub struct Housekeeping {
     pub db: Db,
     pub media: MediaStore,
-    pub mailer: Mailer,
     /// How long an upload nothing uses is kept (`Config::upload_grace`).
     pub upload_grace: Duration,
 }
@@ -89,9 +86,6 @@ impl Housekeeping {
             .await?;
         let (sales_prices, price_alerts) =
             self.db.write(move |tx| Ok((prices::sales::observe(tx)?, prices::alerts::send_due(tx, at)?))).await?;
-        if price_alerts > 0 {
-            self.mailer.wake();
-        }
         self.db.write(|tx| Ok(product_search::compact_search(tx)?)).await?;
         let pictures = self.collect_unused(self.upload_grace).await?;
         Ok(Tidied { sessions, pictures, emails, unsent_emails, tombstones, sales_prices, price_alerts })

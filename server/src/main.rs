@@ -512,7 +512,7 @@ fn backup(data_dir: &Path, out: &Path) -> Result<(), String> {
     }
     if let Err(err) = db::backup(data_dir, out) {
         // Nothing half-written is left to be taken for a backup.
-        let _ = std::fs::remove_file(out);
+        std::fs::remove_file(out).ok();
         return Err(format!("backup failed: {err}"));
     }
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);

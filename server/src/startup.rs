@@ -157,7 +157,6 @@ impl AppState {
             db,
             tokens: Arc::new(tokens),
             media,
-            mailer: mailer::Mailer::default(),
             catalogue_cache: Arc::new(cache::VersionedCache::new(512, CATALOGUE_CACHE_BYTES)),
             prices_cache: Arc::new(cache::VersionedCache::new(256, PRICES_CACHE_BYTES)),
         })
@@ -219,12 +218,11 @@ impl Application {
         let listener = bind(addr).map_err(|source| StartError::Listen { addr, source })?;
         let origin = format!("http://{}", listener.local_addr().map_err(|source| StartError::Listen { addr, source })?);
         state.origin.set(origin.clone()).ok();
-        mailer::spawn(&state.config, &state.db, &state.mailer).map_err(StartError::Secret)?;
-        sms::spawn(&state.config, &state.db, &state.mailer);
+        mailer::spawn(&state.config, &state.db).map_err(StartError::Secret)?;
+        sms::spawn(&state.config, &state.db);
         providers::spawn_poller(&state.db, &state.payments);
         if let Some(offsite) = &state.config.offsite {
-            crate::outbound::offsite::spawn(offsite, &state.config.data_dir, &state.db, &state.mailer)
-                .map_err(StartError::Offsite)?;
+            crate::outbound::offsite::spawn(offsite, &state.config.data_dir, &state.db).map_err(StartError::Offsite)?;
         }
         let housekeeping = state.housekeeping();
         if let Err(err) = housekeeping.run_once().await {

@@ -14,7 +14,7 @@ use crate::db::Db;
 use crate::db::throttles::Throttles;
 use crate::housekeeping::Housekeeping;
 use crate::outbound::media::MediaStore;
-use crate::outbound::{mailer, providers};
+use crate::outbound::providers;
 use crate::platform::cache;
 use crate::platform::config::Config;
 
@@ -26,7 +26,6 @@ pub struct AppState {
     /// Sign-in, sign-up and contact throttles.
     pub throttles: Arc<Throttles>,
     pub media: MediaStore,
-    pub mailer: mailer::Mailer,
     /// Catalogue pages, the same for everyone until a product changes.
     pub catalogue_cache: Arc<cache::VersionedCache>,
     /// Market prices' answers (the board, ranges), the same for everyone until a price changes.
@@ -42,12 +41,7 @@ pub struct AppState {
 impl AppState {
     /// What the hourly round works on.
     pub fn housekeeping(&self) -> Housekeeping {
-        Housekeeping {
-            db: self.db.clone(),
-            media: self.media.clone(),
-            mailer: self.mailer.clone(),
-            upload_grace: self.config.upload_grace,
-        }
+        Housekeeping { db: self.db.clone(), media: self.media.clone(), upload_grace: self.config.upload_grace }
     }
 }
 

@@ -164,7 +164,6 @@ async fn hide(
 ) -> ApiResult<Json<ProductAnswer>> {
     let actor = admin.0.user.clone();
     let product = state.db.write(move |tx| moderation::hide(tx, &actor, id, &request.reason)).await?;
-    state.mailer.wake();
     Ok(Json(ProductAnswer { success: true, product: product.into() }))
 }
 
@@ -177,6 +176,5 @@ async fn restore(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<ProductAnswer>> {
     let product = state.db.write(move |tx| moderation::restore(tx, id)).await?;
-    state.mailer.wake();
     Ok(Json(ProductAnswer { success: true, product: product.into() }))
 }

@@ -246,9 +246,6 @@ async fn decide(
             Ok(row)
         })
         .await?;
-    if notify {
-        state.mailer.wake();
-    }
     Ok(Json(SurveyResponse { success: true, data: row.into() }))
 }
 
@@ -316,9 +313,6 @@ async fn decide_many(
                 message: Some(refusal.message()),
             },
         });
-    }
-    if request.notify {
-        state.mailer.wake();
     }
     Ok(Json(BulkResponse { success: true, results }))
 }

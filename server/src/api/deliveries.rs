@@ -283,7 +283,6 @@ async fn record(
             deliveries::record(tx, &auth.user, &input)
         })
         .await?;
-    state.mailer.wake();
     Ok((StatusCode::CREATED, Json(DeliveryResponse { success: true, data: written.into() })))
 }
 

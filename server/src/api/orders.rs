@@ -322,7 +322,6 @@ async fn place_order(
     let buyer = auth.user.clone();
     let (order, created) =
         state.db.write_together(move |tx| orders::place(tx, &buyer, &request, Notify::People)).await?;
-    state.mailer.wake();
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok((status, Json(OrderResponse { success: true, data })))
@@ -394,7 +393,6 @@ async fn change_part(
             )
         })
         .await?;
-    state.mailer.wake();
     let data = OrderJson::for_viewer(order, &OrderViewer::read(&state, &auth.user).await?);
     Ok(Json(OrderResponse { success: true, data }))
 }

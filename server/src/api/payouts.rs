@@ -164,7 +164,6 @@ async fn pay(
             state.db.write(move |tx| payouts::settle(tx, &settling, &outcome)).await?;
         }
     }
-    state.mailer.wake();
     let data =
         state.db.read(move |conn| crate::db::payouts::by_uid(conn, &uid)?.ok_or_else(payouts::not_found)).await?;
     let status = if made { StatusCode::CREATED } else { StatusCode::OK };
@@ -193,7 +192,6 @@ async fn confirm(
 ) -> ApiResult<Json<PayoutResponse>> {
     let confirmed =
         state.db.write(move |tx| payouts::confirm_cash(tx, &auth.user, id, payout_id, &request.code)).await??;
-    state.mailer.wake();
     Ok(Json(PayoutResponse { success: true, data: confirmed.into() }))
 }
 

@@ -59,6 +59,7 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
         Ok(conn) => conn,
         Err(err) => return refuse(jobs, &err),
     };
+    super::OUTBOX_WRITTEN.set(false);
     let outcome = match conn.begin() {
         Ok(tx) => {
             let answers: Vec<Answer> = jobs.into_iter().map(|job| job.run(&tx)).collect();
@@ -74,8 +75,8 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
             return refuse(jobs, &err);
         }
     };
-    if let (Ok(()), Some((versions, touched))) = (&committed, sealed) {
-        pool.announce(versions, &touched, true);
+    if committed.is_ok() {
+        pool.committed(sealed);
     }
     Pool::put_back(&pool.writers, conn);
     for answer in answers {

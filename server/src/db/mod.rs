@@ -105,6 +105,45 @@ struct Pool {
     replica: Option<replica::Replica>,
     /// The newest version that concerned each audience (`scopes.rs`).
     scopes: Mutex<scopes::Scopes>,
+    /// Wakes the email and SMS senders after a commit that wrote to their outboxes.
+    outbox: Arc<Outbox>,
+}
+
+thread_local! {
+    /// Set when the transaction running on this thread wrote to an outbox.
+    static OUTBOX_WRITTEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Called by what writes to the email or SMS outbox (`outbox::enqueue`, `sms::enqueue`):
+/// once its transaction commits, the senders are woken, whatever path wrote it.
+fn outbox_written() {
+    OUTBOX_WRITTEN.set(true);
+}
+
+/// The email and SMS senders' wake-up (`outbound::mailer`, `outbound::sms`): every commit
+/// that wrote to an outbox wakes both; they also look every 30 s (retries, other nodes).
+#[derive(Default)]
+pub struct Outbox {
+    email: tokio::sync::Notify,
+    sms: tokio::sync::Notify,
+}
+
+impl Outbox {
+    /// Wakes both senders (a commit that wrote to an outbox does it by itself).
+    pub fn wake(&self) {
+        self.email.notify_one();
+        self.sms.notify_one();
+    }
+
+    /// Answers when a commit may have written an email.
+    pub async fn email_written(&self) {
+        self.email.notified().await;
+    }
+
+    /// Answers when a commit may have written an SMS.
+    pub async fn sms_written(&self) {
+        self.sms.notified().await;
+    }
 }
 
 /// Where connections come from: a new one replaces one that was lost (PostgreSQL
@@ -193,14 +232,23 @@ impl Pool {
         conn: &Connection,
         f: impl FnOnce(&Connection) -> ApiResult<T>,
     ) -> ApiResult<T> {
+        OUTBOX_WRITTEN.set(false);
         let tx = conn.begin()?;
         let value = f(&tx)?;
         let sealed = wakeups::seal(self, &tx);
         tx.commit()?;
+        self.committed(sealed);
+        Ok(value)
+    }
+
+    /// After a commit: its versions announced, the senders woken if it wrote to an outbox.
+    fn committed(self: &Arc<Self>, sealed: Option<(Versions, scopes::Touched)>) {
         if let Some((versions, touched)) = sealed {
             self.announce(versions, &touched, true);
         }
-        Ok(value)
+        if OUTBOX_WRITTEN.take() {
+            self.outbox.wake();
+        }
     }
 
     /// Merges the search index as a write of its own, after the one that asked.
@@ -320,11 +368,17 @@ impl Db {
             group: OnceLock::new(),
             replica,
             scopes: Mutex::new(scopes::Scopes::starting_at(known.sync)),
+            outbox: Arc::default(),
         });
         if engine == Engine::Postgres {
             wakeups::spawn_listener(Arc::downgrade(&pool));
         }
         Ok(Db { pool })
+    }
+
+    /// The senders' wake-up: woken by every commit that wrote to an outbox.
+    pub fn outbox(&self) -> Arc<Outbox> {
+        Arc::clone(&self.pool.outbox)
     }
 
     pub fn engine(&self) -> Engine {

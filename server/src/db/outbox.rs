@@ -21,6 +21,7 @@ pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now
     if to_email.to_ascii_lowercase().ends_with(".invalid") {
         return Ok(0);
     }
+    crate::db::outbox_written();
     conn.insert(
         &format!(
             "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)

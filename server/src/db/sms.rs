@@ -12,6 +12,7 @@ pub struct Sms {
 }
 
 pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> crate::db::Result<i64> {
+    crate::db::outbox_written();
     conn.insert(
         "INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)",
         params![to_number, body, now],

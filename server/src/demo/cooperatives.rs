@@ -211,7 +211,7 @@ fn lots(tx: &Connection) -> ApiResult<()> {
 }
 
 pub async fn seed(state: &AppState) -> ApiResult<bool> {
-    let seeded = state
+    state
         .db
         .write(|tx| {
             if meta::get(tx, SEEDED_KEY)?.is_some() {
@@ -226,9 +226,5 @@ pub async fn seed(state: &AppState) -> ApiResult<bool> {
             meta::set(tx, SEEDED_KEY, &crate::platform::clock::now())?;
             Ok(true)
         })
-        .await?;
-    if seeded {
-        state.mailer.wake();
-    }
-    Ok(seeded)
+        .await
 }

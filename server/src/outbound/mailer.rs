@@ -3,38 +3,16 @@
 //! `MAVUNO_SMTP_URL` is set and otherwise writes them to the log, so nothing
 //! is lost when mail is not configured (docs/operations.md).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::message::{Mailbox, Message, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use time::OffsetDateTime;
-use tokio::sync::Notify;
 
 use crate::db::Db;
 use crate::db::outbox::{self, Email};
 use crate::platform::clock;
 use crate::platform::config::Config;
-
-/// Wakes the senders after a transaction wrote to the email or SMS outbox.
-#[derive(Clone, Default)]
-pub struct Mailer {
-    wake: Arc<Notify>,
-    sms: Arc<Notify>,
-}
-
-impl Mailer {
-    /// Call after the transaction that enqueued a message (email or SMS) has committed.
-    pub fn wake(&self) {
-        self.wake.notify_one();
-        self.sms.notify_one();
-    }
-
-    /// Answers when a transaction may have written an SMS (`crate::outbound::sms`).
-    pub async fn sms_written(&self) {
-        self.sms.notified().await;
-    }
-}
 
 /// How often the outbox is looked at when nobody wakes the sender (retries).
 const POLL: Duration = Duration::from_secs(30);
@@ -49,7 +27,7 @@ enum Transport {
 }
 
 /// Starts the sender; it runs as long as the runtime does.
-pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) -> Result<(), String> {
+pub fn spawn(config: &Config, db: &Db) -> Result<(), String> {
     let transport = match &config.smtp_url {
         Some(url) => {
             let smtp = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
@@ -62,13 +40,14 @@ pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) -> Result<(), String> {
         }
         None => Transport::Log,
     };
-    let (db, mailer) = (db.clone(), mailer.clone());
+    let (db, outbox) = (db.clone(), db.outbox());
     tokio::spawn(async move {
         loop {
             if let Err(err) = send_due(&db, &transport).await {
                 tracing::warn!(%err, "could not read the email outbox");
             }
-            let _ = tokio::time::timeout(POLL, mailer.wake.notified()).await;
+            // Woken by every commit that wrote an email (`db::Outbox`).
+            let _ = tokio::time::timeout(POLL, outbox.email_written()).await;
         }
     });
     Ok(())

@@ -23,7 +23,6 @@ use tokio::process::Command;
 
 use crate::db::{self, Db, meta};
 use crate::domain::offsite;
-use crate::outbound::mailer::Mailer;
 use crate::platform::clock;
 use crate::platform::config::OffsiteSettings;
 
@@ -109,7 +108,7 @@ fn die_with_server(_command: &mut Command) {}
 
 /// Starts the copy of the data dir's database (Litestream) and pictures (rclone), and
 /// the check of what the store holds.
-pub fn spawn(settings: &OffsiteSettings, data_dir: &Path, db: &Db, mailer: &Mailer) -> Result<(), String> {
+pub fn spawn(settings: &OffsiteSettings, data_dir: &Path, db: &Db) -> Result<(), String> {
     if db.engine() == db::Engine::Postgres {
         return Err("the off-site copy is SQLite's (Litestream); on PostgreSQL use the engine's own \
                     backups (docs/operations.md, PostgreSQL) and leave --offsite-url unset"
@@ -126,7 +125,7 @@ pub fn spawn(settings: &OffsiteSettings, data_dir: &Path, db: &Db, mailer: &Mail
         .map_err(|err| format!("cannot write {}: {err}", config.display()))?;
     tokio::spawn(keep_running(settings.clone(), config.clone()));
     tokio::spawn(copy_media(db.clone(), settings.clone(), data_dir.join("media")));
-    tokio::spawn(check(db.clone(), mailer.clone(), settings.clone(), config, data_dir.join(db::DB_FILE)));
+    tokio::spawn(check(db.clone(), settings.clone(), config, data_dir.join(db::DB_FILE)));
     Ok(())
 }
 
@@ -207,7 +206,7 @@ async fn copy_media_once(settings: &OffsiteSettings, media: &Path, newer_than: O
 /// against the database's. Confirmed, the time is kept; refused, why (`offsite::OffsiteFailure`:
 /// unreachable, denied, bucket missing), until a look succeeds; not confirmed for
 /// `lag_alert`, the super admins are told once for the incident.
-async fn check(db: Db, mailer: Mailer, settings: OffsiteSettings, config: PathBuf, db_path: PathBuf) {
+async fn check(db: Db, settings: OffsiteSettings, config: PathBuf, db_path: PathBuf) {
     loop {
         tokio::time::sleep(settings.check_every).await;
         let looked = confirmed(&settings, &config, &db_path).await;
@@ -232,10 +231,7 @@ async fn check(db: Db, mailer: Mailer, settings: OffsiteSettings, config: PathBu
         let lag_alert = settings.lag_alert;
         let alerted = db.write(move |tx| offsite::alert_if_lagging(tx, lag_alert)).await;
         match alerted {
-            Ok(true) => {
-                tracing::warn!("off-site copy: not confirmed for too long; the super admins are told");
-                mailer.wake();
-            }
+            Ok(true) => tracing::warn!("off-site copy: not confirmed for too long; the super admins are told"),
             Ok(false) => {}
             Err(err) => tracing::warn!(%err, "off-site copy: cannot tell the super admins"),
         }

@@ -12,7 +12,6 @@ use serde_json::Value;
 use crate::db::Db;
 use crate::db::sms::{self, Sms};
 use crate::error::AppError;
-use crate::outbound::mailer::Mailer;
 use crate::platform::clock;
 use crate::platform::config::{AfricasTalkingSettings, Config};
 
@@ -42,7 +41,7 @@ enum Outcome {
 }
 
 /// Starts the sender; it runs as long as the runtime does.
-pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) {
+pub fn spawn(config: &Config, db: &Db) {
     let transport = match &config.africas_talking {
         Some(settings) => Transport::AfricasTalking(
             reqwest::Client::builder().timeout(Duration::from_secs(20)).build().unwrap_or_default(),
@@ -50,13 +49,14 @@ pub fn spawn(config: &Config, db: &Db, mailer: &Mailer) {
         ),
         None => Transport::Log,
     };
-    let (db, mailer) = (db.clone(), mailer.clone());
+    let (db, outbox) = (db.clone(), db.outbox());
     tokio::spawn(async move {
         loop {
             if let Err(err) = send_due(&db, &transport).await {
                 tracing::warn!(%err, "could not read the SMS outbox");
             }
-            let _ = tokio::time::timeout(POLL, mailer.sms_written()).await;
+            // Woken by every commit that wrote an SMS (`db::Outbox`).
+            let _ = tokio::time::timeout(POLL, outbox.sms_written()).await;
         }
     });
 }

@@ -24,7 +24,7 @@ async fn id_of(app: &TestApp, token: &str) -> i64 {
 }
 
 impl Coop {
-    async fn new() -> Coop {
+    pub async fn new() -> Coop {
         Coop::on(crate::ussd::ussd_app().await).await
     }
 

@@ -113,6 +113,48 @@ impl TestApp {
     }
 }
 
+/// Whatever path queues an SMS, its commit wakes the sender: the message leaves at once,
+/// not at the sender's next look (30 s on).
+#[tokio::test]
+async fn an_sms_queued_by_any_write_leaves_at_once_not_at_the_next_look() {
+    let app = spawn_app().await;
+    // The sender has looked at the empty outbox at start; its next look is 30 s away.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.state
+        .db
+        .write(|tx| Ok(mavuno::db::sms::enqueue(tx, "+243990001234", "Hello", &mavuno::platform::clock::now())?))
+        .await
+        .unwrap();
+    app.texts_become(&["sent"]).await;
+
+    // A manager accepting a member: the welcome leaves at once too.
+    let c = crate::cooperatives::Coop::new().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let farmer = c.app.user_with_role("second.member@example.com", Role::Farmer).await;
+    c.app.sql("UPDATE users SET phone_number = '+243990000177' WHERE email = 'second.member@example.com'");
+    let me: Value = c.app.get("/me", Some(&farmer)).await.json().await.unwrap();
+    let farmer_id = me["user"]["id"].as_i64().unwrap();
+    c.app.call(Method::POST, &format!("/cooperatives/{}/join", c.id), &farmer, None).await;
+    let accepted = c
+        .app
+        .call(
+            Method::PUT,
+            &format!("/cooperatives/{}/members/{farmer_id}", c.id),
+            &c.manager,
+            Some(json!({"status": "active"})),
+        )
+        .await;
+    assert_eq!(accepted.status(), reqwest::StatusCode::OK);
+    for _ in 0..100 {
+        let welcome = c.app.texts().into_iter().find(|t| t.to == "+243990000177");
+        if welcome.as_ref().is_some_and(|t| t.status == "sent") {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the welcome was not sent within 5 s: {:?}", c.app.texts());
+}
+
 #[tokio::test]
 async fn a_decision_is_texted_in_the_applicants_language_and_logged_without_a_provider() {
     let app = spawn_app().await;
@@ -154,8 +196,8 @@ async fn two_nodes_send_each_queued_sms_once() {
         mavuno::db::sms::enqueue(&conn, &format!("+24399100{n:04}"), &format!("Message {n}"), "2026-01-01T00:00:00Z")
             .unwrap();
     }
-    a.state.mailer.wake();
-    b.state.mailer.wake();
+    a.state.db.outbox().wake();
+    b.state.db.outbox().wake();
     let texts = a.texts_become(&["sent"; 60]).await;
     assert!(texts.iter().all(|t| t.attempts == 1), "each sent at the first attempt");
     let mut bodies: Vec<String> = fake
@@ -187,11 +229,11 @@ async fn messages_claimed_by_a_node_that_stopped_are_sent_by_another_once_the_cl
     let until = mavuno::platform::clock::format(time::OffsetDateTime::now_utc() + Duration::from_secs(2));
     let claimed = mavuno::db::sms::claim_due(&conn, &mavuno::platform::clock::now(), &until, 20).unwrap();
     assert_eq!(claimed.len(), 3);
-    app.state.mailer.wake();
+    app.state.db.outbox().wake();
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(fake.received.lock().unwrap().is_empty(), "claimed by another: left alone");
     tokio::time::sleep(Duration::from_secs(2)).await;
-    app.state.mailer.wake();
+    app.state.db.outbox().wake();
     app.texts_become(&["sent"; 3]).await;
     assert_eq!(fake.received.lock().unwrap().len(), 3, "each sent once");
 }
@@ -220,7 +262,7 @@ async fn africas_talking_gets_the_message_a_failure_is_tried_again_and_a_bad_num
     }
     assert_eq!(app.texts()[0].attempts, 1, "one attempt made: {failed:?}");
     app.sql("UPDATE sms_outbox SET next_try_at = '2000-01-01T00:00:00Z' WHERE status = 'queued'");
-    app.state.mailer.wake();
+    app.state.db.outbox().wake();
     let sent = &app.texts_become(&["sent"]).await[0];
     assert_eq!(
         (sent.delivery.as_deref(), sent.provider_id.as_deref(), sent.attempts),

@@ -262,7 +262,6 @@ pub async fn update_profile(state: &AppState, auth: &AuthUser, form: AccountForm
     }
     let keep_session = auth.jti.clone();
     let saved = state.db.write(move |tx| accounts::save_profile(tx, user_id, &changes, &keep_session)).await?;
-    state.mailer.wake();
     Ok(saved)
 }
 

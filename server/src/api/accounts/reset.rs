@@ -52,9 +52,7 @@ async fn forgot(
         // Every writing of one number (+243…, 0…, 00243…, spaced) shares one budget.
         let number = crate::domain::phone::last_digits(&phone);
         throttle(&state, &[format!("reset-ip:{from}"), format!("reset-phone:{number}")]).await?;
-        if state.db.write(move |tx| password_reset::request_code(tx, &phone)).await? {
-            state.mailer.wake();
-        }
+        state.db.write(move |tx| password_reset::request_code(tx, &phone)).await?;
         return Ok((StatusCode::ACCEPTED, MessageResponse::new(TEXTED)));
     }
     let email = normalise_email(request.email.as_deref().unwrap_or_default());
@@ -66,9 +64,7 @@ async fn forgot(
     }
     throttle(&state, &[format!("reset-ip:{from}"), format!("reset-email:{email}")]).await?;
     let origin = state.config.public_url.clone().or_else(|| state.origin.get().cloned()).unwrap_or_default();
-    if state.db.write(move |tx| password_reset::request(tx, &email, &origin)).await? {
-        state.mailer.wake();
-    }
+    state.db.write(move |tx| password_reset::request(tx, &email, &origin)).await?;
     Ok((StatusCode::ACCEPTED, MessageResponse::new(SENT)))
 }
 

@@ -248,7 +248,6 @@ async fn callback(
                     Ok(effect)
                 })
                 .await?;
-            state.mailer.wake();
             Ok(Json(serde_json::json!({ "success": true, "effect": effect })))
         }
         Err(why) => {

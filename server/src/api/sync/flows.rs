@@ -37,8 +37,6 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
             Ok((results, sync::last_mutation_id(tx, &client_id)?))
         })
         .await?;
-    // Orders write to people; the mailer sends once the changes are committed.
-    state.mailer.wake();
     tracing::debug!(last_mutation_id, "push applied");
     Ok(PushResponse { last_mutation_id: last_mutation_id as u64, results })
 }

@@ -96,7 +96,6 @@ pub async fn incoming(
     if !first {
         return answered("repeated");
     }
-    state.mailer.wake();
     answered("answered")
 }
 

@@ -165,7 +165,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
         let run = match run {
             Run::NeedsWrite => {
                 let (d, t, e) = (dial.clone(), state.throttles.sms_asked.limit(), ended.clone());
-                let written = state
+                state
                     .db
                     .write(move |tx| {
                         let steps = session::load(tx, &d.phone, &d.session)?;
@@ -178,9 +178,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
                         session::keep(tx, &d.phone, &d.session, &learned)?;
                         Ok(run)
                     })
-                    .await?;
-                state.mailer.wake();
-                written
+                    .await?
             }
             other => other,
         };
