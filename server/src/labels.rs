@@ -94,6 +94,18 @@ impl Lang {
         format!("{sign}{}{mark}{:02}", self.whole(cents.abs() / 100), cents.abs() % 100)
     }
 
+    /// Grams as kilograms in this language, to the tenth as the weigh book keeps them:
+    /// "48.5", "1,250" (English, Kiswahili), "48,5", "1 250" (French), as its amounts.
+    pub fn kilograms(self, grams: i64) -> String {
+        let tenths = (grams.abs() + 50) / 100;
+        let sign = if grams < 0 && tenths > 0 { "-" } else { "" };
+        let whole = self.whole(tenths / 10);
+        match tenths % 10 {
+            0 => format!("{sign}{whole}"),
+            tenth => format!("{sign}{whole}{}{tenth}", if self.code() == "fr" { ',' } else { '.' }),
+        }
+    }
+
     /// A place as readers of this language read it: the provinces MAVUNO writes into
     /// places in English ("Kabare, South Kivu", from a basic phone's or an agent's
     /// registration and the demo) translated ("Kabare, Sud-Kivu"), the rest as typed.
@@ -164,5 +176,15 @@ mod tests {
         assert_eq!(Lang::EN.plural("market.units_counted.piece", 1, &[]), "piece");
         assert_eq!(fr.plural("market.in_stock", 200, &[("unit", "kg")]), "200 kg en stock");
         assert_ne!(sw.plural("market.units_counted.piece", 2, &[]), "market.units_counted.piece");
+    }
+
+    #[test]
+    fn weights_are_written_as_each_language_writes_its_amounts() {
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!((fr.kilograms(48_500), fr.amount(972)), ("48,5".to_owned(), "9,72".to_owned()));
+        assert_eq!((Lang::EN.kilograms(48_500), sw.kilograms(48_500)), ("48.5".to_owned(), "48.5".to_owned()));
+        assert_eq!(fr.kilograms(1_250_040), "1\u{202f}250");
+        assert_eq!(Lang::EN.kilograms(1_250_060), "1,250.1");
+        assert_eq!((Lang::EN.kilograms(0), Lang::EN.kilograms(-2_500)), ("0".to_owned(), "-2.5".to_owned()));
     }
 }

@@ -198,7 +198,7 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
     let (to, receipt) = sms.last().unwrap();
     assert_eq!(to, "+243990000101");
     assert!(
-        receipt.contains("48.5 kg haricots qualité A") && receipt.contains(&format!("LITIGE {reference}")),
+        receipt.contains("48,5 kg haricots qualité A") && receipt.contains(&format!("LITIGE {reference}")),
         "{receipt}"
     );
     assert!(mavuno::platform::gsm7::units(receipt).is_some_and(|n| n <= 160));
@@ -221,6 +221,13 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
         json!({"member_id": ["not_a_member"], "crop": ["crop_unknown"], "quantity": ["out_of_range"],
                "delivered_on": ["date_future"]})
     );
+    assert_eq!(c.book().await.len(), 1);
+    // Tomorrow in South Kivu, where the scale is, is not written yet.
+    let mut tomorrow = c.delivery(80, "10");
+    tomorrow["delivered_on"] = json!((mavuno::domain::prices::today() + time::Duration::days(1)).to_string());
+    let another_phone = "cccccccc-0000-4000-8000-000000000002";
+    let refused = app.push_ok(&c.manager, another_phone, vec![mutation(1, "delivery.record", tomorrow, None)]).await;
+    assert_eq!(refused["results"][0]["error_codes"], json!({"delivered_on": ["date_future"]}), "{refused}");
     assert_eq!(c.book().await.len(), 1);
     // Only managers weigh in.
     let refused = app
@@ -275,7 +282,11 @@ async fn a_delivery_weighed_offline_lands_once_with_a_receipt_and_a_correction_k
     // A corrected entry is not corrected twice; nobody else sees the member's entries.
     correction["uid"] = json!(crate::sync::uid(5));
     let twice = app.push_ok(&c.manager, phone, vec![mutation(5, "delivery.record", correction, None)]).await;
-    assert_eq!(twice["results"][0]["error_codes"], json!({"replaces": ["already_corrected"]}));
+    assert_eq!(
+        (&twice["results"][0]["status"], &twice["results"][0]["code"]),
+        (&json!("rejected"), &json!("already_corrected")),
+        "{twice}"
+    );
     let other = app.user_with_role("other@example.com", Role::Farmer).await;
     let theirs: Value = app.get("/me/deliveries", Some(&other)).await.json().await.unwrap();
     assert_eq!(theirs["data"], json!([]));

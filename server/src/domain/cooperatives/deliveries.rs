@@ -9,7 +9,7 @@ use crate::db::deliveries::{self as rows, DeliveryRow, NewDelivery};
 use crate::db::users::UserRow;
 use crate::db::{Connection, cooperatives as coop_rows, users};
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::model::cooperative::{Grade, MemberStatus, WeighUnit, kilograms};
+use crate::model::cooperative::{Grade, MemberStatus, WeighUnit};
 use crate::model::picture::is_hash;
 use crate::model::user::Role;
 use crate::platform::{clock, gsm7};
@@ -91,8 +91,10 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
     };
     if let Some(entry) = &replaces {
         if entry.replaced_by.is_some() {
-            errors.add("replaces", "already_corrected", "This entry was corrected already: correct the correction");
-        } else if crate::db::lots::is_drawn(conn, entry.id)? {
+            // The book moved on since the phone saw it: a conflict, as for a dispute.
+            return Err(already_corrected());
+        }
+        if crate::db::lots::is_drawn(conn, entry.id)? {
             errors.add("replaces", "delivery_in_lot", "This entry is in a lot on sale and can no longer be corrected");
         }
     }
@@ -131,9 +133,8 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
     let day = clock::parse_day(input.delivered_on);
     match day {
         None => errors.add("delivered_on", "date_invalid", "The date is YYYY-MM-DD"),
-        Some(day) if day > today + Duration::days(1) => {
-            errors.add("delivered_on", "date_future", "The delivery cannot be in the future")
-        }
+        // South Kivu's day, where the scale is: tomorrow there is not written yet.
+        Some(day) if day > today => errors.add("delivered_on", "date_future", "The delivery cannot be in the future"),
         Some(day) if day < today - Duration::days(MAX_AGE_DAYS) => {
             errors.add("delivered_on", "date_too_old", "Deliveries are written within 60 days")
         }
@@ -253,7 +254,7 @@ fn receipt(
     let coop = gsm7::cut(&entry.cooperative_name, COOP_SMS_CHARS);
     let place = gsm7::cut(&entry.place, COOP_SMS_CHARS);
     let (quantity, reference, was) =
-        (kilograms(entry.grams), reference(entry.id), corrects.map(|c| reference(c.id)).unwrap_or_default());
+        (lang.kilograms(entry.grams), reference(entry.id), corrects.map(|c| reference(c.id)).unwrap_or_default());
     let values = [
         ("coop", coop.as_str()),
         ("quantity", quantity.as_str()),
@@ -281,7 +282,7 @@ pub fn dispute(conn: &Connection, member: &UserRow, id: i64, reason: &str) -> Ap
         return Err(AppError::conflict("already_disputed", "This entry is disputed already"));
     }
     if entry.replaced_by.is_some() {
-        return Err(AppError::conflict("already_corrected", "This entry was corrected: dispute the correction"));
+        return Err(already_corrected());
     }
     let written = clock::parse(&entry.created_at).ok_or_else(|| AppError::internal("an entry's time"))?;
     if OffsetDateTime::now_utc() - written > Duration::days(DISPUTE_DAYS) {
@@ -311,6 +312,11 @@ pub fn not_found() -> AppError {
     AppError::not_found("delivery_not_found", "This entry does not exist")
 }
 
+/// An entry corrected since: neither corrected nor disputed again (its correction is).
+fn already_corrected() -> AppError {
+    AppError::conflict("already_corrected", "This entry was corrected since: correct or dispute its correction")
+}
+
 /// A member's latest entries that count, newest first, as many as `room` GSM-7
 /// characters hold ("Your deliveries: D12 48.5 kg beans A 2026-03-12; …"): the SMS
 /// command's answer and the USSD screen's.
@@ -321,7 +327,7 @@ pub fn latest(conn: &Connection, member: &UserRow, lang: crate::labels::Lang, ro
         .filter(|d| d.replaced_by.is_none() && d.grams > 0)
         .map(|d| {
             let crop = crate::domain::prices::crop(&d.crop).map_or(d.crop.clone(), |c| c.name(lang).to_lowercase());
-            format!("{} {} kg {crop} {} {}", reference(d.id), kilograms(d.grams), d.grade.as_str(), d.delivered_on)
+            format!("{} {} kg {crop} {} {}", reference(d.id), lang.kilograms(d.grams), d.grade.as_str(), d.delivered_on)
         })
         .collect();
     if lines.is_empty() {
