@@ -56,7 +56,28 @@ pub fn send_dialled(
 
 /// The USSD code people dial, when a super admin has set it (docs/settings.md).
 pub fn dial_code(conn: &Connection) -> ApiResult<Option<String>> {
-    Ok(crate::domain::settings::ussd_code(conn)?)
+    Ok(match crate::domain::settings::ussd_code(conn)? {
+        Some(code) => Some(code),
+        None => db::meta::get(conn, DIALLED)?,
+    })
+}
+
+/// The code people dial as the USSD gateway last said it (`serviceCode`), kept for the
+/// messages that name the code when no super admin has set one: a farmer welcomed with
+/// "dial *384*12# again" is not told "the MAVUNO phone menu" in the next message.
+const DIALLED: &str = "ussd_code_dialled";
+
+/// Whether `code`, what the gateway says was dialled, is to be kept (`note_dialled`): no
+/// code is set and it is not the one kept already.
+pub fn dialled_is_new(conn: &Connection, code: &str) -> ApiResult<bool> {
+    Ok(crate::domain::settings::ussd_code(conn)?.is_none() && db::meta::get(conn, DIALLED)?.as_deref() != Some(code))
+}
+
+pub fn note_dialled(conn: &Connection, code: &str) -> ApiResult<()> {
+    if crate::domain::settings::is_ussd_code(code) {
+        db::meta::set(conn, DIALLED, code)?;
+    }
+    Ok(())
 }
 
 /// The language to write to `person` in: the one their number chose in the USSD

@@ -175,6 +175,11 @@ async fn a_new_number_joins_in_french_and_a_repeated_confirmation_makes_one_acco
         "welcomed with the code dialled (none is set), not told an agent opened the account: {}",
         texted[0].1
     );
+    // Later messages name the code dialled too, not "the MAVUNO phone menu".
+    let stock = [("from", "+250788000009"), ("text", "STOCK 1 40 2580"), ("id", "s9")];
+    app.client.post(app.api(&format!("/sms/incoming/{TOKEN}"))).form(&stock).send().await.unwrap();
+    let answer = app.sms_bodies().into_iter().find(|(to, _)| to == "+250788000009").unwrap().1;
+    assert_eq!(answer, "This number has no MAVUNO account. Dial *384*1234# to join.");
 
     let member = phone.dial().await;
     assert!(member.text.starts_with("MAVUNO - Furaha\n1 Ma demande"), "{}", member.text);

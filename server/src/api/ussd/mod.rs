@@ -131,12 +131,29 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
             return Reply::end(lang, "busy");
         }
     }
+    if let Some(code) = dial.service_code.clone() {
+        remember_code(state, code).await;
+    }
     match settle(state, &dial).await {
         Ok(reply) => reply,
         Err(err) => {
             tracing::warn!(%err, "USSD request failed");
             Reply::end(lang, "busy")
         }
+    }
+}
+
+/// Keeps the code people dial, as the gateway says it, for the SMS that name it when no
+/// super admin has set one (`domain::sms::dial_code`): written once, read each time.
+async fn remember_code(state: &AppState, code: String) {
+    let seen = code.clone();
+    let kept = match state.db.read_primary(move |conn| crate::domain::sms::dialled_is_new(conn, &seen)).await {
+        Ok(false) => Ok(()),
+        Ok(true) => state.db.write(move |tx| crate::domain::sms::note_dialled(tx, &code)).await,
+        Err(err) => Err(err),
+    };
+    if let Err(err) = kept {
+        tracing::warn!(%err, "could not keep the USSD code dialled");
     }
 }
 
