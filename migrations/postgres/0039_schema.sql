@@ -1,6 +1,6 @@
 -- MAVUNO's schema on PostgreSQL as it stands after SQLite's migrations 0001–0039
 -- (migrations/*.sql). From 0040 on, every migration has a file of the same name here
--- and there (db/schema_tests.rs compares the two schemas after migrating).
+-- and there (server/tests/api/storage.rs compares the two schemas after migrating).
 -- SQLite's types as PostgreSQL's: INTEGER → BIGINT (flags stay 0/1 integers, so a
 -- query reads the same on both), REAL → DOUBLE PRECISION, BLOB → BYTEA, TEXT → TEXT
 -- (times as ISO-8601 text in UTC, as on SQLite). Create the database with the C

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::{Connection, Error, Result};
 
 /// PostgreSQL's migrations. The first stands for SQLite's 0001–0039; from 0040 on,
-/// each has the same name as SQLite's (`schema_tests.rs` holds them in step).
+/// each has the same name as SQLite's (`tests/api/storage.rs`, `both_engines_have_the_same_schema_and_migrations_in_step`, holds them in step).
 pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0039_schema", include_str!("../../../migrations/postgres/0039_schema.sql")),
     ("0040_cooperatives", include_str!("../../../migrations/postgres/0040_cooperatives.sql")),

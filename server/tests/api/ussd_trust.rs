@@ -76,6 +76,23 @@ async fn an_answer_acts_on_the_order_the_farmer_saw_though_the_list_changed() {
 }
 
 #[tokio::test]
+async fn new_orders_come_before_accepted_ones_however_recent() {
+    let app = ussd_app().await;
+    let (farmer, number) = farmer_with_phone(&app, "amani@example.com").await;
+    let buyer = app.user_with_role("buyer@example.com", Role::User).await;
+    let beans = app.listed(&farmer, beans()).await;
+    let (older, _) = ids(&app.place(&buyer, order(1, json!([line(beans, 5, 200)]))).await.json().await.unwrap());
+    let (newer, newer_part) =
+        ids(&app.place(&buyer, order(2, json!([line(beans, 3, 200)]))).await.json().await.unwrap());
+    let accepted = app.patch_part(&farmer, newer, newer_part, json!({"status": "accepted"})).await;
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let list = app.phone(&number).go(&["3", "2580", "2580"]).await;
+    let (at_older, at_newer) =
+        (list.text.find(&format!("#{older} nouvelle")), list.text.find(&format!("#{newer} acceptée")));
+    assert!(at_older.is_some() && at_newer.is_some() && at_older < at_newer, "the new one first: {}", list.text);
+}
+
+#[tokio::test]
 async fn a_product_picked_is_the_one_shown_and_a_gateway_s_repeat_shows_the_same_list() {
     let app = ussd_app().await;
     let (farmer, number) = farmer_with_phone(&app, "amani@example.com").await;

@@ -12,7 +12,8 @@ use crate::error::{ApiResult, AppError};
 use crate::model::order::{Delivery, PartStatus};
 use crate::platform::gsm7;
 
-/// The farmer's parts of orders: new ones first, then shipped, then the rest; newest first in each.
+/// The farmer's parts of orders: new ones first (to accept or decline), then accepted,
+/// then shipped, then the rest; newest first in each.
 fn own_parts(ctx: &Ctx<'_>) -> ApiResult<Vec<(OrderRow, PartRow)>> {
     let farmer = me(ctx)?;
     let mut parts: Vec<(OrderRow, PartRow)> = orders::list_for(ctx.conn, farmer.id, 200)?
@@ -23,9 +24,10 @@ fn own_parts(ctx: &Ctx<'_>) -> ApiResult<Vec<(OrderRow, PartRow)>> {
         })
         .collect();
     parts.sort_by_key(|(_, part)| match part.status {
-        PartStatus::Processing => 0,
-        PartStatus::Shipped => 1,
-        _ => 2,
+        PartStatus::Processing if part.accepted_at.is_none() => 0,
+        PartStatus::Processing => 1,
+        PartStatus::Shipped => 2,
+        _ => 3,
     });
     Ok(parts)
 }
