@@ -58,6 +58,12 @@ pub struct Mutation {
     #[serde(default)]
     #[ts(optional)]
     pub client_time: Option<String>,
+    /// Sent again after the server was restored (docs/sync.md, Push): what the phone was
+    /// told the first time (`applied`, `merged` or `rejected`). When the answer now is
+    /// the other way, the person is told (a notification; a lost order's farmers by SMS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub told: Option<ResultStatus>,
 }
 
 /// `POST /api/v1/sync/push` answer. The server has committed every result it reports.

@@ -338,7 +338,7 @@ mod tests {
     use crate::Mutation;
 
     fn mutation(name: &str, args: serde_json::Value) -> Mutation {
-        Mutation { mutation_id: 1, name: name.into(), args, base: None, client_time: None }
+        Mutation { mutation_id: 1, name: name.into(), args, base: None, client_time: None, told: None }
     }
 
     #[test]

@@ -37,6 +37,7 @@ pub mod phone;
 pub mod prices;
 pub mod products;
 pub mod registrations;
+pub mod restored;
 pub mod reviews;
 pub mod settings;
 pub mod sms;

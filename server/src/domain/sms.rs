@@ -143,6 +143,9 @@ mod tests {
                     ("amount", "9,999,999.99 USD"),
                     ("order", "99999999"),
                     ("owed", "9,999,999.99 USD"),
+                    // An order lost when the server was restored (domain::restored).
+                    ("time", "23:59"),
+                    ("buyer", name.as_str()),
                 ];
                 let filled = lang.format(&format!("sms.{key}"), &longest);
                 assert!(!filled.contains("{{"), "{code} sms.{key}: a placeholder the test does not fill");

@@ -140,6 +140,9 @@ pub fn process(tx: &Connection, client_id: &str, user: &UserRow, mutation: &Muta
     };
     let text = serde_json::to_string(&result).map_err(AppError::internal)?;
     sync::record_result(tx, client_id, id, &text, &clock::now())?;
+    if mutation.told.is_some() {
+        super::restored::tell(tx, user, mutation, &result)?;
+    }
     Ok(result)
 }
 

@@ -589,3 +589,79 @@ async fn after_a_restore_from_backup_the_phone_sends_again_what_the_server_lost_
     app.push_ok(&token, CLIENT_A, again).await;
     assert_eq!(app.survey_count(), 3 + 3, "the phone's three and the other person's three");
 }
+
+/// A change sent again after a restore (docs/sync.md, Push) carries what the phone was
+/// told the first time; when the answer now is the other way the person is told in their
+/// language, and the farmers of an order lost this way by SMS. The same answer tells nobody.
+#[tokio::test]
+async fn a_change_sent_again_after_a_restore_that_ends_the_other_way_is_told() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("amani@example.com", mavuno::model::user::Role::Farmer).await;
+    app.sql("UPDATE users SET phone_number = '+243990000321' WHERE email = 'amani@example.com'");
+    let beans = app
+        .listed(&farmer, json!({"title": "Beans", "description": "Dry", "quantity": 5, "price": 2, "current_price": 2}))
+        .await;
+    let (first, _) = app.register("first@example.com").await;
+    let (late, _) = app.register("late@example.com").await;
+    let (refused_before, _) = app.register("refused@example.com").await;
+    let resent = |id: u64, n: u32, quantity: i64, told: &str| {
+        let mut change = mutation(
+            id,
+            "order.place",
+            crate::orders::order(n, json!([crate::orders::line(beans, quantity, 200)])),
+            None,
+        );
+        change["told"] = json!(told);
+        change["client_time"] = json!("2026-11-30T12:02:00Z");
+        change
+    };
+    let notifications = |email: &str| -> Vec<(String, Value)> {
+        let conn = app.database();
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT kind, params FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email = '{email}' ORDER BY n.id"
+            ))
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .unwrap()
+            .map(|row| {
+                let (kind, params) = row.unwrap();
+                (kind, serde_json::from_str(&params).unwrap())
+            })
+            .collect()
+    };
+
+    // Placed before and placed again: nobody is told anything new.
+    let again = app.push_ok(&first, "aaaaaaaa-0000-4000-8000-000000000001", vec![resent(1, 1, 4, "applied")]).await;
+    assert_eq!(again["results"][0]["status"], "applied");
+    assert!(notifications("first@example.com").iter().all(|(kind, _)| !kind.starts_with("restored")));
+    // Told placed before; now the stock went to the order that came back first.
+    let lost = app.push_ok(&late, "aaaaaaaa-0000-4000-8000-000000000002", vec![resent(1, 2, 3, "applied")]).await;
+    assert_eq!(lost["results"][0]["status"], "rejected", "{lost}");
+    let told = notifications("late@example.com");
+    assert_eq!(told, [("restored_order_lost".to_owned(), json!({"time": "14:02"}))], "South Kivu's hour");
+    let texts: Vec<String> =
+        app.sms_bodies().into_iter().filter(|(to, _)| to == "+243990000321").map(|(_, body)| body).collect();
+    assert!(
+        texts.iter().any(|body| body.contains("la commande de 14:02 de") && body.contains("Ne la préparez pas")),
+        "the farmer (DRC: French) is told not to prepare it: {texts:?}"
+    );
+    // Refused before (out of stock then); placed now: told, with its number.
+    let restocked = app
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/farmer/products/{beans}"),
+            &farmer,
+            Some(json!({"product": {"quantity": 10}})),
+        )
+        .await;
+    assert_eq!(restocked.status(), StatusCode::OK);
+    let placed =
+        app.push_ok(&refused_before, "aaaaaaaa-0000-4000-8000-000000000003", vec![resent(1, 3, 2, "rejected")]).await;
+    assert_eq!(placed["results"][0]["status"], "applied", "{placed}");
+    let told = notifications("refused@example.com");
+    let restored: Vec<&(String, Value)> = told.iter().filter(|(kind, _)| kind.starts_with("restored")).collect();
+    assert_eq!(restored.len(), 1, "{told:?}");
+    assert_eq!(restored[0].0, "restored_order_placed");
+    assert!(restored[0].1["number"].as_str().is_some_and(|n| n.parse::<i64>().is_ok()), "{told:?}");
+}

@@ -197,12 +197,14 @@ describe('push and pull', () => {
     let serverLast = 0;
     let restored = false;
     const pushed: Array<Array<[number, string]>> = [];
+    const told: Array<Array<Mutation['told']>> = [];
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         if (url.includes('/sync/push')) {
           const mutations = (JSON.parse(init!.body as string) as { mutations: Mutation[] }).mutations;
           pushed.push(mutations.map((m) => [m.mutation_id, m.args.uid as string]));
+          told.push(mutations.map((m) => m.told));
           serverLast = mutations.at(-1)!.mutation_id;
           return reply(200, {
             last_mutation_id: serverLast,
@@ -227,6 +229,11 @@ describe('push and pull', () => {
     expect(pushed.at(-1)).toEqual([
       [2, 'b'],
       [3, 'c'],
+    ]);
+    // Each says what it was told the first time, so the server can tell the person when it ends otherwise.
+    expect(told).toEqual([
+      [undefined, undefined, undefined],
+      ['applied', 'applied'],
     ]);
     expect(await db.outbox.count()).toBe(0);
 

@@ -2,7 +2,7 @@
 // with its local effect in one transaction, an unsent edit folds into the one before
 // it, and after a gap the changes the server does not have are numbered again.
 import type { EntityTable } from 'dexie';
-import type { LocalDb, LocalRecord } from './local-db';
+import type { LocalDb, LocalRecord, OutboxEntry } from './local-db';
 import { handlerFor, syncedTables } from './entities';
 import type { Mutation, MutationArgs } from './protocol';
 
@@ -101,7 +101,16 @@ function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown
 /** After a gap, number the changes the server does not have on from what it has: the
  * queued ones, and after a server was restored from a backup or its off-site copy also
  * those it had answered (kept as `sent` until a pull confirmed them), confirmed (kept a
- * day) or refused, sent again. */
+ * day) or refused, sent again, each with what it was told the first time (`told`): the
+ * server tells the person when the answer now is the other way (docs/sync.md, Push). */
+/** What a change was told: accepted once answered, refused once rejected; a queued one
+ * keeps what it was told before an earlier restore, if anything. */
+function toldOf(state: OutboxEntry['state'], before: Mutation['told']): Mutation['told'] {
+  if (state === 'sent') return 'applied';
+  if (state === 'rejected') return 'rejected';
+  return before;
+}
+
 export async function renumber(db: LocalDb): Promise<void> {
   await db.transaction('rw', db.outbox, db.confirmed, db.meta, async () => {
     const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
@@ -110,8 +119,8 @@ export async function renumber(db: LocalDb): Promise<void> {
     const waiting = await db.outbox.where('mutation_id').above(last).toArray();
     await db.outbox.bulkDelete(waiting.map((e) => e.mutation_id));
     const unknown = [
-      ...lost.map(({ confirmed_at: _confirmed, ...change }) => change),
-      ...waiting.map(({ result: _refusal, state: _state, ...change }) => change),
+      ...lost.map(({ confirmed_at: _confirmed, ...change }) => ({ ...change, told: 'applied' as const })),
+      ...waiting.map(({ result: _refusal, state, ...change }) => ({ ...change, told: toldOf(state, change.told) })),
     ].sort((a, b) => a.mutation_id - b.mutation_id);
     let next = last + 1;
     for (const change of unknown) await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });

@@ -315,7 +315,13 @@ base?: number,
 /**
  * When the person made the change, by the phone's clock (RFC 3339).
  */
-client_time?: string, };
+client_time?: string, 
+/**
+ * Sent again after the server was restored (docs/sync.md, Push): what the phone was
+ * told the first time (`applied`, `merged` or `rejected`). When the answer now is
+ * the other way, the person is told (a notification; a lost order's farmers by SMS).
+ */
+told?: ResultStatus, };
 
 export type PushResponse = { 
 /**

@@ -19,12 +19,13 @@ export async function push(db: LocalDb, inFlight: Set<number>): Promise<void> {
   for (;;) {
     const batch = (await db.outbox.where('state').equals('queued').sortBy('mutation_id')).slice(0, BATCH);
     if (batch.length === 0) return;
-    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time }) => ({
+    const mutations: Mutation[] = batch.map(({ mutation_id, name, args, base, client_time, told }) => ({
       mutation_id,
       name,
       args,
       base,
       client_time,
+      told,
     }));
     for (const mutation of mutations) await handlerFor(mutation.name).beforePush?.(db, mutation);
     batch.forEach((m) => inFlight.add(m.mutation_id));
