@@ -4,20 +4,17 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use database_args::DatabaseArgs;
+use cli::database::DatabaseArgs;
+use cli::media::MediaArgs;
+use cli::offsite::OffsiteArgs;
 use mavuno::db::users::NewUser;
 use mavuno::domain::{accounts, identifiers, person};
 use mavuno::model::user::{Role, Status};
 use mavuno::startup::Application;
 use mavuno::state::AppState;
 use mavuno::{Config, auth, db, demo};
-use media_args::MediaArgs;
-use offsite_args::OffsiteArgs;
 
-mod database_args;
-mod media_args;
-mod offsite_args;
-mod phone_emulator;
+mod cli;
 
 /// MAVUNO: marketplace, training and farmer services that work offline.
 #[derive(Parser)]
@@ -346,7 +343,7 @@ async fn run() -> ExitCode {
         }
         Command::Backup { data_dir, out, .. } => backup(&data_dir, &out),
         Command::MigrateToPostgres { data_dir, database_url } => {
-            database_args::migrate_to_postgres(&data_dir, &database_url)
+            cli::database::migrate_to_postgres(&data_dir, &database_url)
         }
         Command::Restore { data_dir, at, offsite, .. } => match offsite.settings() {
             Ok(Some(settings)) => {
@@ -358,7 +355,7 @@ async fn run() -> ExitCode {
             Err(message) => Err(message),
         },
         Command::Ussd { phone, lang, server, data_dir, gateway_token } => {
-            phone_emulator::run(&server, &data_dir, gateway_token, &phone, lang.as_deref()).await
+            cli::phone::run(&server, &data_dir, gateway_token, &phone, lang.as_deref()).await
         }
     };
     match result {
