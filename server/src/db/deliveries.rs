@@ -39,45 +39,50 @@ pub struct DisputeRow {
     pub answered_at: Option<String>,
 }
 
-const SELECT: &str = "SELECT d.id, d.uid, d.cooperative_id, c.name, d.member_id, u.first_name || ' ' || u.last_name,
-    d.crop, d.grade, d.quantity, d.unit, d.grams, d.delivered_on, d.place, d.photo, d.replaces_id,
-    (SELECT r.id FROM cooperative_deliveries r WHERE r.replaces_id = d.id), d.note, d.recorded_by, d.created_at,
-    x.reason, x.answer, x.answer_note, x.created_at, x.answered_at
+/// Every column named as `row` reads it: a reordered or added column cannot shift another.
+const SELECT: &str = "SELECT d.id AS id, d.uid AS uid, d.cooperative_id AS cooperative_id,
+    c.name AS cooperative_name, d.member_id AS member_id, u.first_name || ' ' || u.last_name AS member_name,
+    d.crop AS crop, d.grade AS grade, d.quantity AS quantity, d.unit AS unit, d.grams AS grams,
+    d.delivered_on AS delivered_on, d.place AS place, d.photo AS photo, d.replaces_id AS replaces_id,
+    (SELECT r.id FROM cooperative_deliveries r WHERE r.replaces_id = d.id) AS replaced_by, d.note AS note,
+    d.recorded_by AS recorded_by, d.created_at AS created_at, x.reason AS dispute_reason,
+    x.answer AS dispute_answer, x.answer_note AS dispute_answer_note, x.created_at AS disputed_at,
+    x.answered_at AS dispute_answered_at
     FROM cooperative_deliveries d JOIN cooperatives c ON c.id = d.cooperative_id JOIN users u ON u.id = d.member_id
     LEFT JOIN cooperative_disputes x ON x.delivery_id = d.id";
 
 fn row(r: &crate::db::Row<'_>) -> crate::db::Result<DeliveryRow> {
-    let reason: Option<String> = r.get(19)?;
+    let reason: Option<String> = r.get("dispute_reason")?;
     let dispute = match reason {
         Some(reason) => Some(DisputeRow {
             reason,
-            answer: r.get(20)?,
-            answer_note: r.get(21)?,
-            created_at: r.get(22)?,
-            answered_at: r.get(23)?,
+            answer: r.get("dispute_answer")?,
+            answer_note: r.get("dispute_answer_note")?,
+            created_at: r.get("disputed_at")?,
+            answered_at: r.get("dispute_answered_at")?,
         }),
         None => None,
     };
     Ok(DeliveryRow {
-        id: r.get(0)?,
-        uid: r.get(1)?,
-        cooperative_id: r.get(2)?,
-        cooperative_name: r.get(3)?,
-        member_id: r.get(4)?,
-        member_name: r.get(5)?,
-        crop: r.get(6)?,
-        grade: r.get(7)?,
-        quantity: r.get(8)?,
-        unit: r.get(9)?,
-        grams: r.get(10)?,
-        delivered_on: r.get(11)?,
-        place: r.get(12)?,
-        photo: r.get(13)?,
-        replaces_id: r.get(14)?,
-        replaced_by: r.get(15)?,
-        note: r.get(16)?,
-        recorded_by: r.get(17)?,
-        created_at: r.get(18)?,
+        id: r.get("id")?,
+        uid: r.get("uid")?,
+        cooperative_id: r.get("cooperative_id")?,
+        cooperative_name: r.get("cooperative_name")?,
+        member_id: r.get("member_id")?,
+        member_name: r.get("member_name")?,
+        crop: r.get("crop")?,
+        grade: r.get("grade")?,
+        quantity: r.get("quantity")?,
+        unit: r.get("unit")?,
+        grams: r.get("grams")?,
+        delivered_on: r.get("delivered_on")?,
+        place: r.get("place")?,
+        photo: r.get("photo")?,
+        replaces_id: r.get("replaces_id")?,
+        replaced_by: r.get("replaced_by")?,
+        note: r.get("note")?,
+        recorded_by: r.get("recorded_by")?,
+        created_at: r.get("created_at")?,
         dispute,
     })
 }
