@@ -226,35 +226,6 @@ impl AppError {
     }
 }
 
-impl From<crate::db::Error> for AppError {
-    fn from(err: crate::db::Error) -> Self {
-        AppError::database(&err, "database")
-    }
-}
-
-impl AppError {
-    /// A database error: the database out of reach (PostgreSQL restarting, SQLite locked
-    /// past its wait) is a 503 and a moment to wait, the client tries again and nothing
-    /// was half-written; anything else is ours.
-    pub fn database(err: &crate::db::Error, context: &'static str) -> AppError {
-        if matches!(err, crate::db::Error::NulInText) {
-            return AppError::bad_request("invalid_text", "A text holds a NUL character, which cannot be stored");
-        }
-        if err.is_unavailable() {
-            tracing::warn!(%err, "the database is out of reach");
-            return AppError::unavailable(
-                "server_busy",
-                "The server is busy right now. Please try again in a moment.",
-                DATABASE_RETRY_SECS,
-            );
-        }
-        AppError::internal_while(context, err.to_string())
-    }
-}
-
-/// Seconds a client is asked to wait when the database is out of reach.
-const DATABASE_RETRY_SECS: u64 = 5;
-
 impl From<tokio::task::JoinError> for AppError {
     fn from(err: tokio::task::JoinError) -> Self {
         AppError::internal_while("blocking task", err)
@@ -342,11 +313,8 @@ mod tests {
     fn an_internal_error_is_logged_with_its_causes_and_told_to_nobody() {
         let full = AppError::internal_while("saving a photo", std::io::Error::other("disk full"));
         assert_eq!(full.to_string(), "internal error: saving a photo: disk full");
-        let busy = crate::db::Error::Other("database is locked".into());
-        let db = AppError::from(busy);
-        assert!(db.to_string().starts_with("internal error: database: database is locked"), "{db}");
         assert_eq!(
-            (db.code(), db.message().as_str()),
+            (full.code(), full.message().as_str()),
             ("internal_error", "Something went wrong on our side. Please try again.")
         );
     }

@@ -4,21 +4,6 @@ use super::products::{self, ProductRow};
 use crate::db::{Connection, OptionalExtension, params};
 use crate::model::cooperative::Grade;
 
-/// A cooperative's lot as the marketplace shows it.
-#[derive(Debug, Clone)]
-pub struct LotCard {
-    pub id: i64,
-    pub cooperative_id: i64,
-    pub cooperative_name: String,
-    pub crop: String,
-    pub grade: crate::model::cooperative::Grade,
-    /// How many members put into it.
-    pub members: i64,
-    pub collected_from: String,
-    pub collected_to: String,
-    pub pickup: String,
-}
-
 #[derive(Debug, Clone)]
 pub struct LotRow {
     pub id: i64,

@@ -39,7 +39,7 @@ pub struct ProductRow {
     /// Hidden from the marketplace by an admin: the reason and when.
     pub hidden: Option<Hidden>,
     /// A cooperative's lot (docs/cooperatives.md), not a single farmer's product.
-    pub lot: Option<super::lots::LotCard>,
+    pub lot: Option<crate::model::cooperative::LotCard>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +137,7 @@ pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
             _ => None,
         },
         lot: match row.get::<_, Option<i64>>(42)? {
-            Some(id) => Some(super::lots::LotCard {
+            Some(id) => Some(crate::model::cooperative::LotCard {
                 id,
                 cooperative_id: row.get(43)?,
                 cooperative_name: row.get(44)?,

@@ -69,3 +69,18 @@ pub fn kilograms(grams: i64) -> String {
     let tenths = (grams + 50) / 100;
     if tenths % 10 == 0 { format!("{}", tenths / 10) } else { format!("{}.{}", tenths / 10, tenths % 10) }
 }
+
+/// A cooperative's lot as the marketplace shows it.
+#[derive(Debug, Clone)]
+pub struct LotCard {
+    pub id: i64,
+    pub cooperative_id: i64,
+    pub cooperative_name: String,
+    pub crop: String,
+    pub grade: Grade,
+    /// How many members put into it.
+    pub members: i64,
+    pub collected_from: String,
+    pub collected_to: String,
+    pub pickup: String,
+}

@@ -84,7 +84,7 @@ pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
 
 /// The app's `LotDetails`: whose lot, where to collect it, its cooperative's page and
 /// its origin to download (public files, plain links).
-fn lot_details(lot: &crate::db::lots::LotCard, lang: Lang) -> String {
+fn lot_details(lot: &crate::model::cooperative::LotCard, lang: Lang) -> String {
     let download = |path: String, key: &str| {
         format!(
             "<a class=\"button secondary small\" href=\"/api/v1/lots/{}/{path}\" download>{} {}</a>",

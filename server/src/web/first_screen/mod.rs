@@ -296,7 +296,7 @@ fn lot_badge(lang: Lang) -> String {
 }
 
 /// The app's `LotLine`: whose lot, from how many members, collected when.
-fn lot_line(lot: &crate::db::lots::LotCard, lang: Lang) -> String {
+fn lot_line(lot: &crate::model::cooperative::LotCard, lang: Lang) -> String {
     let (from, to) = (long_date(lang, &lot.collected_from), long_date(lang, &lot.collected_to));
     let days = if from == to { from } else { format!("{from} – {to}") };
     lang.plural("cooperative.lot_line", lot.members, &[("coop", &lot.cooperative_name), ("days", &days)])
