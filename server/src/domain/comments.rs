@@ -9,6 +9,7 @@ use crate::db::comments::{self as rows, CommentRow, NewComment};
 use crate::db::users::UserRow;
 use crate::domain::blogs;
 use crate::domain::input::has_hidden_characters;
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError};
 use crate::platform::clock;
 
@@ -63,11 +64,9 @@ pub fn create(
     if uid.is_empty() || uid.chars().count() > MAX_UID_CHARS {
         return Err(AppError::invalid("uid", "invalid_uid", "A comment needs an id of at most 64 characters"));
     }
-    if let Some(existing) = rows::find_by_uid(tx, &uid, author.id)? {
-        if existing.user_id != author.id {
-            return Err(AppError::conflict("uid_taken", "Another comment has this id"));
-        }
-        return Ok((existing, false));
+    let known = rows::find_by_uid(tx, &uid, author.id)?;
+    if let Some(known) = made_once(known, |k| k.user_id == author.id, "Another comment has this id")? {
+        return Ok((known, false));
     }
     let blog_id = post_id(tx, post)?;
     let body = body.trim();

@@ -12,6 +12,21 @@ pub fn is_uuid(text: &str) -> bool {
         && text.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() })
 }
 
+/// A record made once by the uid a phone chose (a change sent twice lands once): `known`
+/// is what that uid names already. The maker's own (`mine`) is answered again as it was
+/// made; anyone else's is `uid_taken` (`taken` says whose). `None`: make it now.
+pub fn made_once<T>(
+    known: Option<T>,
+    mine: impl FnOnce(&T) -> bool,
+    taken: &'static str,
+) -> crate::error::ApiResult<Option<T>> {
+    match known {
+        Some(known) if mine(&known) => Ok(Some(known)),
+        Some(_) => Err(crate::error::AppError::conflict("uid_taken", taken)),
+        None => Ok(None),
+    }
+}
+
 pub mod accounts;
 pub mod analytics;
 pub mod basic_phones;

@@ -8,6 +8,7 @@ use time::{Duration, OffsetDateTime};
 use crate::db::deliveries::{self as rows, DeliveryRow, NewDelivery};
 use crate::db::users::UserRow;
 use crate::db::{Connection, cooperatives as coop_rows, users};
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::cooperative::{Grade, MemberStatus, WeighUnit};
 use crate::model::picture::is_hash;
@@ -179,12 +180,9 @@ pub fn record(conn: &Connection, manager: &UserRow, input: &DeliveryInput<'_>) -
     if !crate::domain::is_uuid(input.uid) {
         return Err(AppError::bad_request("invalid_uid", "uid must be a UUID"));
     }
-    if let Some(known) = rows::by_uid(conn, input.uid)? {
-        return if known.recorded_by == manager.id {
-            Ok(known)
-        } else {
-            Err(AppError::conflict("uid_taken", "This uid names another entry"))
-        };
+    let known = rows::by_uid(conn, input.uid)?;
+    if let Some(known) = made_once(known, |k| k.recorded_by == manager.id, "This uid names another entry")? {
+        return Ok(known);
     }
     super::active(conn, cooperative.id)?;
     let checked = check(conn, input)?;

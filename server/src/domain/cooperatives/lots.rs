@@ -12,6 +12,7 @@ use crate::db::cooperatives::{self as coop_rows, CooperativeRow};
 use crate::db::lots::{self as rows, LotRow, NewLot};
 use crate::db::orders::{OrderRow, PartRow};
 use crate::db::users::{self, NewUser, UserRow};
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::labels::{LANGUAGES, Lang};
 use crate::model::cooperative::{Grade, kilograms};
@@ -145,12 +146,9 @@ pub fn make(
     if !crate::domain::is_uuid(&uid) {
         return Err(AppError::bad_request("invalid_uid", "uid must be a UUID"));
     }
-    if let Some(known) = rows::by_uid(conn, &uid)? {
-        return if known.cooperative_id == cooperative.id {
-            Ok((known, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This uid names another lot"))
-        };
+    let known = rows::by_uid(conn, &uid)?;
+    if let Some(known) = made_once(known, |k| k.cooperative_id == cooperative.id, "This uid names another lot")? {
+        return Ok((known, false));
     }
     super::active(conn, cooperative.id)?;
     let mut errors = FieldErrors::default();

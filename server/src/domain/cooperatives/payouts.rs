@@ -12,6 +12,7 @@ use crate::db::Connection;
 use crate::db::cooperatives as coop_rows;
 use crate::db::payouts::{self as rows, Account, NewPayout, PayoutRow};
 use crate::db::users::{self, UserRow};
+use crate::domain::made_once;
 use crate::domain::payments::Outcome;
 use crate::error::{ApiResult, AppError};
 use crate::model::cooperative::MemberStatus;
@@ -63,12 +64,9 @@ pub fn begin(
     if !crate::domain::is_uuid(&uid) {
         return Err(AppError::bad_request("invalid_uid", "uid must be a UUID"));
     }
-    if let Some(known) = rows::by_uid(conn, &uid)? {
-        return if known.cooperative_id == cooperative.id {
-            Ok((known, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This uid names another payout"))
-        };
+    let known = rows::by_uid(conn, &uid)?;
+    if let Some(known) = made_once(known, |k| k.cooperative_id == cooperative.id, "This uid names another payout")? {
+        return Ok((known, false));
     }
     let member = users::find(conn, input.member_id)?;
     let membership = coop_rows::membership(conn, cooperative.id, input.member_id)?;

@@ -14,6 +14,7 @@ use crate::db::products::{self, ProductRow};
 use crate::db::sync;
 use crate::db::users::UserRow;
 use crate::domain::is_uuid;
+use crate::domain::made_once;
 use crate::domain::person::looks_like_email;
 use crate::domain::settings;
 use crate::error::{ApiResult, AppError, FieldErrors};
@@ -99,12 +100,9 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
     if !is_uuid(&uid) {
         return Err(AppError::invalid("uid", "invalid_uid", "The order id must be a UUID"));
     }
-    if let Some(existing) = orders::find_by_uid(conn, &uid)? {
-        return if existing.buyer_id == buyer.id {
-            Ok((existing, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This order id is already in use"))
-        };
+    let known = orders::find_by_uid(conn, &uid)?;
+    if let Some(known) = made_once(known, |k| k.buyer_id == buyer.id, "This order id is already in use")? {
+        return Ok((known, false));
     }
     let mut errors = FieldErrors::default();
     let payment_method = PaymentMethod::parse(input.payment_method.trim());

@@ -8,6 +8,7 @@ use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 use crate::db::prices::{self as rows, MarketRow, ObservationRow};
 use crate::db::users::UserRow;
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::price::{Currency, PriceUnit, Source, base_quantity, week_of};
 use crate::model::user::Role;
@@ -226,12 +227,9 @@ pub fn record(conn: &Connection, by: &UserRow, uid: &str, fields: &PriceFields<'
     if !super::is_uuid(uid) {
         return Err(AppError::bad_request("invalid_uid", "uid must be a UUID"));
     }
-    if let Some(known) = rows::by_uid(conn, uid)? {
-        return if known.recorded_by == Some(by.id) {
-            Ok(known)
-        } else {
-            Err(AppError::conflict("uid_taken", "This uid names another observation"))
-        };
+    let known = rows::by_uid(conn, uid)?;
+    if let Some(known) = made_once(known, |k| k.recorded_by == Some(by.id), "This uid names another observation")? {
+        return Ok(known);
     }
     let new = observation(uid.to_owned(), Source::Agent, check(conn, fields)?, Some(by.id));
     let id = add(conn, &new, None)?;

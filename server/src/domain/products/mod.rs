@@ -17,6 +17,7 @@ use crate::db::products::{self as rows, ProductRow};
 use crate::db::texts::{self, TextKey};
 use crate::db::users::UserRow;
 use crate::db::{sync, uploads};
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError};
 use crate::model::FieldVersions;
 use crate::model::product::Listing;
@@ -83,12 +84,10 @@ pub fn create(
     if !super::is_uuid(&uid) {
         return Err(AppError::invalid("uid", "invalid_uid", "The product id must be a UUID"));
     }
-    if let Some(existing) = rows::find_by_uid(conn, &uid)? {
-        return if existing.farmer_id == farmer.id && existing.deleted_at.is_none() {
-            Ok((existing, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This product id is already in use"))
-        };
+    let known = rows::find_by_uid(conn, &uid)?;
+    let mine = |k: &ProductRow| k.farmer_id == farmer.id && k.deleted_at.is_none();
+    if let Some(known) = made_once(known, mine, "This product id is already in use")? {
+        return Ok((known, false));
     }
     let listing = apply(&Listing::default(), input, Mode::Create).map_err(AppError::Validation)?;
     let missing = missing_photos(conn, &listing, &[])?;

@@ -24,6 +24,7 @@ use crate::db::surveys::{self as rows, SurveyRow};
 use crate::db::sync;
 use crate::db::texts::{self, TextKey};
 use crate::db::users::UserRow;
+use crate::domain::made_once;
 use crate::error::{ApiResult, AppError};
 use crate::model::FieldVersions;
 use crate::model::survey::{AnswerKind, Cell, CellValue, SurveyAnswers, SurveyAnswersInput, SurveyStatus};
@@ -56,12 +57,10 @@ pub fn create(
 ) -> ApiResult<(SurveyRow, bool)> {
     let uid = uid.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()).to_lowercase();
     check_uid(&uid)?;
-    if let Some(existing) = rows::find_by_uid(conn, &uid)? {
-        return if existing.user_id == owner.id && existing.created_by == created_by && existing.deleted_at.is_none() {
-            Ok((existing, false))
-        } else {
-            Err(AppError::conflict("uid_taken", "This application id is already in use"))
-        };
+    let known = rows::find_by_uid(conn, &uid)?;
+    let mine = |k: &SurveyRow| k.user_id == owner.id && k.created_by == created_by && k.deleted_at.is_none();
+    if let Some(known) = made_once(known, mine, "This application id is already in use")? {
+        return Ok((known, false));
     }
     let (status, strictness) = owner_transition(None, status)?;
     one_waiting(conn, owner.id, status, 0)?;
