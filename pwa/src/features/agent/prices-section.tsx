@@ -2,11 +2,12 @@
 // market they stand in, recorded with or without a signal and sent exactly once; the
 // prices recorded on this phone with where each stands (waiting, sent, or refused
 // and why).
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CropOptions, MarketOptions } from '../../components/price-options';
-import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
-import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
+import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { RecordedList, useRecordForm } from '../../components/recorded';
+import { problemMessages } from '../../lib/error-text';
 import { formatDay, localToday } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import {
@@ -51,19 +52,16 @@ export function PricesSection({ db }: { db: LocalDb }) {
   const markets = useSavedMarkets(db);
   const recorded = useRecordedPrices(db);
   const [marketsFailed, setMarketsFailed] = useState(false);
-  const [values, setValues] = useState<Values>({
-    market: '',
-    crop: '',
-    unit: 'kg',
-    price: '',
-    currency: 'USD',
-    observed_on: today(),
-    note: '',
-  });
-  const [saved, setSaved] = useState(false);
-  /** A refused price being typed again: it goes once the new one is saved. */
-  const [fixing, setFixing] = useState<string | null>(null);
-  const { problem, busy, form, send } = useFormSend();
+  const { values, setValues, set, invalid, saved, setSaved, fixing, setFixing, fix, problem, busy, form, send } =
+    useRecordForm(FIELDS, FIELD_OF, 'price', (): Values => ({
+      market: '',
+      crop: '',
+      unit: 'kg',
+      price: '',
+      currency: 'USD',
+      observed_on: today(),
+      note: '',
+    }));
 
   useEffect(() => {
     refreshMarkets(db).then(
@@ -71,16 +69,6 @@ export function PricesSection({ db }: { db: LocalDb }) {
       () => setMarketsFailed(true),
     );
   }, [db]);
-
-  const local = problem && 'codes' in problem ? problem.codes : [];
-  const invalid: Record<string, string> = {
-    ...fieldProblems(problem, t, FIELDS),
-    ...Object.fromEntries(local.map((code) => [FIELD_OF[code] ?? 'price', t(errorKey(code))])),
-  };
-  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setSaved(false);
-    setValues((current) => ({ ...current, [field]: event.target.value }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -136,7 +124,7 @@ export function PricesSection({ db }: { db: LocalDb }) {
             error={invalid.crop}
             onChange={set('crop')}
           >
-            <CropOptions blank={t('agent.prices.choose_crop')} />
+            <CropOptions blank={t('prices.choose_crop')} />
           </SelectField>
           <SelectField label={t('agent.prices.unit')} value={values.unit} error={invalid.unit} onChange={set('unit')}>
             {PRICE_UNITS.map((unit) => (
@@ -191,68 +179,33 @@ export function PricesSection({ db }: { db: LocalDb }) {
           </button>
         </div>
       </form>
-      <section className="card" aria-labelledby="recorded-prices">
-        <h2 id="recorded-prices">{t('agent.prices.recorded')}</h2>
-        {recorded === undefined ? null : recorded.length === 0 ? (
-          <p className="muted">{t('agent.prices.none')}</p>
-        ) : (
-          <ul className="list">
-            {recorded.map((p) => (
-              <li key={p.uid} className="list-row">
-                <div>
-                  <strong>
-                    {t(`crops.${p.crop}`, { defaultValue: p.crop })}: {p.price} {p.currency} /{' '}
-                    {t(`price_units.${p.unit}`, { defaultValue: p.unit })}
-                  </strong>
-                  <p className="muted">
-                    {marketName(p.market)} · {formatDay(p.observed_on)}
-                  </p>
-                  {typeof p.change === 'object' && (
-                    <p className="sync-note refused" role="alert">
-                      {t('agent.prices.refused')} {refusalText(p.change.result, t)}
-                    </p>
-                  )}
-                </div>
-                {p.change === 'waiting' ? (
-                  <span className="badge yellow">{t('agent.prices.waiting')}</span>
-                ) : p.change === 'sent' ? (
-                  <span className="badge green">{t('agent.prices.sent')}</span>
-                ) : (
-                  <span className="actions">
-                    <button
-                      type="button"
-                      className="button small"
-                      onClick={() => {
-                        setFixing(p.uid);
-                        setSaved(false);
-                        setValues({
-                          market: String(p.market),
-                          crop: p.crop,
-                          unit: p.unit,
-                          price: p.price,
-                          currency: p.currency,
-                          observed_on: p.observed_on,
-                          note: p.note ?? '',
-                        });
-                        form.current?.scrollIntoView({ block: 'start' });
-                      }}
-                    >
-                      {t('agent.prices.fix')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button secondary small"
-                      onClick={() => void forgetPrice(db, p.uid)}
-                    >
-                      {t('agent.prices.forget')}
-                    </button>
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <RecordedList
+        id="recorded-prices"
+        title={t('agent.prices.recorded')}
+        none={t('agent.prices.none')}
+        records={recorded}
+        describe={(p) => ({
+          line: (
+            <>
+              {t(`crops.${p.crop}`, { defaultValue: p.crop })}: {p.price} {p.currency} /{' '}
+              {t(`price_units.${p.unit}`, { defaultValue: p.unit })}
+            </>
+          ),
+          detail: `${marketName(p.market)} · ${formatDay(p.observed_on)}`,
+        })}
+        onFix={(p) =>
+          fix(p.uid, {
+            market: String(p.market),
+            crop: p.crop,
+            unit: p.unit,
+            price: p.price,
+            currency: p.currency,
+            observed_on: p.observed_on,
+            note: p.note ?? '',
+          })
+        }
+        onForget={(p) => void forgetPrice(db, p.uid)}
+      />
     </div>
   );
 }

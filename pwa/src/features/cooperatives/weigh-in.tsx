@@ -5,8 +5,9 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CropOptions } from '../../components/price-options';
-import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
-import { errorKey, fieldProblems, problemMessages, refusalText } from '../../lib/error-text';
+import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { RecordedList, useRecordForm } from '../../components/recorded';
+import { problemMessages } from '../../lib/error-text';
 import { formatDay, localToday } from '../../lib/format';
 import { keepPhoto, usePhotoUrl } from '../../lib/sync/photos';
 import type { LocalDb } from '../../lib/sync/local-db';
@@ -71,22 +72,9 @@ export function WeighIn({
     note: '',
     photo: '',
   });
-  const [values, setValues] = useState<Values>(() => blank(String(cooperatives[0]?.id ?? '')));
-  const [saved, setSaved] = useState(false);
-  /** A refused delivery being typed again: it goes once the new one is saved. */
-  const [fixing, setFixing] = useState<string | null>(null);
-  const { problem, busy, form, send } = useFormSend();
-
+  const { values, setValues, set, invalid, saved, setSaved, fixing, setFixing, fix, problem, busy, form, send } =
+    useRecordForm(FIELDS, FIELD_OF, 'quantity', () => blank(String(cooperatives[0]?.id ?? '')));
   const people = (members[Number(values.cooperative)] ?? []).filter((m) => m.status === 'active' && m.farmer);
-  const local = problem && 'codes' in problem ? problem.codes : [];
-  const invalid: Record<string, string> = {
-    ...fieldProblems(problem, t, FIELDS),
-    ...Object.fromEntries(local.map((code) => [FIELD_OF[code] ?? 'quantity', t(errorKey(code))])),
-  };
-  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setSaved(false);
-    setValues((current) => ({ ...current, [field]: event.target.value }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -166,7 +154,7 @@ export function WeighIn({
             error={invalid.crop}
             onChange={set('crop')}
           >
-            <CropOptions blank={t('agent.prices.choose_crop')} />
+            <CropOptions blank={t('prices.choose_crop')} />
           </SelectField>
           <SelectField label={t('cooperative.grade')} value={values.grade} onChange={set('grade')}>
             {GRADES.map((g) => (
@@ -226,73 +214,36 @@ export function WeighIn({
           </button>
         </div>
       </form>
-      <section className="card" aria-labelledby="weighed">
-        <h2 id="weighed">{t('cooperative.weigh.recorded')}</h2>
-        {weighed === undefined ? null : weighed.length === 0 ? (
-          <p className="muted">{t('cooperative.weigh.none')}</p>
-        ) : (
-          <ul className="list">
-            {weighed.map((d) => (
-              <li key={d.uid} className="list-row">
-                <div>
-                  <strong>
-                    {nameOf(d.cooperative, d.member)}: {d.quantity}{' '}
-                    {t(`price_units.${d.unit}`, { defaultValue: d.unit })}{' '}
-                    {t(`crops.${d.crop}`, { defaultValue: d.crop })} ({t('cooperative.grade_value', { grade: d.grade })}
-                    )
-                  </strong>
-                  <p className="muted">
-                    {d.place} · {formatDay(d.delivered_on)}
-                  </p>
-                  {typeof d.change === 'object' && (
-                    <p className="sync-note refused" role="alert">
-                      {t('agent.prices.refused')} {refusalText(d.change.result, t)}
-                    </p>
-                  )}
-                </div>
-                {d.change === 'waiting' ? (
-                  <span className="badge yellow">{t('agent.prices.waiting')}</span>
-                ) : d.change === 'sent' ? (
-                  <span className="badge green">{t('agent.prices.sent')}</span>
-                ) : (
-                  <span className="actions">
-                    <button
-                      type="button"
-                      className="button small"
-                      onClick={() => {
-                        setFixing(d.uid);
-                        setSaved(false);
-                        setValues({
-                          cooperative: String(d.cooperative),
-                          member: String(d.member),
-                          crop: d.crop,
-                          grade: d.grade,
-                          quantity: d.quantity,
-                          unit: d.unit,
-                          delivered_on: d.delivered_on,
-                          place: d.place,
-                          note: d.note ?? '',
-                          photo: d.photo ?? '',
-                        });
-                        form.current?.scrollIntoView({ block: 'start' });
-                      }}
-                    >
-                      {t('agent.prices.fix')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button secondary small"
-                      onClick={() => void forgetWeighed(db, d.uid)}
-                    >
-                      {t('agent.prices.forget')}
-                    </button>
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <RecordedList
+        id="weighed"
+        title={t('cooperative.weigh.recorded')}
+        none={t('cooperative.weigh.none')}
+        records={weighed}
+        describe={(d) => ({
+          line: (
+            <>
+              {nameOf(d.cooperative, d.member)}: {d.quantity} {t(`price_units.${d.unit}`, { defaultValue: d.unit })}{' '}
+              {t(`crops.${d.crop}`, { defaultValue: d.crop })} ({t('cooperative.grade_value', { grade: d.grade })})
+            </>
+          ),
+          detail: `${d.place} · ${formatDay(d.delivered_on)}`,
+        })}
+        onFix={(d) =>
+          fix(d.uid, {
+            cooperative: String(d.cooperative),
+            member: String(d.member),
+            crop: d.crop,
+            grade: d.grade,
+            quantity: d.quantity,
+            unit: d.unit,
+            delivered_on: d.delivered_on,
+            place: d.place,
+            note: d.note ?? '',
+            photo: d.photo ?? '',
+          })
+        }
+        onForget={(d) => void forgetWeighed(db, d.uid)}
+      />
     </div>
   );
 }

@@ -92,7 +92,7 @@ export function PriceAlerts() {
                   value={choice.crop}
                   onChange={(e) => setChoice((c) => ({ ...c, crop: e.target.value }))}
                 >
-                  <CropOptions blank={t('agent.prices.choose_crop')} />
+                  <CropOptions blank={t('prices.choose_crop')} />
                 </SelectField>
                 <SelectField
                   label={t('prices.market')}
