@@ -7,7 +7,7 @@ import { api } from '../api';
 import { localToday } from '../format';
 import { uploadPhotos } from '../sync/photos';
 import type { LocalDb } from '../sync/local-db';
-import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import { argsOf, enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { DeliveryRecord } from '../sync/protocol';
 import type { StoredDelivery } from '../sync/stored';
 import { keepNewest, withChangeState, type ChangeState } from './recorded';
@@ -291,11 +291,12 @@ export const forgetWeighed = (db: LocalDb, uid: string) => forget(db, db.weighed
 export const deliveryEntity: EntityHandler = {
   table: (db) => db.weighed,
   async beforePush(db, mutation) {
-    const photo = (mutation.args as DeliveryRecord).photo;
+    const photo = argsOf(mutation, 'delivery.record')?.photo;
     if (photo) await uploadPhotos(db, [photo]);
   },
   async apply(db, mutation) {
-    const delivery = mutation.args as DeliveryRecord;
+    const delivery = argsOf(mutation, 'delivery.record');
+    if (!delivery) return;
     const kept = await db.weighed.get(delivery.uid);
     await db.weighed.put({
       ...delivery,

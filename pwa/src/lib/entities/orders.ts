@@ -8,7 +8,7 @@ import type { LocalDb } from '../sync/local-db';
 import type { Order } from '../sync/stored';
 import { PART_STATUSES } from '../sync/records';
 import type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod } from '../sync/records';
-import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import { argsOf, enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { OrderPlace, ShippingInput } from '../sync/protocol';
 
 export type { Delivery, OrderEvent, OrderLine, OrderPart, PartStatus, PaymentMethod };
@@ -94,12 +94,14 @@ export const orderEntity: EntityHandler = {
   async apply(db, mutation) {
     const uid = mutation.args.uid as string;
     const at = mutation.client_time ?? new Date().toISOString();
-    if (mutation.name === 'order.place') {
-      if (!(await db.orders.get(uid))) await db.orders.put(await preview(db, mutation.args as OrderPlace, at));
+    const placed = argsOf(mutation, 'order.place');
+    if (placed) {
+      if (!(await db.orders.get(uid))) await db.orders.put(await preview(db, placed, at));
       return;
     }
     const order = await db.orders.get(uid);
     if (!order) return;
+    // The contract's status is any text (the server checks it); this phone queues only these.
     const { part_id, status, reason } = mutation.args as { part_id: number; status: PartChange; reason?: string };
     const parts = order.parts.map((p) => {
       if (p.id !== part_id) return p;

@@ -4,7 +4,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LocalDb, LocalPerson, OutboxEntry } from '../sync/local-db';
 import { api } from '../api';
-import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import { argsOf, enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import type { PersonRegister } from '../sync/protocol';
 
 const UPDATED_KEY = 'people_updated_at';
@@ -86,7 +86,9 @@ export async function forgetRegistration(db: LocalDb, uid: string): Promise<void
 export const personEntity: EntityHandler = {
   table: (db) => db.registrations,
   async apply(db, mutation) {
-    const { uid, first_name, last_name, phone_number, country, location } = mutation.args as PersonRegister;
+    const registered = argsOf(mutation, 'person.register');
+    if (!registered) return;
+    const { uid, first_name, last_name, phone_number, country, location } = registered;
     await db.registrations.put({
       uid,
       first_name,

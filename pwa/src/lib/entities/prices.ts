@@ -6,7 +6,7 @@ import { api } from '../api';
 import { formatMoney } from '../format';
 import type { LocalDb } from '../sync/local-db';
 import type { StoredPrice } from '../sync/stored';
-import { enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
+import { argsOf, enqueue, forget, newUid, type EntityHandler } from '../sync/engine';
 import { keepNewest, withChangeState, type ChangeState } from './recorded';
 import type { PriceRecord } from '../sync/protocol';
 
@@ -205,7 +205,8 @@ export async function forgetPrice(db: LocalDb, uid: string): Promise<void> {
 export const priceEntity: EntityHandler = {
   table: (db) => db.recordedPrices,
   async apply(db, mutation) {
-    const price = mutation.args as PriceRecord;
+    const price = argsOf(mutation, 'price.record');
+    if (!price) return;
     const kept = await db.recordedPrices.get(price.uid);
     await db.recordedPrices.put({
       ...price,

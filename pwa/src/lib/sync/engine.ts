@@ -12,7 +12,7 @@ import { notify, setState } from './state';
 import { listen, pull, push } from './transport';
 
 export { registerEntity, type EntityHandler } from './entities';
-export { clientId, forget, newUid, type ArgsOf } from './outbox';
+export { argsOf, clientId, forget, newUid, type ArgsOf } from './outbox';
 export { engineState, subscribe, type EngineState } from './state';
 export { applyPage } from './transport';
 

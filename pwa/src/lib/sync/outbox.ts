@@ -29,6 +29,14 @@ export async function clientId(db: LocalDb): Promise<string> {
 /** The arguments of mutation `N`, as the server's mutation table declares them. */
 export type ArgsOf<N extends MutationArgs['name']> = Extract<MutationArgs, { name: N }>['args'];
 
+/** A queued change's arguments as the contract types them, when it is mutation `name`
+ * (what `enqueue` queued under that name: the one place they are read back typed). */
+export function argsOf<N extends MutationArgs['name']>(mutation: Mutation, name: N): ArgsOf<N> | undefined {
+  const found: { args: ArgsOf<N> } | undefined =
+    mutation.name === (name as string) ? (mutation as unknown as { args: ArgsOf<N> }) : undefined;
+  return found?.args;
+}
+
 /**
  * Queues a change and applies it locally, in one transaction. When the record's last
  * queued change is of the same kind and not yet sent (not in `inFlight`), the new
