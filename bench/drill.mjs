@@ -20,7 +20,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { application, client, register } from './http.mjs';
@@ -280,6 +280,11 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
     // The machine is lost: the server killed with `kill -9`, its Litestream with it (the
     // tools die with the server: outbound/offsite.rs), the data dir gone.
     const killedAt = Date.now();
+    // The load at the time: what the server was acknowledging, and how busy the machine was.
+    const lastSecond = [...devices.flatMap((p) => p.acknowledged), ...orders, ...joined].filter(
+      (w) => w.at >= killedAt - 1000,
+    ).length;
+    const loadAverage = os.loadavg()[0];
     const tools = childrenOf(server.pid);
     if (!tools.length) throw new Error('no Litestream beside the server');
     process.kill(server.pid, 'SIGKILL');
@@ -369,6 +374,8 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
       acknowledged: acked.length,
       missing_from_store: missing.length,
       recovery_point_s: Number(rpoStore.toFixed(1)),
+      writes_per_s_at_kill: lastSecond,
+      load_average_at_kill: Number(loadAverage.toFixed(1)),
       lost_after_phones_resent: lost.length,
       phones_resnapshotted: snapshots,
       resent,
@@ -382,7 +389,8 @@ sys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack('>II
     log(said.trim());
     log(
       `drill: ${figures.acknowledged} writes acknowledged (pushes, orders, USSD joins) in ${seconds} s; ` +
-        `${figures.missing_from_store} missing from the store at the kill (recovery point ${figures.recovery_point_s} s), ` +
+        `${figures.missing_from_store} missing from the store at the kill (recovery point ${figures.recovery_point_s} s, ` +
+        `at ${figures.writes_per_s_at_kill} writes/s, load average ${figures.load_average_at_kill} on ${os.cpus().length} cores), ` +
         `${figures.lost_after_phones_resent} after ${snapshots} phones took a new snapshot and sent ${resent} changes again; ` +
         `restore of ${figures.database_mb} MB in ${figures.restore_s} s (first copy ${figures.first_copy_s} s); ` +
         `WAL at most ${figures.wal_max_mb} MB while copying (by tenth of the load: ${figures.wal_mb_by_tenth.join(', ')}); ` +

@@ -28,6 +28,12 @@ use crate::platform::config::OffsiteSettings;
 
 /// The config Litestream reads, written into the data dir (no secret in it).
 const LITESTREAM_CONFIG: &str = "litestream.yml";
+/// How often Litestream reads the WAL for new transactions (its default is 1 s), and
+/// how often it ships what it read to the store: together they bound the seconds of
+/// acknowledged writes a lost disk takes with it (the recovery point: docs/operations.md,
+/// Off-site copy). The store is asked at most this often, and only when something changed.
+const MONITOR_EVERY: &str = "250ms";
+const SYNC_EVERY: &str = "250ms";
 
 /// How the tools reach the store, from the settings.
 impl OffsiteSettings {
@@ -47,8 +53,9 @@ impl OffsiteSettings {
             None => String::new(),
         };
         Ok(format!(
-            "# Written by mavuno serve from its settings; changed at each start.\ndbs:\n  - path: {}\n    replica:\n      \
-             type: s3\n      bucket: {bucket}\n      path: {path}\n      region: {}\n{endpoint}      sync-interval: 1s\n",
+            "# Written by mavuno serve from its settings; changed at each start.\ndbs:\n  - path: {}\n    \
+             monitor-interval: {MONITOR_EVERY}\n    replica:\n      type: s3\n      bucket: {bucket}\n      path: {path}\n      \
+             region: {}\n{endpoint}      sync-interval: {SYNC_EVERY}\n",
             db.display(),
             self.region,
         ))
