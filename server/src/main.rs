@@ -1,5 +1,5 @@
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -7,12 +7,8 @@ use clap::{Parser, Subcommand};
 use cli::database::DatabaseArgs;
 use cli::media::MediaArgs;
 use cli::offsite::OffsiteArgs;
-use mavuno::db::users::NewUser;
-use mavuno::domain::{accounts, identifiers, person};
-use mavuno::model::user::{Role, Status};
 use mavuno::startup::Application;
-use mavuno::state::AppState;
-use mavuno::{Config, auth, db, demo};
+use mavuno::{Config, demo};
 
 mod cli;
 
@@ -336,12 +332,12 @@ async fn run() -> ExitCode {
                 database_ca: database.ca(),
                 ..Config::new(data_dir)
             };
-            create_user(config, &email, &password, &role, first_name, last_name).await
+            cli::accounts::create_user(config, &email, &password, &role, first_name, last_name).await
         }
         Command::Backup { database, .. } | Command::Restore { database, .. } if database.url().is_some() => {
-            Err(ON_POSTGRES.to_owned())
+            Err(cli::database::ON_POSTGRES.to_owned())
         }
-        Command::Backup { data_dir, out, .. } => backup(&data_dir, &out),
+        Command::Backup { data_dir, out, .. } => cli::database::backup(&data_dir, &out),
         Command::MigrateToPostgres { data_dir, database_url } => {
             cli::database::migrate_to_postgres(&data_dir, &database_url)
         }
@@ -448,71 +444,4 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
-}
-
-async fn create_user(
-    config: Config,
-    email: &str,
-    password: &str,
-    role: &str,
-    first_name: String,
-    last_name: String,
-) -> Result<(), String> {
-    let Some(role) = Role::parse(role) else {
-        let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-        return Err(format!("unknown role {role:?}; use one of {}", roles.join(", ")));
-    };
-    let email = person::normalise_email(email);
-    if !person::looks_like_email(&email) {
-        return Err(format!("{email:?} is not a valid email address"));
-    }
-    let length = password.chars().count();
-    if !(accounts::MIN_PASSWORD_CHARS..=accounts::MAX_PASSWORD_CHARS).contains(&length) {
-        return Err("the password must be 6 to 128 characters long".to_owned());
-    }
-    let state = AppState::open(config).await.map_err(|e| e.to_string())?;
-    let account = NewUser {
-        email: Some(email.clone()),
-        password_hash: auth::hash_password(password).map_err(|e| e.to_string())?,
-        first_name,
-        last_name,
-        phone_number: None,
-        country: None,
-        role,
-        status: Status::Active,
-        location: None,
-        avatar: None,
-    };
-    let user = state.db.write(move |tx| identifiers::insert_account(tx, &account)).await.map_err(|err| {
-        if matches!(err, mavuno::error::AppError::Validation(_)) {
-            format!("a user with email {email} already exists")
-        } else {
-            err.to_string()
-        }
-    })?;
-    println!("created {} {} (id {})", user.role, user.email.as_deref().unwrap_or_default(), user.id);
-    Ok(())
-}
-
-/// What `backup` and `restore` say on a PostgreSQL deployment: its database is not theirs.
-const ON_POSTGRES: &str = "this deployment's database is PostgreSQL (--database-url): back it up and restore it \
-    with PostgreSQL's own tools (pg_dump and pg_restore, or continuous archiving with point-in-time recovery: \
-    docs/operations.md, PostgreSQL). `mavuno backup` and `mavuno restore` copy the SQLite database of a data dir.";
-
-fn backup(data_dir: &Path, out: &Path) -> Result<(), String> {
-    let file = data_dir.join(db::DB_FILE);
-    if !std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() > 0) {
-        return Err(format!(
-            "no SQLite database in {} (a server on PostgreSQL keeps none there: {ON_POSTGRES})",
-            data_dir.display()
-        ));
-    }
-    if let Err(err) = db::backup(data_dir, out) {
-        // Nothing half-written is left to be taken for a backup.
-        std::fs::remove_file(out).ok();
-        return Err(format!("backup failed: {err}"));
-    }
-    let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
-    println!("backed up {} to {} ({size} bytes)", data_dir.join(db::DB_FILE).display(), out.display());
-    Ok(())
 }

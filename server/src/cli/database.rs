@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use mavuno::db;
+
 /// Which database: SQLite in the data dir unless a PostgreSQL URL is given.
 #[derive(clap::Args)]
 pub struct DatabaseArgs {
@@ -58,5 +60,28 @@ pub fn migrate_to_postgres(data_dir: &Path, url: &str) -> Result<(), String> {
          --database-url (MAVUNO_DATABASE_URL); phones go on syncing where they were.",
         counts.len()
     );
+    Ok(())
+}
+
+/// What `backup` and `restore` say on a PostgreSQL deployment: its database is not theirs.
+pub const ON_POSTGRES: &str = "this deployment's database is PostgreSQL (--database-url): back it up and restore it \
+    with PostgreSQL's own tools (pg_dump and pg_restore, or continuous archiving with point-in-time recovery: \
+    docs/operations.md, PostgreSQL). `mavuno backup` and `mavuno restore` copy the SQLite database of a data dir.";
+
+pub fn backup(data_dir: &Path, out: &Path) -> Result<(), String> {
+    let file = data_dir.join(db::DB_FILE);
+    if !std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() > 0) {
+        return Err(format!(
+            "no SQLite database in {} (a server on PostgreSQL keeps none there: {ON_POSTGRES})",
+            data_dir.display()
+        ));
+    }
+    if let Err(err) = db::backup(data_dir, out) {
+        // Nothing half-written is left to be taken for a backup.
+        std::fs::remove_file(out).ok();
+        return Err(format!("backup failed: {err}"));
+    }
+    let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    println!("backed up {} to {} ({size} bytes)", data_dir.join(db::DB_FILE).display(), out.display());
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 pub mod admin_products;
 pub mod analytics;
+mod api_error;
 pub mod blogs;
 pub mod comments;
 pub mod contact;
@@ -54,6 +55,7 @@ pub mod uploads;
 pub mod user_changes;
 pub mod users;
 pub mod ussd_memos;
+mod wake_senders;
 mod wakeups;
 
 use std::path::{Path, PathBuf};
@@ -63,6 +65,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
+use wake_senders::OUTBOX_WRITTEN;
+pub use wake_senders::Outbox;
+pub(crate) use wake_senders::outbox_written;
 use wakeups::Versions;
 
 pub use group::savepoint;
@@ -107,43 +112,6 @@ struct Pool {
     scopes: Mutex<scopes::Scopes>,
     /// Wakes the email and SMS senders after a commit that wrote to their outboxes.
     outbox: Arc<Outbox>,
-}
-
-thread_local! {
-    /// Set when the transaction running on this thread wrote to an outbox.
-    static OUTBOX_WRITTEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Called by what writes to the email or SMS outbox (`outbox::enqueue`, `sms::enqueue`):
-/// once its transaction commits, the senders are woken, whatever path wrote it.
-fn outbox_written() {
-    OUTBOX_WRITTEN.set(true);
-}
-
-/// The email and SMS senders' wake-up (`outbound::mailer`, `outbound::sms`): every commit
-/// that wrote to an outbox wakes both; they also look every 30 s (retries, other nodes).
-#[derive(Default)]
-pub struct Outbox {
-    email: tokio::sync::Notify,
-    sms: tokio::sync::Notify,
-}
-
-impl Outbox {
-    /// Wakes both senders (a commit that wrote to an outbox does it by itself).
-    pub fn wake(&self) {
-        self.email.notify_one();
-        self.sms.notify_one();
-    }
-
-    /// Answers when a commit may have written an email.
-    pub async fn email_written(&self) {
-        self.email.notified().await;
-    }
-
-    /// Answers when a commit may have written an SMS.
-    pub async fn sms_written(&self) {
-        self.sms.notified().await;
-    }
 }
 
 /// Where connections come from: a new one replaces one that was lost (PostgreSQL
@@ -507,86 +475,10 @@ impl Db {
     }
 }
 
-// The API's answer to a database error lives here, beside the error, so that error.rs
-// knows nothing of the database (the storage seam points one way).
-impl From<Error> for AppError {
-    fn from(err: Error) -> Self {
-        AppError::database(&err, "database")
-    }
-}
-
-impl AppError {
-    /// A database error: the database out of reach (PostgreSQL restarting, SQLite locked
-    /// past its wait) is a 503 and a moment to wait, the client tries again and nothing
-    /// was half-written; anything else is ours.
-    pub fn database(err: &Error, context: &'static str) -> AppError {
-        if matches!(err, Error::NulInText) {
-            return AppError::bad_request("invalid_text", "A text holds a NUL character, which cannot be stored");
-        }
-        if err.is_unavailable() {
-            tracing::warn!(%err, "the database is out of reach");
-            return AppError::unavailable(
-                "server_busy",
-                "The server is busy right now. Please try again in a moment.",
-                DATABASE_RETRY_SECS,
-            );
-        }
-        AppError::internal_while(context, err.to_string())
-    }
-}
-
-/// Seconds a client is asked to wait when the database is out of reach.
-const DATABASE_RETRY_SECS: u64 = 5;
-
 /// A poisoned lock only means a closure panicked; the connection itself is
 /// still sound (its transaction rolled back when dropped).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sqlite::MIGRATIONS;
-    use super::*;
-
-    #[test]
-    fn a_database_error_is_ours_and_told_to_nobody() {
-        let db = AppError::from(Error::Other("database is locked".into()));
-        assert!(db.to_string().starts_with("internal error: database: database is locked"), "{db}");
-        assert_eq!(
-            (db.code(), db.message().as_str()),
-            ("internal_error", "Something went wrong on our side. Please try again.")
-        );
-    }
-
-    #[test]
-    fn migrations_apply_once_and_are_recorded() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
-        migrate(&mut conn).unwrap();
-        migrate(&mut conn).unwrap();
-        let version: i64 = conn.sqlite().unwrap().pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
-        assert_eq!(version as usize, MIGRATIONS.len());
-        let mode: String = conn.sqlite().unwrap().pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
-        assert_eq!(mode, "wal");
-    }
-
-    #[tokio::test]
-    async fn the_writer_syncs_every_commit_to_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(dir.path()).unwrap();
-        let level: i64 = db
-            .write(|tx| {
-                Ok(tx
-                    .sqlite()
-                    .unwrap()
-                    .pragma_query_value(None, "synchronous", |r| r.get(0))
-                    .map_err(crate::db::Error::from)?)
-            })
-            .await
-            .unwrap();
-        assert_eq!(level, 2, "FULL: an answered write survives a power cut");
-    }
 }
 
 #[cfg(test)]

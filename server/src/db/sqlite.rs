@@ -178,3 +178,38 @@ pub fn mark_restored(path: &Path) -> Result<()> {
     conn.execute("DELETE FROM meta WHERE key LIKE 'offsite_%'", [])?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+
+    #[test]
+    fn migrations_apply_once_and_are_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = connect(&dir.path().join(DB_FILE)).unwrap();
+        migrate(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
+        let version: i64 = conn.sqlite().unwrap().pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version as usize, MIGRATIONS.len());
+        let mode: String = conn.sqlite().unwrap().pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+    }
+
+    #[tokio::test]
+    async fn the_writer_syncs_every_commit_to_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        let level: i64 = db
+            .write(|tx| {
+                Ok(tx
+                    .sqlite()
+                    .unwrap()
+                    .pragma_query_value(None, "synchronous", |r| r.get(0))
+                    .map_err(crate::db::Error::from)?)
+            })
+            .await
+            .unwrap();
+        assert_eq!(level, 2, "FULL: an answered write survives a power cut");
+    }
+}
