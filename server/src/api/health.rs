@@ -24,10 +24,10 @@ pub struct Health {
     /// not confirmed yet), `lagging` (not confirmed for longer than the threshold),
     /// `failing` (the store refused the last look: `offsite_failure` says why), or
     /// `none` (this server is the only copy).
-    offsite: crate::domain::offsite::OffsiteHealth,
+    offsite: crate::model::offsite::OffsiteHealth,
     /// Why the store refused the last look, when `offsite` is `failing`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    offsite_failure: Option<crate::domain::offsite::OffsiteFailure>,
+    offsite_failure: Option<crate::model::offsite::OffsiteFailure>,
 }
 
 /// Is the server up and its database reachable, and is its off-site copy confirmed?

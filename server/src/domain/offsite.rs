@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::db::{meta, outbox, users};
 use crate::error::ApiResult;
+use crate::model::offsite::{OffsiteFailure, OffsiteHealth};
 use crate::platform::clock;
 
 /// When the store last held the database's newest transaction (RFC 3339).
@@ -24,59 +25,27 @@ const ALERTED: &str = "offsite_alerted_for";
 /// Why the store refused the last look (an `OffsiteFailure`'s word); absent when it answered.
 const FAILING: &str = "offsite_failing";
 
-/// Why the store could not be read, as an operator would act on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OffsiteFailure {
-    /// No answer: the address is wrong, or the store or the network is down.
-    Unreachable,
-    /// The store refuses the keys (a wrong secret, an unknown key, no right to the bucket).
-    Denied,
-    /// The bucket does not exist.
-    BucketMissing,
-    /// Anything else (the server's log has the tool's words).
-    Other,
-}
-
-impl OffsiteFailure {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OffsiteFailure::Unreachable => "unreachable",
-            OffsiteFailure::Denied => "denied",
-            OffsiteFailure::BucketMissing => "bucket_missing",
-            OffsiteFailure::Other => "other",
-        }
-    }
-
-    fn parse(word: &str) -> OffsiteFailure {
-        [OffsiteFailure::Unreachable, OffsiteFailure::Denied, OffsiteFailure::BucketMissing]
-            .into_iter()
-            .find(|f| f.as_str() == word)
-            .unwrap_or(OffsiteFailure::Other)
-    }
-
-    /// The class of a tool's error, from what S3 answered (its error codes) or how the
-    /// connection failed.
-    pub fn of(error: &str) -> OffsiteFailure {
-        const DENIED: [&str; 6] = [
-            "SignatureDoesNotMatch",
-            "InvalidAccessKeyId",
-            "AccessDenied",
-            "InvalidToken",
-            "ExpiredToken",
-            "StatusCode: 403",
-        ];
-        const UNREACHABLE: [&str; 6] =
-            ["connection refused", "no such host", "i/o timeout", "timed out", "dial tcp", "network is unreachable"];
-        if error.contains("NoSuchBucket") {
-            OffsiteFailure::BucketMissing
-        } else if DENIED.iter().any(|word| error.contains(word)) {
-            OffsiteFailure::Denied
-        } else if UNREACHABLE.iter().any(|word| error.to_lowercase().contains(word)) {
-            OffsiteFailure::Unreachable
-        } else {
-            OffsiteFailure::Other
-        }
+/// The class of a tool's error, from what S3 answered (its error codes) or how the
+/// connection failed.
+pub fn failure_of(error: &str) -> OffsiteFailure {
+    const DENIED: [&str; 6] = [
+        "SignatureDoesNotMatch",
+        "InvalidAccessKeyId",
+        "AccessDenied",
+        "InvalidToken",
+        "ExpiredToken",
+        "StatusCode: 403",
+    ];
+    const UNREACHABLE: [&str; 6] =
+        ["connection refused", "no such host", "i/o timeout", "timed out", "dial tcp", "network is unreachable"];
+    if error.contains("NoSuchBucket") {
+        OffsiteFailure::BucketMissing
+    } else if DENIED.iter().any(|word| error.contains(word)) {
+        OffsiteFailure::Denied
+    } else if UNREACHABLE.iter().any(|word| error.to_lowercase().contains(word)) {
+        OffsiteFailure::Unreachable
+    } else {
+        OffsiteFailure::Other
     }
 }
 
@@ -135,22 +104,6 @@ pub fn alert_if_lagging(conn: &Connection, threshold: Duration) -> ApiResult<boo
     Ok(true)
 }
 
-/// What the copy's state is, in one word (`/health`'s `offsite`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OffsiteHealth {
-    /// No copy is configured: this server is the only copy.
-    None,
-    /// Configured, not confirmed yet (the store does not hold the newest transaction yet).
-    Pending,
-    /// The store held the database's newest transaction within the alert's threshold.
-    Ok,
-    /// Not confirmed for longer than the threshold (never, or not since `confirmed_at`).
-    Lagging,
-    /// The last look at the store failed (`failure` says why).
-    Failing,
-}
-
 /// The copy's state for the super admin's dashboard and the health check.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct OffsiteState {
@@ -182,7 +135,7 @@ pub fn state_of(conn: &Connection, threshold: Option<Duration>) -> ApiResult<Off
     };
     let confirmed_at = meta::get(conn, CONFIRMED)?;
     let lagging = lag(conn)?.is_some_and(|lag| lag > threshold);
-    let failure = meta::get(conn, FAILING)?.map(|word| OffsiteFailure::parse(&word));
+    let failure = meta::get(conn, FAILING)?.map(|word| OffsiteFailure::parse(&word).unwrap_or(OffsiteFailure::Other));
     let state = match (failure, lagging, &confirmed_at) {
         (Some(_), _, _) => OffsiteHealth::Failing,
         (None, true, _) => OffsiteHealth::Lagging,
@@ -194,7 +147,7 @@ pub fn state_of(conn: &Connection, threshold: Option<Duration>) -> ApiResult<Off
 
 #[cfg(test)]
 mod tests {
-    use super::OffsiteFailure;
+    use super::failure_of;
 
     #[test]
     fn a_tools_error_is_read_as_what_an_operator_acts_on() {
@@ -215,7 +168,7 @@ mod tests {
             ("litestream: ", "other"),
         ];
         for (error, class) in said {
-            assert_eq!(OffsiteFailure::of(error).as_str(), class, "{error}");
+            assert_eq!(failure_of(error).as_str(), class, "{error}");
         }
     }
 }

@@ -55,6 +55,7 @@ pub type FieldVersions = BTreeMap<String, i64>;
 pub mod blog;
 pub mod cooperative;
 pub mod course;
+pub mod offsite;
 pub mod order;
 pub mod payment;
 pub mod picture;

@@ -218,7 +218,7 @@ async fn check(db: Db, settings: OffsiteSettings, config: PathBuf, db_path: Path
         tokio::time::sleep(settings.check_every).await;
         let looked = confirmed(&settings, &config, &db_path).await;
         let failure = looked.as_ref().err().map(|err| {
-            let failure = offsite::OffsiteFailure::of(err);
+            let failure = offsite::failure_of(err);
             tracing::warn!(%err, failure = failure.as_str(), "off-site copy: cannot read what the store holds");
             failure
         });

@@ -266,7 +266,7 @@ pub fn correct(conn: &Connection, admin: &UserRow, id: i64, change: &PriceChange
     if before.source == Source::Sale {
         return Err(AppError::conflict("sale_price", "A sale's price is what the buyer paid; remove it instead"));
     }
-    let price = format!("{}.{:02}", before.price_cents / 100, before.price_cents % 100);
+    let price = crate::model::decimal_amount(before.price_cents);
     let fields = PriceFields {
         market: change.market.or(before.market_id),
         crop: change.crop.unwrap_or(&before.crop),
