@@ -50,11 +50,11 @@ pub fn register(tx: &Connection, agent: &UserRow, input: &PersonRegister) -> Api
 /// Opens an account for someone who joined from a basic phone (docs/ussd.md): the
 /// same checks and the same account as an agent's registration, texted a welcome that
 /// says what to dial and how to sign in to the app.
-pub fn join_by_phone(tx: &Connection, form: &AccountForm, dialled: Option<&str>) -> ApiResult<UserRow> {
+pub fn join_by_phone(tx: &Connection, form: &AccountForm) -> ApiResult<UserRow> {
     let person = accounts::validate_person(form).map_err(AppError::Validation)?;
     identifiers::check_new_account(tx, None, &person.phone_number)?;
     let user = identifiers::insert_account(tx, &identifiers::new_buyer(person, NO_PASSWORD.to_owned(), None))?;
-    sms::send_dialled(tx, &user, "joined", &[], dialled)?;
+    sms::send(tx, &user, "joined", &[])?;
     Ok(user)
 }
 

@@ -23,21 +23,9 @@ pub fn text_person(conn: &Connection, person: &UserRow, key: &str, values: &[(&s
 /// Writes `person` the message `sms.<key>` when they have a phone number, whatever
 /// their SMS updates say (a code they asked for).
 pub fn send(conn: &Connection, person: &UserRow, key: &str, values: &[(&str, &str)]) -> ApiResult<()> {
-    send_dialled(conn, person, key, values, None)
-}
-
-/// `send`, where `dialled` is the USSD code the person just dialled (the gateway's
-/// `serviceCode`): named when no code is set, as the one to dial again.
-pub fn send_dialled(
-    conn: &Connection,
-    person: &UserRow,
-    key: &str,
-    values: &[(&str, &str)],
-    dialled: Option<&str>,
-) -> ApiResult<()> {
     let Some(number) = person.phone_number.as_deref().filter(|n| n.starts_with('+')) else { return Ok(()) };
     let lang = lang_of(conn, person)?;
-    let dial = dial_code(conn)?.or_else(|| dialled.map(str::to_owned));
+    let dial = dial_code(conn)?;
     let mut all = values.to_vec();
     // A message that names the code to dial says it only when one is known: a person
     // with no smartphone cannot dial "the MAVUNO code" (its `_no_code` words name none).

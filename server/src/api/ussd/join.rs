@@ -169,9 +169,10 @@ fn join(ctx: &mut Ctx<'_>, draft: &JoinDraft) -> ApiResult<Next> {
         ..AccountForm::default()
     };
     // The language the person joined in is the number's from now on (menus and SMS),
-    // whatever its calling code suggests; the welcome names the code they dialled.
+    // whatever its calling code suggests; the welcome names the code they dialled (kept
+    // before the menu ran: `remember_code`).
     phone_settings::set_language(ctx.conn, ctx.phone, ctx.lang.code(), &clock::now())?;
-    match registrations::join_by_phone(ctx.conn, &form, ctx.dialled) {
+    match registrations::join_by_phone(ctx.conn, &form) {
         Ok(person) => {
             let text = ctx.format("join.done", &[("name", &gsm7::cut(&person.first_name, 20))]);
             ctx.person = Some(person);

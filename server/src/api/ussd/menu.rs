@@ -46,8 +46,6 @@ pub struct Ctx<'a> {
     pub write: bool,
     pub phone: &'a str,
     pub session: &'a str,
-    /// The code the person dialled, when the gateway said (`Dial::service_code`).
-    pub dialled: Option<&'a str>,
     pub person: Option<UserRow>,
     pub lang: Lang,
     /// What earlier requests of this session learned, by answer.

@@ -286,7 +286,6 @@ fn once(
         write,
         phone: &dial.phone,
         session: &dial.session,
-        dialled: dial.service_code.as_deref(),
         person,
         lang,
         steps,
