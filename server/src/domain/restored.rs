@@ -45,7 +45,7 @@ pub fn tell(conn: &Connection, user: &UserRow, mutation: &Mutation, result: &Mut
     };
     let Some(order) = order else {
         let kind = if now { "restored_change_kept" } else { "restored_change_lost" };
-        return notify(conn, user.id, kind, &section("overview"), &[("time", &time)]);
+        return notify(conn, user.id, kind, &section("home"), &[("time", &time)]);
     };
     if now {
         let number = crate::db::orders::find_by_uid(conn, &order.uid.to_lowercase())?.map(|o| o.id.to_string());

@@ -152,7 +152,7 @@ function OffsiteCopy({ copy }: { copy: Offsite }) {
         {copy.media_at && ` ${t('dashboard.offsite.media', { time: formatDate(copy.media_at, 'time') })}`}
       </p>
       {copy.state === 'failing' && <p role="alert">{t(`dashboard.offsite.failing.${copy.failure ?? 'other'}`)}</p>}
-      {copy.state !== 'failing' && copy.lagging && <p role="status">{t('dashboard.offsite.lagging')}</p>}
+      {copy.state === 'lagging' && <p role="status">{t('dashboard.offsite.lagging')}</p>}
     </section>
   );
 }
