@@ -309,6 +309,19 @@ export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
   await page.locator('.dashboard-topbar').waitFor();
 }
 
+/** From the marketplace to a filled checkout for one of the product `title` (English). */
+export async function toCheckout(page, origin, title) {
+  await page.goto(`${origin}/marketplace?lng=en`);
+  await page.getByRole('link', { name: title }).click();
+  await page.locator('.product-page h1', { hasText: title }).waitFor();
+  await page.locator('.product-page').getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('link', { name: 'Cart, 1 item' }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+  await page.getByLabel(/^Address/).fill('Avenue Lumumba 12');
+  await page.getByLabel(/^City/).fill('Bukavu');
+}
+
 /** Opens the signed-in buyer's Applications section of the dashboard (English, at 360 px). */
 export async function openApplications(page) {
   await page.getByRole('button', { name: 'Open menu' }).click();

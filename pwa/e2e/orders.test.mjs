@@ -11,6 +11,7 @@ import {
   controlledByServiceWorker,
   serverAndBrowser,
   signIn,
+  toCheckout,
   uniqueEmail,
   uniquePhone,
 } from './harness.mjs';
@@ -67,18 +68,6 @@ async function listProduct(farmerToken, title, price, names = {}) {
   return body.product;
 }
 
-async function toCheckout(page, title) {
-  await page.goto(`${env.server.origin}/marketplace?lng=en`);
-  await page.getByRole('link', { name: title }).click();
-  await page.locator('.product-page h1', { hasText: title }).waitFor();
-  await page.locator('.product-page').getByRole('button', { name: 'Add to Cart' }).click();
-  await page.getByRole('link', { name: 'Cart, 1 item' }).click();
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
-  await page.getByLabel(/^Address/).fill('Avenue Lumumba 12');
-  await page.getByLabel(/^City/).fill('Bukavu');
-}
-
 test('with a signal but no data getting through, checkout says the order waits, never that it was received', async () => {
   const farmerToken = await tokenOf('farmer@mavuno.demo');
   await listProduct(farmerToken, 'Cassava flour', 1.5);
@@ -87,7 +76,7 @@ test('with a signal but no data getting through, checkout says the order waits, 
   const page = await context.newPage();
   await signIn(page, env.server.origin, buyer.email, buyer.password);
   await controlledByServiceWorker(page);
-  await toCheckout(page, 'Cassava flour');
+  await toCheckout(page, env.server.origin, 'Cassava flour');
 
   // The phone believes it is online; nothing reaches the server.
   await context.network.cut();
@@ -126,7 +115,7 @@ for (const [reaches, what] of [
     const page = await context.newPage();
     await signIn(page, env.server.origin, buyer.email, buyer.password);
     await controlledByServiceWorker(page);
-    await toCheckout(page, title);
+    await toCheckout(page, env.server.origin, title);
 
     // The order's sending is answered by nothing: its connection stays open and silent.
     context.network.stall(/^POST \/api\/v1\/sync\/push/, { reaches });
@@ -159,7 +148,7 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
   const page = await context.newPage();
   await signIn(page, env.server.origin, buyer.email, buyer.password);
   await controlledByServiceWorker(page);
-  await toCheckout(page, 'Plantains');
+  await toCheckout(page, env.server.origin, 'Plantains');
   // Prefilled from the account, and the total as the cart showed it: 0.90 + the farmer's 4.00.
   assert.equal(await page.getByLabel(/^First name/).inputValue(), 'Neema');
   await page.locator('.cart-summary').getByText('$4.90').waitFor();
@@ -248,7 +237,7 @@ async function mobileMoneyOrder(title, price) {
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, env.server.origin, buyer.email, buyer.password);
-  await toCheckout(page, title);
+  await toCheckout(page, env.server.origin, title);
   await page.getByLabel('Mobile money').check();
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByText('Pay it from your orders with "Pay now".').waitFor();
@@ -298,7 +287,7 @@ test('a price the farmer changed while the buyer was offline is shown before any
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, env.server.origin, buyer.email, buyer.password);
-  await toCheckout(page, 'Cassava leaves');
+  await toCheckout(page, env.server.origin, 'Cassava leaves');
 
   await context.setOffline(true);
   await assertOffline(page);

@@ -236,6 +236,8 @@ describe('push and pull', () => {
       ['applied', 'applied'],
     ]);
     expect(await db.outbox.count()).toBe(0);
+    // The restored server's snapshot had neither: this phone shows them again, sent again.
+    expect((await notes(db).toArray()).map((n) => n.title).sort()).toEqual(['Cassava', 'Maize']);
 
     // A day later the confirmed changes are let go at the next pull.
     expect(await db.confirmed.count()).toBe(3);

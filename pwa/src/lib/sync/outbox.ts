@@ -106,11 +106,6 @@ function mergeArgs(older: Record<string, unknown>, newer: Record<string, unknown
   return merged;
 }
 
-/** After a gap, number the changes the server does not have on from what it has: the
- * queued ones, and after a server was restored from a backup or its off-site copy also
- * those it had answered (kept as `sent` until a pull confirmed them), confirmed (kept a
- * day) or refused, sent again, each with what it was told the first time (`told`): the
- * server tells the person when the answer now is the other way (docs/sync.md, Push). */
 /** What a change was told: accepted once answered, refused once rejected; a queued one
  * keeps what it was told before an earlier restore, if anything. */
 function toldOf(state: OutboxEntry['state'], before: Mutation['told']): Mutation['told'] {
@@ -119,8 +114,15 @@ function toldOf(state: OutboxEntry['state'], before: Mutation['told']): Mutation
   return before;
 }
 
+/** After a gap, number the changes the server does not have on from what it has: the
+ * queued ones, and after a server was restored from a backup or its off-site copy also
+ * those it had answered (kept as `sent` until a pull confirmed them), confirmed (kept a
+ * day) or refused, sent again, each with what it was told the first time (`told`): the
+ * server tells the person when the answer now is the other way (docs/sync.md, Push).
+ * Each shows on this phone's screens again as waiting (a new snapshot of the restored
+ * server had none of them), so an order refused now is there to say so. */
 export async function renumber(db: LocalDb): Promise<void> {
-  await db.transaction('rw', db.outbox, db.confirmed, db.meta, async () => {
+  await db.transaction('rw', syncedTables(db), async () => {
     const last = (await db.getMeta<number>('server_last_mutation_id')) ?? 0;
     const lost = await db.confirmed.where('mutation_id').above(last).toArray();
     await db.confirmed.bulkDelete(lost.map((e) => e.mutation_id));
@@ -131,7 +133,10 @@ export async function renumber(db: LocalDb): Promise<void> {
       ...waiting.map(({ result: _refusal, state, ...change }) => ({ ...change, told: toldOf(state, change.told) })),
     ].sort((a, b) => a.mutation_id - b.mutation_id);
     let next = last + 1;
-    for (const change of unknown) await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });
+    for (const change of unknown) {
+      await db.outbox.add({ ...change, state: 'queued', mutation_id: next++ });
+      await handlerFor(change.name).apply(db, change);
+    }
     await db.setMeta('next_mutation_id', next);
   });
 }
