@@ -1,5 +1,5 @@
 // Catalogue reads under load: 10,000 products (PRODUCTS=100000 for more), 200
-// concurrent connections. Prints throughput, latency percentiles and the server's
+// concurrent connections (CONNECTIONS=50 for fewer). Prints throughput, latency percentiles and the server's
 // peak RSS for the first page, a repeated search, a filtered sort, distinct
 // searches (every request a different query, as real buyers make), the first page
 // and distinct searches while 20 phones push unrelated writes (application drafts,
@@ -19,7 +19,7 @@ const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const pid = process.argv[3];
 const request = client(origin);
 const PRODUCTS = Number(process.env.PRODUCTS ?? 10_000);
-const CONNECTIONS = 200;
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 200);
 const REQUESTS = 10_000;
 
 const rss = () => (pid ? `${(rssKb(pid) / 1024).toFixed(0)} MB` : 'unknown (pass the pid)');

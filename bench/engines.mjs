@@ -7,6 +7,7 @@
 //
 //   cargo build --release -p mavuno
 //   scripts/with-postgres node bench/engines.mjs          (PRODUCTS=2000 by default)
+//   scripts/with-postgres node bench/engines.mjs catalogue (only the benches named)
 //
 // Each server is a release build with the demo, on a new data dir (SQLite) or a new
 // database of the cluster (PostgreSQL, through bench/server.mjs). The load generator
@@ -87,8 +88,12 @@ const runs = {
   },
 };
 
+const chosen = process.argv.slice(2);
+for (const name of chosen) if (!runs[name]) throw new Error(`no bench ${name}: ${Object.keys(runs).join(', ')}`);
 const results = {};
-for (const [name, run] of Object.entries(runs)) {
+const names = chosen.length ? chosen : Object.keys(runs);
+for (const name of names) {
+  const run = runs[name];
   for (const engine of ['sqlite', 'postgres']) {
     console.error(`${name} on ${engine}…`);
     results[`${name}/${engine}`] = await run(engine);
@@ -96,7 +101,7 @@ for (const [name, run] of Object.entries(runs)) {
 }
 
 // Side by side: each figure line of a bench, SQLite's then PostgreSQL's.
-for (const name of Object.keys(runs)) {
+for (const name of names) {
   console.log(`\n== ${name}`);
   const [a, b] = [results[`${name}/sqlite`], results[`${name}/postgres`]];
   const rows = Math.max(a.lines.length, b.lines.length);

@@ -14,7 +14,8 @@ use utoipa_axum::routes;
 use super::MessageResponse;
 use super::extract::ProductForm;
 use crate::auth::AuthUser;
-use crate::db::products::{self as rows, CatalogueFilter, PriceBucket, ProductRow, Sort};
+use crate::db::catalogue::{self, CatalogueFilter, PriceBucket, Sort};
+use crate::db::products::{self as rows, ProductRow};
 use crate::db::uploads;
 use crate::db::users::UserRow;
 use crate::domain::products::{self, ProductRef};
@@ -289,7 +290,7 @@ async fn catalogue(
     let db = state.db.clone();
     super::cached_answer(&state.catalogue_cache, key, version, &headers, || async move {
         let (rows, total) =
-            db.read(move |conn| Ok(rows::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+            db.read(move |conn| Ok(catalogue::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
         let answer = CataloguePage {
             success: true,
             data: rows.into_iter().map(ProductJson::from).collect(),

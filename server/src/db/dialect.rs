@@ -5,7 +5,7 @@
 //! Sessions keep their order of arrival in SQLite's hidden `rowid`, a column of that
 //! name on PostgreSQL (migrations/postgres/0039_schema.sql); the catalogue's search is
 //! FTS5 with trigrams on SQLite and a LIKE over a `pg_trgm` index on PostgreSQL
-//! (`products::CatalogueFilter`). Searches of names compare `lower(…) LIKE lower(?)` on
+//! (`catalogue::CatalogueFilter`). Searches of names compare `lower(…) LIKE lower(?)` on
 //! both: SQLite's LIKE ignores case, PostgreSQL's does not.
 
 use super::Engine;

@@ -9,6 +9,7 @@ pub mod admin_products;
 pub mod analytics;
 mod api_error;
 pub mod blogs;
+pub mod catalogue;
 pub mod comments;
 pub mod contact;
 pub mod cooperatives;

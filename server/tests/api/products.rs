@@ -229,6 +229,14 @@ async fn search_finds_parts_of_words_short_words_and_takes_any_characters_litera
     app.call(Method::DELETE, &path, &farmer, None).await;
     assert!(search("kidney").await.is_empty());
     assert_eq!(app.catalogue("q=lot").await["total"], 2);
+
+    // A search's pages each say how many it found, also an empty one past the end.
+    let second = app.catalogue("q=lot&sort=name&per_page=1&page=2").await;
+    let past = app.catalogue("q=lot&sort=name&per_page=1&page=3").await;
+    assert_eq!((second["total"].as_i64(), second["data"][0]["title"].as_str()), (Some(2), Some("Tomatoes lot 120")));
+    assert_eq!((past["total"].as_i64(), past["data"].as_array().map(Vec::len)), (Some(2), Some(0)));
+    let none = app.catalogue("q=plantains").await;
+    assert_eq!((none["total"].as_i64(), none["data"].as_array().map(Vec::len)), (Some(0), Some(0)));
 }
 
 fn urlencoding(text: &str) -> String {

@@ -404,12 +404,23 @@ impl Connection {
     /// Begins a transaction that reads one snapshot of the database (several reads that
     /// must agree, e.g. a pull's page); rolled back when dropped.
     pub fn begin_read(&self) -> Result<Transaction<'_>> {
-        self.execute_batch(match self.engine() {
+        self.begin_with(match self.engine() {
             Engine::Sqlite => "BEGIN",
             // Read committed takes a new snapshot for each statement.
             Engine::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ",
-        })?;
-        Ok(Transaction { conn: self, open: true })
+        })
+    }
+
+    /// [`begin_read`](Self::begin_read) for statements whose values change with every
+    /// call but whose best plan does not (a search's words): PostgreSQL plans them once
+    /// per connection instead of for each call's values. It chose the latter for the
+    /// catalogue's searches, and planning them took four fifths of a search's time
+    /// (docs/operations.md, Capacity). SQLite plans once per statement anyway.
+    pub fn begin_read_planned_once(&self) -> Result<Transaction<'_>> {
+        self.begin_with(match self.engine() {
+            Engine::Sqlite => "BEGIN",
+            Engine::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ; SET LOCAL plan_cache_mode = force_generic_plan",
+        })
     }
 
     /// Begins a transaction that writes; it is rolled back unless committed (also when
@@ -417,10 +428,14 @@ impl Connection {
     /// own, and on PostgreSQL an advisory lock every server takes for its writes
     /// (docs/decisions.md, Storage engines: one writer at a time, on every engine).
     pub fn begin(&self) -> Result<Transaction<'_>> {
-        self.execute_batch(match self.engine() {
+        self.begin_with(match self.engine() {
             Engine::Sqlite => "BEGIN IMMEDIATE",
             Engine::Postgres => "BEGIN; SELECT pg_advisory_xact_lock(7305)",
-        })?;
+        })
+    }
+
+    fn begin_with(&self, sql: &str) -> Result<Transaction<'_>> {
+        self.execute_batch(sql)?;
         Ok(Transaction { conn: self, open: true })
     }
 }

@@ -6,8 +6,9 @@
 use crate::db::Connection;
 
 use crate::db::blogs::{self, BlogFilter, BlogRow};
+use crate::db::catalogue::{self, CatalogueFilter, Sort};
 use crate::db::courses::{self, CourseFilter, CourseRow, CourseSort};
-use crate::db::products::{self, CatalogueFilter, ProductRow, Sort};
+use crate::db::products::ProductRow;
 use crate::labels::Lang;
 use crate::model::blog::BlogCategory;
 use crate::model::course::{CourseCategory, Level};
@@ -34,7 +35,7 @@ pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<
     let filtered = filter.search.is_some() || filter.category.is_some();
     let everything = CatalogueFilter::default();
     let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
-        products::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
+        catalogue::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
     })
     .await?;
     let sorts = ["name", "price_asc", "price_desc", "rating"].map(|s| (s, format!("market.sorts.{s}")));
