@@ -147,8 +147,8 @@ pub fn catalogue(
     if conn.engine() == Engine::Postgres && filter.search.is_some() {
         // A search: the page and its count in one statement, planned once per connection
         // (PostgreSQL planned a search for each one's words; that was most of its time).
-        // An empty first page matches nothing; a page past the end has no row to carry
-        // the count: counted on its own then.
+        // An empty first page matches nothing; a page past the end (or of no rows) has
+        // no row to carry the count: counted on its own then.
         let mut counted = values.clone();
         let statement = page(&mut counted, ", COUNT(*) OVER ()");
         let searching = conn.begin_read_planned_once()?;
@@ -162,7 +162,7 @@ pub fn catalogue(
             .collect::<Result<Vec<_>, _>>()?;
         match total {
             Some(total) => return Ok((rows, total)),
-            None if offset == 0 => return Ok((rows, 0)),
+            None if offset == 0 && limit > 0 => return Ok((rows, 0)),
             None => {}
         }
     }
