@@ -186,3 +186,48 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await context.close();
   await farmerContext.close();
 });
+
+test("a member records their plot from the phone's position, sees how precise it is, and is told what to do when there is none", async () => {
+  const { origin } = env.server;
+  // Location allowed; the first position is 80 m off: shown with its accuracy, taken again, saved.
+  const context = await env.browser.newContext({
+    ...PHONE,
+    permissions: ['geolocation'],
+    geolocation: { latitude: -2.6152, longitude: 28.7804, accuracy: 80 },
+  });
+  const page = await context.newPage();
+  await signIn(page, origin, 'habimana@mavuno.demo');
+  await openSection(page, 'Cooperatives');
+  const plot = page.locator('.plot-line');
+  // A bean cooperative's member is not told of coffee buyers for Europe.
+  await plot
+    .getByText("Your plot's place is not recorded: with it, buyers can see where your harvest comes from.")
+    .waitFor();
+  await plot.getByRole('button', { name: 'Record my plot here' }).click();
+  await plot.getByText('Position found: -2.61520, 28.78040, to within about 80 m.').waitFor();
+  await plot.getByText(/^That is not precise enough for a plot/).waitFor();
+  await context.setGeolocation({ latitude: -2.61534, longitude: 28.78055, accuracy: 9 });
+  await plot.getByRole('button', { name: 'Take it again' }).click();
+  await plot.getByText('Position found: -2.61534, 28.78055, to within about 9 m.').waitFor();
+  assert.equal(await plot.getByText(/not precise enough/).count(), 0);
+  await plot.getByRole('button', { name: 'Save as my plot' }).click();
+  await plot.getByText('Your plot: -2.61534, 28.78055').waitFor();
+  const mine = await call(page, '/me/cooperatives');
+  const membership = mine.body.data.find((m) => m.plot);
+  assert.deepEqual(membership.plot, { latitude: -2.61534, longitude: 28.78055 });
+  await context.close();
+
+  // Location not allowed, in French: why, and what to do, nothing saved.
+  const refusedContext = await env.browser.newContext(PHONE);
+  const refused = await refusedContext.newPage();
+  await signIn(refused, origin, 'habimana@mavuno.demo');
+  await refused.goto(`${origin}/dashboard?section=cooperative&lng=fr`);
+  const line = refused.locator('.plot-line');
+  await line.getByRole('button', { name: 'Enregistrer mon champ ici' }).click();
+  await line
+    .getByRole('alert')
+    .getByText(/^MAVUNO n'a pas le droit d'utiliser la position de ce téléphone/)
+    .waitFor();
+  await line.getByText('Votre champ : -2.61534, 28.78055').waitFor();
+  await refusedContext.close();
+});

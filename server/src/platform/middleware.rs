@@ -76,7 +76,7 @@ pub async fn security_headers(State(config): State<Arc<Config>>, request: Reques
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
-        (HeaderName::from_static("permissions-policy"), "geolocation=(), microphone=(), payment=()"),
+        (HeaderName::from_static("permissions-policy"), "geolocation=(self), microphone=(), payment=()"),
     ];
     for (name, value) in set {
         // A page may carry its own policy (the site's, plus its inline style's hash).

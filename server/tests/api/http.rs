@@ -296,6 +296,9 @@ async fn the_policies_of_a_page_go_where_a_page_or_worker_can_be_made() {
         for name in document_only.clone().chain(["x-content-type-options"]) {
             assert!(response.headers().contains_key(name), "{path} lacks {name}");
         }
+        // A member records their plot from the phone's position: the app's own pages may
+        // ask for it, nothing framed or from elsewhere may (the microphone and payments, none).
+        assert_eq!(response.headers()["permissions-policy"], "geolocation=(self), microphone=(), payment=()", "{path}");
     }
     for path in ["/assets/app-3f9a.js", "/assets/app-3f9a.css", "/assets/icon-3f9a.png"] {
         let response = app.client.get(format!("{}{path}", app.origin)).send().await.unwrap();

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
 import { errorMessages } from '../../lib/error-text';
-import { formatDate, formatDay, formatMoney } from '../../lib/format';
+import { formatDate, formatDay, formatMoney, numberFormat } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import type { User } from '../../lib/account';
 import {
@@ -23,7 +23,6 @@ import {
   type Delivery,
   type Membership,
 } from '../../lib/entities/cooperatives';
-import { ApiError } from '../../lib/api';
 import { WeighIn } from './weigh-in';
 import { CooperativeLots } from './lots';
 import { CooperativeMoney } from './money';
@@ -41,33 +40,77 @@ function TodayLine({ entries }: { entries: Delivery[] | undefined }) {
   );
 }
 
-/** A member's plot for their lots' origin: recorded from the phone's position, and
- * whether buyers may read their name. */
-function PlotLine({ membership: m, act }: { membership: Membership; act: (action: () => Promise<unknown>) => void }) {
+/** A position further off than this (metres) may be a neighbour's field: a smallholder's
+ * plot is often under a hectare, about 100 m across. */
+const IMPRECISE_METRES = 50;
+
+/** The crops a buyer selling into the European Union must know the plots of (the EU
+ * deforestation regulation's, of those a cooperative here delivers). */
+const forTheEu = (crop: string) => crop === 'coffee' || crop === 'cocoa';
+
+/** Why the phone gave no position, as the browser says (GeolocationPositionError's codes). */
+type NoPosition = 'denied' | 'unavailable' | 'timeout' | 'unsupported';
+const NO_POSITION: Record<number, NoPosition> = { 1: 'denied', 2: 'unavailable', 3: 'timeout' };
+
+interface Found {
+  latitude: number;
+  longitude: number;
+  /** Metres, as the phone estimates them. */
+  accuracy: number;
+}
+
+/** A member's plot for their lots' origin: the phone's position, shown with how precise
+ * it is before it is saved (and taken again if it is not), and whether buyers may read
+ * their name. When there is no position, why and what to do. */
+function PlotLine({
+  membership: m,
+  forEurope,
+  act,
+}: {
+  membership: Membership;
+  /** Its cooperative delivers coffee or cocoa: buyers for Europe must have the plot. */
+  forEurope: boolean | undefined;
+  act: (action: () => Promise<unknown>) => void;
+}) {
   const { t } = useTranslation();
   const [locating, setLocating] = useState(false);
-  const record = () => {
+  const [found, setFound] = useState<Found | null>(null);
+  const [problem, setProblem] = useState<NoPosition | null>(null);
+  const locate = () => {
+    setFound(null);
+    setProblem(null);
+    if (!('geolocation' in navigator)) return setProblem('unsupported');
     setLocating(true);
     navigator.geolocation.getCurrentPosition(
-      (position) => {
+      ({ coords }) => {
         setLocating(false);
-        const { latitude, longitude } = position.coords;
-        act(() => setOrigin(m.cooperative_id, { latitude, longitude, named_in_origin: m.named_in_origin }));
+        setFound({ latitude: coords.latitude, longitude: coords.longitude, accuracy: Math.round(coords.accuracy) });
       },
-      () => {
+      (error) => {
         setLocating(false);
-        act(() => Promise.reject(new ApiError(422, 'plot_invalid', 'no position')));
+        setProblem(NO_POSITION[error.code] ?? 'unavailable');
       },
-      { enableHighAccuracy: true, timeout: 30_000 },
+      { enableHighAccuracy: true, timeout: 30_000, maximumAge: 0 },
+    );
+  };
+  const save = (place: Found) => {
+    setFound(null);
+    act(() =>
+      setOrigin(m.cooperative_id, {
+        latitude: place.latitude,
+        longitude: place.longitude,
+        named_in_origin: m.named_in_origin,
+      }),
     );
   };
   const plot = m.plot;
+  const metres = (n: number) => numberFormat({ style: 'unit', unit: 'meter', unitDisplay: 'short' }).format(n);
   return (
     <div className="stack plot-line">
       <p className="muted">
         {plot
           ? t('cooperative.plot.recorded', { latitude: plot.latitude.toFixed(5), longitude: plot.longitude.toFixed(5) })
-          : t('cooperative.plot.none')}
+          : t(forEurope ? 'cooperative.plot.none' : 'cooperative.plot.none_other')}
       </p>
       <label className="checkbox">
         <input
@@ -79,9 +122,36 @@ function PlotLine({ membership: m, act }: { membership: Membership; act: (action
         />{' '}
         {t('cooperative.plot.named')}
       </label>
-      <button type="button" className="button secondary small" onClick={record} disabled={locating}>
-        {locating ? t('cooperative.plot.locating') : t('cooperative.plot.record')}
-      </button>
+      {found && (
+        <div className="stack" role="status">
+          <p>
+            {t('cooperative.plot.found', {
+              latitude: found.latitude.toFixed(5),
+              longitude: found.longitude.toFixed(5),
+              accuracy: metres(found.accuracy),
+            })}
+          </p>
+          {found.accuracy > IMPRECISE_METRES && <p className="notice">{t('cooperative.plot.imprecise')}</p>}
+          <div className="row wrap">
+            <button type="button" className="button small" onClick={() => save(found)}>
+              {t('cooperative.plot.save')}
+            </button>
+            <button type="button" className="button secondary small" onClick={locate}>
+              {t('cooperative.plot.again')}
+            </button>
+          </div>
+        </div>
+      )}
+      {problem && (
+        <p className="error" role="alert">
+          {t(`cooperative.plot.${problem}`)}
+        </p>
+      )}
+      {!found && (
+        <button type="button" className="button secondary small" onClick={locate} disabled={locating}>
+          {locating ? t('cooperative.plot.locating') : t('cooperative.plot.record')}
+        </button>
+      )}
     </div>
   );
 }
@@ -228,7 +298,13 @@ export function CooperativeSection({
                     {t(`cooperative.status.${m.role === 'manager' && m.status === 'active' ? 'manager' : m.status}`)}
                   </span>
                 </div>
-                {m.role === 'member' && m.status === 'active' && <PlotLine membership={m} act={act} />}
+                {m.role === 'member' && m.status === 'active' && (
+                  <PlotLine
+                    membership={m}
+                    forEurope={saved?.cooperatives.some((c) => c.id === m.cooperative_id && c.crops.some(forTheEu))}
+                    act={act}
+                  />
+                )}
                 {(() => {
                   const account = saved?.myAccounts?.find((a) => a.cooperative_id === m.cooperative_id);
                   return account && account.shares_cents > 0 ? (
