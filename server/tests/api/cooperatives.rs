@@ -119,7 +119,7 @@ async fn admins_make_cooperatives_farmers_ask_to_join_managers_answer_and_suspen
     let wrong = error_of(wrong, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(
         wrong["error_codes"],
-        json!({"name": ["name_taken"], "territory": ["required"], "market_id": ["market_unknown"], "fee_percent": ["fee_invalid"]})
+        json!({"name": ["name_taken"], "territory": ["required"], "market_id": ["market_unknown"], "fee_percent": ["cooperative_fee_invalid"]})
     );
     // The public list and page.
     let listed: Value = app.get("/cooperatives", None).await.json().await.unwrap();
@@ -349,13 +349,16 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
     app.text_in(number, "livraisons", "sms-5").await;
     let answer = app.answers_to(number).last().unwrap().clone();
     assert_eq!(answer, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
-    // And in the USSD menu, the farmer's last choice: their deliveries, or joining another.
+    // And in the USSD menu, the farmer's last choice, behind their PIN as their earnings
+    // are: their deliveries, or joining another.
     let menu = app.phone(number).dial().await;
     assert!(menu.text.ends_with("9 Ma coopérative"), "{}", menu.text);
-    let screen = app.phone(number).go(&["9", "1"]).await;
+    let pin = app.phone(number).go(&["9"]).await;
+    assert!(pin.text.starts_with("Choisissez un PIN"), "{}", pin.text);
+    let screen = app.phone(number).go(&["9", "2580", "2580", "1"]).await;
     assert!(!screen.more);
     assert_eq!(screen.text, format!("Vos livraisons : {reference} 100 kg café B {}", today()));
-    let none = app.phone(number).go(&["9", "2"]).await;
+    let none = app.phone(number).go(&["9", "2580", "2"]).await;
     assert_eq!(none.text, "Il n'y a pas encore d'autre coopérative à rejoindre.");
     let other = json!({"name": "Uvira Rice Growers", "territory": "Uvira", "market_id": 7});
     assert_eq!(
@@ -363,7 +366,7 @@ async fn a_member_on_a_basic_phone_disputes_a_delivery_by_replying_with_its_refe
         StatusCode::CREATED
     );
     let mut phone = app.phone(number);
-    let list = phone.go(&["9", "2"]).await;
+    let list = phone.go(&["9", "2580", "2"]).await;
     assert!(list.text.contains("1 Uvira Rice Growers (Uvira)"), "{}", list.text);
     let asked = phone.answer("1").await;
     assert!(!asked.more);
@@ -751,7 +754,7 @@ impl Coop {
 async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_money_never_twice() {
     let c = Coop::new().await;
     let app = &c.app;
-    let nothing = app.phone("+243990000101").go(&["9", "3"]).await;
+    let nothing = app.phone("+243990000101").go(&["9", "2580", "2580", "3"]).await;
     assert_eq!(nothing.text, "Aucune coopérative ne vous doit encore rien.");
     c.with_shares(100).await;
     // 100.00 less the cooperative's 2.5 %.
@@ -860,7 +863,7 @@ async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_m
         .unwrap();
     assert!(csv.contains("Neema farmer,97.50,97.50,0.00,0.00,USD"), "{csv}");
     // And on the member's basic phone.
-    let screen = app.phone("+243990000101").go(&["9", "3"]).await;
+    let screen = app.phone("+243990000101").go(&["9", "2580", "3"]).await;
     assert_eq!(screen.text, "Kabare Coffee Growers : reste 0,00 USD, payé 97,50 USD");
     // And by SMS.
     let (status, _) = app.text_in("+243990000101", "argent", "sms-money").await;

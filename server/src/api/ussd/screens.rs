@@ -79,9 +79,10 @@ pub const MEMBER: &[(&str, Go)] = &[
     ("language", Go::Language),
 ];
 
-/// Steps that need the PIN first.
+/// Steps that need the PIN first: a farmer's products, orders and money (a
+/// cooperative's screens show their deliveries and what it owes them).
 fn guarded(go: Go) -> bool {
-    matches!(go, Go::Listings | Go::Sell | Go::Orders | Go::Earnings)
+    matches!(go, Go::Listings | Go::Sell | Go::Orders | Go::Earnings | Go::Cooperative)
 }
 
 fn menu(ctx: &Ctx<'_>) -> &'static [(&'static str, Go)] {
