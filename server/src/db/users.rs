@@ -288,12 +288,18 @@ pub fn search(conn: &Connection, filter: &UserFilter) -> crate::db::Result<Vec<U
     let mut sql = format!("SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL");
     let mut values: Vec<crate::db::Value> = Vec::new();
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        sql.push_str(
+        values.push(super::like_pattern(search).into());
+        // A number as people write it at home ("099 000 0009") finds the stored +243990000009.
+        let number = typed_number(search).map(|national| {
+            values.push(super::like_pattern(&national).into());
+            " OR phone_number LIKE ?2 ESCAPE '\\'"
+        });
+        sql.push_str(&format!(
             " AND (lower(first_name) LIKE lower(?1) ESCAPE '\\' OR lower(last_name) LIKE lower(?1) ESCAPE '\\' OR lower(email) LIKE lower(?1) ESCAPE '\\'
                    OR lower((first_name || ' ' || last_name)) LIKE lower(?1) ESCAPE '\\'
-                   OR lower(username) LIKE lower(?1) ESCAPE '\\' OR lower(phone_number) LIKE lower(?1) ESCAPE '\\')",
-        );
-        values.push(super::like_pattern(search).into());
+                   OR lower(username) LIKE lower(?1) ESCAPE '\\' OR lower(phone_number) LIKE lower(?1) ESCAPE '\\'{})",
+            number.unwrap_or_default()
+        ));
     }
     for (column, value) in [
         ("role", filter.role.map(|r| r.as_str())),
@@ -307,6 +313,18 @@ pub fn search(conn: &Connection, filter: &UserFilter) -> crate::db::Result<Vec<U
     }
     sql.push_str(" ORDER BY id");
     conn.prepare_cached(&sql)?.query_map(crate::db::params_from_iter(values), from_row)?.collect()
+}
+
+/// The digits of a search that is a phone number as typed (digits and the usual
+/// separators, six digits or more), without the trunk `0` people dial at home: what
+/// the stored international form holds.
+fn typed_number(search: &str) -> Option<String> {
+    if !search.chars().all(|c| c.is_ascii_digit() || " +-.()/".contains(c)) {
+        return None;
+    }
+    let digits: String = search.chars().filter(char::is_ascii_digit).collect();
+    let national = digits.trim_start_matches('0');
+    (national.len() >= 6).then(|| national.to_owned())
 }
 
 /// How many live accounts have each role and each status.

@@ -166,6 +166,17 @@ async fn the_people_list_filters_counts_and_exports() {
 
     let found: Vec<Value> = app.call(Method::GET, "/admin/users?q=kahindo", &admin, None).await.json().await.unwrap();
     assert_eq!(found.len(), 1);
+    // A number as it is written at home, with or without spaces, or internationally.
+    app.sql("UPDATE users SET phone_number = '+243990000009' WHERE email = 'amani@example.com'");
+    for typed in ["0990000009", "099%20000%200009", "%2B243%20990%20000%20009", "990000009"] {
+        let found: Vec<Value> =
+            app.call(Method::GET, &format!("/admin/users?q={typed}"), &admin, None).await.json().await.unwrap();
+        assert_eq!(
+            found.iter().map(|u| u["email"].as_str()).collect::<Vec<_>>(),
+            [Some("amani@example.com")],
+            "{typed}"
+        );
+    }
     let farmers: Vec<Value> = app
         .call(Method::GET, "/admin/users?role=farmer&status=active&country=DRC", &admin, None)
         .await
