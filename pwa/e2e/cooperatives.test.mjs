@@ -38,6 +38,11 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await form.getByLabel(/^Name/).fill('Walungu Bean Growers');
   await form.getByLabel(/^Market where its sales count/).selectOption({ index: 1 });
   await form.getByLabel(/^Description/).fill('Red and yellow beans from Walungu');
+  // A fee past what the label says is refused in the label's words.
+  await form.getByLabel(/^Its own fee/).fill('25');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await form.getByText("The cooperative's fee is from 0 to 20 percent").waitFor();
+  await form.getByLabel(/^Its own fee/).fill('2.5');
   await form.getByRole('button', { name: 'Create' }).click();
   const made = admin.locator('li.list-row', { hasText: 'Walungu Bean Growers' });
   await made.getByText('No manager yet: name one below.').waitFor();
@@ -230,4 +235,20 @@ test("a member records their plot from the phone's position, sees how precise it
     .waitFor();
   await line.getByText('Votre champ : -2.61534, 28.78055').waitFor();
   await refusedContext.close();
+});
+
+test('a visitor finds the cooperatives from the menu and from the footer, in French', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${origin}/marketplace?lng=fr`);
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+  await page.locator('#mobile-menu').getByRole('link', { name: 'Coopératives' }).click();
+  await page.getByRole('heading', { name: 'Coopératives', level: 1 }).waitFor();
+  await page.getByRole('link', { name: /Kabare Coffee Growers/ }).waitFor();
+  await page.goto(`${origin}/news?lng=fr`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Coopératives' }).click();
+  await page.getByRole('heading', { name: 'Coopératives', level: 1 }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, 'nothing wider than the phone');
+  await context.close();
 });

@@ -205,17 +205,34 @@ async function launch(start) {
   }
 }
 
+/** Keys a page drew as themselves, having no words (src/lib/i18n.ts says them on the console). */
+const missingWords = new Set();
+function heedMissingWords(context) {
+  const heed = (page) =>
+    page.on('console', (message) => {
+      const said = message.text();
+      if (message.type() === 'error' && said.startsWith('i18n: no words for '))
+        missingWords.add(`${said.slice('i18n: no words for '.length)} (${page.url()})`);
+    });
+  context.pages().forEach(heed);
+  context.on('page', heed);
+  return context;
+}
+
 export async function launchBrowser() {
   const browser = await launch(() => chromium.launch(LAUNCH));
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options) => behindNetwork((server) => newContext({ ...options, proxy: { server } }));
+  browser.newContext = (options) =>
+    behindNetwork((server) => newContext({ ...options, proxy: { server } })).then(heedMissingWords);
   return browser;
 }
 
 /** A browser with a real (not incognito) profile, as a phone has; pass `dir` to reopen one. */
 export async function launchProfile(options, dir = mkdtempSync(join(tmpdir(), 'mavuno-profile-'))) {
-  const context = await behindNetwork((server) =>
-    launch(() => chromium.launchPersistentContext(dir, { ...LAUNCH, ...options, proxy: { server } })),
+  const context = heedMissingWords(
+    await behindNetwork((server) =>
+      launch(() => chromium.launchPersistentContext(dir, { ...LAUNCH, ...options, proxy: { server } })),
+    ),
   );
   const profile = {
     context,
@@ -245,6 +262,8 @@ export function serverAndBrowser() {
     await Promise.all([...openProfiles].map((profile) => profile.close().catch(() => undefined)));
     await env.browser?.close();
     await env.server?.stop();
+    // Every screen this file's tests drew had words for every key, in its language.
+    assert.deepEqual([...missingWords], [], 'keys drawn as text');
   });
   return env;
 }

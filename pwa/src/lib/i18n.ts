@@ -233,8 +233,17 @@ export function initOptions(): InitOptions {
     load: 'languageOnly',
     interpolation: { escapeValue: false },
     react: { useSuspense: true },
+    // A key with no words would be drawn as itself ("earnings.kind_share"): said on the
+    // console, where the browser tests look for it after every file (e2e/harness.mjs).
+    parseMissingKeyHandler: (key: string, defaultValue?: string) => {
+      if (defaultValue === undefined) console.error(`${MISSING_WORDS}${key}`);
+      return defaultValue ?? key;
+    },
   };
 }
+
+/** What the console says before a key that has no words in the language shown. */
+const MISSING_WORDS = 'i18n: no words for ';
 
 /** Languages left while their words were missing: i18next holds another language's words for them. */
 const standIns = new Set<Language>();

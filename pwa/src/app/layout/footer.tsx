@@ -8,6 +8,7 @@ import { LanguagePicker } from '../../components/language-picker';
 const QUICK_LINKS = [
   ['marketplace', paths.marketplace],
   ['prices', paths.prices],
+  ['cooperatives', paths.cooperatives],
   ['training', paths.training],
   ['programs', paths.programs],
   ['about', paths.about],

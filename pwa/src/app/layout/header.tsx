@@ -30,6 +30,10 @@ const MAIN_LINKS = [
   ['news', paths.news],
 ] as const;
 
+/** The phone's menu has room for the cooperatives too (a wide screen's header has not:
+ * in French it passed 1,280 px; the footer links them there). */
+const MENU_LINKS = [...MAIN_LINKS.slice(0, 4), ['cooperatives', paths.cooperatives], ...MAIN_LINKS.slice(4)] as const;
+
 /** How far down a reader scrolls from where the header was brought back before it slides away again. */
 const REVEAL_SLACK = 48;
 
@@ -130,7 +134,7 @@ export function Header() {
       </div>
       {menuOpen && (
         <nav id="mobile-menu" className="mobile-menu mobile-only" aria-label={t('nav.main')}>
-          {MAIN_LINKS.map(([key, to]) => (
+          {MENU_LINKS.map(([key, to]) => (
             <NavLink key={key} to={to}>
               {t(`nav.${key}`)}
             </NavLink>

@@ -74,7 +74,7 @@ fn check<'a>(
         None => current.map_or(0, |c| c.fee_bp),
         Some(bp) if bp.is_finite() && (0.0..=MAX_FEE_BP as f64).contains(&bp) => bp as i64,
         Some(_) => {
-            errors.add("fee_percent", "fee_invalid", "The cooperative's fee is between 0 and 20 percent");
+            errors.add("fee_percent", "cooperative_fee_invalid", "The cooperative's fee is from 0 to 20 percent");
             0
         }
     };
