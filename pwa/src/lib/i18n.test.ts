@@ -102,3 +102,27 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
     expect(await detect()).toBe('en');
   });
 });
+
+describe('numbers in words', () => {
+  it('weights, fees and percentages are written as each language writes numbers', async () => {
+    const words = async (language: string) => {
+      const instance = i18next.createInstance();
+      const resources = (await import(`../locales/${language}.json`)) as { default: object };
+      await instance.init({
+        ...initOptions(),
+        lng: language,
+        resources: { [language]: { translation: resources.default } },
+      });
+      return instance;
+    };
+    const [en, fr, sw] = await Promise.all(['en', 'fr', 'sw'].map(words));
+    expect(fr!.t('cooperative.today', { count: 2, kilograms: 1235.5 })).toBe(
+      "Aujourd'hui : 2 livraisons, 1\u202f235,5 kg.",
+    );
+    expect(en!.t('cooperative.today', { count: 2, kilograms: 1235.5 })).toBe('Today: 2 deliveries, 1,235.5 kg.');
+    expect(fr!.t('admin.cooperatives.fee_value', { fee: 2.5 })).toBe('frais 2,5 %');
+    // A weight the server sends as text ("35.50") too.
+    expect(fr!.t('cooperative.lots.stock_left', { kilograms: '35.50' })).toBe('Hors lot : 35,5 kg.');
+    expect(sw!.t('cooperative.lots.stock_sold', { kilograms: 1235.5 })).toBe('Imeuzwa: kilo 1,235.5.');
+  });
+});
