@@ -106,6 +106,55 @@ impl Lang {
         }
     }
 
+    /// A day (`YYYY-MM-DD`, or a time from it) as the app's `formatDate(…, 'long')` writes it: "March 1, 2026", "1 mars 2026", "1 Machi 2026".
+    pub fn long_date(self, iso: &str) -> String {
+        const MONTHS: [[&str; 12]; 3] = [
+            [
+                "January",
+                "February",
+                "March",
+                "April",
+                "May",
+                "June",
+                "July",
+                "August",
+                "September",
+                "October",
+                "November",
+                "December",
+            ],
+            [
+                "janvier",
+                "février",
+                "mars",
+                "avril",
+                "mai",
+                "juin",
+                "juillet",
+                "août",
+                "septembre",
+                "octobre",
+                "novembre",
+                "décembre",
+            ],
+            [
+                "Januari", "Februari", "Machi", "Aprili", "Mei", "Juni", "Julai", "Agosti", "Septemba", "Oktoba",
+                "Novemba", "Desemba",
+            ],
+        ];
+        let mut parts = iso.get(..10).unwrap_or("").split('-').map(|p| p.parse::<usize>().ok());
+        let (Some(Some(year)), Some(Some(month @ 1..=12)), Some(Some(day))) =
+            (parts.next(), parts.next(), parts.next())
+        else {
+            return String::new();
+        };
+        match self.code() {
+            "en" => format!("{} {day}, {year}", MONTHS[0][month - 1]),
+            "fr" => format!("{day} {} {year}", MONTHS[1][month - 1]),
+            _ => format!("{day} {} {year}", MONTHS[2][month - 1]),
+        }
+    }
+
     /// A place as readers of this language read it: the provinces MAVUNO writes into
     /// places in English ("Kabare, South Kivu", from a basic phone's or an agent's
     /// registration and the demo) translated ("Kabare, Sud-Kivu"), the rest as typed.
@@ -186,5 +235,15 @@ mod tests {
         assert_eq!(fr.kilograms(1_250_040), "1\u{202f}250");
         assert_eq!(Lang::EN.kilograms(1_250_060), "1,250.1");
         assert_eq!((Lang::EN.kilograms(0), Lang::EN.kilograms(-2_500)), ("0".to_owned(), "-2.5".to_owned()));
+    }
+
+    #[test]
+    fn days_read_as_the_app_writes_them() {
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        assert_eq!(Lang::EN.long_date("2026-03-01T10:00:00Z"), "March 1, 2026");
+        assert_eq!(fr.long_date("2026-03-01T10:00:00Z"), "1 mars 2026");
+        assert_eq!(sw.long_date("2026-12-24"), "24 Desemba 2026");
+        assert_eq!(fr.long_date("2026-13-01"), "");
+        assert_eq!(fr.long_date("soon"), "");
     }
 }

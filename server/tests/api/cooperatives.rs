@@ -546,6 +546,24 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     assert_eq!(shown["lot"]["collected_from"], today());
     assert!(shown["title_fr"].as_str().unwrap().contains("qualité A"), "{shown}");
     assert!(shown["description_sw"].as_str().unwrap().contains("kilo 400"), "{shown}");
+    // Its days as a reader writes them ("pesé du 30 novembre 2026"), not as the database keeps them.
+    let description_fr = shown["description_fr"].as_str().unwrap();
+    assert!(!description_fr.contains(&today()), "{description_fr}");
+    let month = [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ][today()[5..7].parse::<usize>().unwrap() - 1];
+    assert!(description_fr.contains(&format!(" {month} ")), "{description_fr}");
 
     // Buyers race for it: never oversold.
     let super_admin = app.user_with_role("boss@example.com", Role::SuperAdmin).await;

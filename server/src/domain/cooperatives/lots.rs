@@ -227,8 +227,8 @@ pub fn make(
                 ("number", &number.to_string()),
                 ("coop", &cooperative.name),
                 ("kg", &lang.whole(kg)),
-                ("from", &collected_from),
-                ("to", &collected_to),
+                ("from", &lang.long_date(&collected_from)),
+                ("to", &lang.long_date(&collected_to)),
                 ("pickup", pickup),
             ],
         )

@@ -12,7 +12,7 @@ use crate::outbound::media::{self, MediaStore};
 use crate::state::AppState;
 
 use super::lists::{price, product_title, stars};
-use super::{Query, long_date, minutes, t, usd};
+use super::{Query, minutes, t, usd};
 use crate::web::page::escape;
 
 /// How wide each page draws its main picture, so the browser can choose between the
@@ -124,7 +124,7 @@ pub async fn article(state: &AppState, id: i64, query: &Query, lang: Lang) -> Op
         t(lang, "news.back"),
         t(lang, &format!("news.category.{}", f.category.as_str())),
         escape(&f.title),
-        long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
+        lang.long_date(b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),
         super::read_time(f, lang),
         f.image.as_deref().map_or(String::new(), |hash| main_picture(
@@ -261,7 +261,7 @@ pub async fn certificate(state: &AppState, typed: &str, lang: Lang) -> Option<St
                 t(lang, "training.check_valid"),
                 row("training.check_learner", &escape(&found.learner_name)),
                 row("training.check_course", &course),
-                row("training.check_issued", &long_date(lang, &found.issued_at)),
+                row("training.check_issued", &lang.long_date(&found.issued_at)),
                 row("training.check_code", &format!("<code>{}</code>", escape(&found.code))),
             )
         }

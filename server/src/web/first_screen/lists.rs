@@ -16,7 +16,7 @@ use crate::model::product::{Category, Listing, fold};
 use crate::outbound::media::{self, MediaStore};
 use crate::state::AppState;
 
-use super::{CART, PIN, Query, icon, long_date, minutes, t, usd};
+use super::{CART, PIN, Query, icon, minutes, t, usd};
 use crate::web::page::escape;
 
 /// Cards in a list's first screen: a phone shows one or two, a wide screen a row. Each
@@ -377,7 +377,7 @@ fn post_card(b: &BlogRow, first: bool, save_data: bool, lang: Lang) -> String {
                 t(lang, &format!("training.languages.{}", f.language.as_str()))
             )
         },
-        long_date(lang, b.published_at.as_deref().unwrap_or(&b.created_at)),
+        lang.long_date(b.published_at.as_deref().unwrap_or(&b.created_at)),
         escape(&f.author),
         escape(&f.description),
         escape(&lang.format("news.read_more_about", &[("title", &f.title)])),

@@ -297,7 +297,7 @@ fn lot_badge(lang: Lang) -> String {
 
 /// The app's `LotLine`: whose lot, from how many members, collected when.
 fn lot_line(lot: &crate::model::cooperative::LotCard, lang: Lang) -> String {
-    let (from, to) = (long_date(lang, &lot.collected_from), long_date(lang, &lot.collected_to));
+    let (from, to) = (lang.long_date(&lot.collected_from), lang.long_date(&lot.collected_to));
     let days = if from == to { from } else { format!("{from} – {to}") };
     lang.plural("cooperative.lot_line", lot.members, &[("coop", &lot.cooperative_name), ("days", &days)])
 }
@@ -308,54 +308,6 @@ fn usd(lang: Lang, cents: i64) -> String {
         "fr" => format!("{sign}{amount}\u{a0}$US"),
         "sw" => format!("{sign}US$\u{a0}{amount}"),
         _ => format!("{sign}${amount}"),
-    }
-}
-
-/// A day as the app's `formatDate(…, 'long')` writes it: "March 1, 2026", "1 mars 2026", "1 Machi 2026".
-fn long_date(lang: Lang, iso: &str) -> String {
-    const MONTHS: [[&str; 12]; 3] = [
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-        [
-            "janvier",
-            "février",
-            "mars",
-            "avril",
-            "mai",
-            "juin",
-            "juillet",
-            "août",
-            "septembre",
-            "octobre",
-            "novembre",
-            "décembre",
-        ],
-        [
-            "Januari", "Februari", "Machi", "Aprili", "Mei", "Juni", "Julai", "Agosti", "Septemba", "Oktoba",
-            "Novemba", "Desemba",
-        ],
-    ];
-    let mut parts = iso.get(..10).unwrap_or("").split('-').map(|p| p.parse::<usize>().ok());
-    let (Some(Some(year)), Some(Some(month @ 1..=12)), Some(Some(day))) = (parts.next(), parts.next(), parts.next())
-    else {
-        return String::new();
-    };
-    match lang.code() {
-        "en" => format!("{} {day}, {year}", MONTHS[0][month - 1]),
-        "fr" => format!("{day} {} {year}", MONTHS[1][month - 1]),
-        _ => format!("{day} {} {year}", MONTHS[2][month - 1]),
     }
 }
 
@@ -395,11 +347,6 @@ mod tests {
     #[test]
     fn days_and_durations_read_as_the_app_writes_them() {
         let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
-        assert_eq!(long_date(Lang::EN, "2026-03-01T10:00:00Z"), "March 1, 2026");
-        assert_eq!(long_date(fr, "2026-03-01T10:00:00Z"), "1 mars 2026");
-        assert_eq!(long_date(sw, "2026-12-24"), "24 Desemba 2026");
-        assert_eq!(long_date(fr, "2026-13-01"), "");
-        assert_eq!(long_date(fr, "soon"), "");
         assert_eq!(minutes(Lang::EN, 90), "1 hr 30 min");
         assert_eq!(minutes(fr, 120), "2\u{202f}h");
         assert_eq!(minutes(fr, 61), "1\u{202f}h 1\u{a0}min");

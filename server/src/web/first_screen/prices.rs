@@ -2,7 +2,7 @@
 //! form the server answers (`GET /prices?crop=&market=&territory=`), and each crop's
 //! card with its line of 12 weeks, from the same board the API serves.
 
-use super::{escape, long_date, t, usd};
+use super::{escape, t, usd};
 use crate::db::prices as rows;
 use crate::domain::prices::board::{self, Board, BoardFilter, CropPrices};
 use crate::domain::prices::{CROPS, crop_named, usd_cents};
@@ -176,7 +176,7 @@ fn card(p: &CropPrices, board: &Board, lang: Lang) -> String {
         escape(&crop),
         escape(&lang.format("prices.per_unit", &[("unit", &unit)])),
         money(lang, p.figures.median_usd_micros),
-        escape(&lang.format("prices.week_of", &[("day", &long_date(lang, &p.week))])),
+        escape(&lang.format("prices.week_of", &[("day", &lang.long_date(&p.week))])),
         escape(&lang.format(
             "prices.range",
             &[("low", &money(lang, p.figures.low_usd_micros)), ("high", &money(lang, p.figures.high_usd_micros))]
