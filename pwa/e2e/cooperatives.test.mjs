@@ -68,6 +68,12 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await signIn(page, origin, 'agent@mavuno.demo');
   await controlledByServiceWorker(page);
   await openSection(page, 'Cooperatives');
+  // What waits for the manager's decision comes first, before the weigh-in form.
+  await page.locator('#coop-asking').waitFor();
+  const first = await page.evaluate(
+    () => document.querySelector('#coop-asking').compareDocumentPosition(document.querySelector('#weigh-in')) & 4,
+  );
+  assert.equal(first, 4, 'the join requests come before the weigh-in form');
   const asking = page.locator('.list-row', { hasText: 'Walungu Bean Growers' }).filter({ hasText: /Accept/ });
   await asking.getByRole('button', { name: 'Accept' }).click();
   // The agent also manages the demo's coffee cooperative: the form asks which.
@@ -91,6 +97,10 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
 
   await context.setOffline(false);
   await row.getByText('Sent').waitFor();
+  // The day's figures and the stock follow, without opening the section again.
+  const books_ = page.locator('#coop-books').locator('..');
+  await books_.getByText('Today: 1 delivery, 48.5 kg.').waitFor();
+  await books_.getByText('Beans, grade A: 48.5 kg received from 1 member').waitFor();
   const book = await call(admin, `/cooperatives/${cooperative}/deliveries`);
   assert.equal(book.body.data.length, 1, 'sent once');
   assert.equal(book.body.data[0].kilograms, '48.5');

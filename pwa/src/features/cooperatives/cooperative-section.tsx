@@ -2,7 +2,7 @@
 // cooperatives they may ask to join; a member's deliveries with their corrections and
 // disputes; a manager's weigh-in, which works without a signal, and the people asking
 // to join. What was last fetched stays on the phone for a collection point offline.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
@@ -20,6 +20,7 @@ import {
   setOrigin,
   useMyDeliveries,
   useSavedCooperatives,
+  useWeighInsWaiting,
   type Delivery,
   type Membership,
 } from '../../lib/entities/cooperatives';
@@ -180,6 +181,14 @@ export function CooperativeSection({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening
   }, [db]);
   const act = (action: () => Promise<unknown>) => action().then(() => refresh().then(() => setActing(null)), setActing);
+  // Weigh-ins sent meanwhile are in the books now: the day's figures and the stock follow.
+  const waiting = useWeighInsWaiting(db);
+  const waited = useRef(waiting);
+  useEffect(() => {
+    if (waited.current !== undefined && waiting !== undefined && waiting < waited.current) void refresh();
+    waited.current = waiting;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when the queue shrinks
+  }, [waiting]);
 
   const mine = saved?.memberships ?? [];
   const named = (id: number) => saved?.cooperatives.find((c) => c.id === id)?.name ?? `#${id}`;
@@ -200,6 +209,44 @@ export function CooperativeSection({
         </p>
       )}
       <ErrorBox messages={acting ? errorMessages(acting, t, 'cooperative.action_failed') : []} />
+      {/* What waits for a manager's decision first. */}
+      {asking.length > 0 && (
+        <section className="card" aria-labelledby="coop-asking">
+          <h2 id="coop-asking">{t('cooperative.asking')}</h2>
+          <ul className="list">
+            {asking.map((m) => (
+              <li key={`${m.cooperative_id}-${m.user_id}`} className="list-row">
+                <div>
+                  <strong>
+                    {m.first_name} {m.last_name}
+                  </strong>
+                  <p className="muted">
+                    {m.name}
+                    {m.location ? ` · ${m.location}` : ''}
+                  </p>
+                </div>
+                <span className="actions">
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'active'))}
+                  >
+                    {t('cooperative.accept')}
+                  </button>
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'removed'))}
+                  >
+                    {t('cooperative.decline')}
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {user.role === 'farmer' && <MyDeliveries db={db} />}
       {manages.length > 0 && saved && <WeighIn db={db} cooperatives={manages} members={saved.members} />}
       {manages.length > 0 && (
         <section className="card" aria-labelledby="coop-books">
@@ -245,43 +292,6 @@ export function CooperativeSection({
           </ul>
         </section>
       )}
-      {asking.length > 0 && (
-        <section className="card" aria-labelledby="coop-asking">
-          <h2 id="coop-asking">{t('cooperative.asking')}</h2>
-          <ul className="list">
-            {asking.map((m) => (
-              <li key={`${m.cooperative_id}-${m.user_id}`} className="list-row">
-                <div>
-                  <strong>
-                    {m.first_name} {m.last_name}
-                  </strong>
-                  <p className="muted">
-                    {m.name}
-                    {m.location ? ` · ${m.location}` : ''}
-                  </p>
-                </div>
-                <span className="actions">
-                  <button
-                    type="button"
-                    className="button small"
-                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'active'))}
-                  >
-                    {t('cooperative.accept')}
-                  </button>
-                  <button
-                    type="button"
-                    className="button secondary small"
-                    onClick={() => act(() => answerMember(db, m.cooperative_id, m.user_id, 'removed'))}
-                  >
-                    {t('cooperative.decline')}
-                  </button>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {user.role === 'farmer' && <MyDeliveries db={db} />}
       <section className="card" aria-labelledby="coop-mine">
         <h2 id="coop-mine">{t('cooperative.mine')}</h2>
         {mine.length === 0 ? (

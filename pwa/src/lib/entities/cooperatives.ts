@@ -287,6 +287,14 @@ export function useWeighed(db: LocalDb): WeighedDelivery[] | undefined {
 
 export const forgetWeighed = (db: LocalDb, uid: string) => forget(db, db.weighed, uid);
 
+/** How many weigh-ins this phone still has to send (refused ones aside). */
+export function useWeighInsWaiting(db: LocalDb): number | undefined {
+  return useLiveQuery(
+    () => db.outbox.filter((e) => e.name === 'delivery.record' && e.state !== 'rejected').count(),
+    [db],
+  );
+}
+
 /** Deliveries weighed here stay on the phone (never pulled: the manager's own list). */
 export const deliveryEntity: EntityHandler = {
   table: (db) => db.weighed,
