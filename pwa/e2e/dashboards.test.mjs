@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { DEMO_PASSWORD, PHONE, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
+import { DEMO_PASSWORD, PHONE, newBuyer, pickupOrder, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -45,23 +45,7 @@ async function orderFromFarmer(origin) {
     quantity: product.min_order,
     unit_price_cents: Math.round(product.current_price * 100),
   };
-  const shipping = {
-    first_name: 'Neema',
-    last_name: 'Bahati',
-    email: '',
-    phone: '0991000777',
-    address: 'Kabare',
-    city: 'Bukavu',
-    postal_code: '',
-    country: 'DRC',
-  };
-  const order = {
-    uid: crypto.randomUUID(),
-    lines: [line],
-    delivery: 'pickup',
-    payment_method: 'cash_on_delivery',
-    shipping,
-  };
+  const order = pickupOrder(line);
   const placed = await fetch(`${origin}/api/v1/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer}` },

@@ -328,6 +328,21 @@ export async function signIn(page, origin, email, password = DEMO_PASSWORD) {
   await page.locator('.dashboard-topbar').waitFor();
 }
 
+/** What `POST /orders` takes for `line` ({ product_id, quantity, unit_price_cents }), picked up, paid on delivery. */
+export function pickupOrder(line, phone = '0991000777') {
+  const shipping = {
+    first_name: 'Neema',
+    last_name: 'Bahati',
+    email: '',
+    phone,
+    address: 'Kabare',
+    city: 'Bukavu',
+    postal_code: '',
+    country: 'DRC',
+  };
+  return { uid: crypto.randomUUID(), lines: [line], delivery: 'pickup', payment_method: 'cash_on_delivery', shipping };
+}
+
 /** From the marketplace to a filled checkout for one of the product `title` (English). */
 export async function toCheckout(page, origin, title) {
   await page.goto(`${origin}/marketplace?lng=en`);

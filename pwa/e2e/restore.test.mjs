@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PHONE, SERVER, newBuyer, serverAndBrowser, signIn, toCheckout } from './harness.mjs';
+import { PHONE, SERVER, newBuyer, pickupOrder, serverAndBrowser, signIn, toCheckout } from './harness.mjs';
 
 const env = serverAndBrowser();
 const ARTICLE = 'Bean prices at Kadutu market climb before the rains';
@@ -146,23 +146,7 @@ test('an order the buyer saw placed, refused when sent again after a restore, is
   await context.network.cut();
   await restoreFrom(server, copy);
   const line = { product_id: listed.body.product.id, quantity: 2, unit_price_cents: 200 };
-  const shipping = {
-    first_name: 'Amani',
-    last_name: 'K.',
-    email: '',
-    phone: '0991000778',
-    address: 'Kadutu',
-    city: 'Bukavu',
-    postal_code: '',
-    country: 'DRC',
-  };
-  const order = {
-    uid: crypto.randomUUID(),
-    lines: [line],
-    delivery: 'pickup',
-    payment_method: 'cash_on_delivery',
-    shipping,
-  };
+  const order = pickupOrder(line, '0991000778');
   const other = await api(origin, '/orders', {
     token: await tokenOf(origin, 'buyer@mavuno.demo'),
     method: 'POST',
