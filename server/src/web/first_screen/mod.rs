@@ -222,9 +222,10 @@ fn header(key: &str, lang: Lang) -> String {
 }
 
 /// The footer's quick links, as the app's footer lists them.
-const QUICK_LINKS: [(&str, &str); 9] = [
+const QUICK_LINKS: [(&str, &str); 10] = [
     ("marketplace", "/marketplace"),
     ("prices", "/prices"),
+    ("cooperatives", "/cooperatives"),
     ("training", "/training"),
     ("programs", "/programs"),
     ("about", "/about"),
