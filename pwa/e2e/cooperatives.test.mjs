@@ -262,3 +262,99 @@ test('a visitor finds the cooperatives from the menu and from the footer, in Fre
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, 'nothing wider than the phone');
   await context.close();
 });
+
+test('a manager answers disputes: keeps one with a reason, corrects another without a signal, and the member is told', async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, 'agent@mavuno.demo');
+  await controlledByServiceWorker(page);
+  // Today's coffee of the member, weighed at Kavumu (not in a lot yet).
+  const kabare = (await call(page, '/cooperatives')).body.data.find((c) => c.name === 'Kabare Coffee Growers');
+  const farmerContext = await env.browser.newContext(PHONE);
+  const farmer = await farmerContext.newPage();
+  await signIn(farmer, origin, 'farmer@mavuno.demo');
+  const me = (await call(farmer, '/me')).body.user;
+  const weighed = await call(page, `/cooperatives/${kabare.id}/deliveries`, 'POST', {
+    uid: crypto.randomUUID(),
+    member_id: me.id,
+    crop: 'coffee',
+    grade: 'B',
+    quantity: '33',
+    unit: 'kg',
+    delivered_on: new Date().toISOString().slice(0, 10),
+    place: 'Kavumu station',
+  });
+  assert.equal(weighed.status, 201, JSON.stringify(weighed.body));
+  // The member disputes it and an older entry, drawn into the lot on sale (the SMS command
+  // and the app's button are tested elsewhere).
+  const mine = await call(farmer, '/me/deliveries?per_page=100');
+  const kept = mine.body.data.find((d) => d.cooperative_id === kabare.id && d.in_lot && !d.dispute);
+  const corrected = mine.body.data.find((d) => d.id === weighed.body.data.id);
+  for (const [d, reason] of [
+    [kept, 'My bags were not all weighed'],
+    [corrected, 'It was grade A, washed twice'],
+  ]) {
+    assert.equal((await call(farmer, `/deliveries/${d.id}/dispute`, 'POST', { reason })).status, 200);
+  }
+
+  await openSection(page, 'Cooperatives');
+  const disputes = page.locator('#coop-disputes').locator('..');
+  await disputes.getByRole('heading', { name: /^Disputes to answer \(\d+\)$/ }).waitFor();
+  // It comes before the weigh-in form, and the book counts it.
+  const before = await page.evaluate(
+    () => document.querySelector('#coop-disputes').compareDocumentPosition(document.querySelector('#weigh-in')) & 4,
+  );
+  assert.equal(before, 4, 'the disputes come before the weigh-in form');
+  await page
+    .locator('#coop-books')
+    .locator('..')
+    .getByText(/^\d+ disputes? waits? for an answer$/)
+    .first()
+    .waitFor();
+  const first = disputes.locator(`[data-reference="${kept.reference}"]`);
+  await first.getByText('Disputed on').waitFor();
+  assert.match(await first.innerText(), /My bags were not all weighed/);
+  assert.match(await first.innerText(), new RegExp(`${kept.kilograms} kg Coffee, grade ${kept.grade}`));
+
+  // Drawn into a lot, it cannot be corrected: the manager is told so.
+  await first.getByText('It is in a lot: it can no longer be corrected.', { exact: false }).waitFor();
+  assert.equal(await first.getByRole('button', { name: 'Correct the entry' }).count(), 0);
+  // Kept: a reason is required, and what was typed stays when the network is down.
+  await first.getByRole('button', { name: 'Keep it as it is' }).click();
+  await first.getByRole('button', { name: 'Keep the entry' }).click();
+  await first.getByText('Say why: the member reads it.').waitFor();
+  await first.getByLabel(/^Why the entry stays/).fill('Weighed twice in front of you, same weight');
+  await context.network.cut();
+  await first.getByRole('button', { name: 'Keep the entry' }).click();
+  await first.getByRole('alert').waitFor();
+  assert.equal(
+    await first.getByLabel(/^Why the entry stays/).inputValue(),
+    'Weighed twice in front of you, same weight',
+  );
+
+  // Corrected without a signal: saved on the phone, sent when the network is back.
+  const second = disputes.locator(`[data-reference="${corrected.reference}"]`);
+  await second.getByRole('button', { name: 'Correct the entry' }).click();
+  await second.getByLabel('Grade').selectOption('A');
+  await second.getByLabel(/^What was wrong/).fill('Grade A after a second look');
+  await second.getByRole('button', { name: 'Save the correction' }).click();
+  await second.getByText('Correction saved on this phone: it is sent as soon as there is a signal.').waitFor();
+  await context.network.restore();
+  // (The phone tries again on its own: 5, 10, 20 s after failures.)
+  await second.waitFor({ state: 'detached', timeout: 60_000 });
+  await first.getByRole('button', { name: 'Keep the entry' }).click();
+  await first.waitFor({ state: 'detached' });
+
+  // The member reads both answers in the app, and got the SMS.
+  await farmer.reload();
+  await openSection(farmer, 'Cooperatives');
+  await farmer
+    .getByText('Your dispute was answered: the entry stays. Weighed twice in front of you, same weight')
+    .waitFor();
+  await farmer.getByText('Your dispute was answered with a correction: Grade A after a second look').waitFor();
+  const book = await call(page, `/deliveries/${corrected.id}/keep`, 'POST', { note: 'again' });
+  assert.equal(book.body.code, 'not_disputed', 'answered once');
+  await context.close();
+  await farmerContext.close();
+});

@@ -46,6 +46,8 @@ pub struct CooperativeJson {
     crops: Vec<String>,
     /// The account its lots are sold under (their products' `farmer.id`), once it made one.
     seller_id: Option<i64>,
+    /// Disputes waiting for a manager's answer (in an admin's list; null elsewhere).
+    open_disputes: Option<i64>,
     created_at: String,
     updated_at: String,
 }
@@ -64,6 +66,7 @@ impl From<CooperativeRow> for CooperativeJson {
             members: c.members,
             crops: c.crops,
             seller_id: c.seller_id,
+            open_disputes: None,
             created_at: c.created_at,
             updated_at: c.updated_at,
         }
@@ -93,8 +96,16 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<CooperativeList>>
 #[utoipa::path(get, path = "/admin/cooperatives", tag = "cooperatives", security(("bearer" = [])),
     responses((status = 200, body = CooperativeList), (status = 403, body = ErrorBody)))]
 async fn admin_list(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<CooperativeList>> {
-    let found = state.db.read(|conn| Ok(rows::list(conn, true)?)).await?;
-    Ok(Json(CooperativeList { success: true, data: found.into_iter().map(Into::into).collect() }))
+    let (found, disputes) =
+        state.db.read(|conn| Ok((rows::list(conn, true)?, crate::db::deliveries::open_disputes(conn)?))).await?;
+    let data = found
+        .into_iter()
+        .map(|c| {
+            let open = disputes.iter().find(|(id, _)| *id == c.id).map_or(0, |(_, n)| *n);
+            CooperativeJson { open_disputes: Some(open), ..c.into() }
+        })
+        .collect();
+    Ok(Json(CooperativeList { success: true, data }))
 }
 
 /// A cooperative's public page: what it sells, how many members, where. A suspended

@@ -67,6 +67,8 @@ pub struct DeliveryJson {
     replaces_id: Option<i64>,
     /// The entry that corrects this one: it no longer counts.
     replaced_by: Option<i64>,
+    /// Drawn into a lot: it can no longer be corrected (a dispute of it is kept, with a reason).
+    in_lot: bool,
     note: Option<String>,
     created_at: String,
     dispute: Option<DisputeJson>,
@@ -92,6 +94,7 @@ impl From<DeliveryRow> for DeliveryJson {
             photo: d.photo,
             replaces_id: d.replaces_id,
             replaced_by: d.replaced_by,
+            in_lot: d.in_lot,
             note: d.note,
             created_at: d.created_at,
             dispute: d.dispute.map(|x| DisputeJson {
@@ -123,11 +126,15 @@ struct DeliveryList {
 struct BookQuery {
     /// Only the entries of this day (YYYY-MM-DD).
     day: Option<String>,
+    /// Only the entries whose dispute waits for an answer, oldest dispute first (the day
+    /// is then not looked at).
+    disputed: Option<bool>,
     page: Option<i64>,
     per_page: Option<i64>,
 }
 
-/// The cooperative's book, newest first, corrected entries too (managers and admins).
+/// The cooperative's book, newest first, corrected entries too; or the disputes waiting
+/// for an answer (managers and admins).
 #[utoipa::path(get, path = "/cooperatives/{id}/deliveries", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path), BookQuery),
     responses((status = 200, body = DeliveryList), (status = 403, description = "managers_only", body = ErrorBody),
@@ -144,7 +151,10 @@ async fn book(
         .db
         .read(move |conn| {
             cooperatives::must_manage(conn, &auth.user, id, true)?;
-            Ok(rows::of_cooperative(conn, id, day.as_deref(), paging.per_page, paging.offset())?)
+            Ok(match query.disputed {
+                Some(true) => rows::disputed(conn, id, paging.per_page, paging.offset())?,
+                _ => rows::of_cooperative(conn, id, day.as_deref(), paging.per_page, paging.offset())?,
+            })
         })
         .await?;
     Ok(Json(DeliveryList {

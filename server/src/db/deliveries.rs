@@ -24,6 +24,8 @@ pub struct DeliveryRow {
     pub replaces_id: Option<i64>,
     /// The entry that corrects this one: it no longer counts.
     pub replaced_by: Option<i64>,
+    /// Drawn into a lot: it can no longer be corrected.
+    pub in_lot: bool,
     pub note: Option<String>,
     pub recorded_by: i64,
     pub created_at: String,
@@ -45,6 +47,7 @@ const SELECT: &str = "SELECT d.id AS id, d.uid AS uid, d.cooperative_id AS coope
     d.crop AS crop, d.grade AS grade, d.quantity AS quantity, d.unit AS unit, d.grams AS grams,
     d.delivered_on AS delivered_on, d.place AS place, d.photo AS photo, d.replaces_id AS replaces_id,
     (SELECT r.id FROM cooperative_deliveries r WHERE r.replaces_id = d.id) AS replaced_by, d.note AS note,
+    EXISTS (SELECT 1 FROM cooperative_lot_sources s WHERE s.delivery_id = d.id) AS in_lot,
     d.recorded_by AS recorded_by, d.created_at AS created_at, x.reason AS dispute_reason,
     x.answer AS dispute_answer, x.answer_note AS dispute_answer_note, x.created_at AS disputed_at,
     x.answered_at AS dispute_answered_at
@@ -80,6 +83,7 @@ fn row(r: &crate::db::Row<'_>) -> crate::db::Result<DeliveryRow> {
         photo: r.get("photo")?,
         replaces_id: r.get("replaces_id")?,
         replaced_by: r.get("replaced_by")?,
+        in_lot: r.get("in_lot")?,
         note: r.get("note")?,
         recorded_by: r.get("recorded_by")?,
         created_at: r.get("created_at")?,
@@ -172,6 +176,32 @@ pub fn for_each_of_cooperative(
         count += 1;
     }
     Ok(count)
+}
+
+/// A cooperative's entries whose dispute waits for a manager's answer, oldest dispute
+/// first, at most `limit` from `offset`.
+pub fn disputed(
+    conn: &Connection,
+    cooperative_id: i64,
+    limit: i64,
+    offset: i64,
+) -> crate::db::Result<Vec<DeliveryRow>> {
+    conn.prepare_cached(&format!(
+        "{SELECT} WHERE d.cooperative_id = ?1 AND x.id IS NOT NULL AND x.answer IS NULL
+         ORDER BY x.created_at, x.id LIMIT ?2 OFFSET ?3"
+    ))?
+    .query_map(params![cooperative_id, limit, offset], row)?
+    .collect()
+}
+
+/// How many disputes wait for an answer in each cooperative that has any.
+pub fn open_disputes(conn: &Connection) -> crate::db::Result<Vec<(i64, i64)>> {
+    conn.prepare_cached(
+        "SELECT d.cooperative_id, COUNT(*) FROM cooperative_disputes x
+         JOIN cooperative_deliveries d ON d.id = x.delivery_id WHERE x.answer IS NULL GROUP BY d.cooperative_id",
+    )?
+    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect()
 }
 
 /// A member's entries in every cooperative, newest first, with their history.

@@ -108,12 +108,6 @@ pub fn in_lots(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<
     .collect()
 }
 
-/// Whether some of an entry was drawn into a lot (it can no longer be corrected).
-pub fn is_drawn(conn: &Connection, delivery_id: i64) -> crate::db::Result<bool> {
-    conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM cooperative_lot_sources WHERE delivery_id = ?1)")?
-        .query_row([delivery_id], |r| r.get(0))
-}
-
 pub struct NewLot<'a> {
     pub uid: &'a str,
     pub cooperative_id: i64,

@@ -127,6 +127,7 @@ mod tests {
                     ("date", "2026-12-31"),
                     ("ref", "D99999999"),
                     ("was", "D99999999"),
+                    ("note", &"W".repeat(crate::domain::cooperatives::deliveries::KEPT_NOTE_SMS_CHARS)),
                     // A member's share of a lot's sale (domain::cooperatives::lots).
                     ("amount", "9,999,999.99 USD"),
                     ("order", "99999999"),

@@ -11,7 +11,7 @@ use crate::sync::mutation;
 /// phone that takes SMS: (admin, manager, member, member's id, cooperative's id).
 pub struct Coop {
     pub app: TestApp,
-    admin: String,
+    pub admin: String,
     pub manager: String,
     pub member: String,
     pub member_id: i64,
@@ -74,7 +74,7 @@ impl Coop {
         Coop { app, admin, manager, member, member_id, id }
     }
 
-    fn delivery(&self, uid: u32, quantity: &str) -> Value {
+    pub fn delivery(&self, uid: u32, quantity: &str) -> Value {
         json!({"uid": crate::sync::uid(uid), "cooperative": self.id, "member": self.member_id, "crop": "bean",
             "grade": "A", "quantity": quantity, "unit": "kg", "delivered_on": today(), "place": "Kabare centre"})
     }

@@ -163,6 +163,9 @@ export function AdminCooperatives() {
               {c.territory} · {c.market_name} · {t('cooperative.members', { count: c.members })} ·{' '}
               {t('admin.cooperatives.fee_value', { fee: c.fee_percent })}
             </p>
+            {(c.open_disputes ?? 0) > 0 && (
+              <p className="muted">{t('cooperative.disputes.waiting', { count: c.open_disputes ?? 0 })}</p>
+            )}
             <span className="actions">
               <button
                 type="button"

@@ -27,6 +27,7 @@ import {
 import { WeighIn } from './weigh-in';
 import { CooperativeLots } from './lots';
 import { CooperativeMoney } from './money';
+import { OpenDisputes } from './disputes';
 
 /** The entries of the day at a glance: how many, how many kilograms (corrections applied). */
 function TodayLine({ entries }: { entries: Delivery[] | undefined }) {
@@ -246,6 +247,9 @@ export function CooperativeSection({
           </ul>
         </section>
       )}
+      {manages.length > 0 && saved?.disputes && (
+        <OpenDisputes db={db} cooperatives={manages} disputes={saved.disputes} onAnswered={refresh} />
+      )}
       {user.role === 'farmer' && <MyDeliveries db={db} />}
       {manages.length > 0 && saved && <WeighIn db={db} cooperatives={manages} members={saved.members} />}
       {manages.length > 0 && (
@@ -268,6 +272,11 @@ export function CooperativeSection({
                   </p>
                 ))}
                 <TodayLine entries={saved?.today?.[c.id]} />
+                {(saved?.disputes?.[c.id]?.length ?? 0) > 0 && (
+                  <p className="muted">
+                    {t('cooperative.disputes.waiting', { count: saved?.disputes?.[c.id]?.length ?? 0 })}
+                  </p>
+                )}
                 <ExportButton
                   path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
                   label={t('cooperative.download')}

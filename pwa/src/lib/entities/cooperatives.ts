@@ -27,6 +27,8 @@ export interface Cooperative {
   crops: string[];
   /** The account its lots are sold under (their products' farmer), once it made one. */
   seller_id: number | null;
+  /** Disputes waiting for a manager's answer (in an admin's list only). */
+  open_disputes?: number | null;
 }
 
 export interface Membership {
@@ -60,9 +62,16 @@ export interface Delivery {
   place: string;
   replaces_id: number | null;
   replaced_by: number | null;
+  /** Drawn into a lot: it can no longer be corrected. */
+  in_lot: boolean;
   note: string | null;
   created_at: string;
-  dispute: { reason: string; answer: 'corrected' | 'kept' | null; answer_note: string | null } | null;
+  dispute: {
+    reason: string;
+    answer: 'corrected' | 'kept' | null;
+    answer_note: string | null;
+    created_at: string;
+  } | null;
 }
 
 /** What a cooperative holds of a crop and grade: received, corrections applied. */
@@ -153,6 +162,8 @@ export interface SavedCooperatives {
   payouts?: Record<number, Payout[]>;
   /** Each managed cooperative's entries of the day it was fetched. */
   today?: Record<number, Delivery[]>;
+  /** Each managed cooperative's entries whose dispute waits for an answer, oldest first. */
+  disputes?: Record<number, Delivery[]>;
   /** The person's own accounts with their cooperatives. */
   myAccounts?: MyAccount[];
   savedAt: string;
@@ -191,15 +202,17 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
   const books: Record<number, Books> = {};
   const payouts: Record<number, Payout[]> = {};
   const today: Record<number, Delivery[]> = {};
+  const disputes: Record<number, Delivery[]> = {};
   for (const m of mine.data.filter((m) => m.role === 'manager' && m.status === 'active')) {
     const id = m.cooperative_id;
-    const [people, held, made, money, paid, day] = await Promise.all([
+    const [people, held, made, money, paid, day, disputed] = await Promise.all([
       api<{ data: Membership[] }>(`/cooperatives/${id}/members`),
       api<{ data: Stock[] }>(`/cooperatives/${id}/stock`),
       api<{ data: Lot[] }>(`/cooperatives/${id}/lots`),
       api<Books>(`/cooperatives/${id}/accounts`),
       api<{ data: Payout[] }>(`/cooperatives/${id}/payouts`),
       api<{ data: Delivery[] }>(`/cooperatives/${id}/deliveries?day=${localToday()}&per_page=200`),
+      api<{ data: Delivery[] }>(`/cooperatives/${id}/deliveries?disputed=true&per_page=100`),
     ]);
     members[id] = people.data;
     stock[id] = held.data;
@@ -207,6 +220,7 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
     books[id] = money;
     payouts[id] = paid.data;
     today[id] = day.data;
+    disputes[id] = disputed.data;
   }
   const myAccounts = (await fetchMyPayouts()).accounts;
   const saved = {
@@ -219,6 +233,7 @@ export async function refreshCooperatives(db: LocalDb): Promise<SavedCooperative
     books,
     payouts,
     today,
+    disputes,
     savedAt: new Date().toISOString(),
   };
   await db.setMeta(SAVED, saved);
@@ -322,6 +337,10 @@ export async function refreshMyDeliveries(db: LocalDb): Promise<Delivery[]> {
 
 export const useMyDeliveries = (db: LocalDb) =>
   useLiveQuery(() => db.getMeta<{ data: Delivery[]; savedAt: string }>(MY_DELIVERIES), [db]);
+
+/** A manager keeps a disputed entry as it is, saying why (online: the member is told at once). */
+export const keepDelivery = (id: number, note: string) =>
+  api(`/deliveries/${id}/keep`, { method: 'POST', json: { note } });
 
 export async function disputeDelivery(db: LocalDb, id: number, reason: string): Promise<void> {
   await api(`/deliveries/${id}/dispute`, { method: 'POST', json: { reason } });

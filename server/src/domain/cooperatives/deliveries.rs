@@ -9,8 +9,9 @@ use crate::db::deliveries::{self as rows, DeliveryRow, NewDelivery};
 use crate::db::users::UserRow;
 use crate::db::{Connection, cooperatives as coop_rows, users};
 use crate::domain::made_once;
+use crate::domain::notifications::{notify, section};
 use crate::error::{ApiResult, AppError, FieldErrors};
-use crate::model::cooperative::{Grade, MemberStatus, WeighUnit};
+use crate::model::cooperative::{Grade, MemberRole, MemberStatus, WeighUnit};
 use crate::model::picture::is_hash;
 use crate::model::user::Role;
 use crate::platform::{clock, gsm7};
@@ -25,6 +26,8 @@ pub const MAX_PLACE_CHARS: usize = 60;
 pub const MAX_NOTE_CHARS: usize = 300;
 /// A cooperative's name and a collection point in an SMS are cut to this many characters.
 pub const COOP_SMS_CHARS: usize = 24;
+/// A manager's reason for keeping a disputed entry, in the member's SMS, is cut to this.
+pub const KEPT_NOTE_SMS_CHARS: usize = 50;
 
 /// What a manager's phone sends (the `delivery.record` change, or the REST form).
 #[derive(Debug, Clone, Default)]
@@ -95,7 +98,7 @@ fn check<'a>(conn: &Connection, input: &'a DeliveryInput<'a>) -> ApiResult<Check
             // The book moved on since the phone saw it: a conflict, as for a dispute.
             return Err(already_corrected());
         }
-        if crate::db::lots::is_drawn(conn, entry.id)? {
+        if entry.in_lot {
             errors.add("replaces", "delivery_in_lot", "This entry is in a lot on sale and can no longer be corrected");
         }
     }
@@ -216,6 +219,10 @@ pub fn record(conn: &Connection, manager: &UserRow, input: &DeliveryInput<'_>) -
     )?;
     if let Some(corrected) = &checked.replaces {
         rows::answer_dispute(conn, corrected.id, "corrected", checked.note, manager.id, &now)?;
+        if corrected.dispute.as_ref().is_some_and(|d| d.answer.is_none()) {
+            // The SMS receipt of the correction below says what it is now.
+            answered_in_app(conn, corrected, "dispute_corrected", checked.note.unwrap_or_default())?;
+        }
     }
     let entry = rows::find(conn, id)?.ok_or_else(|| AppError::internal("an entry just written is gone"))?;
     let key = match &checked.replaces {
@@ -287,6 +294,14 @@ pub fn dispute(conn: &Connection, member: &UserRow, id: i64, reason: &str) -> Ap
         return Err(AppError::conflict("dispute_too_late", "Entries are disputed within 7 days"));
     }
     rows::add_dispute(conn, entry.id, member.id, reason, &clock::now())?;
+    // Its managers have it among their disputes; each is told.
+    let name = format!("{} {}", member.first_name, member.last_name);
+    let values = [("name", name.trim()), ("ref", &reference(entry.id))];
+    for manager in coop_rows::members(conn, entry.cooperative_id)? {
+        if manager.role == MemberRole::Manager && manager.status == MemberStatus::Active {
+            notify(conn, manager.user_id, "dispute_opened", &section("cooperative"), &values)?;
+        }
+    }
     rows::find(conn, id)?.ok_or_else(not_found)
 }
 
@@ -303,7 +318,20 @@ pub fn keep(conn: &Connection, manager: &UserRow, id: i64, note: &str) -> ApiRes
         _ => return Err(AppError::conflict("not_disputed", "This entry has no open dispute")),
     }
     rows::answer_dispute(conn, entry.id, "kept", Some(note), manager.id, &clock::now())?;
+    answered_in_app(conn, &entry, "dispute_kept", note)?;
+    if let Some(member) = users::find(conn, entry.member_id)? {
+        let coop = gsm7::cut(&entry.cooperative_name, COOP_SMS_CHARS);
+        let note = gsm7::shorten(&gsm7::fold(note), KEPT_NOTE_SMS_CHARS);
+        let values = [("coop", coop.as_str()), ("ref", &reference(entry.id)), ("note", note.as_str())];
+        crate::domain::sms::send(conn, &member, "coop_kept", &values)?;
+    }
     rows::find(conn, id)?.ok_or_else(not_found)
+}
+
+/// Tells the member of `entry` in the app that their dispute of it is answered, and why.
+fn answered_in_app(conn: &Connection, entry: &DeliveryRow, kind: &str, note: &str) -> ApiResult<()> {
+    let values = [("coop", entry.cooperative_name.as_str()), ("ref", &reference(entry.id)), ("note", note)];
+    notify(conn, entry.member_id, kind, &section("cooperative"), &values)
 }
 
 pub fn not_found() -> AppError {
