@@ -35,6 +35,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Serialize, ToSchema)]
 struct LotJson {
     id: i64,
+    /// Its number in its cooperative ("lot 3 of …"): the one its title, screens and files show.
+    number: i64,
     uid: String,
     cooperative_id: i64,
     cooperative_name: String,
@@ -62,6 +64,7 @@ impl From<LotRow> for LotJson {
     fn from(l: LotRow) -> Self {
         LotJson {
             id: l.id,
+            number: l.number,
             uid: l.uid,
             cooperative_id: l.cooperative_id,
             cooperative_name: l.cooperative_name,
@@ -209,6 +212,8 @@ struct OriginMemberJson {
 struct OriginJson {
     success: bool,
     lot_id: i64,
+    /// Its number in its cooperative, as its title and files say it.
+    number: i64,
     cooperative_name: String,
     territory: String,
     crop: String,
@@ -229,6 +234,7 @@ async fn origin(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult
     Ok(Json(OriginJson {
         success: true,
         lot_id: found.lot.id,
+        number: found.lot.number,
         cooperative_name: found.lot.cooperative_name,
         territory: found.territory,
         crop: found.lot.crop,
@@ -275,7 +281,7 @@ async fn origin_csv(
     for m in &found.members {
         let coordinate = |c: Option<f64>| c.map(|c| format!("{c:.6}")).unwrap_or_default();
         csv.row([
-            format!("L{}", found.lot.id),
+            found.lot.number.to_string(),
             found.lot.cooperative_name.clone(),
             crop.clone(),
             found.lot.grade.as_str().to_owned(),
@@ -288,7 +294,7 @@ async fn origin_csv(
             m.last_delivered.clone(),
         ]);
     }
-    let name = format!("lot_{}_origin", found.lot.id);
+    let name = format!("lot_{}_origin", found.lot.number);
     Ok(super::admin::csv_download(&name, csv))
 }
 
@@ -326,7 +332,8 @@ async fn origin_geojson(State(state): State<AppState>, Path(id): Path<i64>) -> A
         "type": "FeatureCollection",
         "features": features,
         "properties": {
-            "lot": found.lot.id,
+            "lot": found.lot.number,
+            "lot_id": found.lot.id,
             "cooperative": found.lot.cooperative_name,
             "territory": found.territory,
             "crop": found.lot.crop,
@@ -337,7 +344,7 @@ async fn origin_geojson(State(state): State<AppState>, Path(id): Path<i64>) -> A
             "unlocated_kilograms": kilograms(unlocated),
         }
     });
-    let disposition = format!("attachment; filename=\"lot_{}_origin.geojson\"", found.lot.id);
+    let disposition = format!("attachment; filename=\"lot_{}_origin.geojson\"", found.lot.number);
     Ok((
         [(header::CONTENT_TYPE, "application/geo+json".to_owned()), (header::CONTENT_DISPOSITION, disposition)],
         body.to_string(),

@@ -76,6 +76,12 @@ pub fn list(conn: &Connection, all: bool) -> crate::db::Result<Vec<CooperativeRo
     found.into_iter().map(|c| with_crops(conn, c)).collect()
 }
 
+/// The number of the cooperative's next lot: one more than every lot it ever made.
+pub fn next_lot_number(conn: &Connection, id: i64) -> crate::db::Result<i64> {
+    conn.prepare_cached("UPDATE cooperatives SET lots_made = lots_made + 1 WHERE id = ?1")?.execute([id])?;
+    conn.prepare_cached("SELECT lots_made FROM cooperatives WHERE id = ?1")?.query_row([id], |r| r.get(0))
+}
+
 /// Whether another cooperative has this name, whatever its case.
 pub fn name_taken(conn: &Connection, name: &str, other_than: i64) -> crate::db::Result<bool> {
     conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM cooperatives WHERE lower(name) = lower(?1) AND id <> ?2)")?

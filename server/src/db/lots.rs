@@ -7,6 +7,8 @@ use crate::model::cooperative::Grade;
 #[derive(Debug, Clone)]
 pub struct LotRow {
     pub id: i64,
+    /// Its number in its cooperative ("lot 3 of …"), the one people see.
+    pub number: i64,
     pub uid: String,
     pub cooperative_id: i64,
     pub cooperative_name: String,
@@ -32,7 +34,7 @@ const SELECT: &str = "SELECT l.id, l.uid, l.cooperative_id, c.name, l.product_id
         l.collected_from, l.collected_to, l.pickup, l.created_at, p.quantity,
         COALESCE((SELECT SUM(ol.quantity) FROM order_lines ol JOIN order_parts op ON op.id = ol.part_id
                   WHERE ol.product_id = l.product_id AND op.status = 'delivered'), 0),
-        p.current_price_cents, CASE WHEN p.deleted_at IS NULL AND p.status = 'active' THEN 0 ELSE 1 END
+        p.current_price_cents, CASE WHEN p.deleted_at IS NULL AND p.status = 'active' THEN 0 ELSE 1 END, l.number
     FROM cooperative_lots l JOIN cooperatives c ON c.id = l.cooperative_id JOIN products p ON p.id = l.product_id";
 
 fn row(r: &crate::db::Row<'_>) -> crate::db::Result<LotRow> {
@@ -54,6 +56,7 @@ fn row(r: &crate::db::Row<'_>) -> crate::db::Result<LotRow> {
         sold_kg: r.get(14)?,
         price_cents: r.get(15)?,
         withdrawn: r.get(16)?,
+        number: r.get(17)?,
     })
 }
 
@@ -111,6 +114,7 @@ pub fn in_lots(conn: &Connection, cooperative_id: i64) -> crate::db::Result<Vec<
 pub struct NewLot<'a> {
     pub uid: &'a str,
     pub cooperative_id: i64,
+    pub number: i64,
     pub product_id: i64,
     pub crop: &'a str,
     pub grade: Grade,
@@ -125,8 +129,8 @@ pub struct NewLot<'a> {
 pub fn insert(conn: &Connection, lot: &NewLot<'_>, now: &str) -> crate::db::Result<i64> {
     conn.insert(
         "INSERT INTO cooperative_lots (uid, cooperative_id, product_id, crop, grade, grams, members, collected_from,
-                                       collected_to, pickup, created_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                       collected_to, pickup, created_by, created_at, number)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             lot.uid,
             lot.cooperative_id,
@@ -139,7 +143,8 @@ pub fn insert(conn: &Connection, lot: &NewLot<'_>, now: &str) -> crate::db::Resu
             lot.collected_to,
             lot.pickup,
             lot.created_by,
-            now
+            now,
+            lot.number
         ],
     )
 }

@@ -19,6 +19,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0045_version_indexes", include_str!("../../../migrations/postgres/0045_version_indexes.sql")),
     ("0046_seller_index", include_str!("../../../migrations/postgres/0046_seller_index.sql")),
     ("0047_search_index_now", include_str!("../../../migrations/postgres/0047_search_index_now.sql")),
+    ("0048_lot_numbers", include_str!("../../../migrations/postgres/0048_lot_numbers.sql")),
 ];
 
 /// How to open a connection: the URL's settings and the TLS they may ask for.

@@ -58,6 +58,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0045_version_indexes", include_str!("../../../migrations/0045_version_indexes.sql")),
     ("0046_seller_index", include_str!("../../../migrations/0046_seller_index.sql")),
     ("0047_search_index_now", include_str!("../../../migrations/0047_search_index_now.sql")),
+    ("0048_lot_numbers", include_str!("../../../migrations/0048_lot_numbers.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

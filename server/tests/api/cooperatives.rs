@@ -671,6 +671,14 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].contains(",Neema farmer,Kabare,-2.412346,28.791200,300,"), "{csv}");
     assert!(rows[0].starts_with("Lot,Coopérative,Produit"), "{csv}");
+    // One number for the lot: its title's, the manager's list's and the origin files'.
+    let made: Value = app.get(&format!("/cooperatives/{}/lots", c.id), Some(&c.manager)).await.json().await.unwrap();
+    let number = made["data"].as_array().unwrap().iter().find(|l| l["id"] == lot_id).unwrap()["number"].clone();
+    let title: Value = app.get(&format!("/products/{product}?lang=en"), None).await.json().await.unwrap();
+    let title = title["data"]["title"].as_str().unwrap().to_owned();
+    assert!(title.contains(&format!(", lot {number} of ")), "{title} is lot {number}");
+    assert_eq!(geo["properties"]["lot"], number);
+    assert!(rows[1].starts_with(&format!("{number},")), "{csv}");
     assert!(!csv.contains("Baraka") && !csv.contains("+243"), "no name without agreement, never a number: {csv}");
     let missing = app.get("/lots/999999/origin", None).await;
     assert_eq!(error_of(missing, StatusCode::NOT_FOUND).await["code"], "lot_not_found");
@@ -929,12 +937,25 @@ async fn a_manager_changes_a_lots_price_or_takes_it_off_sale_and_what_was_not_or
     assert_eq!(entries(app, "share"), vec![(c.member_id, 3656)]);
 
     // A lot nothing was ordered from goes altogether.
-    let small: Value = c.make_lot(&c.manager, lot(5, 10)).await.json().await.unwrap();
+    let small_lot = |n: u32| {
+        let mut small = lot(n, 10);
+        small["min_order"] = json!(5);
+        small
+    };
+    let small = c.make_lot(&c.manager, small_lot(5)).await;
+    assert_eq!(small.status(), StatusCode::CREATED);
+    let small: Value = small.json().await.unwrap();
     let small_path = format!("/cooperatives/{}/lots/{}", c.id, small["data"]["id"]);
-    let gone: Value =
-        app.call(Method::PATCH, &small_path, &c.manager, Some(json!({"on_sale": false}))).await.json().await.unwrap();
-    assert_eq!(gone["data"], Value::Null);
+    let gone = app.call(Method::PATCH, &small_path, &c.manager, Some(json!({"on_sale": false}))).await;
+    assert_eq!(gone.status(), StatusCode::OK);
+    assert_eq!(gone.json::<Value>().await.unwrap()["data"], Value::Null);
     assert_eq!(c.stock().await[0]["available_kilograms"], "70");
     let lots: Value = app.get(&format!("/cooperatives/{}/lots", c.id), Some(&c.manager)).await.json().await.unwrap();
     assert_eq!(lots["data"].as_array().unwrap().len(), 1);
+    // Its number is not given again: the next lot is the third, as its title says.
+    assert_eq!(small["data"]["number"], 2, "{small}");
+    let next: Value = c.make_lot(&c.manager, small_lot(6)).await.json().await.unwrap();
+    assert_eq!(next["data"]["number"], 3, "{next}");
+    let title: Value = app.get(&format!("/products/{}", next["data"]["product_id"]), None).await.json().await.unwrap();
+    assert!(title["data"]["title"].as_str().unwrap().contains(", lot 3 of "), "{title}");
 }

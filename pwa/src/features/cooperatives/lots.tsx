@@ -185,7 +185,7 @@ function LotRow({
   return (
     <li className="list-row column">
       <strong>
-        {t('cooperative.lots.row', { id: lot.id, crop: cropName, grade: lot.grade, kilograms: lot.kilograms })}
+        {t('cooperative.lots.row', { number: lot.number, crop: cropName, grade: lot.grade, kilograms: lot.kilograms })}
       </strong>
       <p className="muted">
         {t('cooperative.lots.sales', {

@@ -90,6 +90,8 @@ export interface Stock {
 /** A lot on sale or sold (docs/cooperatives.md, Lots). */
 export interface Lot {
   id: number;
+  /** Its number in its cooperative ("lot 3 of …"), the one people see. */
+  number: number;
   uid: string;
   cooperative_id: number;
   product_id: number;

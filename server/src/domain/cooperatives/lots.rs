@@ -216,7 +216,7 @@ pub fn make(
 
     let seller = seller(conn, &cooperative)?;
     // Lots are numbered in each cooperative, so two lots of one crop and grade differ.
-    let number = rows::of_cooperative(conn, cooperative.id)?.len() + 1;
+    let number = coop_rows::next_lot_number(conn, cooperative.id)?;
     let text = |lang: Lang, key: &str| {
         lang.plural(
             key,
@@ -265,6 +265,7 @@ pub fn make(
         &NewLot {
             uid: &uid,
             cooperative_id: cooperative.id,
+            number,
             product_id: product.id,
             crop: crop.key,
             grade,
