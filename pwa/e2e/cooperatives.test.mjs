@@ -180,10 +180,37 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   const money = page.locator('section.coop-money', { hasText: 'Money of Kabare Coffee Growers' });
   await money.getByText(/^Sales /).waitFor();
   const amani = money.locator('.list-row', { hasText: 'Amani Bahati' });
+  const owed = /owed \$(\d+\.\d\d)/.exec(await amani.innerText())[1];
+  // The first tap only shows what would be sent: the member's 099 number is Airtel's.
   await amani.getByRole('button', { name: 'Pay by mobile money' }).click();
-  await amani.getByLabel('Operator').waitFor();
+  const payout = amani.locator('form.payout-form');
+  await payout.getByText('From the number: Airtel Money.').waitFor();
+  assert.equal(await payout.getByLabel('Operator').inputValue(), 'AIRTEL_COD');
+  assert.equal(await payout.getByLabel('Mobile money number').inputValue(), '+243990000003');
+  assert.equal(await payout.getByLabel(/^Amount in US dollars/).inputValue(), owed);
+  await payout.getByText('No fee: the member receives the whole amount.').waitFor();
+  // A number whose operator cannot be told (Africell's range) leaves the choice to the manager.
+  await payout.getByLabel('Mobile money number').fill('0901234567');
+  await payout.getByText('The operator cannot be told from this number', { exact: false }).waitFor();
+  assert.equal(await payout.getByLabel('Operator').inputValue(), '');
+  await payout.getByLabel('Mobile money number').fill('+243990000003');
+  await payout.getByText('From the number: Airtel Money.').waitFor();
+  // More than is owed is refused on the phone, what was typed kept; a part is paid.
+  await payout.getByLabel(/^Amount in US dollars/).fill('99999');
+  await payout.getByRole('button', { name: 'Send the money' }).click();
+  await payout.getByText(`Pay from $0.01 up to what is owed, $${owed}.`).waitFor();
+  assert.equal(await payout.getByLabel(/^Amount in US dollars/).inputValue(), '99999');
+  await payout.getByLabel(/^Amount in US dollars/).fill('1,50');
+  await payout.getByText('$1.50 to Amani Bahati, on +243990000003 (Airtel Money).').waitFor();
+  assert.match(await amani.innerText(), new RegExp(`owed \\$${owed.replace('.', '\\.')}`), 'nothing moved yet');
+  await payout.getByRole('button', { name: 'Send the money' }).click();
+  await amani.getByText('$1.50 paid').waitFor();
+  // The rest, prefilled.
   await amani.getByRole('button', { name: 'Pay by mobile money' }).click();
-  await amani.getByText(/ paid$/).waitFor();
+  const rest = (Number(owed) - 1.5).toFixed(2);
+  assert.equal(await payout.getByLabel(/^Amount in US dollars/).inputValue(), rest);
+  await payout.getByRole('button', { name: 'Send the money' }).click();
+  await amani.getByText(`$${rest} paid`).waitFor();
   assert.match(await amani.innerText(), /owed \$0\.00/);
   await farmer.goto(`${origin}/dashboard`);
   await openSection(farmer, 'Cooperatives');

@@ -5,6 +5,7 @@
 // `/orders/{id}/payments` or `/courses/{id}/payments`.
 import type { TFunction } from 'i18next';
 import { api } from './api';
+import { nationalNumber } from './validation';
 
 import type { PaymentStatus } from './sync/records';
 
@@ -13,6 +14,16 @@ export type { PaymentStatus };
 export interface Operator {
   id: string;
   name: string;
+  /** How its national numbers start, where the country's plan tells operators apart. */
+  prefixes: string[];
+}
+
+/** The operator a number belongs to, where the country's plan says it (the server checks it
+ * too); undefined when it cannot tell: then the person is asked. */
+export function operatorOfNumber(operators: Operator[], typed: string, country: string): Operator | undefined {
+  const national = nationalNumber(typed, country);
+  if (!national) return undefined;
+  return operators.find((o) => o.prefixes.some((p) => national.startsWith(p)));
 }
 
 export interface Payment {

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { checkImage } from './image-pick';
 import {
   countryOfNumber,
+  nationalNumber,
   readablePhone,
   signInName,
   validateLogin,
   validateRegistration,
   type RegistrationValues,
 } from './validation';
+import { operatorOfNumber } from './payments';
 
 const complete: RegistrationValues = {
   first_name: 'Amani',
@@ -95,6 +97,24 @@ describe('phone numbers, as the server reads them', () => {
     expect(readablePhone('79 123 456', 'BDI')).toBe(true);
     for (const typed of ['12345', '0991 234 5', 'call me', '']) expect(readablePhone(typed, 'DRC')).toBe(false);
     expect(readablePhone('0991234567', '')).toBe(false);
+  });
+
+  it('gives the national digits of every form of a number, or nothing', () => {
+    for (const typed of ['0991 234 567', '991234567', '243991234567', '+243 991 234 567', '00243991234567'])
+      expect(nationalNumber(typed, 'DRC')).toBe('991234567');
+    expect(nationalNumber('+250 788 123 456', 'DRC')).toBeUndefined();
+    expect(nationalNumber('0991 234 5', 'DRC')).toBeUndefined();
+  });
+
+  it("names a number's operator where the plan says it, and nothing where it cannot", () => {
+    const drc = [
+      { id: 'VODACOM_MPESA_COD', name: 'Vodacom M-Pesa', prefixes: ['81', '82', '83'] },
+      { id: 'AIRTEL_COD', name: 'Airtel Money', prefixes: ['97', '98', '99'] },
+    ];
+    expect(operatorOfNumber(drc, '0990 000 101', 'DRC')?.id).toBe('AIRTEL_COD');
+    expect(operatorOfNumber(drc, '+243 812 345 678', 'DRC')?.id).toBe('VODACOM_MPESA_COD');
+    expect(operatorOfNumber(drc, '0901 234 567', 'DRC')).toBeUndefined();
+    expect(operatorOfNumber(drc, '099', 'DRC')).toBeUndefined();
   });
 
   it("reads a number's country from its calling code", () => {

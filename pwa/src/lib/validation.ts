@@ -81,6 +81,27 @@ export function countryOfNumber(typed: string): string | undefined {
   )?.[0];
 }
 
+/** The national digits of `typed` as a number of `country` (no calling code, no trunk 0),
+ * or undefined when it is not one (readablePhone's forms). */
+export function nationalNumber(typed: string, country: string): string | undefined {
+  const plan = PHONE_PLANS[country];
+  if (!plan || !readablePhone(typed, country)) return undefined;
+  const [code, national] = plan;
+  const text = typed.trim();
+  const all = text.replace(/\D/g, '');
+  const international = text.startsWith('+') || all.startsWith('00');
+  const digits = all.startsWith('00') ? all.slice(2) : all;
+  const rest =
+    international || digits.length === code.length + national
+      ? digits.startsWith(code)
+        ? digits.slice(code.length)
+        : undefined
+      : digits.length === national + 1
+        ? digits.slice(1)
+        : digits;
+  return rest?.length === national ? rest : undefined;
+}
+
 /** Whether the server will read `typed` as a number of `country` (as domain/phone.rs does):
  * international, or national with or without the trunk 0 or the calling code. */
 export function readablePhone(typed: string, country: string): boolean {

@@ -170,7 +170,7 @@ async fn the_fee_the_methods_the_sender_and_the_language_are_used() {
         (Some(0), Some(250))
     );
     let offered: Value = app.get("/payments/operators?country=DRC", None).await.json().await.unwrap();
-    assert_eq!(offered["data"], json!([{"id": "AIRTEL_COD", "name": "Airtel Money"}]));
+    assert_eq!(offered["data"], json!([{"id": "AIRTEL_COD", "name": "Airtel Money", "prefixes": ["97", "98", "99"]}]));
     let id = after["data"]["id"].as_i64().unwrap();
     let pay = |operator: &str| json!({"operator": operator, "phone": "+243990000001"});
     let vodacom =

@@ -293,6 +293,7 @@ export function CooperativeSection({
                     cooperative={c}
                     books={saved.books[c.id]!}
                     payouts={saved.payouts?.[c.id] ?? []}
+                    members={saved.members[c.id] ?? []}
                     onChanged={refresh}
                   />
                 )}

@@ -4,11 +4,10 @@
 // money; the accounts as a spreadsheet. Paying needs a signal: what is owed is the server's.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
+import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
 import { errorMessages } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
-import { fetchOperators, type Operator } from '../../lib/payments';
 import {
   cancelPayout,
   confirmPayout,
@@ -16,8 +15,10 @@ import {
   type Account,
   type Books,
   type Cooperative,
+  type Membership,
   type Payout,
 } from '../../lib/entities/cooperatives';
+import { MobilePayout } from './payout-form';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -25,11 +26,14 @@ export function CooperativeMoney({
   cooperative,
   books,
   payouts,
+  members,
   onChanged,
 }: {
   cooperative: Cooperative;
   books: Books;
   payouts: Payout[];
+  /** The cooperative's people (their numbers: a payout goes to the member's own by default). */
+  members: Membership[];
   onChanged: () => Promise<unknown>;
 }) {
   const { t, i18n } = useTranslation();
@@ -59,8 +63,10 @@ export function CooperativeMoney({
               key={a.member_id}
               account={a}
               payouts={payouts.filter((p) => p.member_id === a.member_id)}
+              phone={members.find((m) => m.user_id === a.member_id)?.phone_number}
               cooperativeId={cooperative.id}
               act={act}
+              onChanged={onChanged}
             />
           ))}
       </ul>
@@ -75,31 +81,26 @@ export function CooperativeMoney({
 function MemberAccount({
   account: a,
   payouts,
+  phone,
   cooperativeId,
   act,
+  onChanged,
 }: {
   account: Account;
   payouts: Payout[];
+  phone: string | undefined;
   cooperativeId: number;
   act: (action: () => Promise<unknown>) => Promise<unknown>;
+  onChanged: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
   // One uid per payout the manager means to make: a resent request is the same payout.
   const [uid, setUid] = useState(() => crypto.randomUUID());
-  const [operators, setOperators] = useState<Operator[] | null>(null);
-  const [operator, setOperator] = useState('');
+  const [paying, setPaying] = useState(false);
   const [code, setCode] = useState('');
-  const pay = (method: 'cash' | 'mobile_money') =>
+  const payCash = () =>
     act(() =>
-      payMember(cooperativeId, {
-        uid,
-        member_id: a.member_id,
-        method,
-        ...(method === 'mobile_money' ? { operator } : {}),
-      }).then(() => {
-        setUid(crypto.randomUUID());
-        setOperators(null);
-      }),
+      payMember(cooperativeId, { uid, member_id: a.member_id, method: 'cash' }).then(() => setUid(crypto.randomUUID())),
     );
   const waiting = payouts.find((p) => p.method === 'cash' && p.status === 'pending');
   return (
@@ -152,44 +153,30 @@ function MemberAccount({
           </span>
         </form>
       ) : (
-        a.owed_cents > 0 && (
-          <div className="stack">
-            {operators && (
-              <SelectField
-                label={t('cooperative.money.operator')}
-                value={operator}
-                onChange={(event) => setOperator(event.target.value)}
-              >
-                {operators.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </SelectField>
-            )}
-            <span className="actions">
-              <button type="button" className="button small" onClick={() => void pay('cash')}>
-                {t('cooperative.money.pay_cash')}
-              </button>
-              <button
-                type="button"
-                className="button secondary small"
-                onClick={() =>
-                  operators
-                    ? void pay('mobile_money')
-                    : void act(() =>
-                        fetchOperators('DRC').then((list) => {
-                          setOperators(list);
-                          setOperator(list[0]?.id ?? '');
-                        }),
-                      )
-                }
-              >
-                {t('cooperative.money.pay_mobile')}
-              </button>
-            </span>
-          </div>
-        )
+        a.owed_cents > 0 &&
+        (paying ? (
+          <MobilePayout
+            account={a}
+            phone={phone}
+            cooperativeId={cooperativeId}
+            uid={uid}
+            onSent={async () => {
+              setUid(crypto.randomUUID());
+              setPaying(false);
+              await onChanged();
+            }}
+            onCancel={() => setPaying(false)}
+          />
+        ) : (
+          <span className="actions">
+            <button type="button" className="button small" onClick={() => void payCash()}>
+              {t('cooperative.money.pay_cash')}
+            </button>
+            <button type="button" className="button secondary small" onClick={() => setPaying(true)}>
+              {t('cooperative.money.pay_mobile')}
+            </button>
+          </span>
+        ))
       )}
     </li>
   );

@@ -253,7 +253,14 @@ export const changeLot = (cooperativeId: number, lotId: number, change: { price?
 /** Pays a member (online: what is owed is the server's); the uid stays the same when it is sent again. */
 export const payMember = (
   cooperativeId: number,
-  payout: { uid: string; member_id: number; method: 'cash' | 'mobile_money'; operator?: string },
+  payout: {
+    uid: string;
+    member_id: number;
+    method: 'cash' | 'mobile_money';
+    operator?: string;
+    phone?: string;
+    amount_cents?: number;
+  },
 ) => api(`/cooperatives/${cooperativeId}/payouts`, { method: 'POST', json: payout });
 
 export const confirmPayout = (cooperativeId: number, payoutId: number, code: string) =>

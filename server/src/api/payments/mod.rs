@@ -24,7 +24,7 @@ use crate::domain::orders::{self, OrderRef};
 use crate::domain::payments::{self, Outcome};
 use crate::domain::settings;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::model::payment::{PaymentStatus, operators};
+use crate::model::payment::{PaymentStatus, operators, prefixes};
 use crate::model::user::Country;
 use crate::outbound::providers::Collection;
 use crate::platform::clock;
@@ -281,11 +281,14 @@ struct OperatorJson {
     id: &'static str,
     /// The brand people know.
     name: &'static str,
+    /// How the national numbers it gives out start (after the country code and the trunk
+    /// 0), where the country's plan tells operators apart; empty where it cannot.
+    prefixes: &'static [&'static str],
 }
 
 /// The mobile-money operators of a country, most used first.
 #[utoipa::path(get, path = "/payments/operators", tag = "payments", params(OperatorQuery),
-    responses((status = 200, description = "{success, data: [{id, name}]}"), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "{success, data: [{id, name, prefixes}]}"), (status = 422, body = ErrorBody)))]
 async fn list_operators(
     State(state): State<AppState>,
     axum::extract::Query(query): axum::extract::Query<OperatorQuery>,
@@ -298,7 +301,7 @@ async fn list_operators(
     let data: Vec<OperatorJson> = operators(country)
         .iter()
         .filter(|(id, _)| offered.iter().any(|o| o == id))
-        .map(|(id, name)| OperatorJson { id, name })
+        .map(|(id, name)| OperatorJson { id, name, prefixes: prefixes(id) })
         .collect();
     Ok(Json(serde_json::json!({ "success": true, "data": data })))
 }
