@@ -13,6 +13,7 @@ import type { LocalDb } from '../lib/sync/local-db';
 import {
   failureText,
   fetchOperators,
+  operatorOfNumber,
   isSettled,
   latestPayment,
   startPayment,
@@ -58,6 +59,12 @@ export function PayNow({
       setOperator((current) => (list.some((o) => o.id === current) ? current : list[0]?.id || ''));
     }, setProblem);
   }, [open, operators, payingFrom]);
+
+  // The number names its operator where the country's plan says it (the server refuses another).
+  const guessed = operators ? operatorOfNumber(operators.list, phone, payingFrom) : undefined;
+  useEffect(() => {
+    if (guessed) setOperator(guessed.id);
+  }, [guessed]);
 
   // Follow the prompt until the operator answers, then pull what it changed.
   useEffect(() => {

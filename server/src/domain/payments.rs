@@ -19,7 +19,7 @@ use crate::db::refunds::{self, RefundRow};
 use crate::db::users::UserRow;
 use crate::error::{ApiResult, AppError};
 use crate::model::order::{PartStatus, PaymentMethod};
-use crate::model::payment::PaymentStatus;
+use crate::model::payment::{PaymentStatus, operator_name, operator_of_number};
 use crate::model::user::Country;
 use crate::platform::clock;
 
@@ -72,8 +72,9 @@ fn amount_due(order: &OrderRow) -> i64 {
 
 /// The number that pays, as operators want it: digits with the country code ("+243 99 000
 /// 0001" or "099 000 0001" for the DRC → "243990000001"). An operator moves money only
-/// for numbers of its own country: another country's number is refused, not sent.
-pub(crate) fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
+/// for numbers of its own country: another country's number is refused, not sent; and
+/// where the country's plan says which operator a number is of, only for its own.
+pub(crate) fn payer_number(phone: &str, country: Country, operator: &str) -> ApiResult<String> {
     let Some(e164) = super::phone::to_e164(phone, country) else {
         return Err(AppError::invalid(
             "phone",
@@ -87,6 +88,14 @@ pub(crate) fn payer_number(phone: &str, country: Country) -> ApiResult<String> {
             "phone",
             "phone_other_country",
             "This number is from another country than the operator: choose the operator of the number's country",
+        ));
+    }
+    let national = &digits[super::phone::calling_code(country).len()..];
+    if let Some(owner) = operator_of_number(country, national).filter(|owner| *owner != operator) {
+        return Err(AppError::invalid(
+            "operator",
+            "operator_not_of_number",
+            format!("This number is a {} number: choose that operator", operator_name(owner)),
         ));
     }
     Ok(digits.to_owned())
@@ -209,7 +218,7 @@ fn open(
     let Some(operator_country) = operator_country else {
         return Err(AppError::invalid("operator", "operator_invalid", "Choose your mobile money operator"));
     };
-    let phone = payer_number(phone, operator_country)?;
+    let phone = payer_number(phone, operator_country, operator)?;
     let now = clock::now();
     let uid = uuid::Uuid::new_v4().to_string();
     let id = payments::insert(
@@ -401,15 +410,20 @@ mod tests {
 
     #[test]
     fn payer_numbers_are_digits_with_the_country_code() {
-        assert_eq!(payer_number("+243 99 000 0001", Country::Drc).unwrap(), "243990000001");
-        assert_eq!(payer_number("099 000 0001", Country::Drc).unwrap(), "243990000001");
-        assert_eq!(payer_number("0781234567", Country::Rwa).unwrap(), "250781234567");
+        assert_eq!(payer_number("+243 99 000 0001", Country::Drc, "AIRTEL_COD").unwrap(), "243990000001");
+        assert_eq!(payer_number("099 000 0001", Country::Drc, "AIRTEL_COD").unwrap(), "243990000001");
+        assert_eq!(payer_number("0781234567", Country::Rwa, "MTN_MOMO_RWA").unwrap(), "250781234567");
         let code = |r: ApiResult<String>| match r {
             Err(AppError::Validation(errors)) => errors.codes(),
             _ => vec![],
         };
-        assert_eq!(code(payer_number("12345", Country::Drc)), ["phone_invalid"]);
+        assert_eq!(code(payer_number("12345", Country::Drc, "AIRTEL_COD")), ["phone_invalid"]);
         // A DRC number with a Rwandan operator: no operator would take it.
-        assert_eq!(code(payer_number("+243 99 000 0001", Country::Rwa)), ["phone_other_country"]);
+        assert_eq!(code(payer_number("+243 99 000 0001", Country::Rwa, "MTN_MOMO_RWA")), ["phone_other_country"]);
+        assert_eq!(
+            code(payer_number("+243 99 000 0001", Country::Drc, "VODACOM_MPESA_COD")),
+            ["operator_not_of_number"]
+        );
+        assert_eq!(payer_number("+243 90 123 4567", Country::Drc, "VODACOM_MPESA_COD").unwrap(), "243901234567");
     }
 }

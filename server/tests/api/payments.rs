@@ -42,7 +42,7 @@ impl Shop {
     }
 
     async fn pay(&self, order: i64, phone: &str) -> reqwest::Response {
-        let body = json!({"operator": "VODACOM_MPESA_COD", "phone": phone});
+        let body = json!({"operator": "AIRTEL_COD", "phone": phone});
         self.app.call(Method::POST, &format!("/orders/{order}/payments"), &self.buyer, Some(body)).await
     }
 
@@ -303,6 +303,20 @@ async fn only_the_buyer_pays_a_mobile_money_order_with_an_operator_of_its_countr
         error_of(s.pay(order, "12").await, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["phone"][0],
         "phone_invalid"
     );
+    // A 099 number is Airtel's in the DRC: Vodacom would not find its wallet.
+    let astray = s
+        .app
+        .call(
+            Method::POST,
+            &format!("/orders/{order}/payments"),
+            &s.buyer,
+            Some(json!({"operator": "VODACOM_MPESA_COD", "phone": "0990000001"})),
+        )
+        .await;
+    assert_eq!(
+        error_of(astray, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["operator"][0],
+        "operator_not_of_number"
+    );
     // Free products (a price of 0 is allowed) leave nothing to collect.
     s.app.sql(&format!("UPDATE products SET current_price_cents = 0 WHERE id = {}", s.product));
     let free = s
@@ -326,7 +340,7 @@ async fn only_the_buyer_pays_a_mobile_money_order_with_an_operator_of_its_countr
             Method::POST,
             &format!("/orders/{order}/payments"),
             &stranger,
-            Some(json!({"operator": "VODACOM_MPESA_COD", "phone": "+243990000001"})),
+            Some(json!({"operator": "AIRTEL_COD", "phone": "+243990000001"})),
         )
         .await;
     assert_eq!(error_of(theirs, StatusCode::NOT_FOUND).await["code"], "order_not_found");

@@ -16,7 +16,6 @@ use crate::domain::made_once;
 use crate::domain::payments::Outcome;
 use crate::error::{ApiResult, AppError};
 use crate::model::cooperative::MemberStatus;
-use crate::model::payment::{operator_name, operator_of_number};
 use crate::model::user::Country;
 use crate::platform::{clock, gsm7};
 
@@ -103,16 +102,7 @@ pub fn begin(
                 ));
             };
             let phone = input.phone.or(member.phone_number.as_deref()).unwrap_or_default();
-            let wallet = crate::domain::payments::payer_number(phone, country)?;
-            // Where the number says its operator, another one would send the money astray.
-            let national = &wallet[crate::domain::phone::calling_code(country).len()..];
-            if let Some(owner) = operator_of_number(country, national).filter(|owner| *owner != operator) {
-                return Err(AppError::invalid(
-                    "operator",
-                    "operator_not_of_number",
-                    format!("This number is a {} number: choose that operator", operator_name(owner)),
-                ));
-            }
+            let wallet = crate::domain::payments::payer_number(phone, country, operator)?;
             let next = crate::domain::payments::next_check(&now, 0);
             let id = rows::insert(
                 conn,
