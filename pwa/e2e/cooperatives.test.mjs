@@ -3,7 +3,7 @@
 // really cut; the delivery arrives once, and the farmer sees it and disputes it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, assertOffline, controlledByServiceWorker, serverAndBrowser, signIn } from './harness.mjs';
+import { PHONE, assertOffline, controlledByServiceWorker, newBuyer, serverAndBrowser, signIn } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -386,4 +386,27 @@ test('a manager answers disputes: keeps one with a reason, corrects another with
   assert.equal(book.body.code, 'not_disputed', 'answered once');
   await context.close();
   await farmerContext.close();
+});
+
+test("a buyer checks out a cooperative's lot: collected at its store, no address asked", async () => {
+  const { origin } = env.server;
+  const context = await env.browser.newContext(PHONE);
+  const page = await context.newPage();
+  await signIn(page, origin, await newBuyer(origin, 'lot-buyer'));
+  // A lot on sale in the demo's marketplace.
+  const listed = await call(page, '/products?per_page=100');
+  const lot = listed.body.data.find((p) => p.lot && p.quantity > 0);
+  await page.goto(`${origin}/product/${lot.id}`);
+  await page.locator('.product-page').getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('link', { name: /^Cart, \d+ items?$/ }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+  await page.getByText(`Collected at ${lot.lot.pickup}, the store of ${lot.lot.cooperative_name} (free).`).waitFor();
+  assert.equal(await page.getByLabel(/^Address/).count(), 0, 'no address for what is collected');
+  assert.equal(await page.getByRole('radio', { name: /^Delivered to me/ }).count(), 0, 'not delivered');
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('heading', { name: 'Order placed' }).waitFor();
+  const orders = await call(page, '/orders');
+  assert.equal(orders.body.data[0].delivery, 'pickup');
+  await context.close();
 });

@@ -30,6 +30,8 @@ export interface CartProduct {
   stock: number;
   shipping_cost: number;
   shipping_available: boolean;
+  /** A cooperative's lot: collected at its store (carts saved before lack it). */
+  lot?: { cooperative_id: number; cooperative_name: string; pickup: string } | null;
 }
 
 export interface CartItem {
@@ -133,6 +135,11 @@ export function toCartProduct(p: Product): CartProduct {
     stock: p.quantity,
     shipping_cost: p.shipping.cost,
     shipping_available: p.shipping.available,
+    lot: p.lot && {
+      cooperative_id: p.lot.cooperative_id,
+      cooperative_name: p.lot.cooperative_name,
+      pickup: p.lot.pickup,
+    },
   };
 }
 

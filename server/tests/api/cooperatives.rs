@@ -562,7 +562,15 @@ async fn a_lot_is_drawn_from_stock_sold_through_checkout_and_shared_between_its_
         body
     };
     let buyer = app.user_with_role("processor@example.com", Role::User).await;
-    let first = app.place(&buyer, pickup(50, 123)).await;
+    // A lot is collected at the cooperative's store: not delivered; collected, no address is asked.
+    let mut delivered = pickup(49, 10);
+    delivered["delivery"] = json!("delivery");
+    let delivered = error_of(app.place(&buyer, delivered).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(delivered["error_codes"], json!({"delivery": ["lot_pickup_only"]}), "{delivered}");
+    let mut first = pickup(50, 123);
+    first["shipping"]["address"] = json!("");
+    first["shipping"]["city"] = json!("");
+    let first = app.place(&buyer, first).await;
     assert_eq!(first.status(), StatusCode::CREATED);
     let order: Value = first.json().await.unwrap();
     let mut racers = tokio::task::JoinSet::new();

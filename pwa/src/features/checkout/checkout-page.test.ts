@@ -36,4 +36,19 @@ describe('the checkout form', () => {
       }),
     ).toEqual([]);
   });
+
+  it('asks no address of what the buyer collects', () => {
+    const collected = {
+      first_name: 'N',
+      last_name: 'B',
+      email: '',
+      phone: '1',
+      address: '',
+      city: '',
+      postal_code: '',
+      country: 'DRC',
+    };
+    expect(checkShipping(collected, false)).toEqual([]);
+    expect(checkShipping(collected)).toEqual(['address_required', 'city_required']);
+  });
 });

@@ -44,10 +44,11 @@ function prefill(user: User | null): ShippingInput {
   };
 }
 
-/** The form's checks in the server's order, as error codes. */
-export function checkShipping(form: ShippingInput): string[] {
+/** The form's checks in the server's order, as error codes (what is collected needs no address). */
+export function checkShipping(form: ShippingInput, delivered = true): string[] {
   const codes: string[] = [];
   for (const field of CHECKED) {
+    if (!delivered && (field === 'address' || field === 'city')) continue;
     const value = form[field].trim();
     if (!value) {
       if (field !== 'email') codes.push(`${field}_required`);
@@ -117,7 +118,14 @@ export function CheckoutPage() {
   const lines = checkLines(cart, catalogue);
   const live = lines.filter((l) => l.available);
   const sum = totals(live);
-  const shipping = delivery === 'pickup' ? 0 : sum.shipping;
+  // A cooperative's lot is collected at its store (docs/cooperatives.md): the whole order is then.
+  const lotsIn = [
+    ...new Map(
+      live.flatMap((l) => (l.item.product.lot ? [l.item.product.lot] : [])).map((lot) => [lot.cooperative_id, lot]),
+    ).values(),
+  ];
+  const how: Delivery = lotsIn.length > 0 ? 'pickup' : delivery;
+  const shipping = how === 'pickup' ? 0 : sum.shipping;
   // Only the ways of paying the delivery country offers (docs/settings.md).
   const methods = (['mobile_money', 'cash_on_delivery'] as const).filter((m) => offered(settings, form.country, m));
   const chosen = methods.includes(payment) ? payment : methods[0];
@@ -128,13 +136,13 @@ export function CheckoutPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = checkShipping(form);
+    const found = checkShipping(form, how === 'delivery');
     setProblems(found);
     if (found.length > 0) refused();
     if (found.length > 0 || blocked || !db || !chosen) return;
     setProcessing(true);
     try {
-      const uid = await placeOrder(db, live, form, delivery, chosen);
+      const uid = await placeOrder(db, live, form, how, chosen);
       clearCart();
       setPlaced({ uid, payment: chosen });
     } catch {
@@ -189,44 +197,57 @@ export function CheckoutPage() {
               required
               autoComplete="tel"
             />
-            <TextField
-              label={t('checkout.address')}
-              value={form.address}
-              onChange={set('address')}
-              error={invalid.address}
-              required
-              autoComplete="street-address"
-            />
-            <div className="field-row">
-              <TextField
-                label={t('checkout.city')}
-                value={form.city}
-                onChange={set('city')}
-                error={invalid.city}
-                required
-                autoComplete="address-level2"
-              />
-              <TextField
-                label={t('checkout.postal_code')}
-                value={form.postal_code}
-                onChange={set('postal_code')}
-                autoComplete="postal-code"
-              />
-            </div>
+            {how === 'delivery' && (
+              <>
+                <TextField
+                  label={t('checkout.address')}
+                  value={form.address}
+                  onChange={set('address')}
+                  error={invalid.address}
+                  required
+                  autoComplete="street-address"
+                />
+                <div className="field-row">
+                  <TextField
+                    label={t('checkout.city')}
+                    value={form.city}
+                    onChange={set('city')}
+                    error={invalid.city}
+                    required
+                    autoComplete="address-level2"
+                  />
+                  <TextField
+                    label={t('checkout.postal_code')}
+                    value={form.postal_code}
+                    onChange={set('postal_code')}
+                    autoComplete="postal-code"
+                  />
+                </div>
+              </>
+            )}
             <CountryField value={form.country} onChange={set('country')} required error={invalid.country} />
             <fieldset className="choices">
               <legend>{t('checkout.delivery')}</legend>
-              {(['delivery', 'pickup'] as const).map((choice) => (
-                <label key={choice} className="checkbox">
-                  <input
-                    type="radio"
-                    name="delivery"
-                    checked={delivery === choice}
-                    onChange={() => setDelivery(choice)}
-                  />
-                  {t(`checkout.delivery_${choice}`)}
-                </label>
+              {lotsIn.map((lot) => (
+                <p key={lot.cooperative_id} className="notice">
+                  {t('checkout.lot_pickup', { place: lot.pickup, coop: lot.cooperative_name })}
+                </p>
               ))}
+              {lotsIn.length > 0 && live.some((l) => !l.item.product.lot) && (
+                <p className="hint">{t('checkout.lot_pickup_rest')}</p>
+              )}
+              {lotsIn.length === 0 &&
+                (['delivery', 'pickup'] as const).map((choice) => (
+                  <label key={choice} className="checkbox">
+                    <input
+                      type="radio"
+                      name="delivery"
+                      checked={delivery === choice}
+                      onChange={() => setDelivery(choice)}
+                    />
+                    {t(`checkout.delivery_${choice}`)}
+                  </label>
+                ))}
               {policy && (
                 <details className="hint">
                   <summary>{t('checkout.shipping_policy')}</summary>

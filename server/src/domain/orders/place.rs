@@ -31,16 +31,17 @@ pub const ORDER_CHANGED: &str = "order_changed";
 
 /// The shipping form, checked in its order; the postal code is optional (few
 /// addresses in the region have one), and so is the email (a buyer may have
-/// signed up with a phone number only: the order's news then come by SMS).
-fn check_address(errors: &mut FieldErrors, input: &ShippingInput) -> Option<Address> {
+/// signed up with a phone number only: the order's news then come by SMS). What
+/// the buyer collects needs no address.
+fn check_address(errors: &mut FieldErrors, input: &ShippingInput, delivered: bool) -> Option<Address> {
     let before = errors.codes().len();
     let fields = [
         ("first_name", &input.first_name, Some(("first_name_required", "First name is required"))),
         ("last_name", &input.last_name, Some(("last_name_required", "Last name is required"))),
         ("email", &input.email, None),
         ("phone", &input.phone, Some(("phone_required", "Phone number is required"))),
-        ("address", &input.address, Some(("address_required", "Address is required"))),
-        ("city", &input.city, Some(("city_required", "City is required"))),
+        ("address", &input.address, delivered.then_some(("address_required", "Address is required"))),
+        ("city", &input.city, delivered.then_some(("city_required", "City is required"))),
     ];
     for (field, value, required) in fields {
         let value = value.trim();
@@ -122,7 +123,7 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
     if input.lines.iter().any(|l| l.quantity < 1 || l.unit_price_cents < 0 || !seen.insert(l.product_id)) {
         errors.add("lines", "lines_invalid", "Each product once, with a quantity of at least 1");
     }
-    let address = check_address(&mut errors, &input.shipping);
+    let address = check_address(&mut errors, &input.shipping, delivery != Some(Delivery::Pickup));
     if let (Some(method), Some(country)) = (payment_method, address.as_ref().and_then(|a| Country::parse(&a.country))) {
         let offered = settings::payments_in(conn, country)?;
         let available = match method {
@@ -152,6 +153,13 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
         };
         if product.farmer_id == buyer.id {
             return Err(AppError::invalid("lines", "own_product", "You cannot order your own product"));
+        }
+        if product.lot.is_some() && delivery == Delivery::Delivery {
+            return Err(AppError::invalid(
+                "delivery",
+                "lot_pickup_only",
+                "A cooperative's lot is collected at its store: choose pickup",
+            ));
         }
         let listing = &product.listing;
         let reason = if !product.is_listed() {
