@@ -203,6 +203,24 @@ test('an order placed offline arrives once; the farmer ships and delivers it; th
     .locator('.order-lines li', { hasText: `Commande n° ${order.id}` })
     .getByText('4,90')
     .waitFor();
+  // On a 360 px phone, in Kiswahili too, no figure is broken inside a number ("US$ 263.2 / 3").
+  await farmer.goto(`${env.server.origin}/dashboard?section=earnings&lng=sw`);
+  await farmer.locator('#earnings-title', { hasText: 'Mapato' }).waitFor();
+  await farmer.locator('.stat-card', { hasText: 'Umepata' }).waitFor();
+  const broken = await farmer.evaluate(() =>
+    [...document.querySelectorAll('.stat-value')].flatMap((value) => {
+      const text = value.firstChild;
+      const pieces = [];
+      for (const match of text.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        if (range.getClientRects().length > 1) pieces.push(match[0]);
+      }
+      return pieces;
+    }),
+  );
+  assert.deepEqual(broken, [], 'each amount on one line');
 
   // The buyer's dashboard counts it; then the order, delivered, with the timeline.
   await page.goto(`${env.server.origin}/dashboard?lng=en`);
