@@ -119,7 +119,12 @@ export function startSync(db: LocalDb): () => void {
   document.addEventListener('visibilitychange', onVisible);
   void syncSoon(db);
   const listening = new AbortController();
-  void listen(db, listening.signal, syncNow);
+  // The server is reached again while the last sync failed (a signal back with no
+  // `online` event, the network never having been "off"): what waits goes now, not at the
+  // backoff's next try, minutes away after a long time without data.
+  void listen(db, listening.signal, syncNow, () => {
+    if (drainOf(db).failures > 0) void syncNow(db);
+  });
   return () => {
     listening.abort();
     window.removeEventListener('online', onOnline);

@@ -218,6 +218,7 @@ function overSocket(
   cursor: number,
   stopped: AbortSignal,
   syncNow: (db: LocalDb) => Promise<void>,
+  reached: () => void,
 ): Promise<Heard> {
   return new Promise((resolve) => {
     const url = new URL(`/api/v1/sync/listen?cursor=${cursor}`, location.href);
@@ -234,6 +235,7 @@ function overSocket(
     };
     socket.onopen = () => {
       opened = true;
+      reached();
     };
     socket.onmessage = (event) => {
       clearTimeout(silence);
@@ -276,6 +278,7 @@ export async function listen(
   db: LocalDb,
   stopped: AbortSignal,
   syncNow: (db: LocalDb) => Promise<void>,
+  reached: () => void = () => undefined,
 ): Promise<void> {
   let pause = 2_000;
   // 'probe': the last socket did not open; the next round is a long poll, which tells
@@ -288,7 +291,7 @@ export async function listen(
       continue;
     }
     if (way === 'socket') {
-      const heard = await overSocket(db, cursor, stopped, syncNow);
+      const heard = await overSocket(db, cursor, stopped, syncNow, reached);
       if (heard === 'never-opened') {
         way = 'probe';
         continue;
@@ -307,6 +310,7 @@ export async function listen(
       if (!answer.ok) throw new Error(`wait: ${answer.status}`);
       // Plain requests get through where the socket did not open: long polls from now on.
       way = 'poll';
+      reached();
       const told = toldOf(await answer.text());
       if (told === undefined) throw new Error('wait: no version');
       if (callsForPull(told, cursor)) await syncNow(db);
