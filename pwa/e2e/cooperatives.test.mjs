@@ -100,6 +100,9 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   // The day's figures and the stock follow, without opening the section again.
   const books_ = page.locator('#coop-books').locator('..');
   await books_.getByText('Today: 1 delivery, 48.5 kg.').waitFor();
+  // The stock, the lots and the money are folded under a line; opened once, they stay open.
+  await books_.getByText('Beans, grade A: 48.5 kg received from 1 member').waitFor({ state: 'detached' });
+  await page.locator('summary', { hasText: 'Stock, lots and money of Walungu Bean Growers' }).click();
   await books_.getByText('Beans, grade A: 48.5 kg received from 1 member').waitFor();
   const book = await call(admin, `/cooperatives/${cooperative}/deliveries`);
   assert.equal(book.body.data.length, 1, 'sent once');
@@ -177,6 +180,7 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
     .getByText(/^Order #\d+/)
     .first()
     .waitFor();
+  await page.locator('summary', { hasText: 'Stock, lots and money of Kabare Coffee Growers' }).click();
   const money = page.locator('section.coop-money', { hasText: 'Money of Kabare Coffee Growers' });
   await money.getByText(/^Sales /).waitFor();
   const amani = money.locator('.list-row', { hasText: 'Amani Bahati' });

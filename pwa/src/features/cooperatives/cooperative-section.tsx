@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, TextField } from '../../components/form';
 import { ExportButton } from '../../components/export-button';
+import { Fold } from '../../components/fold';
 import { errorMessages } from '../../lib/error-text';
 import { formatDate, formatDay, formatMoney, numberFormat } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
@@ -259,44 +260,47 @@ export function CooperativeSection({
             {manages.map((c) => (
               <li key={c.id} className="list-row column">
                 <strong>{c.name}</strong>
-                {(saved?.stock?.[c.id] ?? []).map((s) => (
-                  <p key={`${s.crop}-${s.grade}`} className="muted">
-                    {t('cooperative.stock_line', {
-                      crop: t(`crops.${s.crop}`, { defaultValue: s.crop }),
-                      grade: s.grade,
-                      kilograms: s.received_kilograms,
-                      count: s.members,
-                    })}{' '}
-                    {t('cooperative.lots.stock_left', { kilograms: s.available_kilograms ?? s.received_kilograms })}
-                    {s.sold_kilograms > 0 && ` ${t('cooperative.lots.stock_sold', { kilograms: s.sold_kilograms })}`}
-                  </p>
-                ))}
+                {/* What needs doing first; the rest folded (kept open once opened). */}
                 <TodayLine entries={saved?.today?.[c.id]} />
                 {(saved?.disputes?.[c.id]?.length ?? 0) > 0 && (
                   <p className="muted">
                     {t('cooperative.disputes.waiting', { count: saved?.disputes?.[c.id]?.length ?? 0 })}
                   </p>
                 )}
-                <ExportButton
-                  path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
-                  label={t('cooperative.download')}
-                />
-                <CooperativeLots
-                  cooperative={c}
-                  sales={sales}
-                  stock={saved?.stock?.[c.id] ?? []}
-                  lots={saved?.lots?.[c.id] ?? []}
-                  onMade={refresh}
-                />
-                {saved?.books?.[c.id] && (
-                  <CooperativeMoney
-                    cooperative={c}
-                    books={saved.books[c.id]!}
-                    payouts={saved.payouts?.[c.id] ?? []}
-                    members={saved.members[c.id] ?? []}
-                    onChanged={refresh}
+                {c.seller_id !== null && sales?.(c.seller_id, t('cooperative.lots.orders', { coop: c.name }))}
+                <Fold id={`coop-books-${c.id}`} summary={t('cooperative.fold', { coop: c.name })}>
+                  {(saved?.stock?.[c.id] ?? []).map((s) => (
+                    <p key={`${s.crop}-${s.grade}`} className="muted">
+                      {t('cooperative.stock_line', {
+                        crop: t(`crops.${s.crop}`, { defaultValue: s.crop }),
+                        grade: s.grade,
+                        kilograms: s.received_kilograms,
+                        count: s.members,
+                      })}{' '}
+                      {t('cooperative.lots.stock_left', { kilograms: s.available_kilograms ?? s.received_kilograms })}
+                      {s.sold_kilograms > 0 && ` ${t('cooperative.lots.stock_sold', { kilograms: s.sold_kilograms })}`}
+                    </p>
+                  ))}
+                  <ExportButton
+                    path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
+                    label={t('cooperative.download')}
                   />
-                )}
+                  <CooperativeLots
+                    cooperative={c}
+                    stock={saved?.stock?.[c.id] ?? []}
+                    lots={saved?.lots?.[c.id] ?? []}
+                    onMade={refresh}
+                  />
+                  {saved?.books?.[c.id] && (
+                    <CooperativeMoney
+                      cooperative={c}
+                      books={saved.books[c.id]!}
+                      payouts={saved.payouts?.[c.id] ?? []}
+                      members={saved.members[c.id] ?? []}
+                      onChanged={refresh}
+                    />
+                  )}
+                </Fold>
               </li>
             ))}
           </ul>

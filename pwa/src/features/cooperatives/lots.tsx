@@ -1,8 +1,8 @@
 // A manager's lots (docs/cooperatives.md, Lots): put a lot on sale from what is held and
-// not yet in a lot (a crop and grade of the stock), see each lot's sales, and follow the
-// orders for them as a farmer follows theirs. Making a lot needs a signal: the stock it
-// is drawn from is the server's; a refusal keeps what was typed, with the reasons.
-import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+// not yet in a lot (a crop and grade of the stock) and see each lot's sales (the orders
+// for them are moved above, as a farmer's: cooperative-section.tsx). Making a lot needs a
+// signal: the stock it is drawn from is the server's; a refusal keeps what was typed, with the reasons.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorMessages, fieldProblems, problemMessages } from '../../lib/error-text';
@@ -32,14 +32,11 @@ export function CooperativeLots({
   stock,
   lots,
   onMade,
-  sales,
 }: {
   cooperative: Cooperative;
   stock: Stock[];
   lots: Lot[];
   onMade: () => Promise<unknown>;
-  /** The orders for its lots, as a farmer's are shown (composed by the dashboard). */
-  sales?: (sellerId: number, title: string) => ReactNode;
 }) {
   const { t } = useTranslation();
   const blank = (): Values => ({ stock: '', kilograms: '', price: '', min_order: '1', pickup: '' });
@@ -153,8 +150,6 @@ export function CooperativeLots({
           ))}
         </ul>
       )}
-      {cooperative.seller_id !== null &&
-        sales?.(cooperative.seller_id, t('cooperative.lots.orders', { coop: cooperative.name }))}
     </div>
   );
 }
