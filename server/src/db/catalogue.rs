@@ -177,3 +177,18 @@ pub fn catalogue(
     let rows = conn.prepare_cached(&page)?.query_map(params_from_iter(values), from_row)?.collect::<Result<_, _>>()?;
     Ok((rows, total))
 }
+
+/// Searches as buyers type them (a produce; a produce and a place; a produce, a word and a
+/// number), run once on each new PostgreSQL reader: its first searches loaded the
+/// trigram index's and operators' catalog entries and planned each shape, which made the
+/// first seconds of a server's searches several times slower than the rest.
+const WARM_UP: &[&str] = &["maize", "beans kabare", "fresh tomatoes 20", "honey 5"];
+
+/// Runs `WARM_UP` and the first page on `conn`; what fails is left to the real searches.
+pub fn warm(conn: &Connection) {
+    for search in WARM_UP {
+        let filter = CatalogueFilter { search: Some((*search).to_owned()), ..CatalogueFilter::default() };
+        drop(catalogue(conn, &filter, 20, 0));
+    }
+    drop(catalogue(conn, &CatalogueFilter::default(), 20, 0));
+}

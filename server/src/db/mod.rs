@@ -187,6 +187,27 @@ impl Pool {
         }
     }
 
+    /// Warms each of the `count` readers in turn (`catalogue::warm`), on a thread of its
+    /// own while the server starts answering: each is taken from the front of the idle
+    /// list under a permit, as a request takes one, and put back at its end.
+    fn warm_readers(pool: std::sync::Weak<Pool>, count: usize) {
+        std::thread::spawn(move || {
+            for _ in 0..count {
+                let Some(pool) = pool.upgrade() else { return };
+                let Ok(_permit) = pool.reader_permits.try_acquire() else { continue };
+                let conn = {
+                    let mut idle = lock(&pool.readers);
+                    if idle.is_empty() {
+                        continue;
+                    }
+                    idle.remove(0)
+                };
+                catalogue::warm(&conn);
+                Pool::put_back(&pool.readers, conn);
+            }
+        });
+    }
+
     /// Returns a connection for the next caller; one whose database went away is dropped
     /// and replaced at the next use.
     fn put_back(list: &Mutex<Vec<Connection>>, conn: Connection) {
@@ -341,6 +362,7 @@ impl Db {
         });
         if engine == Engine::Postgres {
             wakeups::spawn_listener(Arc::downgrade(&pool));
+            Pool::warm_readers(Arc::downgrade(&pool), readers);
         }
         Ok(Db { pool })
     }
