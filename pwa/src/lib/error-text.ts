@@ -39,7 +39,10 @@ export function errorMessages(error: unknown, t: TFunction, fallbackKey: ParseKe
 }
 
 /** Codes whose field is not their prefix. */
-const CODE_FIELD: Record<string, string> = { passwords_do_not_match: 'password_confirmation' };
+const CODE_FIELD: Record<string, string> = {
+  passwords_do_not_match: 'password_confirmation',
+  more_than_owed: 'amount',
+};
 
 /**
  * Each of `fields`' first problem, in words: from a form's own codes (a code names its

@@ -5,8 +5,8 @@
 // member hears it by SMS and in the app. What was typed stays when sending fails.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextAreaField, TextField } from '../../components/form';
-import { errorMessages } from '../../lib/error-text';
+import { ErrorBox, SelectField, TextAreaField, TextField, useFormSend } from '../../components/form';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatDate, formatDay } from '../../lib/format';
 import type { LocalDb } from '../../lib/sync/local-db';
 import {
@@ -149,61 +149,50 @@ function AnswerForm({
   onDone: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const [quantity, setQuantity] = useState(delivery.kilograms);
+  const [weight, setWeight] = useState(delivery.kilograms);
   const [grade, setGrade] = useState(delivery.grade);
-  const [reason, setReason] = useState('');
-  const [missing, setMissing] = useState<string[]>([]);
-  const [failed, setFailed] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState('');
+  const { problem, busy, form, send } = useFormSend();
+  const errors = fieldProblems(problem, t, ['weight', 'note']);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const kilograms = quantity.trim().replace(',', '.');
-    const problems = [
-      ...(how === 'correct' && !(/^\d+(\.\d)?$/.test(kilograms) && Number(kilograms) >= 0) ? ['quantity'] : []),
-      ...(reason.trim() ? [] : ['reason']),
+    const kilograms = weight.trim().replace(',', '.');
+    const codes = [
+      ...(how === 'correct' && !/^\d+(\.\d)?$/.test(kilograms) ? ['weight_invalid'] : []),
+      ...(note.trim() ? [] : ['note_required']),
     ];
-    setMissing(problems);
-    if (problems.length > 0) return;
-    setBusy(true);
-    setFailed(null);
-    try {
-      if (how === 'keep') {
-        await keepDelivery(delivery.id, reason.trim());
-      } else {
-        // A new entry naming the disputed one; 0 kg cancels it.
-        await recordDelivery(db, {
-          cooperative: delivery.cooperative_id,
-          member: delivery.member_id,
-          crop: delivery.crop,
-          grade,
-          quantity: kilograms,
-          unit: 'kg',
-          delivered_on: delivery.delivered_on,
-          place: delivery.place,
-          replaces: delivery.uid,
-          note: reason.trim(),
-        });
-      }
-      await onDone();
-    } catch (error) {
-      setFailed(error);
-    } finally {
-      setBusy(false);
-    }
+    const sent = await send(codes, () =>
+      how === 'keep'
+        ? keepDelivery(delivery.id, note.trim())
+        : // A new entry naming the disputed one; 0 kg cancels it.
+          recordDelivery(db, {
+            cooperative: delivery.cooperative_id,
+            member: delivery.member_id,
+            crop: delivery.crop,
+            grade,
+            quantity: kilograms,
+            unit: 'kg',
+            delivered_on: delivery.delivered_on,
+            place: delivery.place,
+            replaces: delivery.uid,
+            note: note.trim(),
+          }),
+    );
+    if (sent) await onDone();
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate>
-      <ErrorBox messages={failed ? errorMessages(failed, t, 'cooperative.disputes.failed') : []} />
+    <form ref={form} className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <ErrorBox messages={problemMessages(problem, t, 'cooperative.disputes.failed')} />
       {how === 'correct' && (
         <>
           <TextField
             label={t('cooperative.disputes.kilograms')}
             inputMode="decimal"
-            value={quantity}
-            onChange={(e) => setQuantity(e.target.value)}
-            error={missing.includes('quantity') ? t('cooperative.disputes.kilograms_invalid') : undefined}
+            value={weight}
+            onChange={(e) => setWeight(e.target.value)}
+            error={errors.weight}
           />
           <SelectField label={t('cooperative.grade')} value={grade} onChange={(e) => setGrade(e.target.value)}>
             {GRADES.map((g) => (
@@ -216,10 +205,10 @@ function AnswerForm({
       )}
       <TextAreaField
         label={t(how === 'correct' ? 'cooperative.disputes.why_correct' : 'cooperative.disputes.why_keep')}
-        value={reason}
+        value={note}
         maxLength={300}
-        onChange={(e) => setReason(e.target.value)}
-        error={missing.includes('reason') ? t('cooperative.disputes.reason_required') : undefined}
+        onChange={(e) => setNote(e.target.value)}
+        error={errors.note}
       />
       <span className="actions">
         <button type="submit" className="button small" disabled={busy}>

@@ -5,8 +5,8 @@
 // when the server refuses it.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorBox, SelectField, TextField } from '../../components/form';
-import { errorMessages } from '../../lib/error-text';
+import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
+import { fieldProblems, problemMessages } from '../../lib/error-text';
 import { formatMoney } from '../../lib/format';
 import { fetchOperators, operatorOfNumber, type Operator } from '../../lib/payments';
 import { countryOfNumber, nationalNumber } from '../../lib/validation';
@@ -41,16 +41,15 @@ export function MobilePayout({
   const [operators, setOperators] = useState<Operator[] | null>(null);
   const [operator, setOperator] = useState('');
   const [amount, setAmount] = useState((account.owed_cents / 100).toFixed(2));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [failed, setFailed] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { problem, setProblem, busy, form, send } = useFormSend();
+  const errors = fieldProblems(problem, t, ['phone', 'operator', 'amount']);
   const guessed = operators ? operatorOfNumber(operators, number, country) : undefined;
 
   useEffect(() => {
     let current = true;
     fetchOperators(country).then(
       (list) => current && setOperators(list),
-      (error: unknown) => current && setFailed(error),
+      (error: unknown) => current && setProblem({ error }),
     );
     return () => {
       current = false;
@@ -66,51 +65,41 @@ export function MobilePayout({
   const paid = cents(amount);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    if (!nationalNumber(number, country)) found.phone = t('errors.phone_invalid');
-    if (!chosen) found.operator = t('errors.operator_invalid');
-    else if (guessed && guessed.id !== chosen.id) found.operator = t('errors.operator_not_of_number');
-    if (paid === undefined || paid < 1 || paid > account.owed_cents) {
-      found.amount = t('cooperative.money.amount_invalid', { owed: formatMoney(account.owed_cents / 100) });
-    }
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    setFailed(null);
-    try {
-      await payMember(cooperativeId, {
+    const codes = [
+      ...(nationalNumber(number, country) ? [] : ['phone_invalid']),
+      ...(!chosen ? ['operator_invalid'] : guessed && guessed.id !== chosen.id ? ['operator_not_of_number'] : []),
+      ...(paid === undefined || paid < 1 || paid > account.owed_cents ? ['more_than_owed'] : []),
+    ];
+    const sent = await send(codes, () =>
+      payMember(cooperativeId, {
         uid,
         member_id: account.member_id,
         method: 'mobile_money',
         operator,
         phone: number.trim(),
         amount_cents: paid,
-      });
-      await onSent();
-    } catch (error) {
-      setFailed(error);
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (sent) await onSent();
   };
 
   return (
-    <form className="stack payout-form" onSubmit={submit} noValidate>
+    <form ref={form} className="stack payout-form" onSubmit={(event) => void submit(event)} noValidate>
       <h4>{t('cooperative.money.confirm_title', { name: account.member_name })}</h4>
-      <ErrorBox messages={failed ? errorMessages(failed, t, 'cooperative.action_failed') : []} />
+      <ErrorBox messages={problemMessages(problem, t, 'cooperative.action_failed')} />
       <TextField
         label={t('cooperative.money.number')}
         type="tel"
         inputMode="tel"
         value={number}
         onChange={(event) => setNumber(event.target.value)}
-        error={problems.phone}
+        error={errors.phone}
       />
       <SelectField
         label={t('cooperative.money.operator')}
         value={operator}
         onChange={(event) => setOperator(event.target.value)}
-        error={problems.operator}
+        error={errors.operator}
       >
         <option value="">{t('cooperative.money.choose_operator')}</option>
         {(operators ?? []).map((o) => (
@@ -131,7 +120,7 @@ export function MobilePayout({
         inputMode="decimal"
         value={amount}
         onChange={(event) => setAmount(event.target.value)}
-        error={problems.amount}
+        error={errors.amount}
       />
       <p className="muted">{t('cooperative.money.no_fee')}</p>
       {chosen && paid !== undefined && paid >= 1 && paid <= account.owed_cents && (
