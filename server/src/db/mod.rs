@@ -45,6 +45,7 @@ pub mod scopes;
 pub mod sessions;
 pub mod settings;
 pub mod sms;
+mod source;
 pub mod sql;
 mod sqlite;
 pub mod surveys;
@@ -59,13 +60,14 @@ pub mod ussd_memos;
 mod wake_senders;
 mod wakeups;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
+use source::Source;
 use wake_senders::OUTBOX_WRITTEN;
 pub use wake_senders::Outbox;
 pub(crate) use wake_senders::outbox_written;
@@ -113,32 +115,6 @@ struct Pool {
     scopes: Mutex<scopes::Scopes>,
     /// Wakes the email and SMS senders after a commit that wrote to their outboxes.
     outbox: Arc<Outbox>,
-}
-
-/// Where connections come from: a new one replaces one that was lost (PostgreSQL
-/// restarted) or held by a closure that panicked.
-enum Source {
-    Sqlite(PathBuf),
-    Postgres(Box<pg::Settings>),
-}
-
-impl Source {
-    fn connect(&self, writer: bool) -> Result<Connection> {
-        match self {
-            Source::Sqlite(path) => {
-                let conn = connect(path)?;
-                if writer {
-                    // An answered write survives a power cut: in WAL mode NORMAL may lose the
-                    // last commits; FULL syncs the log at each commit (docs/sync.md, Push).
-                    if let Some(sqlite) = conn.sqlite() {
-                        sqlite.pragma_update(None, "synchronous", "FULL")?;
-                    }
-                }
-                Ok(conn)
-            }
-            Source::Postgres(settings) => settings.connect(),
-        }
-    }
 }
 
 /// After this many writes that changed the catalogue, its search index is merged
