@@ -135,12 +135,17 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await lotForm.getByLabel(/^Kilograms in the lot/).fill('60');
   await lotForm.getByLabel(/^Price per kg/).fill('1,10');
   await lotForm.getByLabel(/^Where the buyer collects it/).fill('Walungu centre');
+  // Collected Tuesday to Saturday (Monday ticked off); the cooperative does not deliver.
+  const days = lotForm.getByRole('group', { name: 'Days buyers collect it' });
+  assert.equal(await days.getByRole('checkbox', { checked: true }).count(), 6, 'Monday to Saturday unless said');
+  await days.getByRole('checkbox', { name: 'Monday' }).uncheck();
   await lotForm.getByRole('button', { name: 'Put on sale' }).click();
   await lotForm.getByText('The lot is larger than the stock held for this crop and grade.').first().waitFor();
   assert.equal(await lotForm.getByLabel(/^Where the buyer collects it/).inputValue(), 'Walungu centre');
   await lotForm.getByLabel(/^Kilograms in the lot/).fill('40');
   await lotForm.getByRole('button', { name: 'Put on sale' }).click();
   await lotForm.getByText('The lot is on sale in the marketplace.').waitFor();
+  await page.getByText('Collect it at Walungu centre, Tuesday to Saturday').first().waitFor();
   // One number everywhere: the manager's row, the buyer's title, the origin files.
   const lotRow = page.locator('.list-row', { hasText: 'Lot 1: Beans, grade A, 40 kg' }).last();
   await lotRow.waitFor();
@@ -158,7 +163,8 @@ test('a farmer joins, the manager weighs their beans in without a signal, and th
   await farmer.goto(`${origin}/product/${lots.body.data[0].product_id}`);
   const lotDetails = farmer.locator('.lot-details');
   await lotDetails.getByText('Walungu Bean Growers: from 1 member, collected').waitFor();
-  await lotDetails.getByText('Collect it at: Walungu centre').waitFor();
+  await lotDetails.getByText('Collect it at Walungu centre, Tuesday to Saturday').waitFor();
+  await farmer.locator('.product-page').getByText("Collect at the cooperative's store").waitFor();
   const [origin_] = await Promise.all([
     farmer.waitForEvent('download'),
     lotDetails.getByRole('link', { name: 'Origin (GeoJSON map)' }).click(),
@@ -392,25 +398,68 @@ test('a manager answers disputes: keeps one with a reason, corrects another with
   await farmerContext.close();
 });
 
-test("a buyer checks out a cooperative's lot: collected at its store, no address asked", async () => {
+test("a buyer checks out a cooperative's lot: collected at its store on its days, delivered only when it says so", async () => {
   const { origin } = env.server;
   const context = await env.browser.newContext(PHONE);
   const page = await context.newPage();
   await signIn(page, origin, await newBuyer(origin, 'lot-buyer'));
-  // A lot on sale in the demo's marketplace.
   const listed = await call(page, '/products?per_page=100');
-  const lot = listed.body.data.find((p) => p.lot && p.quantity > 0);
-  await page.goto(`${origin}/product/${lot.id}`);
-  await page.locator('.product-page').getByRole('button', { name: 'Add to Cart' }).click();
-  await page.getByRole('link', { name: /^Cart, \d+ items?$/ }).click();
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
-  await page.getByText(`Collected at ${lot.lot.pickup}, the store of ${lot.lot.cooperative_name} (free).`).waitFor();
+  const onSale = listed.body.data.filter((p) => p.lot && p.quantity > 0);
+  const checkout = async (lot) => {
+    await page.goto(`${origin}/product/${lot.id}`);
+    await page
+      .locator('.product-page')
+      .getByRole('button', { name: /^(Add to Cart|Ajouter au panier)$/ })
+      .click();
+    await page.getByRole('link', { name: /^(Cart|Panier), / }).click();
+    await page.getByRole('button', { name: /^(Proceed to Checkout|Passer la commande)$/ }).click();
+    await page.getByRole('heading', { level: 1, name: /^(Checkout|Finaliser la commande)$/ }).waitFor();
+  };
+
+  // The demo's coffee lot is collected only, Monday to Saturday: no address, no delivery.
+  const collected = onSale.find((p) => !p.shipping.available);
+  await checkout(collected);
+  await page
+    .getByText(
+      `Collected at ${collected.lot.pickup}, the store of ${collected.lot.cooperative_name} (free), Monday to Saturday.`,
+    )
+    .waitFor();
   assert.equal(await page.getByLabel(/^Address/).count(), 0, 'no address for what is collected');
-  assert.equal(await page.getByRole('radio', { name: /^Delivered to me/ }).count(), 0, 'not delivered');
+  assert.equal(
+    await page
+      .getByRole('radio')
+      .filter({ hasText: /Delivered/ })
+      .count(),
+    0,
+    'not delivered',
+  );
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByRole('heading', { name: 'Order placed' }).waitFor();
-  const orders = await call(page, '/orders');
+  let orders = await call(page, '/orders');
   assert.equal(orders.body.data[0].delivery, 'pickup');
+
+  // The beans' cooperative delivers for 5 US dollars: in French, collected unless the buyer asks.
+  const delivered = onSale.find((p) => p.shipping.available);
+  await page.goto(`${origin}/product/${delivered.id}`);
+  await page.getByLabel('Language').first().selectOption('fr');
+  await page.locator('.product-page').getByText('La coopérative le livre aussi (5,00').waitFor();
+  await checkout(delivered);
+  await page
+    .getByText(
+      `À retirer à ${delivered.lot.pickup}, le magasin de ${delivered.lot.cooperative_name} (gratuit), mardi, jeudi et samedi.`,
+    )
+    .waitFor();
+  const pickup = page.getByRole('radio', { name: 'Je le retire au magasin de la coopérative (gratuit)' });
+  assert.equal(await pickup.isChecked(), true, 'a lot starts on collected');
+  assert.equal(await page.getByLabel(/^Adresse/).count(), 0);
+  await page.getByRole('radio', { name: 'Livré chez moi par la coopérative' }).check();
+  await page.getByLabel(/^Adresse/).fill('Avenue du Lac 12');
+  await page.getByLabel(/^Ville/).fill('Bukavu');
+  await page.locator('.cart-summary').getByText('5,00').first().waitFor();
+  await page.getByRole('button', { name: 'Passer la commande' }).click();
+  await page.getByRole('heading', { name: 'Commande passée' }).waitFor();
+  orders = await call(page, '/orders');
+  assert.equal(orders.body.data[0].delivery, 'delivery');
+  assert.equal(orders.body.data[0].shipping_cents, 500);
   await context.close();
 });

@@ -155,6 +155,29 @@ impl Lang {
         }
     }
 
+    /// Days of the week as stored ("mon wed fri": `model::cooperative::WEEKDAYS`, in the
+    /// week's order) as the app's `weekDays` writes them: "every day", "Monday to Saturday"
+    /// (three or more in a row), "Monday, Wednesday and Friday".
+    pub fn week_days(self, days: &str) -> String {
+        let days: Vec<&str> = days.split_whitespace().collect();
+        let at = |day: &str| crate::model::cooperative::WEEKDAYS.iter().position(|w| *w == day);
+        let name = |day: &str| self.text(&format!("weekdays.{day}"));
+        let in_a_row =
+            days.windows(2).all(|pair| matches!((at(pair[0]), at(pair[1])), (Some(a), Some(b)) if b == a + 1));
+        match days.as_slice() {
+            [] => String::new(),
+            all if all.len() == 7 => self.text("weekdays.every_day"),
+            [first, .., last] if days.len() >= 3 && in_a_row => {
+                self.format("weekdays.range", &[("from", &name(first)), ("to", &name(last))])
+            }
+            [one] => name(one),
+            [some @ .., last] => {
+                let some = some.iter().map(|d| name(d)).collect::<Vec<_>>().join(", ");
+                self.format("weekdays.list", &[("some", &some), ("last", &name(last))])
+            }
+        }
+    }
+
     /// A place as readers of this language read it: the provinces MAVUNO writes into
     /// places in English ("Kabare, South Kivu", from a basic phone's or an agent's
     /// registration and the demo) translated ("Kabare, Sud-Kivu"), the rest as typed.
@@ -245,5 +268,19 @@ mod tests {
         assert_eq!(sw.long_date("2026-12-24"), "24 Desemba 2026");
         assert_eq!(fr.long_date("2026-13-01"), "");
         assert_eq!(fr.long_date("soon"), "");
+    }
+
+    #[test]
+    fn week_days_read_as_a_range_a_list_or_every_day() {
+        let (fr, sw) = (Lang::parse(Some("fr")), Lang::parse(Some("sw")));
+        let store = crate::model::cooperative::STORE_DAYS;
+        assert_eq!(Lang::EN.week_days(store), "Monday to Saturday");
+        assert_eq!(fr.week_days(store), "du lundi au samedi");
+        assert_eq!(sw.week_days(store), "Jumatatu hadi Jumamosi");
+        assert_eq!(Lang::EN.week_days("mon wed fri"), "Monday, Wednesday and Friday");
+        assert_eq!(Lang::EN.week_days("mon tue thu"), "Monday, Tuesday and Thursday");
+        assert_eq!(fr.week_days("tue wed"), "mardi et mercredi");
+        assert_eq!(sw.week_days("sat"), "Jumamosi");
+        assert_eq!(Lang::EN.week_days(&crate::model::cooperative::WEEKDAYS.join(" ")), "every day");
     }
 }

@@ -1,12 +1,12 @@
 // A cooperative's lot in the marketplace (docs/cooperatives.md, Lots): marked as the
 // cooperative's, with how many members put into it and when it was collected; on its
-// page, where to collect it and its origin report to download (CSV, GeoJSON: public
+// page, where and on which days to collect it and its origin report to download (CSV, GeoJSON: public
 // files, plain links).
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../lib/paths';
 import type { ProductLot } from '../lib/sync/records';
-import { formatDay } from '../lib/format';
+import { formatDay, STORE_DAYS, weekDays } from '../lib/format';
 import { DownloadIcon } from './icons';
 
 export function LotBadge() {
@@ -36,7 +36,7 @@ export function LotDetails({ lot, lang }: { lot: ProductLot; lang: string }) {
     <section className="card lot-details" aria-label={t('cooperative.lot_badge')}>
       <LotBadge />
       <p>{t('cooperative.lot_line', { count: lot.members, coop: lot.cooperative_name, days: collected(lot) })}</p>
-      <p>{t('cooperative.lot_pickup', { place: lot.pickup })}</p>
+      <p>{t('cooperative.lot_pickup', { place: lot.pickup, days: weekDays(lot.pickup_days ?? STORE_DAYS, t) })}</p>
       <p>
         <Link to={paths.cooperative(lot.cooperative_id)}>
           {t('cooperative.public.about', { coop: lot.cooperative_name })}

@@ -30,8 +30,9 @@ export interface CartProduct {
   stock: number;
   shipping_cost: number;
   shipping_available: boolean;
-  /** A cooperative's lot: collected at its store (carts saved before lack it). */
-  lot?: { cooperative_id: number; cooperative_name: string; pickup: string } | null;
+  /** A cooperative's lot: collected at its store on its days, or delivered when the
+   * cooperative says so (its shipping); carts saved before lack it, or its days. */
+  lot?: { cooperative_id: number; cooperative_name: string; pickup: string; pickup_days?: string[] } | null;
 }
 
 export interface CartItem {
@@ -139,6 +140,7 @@ export function toCartProduct(p: Product): CartProduct {
       cooperative_id: p.lot.cooperative_id,
       cooperative_name: p.lot.cooperative_name,
       pickup: p.lot.pickup,
+      pickup_days: p.lot.pickup_days,
     },
   };
 }

@@ -1,5 +1,6 @@
 // Dates, money, sizes and durations through Intl, in the person's language.
 import { currentLanguage } from './i18n';
+import type { TFunction } from 'i18next';
 
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
@@ -85,4 +86,25 @@ export function placeName(place: string, t: (key: (typeof PROVINCES)[keyof typeo
 export function localToday(): string {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}
+
+/** The days of the week as the server writes them, in the week's order. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+/** Monday to Saturday: a lot's days when its record is older than its days. */
+export const STORE_DAYS: readonly Weekday[] = WEEKDAYS.slice(0, 6);
+
+/** Days of the week as the server's `Lang::week_days` writes them: "every day", "Monday to
+ * Saturday" (three or more in a row), "Monday, Wednesday and Friday". */
+export function weekDays(days: readonly string[], t: TFunction): string {
+  const known = WEEKDAYS.filter((day) => days.includes(day));
+  const name = (day: Weekday) => t(`weekdays.${day}`);
+  const [first] = known;
+  const last = known.at(-1);
+  if (!first || !last) return '';
+  if (known.length === 7) return t('weekdays.every_day');
+  const inARow = known.every((day, i) => WEEKDAYS.indexOf(day) - i === WEEKDAYS.indexOf(first));
+  if (known.length >= 3 && inARow) return t('weekdays.range', { from: name(first), to: name(last) });
+  if (known.length === 1) return name(first);
+  return t('weekdays.list', { some: known.slice(0, -1).map(name).join(', '), last: name(last) });
 }

@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initOptions, languageDetector, toSupportedLanguage } from './i18n';
 import { guessLanguage } from './languages';
+import { STORE_DAYS, WEEKDAYS, weekDays } from './format';
 
 describe('toSupportedLanguage', () => {
   it.each([
@@ -103,18 +104,33 @@ describe('language detection (query, cookie, localStorage, sessionStorage, navig
   });
 });
 
+const words = async (language: string) => {
+  const instance = i18next.createInstance();
+  const resources = (await import(`../locales/${language}.json`)) as { default: object };
+  await instance.init({
+    ...initOptions(),
+    lng: language,
+    resources: { [language]: { translation: resources.default } },
+  });
+  return instance;
+};
+
+describe('days of the week in words', () => {
+  it('as a range, a list or every day, as the server writes them (labels.rs)', async () => {
+    const [en, fr, sw] = await Promise.all(['en', 'fr', 'sw'].map(words));
+    expect(weekDays(STORE_DAYS, en!.t)).toBe('Monday to Saturday');
+    expect(weekDays(STORE_DAYS, fr!.t)).toBe('du lundi au samedi');
+    expect(weekDays(STORE_DAYS, sw!.t)).toBe('Jumatatu hadi Jumamosi');
+    expect(weekDays(['fri', 'wed', 'mon'], en!.t)).toBe('Monday, Wednesday and Friday');
+    expect(weekDays(['mon', 'tue', 'thu'], en!.t)).toBe('Monday, Tuesday and Thursday');
+    expect(weekDays(['tue', 'wed'], fr!.t)).toBe('mardi et mercredi');
+    expect(weekDays(['sat'], sw!.t)).toBe('Jumamosi');
+    expect(weekDays(WEEKDAYS, en!.t)).toBe('every day');
+  });
+});
+
 describe('numbers in words', () => {
   it('weights, fees and percentages are written as each language writes numbers', async () => {
-    const words = async (language: string) => {
-      const instance = i18next.createInstance();
-      const resources = (await import(`../locales/${language}.json`)) as { default: object };
-      await instance.init({
-        ...initOptions(),
-        lng: language,
-        resources: { [language]: { translation: resources.default } },
-      });
-      return instance;
-    };
     const [en, fr, sw] = await Promise.all(['en', 'fr', 'sw'].map(words));
     expect(fr!.t('cooperative.today', { count: 2, kilograms: 1235.5 })).toBe(
       "Aujourd'hui : 2 livraisons, 1\u202f235,5 kg.",

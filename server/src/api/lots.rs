@@ -55,6 +55,11 @@ struct LotJson {
     collected_from: String,
     collected_to: String,
     pickup: String,
+    /// The days it is collected on, in the week's order.
+    #[schema(value_type = Vec<String>, example = json!(["mon", "tue", "wed", "thu", "fri", "sat"]))]
+    pickup_days: Vec<String>,
+    /// US dollars: the cooperative delivers it too, for this cost; null when it is only collected.
+    delivery_cost: Option<f64>,
     /// Taken off sale (its product inactive or deleted).
     withdrawn: bool,
     created_at: String,
@@ -79,6 +84,8 @@ impl From<LotRow> for LotJson {
             collected_from: l.collected_from,
             collected_to: l.collected_to,
             pickup: l.pickup,
+            pickup_days: l.pickup_days.split(' ').map(str::to_owned).collect(),
+            delivery_cost: l.delivery_cents.map(|cents| cents as f64 / 100.0),
             withdrawn: l.withdrawn,
             created_at: l.created_at,
         }
@@ -122,6 +129,12 @@ struct LotRequest {
     min_order: Option<i64>,
     /// Where the buyer collects it.
     pickup: String,
+    /// The days it is collected on (`mon` … `sun`); Monday to Saturday when not given.
+    #[schema(example = json!(["mon", "wed", "fri"]))]
+    pickup_days: Option<Vec<String>>,
+    /// US dollars: the cooperative delivers it too, for this cost (0: free); not given, it is only collected.
+    #[schema(value_type = Option<f64>)]
+    delivery_cost: Option<sync_protocol::Loose>,
 }
 
 /// A manager puts a lot on sale, drawn from the unsold stock of one crop and grade,
@@ -148,6 +161,8 @@ async fn make(
                 price: request.price.clone(),
                 min_order: request.min_order,
                 pickup: &request.pickup,
+                pickup_days: request.pickup_days.as_deref(),
+                delivery_cost: request.delivery_cost.clone(),
             };
             lots::make(tx, &auth.user, id, &input)
         })

@@ -137,6 +137,8 @@ pub struct LotJson {
     collected_from: String,
     collected_to: String,
     pickup: String,
+    /// The days it is collected on (`mon` … `sun`), in the week's order.
+    pickup_days: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -215,6 +217,7 @@ impl From<ProductRow> for ProductJson {
                 collected_from: l.collected_from,
                 collected_to: l.collected_to,
                 pickup: l.pickup,
+                pickup_days: l.pickup_days.split(' ').map(str::to_owned).collect(),
             }),
         }
     }

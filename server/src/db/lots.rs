@@ -20,6 +20,10 @@ pub struct LotRow {
     pub collected_from: String,
     pub collected_to: String,
     pub pickup: String,
+    /// The days it is collected on (`WEEKDAYS`), space-separated.
+    pub pickup_days: String,
+    /// The cooperative delivers it too, for this cost (its product's shipping), in cents.
+    pub delivery_cents: Option<i64>,
     pub created_at: String,
     /// Kilograms still on sale (the product's stock).
     pub on_sale_kg: i64,
@@ -34,7 +38,8 @@ const SELECT: &str = "SELECT l.id, l.uid, l.cooperative_id, c.name, l.product_id
         l.collected_from, l.collected_to, l.pickup, l.created_at, p.quantity,
         COALESCE((SELECT SUM(ol.quantity) FROM order_lines ol JOIN order_parts op ON op.id = ol.part_id
                   WHERE ol.product_id = l.product_id AND op.status = 'delivered'), 0),
-        p.current_price_cents, CASE WHEN p.deleted_at IS NULL AND p.status = 'active' THEN 0 ELSE 1 END, l.number
+        p.current_price_cents, CASE WHEN p.deleted_at IS NULL AND p.status = 'active' THEN 0 ELSE 1 END, l.number,
+        l.pickup_days, CASE WHEN p.shipping_available <> 0 THEN p.shipping_cost_cents END
     FROM cooperative_lots l JOIN cooperatives c ON c.id = l.cooperative_id JOIN products p ON p.id = l.product_id";
 
 fn row(r: &crate::db::Row<'_>) -> crate::db::Result<LotRow> {
@@ -57,6 +62,8 @@ fn row(r: &crate::db::Row<'_>) -> crate::db::Result<LotRow> {
         price_cents: r.get(15)?,
         withdrawn: r.get(16)?,
         number: r.get(17)?,
+        pickup_days: r.get(18)?,
+        delivery_cents: r.get(19)?,
     })
 }
 
@@ -123,14 +130,15 @@ pub struct NewLot<'a> {
     pub collected_from: &'a str,
     pub collected_to: &'a str,
     pub pickup: &'a str,
+    pub pickup_days: &'a str,
     pub created_by: i64,
 }
 
 pub fn insert(conn: &Connection, lot: &NewLot<'_>, now: &str) -> crate::db::Result<i64> {
     conn.insert(
         "INSERT INTO cooperative_lots (uid, cooperative_id, product_id, crop, grade, grams, members, collected_from,
-                                       collected_to, pickup, created_by, created_at, number)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                       collected_to, pickup, created_by, created_at, number, pickup_days)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             lot.uid,
             lot.cooperative_id,
@@ -144,7 +152,8 @@ pub fn insert(conn: &Connection, lot: &NewLot<'_>, now: &str) -> crate::db::Resu
             lot.pickup,
             lot.created_by,
             now,
-            lot.number
+            lot.number,
+            lot.pickup_days
         ],
     )
 }

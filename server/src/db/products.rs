@@ -79,7 +79,7 @@ pub(super) fn select_with(more: &str, filter: &str) -> String {
                 EXISTS (SELECT 1 FROM surveys s WHERE s.user_id = f.id AND s.status = 'approved' AND s.deleted_at IS NULL),
                 COALESCE((SELECT fr.rating FROM farmer_ratings fr WHERE fr.farmer_id = f.id), 0),
                 p.hidden_reason, p.hidden_at,
-                l.id, l.cooperative_id, lc.name, l.crop, l.grade, l.members, l.collected_from, l.collected_to, l.pickup{more}
+                l.id, l.cooperative_id, lc.name, l.crop, l.grade, l.members, l.collected_from, l.collected_to, l.pickup, l.pickup_days{more}
          FROM products p JOIN users f ON f.id = p.farmer_id
               LEFT JOIN cooperative_lots l ON l.product_id = p.id LEFT JOIN cooperatives lc ON lc.id = l.cooperative_id
          WHERE {filter}"
@@ -91,7 +91,7 @@ fn json_list(text: String) -> Vec<String> {
 }
 
 /// How many columns [`select`] reads (and [`from_row`] takes).
-pub(super) const COLUMNS: usize = 51;
+pub(super) const COLUMNS: usize = 52;
 
 pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
     Ok(ProductRow {
@@ -154,6 +154,7 @@ pub(super) fn from_row(row: &Row<'_>) -> crate::db::Result<ProductRow> {
                 collected_from: row.get(48)?,
                 collected_to: row.get(49)?,
                 pickup: row.get(50)?,
+                pickup_days: row.get(51)?,
             }),
             None => None,
         },

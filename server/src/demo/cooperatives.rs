@@ -156,37 +156,83 @@ fn dispute_and_correct(tx: &Connection) -> ApiResult<()> {
 }
 
 /// (cooperative, lot uid's number, crop, grade, kg, price, kg the demo buyer took and received)
-const LOTS: &[(&str, u32, &str, &str, i64, &str, i64)] = &[
-    ("Kabare Coffee Growers", 1, "coffee", "A", 80, "4.20", 80),
-    ("Kabare Coffee Growers", 2, "coffee", "A", 120, "4.50", 0),
-    ("Walungu Bean Cooperative", 3, "bean", "A", 200, "0.95", 0),
+/// The demo's lots, all grade A: the coffee is collected Monday to Saturday, the beans on
+/// market days or delivered for 5 US dollars.
+struct DemoLot {
+    cooperative: &'static str,
+    n: u32,
+    crop: &'static str,
+    kg: i64,
+    price: &'static str,
+    /// Kilograms a buyer ordered and was delivered.
+    bought: i64,
+    days: Option<&'static [&'static str]>,
+    delivery_cost: Option<&'static str>,
+}
+
+const LOTS: &[DemoLot] = &[
+    DemoLot {
+        cooperative: "Kabare Coffee Growers",
+        n: 1,
+        crop: "coffee",
+        kg: 80,
+        price: "4.20",
+        bought: 80,
+        days: None,
+        delivery_cost: None,
+    },
+    DemoLot {
+        cooperative: "Kabare Coffee Growers",
+        n: 2,
+        crop: "coffee",
+        kg: 120,
+        price: "4.50",
+        bought: 0,
+        days: None,
+        delivery_cost: None,
+    },
+    DemoLot {
+        cooperative: "Walungu Bean Cooperative",
+        n: 3,
+        crop: "bean",
+        kg: 200,
+        price: "0.95",
+        bought: 0,
+        days: Some(&["tue", "thu", "sat"]),
+        delivery_cost: Some("5"),
+    },
 ];
 
 fn lots(tx: &Connection) -> ApiResult<()> {
     let Some(buyer) = users::find_by_email(tx, "buyer@mavuno.demo")? else { return Ok(()) };
-    for (name, n, crop, grade, kg, price, bought) in LOTS {
-        let Some(cooperative) = crate::db::cooperatives::list(tx, true)?.into_iter().find(|c| c.name == *name) else {
+    for demo in LOTS {
+        let days = demo.days.map(|days| days.iter().map(|d| (*d).to_owned()).collect::<Vec<_>>());
+        let Some(cooperative) =
+            crate::db::cooperatives::list(tx, true)?.into_iter().find(|c| c.name == demo.cooperative)
+        else {
             continue;
         };
         let Some(manager) = cooperatives::managers(tx, cooperative.id)?.into_iter().next() else { continue };
         let input = LotInput {
-            uid: &format!("de100000-0000-4000-8000-{n:012}"),
-            crop,
-            grade,
-            kilograms: Some(*kg),
-            price: Some(sync_protocol::Loose::Text((*price).to_owned())),
+            uid: &format!("de100000-0000-4000-8000-{:012}", demo.n),
+            crop: demo.crop,
+            grade: "A",
+            kilograms: Some(demo.kg),
+            price: Some(sync_protocol::Loose::Text(demo.price.to_owned())),
             min_order: Some(20),
             pickup: &format!("{} store", cooperative.market_name),
+            pickup_days: days.as_deref(),
+            delivery_cost: demo.delivery_cost.map(|cost| sync_protocol::Loose::Text(cost.to_owned())),
         };
         let (lot, _) = lots::make(tx, &manager, cooperative.id, &input)?;
-        if *bought == 0 {
+        if demo.bought == 0 {
             continue;
         }
         let order = sync_protocol::OrderPlace {
-            uid: format!("de200000-0000-4000-8000-{n:012}"),
+            uid: format!("de200000-0000-4000-8000-{:012}", demo.n),
             lines: vec![sync_protocol::OrderLineInput {
                 product_id: lot.product_id,
-                quantity: *bought,
+                quantity: demo.bought,
                 unit_price_cents: lot.price_cents,
             }],
             delivery: "pickup".into(),

@@ -64,6 +64,21 @@ impl WeighUnit {
     }
 }
 
+/// The days of the week, as the API and the database write them, in the week's order.
+pub const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+/// Monday to Saturday: the days a lot is collected on when its manager does not say.
+pub const STORE_DAYS: &str = "mon tue wed thu fri sat";
+
+/// Days as sent (any order, repeated) in the week's order, joined by spaces as stored;
+/// `None` when one is not a day or none is given.
+pub fn week_days(days: &[String]) -> Option<String> {
+    if days.iter().any(|d| !WEEKDAYS.contains(&d.as_str())) {
+        return None;
+    }
+    let chosen: Vec<&str> = WEEKDAYS.into_iter().filter(|w| days.iter().any(|d| d == w)).collect();
+    (!chosen.is_empty()).then(|| chosen.join(" "))
+}
+
 /// Grams as kilograms with at most one decimal, as a receipt and the book say them: "48.5".
 pub fn kilograms(grams: i64) -> String {
     let tenths = (grams + 50) / 100;
@@ -83,4 +98,6 @@ pub struct LotCard {
     pub collected_from: String,
     pub collected_to: String,
     pub pickup: String,
+    /// The days it is collected on (`WEEKDAYS`), space-separated.
+    pub pickup_days: String,
 }

@@ -979,3 +979,57 @@ async fn a_manager_changes_a_lots_price_or_takes_it_off_sale_and_what_was_not_or
     let title: Value = app.get(&format!("/products/{}", next["data"]["product_id"]), None).await.json().await.unwrap();
     assert!(title["data"]["title"].as_str().unwrap().contains(", lot 3 of "), "{title}");
 }
+
+#[tokio::test]
+async fn a_lot_is_collected_on_the_days_its_manager_says_and_delivered_only_when_the_cooperative_does() {
+    let c = Coop::new().await;
+    let app = &c.app;
+    c.weigh(1, c.member_id, "200", "A").await;
+    // Days are days of the week; a delivery cost is 0 or more US dollars.
+    let mut wrong = lot(2, 50);
+    wrong["pickup_days"] = json!(["mon", "someday"]);
+    wrong["delivery_cost"] = json!("-1");
+    assert_eq!(
+        error_of(c.make_lot(&c.manager, wrong).await, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"pickup_days": ["pickup_days_invalid"], "delivery_cost": ["delivery_cost_invalid"]})
+    );
+    let mut none = lot(2, 50);
+    none["pickup_days"] = json!([]);
+    assert_eq!(
+        error_of(c.make_lot(&c.manager, none).await, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"],
+        json!({"pickup_days": ["pickup_days_invalid"]})
+    );
+
+    // Not said: Monday to Saturday, collected only.
+    let plain: Value = c.make_lot(&c.manager, lot(3, 50)).await.json().await.unwrap();
+    assert_eq!(plain["data"]["pickup_days"], json!(["mon", "tue", "wed", "thu", "fri", "sat"]));
+    assert_eq!(plain["data"]["delivery_cost"], Value::Null);
+    // Said: in the week's order, and delivered for 2.50 US dollars.
+    let mut delivered = lot(4, 100);
+    delivered["pickup_days"] = json!(["sat", "tue", "tue"]);
+    delivered["delivery_cost"] = json!("2,50");
+    let delivered: Value = c.make_lot(&c.manager, delivered).await.json().await.unwrap();
+    assert_eq!(delivered["data"]["pickup_days"], json!(["tue", "sat"]));
+    assert_eq!(delivered["data"]["delivery_cost"], 2.5);
+    let product = delivered["data"]["product_id"].as_i64().unwrap();
+    let shown: Value = app.get(&format!("/products/{product}"), None).await.json().await.unwrap();
+    assert_eq!(shown["data"]["lot"]["pickup_days"], json!(["tue", "sat"]));
+    assert_eq!(
+        (&shown["data"]["shipping"]["available"], &shown["data"]["shipping"]["cost"]),
+        (&json!(true), &json!(2.5))
+    );
+
+    // A buyer has the delivering lot delivered at its cost; the other is collected only.
+    let buyer = app.user_with_role("processor@example.com", Role::User).await;
+    let mut home = crate::orders::order(5, json!([crate::orders::line(product, 20, 85)]));
+    home["delivery"] = json!("delivery");
+    let home = app.place(&buyer, home).await;
+    assert_eq!(home.status(), StatusCode::CREATED);
+    let home: Value = home.json().await.unwrap();
+    assert_eq!(home["data"]["shipping_cents"], 250, "{home}");
+    let only_collected = plain["data"]["product_id"].as_i64().unwrap();
+    let mut refused = crate::orders::order(6, json!([crate::orders::line(only_collected, 20, 85)]));
+    refused["delivery"] = json!("delivery");
+    let refused = error_of(app.place(&buyer, refused).await, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(refused["error_codes"], json!({"delivery": ["lot_pickup_only"]}));
+}

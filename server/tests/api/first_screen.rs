@@ -371,6 +371,10 @@ async fn cooperatives_and_their_lots_arrive_with_their_first_screens() {
     let detail = page(&app, &format!("/product/{product}"), "en").await;
     let main = first_screen(&detail).unwrap();
     assert!(main.contains("<section class=\"card lot-details\""), "{main}");
+    // Where and on which days it is collected (the demo's beans: market days).
+    assert!(main.contains(" store, Tuesday, Thursday and Saturday</p>"), "{main}");
+    let main = page(&app, &format!("/product/{product}"), "fr").await;
+    assert!(main.contains(" store, mardi, jeudi et samedi</p>"), "{main}");
     assert!(main.contains("/origin.geojson\" download>"), "{main}");
 
     // A suspended cooperative, or none, keeps the loading shell.

@@ -14,7 +14,7 @@ import { COUNTRIES, type User } from '../../lib/account';
 import { checkLines, clearCart, totals, useCart } from '../../lib/cart';
 import { useCatalogue } from '../../lib/entities/catalogue';
 import { errorKey, fieldProblems } from '../../lib/error-text';
-import { formatMoney } from '../../lib/format';
+import { formatMoney, STORE_DAYS, weekDays } from '../../lib/format';
 import { MoneySummary } from '../../components/money-summary';
 import { placeOrder, type Delivery, type PaymentMethod } from '../../lib/entities/orders';
 import { paths } from '../../lib/paths';
@@ -66,7 +66,8 @@ export function CheckoutPage() {
   const cart = useCart();
   const catalogue = useCatalogue(useCatalogueDb());
   const [form, setForm] = useState<ShippingInput>(() => prefill(user));
-  const [delivery, setDelivery] = useState<Delivery>('delivery');
+  // Not chosen yet: delivered, but a lot is collected unless the buyer asks otherwise.
+  const [delivery, setDelivery] = useState<Delivery | null>(null);
   const [payment, setPayment] = useState<PaymentMethod>('cash_on_delivery');
   const settings = usePublicSettings();
   const [problems, setProblems] = useState<string[]>([]);
@@ -118,13 +119,15 @@ export function CheckoutPage() {
   const lines = checkLines(cart, catalogue);
   const live = lines.filter((l) => l.available);
   const sum = totals(live);
-  // A cooperative's lot is collected at its store (docs/cooperatives.md): the whole order is then.
+  // A cooperative's lot is collected at its store on its days (docs/cooperatives.md), or
+  // delivered when its cooperative says so: one lot collected only, and the whole order is.
   const lotsIn = [
     ...new Map(
       live.flatMap((l) => (l.item.product.lot ? [l.item.product.lot] : [])).map((lot) => [lot.cooperative_id, lot]),
     ).values(),
   ];
-  const how: Delivery = lotsIn.length > 0 ? 'pickup' : delivery;
+  const collectedOnly = live.some((l) => l.item.product.lot && !l.item.product.shipping_available);
+  const how: Delivery = collectedOnly ? 'pickup' : (delivery ?? (lotsIn.length > 0 ? 'pickup' : 'delivery'));
   const shipping = how === 'pickup' ? 0 : sum.shipping;
   // Only the ways of paying the delivery country offers (docs/settings.md).
   const methods = (['mobile_money', 'cash_on_delivery'] as const).filter((m) => offered(settings, form.country, m));
@@ -230,22 +233,21 @@ export function CheckoutPage() {
               <legend>{t('checkout.delivery')}</legend>
               {lotsIn.map((lot) => (
                 <p key={lot.cooperative_id} className="notice">
-                  {t('checkout.lot_pickup', { place: lot.pickup, coop: lot.cooperative_name })}
+                  {t('checkout.lot_pickup', {
+                    place: lot.pickup,
+                    coop: lot.cooperative_name,
+                    days: weekDays(lot.pickup_days ?? STORE_DAYS, t),
+                  })}
                 </p>
               ))}
-              {lotsIn.length > 0 && live.some((l) => !l.item.product.lot) && (
+              {how === 'pickup' && lotsIn.length > 0 && live.some((l) => !l.item.product.lot) && (
                 <p className="hint">{t('checkout.lot_pickup_rest')}</p>
               )}
-              {lotsIn.length === 0 &&
+              {!collectedOnly &&
                 (['delivery', 'pickup'] as const).map((choice) => (
                   <label key={choice} className="checkbox">
-                    <input
-                      type="radio"
-                      name="delivery"
-                      checked={delivery === choice}
-                      onChange={() => setDelivery(choice)}
-                    />
-                    {t(`checkout.delivery_${choice}`)}
+                    <input type="radio" name="delivery" checked={how === choice} onChange={() => setDelivery(choice)} />
+                    {t(lotsIn.length > 0 ? `checkout.delivery_lot_${choice}` : `checkout.delivery_${choice}`)}
                   </label>
                 ))}
               {policy && (

@@ -1,16 +1,17 @@
 // A manager's lots (docs/cooperatives.md, Lots): put a lot on sale from what is held and
-// not yet in a lot (a crop and grade of the stock) and see each lot's sales (the orders
+// not yet in a lot (a crop and grade of the stock), collected at the store on the days
+// said (and delivered too, for a cost, when the cooperative does) and see each lot's sales (the orders
 // for them are moved above, as a farmer's: cooperative-section.tsx). Making a lot needs a
 // signal: the stock it is drawn from is the server's; a refusal keeps what was typed, with the reasons.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBox, SelectField, TextField, useFormSend } from '../../components/form';
 import { errorMessages, fieldProblems, problemMessages } from '../../lib/error-text';
-import { formatMoney } from '../../lib/format';
+import { formatMoney, STORE_DAYS, WEEKDAYS, weekDays, type Weekday } from '../../lib/format';
 import { changeLot, makeLot, type Cooperative, type Lot, type Stock } from '../../lib/entities/cooperatives';
 
-const FIELDS = ['stock', 'kilograms', 'price', 'min_order', 'pickup'] as const;
-type Values = Record<(typeof FIELDS)[number], string>;
+const FIELDS = ['stock', 'kilograms', 'price', 'min_order', 'pickup', 'delivery_cost'] as const;
+type Values = Record<(typeof FIELDS)[number], string> & { pickup_days: readonly Weekday[]; delivers: boolean };
 
 /** The form's own checks, as error codes (the server checks them all again). */
 export function checkLot(values: Values, available: number): string[] {
@@ -24,6 +25,9 @@ export function checkLot(values: Values, available: number): string[] {
   const min = Number(values.min_order);
   if (!/^\d+$/.test(values.min_order.trim()) || min < 1 || (kg >= 1 && min > kg)) codes.push('lot_min_order_invalid');
   if (!values.pickup.trim()) codes.push('pickup_required');
+  if (values.pickup_days.length === 0) codes.push('pickup_days_invalid');
+  const cost = values.delivery_cost.trim().replace(',', '.');
+  if (values.delivers && !/^\d+(\.\d{1,2})?$/.test(cost)) codes.push('delivery_cost_invalid');
   return codes;
 }
 
@@ -39,7 +43,16 @@ export function CooperativeLots({
   onMade: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const blank = (): Values => ({ stock: '', kilograms: '', price: '', min_order: '1', pickup: '' });
+  const blank = (): Values => ({
+    stock: '',
+    kilograms: '',
+    price: '',
+    min_order: '1',
+    pickup: '',
+    pickup_days: STORE_DAYS,
+    delivers: false,
+    delivery_cost: '',
+  });
   const [values, setValues] = useState<Values>(blank);
   const [uid, setUid] = useState(() => crypto.randomUUID());
   const [made, setMade] = useState(false);
@@ -47,9 +60,14 @@ export function CooperativeLots({
   const open = stock.filter((s) => Number(s.available_kilograms) >= 1);
   const chosen = open.find((s) => `${s.crop}/${s.grade}` === values.stock);
   const available = Math.floor(Number(chosen?.available_kilograms ?? 0));
-  const set = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+  const set = (field: (typeof FIELDS)[number]) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
-  const errors = fieldProblems(problem, t, [...FIELDS, 'crop', 'grade']);
+  const errors = fieldProblems(problem, t, [...FIELDS, 'pickup_days', 'crop', 'grade']);
+  const toggleDay = (day: Weekday) =>
+    setValues((v) => ({
+      ...v,
+      pickup_days: v.pickup_days.includes(day) ? v.pickup_days.filter((d) => d !== day) : [...v.pickup_days, day],
+    }));
   const cropName = (crop: string) => t(`crops.${crop}`, { defaultValue: crop });
 
   const submit = async (event: FormEvent) => {
@@ -64,6 +82,8 @@ export function CooperativeLots({
         price: values.price.trim().replace(',', '.'),
         min_order: Number(values.min_order),
         pickup: values.pickup.trim(),
+        pickup_days: WEEKDAYS.filter((day) => values.pickup_days.includes(day)),
+        ...(values.delivers && { delivery_cost: values.delivery_cost.trim().replace(',', '.') }),
       }),
     );
     if (sent) {
@@ -131,6 +151,35 @@ export function CooperativeLots({
               error={errors.pickup}
               required
             />
+            <fieldset className="choices week-days" aria-invalid={errors.pickup_days ? true : undefined}>
+              <legend>{t('cooperative.lots.days')}</legend>
+              {WEEKDAYS.map((day) => (
+                <label key={day} className="checkbox">
+                  <input type="checkbox" checked={values.pickup_days.includes(day)} onChange={() => toggleDay(day)} />
+                  {t(`weekdays.${day}`)}
+                </label>
+              ))}
+              {errors.pickup_days && <p className="field-error">{errors.pickup_days}</p>}
+            </fieldset>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={values.delivers}
+                onChange={(event) => setValues((v) => ({ ...v, delivers: event.target.checked }))}
+              />
+              {t('cooperative.lots.delivers')}
+            </label>
+            {values.delivers && (
+              <TextField
+                label={t('cooperative.lots.delivery_cost')}
+                inputMode="decimal"
+                value={values.delivery_cost}
+                onChange={set('delivery_cost')}
+                hint={t('cooperative.lots.delivery_cost_hint')}
+                error={errors.delivery_cost}
+                required
+              />
+            )}
             <ErrorBox messages={problemMessages(problem, t, 'cooperative.action_failed')} />
             {made && (
               <p className="notice" role="status">
@@ -189,6 +238,10 @@ function LotRow({
           price: formatMoney(lot.price),
         })}
         {lot.withdrawn && ` ${t('cooperative.lots.off_sale')}`}
+      </p>
+      <p className="muted">
+        {t('cooperative.lot_pickup', { place: lot.pickup, days: weekDays(lot.pickup_days, t) })}
+        {lot.delivery_cost !== null && ` ${t('cooperative.lot_delivers', { cost: formatMoney(lot.delivery_cost) })}`}
       </p>
       {!lot.withdrawn && (
         <form

@@ -54,7 +54,7 @@ export function MobilePayout({
     return () => {
       current = false;
     };
-  }, [country]);
+  }, [country, setProblem]);
   // The number names its operator: it is chosen for the manager (who may still change it);
   // a number that does not is left for the manager to ask about.
   useEffect(() => {

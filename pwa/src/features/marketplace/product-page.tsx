@@ -52,6 +52,15 @@ export function ProductPage() {
 }
 
 // Not drawn again when only the page's sync state moves (a first pull's end).
+/** How it reaches the buyer: collected (a lot at its cooperative's store), or shipped for a cost. */
+function Shipping({ product: p }: { product: Product }) {
+  const { t } = useTranslation();
+  const cost = formatMoney(p.shipping.cost);
+  if (!p.shipping.available) return t(p.lot ? 'market.collect_lot' : 'market.collect');
+  if (p.lot) return t('cooperative.lot_delivers', { cost });
+  return p.shipping.estimated_days ? t('market.shipping_cost', { cost, days: p.shipping.estimated_days }) : cost;
+}
+
 const ProductDetails = memo(function ProductDetails({ product: p }: { product: Product }) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
@@ -162,11 +171,7 @@ const ProductDetails = memo(function ProductDetails({ product: p }: { product: P
             <div>
               <dt>{t('market.shipping')}</dt>
               <dd>
-                {!p.shipping.available
-                  ? t('market.collect')
-                  : p.shipping.estimated_days
-                    ? t('market.shipping_cost', { cost: formatMoney(p.shipping.cost), days: p.shipping.estimated_days })
-                    : formatMoney(p.shipping.cost)}
+                <Shipping product={p} />
               </dd>
             </div>
             <div>

@@ -103,6 +103,10 @@ export interface Lot {
   price: number;
   members: number;
   pickup: string;
+  /** The days it is collected on (`mon` … `sun`). */
+  pickup_days: string[];
+  /** US dollars: the cooperative delivers it too, for this cost; null when it is only collected. */
+  delivery_cost: number | null;
   withdrawn: boolean;
 }
 
@@ -146,6 +150,9 @@ export interface LotInput {
   price: string;
   min_order: number;
   pickup: string;
+  pickup_days: string[];
+  /** Not sent: the lot is only collected. */
+  delivery_cost?: string;
 }
 
 /** What the phone keeps of the person's cooperatives. */

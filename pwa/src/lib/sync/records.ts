@@ -99,7 +99,11 @@ grade: string, members: number,
 /**
  * The first and last delivery's day (YYYY-MM-DD).
  */
-collected_from: string, collected_to: string, pickup: string, };
+collected_from: string, collected_to: string, pickup: string, 
+/**
+ * The days it is collected on (`mon` … `sun`), in the week's order.
+ */
+pickup_days: Array<string>, };
 
 export type Category = "vegetables" | "fruits" | "grains" | "dairy" | "beverages" | "herbs";
 

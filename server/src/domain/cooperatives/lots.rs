@@ -15,7 +15,7 @@ use crate::db::users::{self, NewUser, UserRow};
 use crate::domain::made_once;
 use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::labels::{LANGUAGES, Lang};
-use crate::model::cooperative::{Grade, kilograms};
+use crate::model::cooperative::{Grade, STORE_DAYS, kilograms, week_days};
 use crate::model::user::{Country, Role, Status};
 use crate::platform::{clock, gsm7};
 
@@ -42,6 +42,11 @@ pub struct LotInput<'a> {
     /// The smallest order, in kg (1 when not given).
     pub min_order: Option<i64>,
     pub pickup: &'a str,
+    /// The days it is collected on (`WEEKDAYS`); Monday to Saturday when not given.
+    pub pickup_days: Option<&'a [String]>,
+    /// US dollars: the cooperative delivers it too, for this cost (0: free). Not given:
+    /// it is only collected.
+    pub delivery_cost: Option<Loose>,
 }
 
 /// Where a cooperative sells: "Kavumu, Kabare"; "Walungu" where the market is named
@@ -125,13 +130,18 @@ pub fn acts_for(conn: &Connection, user: &UserRow, seller_id: i64) -> ApiResult<
 }
 
 fn price_cents(price: Option<&Loose>) -> Option<i64> {
-    let dollars = match price? {
+    cents_within(price?, 1..=1_000_000)
+}
+
+/// US dollars ("1,10", 1.1) as cents, when they fall within `range`.
+fn cents_within(dollars: &Loose, range: std::ops::RangeInclusive<i64>) -> Option<i64> {
+    let dollars = match dollars {
         Loose::Number(n) => *n,
         Loose::Text(t) => t.trim().replace(',', ".").parse::<f64>().ok()?,
         Loose::Bool(_) => return None,
     };
     let cents = (dollars * 100.0).round();
-    (dollars.is_finite() && (1.0..=1_000_000.0).contains(&cents)).then_some(cents as i64)
+    (dollars.is_finite() && cents >= *range.start() as f64 && cents <= *range.end() as f64).then_some(cents as i64)
 }
 
 /// Makes a lot (or answers the one made with this uid already).
@@ -178,6 +188,15 @@ pub fn make(
     } else if pickup.chars().count() > MAX_PICKUP_CHARS {
         errors.add("pickup", "too_long", format!("The place is at most {MAX_PICKUP_CHARS} characters"));
     }
+    let pickup_days = input.pickup_days.map_or_else(|| Some(STORE_DAYS.to_owned()), week_days);
+    if pickup_days.is_none() {
+        errors.add("pickup_days", "pickup_days_invalid", "Choose at least one day buyers can collect it (mon to sun)");
+    }
+    // A delivery cost is at most a lot's price bound: 10,000 US dollars.
+    let delivery_cents = input.delivery_cost.as_ref().map(|cost| cents_within(cost, 0..=1_000_000));
+    if delivery_cents.is_some_and(|cents| cents.is_none()) {
+        errors.add("delivery_cost", "delivery_cost_invalid", "The delivery cost is an amount in US dollars, 0 or more");
+    }
     let unsold = match (crop, grade) {
         (Some(crop), Some(grade)) => rows::unsold(conn, cooperative.id, crop.key, grade)?,
         _ => Vec::new(),
@@ -193,7 +212,8 @@ pub fn make(
         }
     }
     errors.finish()?;
-    let (Some(crop), Some(grade), Some(kg), Some(price)) = (crop, grade, kg, price) else {
+    let (Some(crop), Some(grade), Some(kg), Some(price), Some(pickup_days)) = (crop, grade, kg, price, pickup_days)
+    else {
         return Err(AppError::internal("a checked lot lost a field"));
     };
 
@@ -253,8 +273,8 @@ pub fn make(
         current_price: Some(dollars),
         status: Some("active".to_owned()),
         harvest_date: Some(collected_to.clone()),
-        shipping_available: Some(Loose::Bool(false)),
-        shipping_cost: Some(Loose::Number(0.0)),
+        shipping_available: Some(Loose::Bool(delivery_cents.is_some())),
+        shipping_cost: Some(Loose::Number(delivery_cents.flatten().unwrap_or(0) as f64 / 100.0)),
         min_order: Some(Loose::Number(min_order as f64)),
         tags: Some(vec![crop.key.to_owned(), format!("grade-{}", grade.as_str().to_lowercase())]),
         ..ListingInput::default()
@@ -274,6 +294,7 @@ pub fn make(
             collected_from: &collected_from,
             collected_to: &collected_to,
             pickup,
+            pickup_days: &pickup_days,
             created_by: manager.id,
         },
         &clock::now(),

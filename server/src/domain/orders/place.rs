@@ -154,11 +154,11 @@ pub fn place(conn: &Connection, buyer: &UserRow, input: &OrderPlace, notify: Not
         if product.farmer_id == buyer.id {
             return Err(AppError::invalid("lines", "own_product", "You cannot order your own product"));
         }
-        if product.lot.is_some() && delivery == Delivery::Delivery {
+        if product.lot.is_some() && delivery == Delivery::Delivery && !product.listing.shipping_available {
             return Err(AppError::invalid(
                 "delivery",
                 "lot_pickup_only",
-                "A cooperative's lot is collected at its store: choose pickup",
+                "This cooperative's lot is collected at its store: choose pickup",
             ));
         }
         let listing = &product.listing;

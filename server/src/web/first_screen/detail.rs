@@ -98,7 +98,12 @@ fn lot_details(lot: &crate::model::cooperative::LotCard, lang: Lang) -> String {
          <p><a href=\"/cooperatives/{}\">{}</a></p><p class=\"muted\">{}</p><div class=\"actions\">{}{}</div></section>",
         super::lot_badge(lang),
         escape(&super::lot_line(lot, lang)),
-        escape(&lang.format("cooperative.lot_pickup", &[("place", &lot.pickup)])),
+        escape(
+            &lang.format(
+                "cooperative.lot_pickup",
+                &[("place", &lot.pickup), ("days", &lang.week_days(&lot.pickup_days))]
+            )
+        ),
         lot.cooperative_id,
         escape(&lang.format("cooperative.public.about", &[("coop", &lot.cooperative_name)])),
         t(lang, "cooperative.origin_hint"),
