@@ -469,7 +469,7 @@ test('opened again from the service worker, the app draws the opened page at onc
   await context.close();
 });
 
-test('a word typed into the first screen’s search says the search key searches, and the app takes it over', async () => {
+test('a word typed into the first screen’s search is searched without the search key, and the app takes it over', async () => {
   const context = await env.browser.newContext({ ...PHONE, locale: 'fr-CD' });
   // The first script runs; the app's code is held back, as on a slow link.
   const { page, release } = await holdBackApp(context, { firstScript: true });
@@ -477,12 +477,18 @@ test('a word typed into the first screen’s search says the search key searches
   await page.locator('[data-first-screen] .product-card').first().waitFor();
   const search = page.getByLabel('Rechercher des produits');
   assert.equal(await search.getAttribute('enterkeyhint'), 'search', 'the keyboard shows a search key');
-  await search.fill('haricot');
-  // Not "9 produits affichés sur 9" while nothing happens: what the key does.
+  await search.pressSequentially('haricot', { delay: 80 });
+  // Not "9 produits affichés sur 9" while nothing happens: it is searching, then found.
+  await page.getByRole('status').getByText('Recherche de « haricot »…').waitFor();
+  await page.waitForURL(/q=haricot/);
   await page
+    .locator('[data-first-screen]')
     .getByRole('status')
-    .getByText('Appuyez sur la touche de recherche (Entrée) pour chercher « haricot ».')
+    .getByText(/^\d+ produits? affichés? sur \d+$/)
     .waitFor();
+  const found = await page.locator('[data-first-screen] .product-card h2').allInnerTexts();
+  assert.ok(found.length > 0 && found.every((title) => /haricot/i.test(title)), found.join(', '));
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'first-q', 'the keyboard stays open');
   release();
   await appStarted(page);
   assert.equal(await page.getByLabel('Rechercher des produits').inputValue(), 'haricot', 'carried into the app');

@@ -293,21 +293,69 @@ describe('the first screen', () => {
     expect(started).toBe(root);
   });
 
-  it('says, as a word is typed in a list’s search before the app runs, that the search key searches', async () => {
+  it('searches a word typed before the app runs a moment after the last key, around the form, the latest word only', async () => {
+    vi.useFakeTimers();
+    const page = (q: string, cards: string[]) => `<div data-first-screen="marketplace"><main><section>
+      <h1>Marketplace</h1>
+      <form role="search"><input type="search" value="${q}" data-searching="Searching for “{{q}}”…"
+        data-enter="Press the search key (Enter) to search for “{{q}}”."></form>
+      <p role="status">Showing ${cards.length} of ${cards.length} products</p>
+      <ul>${cards.map((c) => `<li>${c}</li>`).join('')}</ul></section></main></div>`;
+    const asked: string[] = [];
+    const answers: Record<string, () => Promise<Response>> = {
+      haricot: () => Promise.resolve(new Response(page('haricot', ['Haricots rouges', 'Haricots verts']))),
+      // The first word's answer comes after the second's: it is not shown.
+      hari: () => new Promise((done) => setTimeout(() => done(new Response(page('hari', ['Stale']))), 2000)),
+      café: () => Promise.reject(new TypeError('offline')),
+    };
+    const signals: AbortSignal[] = [];
+    vi.stubGlobal('fetch', (address: URL, init: RequestInit) => {
+      const q = address.searchParams.get('q') ?? '';
+      asked.push(q);
+      signals.push(init.signal!);
+      expect(init.headers).toEqual({ 'x-first-screen': 'main' });
+      return answers[q]!();
+    });
     const root = document.createElement('div');
-    root.innerHTML = `<div data-first-screen="marketplace"><main><section><form role="search">
-      <input type="search" value="" data-enter="Press the search key (Enter) to search for “{{q}}”.">
-    </form><p role="status">Showing 9 of 9 products</p></section></main></div>`;
+    root.innerHTML = page('', ['Arabica', 'Haricots rouges', 'Haricots verts']);
     document.body.append(root);
     // The app's code never comes in this test: the first screen stays.
     void startApp(root, () => new Promise(() => {}));
     const field = root.querySelector<HTMLInputElement>('input[type="search"]')!;
-    const status = root.querySelector('[role="status"]')!;
-    field.value = 'haricot';
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-    expect(status.textContent).toBe('Press the search key (Enter) to search for “haricot”.');
-    field.value = '';
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-    expect(status.textContent).toBe('Showing 9 of 9 products');
+    const form = field.form!;
+    field.focus();
+    const type = (word: string) => {
+      field.value = word;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    const status = () => root.querySelector('[role="status"]')!.textContent;
+    const cards = () => [...root.querySelectorAll('li')].map((li) => li.textContent);
+
+    type('ha');
+    await vi.advanceTimersByTimeAsync(200);
+    type('hari');
+    expect(status()).toBe('Searching for “hari”…');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(asked).toEqual(['hari']);
+    type('haricot');
+    await vi.advanceTimersByTimeAsync(600);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(asked).toEqual(['hari', 'haricot']);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
+    expect(cards()).toEqual(['Haricots rouges', 'Haricots verts']);
+    expect(status()).toBe('Showing 2 of 2 products');
+    expect(root.querySelector('h1')!.textContent).toBe('Marketplace');
+    // The same form, still focused (the keyboard stays open), and an address to come back to.
+    expect(root.querySelector('form')).toBe(form);
+    expect(document.activeElement).toBe(field);
+    expect(location.search).toBe('?q=haricot');
+
+    // No answer: the search key still searches, and the list stays as it was.
+    type('café');
+    await vi.advanceTimersByTimeAsync(600);
+    expect(status()).toBe('Press the search key (Enter) to search for “café”.');
+    expect(cards()).toEqual(['Haricots rouges', 'Haricots verts']);
+    vi.useRealTimers();
+    window.history.replaceState({}, '', '/');
   });
 });

@@ -40,7 +40,7 @@ export async function startApp(root: HTMLElement, load: () => Promise<Boot>, pre
     return;
   }
   const sent = openEarlyForms(root, prepare);
-  sayEnterSearches(root);
+  searchAsTyped(root);
   // The app's code is fetched, and run, once the first screen and its first picture
   // are on screen (a first screen has no modulepreload links: without a main picture or
   // an early form, the page's last script asks for the code as soon as it has painted).
@@ -84,19 +84,62 @@ export function openEarlyForms(root: HTMLElement, prepare?: () => void): Set<HTM
   return sent;
 }
 
+/** How long after the last key a word typed before the app runs is searched. */
+const TYPED_SEARCH_MS = 300;
+
 /**
- * A list's search typed before the app runs searches when sent (the keyboard's search
- * key, Enter): its status line says so as soon as something is typed, with the word
- * (`data-enter`, "{{q}}" standing for it), where it would still count the unfiltered list.
+ * A list's search typed before the app runs searches as one types, as the app's does: a
+ * moment after the last key, the server's first screen for that word (this address with
+ * `?q=`, its main content alone) is fetched, and its list, chips and status take the place of these around the
+ * form (which stays, with what is typed and the keyboard open). Until it answers, the
+ * status says the word is being searched (`data-searching`, "{{q}}" standing for it);
+ * with no answer, that the search key searches (`data-enter`: the form's plain send).
  */
-function sayEnterSearches(root: HTMLElement): void {
+function searchAsTyped(root: HTMLElement): void {
   root.querySelectorAll<HTMLInputElement>('input[type="search"][data-enter]').forEach((field) => {
-    const status = field.closest('section')?.querySelector<HTMLElement>('[role="status"]');
-    if (!status) return;
-    const counted = status.textContent ?? '';
+    const form = field.form;
+    const section = form?.parentElement;
+    const status = () => section?.querySelector<HTMLElement>('[role="status"]');
+    if (!form || !section || !status()) return;
+    const say = (words: string | undefined, typed: string) => (words ?? '').replace('{{q}}', typed);
+    let timer = 0;
+    let asking = new AbortController();
+    const search = async (typed: string) => {
+      const address = new URL(location.href);
+      if (typed) address.searchParams.set('q', typed);
+      else address.searchParams.delete('q');
+      try {
+        // The page's main content alone (server/src/web/first_screen): ~2 KB, not the page's ~11.
+        const response = await fetch(address, {
+          headers: { 'x-first-screen': 'main' },
+          priority: 'high',
+          signal: asking.signal,
+        });
+        const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const fresh = page.querySelector('[data-first-screen] form[role="search"]')?.parentElement;
+        if (field.value.trim() !== typed || !root.contains(form)) return;
+        if (!response.ok || !fresh) throw new Error(`no first screen (${response.status})`);
+        // Around the form, never the form itself: moving it would close the keyboard.
+        [...section.children].forEach((old) => old !== form && old.remove());
+        let before = true;
+        for (const part of [...fresh.children]) {
+          if (part.matches('form[role="search"]')) before = false;
+          else if (before) form.before(part);
+          else section.append(part);
+        }
+        history.replaceState(history.state, '', address.pathname + address.search);
+      } catch {
+        if (field.value.trim() === typed) status()!.textContent = say(field.dataset.enter, typed);
+      }
+    };
     field.addEventListener('input', () => {
       const typed = field.value.trim();
-      status.textContent = typed ? (field.dataset.enter ?? '').replace('{{q}}', typed) : counted;
+      if (typed) status()!.textContent = say(field.dataset.searching, typed);
+      // A word typed on: the earlier word's answer would only take the link's bytes.
+      clearTimeout(timer);
+      asking.abort();
+      asking = new AbortController();
+      timer = window.setTimeout(() => void search(typed), TYPED_SEARCH_MS);
     });
   });
 }

@@ -6,6 +6,7 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
+use crate::labels::Lang;
 use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -89,6 +90,10 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     };
     let lang = page::language(request.uri().query(), request.headers());
     let path = request.uri().path();
+    if request.headers().get(FIRST_SCREEN_PART).is_some_and(|v| v == "main") {
+        let query = first_screen::Query::parse(request.uri(), request.headers());
+        return main_only(state, path, &query, lang).await;
+    }
     let head = page::head(state, path, lang).await;
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map_or([127, 0, 0, 1].into(), |c| c.0.ip());
     let origin = crate::platform::middleware::public_origin(&state.config, peer, request.headers());
@@ -123,7 +128,9 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
     // against navigations that carry `Accept-Language`, so a `Vary` on it made `/` and
     // `/index.html` fail offline (the app sets its language itself when it starts).
     if path != "/index.html" {
-        response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Language, Cookie"));
+        response
+            .headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("Accept-Language, Cookie, X-First-Screen"));
     }
     // A language asked for in the address (`?lng=`) is kept as the app keeps it, so the
     // first screen's plain links open the next page in it before the app runs.
@@ -134,6 +141,20 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
         }
     }
     response
+}
+
+/// The header with which the first screen's own search asks for a page's main content alone.
+const FIRST_SCREEN_PART: &str = "x-first-screen";
+
+/// A page's first screen's main content alone (`first_screen::main_only`); 404 where the
+/// page has none.
+async fn main_only(state: &AppState, path: &str, query: &first_screen::Query, lang: Lang) -> Response {
+    let Some(part) = first_screen::main_only(state, path, page::route(path), query, lang).await else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let vary = HeaderValue::from_static("Accept-Language, Cookie, X-First-Screen");
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")), (header::VARY, vary)], part)
+        .into_response()
 }
 
 async fn cache_for(req: Request, next: Next, value: &'static str) -> Response {

@@ -385,3 +385,30 @@ async fn listed_lot(app: &TestApp, q: &str) -> i64 {
     let found: Value = app.get(&format!("/products?q={q}"), None).await.json().await.unwrap();
     found["data"].as_array().unwrap().iter().find(|p| !p["lot"].is_null()).unwrap()["id"].as_i64().unwrap()
 }
+
+#[tokio::test]
+async fn a_search_typed_before_the_app_runs_gets_the_lists_main_content_alone() {
+    let (app, _web) = spawn_with_the_app().await;
+    assert!(mavuno::demo::seed(&app.state).await.unwrap());
+    let part = |path: &str| {
+        let url = format!("{}{path}", app.origin);
+        app.client.get(url).header("x-first-screen", "main").header("cookie", "mavuno_lng=fr").send()
+    };
+    let answer = part("/marketplace?q=haricot").await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(answer.headers()["vary"].to_str().unwrap().contains("X-First-Screen"), "not the page's cached answer");
+    let html = answer.text().await.unwrap();
+    // The list for the word, with its status and the form it replaces around, in French; no page around it.
+    assert!(html.starts_with("<div data-first-screen=\"marketplace\"><main>"), "{html}");
+    assert!(html.contains("<form class=\"market-tools\"") && html.contains("role=\"status\""), "{html}");
+    let titles: Vec<&str> =
+        html.split("<h2><a href=").skip(1).map(|h| h.split('>').nth(1).unwrap().split('<').next().unwrap()).collect();
+    assert!(!titles.is_empty() && titles.iter().all(|t| t.contains("Haricot")), "{titles:?}");
+    assert!(!html.contains("<style") && !html.contains("<footer") && !html.contains("<script"), "{html}");
+    // The page itself, asked without the header, is whole and says it varies with it.
+    let whole = app.client.get(format!("{}/marketplace?q=haricot", app.origin)).send().await.unwrap();
+    assert!(whole.headers()["vary"].to_str().unwrap().contains("X-First-Screen"));
+    assert!(whole.text().await.unwrap().contains("<footer"));
+    // A page with no first screen has no main content to give.
+    assert_eq!(part("/dashboard").await.unwrap().status(), StatusCode::NOT_FOUND);
+}

@@ -170,17 +170,19 @@ fn search_form(action: &str, section: &str, query: &Query, sorts: &[(&str, Strin
             t(lang, &format!("{section}.sort"))
         )
     };
-    // Until the app runs, a word typed here searches when the keyboard's search key is
-    // pressed (the app, once it takes over, searches as one types, with the word carried
-    // over): the list's status line says so as soon as something is typed (`data-enter`,
-    // read by the first screen's script, lib/first-screen.ts).
+    // Until the app runs, a word typed here is searched a moment after the last key, as in
+    // the app (which, once it takes over, carries the word over), by the first screen's
+    // script (lib/first-screen.ts): the list's status line says it is searching
+    // (`data-searching`) and, with no answer, that the keyboard's search key searches
+    // (`data-enter`: this form's plain send).
     format!(
         "<form class=\"market-tools\" action=\"{action}\" role=\"search\"><div class=\"field\">\
          <label for=\"first-q\">{}</label><input id=\"first-q\" name=\"q\" type=\"search\" maxlength=\"100\" \
-         enterkeyhint=\"search\" placeholder=\"{}\" value=\"{}\" data-enter=\"{}\"></div>{sort}</form>",
+         enterkeyhint=\"search\" placeholder=\"{}\" value=\"{}\" data-searching=\"{}\" data-enter=\"{}\"></div>{sort}</form>",
         t(lang, &format!("{section}.search")),
         t(lang, &format!("{section}.search_placeholder")),
         escape(query.q.as_deref().unwrap_or("")),
+        t(lang, "common.search_typed"),
         t(lang, "common.search_enter"),
     )
 }

@@ -115,6 +115,43 @@ pub async fn render(
     query: &Query,
     lang: Lang,
 ) -> Option<String> {
+    let (body, settings) = body(state, path, (key, id), query, lang).await?;
+    let settings = match settings {
+        Some(read) => read,
+        None => load_settings(state).await?,
+    };
+    let footer = footer(path, &settings.contact, &settings.ussd_code, lang);
+    Some(format!(
+        "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
+         <main id=\"main\" tabindex=\"-1\">{body}</main>{footer}{}</div>",
+        t(lang, "common.skip_to_content"),
+        header(key, lang),
+        settings_data(settings),
+    ))
+}
+
+/// The first screen's main content alone (no page, header or footer), as the first screen's
+/// own search asks for it while the app is not running yet (`X-First-Screen: main`,
+/// lib/first-screen.ts): a list for a word typed is ~2 KB on the wire, not the page's ~11.
+pub async fn main_only(
+    state: &AppState,
+    path: &str,
+    (key, id): (&str, Option<i64>),
+    query: &Query,
+    lang: Lang,
+) -> Option<String> {
+    let (body, _) = body(state, path, (key, id), query, lang).await?;
+    Some(format!("<div data-first-screen=\"{key}\"><main>{body}</main></div>"))
+}
+
+/// A page's first screen's main content, and the settings when it read them.
+async fn body(
+    state: &AppState,
+    path: &str,
+    (key, id): (&str, Option<i64>),
+    query: &Query,
+    lang: Lang,
+) -> Option<(String, Option<crate::domain::settings::Settings>)> {
     // Read once, and only for a page that has a first screen (after its body, but before
     // the help page's, which names the USSD code).
     let mut settings = None;
@@ -145,18 +182,7 @@ pub async fn render(
         "cooperative" => cooperatives::one(state, id?, lang).await?,
         _ => return None,
     };
-    let settings = match settings {
-        Some(read) => read,
-        None => load_settings(state).await?,
-    };
-    let footer = footer(path, &settings.contact, &settings.ussd_code, lang);
-    Some(format!(
-        "<div class=\"first-screen\" data-first-screen=\"{key}\"><a class=\"skip-link\" href=\"#main\">{}</a>{}\
-         <main id=\"main\" tabindex=\"-1\">{body}</main>{footer}{}</div>",
-        t(lang, "common.skip_to_content"),
-        header(key, lang),
-        settings_data(settings),
-    ))
+    Some((body, settings))
 }
 
 async fn load_settings(state: &AppState) -> Option<crate::domain::settings::Settings> {
