@@ -385,13 +385,26 @@ test('a manager answers disputes: keeps one with a reason, corrects another with
   await first.getByRole('button', { name: 'Keep the entry' }).click();
   await first.waitFor({ state: 'detached' });
 
-  // The member reads both answers in the app, and got the SMS.
+  // The member reads both answers in the app, and got them by SMS.
   await farmer.reload();
   await openSection(farmer, 'Cooperatives');
   await farmer
     .getByText('Your dispute was answered: the entry stays. Weighed twice in front of you, same weight')
     .waitFor();
   await farmer.getByText('Your dispute was answered with a correction: Grade A after a second look').waitFor();
+  // By SMS (with no SMS provider, the server writes each to its log): the reason the entry
+  // stays, and the correction's receipt after the first receipt of the entry it replaced.
+  const texts = () =>
+    env.server
+      .log()
+      .split('\n')
+      .filter((line) => line.includes('SMS (no provider configured)') && line.includes(me.phone_number));
+  for (let i = 0; i < 50 && !texts().some((l) => l.includes('Weighed twice in front of you, same weight')); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const keptText = texts().find((l) => l.includes('Weighed twice in front of you, same weight'));
+  assert.ok(keptText?.includes(kept.reference), `the reason, with the entry's reference: ${keptText}`);
+  assert.equal(texts().filter((l) => l.includes(corrected.reference)).length, 2, 'the receipt, then the correction');
   const book = await call(page, `/deliveries/${corrected.id}/keep`, 'POST', { note: 'again' });
   assert.equal(book.body.code, 'not_disputed', 'answered once');
   await context.close();
