@@ -34,6 +34,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Filters of the people list; all optional.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UserQuery {
     /// Part of a first or last name, email, username or phone number.
     q: Option<String>,
@@ -159,6 +160,7 @@ pub fn csv_download(name: &str, csv: Csv) -> impl IntoResponse + use<> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = UserChangeJson)]
 pub struct ChangeJson {
     /// `role` or `status`.
     field: String,

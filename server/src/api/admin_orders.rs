@@ -30,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Filters of the admin's order list; all optional.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OrderQuery {
     /// Part of the buyer's name, email or phone, or of a farmer's name.
     q: Option<String>,
@@ -87,7 +88,7 @@ pub struct OrderPage {
 }
 
 /// Every order matching the filters, a page at a time, newest first.
-#[utoipa::path(get, path = "/admin/orders", tag = "admin", security(("bearer" = [])), params(OrderQuery),
+#[utoipa::path(get, path = "/admin/orders", operation_id = "admin_list_orders", tag = "admin", security(("bearer" = [])), params(OrderQuery),
     responses((status = 200, body = OrderPage), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn list_orders(
     State(state): State<AppState>,
@@ -121,7 +122,7 @@ async fn list_orders(
 
 /// Every order matching the filters as `orders_{date}.csv`, one row per
 /// farmer's part (its lines in one cell), labels in `lang`.
-#[utoipa::path(get, path = "/admin/orders/export", tag = "admin", security(("bearer" = [])), params(OrderQuery),
+#[utoipa::path(get, path = "/admin/orders/export", operation_id = "export_orders", tag = "admin", security(("bearer" = [])), params(OrderQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_orders: nothing to export", body = ErrorBody)))]
 async fn export(
     State(state): State<AppState>,

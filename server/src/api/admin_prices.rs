@@ -40,6 +40,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Filters of the observations table; all optional.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PriceQuery {
     /// A crop's key or name.
     crop: Option<String>,
@@ -135,7 +136,7 @@ async fn list_prices(
 }
 
 /// Every observation matching the filters as `prices_{date}.csv` (formula-safe), labels in `lang`.
-#[utoipa::path(get, path = "/admin/prices/export", tag = "prices", security(("bearer" = [])), params(PriceQuery),
+#[utoipa::path(get, path = "/admin/prices/export", operation_id = "export_prices", tag = "prices", security(("bearer" = [])), params(PriceQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody),
         (status = 404, description = "no_prices: nothing to export", body = ErrorBody)))]
 async fn export(
@@ -180,6 +181,7 @@ async fn export(
 
 /// What an admin changed on an observation.
 #[derive(Serialize, ToSchema)]
+#[schema(as = PriceChangeJson)]
 struct ChangeJson {
     /// `correct` or `remove`.
     action: String,

@@ -37,6 +37,7 @@ const MAX_EXPORT: i64 = 50_000;
 
 /// Filters of the admin's product list; all optional.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ProductQuery {
     /// Part of the title, description or farmer's name.
     q: Option<String>,
@@ -87,7 +88,7 @@ async fn list_products(
 }
 
 /// The listings matching the filters as `products_{date}.csv`, labels in `lang`.
-#[utoipa::path(get, path = "/admin/products/export", tag = "admin", security(("bearer" = [])), params(ProductQuery),
+#[utoipa::path(get, path = "/admin/products/export", operation_id = "export_products", tag = "admin", security(("bearer" = [])), params(ProductQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody),
         (status = 404, description = "no_products: nothing to export", body = ErrorBody)))]
 async fn export(
@@ -153,7 +154,8 @@ pub struct ProductAnswer {
 }
 
 /// Hides a listing from the marketplace with a reason its farmer is told and sees.
-#[utoipa::path(post, path = "/admin/products/{id}/hide", tag = "admin", security(("bearer" = [])), request_body = HideRequest,
+#[utoipa::path(post, path = "/admin/products/{id}/hide", operation_id = "hide_product", tag = "admin", security(("bearer" = [])),
+    params(("id" = i64, Path)), request_body = HideRequest,
     responses((status = 200, body = ProductAnswer), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 422, description = "reason_required, too_long", body = ErrorBody)))]
 async fn hide(
@@ -168,7 +170,7 @@ async fn hide(
 }
 
 /// Puts a hidden listing back (on sale again if its farmer has it active).
-#[utoipa::path(post, path = "/admin/products/{id}/restore", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/products/{id}/restore", tag = "admin", security(("bearer" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = ProductAnswer), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn restore(
     State(state): State<AppState>,

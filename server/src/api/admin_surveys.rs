@@ -34,6 +34,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Filters of the admin's list; all optional. Drafts are never listed.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SurveyQuery {
     /// Part of the applicant's first or last name or email, the work type or the cooperative name.
     q: Option<String>,
@@ -131,7 +132,7 @@ async fn list_page(
 
 /// Every application matching the filters as `applications_{date}.csv`:
 /// every field, labels and choices in `lang`.
-#[utoipa::path(get, path = "/admin/surveys/export", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
+#[utoipa::path(get, path = "/admin/surveys/export", operation_id = "export_surveys", tag = "admin", security(("bearer" = [])), params(SurveyQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 404, description = "no_applications: nothing to export", body = ErrorBody)))]
 async fn export(
     State(state): State<AppState>,
@@ -211,6 +212,7 @@ pub struct ReviewForm {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[schema(as = ApplicationDecisionRequest)]
 pub struct ReviewRequest {
     farmer_survey_form: ReviewForm,
 }

@@ -23,6 +23,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ChartQuery {
     /// `30d` (by day), `90d` (by week), `12m` (by month, the default) or `all` (by month).
     period: Option<String>,
@@ -48,7 +49,8 @@ async fn read(state: &AppState, name: String, period: String) -> ApiResult<Chart
 
 /// One chart's numbers: `goals`, `signups`, `applications`, `listings`, `orders`,
 /// `top_products`, `top_farmers` or `courses`.
-#[utoipa::path(get, path = "/admin/analytics/{chart}", tag = "admin", security(("bearer" = [])), params(ChartQuery),
+#[utoipa::path(get, path = "/admin/analytics/{chart}", tag = "admin", security(("bearer" = [])),
+    params(("chart" = String, Path, description = "goals, signups, applications, listings, orders, top_products, top_farmers or courses"), ChartQuery),
     responses((status = 200, body = ChartResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, description = "chart_not_found", body = ErrorBody),
         (status = 422, description = "invalid_filter: an unknown period", body = ErrorBody)))]
@@ -80,7 +82,8 @@ fn row_label(lang: Lang, rows_are: &str, key: &str, label: Option<&str>) -> Stri
 
 /// The chart's numbers as `analytics_{chart}_{date}.csv`: the time series (a row per
 /// bucket), then the table, then the key figures, each part after an empty row.
-#[utoipa::path(get, path = "/admin/analytics/{chart}/export", tag = "admin", security(("bearer" = [])), params(ChartQuery),
+#[utoipa::path(get, path = "/admin/analytics/{chart}/export", operation_id = "export_chart", tag = "admin", security(("bearer" = [])),
+    params(("chart" = String, Path, description = "goals, signups, applications, listings, orders, top_products, top_farmers or courses"), ChartQuery),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn export(

@@ -86,14 +86,14 @@ struct CooperativeResponse {
 }
 
 /// The active cooperatives, by name.
-#[utoipa::path(get, path = "/cooperatives", tag = "cooperatives", responses((status = 200, body = CooperativeList)))]
+#[utoipa::path(get, path = "/cooperatives", operation_id = "list_cooperatives", tag = "cooperatives", responses((status = 200, body = CooperativeList)))]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<CooperativeList>> {
     let found = state.db.read(|conn| Ok(rows::list(conn, false)?)).await?;
     Ok(Json(CooperativeList { success: true, data: found.into_iter().map(Into::into).collect() }))
 }
 
 /// Every cooperative, suspended ones too (admins).
-#[utoipa::path(get, path = "/admin/cooperatives", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/admin/cooperatives", operation_id = "admin_list_cooperatives", tag = "cooperatives", security(("bearer" = [])),
     responses((status = 200, body = CooperativeList), (status = 403, body = ErrorBody)))]
 async fn admin_list(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<CooperativeList>> {
     let (found, disputes) =
@@ -163,7 +163,7 @@ impl CooperativeRequest {
 }
 
 /// An admin makes a cooperative.
-#[utoipa::path(post, path = "/admin/cooperatives", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/cooperatives", operation_id = "create_cooperative", tag = "cooperatives", security(("bearer" = [])),
     request_body = CooperativeRequest,
     responses((status = 201, body = CooperativeResponse), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create(
@@ -176,7 +176,7 @@ async fn create(
 }
 
 /// An admin edits a cooperative, or suspends it (`status`).
-#[utoipa::path(patch, path = "/admin/cooperatives/{id}", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(patch, path = "/admin/cooperatives/{id}", operation_id = "update_cooperative", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path)), request_body = CooperativeRequest,
     responses((status = 200, body = CooperativeResponse), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
@@ -311,7 +311,7 @@ async fn change_member(
 }
 
 /// The cooperatives the signed-in person belongs to, asked to join, or left.
-#[utoipa::path(get, path = "/me/cooperatives", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/me/cooperatives", operation_id = "my_cooperatives", tag = "cooperatives", security(("bearer" = [])),
     responses((status = 200, body = MemberList)))]
 async fn mine(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MemberList>> {
     let found = state.db.read(move |conn| Ok(rows::of_person(conn, auth.user.id)?)).await?;

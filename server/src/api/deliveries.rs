@@ -123,6 +123,7 @@ struct DeliveryList {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct BookQuery {
     /// Only the entries of this day (YYYY-MM-DD).
     day: Option<String>,
@@ -166,6 +167,7 @@ async fn book(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ExportQuery {
     /// Only the entries of this day (YYYY-MM-DD).
     day: Option<String>,
@@ -175,7 +177,7 @@ struct ExportQuery {
 
 /// The whole book as a spreadsheet, oldest first, corrections and disputes included
 /// (managers and admins).
-#[utoipa::path(get, path = "/cooperatives/{id}/deliveries/export", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/cooperatives/{id}/deliveries/export", operation_id = "export_deliveries", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path), ExportQuery),
     responses((status = 200, content_type = "text/csv", body = String),
               (status = 403, description = "managers_only", body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -340,13 +342,14 @@ async fn stock(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i64
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PageQuery {
     page: Option<i64>,
     per_page: Option<i64>,
 }
 
 /// The signed-in member's entries in every cooperative, newest first, with their history.
-#[utoipa::path(get, path = "/me/deliveries", tag = "cooperatives", security(("bearer" = [])), params(PageQuery),
+#[utoipa::path(get, path = "/me/deliveries", operation_id = "my_deliveries", tag = "cooperatives", security(("bearer" = [])), params(PageQuery),
     responses((status = 200, body = DeliveryList)))]
 async fn mine(
     State(state): State<AppState>,

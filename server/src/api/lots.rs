@@ -105,7 +105,7 @@ struct LotList {
 }
 
 /// The cooperative's lots, newest first (managers and admins).
-#[utoipa::path(get, path = "/cooperatives/{id}/lots", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/cooperatives/{id}/lots", operation_id = "list_lots", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path)),
     responses((status = 200, body = LotList), (status = 403, description = "managers_only", body = ErrorBody),
               (status = 404, body = ErrorBody)))]
@@ -274,6 +274,7 @@ async fn origin(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LangQuery {
     /// The language of the column names: en, fr or sw.
     lang: Option<String>,

@@ -11,6 +11,8 @@ pub mod agent;
 pub mod analytics;
 pub mod blogs;
 pub mod contact;
+#[cfg(test)]
+mod contract;
 pub mod cooperatives;
 pub mod courses;
 pub mod deliveries;
@@ -77,7 +79,7 @@ impl Modify for BearerAuth {
 
 /// The route table and the OpenAPI document that describes it.
 pub fn router() -> (Router<AppState>, OpenApiDoc) {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (routes, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(accounts::routes())
         .merge(admin::routes())
@@ -107,7 +109,9 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
         .merge(surveys::routes())
         .merge(sync::routes())
         .merge(sms::routes())
-        .split_for_parts()
+        .split_for_parts();
+    surveys::document_trailing_slash(&mut doc);
+    (routes.merge(surveys::trailing_slash()), doc)
 }
 
 /// `/api/v1` with its document at `/api/v1/openapi.json`, and JSON errors for
@@ -118,7 +122,6 @@ pub fn routes() -> Router<AppState> {
     // each request cloned them all before writing them out.
     let doc = axum::body::Bytes::from(serde_json::to_vec(&doc).unwrap_or_default());
     let v1 = api
-        .merge(surveys::trailing_slash())
         .route(
             "/openapi.json",
             get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc.clone()) }),

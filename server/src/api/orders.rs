@@ -115,6 +115,7 @@ impl From<LineRow> for LineJson {
 
 #[derive(Serialize, ToSchema)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "OrderFarmer"))]
+#[schema(as = OrderFarmerJson)]
 pub struct FarmerJson {
     id: i64,
     name: String,
@@ -328,7 +329,7 @@ async fn place_order(
 }
 
 /// The orders a person bought, and those they sell in (their part only), newest first.
-#[utoipa::path(get, path = "/orders", tag = "orders", security(("bearer" = [])),
+#[utoipa::path(get, path = "/orders", operation_id = "list_orders", tag = "orders", security(("bearer" = [])),
     responses((status = 200, body = OrderList), (status = 401, body = ErrorBody)))]
 async fn list_orders(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OrderList>> {
     let user = auth.user.clone();

@@ -92,7 +92,7 @@ struct PayoutList {
 }
 
 /// A cooperative's payouts, newest first (managers and admins).
-#[utoipa::path(get, path = "/cooperatives/{id}/payouts", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/cooperatives/{id}/payouts", operation_id = "list_payouts", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path)),
     responses((status = 200, body = PayoutList), (status = 403, description = "managers_only", body = ErrorBody),
               (status = 404, body = ErrorBody)))]
@@ -270,13 +270,14 @@ async fn accounts(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LangQuery {
     /// The language of the column names: en, fr or sw.
     lang: Option<String>,
 }
 
 /// The members' accounts as a spreadsheet (managers and admins).
-#[utoipa::path(get, path = "/cooperatives/{id}/accounts/export", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/cooperatives/{id}/accounts/export", operation_id = "export_accounts", tag = "cooperatives", security(("bearer" = [])),
     params(("id" = i64, Path), LangQuery),
     responses((status = 200, content_type = "text/csv", body = String),
               (status = 403, description = "managers_only", body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -327,7 +328,7 @@ struct MinePayouts {
 }
 
 /// The signed-in member's accounts with their cooperatives and their payouts.
-#[utoipa::path(get, path = "/me/payouts", tag = "cooperatives", security(("bearer" = [])),
+#[utoipa::path(get, path = "/me/payouts", operation_id = "my_payouts", tag = "cooperatives", security(("bearer" = [])),
     responses((status = 200, body = MinePayouts), (status = 401, body = ErrorBody)))]
 async fn mine(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<MinePayouts>> {
     let (accounts, found) = state

@@ -44,6 +44,7 @@ impl From<MarketRow> for MarketJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct BoardQuery {
     /// A crop's key or name in any language (maize, haricots, mahindi).
     crop: Option<String>,
@@ -131,6 +132,7 @@ async fn markets(State(state): State<AppState>) -> ApiResult<Json<MarketsRespons
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RangeQuery {
     /// What is sold: a product's title or a crop's name, in any language.
     name: String,

@@ -124,6 +124,7 @@ pub struct ProductJson {
 /// it was collected and where the buyer picks it up.
 #[derive(Serialize, ToSchema)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProductLot"))]
+#[schema(as = ProductLotJson)]
 pub struct LotJson {
     id: i64,
     cooperative_id: i64,
@@ -224,6 +225,7 @@ impl From<ProductRow> for ProductJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CatalogueQuery {
     /// Words found in the name, description or farmer's name (case and accents ignored).
     q: Option<String>,
@@ -278,7 +280,7 @@ pub struct CataloguePage {
 }
 
 /// Products on sale (active, from active farmers), filtered, sorted and paged.
-#[utoipa::path(get, path = "/products", tag = "products", params(CatalogueQuery),
+#[utoipa::path(get, path = "/products", operation_id = "product_catalogue", tag = "products", params(CatalogueQuery),
     responses((status = 200, body = CataloguePage), (status = 422, body = ErrorBody)))]
 async fn catalogue(
     State(state): State<AppState>,

@@ -43,6 +43,7 @@ async fn public_settings(State(state): State<AppState>) -> ApiResult<Json<Public
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = SettingChangeJson)]
 struct ChangeJson {
     id: i64,
     /// The setting: `contact`, `shipping_policy`, `platform_fee_bp`, `payments`,
@@ -90,6 +91,7 @@ struct AdminResponse {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = KnownOperatorJson)]
 struct OperatorJson {
     id: &'static str,
     name: &'static str,
@@ -103,6 +105,7 @@ fn known_operators() -> BTreeMap<String, Vec<OperatorJson>> {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct HistoryQuery {
     /// Changes older than this id.
     before: Option<i64>,

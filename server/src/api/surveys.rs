@@ -28,6 +28,18 @@ pub fn trailing_slash() -> Router<AppState> {
     Router::new().route("/farmer/farmer_survey_forms/", get(list_surveys).post(create_survey))
 }
 
+/// The alias in the document too (a route is never left out of it): the same operations
+/// as without the slash, under ids of their own.
+pub fn document_trailing_slash(doc: &mut utoipa::openapi::OpenApi) {
+    let Some(mut item) = doc.paths.paths.get("/farmer/farmer_survey_forms").cloned() else { return };
+    for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+        if let Some(id) = &mut operation.operation_id {
+            id.push_str("_with_slash");
+        }
+    }
+    doc.paths.paths.insert("/farmer/farmer_survey_forms/".to_owned(), item);
+}
+
 #[derive(Serialize, ToSchema)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "PersonName"))]
 pub struct PersonJson {

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = CooperativeStatus)]
 pub enum Status {
     Active,
     /// By an admin: nothing is weighed in or sold; its book and money stay.

@@ -89,6 +89,9 @@ const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/farmer/earnings", Only(FARMERS)),
     ("get", "/farmer/farmer_survey_forms", Only(SIGNED)),
     ("post", "/farmer/farmer_survey_forms", Only(SIGNED)),
+    // The spec's trailing-slash alias of the collection: the same rules.
+    ("get", "/farmer/farmer_survey_forms/", Only(SIGNED)),
+    ("post", "/farmer/farmer_survey_forms/", Only(SIGNED)),
     ("patch", "/farmer/farmer_survey_forms/{id}", Own(&[Buyer], &[])),
     ("delete", "/farmer/farmer_survey_forms/{id}", Own(&[Buyer], &[])),
     ("get", "/farmer/products", Only(FARMERS)),

@@ -101,6 +101,7 @@ async fn store_image(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AdminQuery {
     /// Words found in the title, description or author.
     q: Option<String>,
@@ -132,7 +133,7 @@ struct AdminBlogList {
 }
 
 /// Every post (drafts too), newest first, filtered and paged, with the count cards.
-#[utoipa::path(get, path = "/admin/blogs", tag = "news", security(("bearer" = [])), params(AdminQuery),
+#[utoipa::path(get, path = "/admin/blogs", operation_id = "admin_list_blogs", tag = "news", security(("bearer" = [])), params(AdminQuery),
     responses((status = 200, body = AdminBlogList), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn admin_list(
     State(state): State<AppState>,
@@ -183,7 +184,7 @@ fn saved(message: &str, row: crate::db::blogs::BlogRow) -> Json<BlogSaved> {
 /// (HTML, sanitised here), `[author]`, `[category]`, `[read_time]`,
 /// `[language]`, `[published]`, optional `[image]` (JPEG, PNG, GIF or WebP, at
 /// most 5 MB); or `{"blog": {...}}`. Defaults: General, a read time counted from the words (empty), a draft.
-#[utoipa::path(post, path = "/admin/blogs", tag = "news", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/blogs", operation_id = "create_blog", tag = "news", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "blog[title], blog[description], blog[full_content], blog[author], blog[category], blog[read_time], blog[language], blog[published], blog[image]"),
     responses((status = 201, body = BlogSaved), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create(
@@ -199,7 +200,7 @@ async fn create(
 
 /// Edit a post (the same form; what is left out keeps its value;
 /// `blog[remove_image]=true` takes the picture away).
-#[utoipa::path(put, path = "/admin/blogs/{id}", tag = "news", security(("bearer" = [])), params(("id" = i64, Path)),
+#[utoipa::path(put, path = "/admin/blogs/{id}", operation_id = "update_blog", tag = "news", security(("bearer" = [])), params(("id" = i64, Path)),
     request_body(content_type = "multipart/form-data", description = "As POST /admin/blogs, plus blog[remove_image]"),
     responses((status = 200, body = BlogSaved), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn update(
@@ -243,7 +244,7 @@ async fn unpublish(
 }
 
 /// Delete a post (readers' phones drop it at their next sync).
-#[utoipa::path(delete, path = "/admin/blogs/{id}", tag = "news", security(("bearer" = [])), params(("id" = i64, Path)),
+#[utoipa::path(delete, path = "/admin/blogs/{id}", operation_id = "delete_blog", tag = "news", security(("bearer" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = MessageResponse), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn delete(
     State(state): State<AppState>,

@@ -86,6 +86,7 @@ impl CommentJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PageQuery {
     page: Option<i64>,
     /// 20 unless asked, at most 100.
@@ -106,7 +107,7 @@ struct CommentPage {
 }
 
 /// A published post's comments, newest first, a page at a time, each with its replies.
-#[utoipa::path(get, path = "/blogs/{id}/comments", tag = "news", params(("id" = i64, Path), PageQuery),
+#[utoipa::path(get, path = "/blogs/{id}/comments", operation_id = "list_comments", tag = "news", params(("id" = i64, Path), PageQuery),
     security((), ("bearer" = [])),
     responses((status = 200, body = CommentPage), (status = 404, description = "blog_not_found", body = ErrorBody)))]
 async fn list(
@@ -148,7 +149,7 @@ struct CommentResponse {
 
 /// Comment on a post, or reply to a comment (replies are one level deep).
 /// At most 10 comments in 10 minutes from one person.
-#[utoipa::path(post, path = "/blogs/{id}/comments", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
+#[utoipa::path(post, path = "/blogs/{id}/comments", operation_id = "create_comment", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = CommentBody,
     responses(
         (status = 201, body = CommentResponse), (status = 200, description = "The same uid again", body = CommentResponse),
@@ -197,7 +198,7 @@ async fn like(
 }
 
 /// Delete a comment: its author or an admin.
-#[utoipa::path(delete, path = "/comments/{id}", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
+#[utoipa::path(delete, path = "/comments/{id}", operation_id = "delete_comment", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
     responses((status = 200, body = MessageResponse), (status = 403, description = "not_your_comment", body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn delete(
     State(state): State<AppState>,
@@ -210,6 +211,7 @@ async fn delete(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AdminQuery {
     /// all (default), shown or hidden.
     status: Option<String>,
@@ -218,7 +220,7 @@ struct AdminQuery {
 }
 
 /// Every comment, newest first, with its post's title (admins).
-#[utoipa::path(get, path = "/admin/comments", tag = "news", params(AdminQuery), security(("bearer" = [])),
+#[utoipa::path(get, path = "/admin/comments", operation_id = "admin_list_comments", tag = "news", params(AdminQuery), security(("bearer" = [])),
     responses((status = 200, body = CommentPage), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn admin_list(
     State(state): State<AppState>,
@@ -244,7 +246,7 @@ async fn admin_list(
 }
 
 /// Hide a comment from readers (admins).
-#[utoipa::path(put, path = "/admin/comments/{id}/hide", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
+#[utoipa::path(put, path = "/admin/comments/{id}/hide", operation_id = "hide_comment", tag = "news", params(("id" = i64, Path)), security(("bearer" = [])),
     responses((status = 200, body = CommentResponse), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn hide(
     State(state): State<AppState>,

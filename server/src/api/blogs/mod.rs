@@ -97,6 +97,7 @@ impl From<BlogRow> for BlogJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
     /// Words found in the title, description or author (any case, any accents).
     q: Option<String>,
@@ -118,7 +119,7 @@ fn words(q: Option<&str>) -> ApiResult<Vec<String>> {
 
 /// Published posts, newest first: the spec's array, a page at a time; the
 /// number that match is in `X-Total-Count`.
-#[utoipa::path(get, path = "/blogs", tag = "news", params(ListQuery),
+#[utoipa::path(get, path = "/blogs", operation_id = "list_blogs", tag = "news", params(ListQuery),
     responses((status = 200, body = [BlogJson], headers(("X-Total-Count" = i64))), (status = 422, description = "invalid_filter, search_too_long", body = ErrorBody)))]
 async fn list(State(state): State<AppState>, Query(query): Query<ListQuery>) -> ApiResult<Response> {
     let filter = BlogFilter {
@@ -146,6 +147,7 @@ async fn one(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Js
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct FeedQuery {
     /// en (default), fr or sw.
     lang: Option<String>,

@@ -49,7 +49,7 @@ pub struct AdminCourses {
 }
 
 /// Every course (published or not), newest first, with enrolments and completion rates.
-#[utoipa::path(get, path = "/admin/courses", tag = "training", security(("bearer" = [])),
+#[utoipa::path(get, path = "/admin/courses", operation_id = "admin_list_courses", tag = "training", security(("bearer" = [])),
     responses((status = 200, body = AdminCourses), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn admin_list(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<AdminCourses>> {
     let data = state

@@ -210,6 +210,7 @@ async fn certificate(State(state): State<AppState>, Path(code): Path<String>) ->
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PdfQuery {
     /// en, fr or sw; the learner's (by their country) unless given.
     lang: Option<String>,

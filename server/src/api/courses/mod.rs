@@ -161,6 +161,7 @@ impl CourseJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CourseQuery {
     /// Words found in the title, description or instructor (case and accents ignored).
     q: Option<String>,
@@ -185,7 +186,7 @@ pub struct CoursePage {
 }
 
 /// Published courses, filtered, sorted and paged.
-#[utoipa::path(get, path = "/courses", tag = "training", params(CourseQuery),
+#[utoipa::path(get, path = "/courses", operation_id = "course_catalogue", tag = "training", params(CourseQuery),
     responses((status = 200, body = CoursePage), (status = 422, description = "invalid_filter, search_too_long", body = ErrorBody)))]
 async fn catalogue(State(state): State<AppState>, Query(query): Query<CourseQuery>) -> ApiResult<Json<CoursePage>> {
     let search = super::search(query.q.as_deref())?

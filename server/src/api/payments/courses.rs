@@ -148,6 +148,7 @@ impl From<Purchase> for PurchaseJson {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PageQuery {
     page: Option<i64>,
     per_page: Option<i64>,

@@ -270,6 +270,7 @@ async fn callback(
 const MAX_CALLBACK_CHARS: usize = 2048;
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct OperatorQuery {
     /// A country code (DRC, BDI, RWA, UGA, TZA, KEN).
     country: String,
@@ -286,13 +287,19 @@ struct OperatorJson {
     prefixes: &'static [&'static str],
 }
 
+#[derive(Serialize, ToSchema)]
+struct OperatorList {
+    success: bool,
+    data: Vec<OperatorJson>,
+}
+
 /// The mobile-money operators of a country, most used first.
 #[utoipa::path(get, path = "/payments/operators", tag = "payments", params(OperatorQuery),
-    responses((status = 200, description = "{success, data: [{id, name, prefixes}]}"), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = OperatorList), (status = 422, body = ErrorBody)))]
 async fn list_operators(
     State(state): State<AppState>,
     axum::extract::Query(query): axum::extract::Query<OperatorQuery>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<OperatorList>> {
     let Some(country) = Country::parse(query.country.trim()) else {
         return Err(AppError::invalid("country", "country_invalid", "Unknown country"));
     };
@@ -303,7 +310,7 @@ async fn list_operators(
         .filter(|(id, _)| offered.iter().any(|o| o == id))
         .map(|(id, name)| OperatorJson { id, name, prefixes: prefixes(id) })
         .collect();
-    Ok(Json(serde_json::json!({ "success": true, "data": data })))
+    Ok(Json(OperatorList { success: true, data }))
 }
 
 /// The simulator's prompts nobody has answered (the demo: an admin plays the payer's phone).

@@ -30,6 +30,7 @@ pub const WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(25);
 const SCOPED: &str = "mavuno";
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(super) struct WaitQuery {
     /// The `cursor` of the phone's last pull.
     cursor: i64,

@@ -69,6 +69,7 @@ async fn push(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PullQuery {
     /// The device's sync id; the answer then says which of its changes are included.
     client_id: Option<String>,

@@ -1,0 +1,128 @@
+//! The OpenAPI document as tools other than ours read it (issue 75): what
+//! `openapi-spec-validator` checks (run on the published copy by `scripts/test`) holds by
+//! construction here too, so a new route cannot break it unnoticed; one schema name per
+//! type; and the published copy, `docs/openapi.json`, is the document the server serves.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+/// Where integrators diff the document between versions.
+const PUBLISHED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/openapi.json");
+
+fn document() -> Value {
+    serde_json::to_value(super::router().1).expect("the document as JSON")
+}
+
+fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("a path item") {
+            if ["get", "put", "post", "delete", "options", "head", "patch", "trace"].contains(&method.as_str()) {
+                out.push((method.clone(), path.clone(), operation));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_operation_has_its_own_id_and_declares_exactly_its_path_parameters() {
+    let doc = document();
+    let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (method, path, operation) in operations(&doc) {
+        let id = operation["operationId"].as_str().unwrap_or_default().to_owned();
+        ids.entry(id).or_default().push(format!("{method} {path}"));
+        let in_template: BTreeSet<&str> =
+            path.split('/').filter_map(|part| part.strip_prefix('{')?.strip_suffix('}')).collect();
+        let parameters = operation["parameters"].as_array().cloned().unwrap_or_default();
+        let declared: BTreeSet<String> = parameters
+            .iter()
+            .filter(|p| p["in"] == "path")
+            .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        let declared: BTreeSet<&str> = declared.iter().map(String::as_str).collect();
+        assert_eq!(in_template, declared, "{method} {path}: path parameters (a query's are `in: query`)");
+        for p in &parameters {
+            assert!(p["in"] != "path" || p["required"] == true, "{method} {path}: a path parameter is required");
+        }
+    }
+    let shared: Vec<_> = ids.iter().filter(|(id, ops)| id.is_empty() || ops.len() > 1).collect();
+    assert!(shared.is_empty(), "operationIds must be unique: {shared:?}");
+}
+
+#[test]
+fn every_schema_named_in_the_document_is_in_it() {
+    let doc = document();
+    let text = doc.to_string();
+    let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+    let missing: BTreeSet<&str> = text
+        .split("\"#/components/schemas/")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|name| !schemas.contains_key(*name))
+        .collect();
+    assert!(missing.is_empty(), "references to no schema: {missing:?}");
+}
+
+/// utoipa keeps one schema per name: two types of one name and the document describes
+/// only one of them (`#[schema(as = …)]` names the other).
+#[test]
+fn no_two_types_share_a_schema_name() {
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for root in ["src", "../sync-protocol/src"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        for file in rust_files(&dir) {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                if !(line.trim_start().starts_with("#[derive(") && line.contains("ToSchema")) {
+                    continue;
+                }
+                let mut alias = None;
+                for next in lines.iter().skip(i).take(12) {
+                    if let Some(rest) = next.trim().strip_prefix("#[schema(as = ") {
+                        alias = rest.split([')', ',']).next().map(|a| a.rsplit("::").next().unwrap_or(a).to_owned());
+                    }
+                    let words: Vec<&str> = next.split_whitespace().collect();
+                    if let Some(at) = words.iter().position(|w| *w == "struct" || *w == "enum") {
+                        let name = words.get(at + 1).map(|n| n.trim_end_matches(['{', '(', ';', '<'])).unwrap_or("");
+                        let shown = alias.clone().unwrap_or_else(|| name.split('<').next().unwrap_or(name).to_owned());
+                        names.entry(shown).or_default().push(format!("{}:{}", file.display(), i + 1));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let clashes: Vec<_> = names.iter().filter(|(_, at)| at.len() > 1).collect();
+    assert!(clashes.is_empty(), "schema names given to two types (name one with #[schema(as = …)]): {clashes:?}");
+}
+
+fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `docs/openapi.json` is the served document; `UPDATE_OPENAPI=1 cargo test -p mavuno --lib
+/// contract` writes it again.
+#[test]
+fn the_published_document_is_the_served_one() {
+    let served = serde_json::to_string_pretty(&document()).expect("the document") + "\n";
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(PUBLISHED, &served).expect("docs/openapi.json written");
+    }
+    let published = std::fs::read_to_string(PUBLISHED).unwrap_or_default();
+    assert!(
+        published == served,
+        "docs/openapi.json is not the served document: run UPDATE_OPENAPI=1 cargo test -p mavuno --lib contract"
+    );
+}
