@@ -11,7 +11,7 @@ use serde_json::Value;
 const PUBLISHED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/openapi.json");
 
 fn document() -> Value {
-    serde_json::to_value(super::router().1).expect("the document as JSON")
+    super::document(super::router().1)
 }
 
 fn operations(doc: &Value) -> Vec<(String, String, &Value)> {

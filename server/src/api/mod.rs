@@ -16,6 +16,7 @@ mod contract;
 pub mod cooperatives;
 pub mod courses;
 pub mod deliveries;
+mod document;
 pub mod earnings;
 pub mod exchange_rates;
 pub mod extract;
@@ -114,13 +115,21 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
     (routes.merge(surveys::trailing_slash()), doc)
 }
 
+/// The OpenAPI document as served: the route table's, with the refusals every operation
+/// shares (api/document.rs).
+pub fn document(doc: OpenApiDoc) -> serde_json::Value {
+    let mut doc = serde_json::to_value(doc).unwrap_or_default();
+    document::complete(&mut doc);
+    doc
+}
+
 /// `/api/v1` with its document at `/api/v1/openapi.json`, and JSON errors for
 /// anything that goes wrong under `/api`.
 pub fn routes() -> Router<AppState> {
     let (api, doc) = router();
     // Kept as its JSON: the document's own maps held ~4 MB of the server's memory, and
     // each request cloned them all before writing them out.
-    let doc = axum::body::Bytes::from(serde_json::to_vec(&doc).unwrap_or_default());
+    let doc = axum::body::Bytes::from(serde_json::to_vec(&document(doc)).unwrap_or_default());
     let v1 = api
         .route(
             "/openapi.json",

@@ -1,0 +1,47 @@
+//! The refusals every operation shares, added to the OpenAPI document from what each
+//! operation is (signed in, with a body, with path or query parameters), so that a client
+//! generated from it knows every status the server can answer (issue 75): the extractors
+//! that answer them are the same for every route, so they are documented in one place.
+
+use serde_json::{Value, json};
+
+/// The statuses an operation can answer before its handler runs: (status, codes, when).
+fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    let signed = operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()));
+    if signed {
+        out.push(("401", "missing_token, invalid_token, token_expired, account_inactive: no valid session"));
+    }
+    let parameters = operation["parameters"].as_array().map_or(0, Vec::len);
+    if operation.get("requestBody").is_some() {
+        out.push(("400", "malformed_json, invalid_body, bad_request: a body, path or query the server cannot read"));
+        out.push(("413", "request_too_large: a body over the route's limit"));
+        out.push(("415", "unsupported_media_type: a body of another content type"));
+    } else if parameters > 0 {
+        out.push(("400", "bad_request, invalid_query: a path or query the server cannot read"));
+    }
+    out
+}
+
+/// Adds each operation's shared refusals it does not list yet, with the error envelope.
+pub fn complete(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else { continue };
+        for (method, operation) in item.iter_mut() {
+            if !["get", "put", "post", "delete", "patch", "head"].contains(&method.as_str()) {
+                continue;
+            }
+            let refusals = shared_refusals(operation);
+            let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
+            for (status, description) in refusals {
+                responses.entry(status).or_insert_with(|| {
+                    json!({
+                        "description": description,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+                    })
+                });
+            }
+        }
+    }
+}
