@@ -4,6 +4,51 @@
 //! that answer them are the same for every route, so they are documented in one place.
 
 use serde_json::{Value, json};
+use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
+
+use crate::model::Word;
+use crate::model::course::{CourseCategory, CourseLanguage, Level};
+use crate::model::product::Category;
+
+/// A list's filter as `api::filter` reads it: nothing, `all`, or one of `values` (a
+/// parameter's `schema_with` replaces its description too: it is said here).
+fn filter(values: &[&str], description: &str) -> Object {
+    let values = [&["", "all"], values].concat();
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values))
+        .description(Some(format!("{description} Nothing or `all`: every one.")))
+        .build()
+}
+
+pub fn blog_categories() -> Object {
+    filter(crate::model::blog::BlogCategory::words(), "One of the categories.")
+}
+pub fn languages() -> Object {
+    filter(CourseLanguage::words(), "en, fr or sw.")
+}
+pub fn course_categories() -> Object {
+    filter(CourseCategory::words(), "A course's category.")
+}
+pub fn levels() -> Object {
+    filter(Level::words(), "beginner, intermediate or advanced.")
+}
+pub fn course_sorts() -> Object {
+    let sorts = ["newest", "title", "name", "price_asc", "price_desc", "rating", "duration"];
+    filter(&sorts, "newest (default), title (or name), price_asc, price_desc, rating or duration (shortest first).")
+}
+pub fn product_categories() -> Object {
+    filter(Category::words(), "vegetables, fruits, grains, dairy, beverages or herbs.")
+}
+pub fn price_bands() -> Object {
+    filter(&["under_10", "10_to_50", "over_50"], "under_10, 10_to_50 or over_50 (USD, on the current price).")
+}
+pub fn product_sorts() -> Object {
+    filter(
+        &["newest", "name", "price_asc", "price_desc", "rating"],
+        "newest (default), name, price_asc, price_desc or rating.",
+    )
+}
 
 /// The statuses an operation can answer before its handler runs: (status, codes, when).
 fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {

@@ -16,7 +16,7 @@ mod contract;
 pub mod cooperatives;
 pub mod courses;
 pub mod deliveries;
-mod document;
+pub(crate) mod document;
 pub mod earnings;
 pub mod exchange_rates;
 pub mod extract;

@@ -230,10 +230,13 @@ pub struct CatalogueQuery {
     /// Words found in the name, description or farmer's name (case and accents ignored).
     q: Option<String>,
     /// vegetables, fruits, grains, dairy, beverages or herbs.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::product_categories)]
     category: Option<String>,
     /// under_10, 10_to_50 or over_50 (USD, on the current price).
+    #[param(value_type = Option<String>, schema_with = crate::api::document::price_bands)]
     price: Option<String>,
     /// newest (default), name, price_asc, price_desc or rating.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::product_sorts)]
     sort: Option<String>,
     page: Option<i64>,
     /// 24 unless given; at most 100.

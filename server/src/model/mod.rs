@@ -38,6 +38,10 @@ macro_rules! string_enum {
             fn from_word(text: &str) -> Option<Self> {
                 $name::parse(text)
             }
+
+            fn words() -> &'static [&'static str] {
+                &[$($text),+]
+            }
         }
     };
 }
@@ -47,6 +51,8 @@ pub trait Word: Sized {
     const NAME: &'static str;
     fn word(&self) -> &'static str;
     fn from_word(text: &str) -> Option<Self>;
+    /// Every word, in the enum's order.
+    fn words() -> &'static [&'static str];
 }
 
 /// Per-field versions (docs/sync.md): the version that last changed each field of a record.

@@ -102,8 +102,10 @@ struct ListQuery {
     /// Words found in the title, description or author (any case, any accents).
     q: Option<String>,
     /// One of the categories, or all.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::blog_categories)]
     category: Option<String>,
     /// en, fr or sw: posts in that language only.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
     page: Option<i64>,
     /// 24 unless asked, at most 100.
@@ -150,6 +152,7 @@ async fn one(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Js
 #[into_params(parameter_in = Query)]
 struct FeedQuery {
     /// en (default), fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 

@@ -166,10 +166,13 @@ pub struct CourseQuery {
     /// Words found in the title, description or instructor (case and accents ignored).
     q: Option<String>,
     /// farming, marketing, finance, certification, climate or processing.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::course_categories)]
     category: Option<String>,
     /// beginner, intermediate or advanced.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::levels)]
     level: Option<String>,
     /// newest (default), title, price_asc, price_desc, rating or duration (shortest first).
+    #[param(value_type = Option<String>, schema_with = crate::api::document::course_sorts)]
     sort: Option<String>,
     page: Option<i64>,
     /// 24 unless given; at most 100.

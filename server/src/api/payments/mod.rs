@@ -273,6 +273,7 @@ const MAX_CALLBACK_CHARS: usize = 2048;
 #[into_params(parameter_in = Query)]
 struct OperatorQuery {
     /// A country code (DRC, BDI, RWA, UGA, TZA, KEN).
+    #[param(value_type = crate::model::user::Country)]
     country: String,
 }
 
