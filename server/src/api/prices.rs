@@ -137,6 +137,7 @@ pub struct RangeQuery {
     /// What is sold: a product's title or a crop's name, in any language.
     name: String,
     /// kg, piece, bag_50kg, bag_100kg, basin or bunch.
+    #[param(value_type = crate::model::price::PriceUnit)]
     unit: String,
     /// Where the seller is: a territory it names narrows the range when it has enough prices.
     place: Option<String>,

@@ -72,6 +72,7 @@ async fn push(
 #[into_params(parameter_in = Query)]
 struct PullQuery {
     /// The device's sync id; the answer then says which of its changes are included.
+    #[param(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     client_id: Option<String>,
     /// The `cursor` of the previous answer; none for a first snapshot.
     cursor: Option<i64>,
