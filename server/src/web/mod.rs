@@ -106,7 +106,7 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
                 path,
                 page::route(path),
                 &first_screen::Query::parse(request.uri(), request.headers()),
-                lang,
+                (lang, first_screen::Part::Page),
             )
             .await
         }
@@ -146,10 +146,11 @@ async fn page(state: &AppState, index: &Path, request: Request) -> Response {
 /// The header with which the first screen's own search asks for a page's main content alone.
 const FIRST_SCREEN_PART: &str = "x-first-screen";
 
-/// A page's first screen's main content alone (`first_screen::main_only`); 404 where the
+/// A page's first screen's main content alone (`first_screen::Part::Main`); 404 where the
 /// page has none.
 async fn main_only(state: &AppState, path: &str, query: &first_screen::Query, lang: Lang) -> Response {
-    let Some(part) = first_screen::main_only(state, path, page::route(path), query, lang).await else {
+    let asked = (lang, first_screen::Part::Main);
+    let Some(part) = first_screen::render(state, path, page::route(path), query, asked).await else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let vary = HeaderValue::from_static("Accept-Language, Cookie, X-First-Screen");

@@ -106,6 +106,17 @@ impl Query {
     }
 }
 
+/// What of a first screen is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The page's: header, main content, footer and the public settings.
+    Page,
+    /// Its main content alone (no page, header or footer), as the first screen's own search
+    /// asks for it while the app is not running yet (`X-First-Screen: main`,
+    /// lib/first-screen.ts): a list for a word typed is ~2 KB on the wire, not the page's ~11.
+    Main,
+}
+
 /// The first screen of the page `key` (page.rs's route keys), or `None` where the
 /// app's own loading shell stays (pages that need an account, or that change per person).
 pub async fn render(
@@ -113,9 +124,12 @@ pub async fn render(
     path: &str,
     (key, id): (&str, Option<i64>),
     query: &Query,
-    lang: Lang,
+    (lang, part): (Lang, Part),
 ) -> Option<String> {
     let (body, settings) = body(state, path, (key, id), query, lang).await?;
+    if part == Part::Main {
+        return Some(format!("<div data-first-screen=\"{key}\"><main>{body}</main></div>"));
+    }
     let settings = match settings {
         Some(read) => read,
         None => load_settings(state).await?,
@@ -128,20 +142,6 @@ pub async fn render(
         header(key, lang),
         settings_data(settings),
     ))
-}
-
-/// The first screen's main content alone (no page, header or footer), as the first screen's
-/// own search asks for it while the app is not running yet (`X-First-Screen: main`,
-/// lib/first-screen.ts): a list for a word typed is ~2 KB on the wire, not the page's ~11.
-pub async fn main_only(
-    state: &AppState,
-    path: &str,
-    (key, id): (&str, Option<i64>),
-    query: &Query,
-    lang: Lang,
-) -> Option<String> {
-    let (body, _) = body(state, path, (key, id), query, lang).await?;
-    Some(format!("<div data-first-screen=\"{key}\"><main>{body}</main></div>"))
 }
 
 /// A page's first screen's main content, and the settings when it read them.
