@@ -7,11 +7,37 @@ use super::person::looks_like_email;
 use crate::error::FieldErrors;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(default)]
 pub struct ContactForm {
+    // What `validate` takes, for the API document: something besides spaces, within the
+    // limits, no hidden characters (line breaks in the message only). A field left out is
+    // read as empty, so that it is refused with its words, as an empty one is.
+    #[serde(default)]
+    #[schema(
+        required = true,
+        max_length = 100,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*[^\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C][^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*$"
+    )]
     pub name: String,
+    #[serde(default)]
+    #[schema(
+        required = true,
+        max_length = 254,
+        pattern = r"^[^@\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+@([^@\s.\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+\.)+[^@\s.\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+$"
+    )]
     pub email: String,
+    #[serde(default)]
+    #[schema(
+        required = true,
+        max_length = 200,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*[^\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C][^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*$"
+    )]
     pub subject: String,
+    #[serde(default)]
+    #[schema(
+        required = true,
+        max_length = 5000,
+        pattern = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*[^\s\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C][^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]*$"
+    )]
     pub message: String,
 }
 
