@@ -6,8 +6,9 @@
 //
 //   node bench/contract.mjs [seconds per role] [examples]   (defaults 240 s, 10;
 //   needs target/release/mavuno and .tools/venv/bin/schemathesis: pip install "schemathesis==4.32.5")
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,18 +34,19 @@ try {
     const auth = email ? ['-H', `Authorization: Bearer ${await token(email)}`] : [];
     const reports = mkdtempSync(join(tmpdir(), 'mavuno-contract-'));
     const started = Date.now();
+    // Not execFileSync: the server's log comes through this process, which must go on reading it.
     try {
-      execFileSync(
+      await promisify(execFile)(
         tool,
         ['run', `${server.origin}/api/v1/openapi.json`, '-u', `${server.origin}/api/v1`, '--checks', 'all',
           '-n', examples, '--seed', '1', '--max-time', seconds, '--exclude-path', '/me/delete', '--no-color',
           '--report', 'junit', '--report-dir', reports, ...auth],
-        { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 },
+        { maxBuffer: 256 * 1024 * 1024 },
       );
     } catch {
       // Failures found: read below.
     }
-    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+    const junit = readFileSync(join(reports, readdirSync(reports).find((f) => f.startsWith('junit'))), 'utf8');
     const checks = {};
     for (const [, check] of junit.matchAll(/- (ST\d+ [^\n<]+)/g)) checks[check] = (checks[check] ?? 0) + 1;
     const cases = junit.match(/tests="(\d+)"/)?.[1];

@@ -68,7 +68,11 @@ fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
     out
 }
 
-/// Adds each operation's shared refusals it does not list yet, with the error envelope.
+/// What a text may hold, whatever the operation: no NUL character (`invalid_text`).
+const NO_NUL: &str = "^[^\\u0000]*$";
+
+/// Adds each operation's shared refusals it does not list yet, with the error envelope, and
+/// says of its free-text parameters that they hold no NUL character.
 pub fn complete(doc: &mut Value) {
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else { return };
     for item in paths.values_mut() {
@@ -78,6 +82,12 @@ pub fn complete(doc: &mut Value) {
                 continue;
             }
             let refusals = shared_refusals(operation);
+            for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
+                let schema = &mut parameter["schema"];
+                if schema["type"] == "string" && schema.get("enum").is_none() && schema.get("pattern").is_none() {
+                    schema["pattern"] = json!(NO_NUL);
+                }
+            }
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
             for (status, description) in refusals {
                 responses.entry(status).or_insert_with(|| {

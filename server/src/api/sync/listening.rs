@@ -33,7 +33,6 @@ const SCOPED: &str = "mavuno";
 #[into_params(parameter_in = Query)]
 pub(super) struct WaitQuery {
     /// The `cursor` of the phone's last pull.
-    #[param(minimum = 0)]
     cursor: i64,
     /// `1`: answer only for versions that concern this phone (the catalogue's, and its
     /// own with a valid `Authorization`), and a version above `cursor` means "pull".
