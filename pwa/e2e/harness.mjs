@@ -1,7 +1,7 @@
 // Starts the server on a free port with a temporary data dir and the demo
 // content, and Debian's Chromium through playwright-core. Nothing is
 // downloaded: the browser is the system's.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
@@ -99,6 +99,17 @@ async function demoData() {
   return made;
 }
 
+/** One column of `sql`'s rows, read from the server's database with Python's sqlite3. */
+function outbox(dataDir, sql, arg) {
+  const script = [
+    'import json,sqlite3,sys',
+    'rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2], (sys.argv[3],))',
+    'print(json.dumps([r[0] for r in rows]))',
+  ].join('\n');
+  const out = execFileSync('python3', ['-c', script, join(dataDir, 'mavuno.db'), sql, arg], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
 export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mavuno-e2e-'));
   cpSync(await demoData(), dataDir, { recursive: true });
@@ -106,8 +117,15 @@ export async function startServer() {
   return {
     origin: server.origin,
     dataDir,
-    /** What the server has logged so far (without SMTP, the emails it sends are written there). */
+    /** What the server has logged so far. */
     log: () => server.output,
+    /**
+     * The texts sent to `number` (E.164) so far, oldest first: without an SMS provider
+     * they stay in the outbox (the log never holds their words), read from the database.
+     */
+    texts: (number) => outbox(dataDir, 'SELECT body FROM sms_outbox WHERE to_number = ? ORDER BY id', number),
+    /** The emails' bodies sent to `address` so far, oldest first (without SMTP, as texts). */
+    emails: (address) => outbox(dataDir, 'SELECT body FROM email_outbox WHERE to_email = ? ORDER BY id', address),
     /** `kill -9`, as when the machine is lost. */
     async kill() {
       server.child.kill('SIGKILL');

@@ -50,7 +50,7 @@ pub fn product_sorts() -> Object {
     )
 }
 
-/// The statuses an operation can answer before its handler runs: (status, codes, when).
+/// The statuses an operation can answer before its handler runs: (status, description).
 fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();
     let signed = operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()));

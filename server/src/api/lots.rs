@@ -84,7 +84,7 @@ impl From<LotRow> for LotJson {
             collected_from: l.collected_from,
             collected_to: l.collected_to,
             pickup: l.pickup,
-            pickup_days: l.pickup_days.split(' ').map(str::to_owned).collect(),
+            pickup_days: crate::model::cooperative::day_list(&l.pickup_days),
             delivery_cost: l.delivery_cents.map(|cents| cents as f64 / 100.0),
             withdrawn: l.withdrawn,
             created_at: l.created_at,

@@ -218,7 +218,7 @@ impl From<ProductRow> for ProductJson {
                 collected_from: l.collected_from,
                 collected_to: l.collected_to,
                 pickup: l.pickup,
-                pickup_days: l.pickup_days.split(' ').map(str::to_owned).collect(),
+                pickup_days: crate::model::cooperative::day_list(&l.pickup_days),
             }),
         }
     }

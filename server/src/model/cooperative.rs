@@ -80,6 +80,11 @@ pub fn week_days(days: &[String]) -> Option<String> {
     (!chosen.is_empty()).then(|| chosen.join(" "))
 }
 
+/// Stored days (`"tue thu sat"`) as the API lists them.
+pub fn day_list(stored: &str) -> Vec<String> {
+    stored.split(' ').map(str::to_owned).collect()
+}
+
 /// Grams as kilograms with at most one decimal, as a receipt and the book say them: "48.5".
 pub fn kilograms(grams: i64) -> String {
     let tenths = (grams + 50) / 100;

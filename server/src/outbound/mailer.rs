@@ -1,7 +1,7 @@
 //! Sends the email outbox. Messages are written to `email_outbox` in the same
 //! transaction as what they announce; this task sends them by SMTP when
-//! `MAVUNO_SMTP_URL` is set and otherwise writes them to the log, so nothing
-//! is lost when mail is not configured (docs/operations.md).
+//! `MAVUNO_SMTP_URL` is set and otherwise keeps them in the outbox, marked `logged`
+//! (the log says which, without their words), so nothing is lost when mail is not configured (docs/operations.md).
 
 use std::time::Duration;
 
@@ -84,8 +84,9 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), crate::error::Ap
 async fn deliver(transport: &Transport, email: &Email) -> Result<&'static str, String> {
     match transport {
         Transport::Log => {
-            // Debug-quoted: what people typed reaches the log escaped, never raw.
-            tracing::info!(from = ?email.from_name, to = ?email.to_email, subject = ?email.subject, body = ?email.body, "email (no SMTP configured)");
+            // Neither the body (reset links) nor the address reaches the log: the message
+            // stays readable in `email_outbox`, where it was written.
+            tracing::info!(id = email.id, "email kept in the outbox, not sent (no SMTP configured)");
             Ok("logged")
         }
         Transport::Smtp(smtp, from) => {

@@ -1,8 +1,8 @@
 //! Sends the SMS outbox (docs/sms.md). Messages are written to `sms_outbox` in
 //! the same transaction as what they announce; this task sends them through
 //! Africa's Talking when it is configured (`--at-username`, `--at-api-key`) and
-//! otherwise writes them to the log, so everything runs on one machine with no
-//! keys. A failure is tried again 1, 2, 4 ... minutes later, `ATTEMPTS` times;
+//! otherwise keeps them in the outbox, marked `logged` and said in the log without
+//! their text, so everything runs on one machine with no keys. A failure is tried again 1, 2, 4 ... minutes later, `ATTEMPTS` times;
 //! a number the provider cannot reach is not tried again.
 
 use std::time::Duration;
@@ -103,8 +103,9 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
 async fn deliver(transport: &Transport, message: &Sms) -> Outcome {
     match transport {
         Transport::Log => {
-            // Debug-quoted: what people typed reaches the log escaped, never raw.
-            tracing::info!(to = ?message.to_number, body = ?message.body, "SMS (no provider configured)");
+            // Neither the text (cash codes, reset codes) nor the number reaches the log:
+            // the message stays readable in `sms_outbox`, where it was written.
+            tracing::info!(id = message.id, "SMS kept in the outbox, not sent (no provider configured)");
             Outcome::Sent { delivery: "logged", provider_id: None }
         }
         Transport::AfricasTalking(http, settings) => africas_talking(http, settings, message).await,
