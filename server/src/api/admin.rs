@@ -18,7 +18,6 @@ use crate::db::user_changes::{self, UserChange};
 use crate::db::users::{self, UserFilter, UserRow};
 use crate::domain::people::{self, Changes};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::labels::Lang;
 use crate::model::user::{Country, Role, Status};
 use crate::platform::csv::Csv;
 use crate::state::AppState;
@@ -45,6 +44,7 @@ pub struct UserQuery {
     /// DRC, BDI, RWA, UGA, TZA or KEN.
     country: Option<String>,
     /// Language of an export's labels: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -105,7 +105,7 @@ async fn export_users(
     Query(query): Query<UserQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let rows = state.db.read(move |conn| Ok(users::search(conn, &filter)?)).await?;
     if rows.is_empty() {
         return Err(AppError::not_found("no_users", "No users to export"));

@@ -19,7 +19,6 @@ use crate::db::prices::{self as rows, ObservationFilter, ObservationRow};
 use crate::domain::prices::import::{self, ImportReport};
 use crate::domain::prices::{self, PriceChange, crop_named, markets};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::price::{Currency, PriceUnit, Source};
 use crate::platform::csv::Csv;
@@ -55,6 +54,7 @@ pub struct PriceQuery {
     page: Option<i64>,
     per_page: Option<i64>,
     /// Language of an export's labels: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -145,7 +145,7 @@ async fn export(
     Query(query): Query<PriceQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let csv = state
         .db
         .read(move |conn| {

@@ -18,7 +18,6 @@ use crate::auth::AdminUser;
 use crate::db::admin_products::{self as rows, Filter, Standing};
 use crate::domain::products::{LOW_STOCK, moderation};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::model::product::Category;
 use crate::platform::csv::Csv;
@@ -52,6 +51,7 @@ pub struct ProductQuery {
     page: Option<i64>,
     per_page: Option<i64>,
     /// Language of an export's labels: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -97,7 +97,7 @@ async fn export(
     Query(query): Query<ProductQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let (found, _) = state.db.read(move |conn| Ok(rows::list(conn, &filter, MAX_EXPORT, 0)?)).await?;
     if found.is_empty() {
         return Err(AppError::not_found("no_products", "No products to export"));

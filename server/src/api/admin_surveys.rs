@@ -47,6 +47,7 @@ pub struct SurveyQuery {
     page: Option<i64>,
     per_page: Option<i64>,
     /// Language of an export's labels: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -140,7 +141,7 @@ async fn export(
     Query(query): Query<SurveyQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let filter = query.filter()?;
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let csv = state
         .db
         .read(move |conn| {

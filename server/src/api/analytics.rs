@@ -28,6 +28,7 @@ struct ChartQuery {
     /// `30d` (by day), `90d` (by week), `12m` (by month, the default) or `all` (by month).
     period: Option<String>,
     /// The CSV's labels: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -92,7 +93,7 @@ async fn export(
     Path(name): Path<String>,
     Query(query): Query<ChartQuery>,
 ) -> ApiResult<impl IntoResponse> {
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let chart = read(&state, name, query.period()).await?;
     let key = |key: &str| lang.text(&format!("analytics.keys.{key}"));
     let mut csv = Csv::new();

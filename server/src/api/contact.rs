@@ -29,7 +29,7 @@ pub struct ContactRequest {
 }
 
 /// Send a message to the team. Anyone may; a signed-in sender is remembered.
-#[utoipa::path(post, path = "/contact", tag = "contact", request_body = ContactRequest,
+#[utoipa::path(post, path = "/contact", tag = "contact", request_body = ContactRequest, security((), ("bearer" = [])),
     responses(
         (status = 201, body = MessageResponse),
         (status = 422, description = "A field is missing or malformed", body = ErrorBody),

@@ -99,6 +99,60 @@ fn no_two_types_share_a_schema_name() {
     assert!(clashes.is_empty(), "schema names given to two types (name one with #[schema(as = …)]): {clashes:?}");
 }
 
+/// An email's shape is said once (`domain::person::EMAIL_PATTERN`): where a derive needs
+/// it as a literal (the contact form), it is the same.
+#[test]
+fn every_email_pattern_is_the_one_the_server_checks() {
+    fn email_patterns<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(pattern) = map.get("email").and_then(|e| e["pattern"].as_str()) {
+                    out.push(pattern);
+                }
+                map.values().for_each(|v| email_patterns(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| email_patterns(v, out)),
+            _ => {}
+        }
+    }
+    let doc = document();
+    let mut patterns = Vec::new();
+    email_patterns(&doc, &mut patterns);
+    // (Sign-in's email is only "not blank": an account is looked for whatever it is.)
+    let shapes: Vec<&&str> = patterns.iter().filter(|p| p.contains('@')).collect();
+    assert!(shapes.len() >= 2, "the contact form's and the forgotten password's: {patterns:?}");
+    assert!(shapes.iter().all(|p| **p == crate::domain::person::EMAIL_PATTERN), "{shapes:?}");
+}
+
+/// A handler that reads a session (even an optional one) answers 401 to a token that is
+/// not valid: its operation must say it takes the bearer token, or a client sending an
+/// old token meets a status the document never listed. One for a role lists 403.
+#[test]
+fn every_handler_that_reads_a_session_says_so() {
+    const SESSION: [&str; 4] = ["AuthUser", "MaybeAuthUser", "AdminUser", "AgentUser"];
+    let (mut silent, mut unrefused) = (Vec::new(), Vec::new());
+    for file in rust_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/api")) {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        for (at, _) in text.match_indices("#[utoipa::path(") {
+            let rest = &text[at..];
+            let Some(handler) = rest.find("async fn ").map(|f| &rest[f..]) else { continue };
+            let attribute = &rest[..rest.len() - handler.len()];
+            let signature = &handler[..handler.find(") ->").unwrap_or(handler.len())];
+            let reads_session = signature.split(|c: char| !c.is_alphanumeric()).any(|word| SESSION.contains(&word));
+            if reads_session && !attribute.contains("\"bearer\"") {
+                silent.push(format!("{}: {}", file.display(), signature.lines().next().unwrap_or("")));
+            }
+            // A role's extractor answers 403 to everybody else.
+            let needs_role = signature.contains("AdminUser") || signature.contains("AgentUser");
+            if needs_role && !attribute.replace(' ', "").contains("status=403") {
+                unrefused.push(format!("{}: {}", file.display(), signature.lines().next().unwrap_or("")));
+            }
+        }
+    }
+    assert!(silent.is_empty(), "handlers reading a session whose operation has no bearer security: {silent:#?}");
+    assert!(unrefused.is_empty(), "handlers for one role whose operation does not list 403: {unrefused:#?}");
+}
+
 fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {

@@ -110,7 +110,7 @@ async fn admin_list(State(state): State<AppState>, _admin: AdminUser) -> ApiResu
 
 /// A cooperative's public page: what it sells, how many members, where. A suspended
 /// one is shown to admins and its own people only.
-#[utoipa::path(get, path = "/cooperatives/{id}", tag = "cooperatives", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/cooperatives/{id}", tag = "cooperatives", params(("id" = i64, Path)), security((), ("bearer" = [])),
     responses((status = 200, body = CooperativeResponse), (status = 404, body = ErrorBody)))]
 async fn show(
     State(state): State<AppState>,

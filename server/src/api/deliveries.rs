@@ -18,7 +18,6 @@ use crate::auth::AuthUser;
 use crate::db::deliveries::{self as rows, DeliveryRow};
 use crate::domain::cooperatives::{self, deliveries};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::labels::Lang;
 use crate::model::cooperative::{Grade, WeighUnit, kilograms};
 use crate::platform::csv::Csv;
 use crate::state::AppState;
@@ -172,6 +171,7 @@ struct ExportQuery {
     /// Only the entries of this day (YYYY-MM-DD).
     day: Option<String>,
     /// The language of the column names and words: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -187,7 +187,7 @@ async fn export(
     Path(id): Path<i64>,
     Query(query): Query<ExportQuery>,
 ) -> ApiResult<impl IntoResponse> {
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let day = query.day.filter(|d| crate::platform::clock::parse_day(d).is_some());
     let csv = state
         .db

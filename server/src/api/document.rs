@@ -43,6 +43,37 @@ pub fn product_categories() -> Object {
 pub fn price_bands() -> Object {
     filter(&["under_10", "10_to_50", "over_50"], "under_10, 10_to_50 or over_50 (USD, on the current price).")
 }
+pub fn price_crops() -> Object {
+    let keys: Vec<&str> = crate::domain::prices::CROPS.iter().map(|crop| crop.key).collect();
+    filter(&keys, "A crop's key; its name in English, French or Kiswahili (haricots, mahindi) is read as well.")
+}
+/// A crop's key (a price alert's), or its name in any language.
+pub fn crop_keys() -> Object {
+    let keys: Vec<&str> = crate::domain::prices::CROPS.iter().map(|crop| crop.key).collect();
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(keys))
+        .description(Some("A crop's key; its name in English, French or Kiswahili is read as well."))
+        .build()
+}
+/// What an owner may ask of their application (`domain::surveys::status::owner_transition`).
+pub fn owner_statuses() -> Object {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some([json!(""), json!("draft"), json!("pending"), json!("re-submitted"), json!("rejected"), Value::Null]))
+        .description(Some("`draft` to save, `pending` to submit (the default for a new one), `re-submitted` after a rejection (a rejected one may be edited as it is); nothing: as it is. Where it may not go from its status: 422 `invalid_transition`."))
+        .build()
+}
+/// Where one farmer's part of an order may be moved (`domain::orders`).
+pub fn part_statuses() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["accepted", "shipped", "delivered", "cancelled"]))
+        .description(Some(
+            "accepted, shipped, delivered or cancelled (a cancellation by the farmer or an admin says why).",
+        ))
+        .build()
+}
 pub fn product_sorts() -> Object {
     filter(
         &["newest", "name", "price_asc", "price_desc", "rating"],
@@ -88,6 +119,10 @@ pub fn complete(doc: &mut Value) {
                     schema["pattern"] = json!(NO_NUL);
                 }
             }
+            // A form field's name is a header's parameter: it holds no control character.
+            if let Some(form) = operation.pointer_mut("/requestBody/content/multipart~1form-data/schema") {
+                *form = json!({"allOf": [form.take()], "propertyNames": {"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"}});
+            }
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
             for (status, description) in refusals {
                 responses.entry(status).or_insert_with(|| {
@@ -99,4 +134,56 @@ pub fn complete(doc: &mut Value) {
             }
         }
     }
+}
+
+/// Something besides spaces, and no NUL character (the server refuses one: `invalid_text`).
+const NON_BLANK: &str = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$";
+
+/// An object (`base`) that must also be one of `choices`, for a choice the derive cannot say.
+fn either(base: Value, choices: [Value; 2]) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, Object};
+    let object = |value: Value| serde_json::from_value::<Object>(value).expect("a schema");
+    let [first, second] = choices;
+    let choice = AnyOfBuilder::new().item(object(first)).item(object(second));
+    utoipa::openapi::RefOr::T(AllOfBuilder::new().item(object(base)).item(choice).into())
+}
+
+/// Sign-in's `user`: an email, or (with no email) a phone number, and the password — a
+/// choice the derive cannot say, so written here as `api::accounts::login` reads it.
+pub fn credentials() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    either(
+        json!({
+            "type": "object",
+            "description": "An email, or instead (no `email`) a phone number: international, or national in one of the six countries; and the password.",
+            "properties": {
+                "email": {"type": ["string", "null"]},
+                "phone_number": {"type": ["string", "null"], "description": "Sent instead of `email` to sign in by phone number."},
+                "password": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"}
+            },
+            "required": ["password"]
+        }),
+        [
+            json!({"type": "object", "required": ["email"], "properties": {"email": {"type": "string", "pattern": NON_BLANK}}}),
+            json!({"type": "object", "required": ["phone_number"], "properties": {"email": {"type": "null"}, "phone_number": {"type": "string", "pattern": NON_BLANK}}}),
+        ],
+    )
+}
+
+/// A forgotten password's request: a phone number (a code comes by SMS), or else an
+/// email (a link comes), as `api::accounts::reset::forgot` reads it.
+pub fn forgot_request() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    either(
+        json!({
+            "type": "object",
+            "description": "An email (a link comes) or a phone number (a code comes by SMS; the number is used when both are given).",
+            "properties": {
+                "email": {"type": ["string", "null"]},
+                "phone_number": {"type": ["string", "null"], "description": "International (`+243…`) or national."}
+            }
+        }),
+        [
+            json!({"type": "object", "required": ["phone_number"], "properties": {"phone_number": {"type": "string", "maxLength": 30, "pattern": NON_BLANK}}}),
+            json!({"type": "object", "required": ["email"], "properties": {"email": {"type": "string", "maxLength": 254, "pattern": crate::domain::person::EMAIL_PATTERN}}}),
+        ],
+    )
 }

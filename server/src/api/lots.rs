@@ -17,7 +17,6 @@ use crate::auth::AuthUser;
 use crate::db::lots::LotRow;
 use crate::domain::cooperatives::{self, lots};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::labels::Lang;
 use crate::model::cooperative::{Grade, kilograms};
 use crate::platform::csv::Csv;
 use crate::state::AppState;
@@ -277,6 +276,7 @@ async fn origin(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult
 #[into_params(parameter_in = Query)]
 struct LangQuery {
     /// The language of the column names: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -289,7 +289,7 @@ async fn origin_csv(
     Path(id): Path<i64>,
     Query(query): Query<LangQuery>,
 ) -> ApiResult<impl IntoResponse> {
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let found = state.db.read(move |conn| lots::origin(conn, id)).await?;
     let mut csv = Csv::new();
     csv.row(ORIGIN_COLUMNS.iter().map(|key| lang.text(&format!("cooperative.origin_columns.{key}"))));

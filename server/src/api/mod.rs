@@ -221,6 +221,16 @@ pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Optio
     }
 }
 
+/// An export's `lang`: en, fr or sw (`fr-CD` is French), English when not given; another
+/// is refused (`invalid_filter`), as the document's enum says.
+pub fn export_lang(value: Option<&str>) -> Result<crate::labels::Lang, AppError> {
+    let known = |code: &str| {
+        let base = code.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
+        crate::labels::LANGUAGES.contains(&base.as_str()).then(|| crate::labels::Lang::parse(Some(code)))
+    };
+    Ok(filter(value, "lang", known)?.unwrap_or(crate::labels::Lang::EN))
+}
+
 /// An answer that is the same for everyone while `version` stands (catalogue pages,
 /// market prices): from memory, made once per burst of the same miss (misses of other
 /// keys are made meanwhile), in brotli when the client takes it. The compression

@@ -356,7 +356,7 @@ async fn get_order(
 
 #[derive(Deserialize, ToSchema)]
 struct PartChange {
-    /// shipped, delivered or cancelled.
+    #[schema(schema_with = crate::api::document::part_statuses)]
     status: String,
     /// Why it is cancelled (required from a farmer or an admin).
     #[serde(default)]

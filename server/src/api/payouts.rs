@@ -19,7 +19,6 @@ use crate::db::payouts::{Account, PayoutRow};
 use crate::domain::cooperatives::payouts::{self, PayoutInput};
 use crate::domain::payments::Outcome;
 use crate::error::{ApiResult, ErrorBody};
-use crate::labels::Lang;
 use crate::model::decimal_amount;
 use crate::outbound::providers::Payout;
 use crate::platform::csv::Csv;
@@ -273,6 +272,7 @@ async fn accounts(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
 #[into_params(parameter_in = Query)]
 struct LangQuery {
     /// The language of the column names: en, fr or sw.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
     lang: Option<String>,
 }
 
@@ -287,7 +287,7 @@ async fn export(
     Path(id): Path<i64>,
     Query(query): Query<LangQuery>,
 ) -> ApiResult<impl IntoResponse> {
-    let lang = Lang::parse(query.lang.as_deref());
+    let lang = super::export_lang(query.lang.as_deref())?;
     let books = state.db.read(move |conn| payouts::books(conn, &auth.user, id)).await?;
     let mut csv = Csv::new();
     csv.row(ACCOUNT_COLUMNS.iter().map(|key| lang.text(&format!("cooperative.account_columns.{key}"))));

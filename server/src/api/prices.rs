@@ -46,11 +46,11 @@ impl From<MarketRow> for MarketJson {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
-    /// A crop's key or name in any language (maize, haricots, mahindi).
+    #[param(value_type = Option<String>, schema_with = crate::api::document::price_crops)]
     crop: Option<String>,
-    /// A market's id.
+    /// A market's id (`/prices/markets`); 404 `market_not_found` when it is not on the list.
     market: Option<i64>,
-    /// A territory (Bukavu, Kabare, ...).
+    /// A territory of the markets (Bukavu, Kabare, ...; any case); 404 `market_not_found` when no market is in it.
     territory: Option<String>,
 }
 
@@ -60,19 +60,25 @@ fn board_filter(
     crop: Option<&'static prices::Crop>,
     query: &BoardQuery,
 ) -> ApiResult<BoardFilter> {
+    // A market or territory that is not on the list is not found, as a market's page would not be.
     let market = match query.market {
         Some(id) => Some(
             markets
                 .iter()
                 .find(|m| m.id == id)
                 .cloned()
-                .ok_or_else(|| AppError::invalid("market", "invalid_filter", "Unknown market"))?,
+                .ok_or_else(|| AppError::not_found("market_not_found", "Unknown market"))?,
         ),
         None => None,
     };
-    let territory = super::filter(query.territory.as_deref(), "territory", |text| {
-        markets.iter().map(|m| &m.territory).find(|t| t.eq_ignore_ascii_case(text)).cloned()
-    })?;
+    let territory = match query.territory.as_deref().map(str::trim).filter(|t| !t.is_empty() && *t != "all") {
+        Some(text) => {
+            Some(markets.iter().map(|m| &m.territory).find(|t| t.eq_ignore_ascii_case(text)).cloned().ok_or_else(
+                || AppError::not_found("market_not_found", format!("No market in the territory {text:?}")),
+            )?)
+        }
+        None => None,
+    };
     Ok(BoardFilter { crop, market, territory })
 }
 
@@ -87,7 +93,11 @@ struct BoardResponse {
 /// Each crop's median price of its newest week, its last 12 weeks, its range and
 /// markets: the same for everyone, answered from memory until a price changes.
 #[utoipa::path(get, path = "/prices", tag = "prices", params(BoardQuery),
-    responses((status = 200, body = BoardResponse), (status = 422, description = "invalid_filter", body = ErrorBody)))]
+    responses(
+        (status = 200, body = BoardResponse),
+        (status = 404, description = "market_not_found: the market, or any market in the territory", body = ErrorBody),
+        (status = 422, description = "invalid_filter: the crop is not one", body = ErrorBody),
+    ))]
 async fn prices_board(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -220,7 +230,7 @@ async fn my_alerts(State(state): State<AppState>, me: AuthUser) -> ApiResult<Jso
 
 #[derive(Deserialize, ToSchema)]
 struct AlertRequest {
-    /// A crop's key or name.
+    #[schema(schema_with = crate::api::document::crop_keys)]
     crop: String,
     /// A market's id; none: every market.
     market_id: Option<i64>,

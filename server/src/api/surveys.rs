@@ -113,6 +113,7 @@ pub struct SurveyForm {
     pub uid: Option<String>,
     /// `draft` to save, `pending` to submit (the default for a new one), `re-submitted` after a rejection.
     #[serde(default)]
+    #[schema(value_type = Option<String>, schema_with = crate::api::document::owner_statuses)]
     pub status: Option<String>,
     #[serde(flatten)]
     pub answers: SurveyAnswersInput,

@@ -70,7 +70,7 @@ fn response(row: uploads::UploadRow) -> UploadResponse {
 
 /// Upload a photo under the SHA-256 of its bytes. 201 the first time, 200 after.
 #[utoipa::path(put, path = "/uploads/{sha256}", tag = "uploads", security(("bearer" = [])),
-    params(("sha256" = String, Path, description = "Lower-case hex SHA-256 of the body")),
+    params(("sha256" = String, Path, description = "Lower-case hex SHA-256 of the body", pattern = "^[0-9a-f]{64}$")),
     request_body(content = Vec<u8>, content_type = "image/jpeg", description = "JPEG, PNG, GIF or WebP, at most 5 MB"),
     responses(
         (status = 201, body = UploadResponse), (status = 200, description = "Already uploaded", body = UploadResponse),
@@ -125,7 +125,7 @@ async fn put_upload(
 
 /// Has this photo arrived? 200 if so, 404 if it still needs to be sent.
 #[utoipa::path(head, path = "/uploads/{sha256}", tag = "uploads", security(("bearer" = [])),
-    params(("sha256" = String, Path, description = "Lower-case hex SHA-256")),
+    params(("sha256" = String, Path, description = "Lower-case hex SHA-256", pattern = "^[0-9a-f]{64}$")),
     responses((status = 200, description = "Already uploaded"), (status = 404, description = "Not yet uploaded")))]
 async fn head_upload(
     State(state): State<AppState>,

@@ -24,6 +24,10 @@ pub fn normalise_email(email: &str) -> String {
 }
 
 /// An address with one `@`, something before it, and a dotted domain after it.
+/// `looks_like_email` for the API document: one `@`, a dot in the part after it, no empty
+/// label, no space nor hidden character (within `MAX_EMAIL_CHARS`, said as `maxLength`).
+pub const EMAIL_PATTERN: &str = r"^[^@\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+@([^@\s.\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+\.)+[^@\s.\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]+$";
+
 pub fn looks_like_email(email: &str) -> bool {
     let Some((local, domain)) = email.split_once('@') else { return false };
     !local.is_empty()

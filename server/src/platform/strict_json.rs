@@ -20,6 +20,15 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
 
 struct Strict<'a>(&'a Value);
 
+/// A number written with a point but no fraction (`4.0`), as an integer: JSON Schema
+/// calls it one, so a client generated from the API document may send it for an id or
+/// a quantity. (A fraction, or past what an `i64` holds, stays a float and is refused
+/// where an integer is expected.)
+fn whole(number: &serde_json::Number) -> Option<i64> {
+    let float = number.as_f64().filter(|_| number.is_f64())?;
+    (float.fract() == 0.0 && (-9.2e18..9.2e18).contains(&float)).then_some(float as i64)
+}
+
 fn expected_object(value: &Value) -> serde_json::Error {
     de::Error::invalid_type(unexpected(value), &"an object")
 }
@@ -42,6 +51,10 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
         match self.0 {
             Value::Array(items) => visitor.visit_seq(Items(items.iter())),
             Value::Object(fields) => visitor.visit_map(Fields { fields: fields.iter(), value: None }),
+            Value::Number(number) => match whole(number) {
+                Some(whole) => visitor.visit_i64(whole),
+                None => de::Deserializer::deserialize_any(number, visitor),
+            },
             scalar => de::Deserializer::deserialize_any(scalar, visitor),
         }
     }
@@ -118,30 +131,6 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         de::Deserializer::deserialize_bool(self.0, visitor)
     }
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_i8(self.0, visitor)
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_i16(self.0, visitor)
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_i32(self.0, visitor)
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_i64(self.0, visitor)
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_u8(self.0, visitor)
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_u16(self.0, visitor)
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_u32(self.0, visitor)
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_u64(self.0, visitor)
-    }
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         de::Deserializer::deserialize_f32(self.0, visitor)
     }
@@ -158,8 +147,9 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
         de::Deserializer::deserialize_unit(self.0, visitor)
     }
 
+    // Integers through `deserialize_any`, which reads `4.0` as 4 (`whole`).
     forward_to_deserialize_any! {
-        i128 u128 char bytes byte_buf unit_struct identifier
+        i8 i16 i32 i64 u8 u16 u32 u64 i128 u128 char bytes byte_buf unit_struct identifier
     }
 }
 
@@ -226,6 +216,23 @@ mod tests {
     enum Kind {
         Farmer,
         Buyer,
+    }
+
+    #[test]
+    fn a_whole_number_with_a_point_is_an_integer() {
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Line {
+            quantity: i64,
+            price: f64,
+        }
+        let read: Line = from_value(&json!({"quantity": 4.0, "price": 2.0})).unwrap();
+        assert_eq!(read, Line { quantity: 4, price: 2.0 });
+        let read: Line = from_value(&json!({"quantity": -7779.0, "price": 2.5})).unwrap();
+        assert_eq!(read, Line { quantity: -7779, price: 2.5 });
+        for refused in [json!({"quantity": 4.5, "price": 1}), json!({"quantity": 1e300, "price": 1})] {
+            let err = from_value::<Line>(&refused).unwrap_err();
+            assert!(err.starts_with("quantity: invalid type: floating point"), "{err}");
+        }
     }
 
     #[test]

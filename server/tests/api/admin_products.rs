@@ -76,6 +76,11 @@ async fn an_admin_hides_a_listing_with_a_reason_and_restores_it() {
     assert_eq!(export.status(), StatusCode::OK);
     let csv = export.text().await.unwrap();
     assert_eq!(csv.lines().count(), 4, "a header and three listings: {csv}");
+    // The language is one of the three (a regional form is its language); another is refused.
+    let export = app.call(Method::GET, "/admin/products/export?lang=fr-CD", &admin, None).await;
+    assert_eq!(export.text().await.unwrap(), csv);
+    let refused = app.call(Method::GET, "/admin/products/export?lang=de", &admin, None).await;
+    assert_eq!(error_of(refused, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["lang"][0], "invalid_filter");
     error_of(
         app.call(Method::POST, "/admin/products/999999/hide", &admin, Some(json!({"reason": "x"}))).await,
         StatusCode::NOT_FOUND,

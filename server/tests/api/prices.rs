@@ -351,11 +351,13 @@ async fn medians_leave_outliers_out_mix_only_converted_units_and_read_francs_at_
     assert_eq!(at_kadutu["crops"][0]["markets"], json!([]));
     let bukavu = app.board("territory=BUKAVU&crop=bean").await;
     assert_eq!(bukavu["crops"][0]["observations"], 6);
+    // A territory or market not on the list is not found; a crop that is none is refused.
     let unknown = app.get("/prices?territory=Atlantis", None).await;
-    assert_eq!(
-        error_of(unknown, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["territory"][0],
-        "invalid_filter"
-    );
+    assert_eq!(error_of(unknown, StatusCode::NOT_FOUND).await["code"], "market_not_found");
+    let unknown = app.get("/prices?market=9223372036854775807&crop=bean", None).await;
+    assert_eq!(error_of(unknown, StatusCode::NOT_FOUND).await["code"], "market_not_found");
+    let unknown = app.get("/prices?crop=granite", None).await;
+    assert_eq!(error_of(unknown, StatusCode::UNPROCESSABLE_ENTITY).await["error_codes"]["crop"][0], "invalid_filter");
 
     // The range under a product: at least 5 prices, from the territory the place names.
     let range: Value =

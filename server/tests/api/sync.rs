@@ -376,7 +376,8 @@ async fn a_phone_listening_over_a_websocket_is_told_of_each_change() {
     assert_eq!(told(&mut listen(&app, next + 50).await, 2 * second).await, Some(next));
     // Not a WebSocket, or a malformed cursor: a 400 in JSON.
     let plain = app.client.get(app.api("/sync/listen?cursor=1")).send().await.unwrap();
-    assert_eq!(error_of(plain, StatusCode::BAD_REQUEST).await["code"], "websocket_required");
+    assert_eq!(plain.headers()["upgrade"], "websocket");
+    assert_eq!(error_of(plain, StatusCode::UPGRADE_REQUIRED).await["code"], "websocket_required");
     let bad = app.client.get(app.api("/sync/listen?cursor=soon")).send().await.unwrap();
     assert_eq!(error_of(bad, StatusCode::BAD_REQUEST).await["code"], "invalid_query");
 }

@@ -29,6 +29,7 @@ import { WeighIn } from './weigh-in';
 import { CooperativeLots } from './lots';
 import { CooperativeMoney } from './money';
 import { OpenDisputes } from './disputes';
+import { currentLanguage } from '../../lib/i18n';
 
 /** The entries of the day at a glance: how many, how many kilograms (corrections applied). */
 function TodayLine({ entries }: { entries: Delivery[] | undefined }) {
@@ -169,7 +170,7 @@ export function CooperativeSection({
   /** The orders a seller has, shown as a farmer's are (the dashboard composes them). */
   sales?: (sellerId: number, title: string) => ReactNode;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const saved = useSavedCooperatives(db);
   const [failed, setFailed] = useState<unknown>(null);
   const [acting, setActing] = useState<unknown>(null);
@@ -282,7 +283,7 @@ export function CooperativeSection({
                     </p>
                   ))}
                   <ExportButton
-                    path={`/cooperatives/${c.id}/deliveries/export?lang=${i18n.language}`}
+                    path={`/cooperatives/${c.id}/deliveries/export?lang=${currentLanguage()}`}
                     label={t('cooperative.download')}
                   />
                   <CooperativeLots

@@ -19,6 +19,7 @@ import {
   type Payout,
 } from '../../lib/entities/cooperatives';
 import { MobilePayout } from './payout-form';
+import { currentLanguage } from '../../lib/i18n';
 
 const money = (cents: number) => formatMoney(cents / 100);
 
@@ -36,7 +37,7 @@ export function CooperativeMoney({
   members: Membership[];
   onChanged: () => Promise<unknown>;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [problem, setProblem] = useState<unknown>(null);
   const act = (action: () => Promise<unknown>) =>
     action().then(
@@ -71,7 +72,7 @@ export function CooperativeMoney({
           ))}
       </ul>
       <ExportButton
-        path={`/cooperatives/${cooperative.id}/accounts/export?lang=${i18n.language}`}
+        path={`/cooperatives/${cooperative.id}/accounts/export?lang=${currentLanguage()}`}
         label={t('cooperative.money.export')}
       />
     </section>

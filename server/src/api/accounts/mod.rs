@@ -147,8 +147,9 @@ pub struct LoginRequest {
     user: Credentials,
 }
 
-/// An email or a phone number (international, or national in one of the six countries), and the password.
-#[derive(Deserialize, ToSchema)]
+/// An email or a phone number (international, or national in one of the six countries),
+/// and the password; documented by `api::document::credentials`.
+#[derive(Deserialize)]
 pub struct Credentials {
     email: Option<String>,
     /// Sent instead of `email` to sign in by phone number.
@@ -156,6 +157,13 @@ pub struct Credentials {
     #[serde(default)]
     password: String,
 }
+
+impl utoipa::PartialSchema for Credentials {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::credentials()
+    }
+}
+impl ToSchema for Credentials {}
 
 #[derive(Serialize, ToSchema)]
 pub struct UserWithToken {

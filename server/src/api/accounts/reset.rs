@@ -22,13 +22,20 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(forgot)).routes(routes!(reset))
 }
 
-/// An email (a link comes) or a phone number (a code comes by SMS).
-#[derive(Deserialize, ToSchema)]
+/// An email (a link comes) or a phone number (a code comes by SMS); documented by
+/// `api::document::forgot_request`.
+#[derive(Deserialize)]
 pub struct ForgotRequest {
     email: Option<String>,
-    /// International (`+243…`) or national; sent instead of `email`.
     phone_number: Option<String>,
 }
+
+impl utoipa::PartialSchema for ForgotRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::forgot_request()
+    }
+}
+impl ToSchema for ForgotRequest {}
 
 /// The same words whether or not the address has an account.
 const SENT: &str =
@@ -85,7 +92,10 @@ pub struct ResetRequest {
     token: Option<String>,
     phone_number: Option<String>,
     code: Option<String>,
+    #[schema(min_length = 6, max_length = 128)]
     password: String,
+    /// The same as `password`.
+    #[schema(min_length = 6, max_length = 128)]
     password_confirmation: String,
 }
 

@@ -139,7 +139,7 @@ async fn admin_create(
 /// Edit a course's fields (only those given); `published` publishes or unpublishes it.
 #[utoipa::path(patch, path = "/admin/courses/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = CourseInput,
-    responses((status = 200, body = AdminCourseDetail), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn admin_update(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -151,7 +151,7 @@ async fn admin_update(
 
 /// Delete a course: it leaves the catalogue and every phone; certificates stay verifiable.
 #[utoipa::path(delete, path = "/admin/courses/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, body = MessageResponse), (status = 404, body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = MessageResponse), (status = 404, body = ErrorBody)))]
 async fn admin_delete(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -170,7 +170,7 @@ pub struct OrderBody {
 /// Reorder a course's modules and lessons (lessons may move between modules).
 #[utoipa::path(put, path = "/admin/courses/{id}/order", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = OrderBody,
-    responses((status = 200, body = AdminCourseDetail), (status = 422, description = "invalid_order", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 422, description = "invalid_order", body = ErrorBody)))]
 async fn admin_reorder(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -194,7 +194,7 @@ pub struct ModuleBody {
 /// Add a module at the end of a course.
 #[utoipa::path(post, path = "/admin/courses/{id}/modules", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = ModuleBody,
-    responses((status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_modules", body = ErrorBody),
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_modules", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn admin_add_module(
     State(state): State<AppState>,
@@ -213,7 +213,7 @@ async fn admin_add_module(
 /// Rename a module.
 #[utoipa::path(patch, path = "/admin/modules/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = ModuleBody,
-    responses((status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody)))]
 async fn admin_rename_module(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -225,7 +225,7 @@ async fn admin_rename_module(
 
 /// Remove a module and its lessons.
 #[utoipa::path(delete, path = "/admin/modules/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody)))]
 async fn admin_delete_module(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -237,7 +237,7 @@ async fn admin_delete_module(
 /// Add a lesson at the end of a module (pictures by hash in the body's markup).
 #[utoipa::path(post, path = "/admin/modules/{id}/lessons", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = LessonInput,
-    responses((status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_lessons", body = ErrorBody),
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_lessons", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn admin_add_lesson(
     State(state): State<AppState>,
@@ -256,7 +256,7 @@ async fn admin_add_lesson(
 /// Replace a lesson.
 #[utoipa::path(put, path = "/admin/lessons/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = LessonInput,
-    responses((status = 200, body = AdminCourseDetail), (status = 404, description = "lesson_not_found", body = ErrorBody),
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "lesson_not_found", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn admin_update_lesson(
     State(state): State<AppState>,
@@ -269,7 +269,7 @@ async fn admin_update_lesson(
 
 /// Remove a lesson (learners' progress in it no longer counts).
 #[utoipa::path(delete, path = "/admin/lessons/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, body = AdminCourseDetail), (status = 404, description = "lesson_not_found", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "lesson_not_found", body = ErrorBody)))]
 async fn admin_delete_lesson(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,

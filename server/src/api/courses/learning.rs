@@ -161,7 +161,7 @@ async fn progress(
 
 #[derive(Deserialize, ToSchema)]
 pub struct RatingBody {
-    /// 1 to 5.
+    #[schema(minimum = 1, maximum = 5)]
     rating: i64,
 }
 
@@ -169,6 +169,7 @@ pub struct RatingBody {
 #[utoipa::path(put, path = "/courses/{id}/rating", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = RatingBody,
     responses((status = 200, body = MessageResponse), (status = 403, description = "not_enrolled", body = ErrorBody),
+        (status = 404, description = "course_not_found", body = ErrorBody),
         (status = 422, description = "rating_invalid", body = ErrorBody)))]
 async fn rate(
     State(state): State<AppState>,

@@ -9,9 +9,9 @@ use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
 use axum::extract::{Query, State};
-use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
-use axum::response::Response;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -166,7 +166,8 @@ const LISTEN_SILENCE: Duration = Duration::from_secs(2 * 25 + 10);
 #[utoipa::path(get, path = "/sync/listen", tag = "sync", security((), ("bearer" = [])), params(WaitQuery),
     responses(
         (status = 101, description = "A WebSocket: text messages `{\"version\": N}` (as /sync/wait answers; `\"restored\": true` too when the server is behind the cursor) on each change that concerns the phone and every 25 s; answer each with a short text"),
-        (status = 400, description = "invalid_query, websocket_required (not a WebSocket handshake)", body = ErrorBody),
+        (status = 400, description = "invalid_query", body = ErrorBody),
+        (status = 426, description = "websocket_required: not a WebSocket handshake (`Upgrade: websocket` says what to ask for)", body = ErrorBody),
     ))]
 pub(super) async fn listen(
     State(state): State<AppState>,
@@ -175,9 +176,15 @@ pub(super) async fn listen(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let cursor = query_of(query)?.cursor;
-    let upgrade = upgrade.map_err(|_| {
-        AppError::bad_request("websocket_required", "open this address as a WebSocket, or use /sync/wait")
-    })?;
+    let Ok(upgrade) = upgrade else {
+        let refused = AppError::client(
+            StatusCode::UPGRADE_REQUIRED,
+            "websocket_required",
+            "open this address as a WebSocket, or use /sync/wait",
+        );
+        let upgrade = [(header::UPGRADE, "websocket"), (header::CONNECTION, "Upgrade")];
+        return Ok((upgrade, refused).into_response());
+    };
     let offered: Vec<&str> = headers
         .get_all(SEC_WEBSOCKET_PROTOCOL)
         .iter()

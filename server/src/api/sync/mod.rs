@@ -45,7 +45,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 struct PushBody {
+    /// The sync protocol this app speaks: the server speaks 1 (`protocol_unsupported` otherwise).
+    #[schema(minimum = 1, maximum = 1)]
     protocol: u32,
+    /// The phone's id, a UUID it made once (`invalid_client_id` otherwise).
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     client_id: String,
     #[schema(value_type = Vec<Object>)]
     mutations: Vec<()>,
