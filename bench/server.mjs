@@ -6,7 +6,8 @@
 // With BENCH_POSTGRES (a PostgreSQL URL whose user may create databases, as
 // scripts/with-postgres gives), each server gets a new, empty PostgreSQL database
 // instead of SQLite in its data dir (bench/engines.mjs runs the benches on both);
-// `{ database }` starts one on a given PostgreSQL database (another node on it: bench/nodes.mjs).
+// `{ database }` starts one on a given PostgreSQL database (another node on it: bench/nodes.mjs);
+// `{ binary }` another build (the tests': target/debug/mavuno).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -19,8 +20,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The demo with the built web app (`pwa/dist`, or `BENCH_WEB_DIR`'s build: bench/preact.mjs): `startServer(WITH_APP)`. */
 export const WITH_APP = ['--demo', '--web-dir', process.env.BENCH_WEB_DIR || join(root, 'pwa/dist')];
 
-export async function startServer(args = [], { openFiles, database, dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {}) {
-  const binary = join(root, 'target/release/mavuno');
+export async function startServer(
+  args = [],
+  { openFiles, database, binary = join(root, 'target/release/mavuno'), dataDir = mkdtempSync(join(tmpdir(), 'mavuno-bench-')) } = {},
+) {
   // Benchmarks take payments with the simulator on purpose (a server refuses to start with it silently).
   const serve = [binary, 'serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir, '--payments', 'simulator', ...args];
   if (database) serve.push('--database-url', database);
