@@ -161,6 +161,10 @@ impl AppError {
             details: Some(Box::new(details)),
         }
     }
+    /// No text the API reads holds a NUL character: it could not be stored, and is nobody's word.
+    pub fn invalid_text() -> Self {
+        Self::bad_request("invalid_text", "A text holds a NUL character, which cannot be stored")
+    }
     pub fn too_large(code: &'static str, message: impl Into<String>) -> Self {
         Self::client(StatusCode::PAYLOAD_TOO_LARGE, code, message)
     }

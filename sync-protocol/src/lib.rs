@@ -22,6 +22,7 @@ pub use survey::{AnswerField, AnswerKind, Cell, CellValue, Given, SurveyAnswers,
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// Bumped whenever the wire format changes incompatibly. A server that cannot
 /// serve an older client answers `protocol_unsupported`; the PWA then asks
@@ -38,7 +39,7 @@ pub struct PushRequest {
 }
 
 /// One queued change.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct Mutation {
     /// Per client, 1, 2, 3... with no gaps, allocated with the local change.
     #[ts(type = "number")]
@@ -49,6 +50,7 @@ pub struct Mutation {
     pub name: String,
     /// The change itself; its shape depends on `name` (see [`MutationArgs`]).
     #[ts(type = "Record<string, unknown>")]
+    #[schema(value_type = Object)]
     pub args: Value,
     /// The version of the record the person edited, for edits.
     #[serde(default)]
@@ -75,7 +77,7 @@ pub struct PushResponse {
     pub results: Vec<MutationResult>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ResultStatus {
     /// Done as asked.

@@ -170,11 +170,15 @@ pub struct ShippingInput {
 /// Places an order; `uid`, made on the phone, is its idempotency key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 pub struct OrderPlace {
+    /// Made by the client (a UUID), so an order sent twice is one.
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub uid: String,
     pub lines: Vec<OrderLineInput>,
     /// `delivery` or `pickup` (at the farmer's place).
+    #[schema(schema_with = deliveries)]
     pub delivery: String,
     /// `mobile_money` or `cash_on_delivery`.
+    #[schema(schema_with = payment_methods)]
     pub payment_method: String,
     #[serde(default)]
     pub shipping: ShippingInput,
@@ -330,6 +334,23 @@ impl crate::Mutation {
         let tagged = serde_json::json!({ "name": self.name, "args": self.args });
         serde_json::from_value(tagged).map_err(|err| ParseError::Invalid(err.to_string()))
     }
+}
+
+/// The API document's words for a text the server reads as one of a few (a wrong one is
+/// refused with its field's words, so the type stays a `String`).
+fn one_of(words: &[&str]) -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(words.iter().copied()))
+        .build()
+}
+
+fn deliveries() -> utoipa::openapi::schema::Object {
+    one_of(&["delivery", "pickup"])
+}
+
+fn payment_methods() -> utoipa::openapi::schema::Object {
+    one_of(&["mobile_money", "cash_on_delivery"])
 }
 
 #[cfg(test)]

@@ -37,11 +37,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct UserQuery {
     /// Part of a first or last name, email, username or phone number.
     q: Option<String>,
-    /// farmer, user, admin, super_admin or field_agent.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::roles)]
     role: Option<String>,
-    /// active, inactive or pending.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::user_statuses)]
     status: Option<String>,
-    /// DRC, BDI, RWA, UGA, TZA or KEN.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::countries)]
     country: Option<String>,
     /// Language of an export's labels: en, fr or sw.
     #[param(value_type = Option<String>, schema_with = crate::api::document::languages)]
@@ -50,6 +50,8 @@ pub struct UserQuery {
 
 impl UserQuery {
     fn filter(&self) -> ApiResult<UserFilter> {
+        // The export's language, refused on the list too: they read one query.
+        super::export_lang(self.lang.as_deref())?;
         Ok(UserFilter {
             search: super::search(self.q.as_deref())?,
             role: super::filter(self.role.as_deref(), "role", Role::parse)?,
@@ -237,8 +239,10 @@ async fn user_details(
 #[derive(Deserialize, ToSchema)]
 pub struct UserChangeForm {
     #[serde(default)]
+    #[schema(schema_with = crate::api::document::new_role)]
     role: Option<String>,
     #[serde(default)]
+    #[schema(schema_with = crate::api::document::new_user_status)]
     status: Option<String>,
 }
 

@@ -34,14 +34,14 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct OrderQuery {
     /// Part of the buyer's name, email or phone, or of a farmer's name.
     q: Option<String>,
-    /// processing, shipped, delivered or cancelled (the order's status, from its parts).
+    #[param(value_type = Option<String>, schema_with = crate::api::document::order_statuses)]
     status: Option<String>,
-    /// mobile_money or cash_on_delivery.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::payment_methods)]
     payment_method: Option<String>,
-    /// Where the latest mobile-money payment stands: unpaid (none started),
-    /// pending, succeeded, failed or expired.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::payment_standings)]
     payment: Option<String>,
     /// Only orders placed at or after this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
     from: Option<String>,
     /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
     page: Option<i64>,
@@ -53,6 +53,8 @@ pub struct OrderQuery {
 
 impl OrderQuery {
     fn filter(&self) -> ApiResult<AdminFilter> {
+        // The export's language, refused on the list too: they read one query.
+        super::export_lang(self.lang.as_deref())?;
         Ok(AdminFilter {
             search: super::search(self.q.as_deref())?,
             status: super::filter(self.status.as_deref(), "status", PartStatus::parse)?,

@@ -41,15 +41,17 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PriceQuery {
-    /// A crop's key or name.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::price_crops)]
     crop: Option<String>,
     market: Option<i64>,
     territory: Option<String>,
-    /// sale, agent or import.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::price_sources)]
     source: Option<String>,
     /// From this day (YYYY-MM-DD).
+    #[param(value_type = Option<String>, format = Date)]
     from: Option<String>,
     /// Up to this day (YYYY-MM-DD).
+    #[param(value_type = Option<String>, format = Date)]
     to: Option<String>,
     page: Option<i64>,
     per_page: Option<i64>,
@@ -60,6 +62,8 @@ pub struct PriceQuery {
 
 impl PriceQuery {
     fn filter(&self) -> ApiResult<ObservationFilter> {
+        // The export's language, refused on the list too: they read one query.
+        super::export_lang(self.lang.as_deref())?;
         let day = |text: &str| prices::day(text).map(|d| d.to_string());
         Ok(ObservationFilter {
             crop: super::filter(self.crop.as_deref(), "crop", crop_named)?.map(|c| c.key.to_owned()),
@@ -311,7 +315,9 @@ async fn import_prices(
 
 #[derive(Deserialize, ToSchema)]
 struct MarketRequest {
+    #[schema(schema_with = crate::api::document::line::<{ crate::domain::prices::markets::MAX_NAME_CHARS }>)]
     name: String,
+    #[schema(schema_with = crate::api::document::line::<{ crate::domain::prices::markets::MAX_NAME_CHARS }>)]
     territory: String,
 }
 
@@ -336,7 +342,9 @@ async fn create_market(
 /// A market renamed or moved: a field left out (or `null`) keeps its value.
 #[derive(Deserialize, ToSchema)]
 struct MarketChange {
+    #[schema(schema_with = crate::api::document::some_line::<{ crate::domain::prices::markets::MAX_NAME_CHARS }>)]
     name: Option<String>,
+    #[schema(schema_with = crate::api::document::some_line::<{ crate::domain::prices::markets::MAX_NAME_CHARS }>)]
     territory: Option<String>,
 }
 

@@ -41,9 +41,9 @@ pub struct ProductQuery {
     /// Part of the title, description or farmer's name.
     q: Option<String>,
     farmer_id: Option<i64>,
-    /// vegetables, fruits, grains, dairy, beverages or herbs.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::product_categories)]
     category: Option<String>,
-    /// on_sale, off_sale (for any reason) or hidden (by an admin).
+    #[param(value_type = Option<String>, schema_with = crate::api::document::product_standings)]
     status: Option<String>,
     /// `true`: only listings at or under the low-stock mark (10 units).
     low_stock: Option<bool>,
@@ -57,6 +57,8 @@ pub struct ProductQuery {
 
 impl ProductQuery {
     fn filter(&self) -> ApiResult<Filter> {
+        // The export's language, refused on the list too: they read one query.
+        super::export_lang(self.lang.as_deref())?;
         Ok(Filter {
             search: super::search(self.q.as_deref())?,
             farmer_id: self.farmer_id,

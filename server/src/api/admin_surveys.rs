@@ -38,10 +38,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct SurveyQuery {
     /// Part of the applicant's first or last name or email, the work type or the cooperative name.
     q: Option<String>,
-    /// pending, approved (or active), rejected or re-submitted.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::survey_statuses)]
     status: Option<String>,
     /// Only applications created at or after this instant (RFC 3339); the
     /// screen sends the start of today, or 7 or 30 days ago, in the admin's time zone.
+    #[param(value_type = Option<String>, format = DateTime)]
     from: Option<String>,
     /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
     page: Option<i64>,
@@ -53,6 +54,8 @@ pub struct SurveyQuery {
 
 impl SurveyQuery {
     fn filter(&self) -> ApiResult<AdminFilter> {
+        // The export's language, refused on the list too: they read one query.
+        super::export_lang(self.lang.as_deref())?;
         let status = match self.status.as_deref().filter(|s| !s.is_empty() && *s != "all") {
             None => None,
             Some("active") => Some(SurveyStatus::Approved),
@@ -203,7 +206,7 @@ fn export_line(lang: Lang, row: &rows::SurveyRow) -> Vec<String> {
 
 #[derive(Deserialize, ToSchema)]
 pub struct ReviewForm {
-    /// `approved` (or the spec client's `active`) or `rejected`.
+    #[schema(schema_with = crate::api::document::decisions)]
     status: String,
     #[serde(default)]
     admin_comment: Option<String>,
@@ -255,6 +258,7 @@ async fn decide(
 #[derive(Deserialize, ToSchema)]
 pub struct BulkRequest {
     ids: Vec<i64>,
+    #[schema(schema_with = crate::api::document::decisions)]
     status: String,
     #[serde(default)]
     admin_comment: Option<String>,

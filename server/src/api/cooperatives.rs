@@ -138,7 +138,9 @@ async fn show(
 /// out, or `null`, keeps its value; an empty description clears it).
 #[derive(Deserialize, ToSchema)]
 struct CooperativeRequest {
+    #[schema(schema_with = crate::api::document::some_line::<{ crate::domain::cooperatives::MAX_NAME_CHARS }>)]
     name: Option<String>,
+    #[schema(schema_with = crate::api::document::some_line::<{ crate::domain::cooperatives::MAX_TERRITORY_CHARS }>)]
     territory: Option<String>,
     /// A market of `GET /prices/markets`: where its sales count as prices.
     market_id: Option<i64>,
@@ -283,9 +285,9 @@ async fn members(State(state): State<AppState>, auth: AuthUser, Path(id): Path<i
 
 #[derive(Deserialize, ToSchema)]
 struct MemberRequest {
-    /// active (accept, or add a farmer) or removed.
+    #[schema(schema_with = crate::api::document::member_status)]
     status: Option<String>,
-    /// member or manager (admins only name managers).
+    #[schema(schema_with = crate::api::document::member_role)]
     role: Option<String>,
 }
 

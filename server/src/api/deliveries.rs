@@ -369,7 +369,7 @@ async fn mine(
 
 #[derive(Deserialize, ToSchema)]
 struct DisputeRequest {
-    /// What is wrong.
+    #[schema(schema_with = crate::api::document::text::<{ crate::domain::cooperatives::deliveries::MAX_NOTE_CHARS }>)]
     reason: String,
 }
 

@@ -74,6 +74,108 @@ pub fn part_statuses() -> Object {
         ))
         .build()
 }
+pub fn order_statuses() -> Object {
+    filter(crate::model::order::PartStatus::words(), "The order's status, from its parts.")
+}
+pub fn payment_methods() -> Object {
+    filter(crate::model::order::PaymentMethod::words(), "How the order is paid.")
+}
+pub fn payment_standings() -> Object {
+    let words = [&["unpaid"], crate::model::payment::PaymentStatus::words()].concat();
+    filter(&words, "Where the latest mobile-money payment stands (unpaid: none started).")
+}
+pub fn product_standings() -> Object {
+    filter(&["on_sale", "off_sale", "hidden"], "on_sale, off_sale (for any reason) or hidden (by an admin).")
+}
+pub fn survey_statuses() -> Object {
+    filter(
+        &["pending", "approved", "active", "rejected", "re-submitted"],
+        "An application's status (active: approved).",
+    )
+}
+pub fn roles() -> Object {
+    filter(crate::model::user::Role::words(), "A person's role.")
+}
+pub fn user_statuses() -> Object {
+    filter(crate::model::user::Status::words(), "An account's status.")
+}
+pub fn countries() -> Object {
+    filter(crate::model::user::Country::words(), "One of the six countries.")
+}
+pub fn price_sources() -> Object {
+    filter(crate::model::price::Source::words(), "Where a price came from.")
+}
+pub fn blog_statuses() -> Object {
+    filter(&["published", "draft"], "Published or draft posts.")
+}
+pub fn comment_statuses() -> Object {
+    filter(&["shown", "hidden"], "Shown or hidden comments.")
+}
+/// What `domain::input::has_hidden_characters` finds on one line.
+const HIDDEN: &str = "\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C";
+
+/// One line of at most `MAX` characters: something besides spaces, no hidden character.
+pub fn line<const MAX: usize>() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .max_length(Some(MAX))
+        .pattern(Some(format!("^[^{HIDDEN}]*[^\\s{HIDDEN}][^{HIDDEN}]*$")))
+        .build()
+}
+
+/// A text of at most `MAX` characters, on several lines if need be: something besides
+/// spaces, no hidden character but line breaks and tabs.
+pub fn text<const MAX: usize>() -> Object {
+    let hidden = HIDDEN.replace("\\u0000-\\u001F", "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F");
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .max_length(Some(MAX))
+        .pattern(Some(format!("^[^{hidden}]*[^\\s{hidden}][^{hidden}]*$")))
+        .build()
+}
+
+/// As `line`, or `null` (or left out): the value it has is kept.
+pub fn some_line<const MAX: usize>() -> Object {
+    let mut schema = line::<MAX>();
+    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
+    schema
+}
+
+/// One of `words`, or `null` (or left out): the value it has is kept.
+fn some_of(words: &[&str], description: &str) -> Object {
+    let mut values: Vec<Value> = words.iter().map(|w| json!(w)).collect();
+    values.push(Value::Null);
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(values))
+        .description(Some(description))
+        .build()
+}
+/// A person's new role or status, as `api::admin::change_user` reads them (nothing or
+/// `all`: unchanged).
+pub fn new_role() -> Object {
+    let words = [&["", "all"], crate::model::user::Role::words()].concat();
+    some_of(&words, "The new role (super admins only); nothing: unchanged.")
+}
+pub fn new_user_status() -> Object {
+    let words = [&["", "all"], crate::model::user::Status::words()].concat();
+    some_of(&words, "The new status; nothing: unchanged.")
+}
+pub fn member_role() -> Object {
+    some_of(crate::model::cooperative::MemberRole::words(), "member or manager (admins only name managers).")
+}
+pub fn member_status() -> Object {
+    some_of(&["active", "removed"], "active (accept, or add a farmer) or removed.")
+}
+/// An admin's decision on an application (`domain::surveys::status::Decision`).
+pub fn decisions() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["approved", "active", "rejected"]))
+        .description(Some("approved (or the spec client's active) or rejected."))
+        .build()
+}
+
 pub fn product_sorts() -> Object {
     filter(
         &["newest", "name", "price_asc", "price_desc", "rating"],
@@ -96,8 +198,19 @@ fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
     } else if parameters > 0 {
         out.push(("400", "bad_request, invalid_query: a path or query the server cannot read"));
     }
+    let listed = operation["parameters"].as_array().into_iter().flatten().any(|p| {
+        let schema = &p["schema"];
+        schema.get("enum").is_some() || schema.get("format").is_some_and(|f| f == "date" || f == "date-time")
+    });
+    if listed {
+        out.push(("422", "invalid_filter: a filter not on its list, or not a date"));
+    }
     out
 }
+
+/// What Rust's `char::is_whitespace` (trim, split_whitespace) takes for a space: a regex's
+/// `\s` differs between tools (Python's takes the separators U+001C-U+001F too).
+const SPACE: &str = "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
 /// What a text may hold, whatever the operation: no NUL character (`invalid_text`).
 const NO_NUL: &str = "^[^\\u0000]*$";
@@ -105,6 +218,9 @@ const NO_NUL: &str = "^[^\\u0000]*$";
 /// Adds each operation's shared refusals it does not list yet, with the error envelope, and
 /// says of its free-text parameters that they hold no NUL character.
 pub fn complete(doc: &mut Value) {
+    if let Some(schemas) = doc.pointer_mut("/components/schemas") {
+        no_nul_in_texts(schemas);
+    }
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else { return };
     for item in paths.values_mut() {
         let Some(item) = item.as_object_mut() else { continue };
@@ -114,6 +230,14 @@ pub fn complete(doc: &mut Value) {
             }
             let refusals = shared_refusals(operation);
             for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
+                if parameter["name"] == "q" && parameter["in"] == "query" {
+                    // Every list's search, read by `api::search`: a few words.
+                    let words = super::MAX_SEARCH_WORDS - 1;
+                    parameter["schema"]["maxLength"] = json!(super::MAX_SEARCH_CHARS);
+                    parameter["schema"]["pattern"] = json!(format!(
+                        "^[{SPACE}]*([^{SPACE}\\u0000]+[{SPACE}]+){{0,{words}}}[^{SPACE}\\u0000]*[{SPACE}]*$"
+                    ));
+                }
                 let schema = &mut parameter["schema"];
                 if schema["type"] == "string" && schema.get("enum").is_none() && schema.get("pattern").is_none() {
                     schema["pattern"] = json!(NO_NUL);
@@ -124,6 +248,15 @@ pub fn complete(doc: &mut Value) {
                 *form = json!({"allOf": [form.take()], "propertyNames": {"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"}});
             }
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
+            // A body of bytes (`Vec<u8>`, a PDF) is one binary string, not an array of numbers.
+            for response in responses.values_mut() {
+                for (media, content) in response.get_mut("content").and_then(Value::as_object_mut).into_iter().flatten()
+                {
+                    if content["schema"]["type"] == "array" && content["schema"]["items"]["type"] == "integer" {
+                        content["schema"] = json!({"type": "string", "contentMediaType": media});
+                    }
+                }
+            }
             for (status, description) in refusals {
                 responses.entry(status).or_insert_with(|| {
                     json!({
@@ -133,6 +266,26 @@ pub fn complete(doc: &mut Value) {
                 });
             }
         }
+    }
+}
+
+/// Every free text of the schemas under `value` (one with no pattern, choice or format of
+/// its own) holds no NUL character: the server reads none (`platform::strict_json`).
+fn no_nul_in_texts(value: &mut Value) {
+    match value {
+        Value::Object(schema) => {
+            let text = match &schema.get("type") {
+                Some(Value::String(kind)) => kind == "string",
+                Some(Value::Array(kinds)) => kinds.iter().any(|k| k == "string"),
+                _ => false,
+            };
+            if text && !["pattern", "enum", "format", "const"].iter().any(|k| schema.contains_key(*k)) {
+                schema.insert("pattern".to_owned(), json!(NO_NUL));
+            }
+            schema.values_mut().for_each(no_nul_in_texts);
+        }
+        Value::Array(items) => items.iter_mut().for_each(no_nul_in_texts),
+        _ => {}
     }
 }
 

@@ -110,10 +110,11 @@ async fn rate_history(
 
 #[derive(Deserialize, ToSchema)]
 struct RateRequest {
-    /// A whole number from 1 to 1,000,000.
-    #[schema(value_type = i64)]
+    /// A whole number from 1 to 1,000,000 (read as given, so that a wrong one is refused with its words).
+    #[schema(value_type = i64, required = true, minimum = 1, maximum = 1_000_000)]
     francs_per_usd: Option<serde_json::Value>,
-    /// YYYY-MM-DD, not in the future.
+    /// YYYY-MM-DD, not in the future (a day to come: 422).
+    #[schema(value_type = String, format = Date, required = true)]
     as_of: Option<String>,
 }
 

@@ -48,8 +48,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
         let Json(body) = Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
-        strict_json::from_value(&body).map(ApiJson).map_err(|err| {
-            AppError::bad_request("invalid_body", format!("The request body has the wrong shape: {err}"))
+        strict_json::from_value(&body).map(ApiJson).map_err(|unreadable| match unreadable {
+            strict_json::Unreadable::Nul => AppError::invalid_text(),
+            strict_json::Unreadable::Shape(err) => {
+                AppError::bad_request("invalid_body", format!("The request body has the wrong shape: {err}"))
+            }
         })
     }
 }
@@ -101,6 +104,16 @@ pub(crate) async fn read_field(
         bytes.extend_from_slice(&chunk);
     }
     Ok(bytes)
+}
+
+/// A form field's text: UTF-8, with no NUL character (`invalid_text`, as in JSON).
+pub(crate) fn field_text(bytes: Vec<u8>) -> Result<String, AppError> {
+    let text = String::from_utf8(bytes)
+        .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+    if text.contains('\0') {
+        return Err(AppError::invalid_text());
+    }
+    Ok(text)
 }
 
 pub(crate) fn field_too_long() -> AppError {
@@ -159,8 +172,7 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
             _ => continue,
         };
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        let text = field_text(bytes)?;
         *slot = Some(text);
     }
     Ok(form)
@@ -229,8 +241,7 @@ async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm,
             continue;
         }
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        let text = field_text(bytes)?;
         match key.strip_suffix("[]") {
             // Repeated fields (certifications, tags, images by hash) make a list.
             Some(list) => {

@@ -136,7 +136,8 @@ pub fn routes() -> Router<AppState> {
             get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc.clone()) }),
         )
         .fallback(not_found)
-        .layer(DefaultBodyLimit::max(JSON_LIMIT));
+        .layer(DefaultBodyLimit::max(JSON_LIMIT))
+        .layer(middleware::from_fn(no_nul_in_address));
     Router::new()
         .nest("/api/v1", v1)
         .route("/api", get(not_found))
@@ -159,13 +160,15 @@ impl MessageResponse {
 }
 
 /// Searches are a few words; longer ones are refused instead of becoming huge queries.
-const MAX_SEARCH_CHARS: usize = 100;
-const MAX_SEARCH_WORDS: usize = 8;
+pub(crate) const MAX_SEARCH_CHARS: usize = 100;
+pub(crate) const MAX_SEARCH_WORDS: usize = 8;
 
-/// The `q` of a list: empty is no search; too long is a 422 `search_too_long`.
+/// The `q` of a list: empty is no search; too long (spaces around it counted, as the
+/// document's `maxLength` counts them) is a 422 `search_too_long`.
 pub fn search(q: Option<&str>) -> Result<Option<String>, AppError> {
+    let too_long = q.is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS);
     let Some(text) = q.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
-    if text.chars().count() > MAX_SEARCH_CHARS || text.split_whitespace().count() > MAX_SEARCH_WORDS {
+    if too_long || text.split_whitespace().count() > MAX_SEARCH_WORDS {
         return Err(AppError::invalid("q", "search_too_long", "Please search with fewer words"));
     }
     Ok(Some(text.to_owned()))
@@ -309,6 +312,17 @@ async fn json_errors(request: Request, next: Next) -> Response {
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     *fixed.headers_mut() = parts.headers;
     fixed
+}
+
+/// No text the API reads holds a NUL character (it could not be stored, and is nobody's
+/// word): one in the address is 400 `invalid_text`, as one in a body is (`strict_json`).
+async fn no_nul_in_address(request: Request, next: Next) -> Response {
+    let uri = request.uri();
+    let nul = |part: &str| part.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"%00"));
+    if nul(uri.path()) || uri.query().is_some_and(nul) {
+        return AppError::invalid_text().into_response();
+    }
+    next.run(request).await
 }
 
 /// API answers are personal or fresh; the service worker and proxies must not keep them.

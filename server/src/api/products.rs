@@ -339,7 +339,7 @@ pub struct OwnProducts {
 
 /// The signed-in farmer's products, active or not, newest first.
 #[utoipa::path(get, path = "/farmer/products", tag = "products", security(("bearer" = [])),
-    responses((status = 200, body = OwnProducts), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = OwnProducts), (status = 401, body = ErrorBody), (status = 403, description = "farmers_only", body = ErrorBody)))]
 async fn own_products(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<OwnProducts>> {
     products::check_farmer(&auth.user)?;
     let id = auth.user.id;
@@ -377,9 +377,17 @@ pub(crate) async fn store_files(state: &AppState, uploader: &UserRow, files: Vec
     Ok(hashes)
 }
 
+/// A listing's JSON form (`ProductForm` reads it, and the multipart one).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // documents the body
+struct ProductRequest {
+    product: sync_protocol::ListingInput,
+}
+
 /// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
 #[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),
-    request_body(content = sync_protocol::ListingInput, description = "`{\"product\": {...}}` or multipart `product[field]`"),
+    request_body(description = "`{\"product\": {...}}`, or multipart `product[field]` (or `field`) with `product[images][]` files",
+        content((ProductRequest = "application/json"), (sync_protocol::ListingInput = "multipart/form-data"))),
     responses(
         (status = 201, body = ProductSaved), (status = 200, description = "the same uid again", body = ProductSaved),
         (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
@@ -405,7 +413,8 @@ async fn create_product(
 
 /// Edit one's product; photo files in a multipart form are added to its photos.
 #[utoipa::path(patch, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
-    request_body(content = sync_protocol::ListingInput, description = "only the fields to change"),
+    request_body(description = "As the listing's creation: only the fields to change",
+        content((ProductRequest = "application/json"), (sync_protocol::ListingInput = "multipart/form-data"))),
     responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn update_product(
     State(state): State<AppState>,

@@ -16,7 +16,7 @@ impl AppError {
     /// was half-written; anything else is ours.
     pub fn database(err: &Error, context: &'static str) -> AppError {
         if matches!(err, Error::NulInText) {
-            return AppError::bad_request("invalid_text", "A text holds a NUL character, which cannot be stored");
+            return AppError::invalid_text();
         }
         if err.is_unavailable() {
             tracing::warn!(%err, "the database is out of reach");

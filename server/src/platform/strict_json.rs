@@ -11,22 +11,57 @@ use serde_json::Value;
 
 /// Reads `T` from `value`, refusing an array where `T` (or anything in it) expects an
 /// object. The error names where it went wrong (`user.first_name: invalid type: ...`).
-pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
+/// A text that holds a NUL character, wherever `T` reads one, is `Unreadable::Nul`.
+pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, Unreadable> {
     serde_path_to_error::deserialize(Strict(value)).map_err(|err| {
         let path = err.path().to_string();
-        if path == "." { err.into_inner().to_string() } else { format!("{path}: {}", err.into_inner()) }
+        let err = err.into_inner().to_string();
+        match () {
+            () if err.starts_with(NUL) => Unreadable::Nul,
+            () if path == "." => Unreadable::Shape(err),
+            () => Unreadable::Shape(format!("{path}: {err}")),
+        }
     })
 }
 
 struct Strict<'a>(&'a Value);
 
+/// What a text read through `Strict` may not hold: it could not be stored.
+const NUL: &str = "a text holds a NUL character";
+
+/// Why a body could not be read as `T`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// A text it reads holds a NUL character.
+    Nul,
+    /// Another shape than `T`'s, said with where (`user.first_name: invalid type: ...`).
+    Shape(String),
+}
+
+/// `value`'s text, refused when it holds a NUL character (a `String` read from it).
+fn text(value: &Value) -> Result<&Value, serde_json::Error> {
+    match value {
+        Value::String(text) if text.contains('\0') => Err(de::Error::custom(NUL)),
+        other => Ok(other),
+    }
+}
+
+enum Whole {
+    Signed(i64),
+    Unsigned(u64),
+}
+
 /// A number written with a point but no fraction (`4.0`), as an integer: JSON Schema
 /// calls it one, so a client generated from the API document may send it for an id or
-/// a quantity. (A fraction, or past what an `i64` holds, stays a float and is refused
-/// where an integer is expected.)
-fn whole(number: &serde_json::Number) -> Option<i64> {
-    let float = number.as_f64().filter(|_| number.is_f64())?;
-    (float.fract() == 0.0 && (-9.2e18..9.2e18).contains(&float)).then_some(float as i64)
+/// a quantity. (A fraction, or past what a 64-bit integer holds, stays a float and is
+/// refused where an integer is expected.)
+fn whole(number: &serde_json::Number) -> Option<Whole> {
+    let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0)?;
+    match float {
+        f if (-9.2e18..9.2e18).contains(&f) => Some(Whole::Signed(f as i64)),
+        f if (0.0..1.8e19).contains(&f) => Some(Whole::Unsigned(f as u64)),
+        _ => None,
+    }
 }
 
 fn expected_object(value: &Value) -> serde_json::Error {
@@ -52,9 +87,12 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
             Value::Array(items) => visitor.visit_seq(Items(items.iter())),
             Value::Object(fields) => visitor.visit_map(Fields { fields: fields.iter(), value: None }),
             Value::Number(number) => match whole(number) {
-                Some(whole) => visitor.visit_i64(whole),
+                Some(Whole::Signed(whole)) => visitor.visit_i64(whole),
+                Some(Whole::Unsigned(whole)) => visitor.visit_u64(whole),
                 None => de::Deserializer::deserialize_any(number, visitor),
             },
+            // Not checked here: JSON read as any JSON (a mutation's `args`) is read by its own
+            // reader later, where one bad value refuses only what holds it.
             scalar => de::Deserializer::deserialize_any(scalar, visitor),
         }
     }
@@ -138,10 +176,10 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
         de::Deserializer::deserialize_f64(self.0, visitor)
     }
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_str(self.0, visitor)
+        de::Deserializer::deserialize_str(text(self.0)?, visitor)
     }
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        de::Deserializer::deserialize_string(self.0, visitor)
+        de::Deserializer::deserialize_string(text(self.0)?, visitor)
     }
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         de::Deserializer::deserialize_unit(self.0, visitor)
@@ -229,8 +267,10 @@ mod tests {
         assert_eq!(read, Line { quantity: 4, price: 2.0 });
         let read: Line = from_value(&json!({"quantity": -7779.0, "price": 2.5})).unwrap();
         assert_eq!(read, Line { quantity: -7779, price: 2.5 });
+        let big: u64 = from_value(&json!(1.2e19)).unwrap();
+        assert_eq!(big, 12_000_000_000_000_000_000);
         for refused in [json!({"quantity": 4.5, "price": 1}), json!({"quantity": 1e300, "price": 1})] {
-            let err = from_value::<Line>(&refused).unwrap_err();
+            let Unreadable::Shape(err) = from_value::<Line>(&refused).unwrap_err() else { panic!("{refused}") };
             assert!(err.starts_with("quantity: invalid type: floating point"), "{err}");
         }
     }
@@ -254,13 +294,30 @@ mod tests {
 
     #[test]
     fn an_array_where_an_object_is_expected_is_refused_at_any_depth() {
+        let shape = |value: Value| match from_value::<Envelope>(&value) {
+            Err(Unreadable::Shape(err)) => err,
+            other => panic!("{other:?}"),
+        };
         assert_eq!(
             from_value::<Change>(&json!([null, null])).unwrap_err(),
-            "invalid type: sequence, expected an object"
+            Unreadable::Shape("invalid type: sequence, expected an object".into())
         );
-        let nested = from_value::<Envelope>(&json!({"user": [null, null], "tags": []})).unwrap_err();
-        assert_eq!(nested, "user: invalid type: sequence, expected an object");
-        let wrong = from_value::<Envelope>(&json!({"user": {"price": "x"}, "tags": []})).unwrap_err();
+        assert_eq!(
+            shape(json!({"user": [null, null], "tags": []})),
+            "user: invalid type: sequence, expected an object"
+        );
+        let wrong = shape(json!({"user": {"price": "x"}, "tags": []}));
         assert!(wrong.starts_with("user.price: invalid type: string"), "{wrong}");
+    }
+
+    #[test]
+    fn a_text_read_with_a_nul_character_is_refused_and_one_ignored_or_untyped_is_not() {
+        let nul = |value: Value| from_value::<Envelope>(&value).unwrap_err() == Unreadable::Nul;
+        assert!(nul(json!({"user": {"title": "a\0b"}, "tags": []})));
+        assert!(nul(json!({"user": {}, "tags": ["ok", "\0"]})));
+        let value: Value = from_value(&json!({"free": "\0"})).unwrap();
+        assert_eq!(value["free"], "\0", "read as any JSON, it is left to what reads it");
+        let ignored: Envelope = from_value(&json!({"user": {}, "tags": [], "extra": "\0"})).unwrap();
+        assert_eq!(ignored.tags, Vec::<String>::new());
     }
 }

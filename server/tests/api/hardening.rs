@@ -446,8 +446,12 @@ async fn a_borrowed_token_cannot_change_the_password_or_the_email() {
 #[tokio::test]
 async fn names_and_emails_with_hidden_characters_are_refused() {
     let app = spawn_app().await;
+    // A NUL is refused before any field is read: it could not be stored (400 invalid_text).
+    let mut fields = registration("hidden@example.com");
+    fields.iter_mut().find(|(name, _)| *name == "first_name").unwrap().1 = "Amani\u{0}".to_owned();
+    let body = error_of(app.post_form("/users", user_form(&fields)).await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["code"], "invalid_text");
     for (field, value) in [
-        ("first_name", "Amani\u{0}"),
         ("last_name", "Bahati\u{1b}[2J"),
         ("first_name", "Ama\nni"),
         ("last_name", "evil\u{202e}gpj.exe"),
@@ -464,6 +468,14 @@ async fn names_and_emails_with_hidden_characters_are_refused() {
     let response = app.client.post(app.api("/contact")).json(&contact).send().await.unwrap();
     let body = error_of(response, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(body["error_codes"]["name"][0], "invalid_characters");
+    // A NUL anywhere the API reads text: in a JSON body's text, in the address.
+    let contact = serde_json::json!({"contact": {"name": "A\u{0}", "email": "a@example.com", "subject": "Hi", "message": "Hello"}});
+    let response = app.client.post(app.api("/contact")).json(&contact).send().await.unwrap();
+    assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "invalid_text");
+    for address in ["/products?q=caf%00e", "/certificates/ab%00c"] {
+        let response = app.client.get(app.api(address)).send().await.unwrap();
+        assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "invalid_text", "{address}");
+    }
 }
 
 #[tokio::test]

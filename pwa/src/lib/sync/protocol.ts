@@ -183,7 +183,11 @@ export type ShippingInput = { first_name: string, last_name: string, email: stri
  */
 country: string, };
 
-export type OrderPlace = { uid: string, lines: Array<OrderLineInput>, 
+export type OrderPlace = { 
+/**
+ * Made by the client (a UUID), so an order sent twice is one.
+ */
+uid: string, lines: Array<OrderLineInput>, 
 /**
  * `delivery` or `pickup` (at the farmer's place).
  */

@@ -79,8 +79,7 @@ async fn read_multipart(mut multipart: Multipart) -> Result<BlogForm, AppError> 
         }
         let limit = if key == "full_content" { MAX_CONTENT_BYTES + 1 } else { MAX_TEXT_FIELD_BYTES };
         let bytes = read_field(&mut field, limit, field_too_long).await?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| AppError::bad_request("malformed_multipart", "Form fields must be UTF-8 text"))?;
+        let text = crate::api::extract::field_text(bytes)?;
         fields.insert(key, serde_json::Value::String(text));
     }
     let input = serde_json::from_value(serde_json::Value::Object(fields))
@@ -105,8 +104,9 @@ async fn store_image(
 struct AdminQuery {
     /// Words found in the title, description or author.
     q: Option<String>,
-    /// all, published or draft.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::blog_statuses)]
     status: Option<String>,
+    #[param(value_type = Option<String>, schema_with = crate::api::document::blog_categories)]
     category: Option<String>,
     page: Option<i64>,
     /// 50 unless asked, at most 200.

@@ -131,10 +131,11 @@ async fn list(
 
 #[derive(Deserialize, ToSchema)]
 struct CommentBody {
-    /// Made by the client, so a comment sent twice is one (optional).
+    /// Made by the client, so a comment sent twice is one (optional; at most 64 characters).
     #[serde(default)]
+    #[schema(max_length = 64, pattern = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$")]
     uid: Option<String>,
-    /// Plain text, at most 2,000 characters.
+    #[schema(schema_with = crate::api::document::text::<{ crate::domain::comments::MAX_BODY_CHARS }>)]
     body: String,
     /// The comment this answers.
     #[serde(default)]
@@ -213,7 +214,7 @@ async fn delete(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct AdminQuery {
-    /// all (default), shown or hidden.
+    #[param(value_type = Option<String>, schema_with = crate::api::document::comment_statuses)]
     status: Option<String>,
     page: Option<i64>,
     per_page: Option<i64>,

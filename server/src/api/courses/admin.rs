@@ -170,7 +170,7 @@ pub struct OrderBody {
 /// Reorder a course's modules and lessons (lessons may move between modules).
 #[utoipa::path(put, path = "/admin/courses/{id}/order", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = OrderBody,
-    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 422, description = "invalid_order", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "course_not_found", body = ErrorBody), (status = 422, description = "invalid_order", body = ErrorBody)))]
 async fn admin_reorder(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -188,13 +188,14 @@ async fn admin_reorder(
 
 #[derive(Deserialize, ToSchema)]
 pub struct ModuleBody {
+    #[schema(schema_with = crate::api::document::line::<{ crate::domain::courses::MAX_TITLE_CHARS }>)]
     title: String,
 }
 
 /// Add a module at the end of a course.
 #[utoipa::path(post, path = "/admin/courses/{id}/modules", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = ModuleBody,
-    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_modules", body = ErrorBody),
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 404, description = "course_not_found", body = ErrorBody), (status = 409, description = "too_many_modules", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn admin_add_module(
     State(state): State<AppState>,
@@ -213,7 +214,8 @@ async fn admin_add_module(
 /// Rename a module.
 #[utoipa::path(patch, path = "/admin/modules/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = ModuleBody,
-    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody)))]
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody),
+        (status = 422, description = "The title is required, on one line, within its length", body = ErrorBody)))]
 async fn admin_rename_module(
     State(state): State<AppState>,
     AdminUser(auth): AdminUser,
@@ -237,7 +239,7 @@ async fn admin_delete_module(
 /// Add a lesson at the end of a module (pictures by hash in the body's markup).
 #[utoipa::path(post, path = "/admin/modules/{id}/lessons", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
     request_body = LessonInput,
-    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 409, description = "too_many_lessons", body = ErrorBody),
+    responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 201, body = AdminCourseDetail), (status = 404, description = "module_not_found", body = ErrorBody), (status = 409, description = "too_many_lessons", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn admin_add_lesson(
     State(state): State<AppState>,

@@ -41,7 +41,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(listen))
 }
 
-/// The wire types live in the sync-protocol crate; the document describes them loosely.
+/// The push as the document says it (`sync_protocol::PushRequest`, with what the server checks).
 #[derive(ToSchema)]
 #[allow(dead_code)]
 struct PushBody {
@@ -51,8 +51,8 @@ struct PushBody {
     /// The phone's id, a UUID it made once (`invalid_client_id` otherwise).
     #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     client_id: String,
-    #[schema(value_type = Vec<Object>)]
-    mutations: Vec<()>,
+    /// Oldest first; `mutation_id` goes on from the last this client sent, with no gap (400 `mutation_order`).
+    mutations: Vec<sync_protocol::Mutation>,
 }
 
 /// Apply a device's queued changes, in order. Each is committed before the
@@ -83,7 +83,8 @@ struct PullQuery {
     /// The previous answer's `snapshot`, while a snapshot has more pages.
     snapshot: Option<i64>,
     /// At most this many changes (default 100, at most 500).
-    limit: Option<usize>,
+    #[param(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
+    limit: Option<i64>,
 }
 
 /// What changed since `cursor`, page by page: the public catalogue for
@@ -98,7 +99,11 @@ async fn pull(
 ) -> ApiResult<Json<PullResponse>> {
     let Query(query) = query.map_err(|_| AppError::bad_request("invalid_query", "cursor and limit must be numbers"))?;
     let viewer = auth.0.map(|a| a.user);
-    let limit = query.limit.unwrap_or(DEFAULT_PULL_LIMIT);
+    let limit = match query.limit.map(usize::try_from) {
+        None => DEFAULT_PULL_LIMIT,
+        Some(Ok(limit)) => limit,
+        Some(Err(_)) => return Err(AppError::bad_request("invalid_query", "cursor and limit must be numbers")),
+    };
     let page = flows::pull(&state, viewer.as_ref(), query.client_id, query.cursor, query.snapshot, limit).await?;
     let viewer_id = viewer.map(|v| v.id);
     let orders = viewer_id.map(|id| OrderViewer::selling_for(id, page.sells_for.clone()));

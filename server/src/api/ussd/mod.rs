@@ -22,7 +22,6 @@ mod screens;
 pub mod session;
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -32,6 +31,7 @@ use utoipa_axum::routes;
 
 use self::menu::{Ctx, Run};
 use self::session::{Memo, Steps};
+use crate::api::extract::ApiJson;
 use crate::auth::{self, AuthUser};
 use crate::db::throttles::Limit;
 use crate::db::users::{self, UserRow};
@@ -76,7 +76,7 @@ impl Dial {
     pub fn read(session: &str, phone_number: &str, text: &str, lang: Option<Lang>) -> Option<Dial> {
         let phone = international(phone_number)?;
         let session = session.trim();
-        if session.is_empty() || session.len() > 100 || session.chars().any(char::is_control) {
+        if session.is_empty() || session.chars().count() > 100 || session.chars().any(char::is_control) {
             return None;
         }
         let answers: Vec<String> =
@@ -303,7 +303,11 @@ fn once(
 /// A request of the emulator (the app's drawn phone).
 #[derive(Deserialize, ToSchema)]
 pub struct TryRequest {
-    /// Any id the emulator keeps for one session.
+    /// Any id the emulator keeps for one session (at most 100 characters on one line).
+    #[schema(
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$"
+    )]
     session_id: String,
     /// Every answer so far joined by `*`, as a gateway sends them.
     #[serde(default)]
@@ -323,9 +327,8 @@ pub struct TryRequest {
 async fn try_menu(
     State(state): State<AppState>,
     AuthUser { user, .. }: AuthUser,
-    body: Result<Json<TryRequest>, JsonRejection>,
+    ApiJson(request): ApiJson<TryRequest>,
 ) -> ApiResult<Json<Reply>> {
-    let Json(request) = body.map_err(|err| AppError::bad_request("invalid_body", err.body_text()))?;
     let number = match (&request.phone, user.role.is_admin()) {
         (Some(typed), true) => {
             let country = user.country.unwrap_or(crate::model::user::Country::Drc);

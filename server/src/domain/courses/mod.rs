@@ -20,7 +20,7 @@ use crate::error::{ApiResult, AppError, FieldErrors};
 use crate::model::course::{CourseCategory, CourseFields, CourseLanguage, LessonKind, Level, Question};
 use crate::platform::clock;
 
-const MAX_TITLE_CHARS: usize = 120;
+pub const MAX_TITLE_CHARS: usize = 120;
 const MAX_DESCRIPTION_CHARS: usize = 4000;
 const MAX_NAME_CHARS: usize = 100;
 const MAX_BIO_CHARS: usize = 1000;
