@@ -218,9 +218,13 @@ const NO_NUL: &str = "^[^\\u0000]*$";
 /// Adds each operation's shared refusals it does not list yet, with the error envelope, and
 /// says of its free-text parameters that they hold no NUL character.
 pub fn complete(doc: &mut Value) {
-    if let Some(schemas) = doc.pointer_mut("/components/schemas") {
-        no_nul_in_texts(schemas);
+    // (Not the error envelope's: a refusal's message may quote what was sent.)
+    for (name, schema) in doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut).into_iter().flatten() {
+        if name != "ErrorBody" {
+            no_nul_in_texts(schema);
+        }
     }
+    let schemas = doc.pointer("/components/schemas").cloned().unwrap_or_default();
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else { return };
     for item in paths.values_mut() {
         let Some(item) = item.as_object_mut() else { continue };
@@ -243,9 +247,8 @@ pub fn complete(doc: &mut Value) {
                     schema["pattern"] = json!(NO_NUL);
                 }
             }
-            // A form field's name is a header's parameter: it holds no control character.
-            if let Some(form) = operation.pointer_mut("/requestBody/content/multipart~1form-data/schema") {
-                *form = json!({"allOf": [form.take()], "propertyNames": {"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"}});
+            if let Some(form) = operation.pointer_mut("/requestBody/content/multipart~1form-data") {
+                form["schema"] = form_fields(form.get_mut("schema").map(Value::take), &schemas);
             }
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
             // A body of bytes (`Vec<u8>`, a PDF) is one binary string, not an array of numbers.
@@ -267,6 +270,32 @@ pub fn complete(doc: &mut Value) {
             }
         }
     }
+}
+
+/// A multipart form's fields, from the JSON body's schema (`fields`, often a reference):
+/// a field is sent or left out, never `null` (a form cannot say it: a tool would send the
+/// word "null"), and its name, a header's parameter, holds no control character.
+fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
+    let names = json!({"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"});
+    let Some(mut fields) = fields else { return json!({"type": "object", "propertyNames": names}) };
+    if let Some(name) = fields["$ref"].as_str().and_then(|r| r.strip_prefix("#/components/schemas/")) {
+        fields = schemas[name].clone();
+    }
+    for field in fields.get_mut("properties").and_then(Value::as_object_mut).into_iter().flat_map(|p| p.values_mut()) {
+        if let Some(kinds) = field.get_mut("type").and_then(Value::as_array_mut) {
+            kinds.retain(|kind| kind != "null");
+        }
+        if let Some(field) = field.as_object_mut().filter(|f| f.get("default") == Some(&Value::Null)) {
+            field.remove("default");
+        }
+        let choices = field.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
+        if let [one, other] = choices.as_slice() {
+            let not_null = if one["type"] == "null" { other } else { one };
+            *field = not_null.clone();
+        }
+    }
+    fields["propertyNames"] = names;
+    fields
 }
 
 /// Every free text of the schemas under `value` (one with no pattern, choice or format of

@@ -155,6 +155,7 @@ struct CommentResponse {
     responses(
         (status = 201, body = CommentResponse), (status = 200, description = "The same uid again", body = CommentResponse),
         (status = 401, body = ErrorBody), (status = 404, description = "blog_not_found, comment_not_found", body = ErrorBody),
+        (status = 409, description = "uid_taken: another person's comment has this uid", body = ErrorBody),
         (status = 422, description = "required, too_long, invalid_characters, invalid_uid", body = ErrorBody),
         (status = 429, description = "too_many_comments", body = ErrorBody),
     ))]

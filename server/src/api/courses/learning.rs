@@ -120,7 +120,9 @@ pub struct ProgressBody {
     lesson_id: i64,
     /// viewed, completed (a reading) or quiz (with `answers`).
     kind: String,
+    /// A quiz's answers: for each question in order, the index of the choice made.
     #[serde(default)]
+    #[schema(value_type = Option<Vec<u16>>)]
     answers: Option<Vec<usize>>,
     /// When it happened, by the client's clock (orders events from several devices).
     #[serde(default)]

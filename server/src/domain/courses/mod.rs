@@ -320,7 +320,7 @@ pub fn delete_module(tx: &Connection, actor: &UserRow, module_id: i64) -> ApiRes
 #[serde(deny_unknown_fields)]
 pub struct LessonInput {
     pub title: String,
-    /// reading or quiz.
+    #[schema(value_type = crate::model::course::LessonKind)]
     pub kind: String,
     /// How long it takes, in minutes (1 to 600).
     pub minutes: i64,
