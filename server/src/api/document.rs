@@ -114,24 +114,24 @@ pub fn comment_statuses() -> Object {
 /// What `domain::input::has_hidden_characters` finds on one line.
 const HIDDEN: &str = "\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C";
 
-/// One line of at most `MAX` characters: something besides spaces, no hidden character.
-pub fn line<const MAX: usize>() -> Object {
+/// Something besides spaces within `max` characters, none of them `hidden`.
+fn worded(max: usize, hidden: &str) -> Object {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .max_length(Some(MAX))
-        .pattern(Some(format!("^[^{HIDDEN}]*[^\\s{HIDDEN}][^{HIDDEN}]*$")))
+        .max_length(Some(max))
+        .pattern(Some(format!("^[^{hidden}]*[^\\s{hidden}][^{hidden}]*$")))
         .build()
+}
+
+/// One line of at most `MAX` characters: something besides spaces, no hidden character.
+pub fn line<const MAX: usize>() -> Object {
+    worded(MAX, HIDDEN)
 }
 
 /// A text of at most `MAX` characters, on several lines if need be: something besides
 /// spaces, no hidden character but line breaks and tabs.
 pub fn text<const MAX: usize>() -> Object {
-    let hidden = HIDDEN.replace("\\u0000-\\u001F", "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F");
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .max_length(Some(MAX))
-        .pattern(Some(format!("^[^{hidden}]*[^\\s{hidden}][^{hidden}]*$")))
-        .build()
+    worded(MAX, &HIDDEN.replace("\\u0000-\\u001F", "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F"))
 }
 
 /// As `line`, or `null` (or left out): the value it has is kept.
