@@ -27,9 +27,15 @@ pub struct Lang(usize);
 impl Lang {
     pub const EN: Lang = Lang(0);
 
+    /// The language a code names (`fr`, `fr-CD`, `SW_tz`), English for any other.
     pub fn parse(code: Option<&str>) -> Lang {
-        let base = code.unwrap_or("").split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
-        Lang(LANGUAGES.iter().position(|l| *l == base).unwrap_or(0))
+        code.and_then(Lang::known).unwrap_or(Lang::EN)
+    }
+
+    /// The language a code names, if it is one of the three.
+    pub fn known(code: &str) -> Option<Lang> {
+        let base = code.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        LANGUAGES.iter().position(|l| *l == base).map(Lang)
     }
 
     /// Its code: `en`, `fr` or `sw`.

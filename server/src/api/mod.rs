@@ -214,9 +214,14 @@ pub fn catalogue_page(page: Option<i64>, per_page: Option<i64>) -> (i64, i64) {
     (page.unwrap_or(1).clamp(1, 100_000), per_page.unwrap_or(24).clamp(1, 100))
 }
 
+/// What a filter names: nothing when empty or "all".
+pub fn chosen(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|s| !s.is_empty() && *s != "all")
+}
+
 /// A list filter: empty or "all" is no filter; anything `parse` does not know is a 422 `invalid_filter`.
 pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Option<T>, AppError> {
-    match value.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
+    match chosen(value) {
         None => Ok(None),
         Some(text) => parse(text)
             .map(Some)
@@ -227,11 +232,7 @@ pub fn filter<T>(value: Option<&str>, field: &str, parse: impl Fn(&str) -> Optio
 /// An export's `lang`: en, fr or sw (`fr-CD` is French), English when not given; another
 /// is refused (`invalid_filter`), as the document's enum says.
 pub fn export_lang(value: Option<&str>) -> Result<crate::labels::Lang, AppError> {
-    let known = |code: &str| {
-        let base = code.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
-        crate::labels::LANGUAGES.contains(&base.as_str()).then(|| crate::labels::Lang::parse(Some(code)))
-    };
-    Ok(filter(value, "lang", known)?.unwrap_or(crate::labels::Lang::EN))
+    Ok(filter(value, "lang", crate::labels::Lang::known)?.unwrap_or(crate::labels::Lang::EN))
 }
 
 /// An answer that is the same for everyone while `version` stands (catalogue pages,

@@ -71,7 +71,7 @@ fn board_filter(
         ),
         None => None,
     };
-    let territory = match query.territory.as_deref().map(str::trim).filter(|t| !t.is_empty() && *t != "all") {
+    let territory = match super::chosen(query.territory.as_deref()) {
         Some(text) => {
             Some(markets.iter().map(|m| &m.territory).find(|t| t.eq_ignore_ascii_case(text)).cloned().ok_or_else(
                 || AppError::not_found("market_not_found", format!("No market in the territory {text:?}")),

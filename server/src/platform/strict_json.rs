@@ -16,10 +16,12 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, Unreadable> {
     serde_path_to_error::deserialize(Strict(value)).map_err(|err| {
         let path = err.path().to_string();
         let err = err.into_inner().to_string();
-        match () {
-            () if err.starts_with(NUL) => Unreadable::Nul,
-            () if path == "." => Unreadable::Shape(err),
-            () => Unreadable::Shape(format!("{path}: {err}")),
+        if err.starts_with(NUL) {
+            Unreadable::Nul
+        } else if path == "." {
+            Unreadable::Shape(err)
+        } else {
+            Unreadable::Shape(format!("{path}: {err}"))
         }
     })
 }
