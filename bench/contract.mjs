@@ -25,7 +25,9 @@ async function token(origin, email) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ user: { email, password: 'mavuno-demo' } }),
   });
-  return (await answer.json()).user.token;
+  const body = await answer.json();
+  if (!body.user?.token) throw new Error(`${email} could not sign in: ${answer.status} ${JSON.stringify(body)}`);
+  return body.user.token;
 }
 
 /**

@@ -40,8 +40,7 @@ pub struct OrderQuery {
     payment_method: Option<String>,
     #[param(value_type = Option<String>, schema_with = crate::api::document::payment_standings)]
     payment: Option<String>,
-    /// Only orders placed at or after this instant (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
+    #[param(value_type = Option<String>, schema_with = crate::api::document::from_instant)]
     from: Option<String>,
     /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
     page: Option<i64>,

@@ -47,11 +47,9 @@ pub struct PriceQuery {
     territory: Option<String>,
     #[param(value_type = Option<String>, schema_with = crate::api::document::price_sources)]
     source: Option<String>,
-    /// From this day (YYYY-MM-DD).
-    #[param(value_type = Option<String>, format = Date)]
+    #[param(value_type = Option<String>, schema_with = crate::api::document::from_day)]
     from: Option<String>,
-    /// Up to this day (YYYY-MM-DD).
-    #[param(value_type = Option<String>, format = Date)]
+    #[param(value_type = Option<String>, schema_with = crate::api::document::to_day)]
     to: Option<String>,
     page: Option<i64>,
     per_page: Option<i64>,

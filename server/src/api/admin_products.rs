@@ -146,7 +146,7 @@ async fn export(
 pub struct HideRequest {
     /// Why: the farmer reads it (at most 500 characters).
     #[serde(default)]
-    #[schema(schema_with = crate::api::document::text::<{ crate::domain::products::moderation::MAX_REASON_CHARS }>)]
+    #[schema(required = true, schema_with = crate::api::document::text::<{ crate::domain::products::moderation::MAX_REASON_CHARS }>)]
     reason: String,
 }
 

@@ -40,9 +40,7 @@ pub struct SurveyQuery {
     q: Option<String>,
     #[param(value_type = Option<String>, schema_with = crate::api::document::survey_statuses)]
     status: Option<String>,
-    /// Only applications created at or after this instant (RFC 3339); the
-    /// screen sends the start of today, or 7 or 30 days ago, in the admin's time zone.
-    #[param(value_type = Option<String>, format = DateTime)]
+    #[param(value_type = Option<String>, schema_with = crate::api::document::from_instant)]
     from: Option<String>,
     /// 1-based; 50 a page unless `per_page` (at most 200) says otherwise.
     page: Option<i64>,

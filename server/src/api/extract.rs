@@ -216,6 +216,9 @@ impl FromRequest<AppState> for ProductForm {
     }
 }
 
+/// A listing's fields that hold a list: certifications, tags, photos by hash.
+const LIST_FIELDS: [&str; 3] = ["certifications", "tags", "images"];
+
 async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm, AppError> {
     use serde_json::{Map, Value};
     let mut fields = Map::new();
@@ -242,8 +245,9 @@ async fn read_product_multipart(mut multipart: Multipart) -> Result<ProductForm,
         }
         let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
         let text = field_text(bytes)?;
-        match key.strip_suffix("[]") {
-            // Repeated fields (certifications, tags, images by hash) make a list.
+        // Repeated fields make a list, with `[]` or without (as a form sends an array).
+        let list = key.strip_suffix("[]").or_else(|| LIST_FIELDS.contains(&key.as_str()).then_some(key.as_str()));
+        match list {
             Some(list) => {
                 let entry = fields.entry(list.to_owned()).or_insert_with(|| Value::Array(Vec::new()));
                 if let Value::Array(items) = entry {

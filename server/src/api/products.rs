@@ -377,20 +377,46 @@ pub(crate) async fn store_files(state: &AppState, uploader: &UserRow, files: Vec
     Ok(hashes)
 }
 
-/// A listing's JSON form (`ProductForm` reads it, and the multipart one).
-#[derive(Deserialize, ToSchema)]
+/// An edit's JSON body (`ProductForm` reads it, and the multipart form).
+#[derive(ToSchema)]
 #[allow(dead_code)] // documents the body
 struct ProductRequest {
-    product: sync_protocol::ListingInput,
+    product: ListingFields,
 }
+
+/// A new listing's JSON body.
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the body
+struct NewProductRequest {
+    product: NewListingFields,
+}
+
+/// A listing's fields as the server checks them (`api::document::listing`).
+struct ListingFields;
+impl utoipa::PartialSchema for ListingFields {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::forms::edit()
+    }
+}
+impl ToSchema for ListingFields {}
+
+/// As `ListingFields`, with the ones a new listing needs required.
+struct NewListingFields;
+impl utoipa::PartialSchema for NewListingFields {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::forms::new()
+    }
+}
+impl ToSchema for NewListingFields {}
 
 /// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
 #[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),
     request_body(description = "`{\"product\": {...}}`, or multipart `product[field]` (or `field`) with `product[images][]` files",
-        content((ProductRequest = "application/json"), (sync_protocol::ListingInput = "multipart/form-data"))),
+        content((NewProductRequest = "application/json"), (NewListingFields = "multipart/form-data"))),
     responses(
         (status = 201, body = ProductSaved), (status = 200, description = "the same uid again", body = ProductSaved),
         (status = 403, description = "farmers_only", body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 409, description = "photo_missing: a photo named by its hash has not been sent to `PUT /uploads/{sha256}` yet", body = ErrorBody),
     ))]
 async fn create_product(
     State(state): State<AppState>,
@@ -414,8 +440,9 @@ async fn create_product(
 /// Edit one's product; photo files in a multipart form are added to its photos.
 #[utoipa::path(patch, path = "/farmer/products/{id}", tag = "products", security(("bearer" = [])), params(("id" = i64, Path)),
     request_body(description = "As the listing's creation: only the fields to change",
-        content((ProductRequest = "application/json"), (sync_protocol::ListingInput = "multipart/form-data"))),
-    responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        content((ProductRequest = "application/json"), (ListingFields = "multipart/form-data"))),
+    responses((status = 200, body = ProductSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 409, description = "photo_missing: a photo named by its hash has not been sent to `PUT /uploads/{sha256}` yet", body = ErrorBody)))]
 async fn update_product(
     State(state): State<AppState>,
     auth: AuthUser,

@@ -19,10 +19,10 @@ use crate::model::blog::{BlogCategory, BlogFields};
 use crate::model::course::CourseLanguage;
 use crate::platform::clock;
 
-const MAX_TITLE_CHARS: usize = 200;
-const MAX_DESCRIPTION_CHARS: usize = 1_000;
-const MAX_AUTHOR_CHARS: usize = 100;
-const MAX_READ_TIME_CHARS: usize = 30;
+pub const MAX_TITLE_CHARS: usize = 200;
+pub const MAX_DESCRIPTION_CHARS: usize = 1_000;
+pub const MAX_AUTHOR_CHARS: usize = 100;
+pub const MAX_READ_TIME_CHARS: usize = 30;
 /// An article's HTML as sent (a long article is some 30 KB).
 pub const MAX_CONTENT_BYTES: usize = 200_000;
 const MAX_PICTURES: usize = 30;

@@ -105,8 +105,11 @@ impl CourseFields {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Question {
     pub prompt: String,
+    /// 2 to 6 (`domain::courses`).
+    #[schema(min_items = 2, max_items = 6)]
     pub choices: Vec<String>,
-    /// The index of the right choice.
+    /// The index of the right choice, among at most 6.
+    #[schema(maximum = 5)]
     pub answer: usize,
     /// Shown after answering, right or wrong.
     #[serde(default)]

@@ -12,6 +12,7 @@ mod blogs;
 mod cli;
 mod comments;
 mod contact;
+mod contract;
 pub mod cooperatives;
 mod course_payments;
 mod courses;

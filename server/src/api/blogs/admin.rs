@@ -12,10 +12,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{BlogJson, words};
-use crate::api::MessageResponse;
 use crate::api::extract::{
     ApiJson, MAX_TEXT_FIELD_BYTES, field_too_long, multipart_error, multipart_rejection, read_field,
 };
+use crate::api::{MessageResponse, document};
 use crate::auth::AdminUser;
 use crate::db::blogs::{self as rows, BlogFilter};
 use crate::domain::blogs::{self, BlogInput, MAX_CONTENT_BYTES};
@@ -63,6 +63,71 @@ impl FromRequest<AppState> for BlogForm {
         }
         Err(AppError::unsupported_media_type("Send the form as multipart/form-data or as JSON"))
     }
+}
+
+/// A new post's fields, as `domain::blogs` checks them: its content must also hold words
+/// once cleaned of what a post may not hold, and name only pictures sent to `/uploads`
+/// (422 `required`, `photo_missing`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the body
+struct NewPostFields {
+    #[schema(schema_with = document::line::<{ blogs::MAX_TITLE_CHARS }>)]
+    title: String,
+    #[schema(schema_with = document::text::<{ blogs::MAX_DESCRIPTION_CHARS }>)]
+    description: String,
+    /// The post's HTML, at most 200 KB: headings, paragraphs, lists, quotes, links and pictures from `/media`.
+    #[schema(min_length = 1)]
+    full_content: String,
+    #[schema(schema_with = document::line::<{ blogs::MAX_AUTHOR_CHARS }>)]
+    author: String,
+    #[schema(value_type = Option<String>, schema_with = document::blog_category)]
+    category: Option<String>,
+    /// Blank: counted from the words, in each reader's language.
+    #[schema(max_length = 30, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$")]
+    read_time: Option<String>,
+    #[schema(value_type = Option<String>, schema_with = document::language)]
+    language: Option<String>,
+    published: Option<bool>,
+    /// The picture (multipart only).
+    #[schema(value_type = Option<String>, format = Binary)]
+    image: Option<String>,
+}
+
+/// An edit's fields: as a new post's, each left out keeps its value.
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the body
+struct PostFields {
+    #[schema(value_type = Option<String>, schema_with = document::some_line::<{ blogs::MAX_TITLE_CHARS }>)]
+    title: Option<String>,
+    #[schema(value_type = Option<String>, schema_with = document::some_text::<{ blogs::MAX_DESCRIPTION_CHARS }>)]
+    description: Option<String>,
+    #[schema(min_length = 1)]
+    full_content: Option<String>,
+    #[schema(value_type = Option<String>, schema_with = document::some_line::<{ blogs::MAX_AUTHOR_CHARS }>)]
+    author: Option<String>,
+    #[schema(value_type = Option<String>, schema_with = document::blog_category)]
+    category: Option<String>,
+    #[schema(max_length = 30, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$")]
+    read_time: Option<String>,
+    #[schema(value_type = Option<String>, schema_with = document::language)]
+    language: Option<String>,
+    published: Option<bool>,
+    /// True to take the post's picture away.
+    remove_image: Option<bool>,
+    #[schema(value_type = Option<String>, format = Binary)]
+    image: Option<String>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the body
+struct NewPostRequest {
+    blog: NewPostFields,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the body
+struct PostRequest {
+    blog: PostFields,
 }
 
 async fn read_multipart(mut multipart: Multipart) -> Result<BlogForm, AppError> {
@@ -185,7 +250,8 @@ fn saved(message: &str, row: crate::db::blogs::BlogRow) -> Json<BlogSaved> {
 /// `[language]`, `[published]`, optional `[image]` (JPEG, PNG, GIF or WebP, at
 /// most 5 MB); or `{"blog": {...}}`. Defaults: General, a read time counted from the words (empty), a draft.
 #[utoipa::path(post, path = "/admin/blogs", operation_id = "create_blog", tag = "news", security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "blog[title], blog[description], blog[full_content], blog[author], blog[category], blog[read_time], blog[language], blog[published], blog[image]"),
+    request_body(description = "`{\"blog\": {...}}`, or multipart `blog[field]` (or `field`) with the picture as `blog[image]`",
+        content((NewPostRequest = "application/json"), (NewPostFields = "multipart/form-data"))),
     responses((status = 201, body = BlogSaved), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
@@ -201,7 +267,8 @@ async fn create(
 /// Edit a post (the same form; what is left out keeps its value;
 /// `blog[remove_image]=true` takes the picture away).
 #[utoipa::path(put, path = "/admin/blogs/{id}", operation_id = "update_blog", tag = "news", security(("bearer" = [])), params(("id" = i64, Path)),
-    request_body(content_type = "multipart/form-data", description = "As POST /admin/blogs, plus blog[remove_image]"),
+    request_body(description = "As a new post's, only the fields to change; `remove_image` takes the picture away",
+        content((PostRequest = "application/json"), (PostFields = "multipart/form-data"))),
     responses((status = 200, body = BlogSaved), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn update(
     State(state): State<AppState>,

@@ -119,8 +119,26 @@ async fn admin_course(
     Ok(Json(admin_detail(&state, id).await?))
 }
 
+/// A course's fields as `domain::courses` checks them (`api::document::forms`).
+struct CourseForm;
+impl utoipa::PartialSchema for CourseForm {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::forms::course_edit()
+    }
+}
+impl utoipa::ToSchema for CourseForm {}
+
+/// As `CourseForm`, with the ones a new course needs required.
+struct NewCourseForm;
+impl utoipa::PartialSchema for NewCourseForm {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::document::forms::new_course()
+    }
+}
+impl utoipa::ToSchema for NewCourseForm {}
+
 /// Create a course (unpublished unless `published`; publishing needs a lesson).
-#[utoipa::path(post, path = "/admin/courses", tag = "training", security(("bearer" = [])), request_body = CourseInput,
+#[utoipa::path(post, path = "/admin/courses", tag = "training", security(("bearer" = [])), request_body = NewCourseForm,
     responses((status = 201, body = AdminCourseDetail), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn admin_create(
     State(state): State<AppState>,
@@ -138,7 +156,7 @@ async fn admin_create(
 
 /// Edit a course's fields (only those given); `published` publishes or unpublishes it.
 #[utoipa::path(patch, path = "/admin/courses/{id}", tag = "training", params(("id" = i64, Path)), security(("bearer" = [])),
-    request_body = CourseInput,
+    request_body = CourseForm,
     responses((status = 403, description = "forbidden: not an admin", body = ErrorBody), (status = 200, body = AdminCourseDetail), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn admin_update(
     State(state): State<AppState>,

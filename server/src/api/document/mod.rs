@@ -10,6 +10,8 @@ use crate::model::Word;
 use crate::model::course::{CourseCategory, CourseLanguage, Level};
 use crate::model::product::Category;
 
+pub mod forms;
+
 /// A list's filter as `api::filter` reads it: nothing, `all`, or one of `values` (a
 /// parameter's `schema_with` replaces its description too: it is said here).
 fn filter(values: &[&str], description: &str) -> Object {
@@ -46,6 +48,41 @@ pub fn price_bands() -> Object {
 pub fn price_crops() -> Object {
     let keys: Vec<&str> = crate::domain::prices::CROPS.iter().map(|crop| crop.key).collect();
     filter(&keys, "A crop's key; its name in English, French or Kiswahili (haricots, mahindi) is read as well.")
+}
+/// A form's choice among `words`, blank for the default (or, on an edit, to keep it).
+fn blank_or(words: &[&str], description: &str) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some([&[""], words].concat()))
+        .description(Some(description))
+        .build()
+}
+pub fn blog_category() -> Object {
+    blank_or(
+        crate::model::blog::BlogCategory::words(),
+        "One of the categories; blank: general (or, on an edit, as it is).",
+    )
+}
+pub fn language() -> Object {
+    blank_or(CourseLanguage::words(), "en, fr or sw; blank: en (or, on an edit, as it is).")
+}
+/// A filter from or up to a moment: `format` (`date`: YYYY-MM-DD, `date-time`: RFC 3339),
+/// or nothing (no filter).
+fn moment_or_nothing(format: &str, description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    let schema = json!({"type": "string", "description": description, "format": format, OR_BLANK: "^$"});
+    utoipa::openapi::RefOr::T(serde_json::from_value(schema).expect("a schema"))
+}
+pub fn from_day() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    moment_or_nothing("date", "From this day (YYYY-MM-DD); nothing: from the first.")
+}
+pub fn to_day() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    moment_or_nothing("date", "Up to this day (YYYY-MM-DD); nothing: up to the last.")
+}
+pub fn from_instant() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    moment_or_nothing(
+        "date-time",
+        "From this instant (RFC 3339; the screen sends the start of today, or 7 or 30 days ago, in the admin's time zone); nothing: from the first.",
+    )
 }
 /// A crop's key (a price alert's), or its name in any language.
 pub fn crop_keys() -> Object {
@@ -131,12 +168,33 @@ pub fn line<const MAX: usize>() -> Object {
 /// A text of at most `MAX` characters, on several lines if need be: something besides
 /// spaces, no hidden character but line breaks and tabs.
 pub fn text<const MAX: usize>() -> Object {
-    worded(MAX, &HIDDEN.replace("\\u0000-\\u001F", "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F"))
+    worded(MAX, &multiline_hidden())
+}
+
+/// What `domain::input::has_hidden_characters` finds in a text of several lines (line
+/// breaks and tabs are not hidden there).
+fn multiline_hidden() -> String {
+    HIDDEN.replace("\\u0000-\\u001F", "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F")
+}
+
+/// `line` and `text` as JSON, for a schema written as JSON.
+fn line_of(max: usize) -> Value {
+    serde_json::to_value(worded(max, HIDDEN)).expect("a schema")
+}
+fn text_of(max: usize) -> Value {
+    serde_json::to_value(worded(max, &multiline_hidden())).expect("a schema")
 }
 
 /// As `line`, or `null` (or left out): the value it has is kept.
 pub fn some_line<const MAX: usize>() -> Object {
     let mut schema = line::<MAX>();
+    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
+    schema
+}
+
+/// As `text`, or `null` (or left out): the value it has is kept.
+pub fn some_text<const MAX: usize>() -> Object {
+    let mut schema = text::<MAX>();
     schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
     schema
 }
@@ -200,7 +258,8 @@ fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
     }
     let listed = operation["parameters"].as_array().into_iter().flatten().any(|p| {
         let schema = &p["schema"];
-        schema.get("enum").is_some() || schema.get("format").is_some_and(|f| f == "date" || f == "date-time")
+        let dated = |schema: &Value| schema.get("format").is_some_and(|f| f == "date" || f == "date-time");
+        schema.get("enum").is_some() || dated(schema) || schema["anyOf"].as_array().is_some_and(|a| a.iter().any(dated))
     });
     if listed {
         out.push(("422", "invalid_filter: a filter not on its list, or not a date"));
@@ -218,6 +277,7 @@ const NO_NUL: &str = "^[^\\u0000]*$";
 /// Adds each operation's shared refusals it does not list yet, with the error envelope, and
 /// says of its free-text parameters that they hold no NUL character.
 pub fn complete(doc: &mut Value) {
+    or_blank(doc);
     // (Not the error envelope's: a refusal's message may quote what was sent.)
     for (name, schema) in doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut).into_iter().flatten() {
         if name != "ErrorBody" {
@@ -296,6 +356,25 @@ fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
     }
     fields["propertyNames"] = names;
     fields
+}
+
+/// A text of a `format` that may also be blank (`pattern`), marked so: utoipa's schema types
+/// keep no `anyOf` beside a `type`, but keep `x-` keys.
+const OR_BLANK: &str = "x-or-blank";
+
+/// Each schema under `value` marked `OR_BLANK` becomes `anyOf` its format or its blank.
+fn or_blank(value: &mut Value) {
+    match value {
+        Value::Object(schema) => {
+            if let Some(blank) = schema.remove(OR_BLANK) {
+                let format = schema.remove("format");
+                schema.insert("anyOf".to_owned(), json!([{"format": format}, {"pattern": blank}]));
+            }
+            schema.values_mut().for_each(or_blank);
+        }
+        Value::Array(items) => items.iter_mut().for_each(or_blank),
+        _ => {}
+    }
 }
 
 /// Every free text of the schemas under `value` (one with no pattern, choice or format of

@@ -21,13 +21,13 @@ use crate::model::course::{CourseCategory, CourseFields, CourseLanguage, LessonK
 use crate::platform::clock;
 
 pub const MAX_TITLE_CHARS: usize = 120;
-const MAX_DESCRIPTION_CHARS: usize = 4000;
-const MAX_NAME_CHARS: usize = 100;
-const MAX_BIO_CHARS: usize = 1000;
-const MAX_LIST_ITEMS: usize = 12;
-const MAX_ITEM_CHARS: usize = 200;
-const MAX_TAGS: usize = 10;
-const MAX_TAG_CHARS: usize = 30;
+pub const MAX_DESCRIPTION_CHARS: usize = 4000;
+pub const MAX_NAME_CHARS: usize = 100;
+pub const MAX_BIO_CHARS: usize = 1000;
+pub const MAX_LIST_ITEMS: usize = 12;
+pub const MAX_ITEM_CHARS: usize = 200;
+pub const MAX_TAGS: usize = 10;
+pub const MAX_TAG_CHARS: usize = 30;
 /// A course holds at most this many modules, a module this many lessons.
 pub const MAX_MODULES: usize = 30;
 pub const MAX_LESSONS: usize = 40;
@@ -37,7 +37,7 @@ const MAX_QUESTIONS: usize = 30;
 const MAX_CHOICES: usize = 6;
 const MAX_PICTURES_PER_LESSON: usize = 20;
 /// 10,000 USD.
-const MAX_PRICE_CENTS: i64 = 1_000_000;
+pub const MAX_PRICE_CENTS: i64 = 1_000_000;
 
 pub fn not_found() -> AppError {
     AppError::not_found("course_not_found", "Course not found")

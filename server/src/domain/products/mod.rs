@@ -5,12 +5,15 @@
 pub mod moderation;
 mod validate;
 
-pub use validate::{CERTIFICATIONS, LOW_STOCK, MAX_IMAGES, Mode, apply, parse_cents};
+pub use validate::{
+    CERTIFICATIONS, LOW_STOCK, MAX_CENTS, MAX_DESCRIPTION_CHARS, MAX_IMAGES, MAX_QUANTITY, MAX_SHIPPING_DAYS_CHARS,
+    MAX_TAG_CHARS, MAX_TAGS, MAX_TITLE_CHARS, Mode, apply, parse_cents,
+};
 
 use crate::db::Connection;
 use sync_protocol::ListingInput;
 
-use self::validate::{MAX_DESCRIPTION_CHARS, MAX_QUANTITY, changed_fields};
+use self::validate::changed_fields;
 use super::long_text;
 use super::merge::{Base, conflicts, stamp};
 use crate::db::products::{self as rows, ProductRow};

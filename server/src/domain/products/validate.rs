@@ -12,13 +12,15 @@ pub const CERTIFICATIONS: [&str; 3] = ["organic", "fair-trade", "rainforest-alli
 /// A product with this many units or fewer is "low stock" on the farmer's screen.
 pub const LOW_STOCK: i64 = 10;
 pub const MAX_IMAGES: usize = 6;
-const MAX_TITLE_CHARS: usize = 120;
-pub(super) const MAX_DESCRIPTION_CHARS: usize = 4000;
-const MAX_TAGS: usize = 10;
-const MAX_TAG_CHARS: usize = 30;
+pub const MAX_TITLE_CHARS: usize = 120;
+pub const MAX_DESCRIPTION_CHARS: usize = 4000;
+pub const MAX_TAGS: usize = 10;
+pub const MAX_TAG_CHARS: usize = 30;
 /// 1,000,000 USD: beyond any harvest, and far from integer limits.
-const MAX_CENTS: i64 = 100_000_000;
-pub(super) const MAX_QUANTITY: i64 = 10_000_000;
+pub const MAX_CENTS: i64 = 100_000_000;
+pub const MAX_QUANTITY: i64 = 10_000_000;
+/// A longer delivery time ("2-3 days") is not kept.
+pub const MAX_SHIPPING_DAYS_CHARS: usize = 20;
 
 /// Reads a price: a number or text of dollars with at most two decimals, at least 0.
 pub fn parse_cents(value: &Loose) -> Option<i64> {
@@ -208,7 +210,7 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
         }
     }
     if let Some(text) = &input.shipping_days {
-        next.shipping_days = blank_to_none(text).filter(|d| d.chars().count() <= 20);
+        next.shipping_days = blank_to_none(text).filter(|d| d.chars().count() <= MAX_SHIPPING_DAYS_CHARS);
     }
     if let Some(value) = &input.min_order {
         match parse_amount(value) {

@@ -1,0 +1,187 @@
+//! Forms' fields as the domain checks them, for the document: a listing's
+//! (`domain::products::apply`, docs/products.md: the JSON body `{"product": {...}}` and the
+//! multipart form's fields) and a course's (`domain::courses`). An edit sends any of them;
+//! a new one needs some.
+
+use serde_json::{Value, json};
+use utoipa::openapi::{RefOr, schema::Schema};
+
+use super::{HIDDEN, SPACE, multiline_hidden};
+use crate::domain::products as rules;
+use crate::model::Word;
+use crate::model::product::{Category, ProductStatus, Unit};
+
+use crate::domain::courses as course_rules;
+use crate::model::course::{CourseCategory, CourseLanguage, Level};
+
+/// The fields a new listing cannot do without.
+const REQUIRED: [&str; 5] = ["title", "description", "quantity", "price", "current_price"];
+
+/// At most `max` characters, none hidden; blank clears the field.
+fn clearable(max: usize, hidden: &str) -> Value {
+    json!({"type": "string", "maxLength": max, "pattern": format!("^[^{hidden}]*$")})
+}
+
+/// Dollars with at most two decimals, from 0 to the largest price.
+fn dollars(description: &str) -> Value {
+    dollars_up_to(rules::MAX_CENTS, description)
+}
+fn dollars_up_to(cents: i64, description: &str) -> Value {
+    let most = cents / 100;
+    json!({"type": "number", "minimum": 0, "maximum": most, "multipleOf": 0.01, "description": description})
+}
+
+/// A day as YYYY-MM-DD, or blank to clear it.
+fn day() -> Value {
+    json!({"type": "string", "format": "date", super::OR_BLANK: format!("^[{SPACE}]*$")})
+}
+
+/// An amount ordered, above 0.
+fn amount() -> Value {
+    json!({"type": "number", "exclusiveMinimum": 0, "maximum": rules::MAX_QUANTITY})
+}
+
+fn fields(creating: bool) -> Value {
+    let (name, description) = (rules::MAX_TITLE_CHARS, rules::MAX_DESCRIPTION_CHARS);
+    let multiline = multiline_hidden();
+    let words = |words: &[&str]| json!({"type": "string", "enum": words});
+    let mut schema = json!({
+        "type": "object",
+        "description": "A listing's fields; on an edit, only those to change. Prices are US dollars.",
+        "properties": {
+            "title": super::line_of(name),
+            "title_en": clearable(name, HIDDEN),
+            "title_fr": clearable(name, HIDDEN),
+            "title_sw": clearable(name, HIDDEN),
+            "description": super::text_of(description),
+            "description_en": clearable(description, &multiline),
+            "description_fr": clearable(description, &multiline),
+            "description_sw": clearable(description, &multiline),
+            "category": words(Category::words()),
+            "unit": words(Unit::words()),
+            "status": words(ProductStatus::words()),
+            "quantity": {"type": "integer", "minimum": 1, "maximum": rules::MAX_QUANTITY},
+            "price": dollars("The usual price."),
+            "current_price": dollars("The price today."),
+            "harvest_date": day(),
+            "expiry_date": day(),
+            "certifications": {"type": "array", "items": words(&rules::CERTIFICATIONS)},
+            "tags": {
+                "type": "array",
+                "maxItems": rules::MAX_TAGS,
+                "items": {"type": "string", "maxLength": rules::MAX_TAG_CHARS}
+            },
+            "shipping_available": {"type": "boolean"},
+            "shipping_cost": dollars("What a delivery costs."),
+            "shipping_days": {
+                "type": "string",
+                "description": format!("How long a delivery takes (\"2-3 days\"); a longer text than {} characters is not kept.", rules::MAX_SHIPPING_DAYS_CHARS)
+            },
+            "min_order": amount(),
+            "max_order": amount(),
+            "images": {
+                "type": "array",
+                "maxItems": rules::MAX_IMAGES,
+                "description": "The SHA-256 of photos sent to `PUT /uploads/{sha256}`; a multipart form may send the files themselves as `product[images][]`.",
+                "items": {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+            }
+        }
+    });
+    if creating {
+        schema["required"] = json!(REQUIRED);
+    }
+    schema
+}
+
+fn schema(value: Value) -> RefOr<Schema> {
+    RefOr::T(serde_json::from_value(value).expect("a listing's schema"))
+}
+
+/// An edit's fields (`ListingFields`).
+pub fn edit() -> RefOr<Schema> {
+    schema(fields(false))
+}
+
+/// A new listing's fields (`NewListingFields`).
+pub fn new() -> RefOr<Schema> {
+    schema(fields(true))
+}
+
+/// The fields a new course cannot do without.
+const COURSE_REQUIRED: [&str; 6] = ["title", "description", "instructor_name", "category", "level", "language"];
+
+fn course_fields(creating: bool) -> Value {
+    let multiline = multiline_hidden();
+    let words = |words: &[&str]| json!({"type": "string", "enum": words});
+    let list =
+        |items: usize, chars: usize| json!({"type": "array", "maxItems": items, "items": clearable(chars, HIDDEN)});
+    let picture = json!({
+        "type": "string",
+        "pattern": format!("^([0-9a-f]{{64}}|[{SPACE}]*)$"),
+        "description": "A picture's SHA-256, sent to `PUT /uploads/{sha256}` first (422 `photo_missing`); blank removes it."
+    });
+    let mut schema = json!({
+        "type": "object",
+        "description": "A course's fields; on an edit, only those to change. No other field is read (400 `invalid_body`).",
+        "additionalProperties": false,
+        "properties": {
+            "title": super::line_of(course_rules::MAX_TITLE_CHARS),
+            "description": super::text_of(course_rules::MAX_DESCRIPTION_CHARS),
+            "category": words(CourseCategory::words()),
+            "level": words(Level::words()),
+            "language": words(CourseLanguage::words()),
+            "instructor_name": super::line_of(course_rules::MAX_NAME_CHARS),
+            "instructor_title": clearable(course_rules::MAX_NAME_CHARS, HIDDEN),
+            "instructor_bio": clearable(course_rules::MAX_BIO_CHARS, &multiline),
+            "instructor_photo": picture.clone(),
+            "cover_image": picture,
+            "price": dollars_up_to(course_rules::MAX_PRICE_CENTS, "US dollars; 0 is free."),
+            "certificate": {"type": "boolean"},
+            "tags": list(course_rules::MAX_TAGS, course_rules::MAX_TAG_CHARS),
+            "outcomes": list(course_rules::MAX_LIST_ITEMS, course_rules::MAX_ITEM_CHARS),
+            "requirements": list(course_rules::MAX_LIST_ITEMS, course_rules::MAX_ITEM_CHARS),
+            "published": {"type": "boolean"}
+        }
+    });
+    if creating {
+        schema["required"] = json!(COURSE_REQUIRED);
+    }
+    schema
+}
+
+/// A course's edit (`CourseForm`).
+pub fn course_edit() -> RefOr<Schema> {
+    schema(course_fields(false))
+}
+
+/// A new course (`NewCourseForm`).
+pub fn new_course() -> RefOr<Schema> {
+    schema(course_fields(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::PartialSchema;
+
+    /// The document names every field the server reads, and only those.
+    #[test]
+    fn the_documented_fields_are_the_ones_read() {
+        let read = serde_json::to_value(sync_protocol::ListingInput::schema()).unwrap();
+        let documented = super::fields(true);
+        let names = |schema: &serde_json::Value| {
+            let mut names: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+            names.sort();
+            names
+        };
+        assert_eq!(names(&documented), names(&read));
+        for field in super::REQUIRED {
+            assert!(documented["properties"].get(field).is_some(), "{field}");
+        }
+        let read = serde_json::to_value(crate::domain::courses::CourseInput::schema()).unwrap();
+        let documented = super::course_fields(true);
+        assert_eq!(names(&documented), names(&read));
+        for field in super::COURSE_REQUIRED {
+            assert!(documented["properties"].get(field).is_some(), "{field}");
+        }
+    }
+}
