@@ -180,3 +180,48 @@ fn the_published_document_is_the_served_one() {
         "docs/openapi.json is not the served document: run UPDATE_OPENAPI=1 cargo test -p mavuno --lib contract"
     );
 }
+
+/// `export type Name = { field: …, other?: … };` declarations of a TypeScript file: each
+/// plain object type's name and field names (an intersection, `{…} & Other`, is left out).
+pub(crate) fn ts_objects(source: &str) -> Vec<(String, Vec<String>)> {
+    let mut text = String::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("/*") {
+        text.push_str(&rest[..start]);
+        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
+    }
+    text.push_str(rest);
+    let mut out = Vec::new();
+    for declaration in text.split("export type ").skip(1) {
+        let Some((name, body)) = declaration.split_once(" = {") else { continue };
+        let (mut depth, mut field, mut fields, mut end) = (1, String::new(), Vec::new(), None);
+        for (at, c) in body.char_indices() {
+            match c {
+                '{' | '(' | '[' | '<' => depth += 1,
+                '}' | ')' | ']' | '>' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                end = Some(at);
+                break;
+            }
+            if depth == 1 && c == ',' {
+                fields.push(std::mem::take(&mut field));
+            } else {
+                field.push(c);
+            }
+        }
+        let Some(end) = end else { continue };
+        if body[end + 1..].trim_start().starts_with('&') {
+            continue;
+        }
+        fields.push(field);
+        let names = fields
+            .iter()
+            .filter_map(|f| f.split_once(':').map(|(n, _)| n.trim().trim_end_matches('?').trim_matches('"').to_owned()))
+            .filter(|n| !n.is_empty())
+            .collect();
+        out.push((name.trim().to_owned(), names));
+    }
+    out
+}

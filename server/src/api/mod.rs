@@ -116,7 +116,7 @@ pub fn router() -> (Router<AppState>, OpenApiDoc) {
 }
 
 /// The OpenAPI document as served: the route table's, with the refusals every operation
-/// shares (api/document.rs).
+/// shares (api/document/mod.rs).
 pub fn document(doc: OpenApiDoc) -> serde_json::Value {
     let mut doc = serde_json::to_value(doc).unwrap_or_default();
     document::complete(&mut doc);

@@ -264,6 +264,7 @@ fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
     if listed {
         out.push(("422", "invalid_filter: a filter not on its list, or not a date"));
     }
+    out.push(("503", "server_busy: the database is out of reach for a moment (Retry-After says when to try again)"));
     out
 }
 

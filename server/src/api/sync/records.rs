@@ -111,3 +111,52 @@ fn the_pwa_records_are_up_to_date() {
         "pwa/src/lib/sync/records.ts is stale; run UPDATE_TS_BINDINGS=1 cargo test -p mavuno --lib records"
     );
 }
+
+/// Each record is also a REST answer: its TypeScript for the app and its schema in the API
+/// document have the same fields (issue 75), so the app, the document and the server
+/// cannot drift apart.
+#[test]
+fn each_record_has_the_fields_the_document_gives_it() {
+    let cfg = Config::default().with_large_int("number");
+    macro_rules! both {
+        ($($record:ty),* $(,)?) => {
+            [$((<$record as TS>::decl(&cfg), serde_json::to_value(<$record as utoipa::PartialSchema>::schema()).unwrap())),*]
+        };
+    }
+    let records = both![
+        ProductJson,
+        ImageJson,
+        ShippingJson,
+        ProductFarmer,
+        HiddenJson,
+        ProductLot,
+        OrderJson,
+        AddressJson,
+        PartJson,
+        OrderFarmer,
+        LineJson,
+        EventJson,
+        CourseJson,
+        InstructorJson,
+        ModuleJson,
+        LessonOutlineJson,
+        EnrolmentJson,
+        Progress,
+        QuizResult,
+        CertificateJson,
+        BlogJson,
+        RateJson,
+        SurveyJson,
+        PersonJson,
+    ];
+    let mut compared = 0;
+    for (declaration, schema) in records {
+        let (name, fields) = crate::api::contract::ts_objects(&format!("export {declaration}")).remove(0);
+        let Some(properties) = schema["properties"].as_object() else { continue };
+        let documented: std::collections::BTreeSet<&str> = properties.keys().map(String::as_str).collect();
+        let typed: std::collections::BTreeSet<&str> = fields.iter().map(String::as_str).collect();
+        assert_eq!(typed, documented, "{name}: the app's fields and the document's differ");
+        compared += 1;
+    }
+    assert!(compared >= 20, "only {compared} records compared");
+}
