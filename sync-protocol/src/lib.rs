@@ -69,7 +69,7 @@ pub struct Mutation {
 }
 
 /// `POST /api/v1/sync/push` answer. The server has committed every result it reports.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct PushResponse {
     /// The last mutation of this client the server has processed.
     #[ts(type = "number")]
@@ -96,7 +96,7 @@ pub enum ResultStatus {
 
 /// What happened to one mutation. A replayed mutation gets its first result
 /// again, with `duplicate` set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 pub struct MutationResult {
     #[ts(type = "number")]
     pub mutation_id: u64,
@@ -121,11 +121,13 @@ pub struct MutationResult {
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Record<string, string[]>")]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, Vec<String>>>)]
     pub error_codes: Option<Value>,
     /// For `rejected`: what the refusal is about, when a sentence is not enough
     /// (e.g. an order's lines whose price or stock changed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Record<string, unknown>")]
+    #[schema(value_type = Option<Object>)]
     pub details: Option<Value>,
     /// For `merged`: the fields someone else changed too (the later change won).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -134,7 +136,7 @@ pub struct MutationResult {
 }
 
 /// `GET /api/v1/sync/pull?client_id=..&cursor=..&snapshot=..&limit=..` answer.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct PullResponse {
     /// Ask for the next page (or the next pull) with this.
     #[ts(type = "number")]
@@ -151,7 +153,7 @@ pub struct PullResponse {
     pub snapshot: Option<i64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeOp {
     Put,
@@ -159,7 +161,7 @@ pub enum ChangeOp {
     Del,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct Change {
     /// e.g. `survey`.
     pub entity: String,
@@ -169,6 +171,7 @@ pub struct Change {
     /// The whole record, for `put`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Record<string, unknown>")]
+    #[schema(value_type = Option<Object>)]
     pub record: Option<Value>,
 }
 

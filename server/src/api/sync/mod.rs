@@ -59,7 +59,7 @@ struct PushBody {
 /// answer; a replayed one gets its first result with `duplicate: true`.
 #[utoipa::path(post, path = "/sync/push", tag = "sync", security(("bearer" = [])), request_body = PushBody,
     responses(
-        (status = 200, description = "Per-mutation results (applied, merged, rejected, retry, forgotten)", body = Object),
+        (status = 200, description = "Per-mutation results (applied, merged, rejected, retry, forgotten)", body = sync_protocol::PushResponse),
         (status = 400, description = "protocol_unsupported, invalid_client_id, mutation_order", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 409, description = "mutation_gap (pull, then resend) or client_taken", body = ErrorBody),
@@ -90,7 +90,8 @@ struct PullQuery {
 /// What changed since `cursor`, page by page: the public catalogue for
 /// anyone, and with a token also the person's own records.
 #[utoipa::path(get, path = "/sync/pull", tag = "sync", security((), ("bearer" = [])), params(PullQuery),
-    responses((status = 200, body = Object), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 200, description = "Changes since the cursor; each record has its entity's fields (`pwa/src/lib/sync/records.ts`)", body = sync_protocol::PullResponse),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 409, description = "snapshot_required: the cursor is older than the deletions kept, or past a server restored from a backup; pull again without it", body = ErrorBody)))]
 async fn pull(
     State(state): State<AppState>,

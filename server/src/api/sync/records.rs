@@ -112,9 +112,9 @@ fn the_pwa_records_are_up_to_date() {
     );
 }
 
-/// Each record is also a REST answer: its TypeScript for the app and its schema in the API
-/// document have the same fields (issue 75), so the app, the document and the server
-/// cannot drift apart.
+/// Each record is also a REST answer (and the sync protocol's answers are documented): its
+/// TypeScript for the app and its schema in the API document have the same fields (issue
+/// 75), so the app, the document and the server cannot drift apart.
 #[test]
 fn each_record_has_the_fields_the_document_gives_it() {
     let cfg = Config::default().with_large_int("number");
@@ -148,6 +148,11 @@ fn each_record_has_the_fields_the_document_gives_it() {
         RateJson,
         SurveyJson,
         PersonJson,
+        // The sync protocol's answers (pwa/src/lib/sync/protocol.ts).
+        sync_protocol::PushResponse,
+        sync_protocol::MutationResult,
+        sync_protocol::PullResponse,
+        sync_protocol::Change,
     ];
     let mut compared = 0;
     for (declaration, schema) in records {
