@@ -65,58 +65,23 @@ impl FromRequest<AppState> for BlogForm {
     }
 }
 
-/// A new post's fields, as `domain::blogs` checks them: its content must also hold words
-/// once cleaned of what a post may not hold, and name only pictures sent to `/uploads`
-/// (422 `required`, `photo_missing`).
-#[derive(ToSchema)]
-#[allow(dead_code)] // documents the body
-struct NewPostFields {
-    #[schema(schema_with = document::line::<{ blogs::MAX_TITLE_CHARS }>)]
-    title: String,
-    #[schema(schema_with = document::text::<{ blogs::MAX_DESCRIPTION_CHARS }>)]
-    description: String,
-    /// The post's HTML, at most 200 KB: headings, paragraphs, lists, quotes, links and pictures from `/media`.
-    #[schema(min_length = 1)]
-    full_content: String,
-    #[schema(schema_with = document::line::<{ blogs::MAX_AUTHOR_CHARS }>)]
-    author: String,
-    #[schema(value_type = Option<String>, schema_with = document::blog_category)]
-    category: Option<String>,
-    /// Blank: counted from the words, in each reader's language.
-    #[schema(max_length = 30, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$")]
-    read_time: Option<String>,
-    #[schema(value_type = Option<String>, schema_with = document::language)]
-    language: Option<String>,
-    published: Option<bool>,
-    /// The picture (multipart only).
-    #[schema(value_type = Option<String>, format = Binary)]
-    image: Option<String>,
+/// A new post's fields (`api::document::forms::new_post`).
+struct NewPostFields;
+impl utoipa::PartialSchema for NewPostFields {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        document::forms::new_post()
+    }
 }
+impl ToSchema for NewPostFields {}
 
-/// An edit's fields: as a new post's, each left out keeps its value.
-#[derive(ToSchema)]
-#[allow(dead_code)] // documents the body
-struct PostFields {
-    #[schema(value_type = Option<String>, schema_with = document::some_line::<{ blogs::MAX_TITLE_CHARS }>)]
-    title: Option<String>,
-    #[schema(value_type = Option<String>, schema_with = document::some_text::<{ blogs::MAX_DESCRIPTION_CHARS }>)]
-    description: Option<String>,
-    #[schema(min_length = 1)]
-    full_content: Option<String>,
-    #[schema(value_type = Option<String>, schema_with = document::some_line::<{ blogs::MAX_AUTHOR_CHARS }>)]
-    author: Option<String>,
-    #[schema(value_type = Option<String>, schema_with = document::blog_category)]
-    category: Option<String>,
-    #[schema(max_length = 30, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$")]
-    read_time: Option<String>,
-    #[schema(value_type = Option<String>, schema_with = document::language)]
-    language: Option<String>,
-    published: Option<bool>,
-    /// True to take the post's picture away.
-    remove_image: Option<bool>,
-    #[schema(value_type = Option<String>, format = Binary)]
-    image: Option<String>,
+/// An edit's fields (`api::document::forms::post_edit`).
+struct PostFields;
+impl utoipa::PartialSchema for PostFields {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        document::forms::post_edit()
+    }
 }
+impl ToSchema for PostFields {}
 
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the body

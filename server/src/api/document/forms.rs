@@ -1,7 +1,7 @@
 //! Forms' fields as the domain checks them, for the document: a listing's
 //! (`domain::products::apply`, docs/products.md: the JSON body `{"product": {...}}` and the
-//! multipart form's fields) and a course's (`domain::courses`). An edit sends any of them;
-//! a new one needs some.
+//! multipart form's fields), a course's (`domain::courses`) and a post's (`domain::blogs`).
+//! An edit sends any of them; a new one needs some.
 
 use serde_json::{Value, json};
 use utoipa::openapi::{RefOr, schema::Schema};
@@ -157,6 +157,59 @@ pub fn course_edit() -> RefOr<Schema> {
 /// A new course (`NewCourseForm`).
 pub fn new_course() -> RefOr<Schema> {
     schema(course_fields(true))
+}
+
+/// The fields a new post cannot do without.
+const POST_REQUIRED: [&str; 4] = ["title", "description", "full_content", "author"];
+
+fn post_fields(creating: bool) -> Value {
+    use crate::domain::blogs as post_rules;
+    // On an edit, `null` (or nothing) keeps a field as it is.
+    let keepable = |mut field: Value| {
+        if !creating {
+            field["type"] = json!([field["type"].take(), "null"]);
+        }
+        field
+    };
+    let choice = |object: utoipa::openapi::schema::Object| serde_json::to_value(object).expect("a schema");
+    let mut schema = json!({
+        "type": "object",
+        "description": "A post's fields; on an edit, only those to change. Its content must also hold words once cleaned of what a post may not hold, and name only pictures sent to `/uploads` (422 `required`, `photo_missing`).",
+        "properties": {
+            "title": keepable(super::line_of(post_rules::MAX_TITLE_CHARS)),
+            "description": keepable(super::text_of(post_rules::MAX_DESCRIPTION_CHARS)),
+            "full_content": keepable(json!({
+                "type": "string",
+                "minLength": 1,
+                "description": format!("The post's HTML, at most {} bytes: headings, paragraphs, lists, quotes, links and pictures from `/media`.", post_rules::MAX_CONTENT_BYTES)
+            })),
+            "author": keepable(super::line_of(post_rules::MAX_AUTHOR_CHARS)),
+            "category": choice(super::blog_category()),
+            "read_time": keepable(clearable(post_rules::MAX_READ_TIME_CHARS, HIDDEN)),
+            "language": choice(super::language()),
+            "published": keepable(json!({"type": "boolean"})),
+            "image": {"type": "string", "format": "binary", "description": "The picture (multipart only)."}
+        }
+    });
+    schema["properties"]["read_time"]["description"] =
+        json!("Blank: counted from the words, in each reader's language.");
+    if creating {
+        schema["required"] = json!(POST_REQUIRED);
+    } else {
+        schema["properties"]["remove_image"] =
+            json!({"type": ["boolean", "null"], "description": "True to take the post's picture away."});
+    }
+    schema
+}
+
+/// A post's edit (`PostFields`).
+pub fn post_edit() -> RefOr<Schema> {
+    schema(post_fields(false))
+}
+
+/// A new post (`NewPostFields`).
+pub fn new_post() -> RefOr<Schema> {
+    schema(post_fields(true))
 }
 
 #[cfg(test)]
