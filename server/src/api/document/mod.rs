@@ -192,13 +192,6 @@ pub fn some_line<const MAX: usize>() -> Object {
     schema
 }
 
-/// As `text`, or `null` (or left out): the value it has is kept.
-pub fn some_text<const MAX: usize>() -> Object {
-    let mut schema = text::<MAX>();
-    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
-    schema
-}
-
 /// One of `words`, or `null` (or left out): the value it has is kept.
 fn some_of(words: &[&str], description: &str) -> Object {
     let mut values: Vec<Value> = words.iter().map(|w| json!(w)).collect();
