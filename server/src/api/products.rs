@@ -395,7 +395,7 @@ struct NewProductRequest {
 struct ListingFields;
 impl utoipa::PartialSchema for ListingFields {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::edit()
+        crate::api::document::forms::listing_edit()
     }
 }
 impl ToSchema for ListingFields {}
@@ -404,7 +404,7 @@ impl ToSchema for ListingFields {}
 struct NewListingFields;
 impl utoipa::PartialSchema for NewListingFields {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::new()
+        crate::api::document::forms::new_listing()
     }
 }
 impl ToSchema for NewListingFields {}

@@ -7,15 +7,18 @@ use serde_json::{Value, json};
 use utoipa::openapi::{RefOr, schema::Schema};
 
 use super::{HIDDEN, SPACE, multiline_hidden};
-use crate::domain::products as rules;
+use crate::domain::{courses as course_rules, products as rules};
 use crate::model::Word;
+use crate::model::course::{CourseCategory, CourseLanguage, Level};
 use crate::model::product::{Category, ProductStatus, Unit};
 
-use crate::domain::courses as course_rules;
-use crate::model::course::{CourseCategory, CourseLanguage, Level};
-
 /// The fields a new listing cannot do without.
-const REQUIRED: [&str; 5] = ["title", "description", "quantity", "price", "current_price"];
+const LISTING_REQUIRED: [&str; 5] = ["title", "description", "quantity", "price", "current_price"];
+
+/// One of `words`.
+fn one_of(words: &[&str]) -> Value {
+    json!({"type": "string", "enum": words})
+}
 
 /// At most `max` characters, none hidden; blank clears the field.
 fn clearable(max: usize, hidden: &str) -> Value {
@@ -41,10 +44,9 @@ fn amount() -> Value {
     json!({"type": "number", "exclusiveMinimum": 0, "maximum": rules::MAX_QUANTITY})
 }
 
-fn fields(creating: bool) -> Value {
+fn listing_fields(creating: bool) -> Value {
     let (name, description) = (rules::MAX_TITLE_CHARS, rules::MAX_DESCRIPTION_CHARS);
     let multiline = multiline_hidden();
-    let words = |words: &[&str]| json!({"type": "string", "enum": words});
     let mut schema = json!({
         "type": "object",
         "description": "A listing's fields; on an edit, only those to change. Prices are US dollars.",
@@ -57,15 +59,15 @@ fn fields(creating: bool) -> Value {
             "description_en": clearable(description, &multiline),
             "description_fr": clearable(description, &multiline),
             "description_sw": clearable(description, &multiline),
-            "category": words(Category::words()),
-            "unit": words(Unit::words()),
-            "status": words(ProductStatus::words()),
+            "category": one_of(Category::words()),
+            "unit": one_of(Unit::words()),
+            "status": one_of(ProductStatus::words()),
             "quantity": {"type": "integer", "minimum": 1, "maximum": rules::MAX_QUANTITY},
             "price": dollars("The usual price."),
             "current_price": dollars("The price today."),
             "harvest_date": day(),
             "expiry_date": day(),
-            "certifications": {"type": "array", "items": words(&rules::CERTIFICATIONS)},
+            "certifications": {"type": "array", "items": one_of(&rules::CERTIFICATIONS)},
             "tags": {
                 "type": "array",
                 "maxItems": rules::MAX_TAGS,
@@ -88,23 +90,23 @@ fn fields(creating: bool) -> Value {
         }
     });
     if creating {
-        schema["required"] = json!(REQUIRED);
+        schema["required"] = json!(LISTING_REQUIRED);
     }
     schema
 }
 
 fn schema(value: Value) -> RefOr<Schema> {
-    RefOr::T(serde_json::from_value(value).expect("a listing's schema"))
+    RefOr::T(serde_json::from_value(value).expect("a form's schema"))
 }
 
-/// An edit's fields (`ListingFields`).
-pub fn edit() -> RefOr<Schema> {
-    schema(fields(false))
+/// A listing's edit (`ListingFields`).
+pub fn listing_edit() -> RefOr<Schema> {
+    schema(listing_fields(false))
 }
 
-/// A new listing's fields (`NewListingFields`).
-pub fn new() -> RefOr<Schema> {
-    schema(fields(true))
+/// A new listing (`NewListingFields`).
+pub fn new_listing() -> RefOr<Schema> {
+    schema(listing_fields(true))
 }
 
 /// The fields a new course cannot do without.
@@ -112,7 +114,6 @@ const COURSE_REQUIRED: [&str; 6] = ["title", "description", "instructor_name", "
 
 fn course_fields(creating: bool) -> Value {
     let multiline = multiline_hidden();
-    let words = |words: &[&str]| json!({"type": "string", "enum": words});
     let list =
         |items: usize, chars: usize| json!({"type": "array", "maxItems": items, "items": clearable(chars, HIDDEN)});
     let picture = json!({
@@ -127,9 +128,9 @@ fn course_fields(creating: bool) -> Value {
         "properties": {
             "title": super::line_of(course_rules::MAX_TITLE_CHARS),
             "description": super::text_of(course_rules::MAX_DESCRIPTION_CHARS),
-            "category": words(CourseCategory::words()),
-            "level": words(Level::words()),
-            "language": words(CourseLanguage::words()),
+            "category": one_of(CourseCategory::words()),
+            "level": one_of(Level::words()),
+            "language": one_of(CourseLanguage::words()),
             "instructor_name": super::line_of(course_rules::MAX_NAME_CHARS),
             "instructor_title": clearable(course_rules::MAX_NAME_CHARS, HIDDEN),
             "instructor_bio": clearable(course_rules::MAX_BIO_CHARS, &multiline),
@@ -220,14 +221,14 @@ mod tests {
     #[test]
     fn the_documented_fields_are_the_ones_read() {
         let read = serde_json::to_value(sync_protocol::ListingInput::schema()).unwrap();
-        let documented = super::fields(true);
+        let documented = super::listing_fields(true);
         let names = |schema: &serde_json::Value| {
             let mut names: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
             names.sort();
             names
         };
         assert_eq!(names(&documented), names(&read));
-        for field in super::REQUIRED {
+        for field in super::LISTING_REQUIRED {
             assert!(documented["properties"].get(field).is_some(), "{field}");
         }
         let read = serde_json::to_value(crate::domain::courses::CourseInput::schema()).unwrap();
