@@ -75,8 +75,9 @@ export async function conformance({ binary, roles = Object.keys(ROLES), seconds 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [seconds = '240', examples = '10'] = process.argv.slice(2);
   const results = await conformance({ seconds: Number(seconds), examples: Number(examples) });
-  for (const [role, { operations, seconds: took, failures }] of Object.entries(results)) {
+  for (const [role, { operations, seconds: took, failures, report }] of Object.entries(results)) {
     const found = Object.entries(failures).map(([check, n]) => `${check}: ${n}`);
     console.log(`${role.padEnd(8)} ${operations} operations, ${took} s: ${found.length ? found.join('; ') : 'no failures'}`);
+    if (found.length) console.error(report);
   }
 }

@@ -20,6 +20,27 @@ fn one_of(words: &[&str]) -> Value {
     json!({"type": "string", "enum": words})
 }
 
+/// Yes or no as `domain::input::loose_bool` reads it: a JSON boolean, or as a form sends it
+/// (true, 1, on, yes; false, 0, off, no, blank; in any case), or a number (0 is no).
+fn flag(description: &str) -> Value {
+    let words = "[Tt][Rr][Uu][Ee]|1|[Oo][Nn]|[Yy][Ee][Ss]|[Ff][Aa][Ll][Ss][Ee]|0|[Oo][Ff][Ff]|[Nn][Oo]";
+    json!({
+        "type": ["boolean", "number", "string"],
+        "pattern": format!("^[{SPACE}]*({words})?[{SPACE}]*$"),
+        "description": description
+    })
+}
+
+/// `choice` (one of some words), or `null` for the default (or, on an edit, as it is).
+fn or_null(choice: utoipa::openapi::schema::Object) -> Value {
+    let mut choice = serde_json::to_value(choice).expect("a schema");
+    choice["type"] = json!([choice["type"].take(), "null"]);
+    if let Some(words) = choice["enum"].as_array_mut() {
+        words.push(Value::Null);
+    }
+    choice
+}
+
 /// At most `max` characters, none hidden; blank clears the field.
 fn clearable(max: usize, hidden: &str) -> Value {
     json!({"type": "string", "maxLength": max, "pattern": format!("^[^{hidden}]*$")})
@@ -70,10 +91,10 @@ fn listing_fields(creating: bool) -> Value {
             "certifications": {"type": "array", "items": one_of(&rules::CERTIFICATIONS)},
             "tags": {
                 "type": "array",
-                "maxItems": rules::MAX_TAGS,
+                "description": format!("At most {} tags that are not blank (blank ones are left out).", rules::MAX_TAGS),
                 "items": {"type": "string", "maxLength": rules::MAX_TAG_CHARS}
             },
-            "shipping_available": {"type": "boolean"},
+            "shipping_available": flag("Whether it can be delivered."),
             "shipping_cost": dollars("What a delivery costs."),
             "shipping_days": {
                 "type": "string",
@@ -172,7 +193,6 @@ fn post_fields(creating: bool) -> Value {
         }
         field
     };
-    let choice = |object: utoipa::openapi::schema::Object| serde_json::to_value(object).expect("a schema");
     let mut schema = json!({
         "type": "object",
         "description": "A post's fields; on an edit, only those to change. Its content must also hold words once cleaned of what a post may not hold, and name only pictures sent to `/uploads` (422 `required`, `photo_missing`).",
@@ -185,10 +205,10 @@ fn post_fields(creating: bool) -> Value {
                 "description": format!("The post's HTML, at most {} bytes: headings, paragraphs, lists, quotes, links and pictures from `/media`.", post_rules::MAX_CONTENT_BYTES)
             })),
             "author": keepable(super::line_of(post_rules::MAX_AUTHOR_CHARS)),
-            "category": choice(super::blog_category()),
+            "category": or_null(super::blog_category()),
             "read_time": keepable(clearable(post_rules::MAX_READ_TIME_CHARS, HIDDEN)),
-            "language": choice(super::language()),
-            "published": keepable(json!({"type": "boolean"})),
+            "language": or_null(super::language()),
+            "published": flag("Published (readers see it) or a draft."),
             "image": {"type": "string", "format": "binary", "description": "The picture (multipart only)."}
         }
     });
@@ -197,8 +217,7 @@ fn post_fields(creating: bool) -> Value {
     if creating {
         schema["required"] = json!(POST_REQUIRED);
     } else {
-        schema["properties"]["remove_image"] =
-            json!({"type": ["boolean", "null"], "description": "True to take the post's picture away."});
+        schema["properties"]["remove_image"] = flag("Yes to take the post's picture away.");
     }
     schema
 }
