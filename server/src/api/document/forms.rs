@@ -21,11 +21,12 @@ fn one_of(words: &[&str]) -> Value {
 }
 
 /// Yes or no as `domain::input::loose_bool` reads it: a JSON boolean, or as a form sends it
-/// (true, 1, on, yes; false, 0, off, no, blank; in any case), or a number (0 is no).
+/// (true, 1, on, yes; false, 0, off, no, blank; in any case), or a number (0 is no); `null`
+/// keeps it as it is.
 fn flag(description: &str) -> Value {
     let words = "[Tt][Rr][Uu][Ee]|1|[Oo][Nn]|[Yy][Ee][Ss]|[Ff][Aa][Ll][Ss][Ee]|0|[Oo][Ff][Ff]|[Nn][Oo]";
     json!({
-        "type": ["boolean", "number", "string"],
+        "type": ["boolean", "number", "string", "null"],
         "pattern": format!("^[{SPACE}]*({words})?[{SPACE}]*$"),
         "description": description
     })

@@ -328,7 +328,8 @@ pub fn complete(doc: &mut Value) {
 
 /// A multipart form's fields, from the JSON body's schema (`fields`, often a reference):
 /// a field is sent or left out, never `null` (a form cannot say it: a tool would send the
-/// word "null"), and its name, a header's parameter, holds no control character.
+/// word "null"), a list may be one text, and a field's name, a header's parameter, holds no
+/// control character.
 fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
     let names = json!({"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"});
     let Some(mut fields) = fields else { return json!({"type": "object", "propertyNames": names}) };
@@ -341,6 +342,11 @@ fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
         }
         if let Some(field) = field.as_object_mut().filter(|f| f.get("default") == Some(&Value::Null)) {
             field.remove("default");
+        }
+        // A list is its field repeated, and a list of one is one field: a form cannot tell
+        // it from a text.
+        if field["type"] == "array" {
+            field["type"] = json!(["array", "string"]);
         }
         let choices = field.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
         if let [one, other] = choices.as_slice() {
