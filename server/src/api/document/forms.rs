@@ -117,18 +117,32 @@ fn listing_fields(creating: bool) -> Value {
     schema
 }
 
+/// Every field of `schema` may also be `null`: the server reads it as left out (kept on an
+/// edit, missing on a new one). A multipart form's fields drop it again (`form_fields`).
+fn nullable(mut schema: Value) -> Value {
+    for field in schema["properties"].as_object_mut().into_iter().flat_map(|p| p.values_mut()) {
+        if let Some(kind) = field.get("type").filter(|t| t.is_string()).cloned() {
+            field["type"] = json!([kind, "null"]);
+        }
+        if let Some(words) = field.get_mut("enum").and_then(Value::as_array_mut) {
+            words.push(Value::Null);
+        }
+    }
+    schema
+}
+
 fn schema(value: Value) -> RefOr<Schema> {
     RefOr::T(serde_json::from_value(value).expect("a form's schema"))
 }
 
 /// A listing's edit (`ListingFields`).
 pub fn listing_edit() -> RefOr<Schema> {
-    schema(listing_fields(false))
+    schema(nullable(listing_fields(false)))
 }
 
 /// A new listing (`NewListingFields`).
 pub fn new_listing() -> RefOr<Schema> {
-    schema(listing_fields(true))
+    schema(nullable(listing_fields(true)))
 }
 
 /// The fields a new course cannot do without.
@@ -174,12 +188,12 @@ fn course_fields(creating: bool) -> Value {
 
 /// A course's edit (`CourseForm`).
 pub fn course_edit() -> RefOr<Schema> {
-    schema(course_fields(false))
+    schema(nullable(course_fields(false)))
 }
 
 /// A new course (`NewCourseForm`).
 pub fn new_course() -> RefOr<Schema> {
-    schema(course_fields(true))
+    schema(nullable(course_fields(true)))
 }
 
 /// The fields a new post cannot do without.

@@ -340,6 +340,9 @@ fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
         if let Some(kinds) = field.get_mut("type").and_then(Value::as_array_mut) {
             kinds.retain(|kind| kind != "null");
         }
+        if let Some(words) = field.get_mut("enum").and_then(Value::as_array_mut) {
+            words.retain(|word| !word.is_null());
+        }
         if let Some(field) = field.as_object_mut().filter(|f| f.get("default") == Some(&Value::Null)) {
             field.remove("default");
         }
