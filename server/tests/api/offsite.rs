@@ -153,9 +153,10 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
             app.sms_bodies().into_iter().filter(|(_, body)| body.contains("copie hors site")).collect();
         (emails, sms)
     };
+    // The email and the SMS are written one after the other: wait for both.
     let mut waited = 0;
-    while told().0.is_empty() {
-        assert!(waited < 100, "no alert after 10 s");
+    while told().0.is_empty() || told().1.is_empty() {
+        assert!(waited < 100, "no alert after 10 s: {:?}", told());
         tokio::time::sleep(Duration::from_millis(100)).await;
         waited += 1;
     }
@@ -196,8 +197,8 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
 
     // Then it stops confirming again: a new incident, told again.
     let mut waited = 0;
-    while told().0.len() < 2 {
-        assert!(waited < 100, "no second alert after 10 s");
+    while told().0.len() < 2 || told().1.len() < 2 {
+        assert!(waited < 100, "no second alert after 10 s: {:?}", told());
         tokio::time::sleep(Duration::from_millis(100)).await;
         waited += 1;
     }
