@@ -332,7 +332,9 @@ pub fn complete(doc: &mut Value) {
 /// control character.
 fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
     let names = json!({"pattern": "^[^\\u0000-\\u001F\\u007F\"]*$"});
-    let Some(mut fields) = fields else { return json!({"type": "object", "propertyNames": names}) };
+    let Some(mut fields) = fields else {
+        return json!({"type": "object", "propertyNames": names, "additionalProperties": {"pattern": NO_NUL}});
+    };
     if let Some(name) = fields["$ref"].as_str().and_then(|r| r.strip_prefix("#/components/schemas/")) {
         fields = schemas[name].clone();
     }
@@ -358,6 +360,10 @@ fn form_fields(fields: Option<Value>, schemas: &Value) -> Value {
         }
     }
     fields["propertyNames"] = names;
+    // The server reads every field's text, also one it then leaves out: none holds a NUL.
+    if fields.get("additionalProperties") != Some(&Value::Bool(false)) {
+        fields["additionalProperties"] = json!({"pattern": NO_NUL});
+    }
     fields
 }
 
