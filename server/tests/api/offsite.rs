@@ -131,14 +131,19 @@ async fn health_says_ok_only_once_the_store_holds_the_newest_change_and_why_it_r
 #[tokio::test]
 async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_and_sms() {
     // The copy is SQLite's (Litestream): on SQLite also when the suite runs on PostgreSQL.
-    let app = spawn_with(|c| {
+    // The people exist before the copy starts: on a busy machine, making them takes
+    // longer than the threshold, and an alert told before the number was set sent no SMS.
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_in(dir.path(), |c| c.database_url = None).await;
+    let super_admin = app.user_with_role("root@example.com", Role::SuperAdmin).await;
+    app.sql("UPDATE users SET phone_number = '+243990001122' WHERE email = 'root@example.com'");
+    app.user_with_role("admin@example.com", Role::Admin).await;
+    drop(app);
+    let app = spawn_in(dir.path(), |c| {
         c.offsite = Some(unreachable_copy(Duration::from_secs(1)));
         c.database_url = None;
     })
     .await;
-    let super_admin = app.user_with_role("root@example.com", Role::SuperAdmin).await;
-    app.sql("UPDATE users SET phone_number = '+243990001122' WHERE email = 'root@example.com'");
-    app.user_with_role("admin@example.com", Role::Admin).await;
 
     let told = || {
         let conn = app.database();
@@ -153,9 +158,8 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
             app.sms_bodies().into_iter().filter(|(_, body)| body.contains("copie hors site")).collect();
         (emails, sms)
     };
-    // The email and the SMS are written one after the other: wait for both.
     let mut waited = 0;
-    while told().0.is_empty() || told().1.is_empty() {
+    while told().0.is_empty() {
         assert!(waited < 100, "no alert after 10 s: {:?}", told());
         tokio::time::sleep(Duration::from_millis(100)).await;
         waited += 1;
@@ -197,7 +201,7 @@ async fn a_copy_not_confirmed_for_too_long_tells_each_super_admin_once_by_email_
 
     // Then it stops confirming again: a new incident, told again.
     let mut waited = 0;
-    while told().0.len() < 2 || told().1.len() < 2 {
+    while told().0.len() < 2 {
         assert!(waited < 100, "no second alert after 10 s: {:?}", told());
         tokio::time::sleep(Duration::from_millis(100)).await;
         waited += 1;
