@@ -12,6 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::MessageResponse;
+use super::document::forms::{ListingFields, NewListingFields};
 use super::extract::ProductForm;
 use crate::auth::AuthUser;
 use crate::db::catalogue::{self, CatalogueFilter, PriceBucket, Sort};
@@ -390,24 +391,6 @@ struct ProductRequest {
 struct NewProductRequest {
     product: NewListingFields,
 }
-
-/// A listing's fields as the server checks them (`api::document::listing`).
-struct ListingFields;
-impl utoipa::PartialSchema for ListingFields {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::listing_edit()
-    }
-}
-impl ToSchema for ListingFields {}
-
-/// As `ListingFields`, with the ones a new listing needs required.
-struct NewListingFields;
-impl utoipa::PartialSchema for NewListingFields {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::new_listing()
-    }
-}
-impl ToSchema for NewListingFields {}
 
 /// List a product: multipart `product[...]` with `product[images][]` files, or JSON.
 #[utoipa::path(post, path = "/farmer/products", tag = "products", security(("bearer" = [])),

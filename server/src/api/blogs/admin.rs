@@ -12,10 +12,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{BlogJson, words};
+use crate::api::MessageResponse;
+use crate::api::document::forms::{NewPostFields, PostFields};
 use crate::api::extract::{
     ApiJson, MAX_TEXT_FIELD_BYTES, field_too_long, multipart_error, multipart_rejection, read_field,
 };
-use crate::api::{MessageResponse, document};
 use crate::auth::AdminUser;
 use crate::db::blogs::{self as rows, BlogFilter};
 use crate::domain::blogs::{self, BlogInput, MAX_CONTENT_BYTES};
@@ -64,24 +65,6 @@ impl FromRequest<AppState> for BlogForm {
         Err(AppError::unsupported_media_type("Send the form as multipart/form-data or as JSON"))
     }
 }
-
-/// A new post's fields (`api::document::forms::new_post`).
-struct NewPostFields;
-impl utoipa::PartialSchema for NewPostFields {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        document::forms::new_post()
-    }
-}
-impl ToSchema for NewPostFields {}
-
-/// An edit's fields (`api::document::forms::post_edit`).
-struct PostFields;
-impl utoipa::PartialSchema for PostFields {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        document::forms::post_edit()
-    }
-}
-impl ToSchema for PostFields {}
 
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the body

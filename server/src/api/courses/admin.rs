@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 
 use super::{CourseJson, LessonJson, content_of, refresh_download_size};
 use crate::api::MessageResponse;
+use crate::api::document::forms::{CourseForm, NewCourseForm};
 use crate::api::extract::ApiJson;
 use crate::auth::AdminUser;
 use crate::db::courses as rows;
@@ -118,24 +119,6 @@ async fn admin_course(
 ) -> ApiResult<Json<AdminCourseDetail>> {
     Ok(Json(admin_detail(&state, id).await?))
 }
-
-/// A course's fields as `domain::courses` checks them (`api::document::forms`).
-struct CourseForm;
-impl utoipa::PartialSchema for CourseForm {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::course_edit()
-    }
-}
-impl utoipa::ToSchema for CourseForm {}
-
-/// As `CourseForm`, with the ones a new course needs required.
-struct NewCourseForm;
-impl utoipa::PartialSchema for NewCourseForm {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::document::forms::new_course()
-    }
-}
-impl utoipa::ToSchema for NewCourseForm {}
 
 /// Create a course (unpublished unless `published`; publishing needs a lesson).
 #[utoipa::path(post, path = "/admin/courses", tag = "training", security(("bearer" = [])), request_body = NewCourseForm,

@@ -131,18 +131,34 @@ fn nullable(mut schema: Value) -> Value {
     schema
 }
 
-fn schema(value: Value) -> RefOr<Schema> {
-    RefOr::T(serde_json::from_value(value).expect("a form's schema"))
+/// Types to name in `#[utoipa::path]` and request bodies, each documented by a schema
+/// built here.
+macro_rules! form_schemas {
+    ($($(#[$doc:meta])* $name:ident => $schema:expr;)*) => {$(
+        $(#[$doc])*
+        pub struct $name;
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                RefOr::T(serde_json::from_value($schema).expect("a form's schema"))
+            }
+        }
+        impl utoipa::ToSchema for $name {}
+    )*};
 }
 
-/// A listing's edit (`ListingFields`).
-pub fn listing_edit() -> RefOr<Schema> {
-    schema(nullable(listing_fields(false)))
-}
-
-/// A new listing (`NewListingFields`).
-pub fn new_listing() -> RefOr<Schema> {
-    schema(nullable(listing_fields(true)))
+form_schemas! {
+    /// A listing's fields as the server checks them; an edit sends any of them.
+    ListingFields => nullable(listing_fields(false));
+    /// As `ListingFields`, with the ones a new listing needs required.
+    NewListingFields => nullable(listing_fields(true));
+    /// A course's fields as `domain::courses` checks them.
+    CourseForm => nullable(course_fields(false));
+    /// As `CourseForm`, with the ones a new course needs required.
+    NewCourseForm => nullable(course_fields(true));
+    /// A post's edit.
+    PostFields => post_fields(false);
+    /// A new post.
+    NewPostFields => post_fields(true);
 }
 
 /// The fields a new course cannot do without.
@@ -186,16 +202,6 @@ fn course_fields(creating: bool) -> Value {
     schema
 }
 
-/// A course's edit (`CourseForm`).
-pub fn course_edit() -> RefOr<Schema> {
-    schema(nullable(course_fields(false)))
-}
-
-/// A new course (`NewCourseForm`).
-pub fn new_course() -> RefOr<Schema> {
-    schema(nullable(course_fields(true)))
-}
-
 /// The fields a new post cannot do without.
 const POST_REQUIRED: [&str; 4] = ["title", "description", "full_content", "author"];
 
@@ -235,16 +241,6 @@ fn post_fields(creating: bool) -> Value {
         schema["properties"]["remove_image"] = flag("Yes to take the post's picture away.");
     }
     schema
-}
-
-/// A post's edit (`PostFields`).
-pub fn post_edit() -> RefOr<Schema> {
-    schema(post_fields(false))
-}
-
-/// A new post (`NewPostFields`).
-pub fn new_post() -> RefOr<Schema> {
-    schema(post_fields(true))
 }
 
 #[cfg(test)]

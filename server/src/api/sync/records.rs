@@ -156,7 +156,7 @@ fn each_record_has_the_fields_the_document_gives_it() {
     ];
     let mut compared = 0;
     for (declaration, schema) in records {
-        let (name, fields) = crate::api::contract::ts_objects(&format!("export {declaration}")).remove(0);
+        let (name, fields) = ts_objects(&format!("export {declaration}")).remove(0);
         let Some(properties) = schema["properties"].as_object() else { continue };
         let documented: std::collections::BTreeSet<&str> = properties.keys().map(String::as_str).collect();
         let typed: std::collections::BTreeSet<&str> = fields.iter().map(String::as_str).collect();
@@ -164,4 +164,49 @@ fn each_record_has_the_fields_the_document_gives_it() {
         compared += 1;
     }
     assert!(compared >= 20, "only {compared} records compared");
+}
+
+/// `export type Name = { field: …, other?: … };` declarations of a TypeScript file: each
+/// plain object type's name and field names (an intersection, `{…} & Other`, is left out).
+fn ts_objects(source: &str) -> Vec<(String, Vec<String>)> {
+    let mut text = String::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("/*") {
+        text.push_str(&rest[..start]);
+        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
+    }
+    text.push_str(rest);
+    let mut out = Vec::new();
+    for declaration in text.split("export type ").skip(1) {
+        let Some((name, body)) = declaration.split_once(" = {") else { continue };
+        let (mut depth, mut field, mut fields, mut end) = (1, String::new(), Vec::new(), None);
+        for (at, c) in body.char_indices() {
+            match c {
+                '{' | '(' | '[' | '<' => depth += 1,
+                '}' | ')' | ']' | '>' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                end = Some(at);
+                break;
+            }
+            if depth == 1 && c == ',' {
+                fields.push(std::mem::take(&mut field));
+            } else {
+                field.push(c);
+            }
+        }
+        let Some(end) = end else { continue };
+        if body[end + 1..].trim_start().starts_with('&') {
+            continue;
+        }
+        fields.push(field);
+        let names = fields
+            .iter()
+            .filter_map(|f| f.split_once(':').map(|(n, _)| n.trim().trim_end_matches('?').trim_matches('"').to_owned()))
+            .filter(|n| !n.is_empty())
+            .collect();
+        out.push((name.trim().to_owned(), names));
+    }
+    out
 }
