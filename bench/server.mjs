@@ -30,7 +30,8 @@ export async function startServer(
   else if (process.env.BENCH_POSTGRES) serve.push('--database-url', newPostgresDatabase(process.env.BENCH_POSTGRES));
   const command = openFiles ? ['sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...serve]] : [serve[0], serve.slice(1)];
   const env = { ...process.env, RUST_LOG: 'warn,mavuno=info' };
-  for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_')) delete env[key];
+  // Only the run's record of refusals passes (scripts/refusals.mjs), no configuration.
+  for (const key of Object.keys(env)) if (key.startsWith('MAVUNO_') && key !== 'MAVUNO_RECORD_REFUSALS') delete env[key];
   const child = spawn(command[0], command[1], { stdio: ['ignore', 'pipe', 'inherit'], env });
   // A bench that throws leaves no server behind (it held the bench's output pipe open).
   process.once('exit', () => child.kill());

@@ -13,7 +13,8 @@ export type ErrorCode = keyof (typeof en)['errors'];
  * The catalogue key of an error code from a form's own checks or from the
  * server. Codes are data, so this is the one place their key is taken on
  * trust; locales/catalogues.test.ts checks that every code in docs/api.md
- * has its words, and the callers give a fallback for any other.
+ * and every one the API document lists has its words, and the callers give
+ * a fallback for any other.
  */
 export function errorKey(code: string): `errors.${ErrorCode}` {
   return `errors.${code}` as `errors.${ErrorCode}`;

@@ -95,4 +95,26 @@ describe('translation catalogues', () => {
     const missing = [...codes].filter((code) => !catalogues.en.has(`errors.${code}`));
     expect(missing).toEqual([]);
   });
+
+  it('translates every error code the API document lists, as the server answered it', () => {
+    // Each refusal's `x-codes` (docs/api.md, The document): recorded from what the server
+    // answered, so a new refusal the app can meet cannot go untranslated.
+    const doc = JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi.json'), 'utf8'));
+    // Operations only other servers call (a payment provider's callbacks, the SMS and
+    // USSD gateways): their refusals never reach a person.
+    const machines = /^\/(payments\/callbacks\/|sms\/|ussd\/\{token\})/;
+    const codes = new Set<string>();
+    for (const [path, item] of Object.entries<Record<string, { responses?: Record<string, { 'x-codes'?: string[] }> }>>(
+      doc.paths,
+    )) {
+      if (machines.test(path)) continue;
+      for (const operation of Object.values(item)) {
+        for (const response of Object.values(operation.responses ?? {}))
+          for (const code of response['x-codes'] ?? []) codes.add(code);
+      }
+    }
+    expect(codes.size).toBeGreaterThan(80);
+    const missing = [...codes].filter((code) => !catalogues.en.has(`errors.${code}`));
+    expect(missing).toEqual([]);
+  });
 });

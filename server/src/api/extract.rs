@@ -156,6 +156,9 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
             form.avatar = Some(bytes).filter(|b| !b.is_empty());
             continue;
         }
+        let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
+        // Every field's text is read, also one left out: none may hold NUL (as in JSON).
+        let text = field_text(bytes)?;
         let slot = match key {
             "first_name" => &mut form.first_name,
             "last_name" => &mut form.last_name,
@@ -171,8 +174,6 @@ async fn read_user_multipart(mut multipart: Multipart) -> Result<AccountForm, Ap
             "sms_updates" => &mut form.sms_updates,
             _ => continue,
         };
-        let bytes = read_field(&mut field, MAX_TEXT_FIELD_BYTES, field_too_long).await?;
-        let text = field_text(bytes)?;
         *slot = Some(text);
     }
     Ok(form)

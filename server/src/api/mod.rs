@@ -27,6 +27,7 @@ pub mod payments;
 pub mod payouts;
 pub mod prices;
 pub mod products;
+mod record_refusals;
 pub mod reviews;
 pub mod settings;
 pub mod sms;
@@ -130,7 +131,7 @@ pub fn routes() -> Router<AppState> {
     // Kept as its JSON: the document's own maps held ~4 MB of the server's memory, and
     // each request cloned them all before writing them out.
     let doc = axum::body::Bytes::from(serde_json::to_vec(&document(doc)).unwrap_or_default());
-    let v1 = api
+    let mut v1 = api
         .route(
             "/openapi.json",
             get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc.clone()) }),
@@ -138,6 +139,9 @@ pub fn routes() -> Router<AppState> {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
         .layer(middleware::from_fn(no_nul_in_address));
+    if record_refusals::enabled() {
+        v1 = v1.layer(middleware::from_fn(record_refusals::layer));
+    }
     Router::new()
         .nest("/api/v1", v1)
         .route("/api", get(not_found))
@@ -299,20 +303,25 @@ async fn json_errors(request: Request, next: Next) -> Response {
     if !(status.is_client_error() || status.is_server_error()) || is_json {
         return response;
     }
-    let (code, message) = match status {
-        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "This method is not allowed here"),
-        StatusCode::NOT_FOUND => ("not_found", "There is nothing at this address"),
-        StatusCode::PAYLOAD_TOO_LARGE => ("request_too_large", "The request is too large"),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("unsupported_media_type", "This content type is not accepted here"),
-        s if s.is_server_error() => ("internal_error", "Something went wrong on our side. Please try again."),
-        _ => ("bad_request", "The request could not be understood"),
-    };
+    let (code, message) = fallback_error(status);
     let (mut parts, _) = response.into_parts();
     let mut fixed = AppError::client(status, code, message).into_response();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     *fixed.headers_mut() = parts.headers;
     fixed
+}
+
+/// The code and message of a refusal whose body is not JSON (axum's own, a layer's).
+fn fallback_error(status: StatusCode) -> (&'static str, &'static str) {
+    match status {
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "This method is not allowed here"),
+        StatusCode::NOT_FOUND => ("not_found", "There is nothing at this address"),
+        StatusCode::PAYLOAD_TOO_LARGE => ("request_too_large", "The request is too large"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("unsupported_media_type", "This content type is not accepted here"),
+        s if s.is_server_error() => ("internal_error", "Something went wrong on our side. Please try again."),
+        _ => ("bad_request", "The request could not be understood"),
+    }
 }
 
 /// No text the API reads holds a NUL character (it could not be stored, and is nobody's

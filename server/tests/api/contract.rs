@@ -77,6 +77,9 @@ async fn a_listing_at_each_documented_limit_is_taken_and_one_past_it_is_refused(
         ("price", json!(0.001)),
         ("tags", json!(vec!["g".repeat(tag_chars + 1)])),
         ("tags", json!(vec!["g"; tags + 1])),
+        // Found by schemathesis: a tag holding NUL was stored (on SQLite) and answered back.
+        ("tags", json!(["a\u{0}b"])),
+        ("tags", json!(["a\u{202E}b"])),
         ("harvest_date", json!("2026-02-30")),
         ("unit", json!("bag")),
     ] {
@@ -153,4 +156,30 @@ async fn a_date_filter_left_empty_is_no_filter_as_the_document_says() {
         );
         assert_eq!(refused.await["error_codes"][name], json!(["invalid_filter"]), "{path}");
     }
+}
+
+/// Found by schemathesis: `PATCH /me/update` took a form whose unnamed extra field held
+/// NUL. Every multipart form reads each field's text, also one it leaves out, as the
+/// document says (`additionalProperties` holds no NUL).
+#[tokio::test]
+async fn a_forms_extra_field_holding_nul_is_refused_on_every_multipart_form() {
+    let app = spawn_app().await;
+    let admin = app.user_with_role("extra.admin@example.com", Role::Admin).await;
+    let farmer = app.user_with_role("extra.farmer@example.com", Role::Farmer).await;
+    let doc = app.document().await;
+    for (method, path, token) in [
+        (Method::PATCH, "/me/update", &farmer),
+        (Method::POST, "/farmer/products", &farmer),
+        (Method::POST, "/admin/blogs", &admin),
+    ] {
+        let form = &doc["paths"][path][method.as_str().to_lowercase()]["requestBody"]["content"]["multipart/form-data"];
+        assert_eq!(form["schema"]["additionalProperties"]["pattern"], "^[^\\u0000]*$", "{method} {path}");
+        let sent = Form::new().text("first_name", "Amani").text("", "a\0b");
+        let response =
+            app.client.request(method.clone(), app.api(path)).bearer_auth(token).multipart(sent).send().await.unwrap();
+        assert_eq!(error_of(response, StatusCode::BAD_REQUEST).await["code"], "invalid_text", "{method} {path}");
+    }
+    // The account was not changed.
+    let me: Value = app.me(&farmer).await.json().await.unwrap();
+    assert_ne!(me["user"]["first_name"], "Amani");
 }

@@ -93,7 +93,7 @@ fn listing_fields(creating: bool) -> Value {
             "tags": {
                 "type": "array",
                 "description": format!("At most {} tags that are not blank (blank ones are left out).", rules::MAX_TAGS),
-                "items": {"type": "string", "maxLength": rules::MAX_TAG_CHARS}
+                "items": clearable(rules::MAX_TAG_CHARS, HIDDEN)
             },
             "shipping_available": flag("Whether it can be delivered."),
             "shipping_cost": dollars("What a delivery costs."),

@@ -1,7 +1,8 @@
-//! The refusals every operation shares, added to the OpenAPI document from what each
-//! operation is (signed in, with a body, with path or query parameters), so that a client
-//! generated from it knows every status the server can answer (issue 75): the extractors
-//! that answer them are the same for every route, so they are documented in one place.
+//! What the route table cannot say of itself, added to the OpenAPI document (issue 75):
+//! every operation's refusals with their codes (`refusals`), forms' fields as the domain
+//! checks them (`forms`), and the schemas of parameters and texts the extractors read the
+//! same way on every route, so that a client generated from it knows what the server takes
+//! and every status it can answer.
 
 use serde_json::{Value, json};
 use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
@@ -11,6 +12,7 @@ use crate::model::course::{CourseCategory, CourseLanguage, Level};
 use crate::model::product::Category;
 
 pub mod forms;
+mod refusals;
 
 /// A list's filter as `api::filter` reads it: nothing, `all`, or one of `values` (a
 /// parameter's `schema_with` replaces its description too: it is said here).
@@ -234,33 +236,6 @@ pub fn product_sorts() -> Object {
     )
 }
 
-/// The statuses an operation can answer before its handler runs: (status, description).
-fn shared_refusals(operation: &Value) -> Vec<(&'static str, &'static str)> {
-    let mut out = Vec::new();
-    let signed = operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()));
-    if signed {
-        out.push(("401", "missing_token, invalid_token, token_expired, account_inactive: no valid session"));
-    }
-    let parameters = operation["parameters"].as_array().map_or(0, Vec::len);
-    if operation.get("requestBody").is_some() {
-        out.push(("400", "malformed_json, invalid_body, bad_request: a body, path or query the server cannot read"));
-        out.push(("413", "request_too_large: a body over the route's limit"));
-        out.push(("415", "unsupported_media_type: a body of another content type"));
-    } else if parameters > 0 {
-        out.push(("400", "bad_request, invalid_query: a path or query the server cannot read"));
-    }
-    let listed = operation["parameters"].as_array().into_iter().flatten().any(|p| {
-        let schema = &p["schema"];
-        let dated = |schema: &Value| schema.get("format").is_some_and(|f| f == "date" || f == "date-time");
-        schema.get("enum").is_some() || dated(schema) || schema["anyOf"].as_array().is_some_and(|a| a.iter().any(dated))
-    });
-    if listed {
-        out.push(("422", "invalid_filter: a filter not on its list, or not a date"));
-    }
-    out.push(("503", "server_busy: the database is out of reach for a moment (Retry-After says when to try again)"));
-    out
-}
-
 /// What Rust's `char::is_whitespace` (trim, split_whitespace) takes for a space: a regex's
 /// `\s` differs between tools (Python's takes the separators U+001C-U+001F too).
 const SPACE: &str = "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
@@ -268,8 +243,8 @@ const SPACE: &str = "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200
 /// What a text may hold, whatever the operation: no NUL character (`invalid_text`).
 const NO_NUL: &str = "^[^\\u0000]*$";
 
-/// Adds each operation's shared refusals it does not list yet, with the error envelope, and
-/// says of its free-text parameters that they hold no NUL character.
+/// Adds each operation's refusals (`refusals`), and says of its free-text parameters that
+/// they hold no NUL character.
 pub fn complete(doc: &mut Value) {
     or_blank(doc);
     // (Not the error envelope's: a refusal's message may quote what was sent.)
@@ -286,7 +261,6 @@ pub fn complete(doc: &mut Value) {
             if !["get", "put", "post", "delete", "patch", "head"].contains(&method.as_str()) {
                 continue;
             }
-            let refusals = shared_refusals(operation);
             for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
                 if parameter["name"] == "q" && parameter["in"] == "query" {
                     // Every list's search, read by `api::search`: a few words.
@@ -314,16 +288,9 @@ pub fn complete(doc: &mut Value) {
                     }
                 }
             }
-            for (status, description) in refusals {
-                responses.entry(status).or_insert_with(|| {
-                    json!({
-                        "description": description,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
-                    })
-                });
-            }
         }
     }
+    refusals::add(doc);
 }
 
 /// A multipart form's fields, from the JSON body's schema (`fields`, often a reference):

@@ -192,6 +192,8 @@ pub fn apply(base: &Listing, input: &ListingInput, mode: Mode) -> Result<Listing
         let tags: Vec<String> = list.iter().filter_map(|t| blank_to_none(t)).collect();
         if tags.len() > MAX_TAGS || tags.iter().any(|t| t.chars().count() > MAX_TAG_CHARS) {
             errors.add("tags", "too_long", "At most 10 tags of 30 characters");
+        } else if tags.iter().any(|t| crate::domain::input::has_hidden_characters(t, false)) {
+            errors.add("tags", "invalid_characters", "The tags contain characters that are not allowed");
         }
         next.tags = tags;
     }
