@@ -30,11 +30,15 @@ use utoipa::ToSchema;
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// `POST /api/v1/sync/push`: a client's queued changes, oldest first.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct PushRequest {
+    /// The sync protocol this app speaks: the server speaks 1 (`protocol_unsupported` otherwise).
+    #[schema(minimum = 1, maximum = 1)]
     pub protocol: u32,
-    /// One per browser profile, made by the client (a UUID).
+    /// One per browser profile, made by the client once (a UUID; `invalid_client_id` otherwise).
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub client_id: String,
+    /// Oldest first; `mutation_id` goes on from the last this client sent, with no gap (400 `mutation_order`).
     pub mutations: Vec<Mutation>,
 }
 

@@ -153,6 +153,83 @@ fn every_handler_that_reads_a_session_says_so() {
     assert!(unrefused.is_empty(), "handlers for one role whose operation does not list 403: {unrefused:#?}");
 }
 
+/// docs/api.md's endpoint rows (`| GET, PUT `/path` | who | answer |`) name operations the
+/// document has, and say who may call them as the document does: "anyone" needs no token,
+/// another server sends none, a person sends one, and a row for roles alone (admin,
+/// farmer, …) lists their 403.
+#[test]
+fn every_row_of_docs_api_md_agrees_with_the_document() {
+    const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
+    const ROLES: [&str; 5] = ["admin", "super_admin", "farmer", "farmers", "field_agent"];
+    // Other servers, which prove who they are otherwise (a signature, a token in the path).
+    const MACHINES: [&str; 3] = ["the provider", "Africa's Talking", "a USSD gateway"];
+    let doc = document();
+    let notes = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md")).expect("docs/api.md");
+    let (mut rows, mut wrong) = (0, Vec::new());
+    for line in notes.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [_, route, who, ..] = cells[..] else { continue };
+        if !METHODS.iter().any(|m| route.starts_with(&format!("{m} "))) {
+            continue;
+        }
+        for (method, path) in routes_of(route, &doc) {
+            rows += 1;
+            let operation = &doc["paths"][&path][method.to_lowercase()];
+            if !operation.is_object() {
+                wrong.push(format!("{method} {path}: no such operation in the document"));
+                continue;
+            }
+            let security = operation["security"].as_array().cloned().unwrap_or_default();
+            let token_optional =
+                security.is_empty() || security.iter().any(|s| s.as_object().is_some_and(|o| o.is_empty()));
+            let bearer = security.iter().any(|s| s.get("bearer").is_some());
+            let anyone = who.starts_with("anyone");
+            let roles_only = who.split([',', ' ']).filter(|w| !w.is_empty()).all(|w| ROLES.contains(&w));
+            if anyone && !token_optional {
+                wrong.push(format!("{method} {path}: the row says anyone, the document needs a token"));
+            }
+            if MACHINES.contains(&who) && bearer {
+                wrong.push(format!("{method} {path}: {who} calls it, the document asks for a person's token"));
+            }
+            if !anyone && !MACHINES.contains(&who) && !bearer {
+                wrong.push(format!("{method} {path}: the row says {who:?}, the document takes no token"));
+            }
+            if roles_only && operation["responses"].get("403").is_none() {
+                wrong.push(format!("{method} {path}: the row is for {who:?}, the document lists no 403"));
+            }
+        }
+    }
+    assert!(rows > 80, "only {rows} rows read from docs/api.md");
+    assert!(wrong.is_empty(), "docs/api.md and the document disagree:\n{}", wrong.join("\n"));
+}
+
+/// The operations a row's first cell names: methods, each followed by its paths in
+/// backquotes (`PUT `/a/{id}/hide`, `/unhide``, `POST `/m`, PATCH and DELETE `/m/{id}``);
+/// a path of one segment the document lacks is its neighbour's sibling (`/unhide`).
+fn routes_of(route: &str, doc: &Value) -> Vec<(String, String)> {
+    const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
+    let (mut methods, mut last, mut out) = (Vec::new(), String::new(), Vec::new());
+    for (at, part) in route.split('`').enumerate() {
+        if at % 2 == 0 {
+            let words: Vec<&str> =
+                part.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| METHODS.contains(w)).collect();
+            if !words.is_empty() {
+                methods = words;
+            }
+            continue;
+        }
+        let mut path = part.split('?').next().unwrap_or_default().to_owned();
+        if doc["paths"].get(&path).is_none() && path.matches('/').count() == 1 {
+            if let Some((parent, _)) = last.rsplit_once('/') {
+                path = format!("{parent}{path}");
+            }
+        }
+        out.extend(methods.iter().map(|m| (m.to_string(), path.clone())));
+        last = path;
+    }
+    out
+}
+
 fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {

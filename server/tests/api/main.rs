@@ -20,6 +20,7 @@ mod disputes;
 mod exchange_rates;
 mod first_screen;
 mod fuzz;
+mod growth;
 mod hardening;
 mod helpers;
 mod http;

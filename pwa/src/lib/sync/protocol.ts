@@ -291,11 +291,19 @@ replaces?: string, note?: string, };
 
 export type MutationArgs = { "name": "survey.create", "args": SurveyWrite } | { "name": "survey.update", "args": SurveyWrite } | { "name": "survey.delete", "args": ByUid } | { "name": "product.create", "args": ProductWrite } | { "name": "product.update", "args": ProductWrite } | { "name": "product.adjust_stock", "args": StockChange } | { "name": "product.delete", "args": ByUid } | { "name": "favourite.set", "args": Toggle } | { "name": "order.place", "args": OrderPlace } | { "name": "order.update_part", "args": OrderPartChange } | { "name": "enrolment.create", "args": ByUid } | { "name": "enrolment.progress", "args": LessonEvent } | { "name": "comment.create", "args": CommentWrite } | { "name": "comment.like", "args": Toggle } | { "name": "person.register", "args": PersonRegister } | { "name": "notification.read", "args": ByUid } | { "name": "price.record", "args": PriceRecord } | { "name": "delivery.record", "args": DeliveryRecord };
 
-export type PushRequest = { protocol: number, 
+export type PushRequest = { 
 /**
- * One per browser profile, made by the client (a UUID).
+ * The sync protocol this app speaks: the server speaks 1 (`protocol_unsupported` otherwise).
  */
-client_id: string, mutations: Array<Mutation>, };
+protocol: number, 
+/**
+ * One per browser profile, made by the client once (a UUID; `invalid_client_id` otherwise).
+ */
+client_id: string, 
+/**
+ * Oldest first; `mutation_id` goes on from the last this client sent, with no gap (400 `mutation_order`).
+ */
+mutations: Array<Mutation>, };
 
 export type Mutation = { 
 /**

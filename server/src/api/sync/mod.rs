@@ -11,7 +11,7 @@ use axum::extract::{DefaultBodyLimit, Query, State};
 use serde::{Deserialize, Serialize};
 use sync_protocol::{Change, ChangeOp, PullResponse, PushRequest, PushResponse};
 use tower_http::decompression::RequestDecompressionLayer;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -41,23 +41,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(listen))
 }
 
-/// The push as the document says it (`sync_protocol::PushRequest`, with what the server checks).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct PushBody {
-    /// The sync protocol this app speaks: the server speaks 1 (`protocol_unsupported` otherwise).
-    #[schema(minimum = 1, maximum = 1)]
-    protocol: u32,
-    /// The phone's id, a UUID it made once (`invalid_client_id` otherwise).
-    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
-    client_id: String,
-    /// Oldest first; `mutation_id` goes on from the last this client sent, with no gap (400 `mutation_order`).
-    mutations: Vec<sync_protocol::Mutation>,
-}
-
 /// Apply a device's queued changes, in order. Each is committed before the
 /// answer; a replayed one gets its first result with `duplicate: true`.
-#[utoipa::path(post, path = "/sync/push", tag = "sync", security(("bearer" = [])), request_body = PushBody,
+#[utoipa::path(post, path = "/sync/push", tag = "sync", security(("bearer" = [])), request_body = PushRequest,
     responses(
         (status = 200, description = "Per-mutation results (applied, merged, rejected, retry, forgotten)", body = sync_protocol::PushResponse),
         (status = 400, description = "protocol_unsupported, invalid_client_id, mutation_order", body = ErrorBody),
