@@ -1,8 +1,9 @@
 //! Every refusal the API answers, as it answers it: with `MAVUNO_RECORD_REFUSALS` set to a
 //! file, each operation's (method, path, status, code) is appended to it once per process.
 //! `scripts/test` sets it for the API tests and schemathesis on both engines, and
-//! `scripts/refusals.mjs` fails when one of them is not in the document (issue 75: the
-//! codes an operation answers come from the code, so a new refusal cannot go undocumented).
+//! `scripts/refusals.mjs` fails when one the tests met is not in the document (one only
+//! schemathesis met is told): the codes an operation answers come from the code, so a new
+//! refusal a test reaches cannot go undocumented (issue 75).
 //! Off unless set; a line holds no value a request sent, only the route's template.
 
 use std::collections::HashSet;
