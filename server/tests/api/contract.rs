@@ -183,3 +183,27 @@ async fn a_forms_extra_field_holding_nul_is_refused_on_every_multipart_form() {
     let me: Value = app.me(&farmer).await.json().await.unwrap();
     assert_ne!(me["user"]["first_name"], "Amani");
 }
+
+/// A listing that names a photo by a hash not yet sent to `/uploads` is refused with 409
+/// `photo_missing`, on a new listing and on an edit, and nothing is stored (through REST;
+/// a sync push answers `retry` with the same code: tests/api/products.rs).
+#[tokio::test]
+async fn a_listing_naming_a_photo_not_yet_sent_is_refused_and_nothing_is_stored() {
+    let app = spawn_app().await;
+    let farmer = app.user_with_role("photos@example.com", Role::Farmer).await;
+    let unsent = sha(b"a photo still on the phone");
+    let mut listing = crate::products::tomatoes();
+    listing["images"] = json!([unsent]);
+    let refused = app.call(Method::POST, "/farmer/products", &farmer, Some(json!({"product": listing.clone()}))).await;
+    assert_eq!(error_of(refused, StatusCode::CONFLICT).await["code"], "photo_missing");
+    let listed: i64 = app.database().query_row("SELECT COUNT(*) FROM products", [], |r| r.get(0)).unwrap();
+    assert_eq!(listed, 0);
+
+    let product = app.list_product(&farmer, crate::products::tomatoes()).await;
+    let path = format!("/farmer/products/{}", product["id"]);
+    let edit = json!({"product": {"images": [unsent]}});
+    let refused = app.call(Method::PATCH, &path, &farmer, Some(edit)).await;
+    assert_eq!(error_of(refused, StatusCode::CONFLICT).await["code"], "photo_missing");
+    let kept: Value = app.get(&format!("/products/{}", product["id"]), None).await.json().await.unwrap();
+    assert_eq!(kept["data"]["images"], product["images"], "{kept}");
+}
