@@ -153,13 +153,15 @@ fn every_handler_that_reads_a_session_says_so() {
     assert!(unrefused.is_empty(), "handlers for one role whose operation does not list 403: {unrefused:#?}");
 }
 
+/// The methods docs/api.md's rows name.
+const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
+
 /// docs/api.md's endpoint rows (`| GET, PUT `/path` | who | answer |`) name operations the
 /// document has, and say who may call them as the document does: "anyone" needs no token,
 /// another server sends none, a person sends one, and a row for roles alone (admin,
 /// farmer, …) lists their 403.
 #[test]
 fn every_row_of_docs_api_md_agrees_with_the_document() {
-    const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
     const ROLES: [&str; 5] = ["admin", "super_admin", "farmer", "farmers", "field_agent"];
     // Other servers, which prove who they are otherwise (a signature, a token in the path).
     const MACHINES: [&str; 3] = ["the provider", "Africa's Talking", "a USSD gateway"];
@@ -207,7 +209,6 @@ fn every_row_of_docs_api_md_agrees_with_the_document() {
 /// backquotes (`PUT `/a/{id}/hide`, `/unhide``, `POST `/m`, PATCH and DELETE `/m/{id}``);
 /// a path of one segment the document lacks is its neighbour's sibling (`/unhide`).
 fn routes_of(route: &str, doc: &Value) -> Vec<(String, String)> {
-    const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
     let (mut methods, mut last, mut out) = (Vec::new(), String::new(), Vec::new());
     for (at, part) in route.split('`').enumerate() {
         if at % 2 == 0 {

@@ -240,6 +240,9 @@ pub fn product_sorts() -> Object {
 /// `\s` differs between tools (Python's takes the separators U+001C-U+001F too).
 const SPACE: &str = "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
+/// A path item's keys that are operations (the others: `parameters`, `summary`, …).
+const OPERATIONS: [&str; 6] = ["get", "put", "post", "delete", "patch", "head"];
+
 /// What a text may hold, whatever the operation: no NUL character (`invalid_text`).
 const NO_NUL: &str = "^[^\\u0000]*$";
 
@@ -258,7 +261,7 @@ pub fn complete(doc: &mut Value) {
     for item in paths.values_mut() {
         let Some(item) = item.as_object_mut() else { continue };
         for (method, operation) in item.iter_mut() {
-            if !["get", "put", "post", "delete", "patch", "head"].contains(&method.as_str()) {
+            if !OPERATIONS.contains(&method.as_str()) {
                 continue;
             }
             for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {

@@ -74,7 +74,7 @@ pub fn add(doc: &mut Value) {
     for (path, item) in paths.iter_mut() {
         let Some(item) = item.as_object_mut() else { continue };
         for (method, operation) in item.iter_mut() {
-            if !["get", "put", "post", "delete", "patch", "head"].contains(&method.as_str()) {
+            if !super::OPERATIONS.contains(&method.as_str()) {
                 continue;
             }
             let mut why = BTreeMap::new();
