@@ -256,11 +256,9 @@ pub async fn signed_in<S: Guarded>(state: &S, token: &str) -> ApiResult<AuthUser
     let claims = state.keys().verify(token)?;
     let jti = claims.jti;
     let lookup_jti = jti.clone();
-    // On the database itself: a session moves no version, so a read replica may not have
-    // one begun a moment ago (a 401 just after signing in), or may still have one ended.
     let user = state
         .db()
-        .read_primary(move |conn| {
+        .read(move |conn| {
             let Some(user_id) = sessions::live_user(conn, &lookup_jti, &clock::now())? else { return Ok(None) };
             Ok(users::find(conn, user_id)?)
         })

@@ -123,7 +123,7 @@ where
 {
     let db = state.db.clone();
     super::cached_answer(&state.prices_cache, key, state.db.prices_version(), headers, || async move {
-        serde_json::to_vec(&db.read(read).await?).map_err(AppError::internal)
+        serde_json::to_vec(&db.read_versioned(read).await?).map_err(AppError::internal)
     })
     .await
 }
@@ -137,7 +137,7 @@ struct MarketsResponse {
 /// The markets prices are recorded at, by territory.
 #[utoipa::path(get, path = "/prices/markets", tag = "prices", responses((status = 200, body = MarketsResponse)))]
 async fn markets(State(state): State<AppState>) -> ApiResult<Json<MarketsResponse>> {
-    let markets = state.db.read(|conn| Ok(rows::markets(conn)?)).await?;
+    let markets = state.db.read_versioned(|conn| Ok(rows::markets(conn)?)).await?;
     Ok(Json(MarketsResponse { success: true, data: markets.into_iter().map(MarketJson::from).collect() }))
 }
 
@@ -223,9 +223,7 @@ fn alerts_answer(conn: &crate::db::Connection, phone: String) -> ApiResult<Alert
         (status = 409, description = "phone_required: the account has no phone number", body = ErrorBody)))]
 async fn my_alerts(State(state): State<AppState>, me: AuthUser) -> ApiResult<Json<AlertsResponse>> {
     let phone = phone_of(&me.user)?;
-    // On the database itself: following a crop moves no version (a read replica may lack one
-    // followed a moment ago, through any node).
-    Ok(Json(state.db.read_primary(move |conn| alerts_answer(conn, phone)).await?))
+    Ok(Json(state.db.read(move |conn| alerts_answer(conn, phone)).await?))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -298,8 +298,9 @@ async fn catalogue(
     let version = state.db.catalogue_version();
     let db = state.db.clone();
     super::cached_answer(&state.catalogue_cache, key, version, &headers, || async move {
-        let (rows, total) =
-            db.read(move |conn| Ok(catalogue::catalogue(conn, &filter, per_page, (page - 1) * per_page)?)).await?;
+        let (rows, total) = db
+            .read_versioned(move |conn| Ok(catalogue::catalogue(conn, &filter, per_page, (page - 1) * per_page)?))
+            .await?;
         let answer = CataloguePage {
             success: true,
             data: rows.into_iter().map(ProductJson::from).collect(),
@@ -326,7 +327,7 @@ fn not_found() -> AppError {
 #[utoipa::path(get, path = "/products/{id}", tag = "products", params(("id" = i64, Path)),
     responses((status = 200, body = ProductResponse), (status = 404, description = "product_not_found", body = ErrorBody)))]
 async fn product(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<ProductResponse>> {
-    let row = state.db.read(move |conn| rows::find_listed(conn, id)?.ok_or_else(not_found)).await?;
+    let row = state.db.read_versioned(move |conn| rows::find_listed(conn, id)?.ok_or_else(not_found)).await?;
     Ok(Json(ProductResponse { success: true, data: row.into() }))
 }
 

@@ -394,25 +394,28 @@ impl Db {
         .await
     }
 
-    /// Runs `f` on a reader connection: the replica's when one is configured and has
-    /// replayed every write this server knows of, else the database's own.
+    /// Runs `f` on a reader connection of the database itself: every read but the
+    /// version-guarded ones (`read_versioned`), so it sees every write any node committed.
     pub async fn read<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
-        self.read_on(true, f).await
+        self.read_on(false, f).await
     }
 
-    /// Runs `f` on a reader connection of the database itself, never the replica: for
-    /// rows whose writes move no version, so a replica may lack them though a node has
-    /// answered them (a session begun or ended a moment ago, on any node).
-    pub async fn read_primary<T, F>(&self, f: F) -> ApiResult<T>
+    /// Runs `f` on the read replica when one is configured and has replayed every write
+    /// this node knows of (`replica.rs`), else on the database itself. Only for reads
+    /// whose rows no write changes without moving a version (sync, catalogue or prices):
+    /// pull pages, the catalogue and its products, market prices and the first screens
+    /// of those; docs/operations.md, Read replicas, lists them and `replica.rs` writes
+    /// each with the replica's replay paused and reads it back at once.
+    pub async fn read_versioned<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
-        self.read_on(false, f).await
+        self.read_on(true, f).await
     }
 
     async fn read_on<T, F>(&self, replica_ok: bool, f: F) -> ApiResult<T>

@@ -79,7 +79,7 @@ impl Coop {
             "grade": "A", "quantity": quantity, "unit": "kg", "delivered_on": today(), "place": "Kabare centre"})
     }
 
-    async fn book(&self) -> Vec<Value> {
+    pub async fn book(&self) -> Vec<Value> {
         let book: Value = self
             .app
             .get(&format!("/cooperatives/{}/deliveries", self.id), Some(&self.manager))
@@ -432,7 +432,7 @@ async fn the_demo_has_two_cooperatives_with_weeks_of_deliveries_and_a_corrected_
 impl Coop {
     /// Writes a delivery through the API (the manager online): its uid's number, the
     /// member, kilograms and grade.
-    async fn weigh(&self, n: u32, member: i64, kg: &str, grade: &str) {
+    pub async fn weigh(&self, n: u32, member: i64, kg: &str, grade: &str) {
         let written = self
             .app
             .call(

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 
 /// The PWA's template as the build writes it: with the app's modulepreload links.
-fn template() -> String {
+pub fn template() -> String {
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../pwa/index.html")).unwrap();
     source.replacen("</head>", "  <link rel=\"modulepreload\" crossorigin href=\"/assets/boot-1.js\">\n  </head>", 1)
 }

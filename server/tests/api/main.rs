@@ -18,7 +18,7 @@ mod course_payments;
 mod courses;
 mod disputes;
 mod exchange_rates;
-mod first_screen;
+pub mod first_screen;
 mod fuzz;
 mod growth;
 mod hardening;

@@ -56,5 +56,8 @@ pub async fn pull(
     }
     let limit = limit.clamp(1, MAX_PULL_LIMIT);
     let viewer_id = viewer.map(|v| v.id);
-    state.db.read(move |conn| sync::read_page(conn, viewer_id, client_id.as_deref(), cursor, snapshot, limit)).await
+    state
+        .db
+        .read_versioned(move |conn| sync::read_page(conn, viewer_id, client_id.as_deref(), cursor, snapshot, limit))
+        .await
 }

@@ -69,7 +69,7 @@ pub async fn incoming(
     // (a retry, also after a restart or on another node) is answered once.
     let id = message.id.as_deref().filter(|id| !id.is_empty()).map(|id| gsm7::cut(id, 100));
     if let Some(id) = id.clone() {
-        if state.db.read_primary(move |conn| Ok(ussd_memos::sms_seen(conn, &id)?)).await? {
+        if state.db.read(move |conn| Ok(ussd_memos::sms_seen(conn, &id)?)).await? {
             return answered("repeated");
         }
     }
@@ -161,7 +161,7 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
     let number = phone.to_owned();
     let (person, lang) = state
         .db
-        .read_primary(move |conn| {
+        .read(move |conn| {
             let person = super::account_of(conn, &number)?.filter(|p| p.status == Status::Active);
             let lang = rules::language(conn, &number, person.as_ref().and_then(|p| p.country))?;
             Ok((person, lang))
@@ -190,14 +190,12 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
             None => words("help"),
         },
         Command::Deliveries => match person {
-            Some(member) => {
-                state.db.read_primary(move |conn| deliveries::latest(conn, &member, lang, gsm7::SEGMENT)).await?
-            }
+            Some(member) => state.db.read(move |conn| deliveries::latest(conn, &member, lang, gsm7::SEGMENT)).await?,
             None => words("deliveries_none"),
         },
         Command::Money => match person {
             Some(member) => {
-                let statement = state.db.read_primary(move |conn| payouts::statement(conn, &member, lang)).await?;
+                let statement = state.db.read(move |conn| payouts::statement(conn, &member, lang)).await?;
                 gsm7::cut(&statement.replace('\n', "; "), gsm7::SEGMENT)
             }
             None => lang.text("ussd.coop.money_none"),
@@ -207,7 +205,7 @@ async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> 
             None => words("dispute_usage"),
         },
         Command::Stock(args) => match person {
-            None => match state.db.read_primary(crate::domain::sms::dial_code).await? {
+            None => match state.db.read(crate::domain::sms::dial_code).await? {
                 Some(dial) => lang.format("ussd.commands.no_account", &[("dial", &dial)]),
                 None => lang.text("ussd.commands.no_account_no_code"),
             },
@@ -238,7 +236,7 @@ async fn price(state: &AppState, lang: Lang, asked: &str, home: Option<String>) 
     let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
     state
         .db
-        .read_primary(move |conn| {
+        .read(move |conn| {
             let place = match place.trim() {
                 "" => None,
                 name => match prices::board::place_named(conn, name)? {
@@ -262,7 +260,7 @@ async fn sellers(state: &AppState, lang: Lang, asked: &str) -> ApiResult<String>
     let Some((crop, place)) = crop_and_rest(asked) else { return Ok(lang.text("ussd.commands.unknown_crop")) };
     state
         .db
-        .read_primary(move |conn| {
+        .read(move |conn| {
             let place = Some(place.as_str()).filter(|p| !p.is_empty());
             Ok(screens::sellers_text(conn, lang, crop, place)?
                 .unwrap_or_else(|| lang.format("ussd.sellers.none", &[("crop", &crop.name(lang))])))
@@ -332,7 +330,7 @@ async fn stock(state: &AppState, farmer: UserRow, lang: Lang, args: &[String]) -
     }
     let Some(phone) = farmer.phone_number.clone() else { return Ok(usage()) };
     let number_phone = phone.clone();
-    let state_now = state.db.read_primary(move |conn| rules::pin_state(conn, &number_phone)).await?;
+    let state_now = state.db.read(move |conn| rules::pin_state(conn, &number_phone)).await?;
     let hash = match state_now {
         PinState::None => return Ok(lang.text("ussd.commands.no_pin")),
         PinState::Locked => return Ok(lang.text("ussd.pin.locked")),

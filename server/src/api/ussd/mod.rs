@@ -3,9 +3,6 @@
 //! The gateway's format is an adapter (`africas_talking`); the menus
 //! (`menu`, `screens`, `farmer`) know nothing of it, and the emulator
 //! (`POST /ussd/try`, for the app's drawn phone) goes through the same `respond`.
-//! USSD and SMS read on the database itself, never a read replica (`Db::read_primary`):
-//! what a session showed, PIN tries, a number's language and the messages seen move no
-//! version, and the next answer, or a gateway's repeat, comes within moments.
 
 mod africas_talking;
 mod apply;
@@ -147,7 +144,7 @@ pub async fn respond(state: &AppState, dial: Dial) -> Reply {
 /// super admin has set one (`domain::sms::dial_code`): written once, read each time.
 async fn remember_code(state: &AppState, code: String) {
     let seen = code.clone();
-    let kept = match state.db.read_primary(move |conn| crate::domain::sms::dialled_is_new(conn, &seen)).await {
+    let kept = match state.db.read(move |conn| crate::domain::sms::dialled_is_new(conn, &seen)).await {
         Ok(false) => Ok(()),
         Ok(true) => state.db.write(move |tx| crate::domain::sms::note_dialled(tx, &code)).await,
         Err(err) => Err(err),
@@ -166,7 +163,7 @@ async fn settle(state: &AppState, dial: &Dial) -> ApiResult<Reply> {
         let (d, t, e) = (dial.clone(), state.throttles.sms_asked.limit(), ended.clone());
         let (run, learned) = state
             .db
-            .read_primary(move |conn| {
+            .read(move |conn| {
                 let steps = session::load(conn, &d.phone, &d.session)?;
                 // A gateway's repeat of the request that ended the session in a write.
                 if let Some(Memo::Ended { reply }) = steps.get(&e) {
@@ -250,7 +247,7 @@ async fn check_pin(state: &AppState, dial: &Dial, step: usize, pin: String, hash
 /// else its calling code's; English for what is not a number.
 async fn language_of(state: &AppState, number: &str) -> Lang {
     let Some(phone) = international(number) else { return Lang::EN };
-    let read = state.db.read_primary(move |conn| {
+    let read = state.db.read(move |conn| {
         let person = account_of(conn, &phone)?;
         rules::language(conn, &phone, person.and_then(|p| p.country))
     });

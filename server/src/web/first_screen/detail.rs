@@ -41,7 +41,7 @@ fn main_picture(hash: Option<&str>, alt: &str, save_data: bool, sizes: &str, fir
 }
 
 pub async fn product(state: &AppState, id: i64, query: &Query, lang: Lang) -> Option<String> {
-    let p = state.db.read(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
+    let p = state.db.read_versioned(move |conn| Ok(products::find_listed(conn, id)?)).await.ok()??;
     let l = &p.listing;
     let title = escape(product_title(l, lang));
     let picture = match l.images.first() {

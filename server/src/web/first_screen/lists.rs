@@ -34,7 +34,7 @@ pub async fn marketplace(state: &AppState, query: &Query, lang: Lang) -> Option<
     };
     let filtered = filter.search.is_some() || filter.category.is_some();
     let everything = CatalogueFilter::default();
-    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+    let (rows, shown, total) = first_page(state, filtered, true, move |conn, all, limit| {
         catalogue::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
     })
     .await?;
@@ -73,7 +73,7 @@ pub async fn training(state: &AppState, query: &Query, lang: Lang) -> Option<Str
     };
     let filtered = !filter.search.is_empty() || filter.category.is_some() || filter.level.is_some();
     let everything = CourseFilter { search: Vec::new(), category: None, level: None, sort: CourseSort::Title };
-    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+    let (rows, shown, total) = first_page(state, filtered, false, move |conn, all, limit| {
         courses::catalogue(conn, if all { &everything } else { &filter }, limit, 0)
     })
     .await?;
@@ -115,7 +115,7 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
     let filtered = !filter.words.is_empty() || filter.category.is_some();
     let everything =
         BlogFilter { published: Some(true), first_language: Some(lang.code().to_owned()), ..Default::default() };
-    let (rows, shown, total) = first_page(state, filtered, move |conn, all, limit| {
+    let (rows, shown, total) = first_page(state, filtered, false, move |conn, all, limit| {
         blogs::list(conn, if all { &everything } else { &filter }, limit, 0)
     })
     .await?;
@@ -139,20 +139,19 @@ pub async fn news(state: &AppState, query: &Query, lang: Lang) -> Option<String>
 /// A list's first cards, how many match and how many there are in all; `None` when
 /// nothing matches (the app's own words for that, and its button to clear the search).
 /// `page(conn, all, limit)`: the list's page, of everything when `all`.
-async fn first_page<R, P>(state: &AppState, filtered: bool, page: P) -> Option<(Vec<R>, i64, i64)>
+/// `versioned`: the catalogue's, which may be read on a replica (`Db::read_versioned`).
+async fn first_page<R, P>(state: &AppState, filtered: bool, versioned: bool, page: P) -> Option<(Vec<R>, i64, i64)>
 where
     R: Send + 'static,
     P: Fn(&Connection, bool, i64) -> crate::db::Result<(Vec<R>, i64)> + Send + 'static,
 {
-    let (rows, shown, total) = state
-        .db
-        .read(move |conn| {
-            let (rows, shown) = page(conn, false, FIRST_CARDS)?;
-            let total = if filtered { page(conn, true, 0)?.1 } else { shown };
-            Ok((rows, shown, total))
-        })
-        .await
-        .ok()?;
+    let read = move |conn: &Connection| {
+        let (rows, shown) = page(conn, false, FIRST_CARDS)?;
+        let total = if filtered { page(conn, true, 0)?.1 } else { shown };
+        Ok((rows, shown, total))
+    };
+    let read = if versioned { state.db.read_versioned(read).await } else { state.db.read(read).await };
+    let (rows, shown, total) = read.ok()?;
     (!rows.is_empty()).then_some((rows, shown, total))
 }
 

@@ -14,7 +14,7 @@ pub async fn board(state: &AppState, query: &super::Query, lang: Lang) -> Option
     let (market, territory) = (query.market, query.territory.clone());
     let (board, markets) = state
         .db
-        .read(move |conn| {
+        .read_versioned(move |conn| {
             let markets = rows::markets(conn)?;
             let filter = BoardFilter {
                 crop,
