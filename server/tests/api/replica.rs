@@ -1,7 +1,7 @@
 //! Reads on a streaming replica (docs/operations.md, Read replicas), against a real one:
 //! scripts/with-postgres starts a standby of its throwaway cluster (pg_basebackup), whose
-//! address it gives in MAVUNO_TEST_DATABASE_REPLICA_URL. PostgreSQL only: on SQLite these
-//! return at once.
+//! address it gives in MAVUNO_TEST_DATABASE_REPLICA_URL. PostgreSQL only (on SQLite they
+//! return at once), but for the list of reads a replica may answer.
 
 use std::time::Duration;
 
