@@ -291,6 +291,7 @@ impl IntoResponse for AppError {
         if let Some(secs) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
+        response.extensions_mut().insert(crate::platform::middleware::ErrorCode(code));
         response
     }
 }

@@ -118,7 +118,10 @@ impl Housekeeping {
                         continue;
                     }
                 }
-                match self.run_once().await {
+                let started = std::time::Instant::now();
+                let tidied = self.run_once().await;
+                self.db.metrics().ran("housekeeping", started.elapsed());
+                match tidied {
                     Ok(tidied) if tidied.unsent_emails > 0 => {
                         tracing::warn!(?tidied, "tidied; some old emails were never sent")
                     }

@@ -83,6 +83,10 @@ enum Command {
         /// incoming SMS at /api/v1/sms/incoming/{this}; made in the data dir when not given.
         #[arg(long, env = "MAVUNO_GATEWAY_TOKEN", hide_env_values = true)]
         gateway_token: Option<String>,
+        /// A secret of at least 32 characters: Prometheus reads /api/v1/metrics with it as
+        /// its bearer token; without it there are no metrics to read.
+        #[arg(long, env = "MAVUNO_METRICS_TOKEN", hide_env_values = true)]
+        metrics_token: Option<String>,
         /// Open connections at most (kept below the open-files limit).
         #[arg(long, env = "MAVUNO_MAX_CONNECTIONS", default_value_t = 16_384)]
         max_connections: usize,
@@ -232,6 +236,7 @@ async fn run() -> ExitCode {
             sms_from,
             at_callback_token,
             gateway_token,
+            metrics_token,
             max_connections,
             header_timeout,
             trusted_proxies,
@@ -295,6 +300,7 @@ async fn run() -> ExitCode {
                 hsts_max_age,
                 signup_max: signup_limit,
                 gateway_token: gateway_token.map(Into::into),
+                metrics_token: metrics_token.map(Into::into),
                 offsite,
                 media,
                 database_url: database.url().map(Into::into),

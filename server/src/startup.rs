@@ -148,6 +148,9 @@ impl AppState {
             ))),
         };
         let gateway_token = gateway_token(&config)?;
+        if config.metrics_token.as_ref().is_some_and(|token| token.expose().len() < 32) {
+            return Err(StartError::Secret("MAVUNO_METRICS_TOKEN must be at least 32 characters".to_owned()));
+        }
         Ok(AppState {
             payments,
             origin,
@@ -184,6 +187,7 @@ pub fn build_app(state: AppState) -> Router {
         )
         .layer(CatchPanicLayer::custom(|_| AppError::internal("handler panicked").into_response()))
         .layer(axum::middleware::from_fn(middleware::log_request))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(state.db.metrics()), middleware::observe))
         .with_state(state)
 }
 

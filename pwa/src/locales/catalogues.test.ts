@@ -101,8 +101,8 @@ describe('translation catalogues', () => {
     // answered, so a new refusal the app can meet cannot go untranslated.
     const doc = JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi.json'), 'utf8'));
     // Operations only other servers call (a payment provider's callbacks, the SMS and
-    // USSD gateways): their refusals never reach a person.
-    const machines = /^\/(payments\/callbacks\/|sms\/|ussd\/\{token\})/;
+    // USSD gateways, Prometheus): their refusals never reach a person.
+    const machines = /^\/(payments\/callbacks\/|sms\/|ussd\/\{token\}|metrics$)/;
     const codes = new Set<string>();
     for (const [path, item] of Object.entries<Record<string, { responses?: Record<string, { 'x-codes'?: string[] }> }>>(
       doc.paths,

@@ -163,8 +163,9 @@ const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 #[test]
 fn every_row_of_docs_api_md_agrees_with_the_document() {
     const ROLES: [&str; 5] = ["admin", "super_admin", "farmer", "farmers", "field_agent"];
-    // Other servers, which prove who they are otherwise (a signature, a token in the path).
-    const MACHINES: [&str; 3] = ["the provider", "Africa's Talking", "a USSD gateway"];
+    // Other servers, which prove who they are otherwise (a signature, a token in the path,
+    // Prometheus' own bearer token).
+    const MACHINES: [&str; 4] = ["the provider", "Africa's Talking", "a USSD gateway", "Prometheus"];
     let doc = document();
     let notes = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md")).expect("docs/api.md");
     let (mut rows, mut wrong) = (0, Vec::new());
@@ -192,6 +193,9 @@ fn every_row_of_docs_api_md_agrees_with_the_document() {
             }
             if MACHINES.contains(&who) && bearer {
                 wrong.push(format!("{method} {path}: {who} calls it, the document asks for a person's token"));
+            }
+            if (who == "Prometheus") != security.iter().any(|s| s.get("metrics").is_some()) {
+                wrong.push(format!("{method} {path}: Prometheus alone sends the metrics token"));
             }
             if !anyone && !MACHINES.contains(&who) && !bearer {
                 wrong.push(format!("{method} {path}: the row says {who:?}, the document takes no token"));

@@ -22,6 +22,7 @@ pub mod exchange_rates;
 pub mod extract;
 pub mod health;
 pub mod lots;
+mod metrics;
 pub mod orders;
 pub mod payments;
 pub mod payouts;
@@ -76,6 +77,11 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
+        // Prometheus' token for /metrics (MAVUNO_METRICS_TOKEN), not a person's.
+        components.add_security_scheme(
+            "metrics",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
     }
 }
 
@@ -83,6 +89,7 @@ impl Modify for BearerAuth {
 pub fn router() -> (Router<AppState>, OpenApiDoc) {
     let (routes, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
+        .merge(metrics::routes())
         .merge(accounts::routes())
         .merge(admin::routes())
         .merge(admin_surveys::routes())
@@ -138,7 +145,8 @@ pub fn routes() -> Router<AppState> {
         )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
-        .layer(middleware::from_fn(no_nul_in_address));
+        .layer(middleware::from_fn(no_nul_in_address))
+        .layer(middleware::from_fn(crate::platform::middleware::route_template));
     if record_refusals::enabled() {
         v1 = v1.layer(middleware::from_fn(record_refusals::layer));
     }

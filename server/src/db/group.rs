@@ -44,7 +44,9 @@ pub(super) fn start(pool: Weak<Pool>) -> mpsc::UnboundedSender<Box<dyn Job>> {
             }
             let Some(pool) = pool.upgrade() else { return };
             // Taken before a blocking thread is, as every write does.
-            let Ok(_permit) = pool.writer_permit.acquire().await else { return };
+            let asked = std::time::Instant::now();
+            let Ok(_permit) = pool.observed.writer.take(&pool.writer_permit).await else { return };
+            pool.observed.write_wait.observe(asked.elapsed().as_secs_f64());
             let for_task = Arc::clone(&pool);
             // The answers go out from the blocking thread: nothing here can fail them.
             tokio::task::spawn_blocking(move || commit(&for_task, jobs)).await.ok();
@@ -75,6 +77,7 @@ fn commit(pool: &Arc<Pool>, jobs: Vec<Box<dyn Job>>) {
             return refuse(jobs, &err);
         }
     };
+    pool.observed.ended(committed.is_ok());
     if committed.is_ok() {
         pool.committed(sealed);
     }

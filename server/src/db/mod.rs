@@ -26,6 +26,7 @@ pub mod lots;
 pub mod market;
 pub mod meta;
 pub mod notifications;
+pub mod observed;
 pub mod orders;
 pub mod outbox;
 pub mod overview;
@@ -67,6 +68,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
+use crate::platform::metrics::Metrics;
 use source::Source;
 use wake_senders::OUTBOX_WRITTEN;
 pub use wake_senders::Outbox;
@@ -115,6 +117,9 @@ struct Pool {
     scopes: Mutex<scopes::Scopes>,
     /// Wakes the email and SMS senders after a commit that wrote to their outboxes.
     outbox: Arc<Outbox>,
+    /// The server's metrics, and the database's own handles on them.
+    metrics: Arc<Metrics>,
+    observed: observed::Observed,
 }
 
 /// After this many writes that changed the catalogue, its search index is merged
@@ -200,9 +205,10 @@ impl Pool {
     ) -> ApiResult<T> {
         OUTBOX_WRITTEN.set(false);
         let tx = conn.begin()?;
-        let value = f(&tx)?;
+        let value = f(&tx).inspect_err(|_| self.observed.ended(false))?;
         let sealed = wakeups::seal(self, &tx);
-        tx.commit()?;
+        tx.commit().inspect_err(|_| self.observed.ended(false))?;
+        self.observed.ended(true);
         self.committed(sealed);
         Ok(value)
     }
@@ -320,6 +326,7 @@ impl Db {
         }
         let reader_connections = (0..readers).map(|_| source.connect(false)).collect::<Result<Vec<_>>>()?;
         let (versions, _) = tokio::sync::watch::channel(known.sync);
+        let metrics = Arc::new(Metrics::new());
         let pool = Arc::new(Pool {
             source,
             writers: Mutex::new(writer_connections),
@@ -335,6 +342,8 @@ impl Db {
             replica,
             scopes: Mutex::new(scopes::Scopes::starting_at(known.sync)),
             outbox: Arc::default(),
+            observed: observed::Observed::new(&metrics),
+            metrics,
         });
         if engine == Engine::Postgres {
             wakeups::spawn_listener(Arc::downgrade(&pool));
@@ -424,17 +433,19 @@ impl Db {
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
-        let _permit = pool.reader_permits.acquire().await.map_err(AppError::internal)?;
+        let _permit = pool.observed.reader.take(&pool.reader_permits).await.map_err(AppError::internal)?;
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;
             if let Some(replica) = pool.replica.as_ref().filter(|_| replica_ok) {
                 if let Some((conn, seen)) = replica.caught_up(pool.known()) {
+                    pool.observed.replica_reads.inc();
                     let result = f(&conn);
                     replica.put_back(conn, seen);
                     return result;
                 }
             }
+            pool.observed.primary_reads.inc();
             let conn = pool.take(&pool.readers, false)?;
             let result = f(&conn);
             Pool::put_back(&pool.readers, conn);
@@ -450,7 +461,9 @@ impl Db {
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
-        let _permit = pool.writer_permit.acquire().await.map_err(AppError::internal)?;
+        let asked = std::time::Instant::now();
+        let _permit = pool.observed.writer.take(&pool.writer_permit).await.map_err(AppError::internal)?;
+        pool.observed.write_wait.observe(asked.elapsed().as_secs_f64());
         let pool_for_task = pool.clone();
         tokio::task::spawn_blocking(move || {
             let pool = pool_for_task;

@@ -59,6 +59,11 @@ impl Replica {
         }
     }
 
+    /// The newest sync version an idle connection was seen to have replayed.
+    pub(super) fn seen_sync(&self) -> i64 {
+        lock(&self.connections).iter().map(|(_, seen)| seen.sync).max().unwrap_or(0)
+    }
+
     pub(super) fn put_back(&self, conn: Connection, seen: Versions) {
         if conn.is_usable() {
             lock(&self.connections).push((conn, seen));

@@ -66,6 +66,7 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), crate::error::Ap
         }
         for email in due {
             let outcome = deliver(transport, &email).await;
+            super::sms::count(db, "email", outcome.is_ok());
             db.write(move |tx| {
                 match outcome {
                     Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,

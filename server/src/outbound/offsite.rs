@@ -183,6 +183,7 @@ async fn copy_media(db: Db, settings: OffsiteSettings, media: PathBuf) {
         match result {
             Ok(()) => {
                 since = Some(started);
+                db.metrics().offsite_media_runs.inc();
                 let now = clock::now();
                 if let Err(err) = db.write(move |tx| Ok(meta::set(tx, offsite::MEDIA, &now)?)).await {
                     tracing::warn!(%err, "off-site copy: cannot note the pictures' copy");

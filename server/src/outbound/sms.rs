@@ -74,6 +74,7 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
         }
         for message in due {
             let outcome = deliver(transport, &message).await;
+            count(db, "sms", matches!(outcome, Outcome::Sent { .. }));
             db.write(move |tx| {
                 match outcome {
                     Outcome::Sent { delivery, provider_id } => {
@@ -98,6 +99,12 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
             .await?;
         }
     }
+}
+
+/// One sending attempt of an outbox's message, in the metrics.
+pub(crate) fn count(db: &Db, outbox: &'static str, sent: bool) {
+    let family = if sent { &db.metrics().outbox_sent } else { &db.metrics().outbox_failed };
+    family.get_or_create(&crate::platform::metrics::Outbox { outbox }).inc();
 }
 
 async fn deliver(transport: &Transport, message: &Sms) -> Outcome {

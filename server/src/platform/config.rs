@@ -105,6 +105,9 @@ pub struct Config {
     /// The secret last part of the USSD and incoming-SMS addresses (docs/ussd.md), at
     /// least 32 characters; without it the server makes one in the data dir.
     pub gateway_token: Option<Secret>,
+    /// Prometheus' bearer token for `/api/v1/metrics` (at least 32 characters); none:
+    /// the metrics are not served.
+    pub metrics_token: Option<Secret>,
     /// USSD requests one number may make a minute (a person answers a screen every few seconds at most).
     pub ussd_max_requests: usize,
     /// The continuous off-site copy (docs/operations.md, Off-site copy); none: this
@@ -222,6 +225,7 @@ impl Config {
             pawapay: None,
             africas_talking: None,
             gateway_token: None,
+            metrics_token: None,
             ussd_max_requests: 60,
             offsite: None,
             media: None,

@@ -11,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::Config;
+use crate::platform::metrics::{self, Metrics};
 
 /// One line per request: method, path (without its secrets: `loggable_path`), status
 /// and latency. The query is never logged.
@@ -168,4 +169,47 @@ mod tests {
         assert_eq!(loggable_path("/api/v1/ussd/try"), "/api/v1/ussd/try");
         assert_eq!(loggable_path("/api/v1/products"), "/api/v1/products");
     }
+}
+
+/// The template of the route that answered (a response extension `route_template` puts).
+#[derive(Clone, Copy)]
+pub struct RouteTemplate(pub &'static str);
+
+/// The error code a refusal answered (`error.rs` puts it on the response).
+#[derive(Clone, Copy)]
+pub struct ErrorCode(pub &'static str);
+
+/// Inside a router: says on the response which of its routes answered.
+pub async fn route_template(request: Request, next: Next) -> Response {
+    let template = request.extensions().get::<axum::extract::MatchedPath>().map(|p| metrics::interned(p.as_str()));
+    let mut response = next.run(request).await;
+    if let Some(template) = template {
+        response.extensions_mut().insert(RouteTemplate(template));
+    }
+    response
+}
+
+/// Counts each request by its route's template and status class, and times it; a
+/// throttle's refusal (429 or 503 with Retry-After) and a provider's refused callback
+/// also by their code.
+pub async fn observe(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
+    let method = metrics::method(request.method());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let route = response.extensions().get::<RouteTemplate>().map_or("other", |r| r.0);
+    let status = response.status();
+    let code = response.extensions().get::<ErrorCode>().map_or("", |c| c.0);
+    metrics
+        .http_requests
+        .get_or_create(&metrics::Request { method, route, status: metrics::status_class(status.as_u16()) })
+        .inc();
+    metrics.http_seconds.get_or_create(&metrics::Route { method, route }).observe(started.elapsed().as_secs_f64());
+    let retry_later = response.headers().contains_key(header::RETRY_AFTER);
+    if retry_later && matches!(status.as_u16(), 429 | 503) {
+        metrics.throttled.get_or_create(&metrics::Why { reason: code }).inc();
+    }
+    if route == "/api/v1/payments/callbacks/{provider}" && status.is_client_error() {
+        metrics.callbacks_refused.get_or_create(&metrics::Why { reason: code }).inc();
+    }
+    response
 }

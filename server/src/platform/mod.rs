@@ -11,6 +11,7 @@ pub mod config;
 pub mod csv;
 pub mod files;
 pub mod gsm7;
+pub mod metrics;
 pub mod middleware;
 pub mod server;
 pub mod strict_json;

@@ -45,6 +45,9 @@ enum Rule {
     /// A provider's callback (payments, SMS delivery reports): the answer does not
     /// depend on who calls.
     Provider,
+    /// Prometheus, with the metrics token: no account opens it (a visitor and every
+    /// role get 401; the world's server has a metrics token).
+    Operator,
     /// The cooperative's managers (the world's farmer) and these others may call it;
     /// anyone else signed in, another farmer too, gets 403 `managers_only` (or one for their role).
     Managed(&'static [Who]),
@@ -55,6 +58,7 @@ use Rule::*;
 /// Every operation of the document and its rule.
 const RULES: &[(&str, &str, Rule)] = &[
     ("get", "/health", Only(EVERYONE)),
+    ("get", "/metrics", Operator),
     ("post", "/users", Only(EVERYONE)),
     ("post", "/users/login", Only(EVERYONE)),
     ("post", "/password/forgot", Only(EVERYONE)),
@@ -239,7 +243,7 @@ struct World {
 
 impl World {
     async fn new() -> World {
-        let app = spawn_app().await;
+        let app = spawn_with(|config| config.metrics_token = Some(crate::metrics::TOKEN.to_owned().into())).await;
         let buyer2 = app.user_with_role("buyer2@example.com", Role::User).await;
         let farmer2 = app.user_with_role("farmer2@example.com", Role::Farmer).await;
         for (email, role) in [
@@ -421,6 +425,7 @@ async fn every_endpoint_answers_every_role_as_documented() {
                     provider_answers.insert(answer.clone());
                     !answer.0.is_server_error()
                 }
+                Operator => answer.0 == StatusCode::UNAUTHORIZED,
                 Only(roles) if roles.contains(&who) => allowed(&answer),
                 Own(owners, staff) if owners.contains(&who) || staff.contains(&who) => allowed(&answer),
                 Managed(roles) if roles.contains(&who) => allowed(&answer),

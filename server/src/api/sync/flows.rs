@@ -3,12 +3,13 @@
 //! The spans carry the account, so `RUST_LOG=mavuno=debug` follows one
 //! person's sync through the log.
 
-use sync_protocol::{PushRequest, PushResponse, ResultStatus};
+use sync_protocol::{MutationResult, PushRequest, PushResponse, ResultStatus};
 use tracing::instrument;
 
 use crate::db::users::UserRow;
 use crate::domain::sync::{self, MAX_PULL_LIMIT, PullPage};
 use crate::error::ApiResult;
+use crate::platform::metrics;
 use crate::state::AppState;
 
 /// Processes a push in one savepoint of the writer's next group commit (`db/group.rs`):
@@ -38,6 +39,7 @@ pub async fn push(state: &AppState, user: &UserRow, request: PushRequest) -> Api
         })
         .await?;
     tracing::debug!(last_mutation_id, "push applied");
+    count_push(state.db.metrics(), &results);
     Ok(PushResponse { last_mutation_id: last_mutation_id as u64, results })
 }
 
@@ -56,8 +58,31 @@ pub async fn pull(
     }
     let limit = limit.clamp(1, MAX_PULL_LIMIT);
     let viewer_id = viewer.map(|v| v.id);
-    state
+    let page = state
         .db
         .read_versioned(move |conn| sync::read_page(conn, viewer_id, client_id.as_deref(), cursor, snapshot, limit))
-        .await
+        .await;
+    let answer = match &page {
+        Ok(_) => "page",
+        Err(err) if err.code() == "snapshot_required" => "snapshot_required",
+        Err(_) => "refused",
+    };
+    state.db.metrics().sync_pulls.get_or_create(&metrics::Answer { answer }).inc();
+    page
+}
+
+/// A push and each of its changes' results, in the metrics.
+fn count_push(metrics: &metrics::Metrics, results: &[MutationResult]) {
+    metrics.sync_pushes.inc();
+    for result in results {
+        let outcome = match result.status {
+            ResultStatus::Applied => "applied",
+            ResultStatus::Merged => "merged",
+            ResultStatus::Rejected => "rejected",
+            ResultStatus::Retry => "retry",
+            ResultStatus::Forgotten => "forgotten",
+        };
+        let reason = result.code.as_deref().map_or("", metrics::interned);
+        metrics.sync_mutations.get_or_create(&metrics::Mutation { result: outcome, reason }).inc();
+    }
 }

@@ -138,7 +138,10 @@ pub(super) async fn wait(
     })
     .await;
     let (version, restored) = match told {
-        Ok(Some(told)) => told,
+        Ok(Some(told)) => {
+            state.db.metrics().sync_wakeups.inc();
+            told
+        }
         // Nothing new: the version the phone has (every change's, for an older app).
         _ if scoped => (query.cursor, false),
         _ => (*versions.borrow(), false),
@@ -207,6 +210,8 @@ pub(super) async fn listen(
 /// Tells one listening phone of each version that concerns it until it leaves, goes
 /// silent or misbehaves.
 async fn tell_changes(mut socket: WebSocket, mut teller: Teller) {
+    let metrics = std::sync::Arc::clone(teller.db.metrics());
+    let _listening = Listening::new(&metrics.sync_listeners);
     let mut versions = teller.db.versions();
     versions.borrow_and_update();
     let mut heartbeats = tokio::time::interval_at(tokio::time::Instant::now() + LISTEN_HEARTBEAT, LISTEN_HEARTBEAT);
@@ -217,6 +222,7 @@ async fn tell_changes(mut socket: WebSocket, mut teller: Teller) {
             if socket.send(version_message(version, restored)).await.is_err() {
                 return;
             }
+            metrics.sync_wakeups.inc();
         }
         tokio::select! {
             changed = versions.changed() => match changed {
@@ -235,6 +241,22 @@ async fn tell_changes(mut socket: WebSocket, mut teller: Teller) {
                 Some(Ok(_)) => heard = Instant::now(),
             },
         }
+    }
+}
+
+/// A phone listening on this node, counted while it is.
+struct Listening(prometheus_client::metrics::gauge::Gauge);
+
+impl Listening {
+    fn new(gauge: &prometheus_client::metrics::gauge::Gauge) -> Listening {
+        gauge.inc();
+        Listening(gauge.clone())
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.0.dec();
     }
 }
 

@@ -75,6 +75,7 @@ pub async fn incoming(
     }
     // Each answer costs an SMS: a number (or a loop of auto-replies) gets a few an hour.
     if state.throttles.sms_asked.reserve(&[&phone]).await?.is_err() {
+        state.db.metrics().sms_budget_refused.inc();
         return answered("throttled");
     }
     let text: String = message.text.chars().take(320).collect();
@@ -114,6 +115,24 @@ enum Command {
     Deliveries,
     /// What the member's cooperatives owe and paid them.
     Money,
+}
+
+impl Command {
+    /// Its name, as a metric's label.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Help => "help",
+            Command::Price(_) => "price",
+            Command::Sellers(_) => "sellers",
+            Command::Stock(_) => "stock",
+            Command::Language(_) => "language",
+            Command::Subscribe(_) => "subscribe",
+            Command::Stop => "stop",
+            Command::Dispute(_) => "dispute",
+            Command::Deliveries => "deliveries",
+            Command::Money => "money",
+        }
+    }
 }
 
 /// The keyword `key` (`ussd.commands.<key>`) in every language, and the English word.
@@ -158,6 +177,8 @@ fn parse(text: &str) -> Command {
 /// The answer to `text` from `phone`, at most one segment.
 async fn answer(state: &AppState, phone: &str, text: &str) -> ApiResult<String> {
     let command = parse(text);
+    let name = command.name();
+    state.db.metrics().sms_incoming.get_or_create(&crate::platform::metrics::Command { command: name }).inc();
     let number = phone.to_owned();
     let (person, lang) = state
         .db

@@ -119,10 +119,30 @@ pub fn token_is_ours(state: &AppState, token: &str) -> bool {
 
 /// The next screen of `dial`'s session. Never fails: a fault is a polite last screen.
 pub async fn respond(state: &AppState, dial: Dial) -> Reply {
+    let metrics = std::sync::Arc::clone(state.db.metrics());
+    if dial.answers.is_empty() {
+        metrics.ussd_sessions.inc();
+    }
+    let started = std::time::Instant::now();
+    let reply = next_screen(state, dial).await;
+    metrics.ussd_answers.inc();
+    metrics.ussd_seconds.observe(started.elapsed().as_secs_f64());
+    reply
+}
+
+async fn next_screen(state: &AppState, dial: Dial) -> Reply {
     let lang = dial.lang.unwrap_or_else(|| Lang::for_country(rules::country_of(&dial.phone)));
     match state.throttles.ussd.reserve(&[&dial.phone]).await {
         Ok(Ok(())) => {}
-        Ok(Err(_)) => return Reply::end(lang, "slow_down"),
+        Ok(Err(_)) => {
+            state
+                .db
+                .metrics()
+                .throttled
+                .get_or_create(&crate::platform::metrics::Why { reason: "ussd_slow_down" })
+                .inc();
+            return Reply::end(lang, "slow_down");
+        }
         Err(err) => {
             tracing::warn!(%err, "USSD request failed");
             return Reply::end(lang, "busy");

@@ -171,7 +171,12 @@ pub fn spawn_poller(db: &Db, payments: &Provider) {
         loop {
             tick.tick().await;
             let polled = match db.lease("payment_poller", POLLER_LEASE).await {
-                Ok(true) => poll_once(&db, &payments).await.map(drop),
+                Ok(true) => {
+                    let started = std::time::Instant::now();
+                    let polled = poll_once(&db, &payments).await.map(drop);
+                    db.metrics().ran("payment_poller", started.elapsed());
+                    polled
+                }
                 Ok(false) => Ok(()),
                 Err(err) => Err(err),
             };
