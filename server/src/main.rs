@@ -18,6 +18,15 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// `text` for people, `json` (one object a line, with the request's id) for log shippers.
+    #[arg(long, global = true, env = "MAVUNO_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 // Parsed once at start: the size of `Serve` (every server option) costs nothing.
@@ -212,12 +221,17 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> ExitCode {
+    let cli = Cli::parse();
     let colour = std::io::IsTerminal::is_terminal(&std::io::stdout());
     // RUST_LOG narrows or widens the log (docs/operations.md); info by default.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_target(false).with_ansi(colour).init();
-    let result = match Cli::parse().command {
+    let log = tracing_subscriber::fmt().with_env_filter(filter).with_target(false);
+    match cli.log_format {
+        LogFormat::Text => log.with_ansi(colour).init(),
+        LogFormat::Json => log.json().with_current_span(false).init(),
+    }
+    let result = match cli.command {
         Command::Serve {
             addr,
             data_dir,

@@ -20,6 +20,7 @@ use crate::db::{self, Db};
 use crate::error::AppError;
 use crate::outbound::media::MediaStore;
 use crate::platform::config::{self, Config};
+use crate::platform::request_id;
 use crate::platform::server::{Limits, serve};
 use crate::state::AppState;
 use crate::{
@@ -187,6 +188,7 @@ pub fn build_app(state: AppState) -> Router {
         )
         .layer(CatchPanicLayer::custom(|_| AppError::internal("handler panicked").into_response()))
         .layer(axum::middleware::from_fn(middleware::log_request))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&state.config), request_id::assign))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(state.db.metrics()), middleware::observe))
         .with_state(state)
 }

@@ -69,6 +69,7 @@ use tokio::sync::Semaphore;
 
 use crate::error::{ApiResult, AppError};
 use crate::platform::metrics::Metrics;
+use crate::platform::request_id;
 use source::Source;
 use wake_senders::OUTBOX_WRITTEN;
 pub use wake_senders::Outbox;
@@ -435,7 +436,7 @@ impl Db {
         let pool = self.pool.clone();
         let _permit = pool.observed.reader.take(&pool.reader_permits).await.map_err(AppError::internal)?;
         let pool_for_task = pool.clone();
-        tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(request_id::carry(move || {
             let pool = pool_for_task;
             if let Some(replica) = pool.replica.as_ref().filter(|_| replica_ok) {
                 if let Some((conn, seen)) = replica.caught_up(pool.known()) {
@@ -450,7 +451,7 @@ impl Db {
             let result = f(&conn);
             Pool::put_back(&pool.readers, conn);
             result
-        })
+        }))
         .await?
     }
 
@@ -465,13 +466,13 @@ impl Db {
         let _permit = pool.observed.writer.take(&pool.writer_permit).await.map_err(AppError::internal)?;
         pool.observed.write_wait.observe(asked.elapsed().as_secs_f64());
         let pool_for_task = pool.clone();
-        tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(request_id::carry(move || {
             let pool = pool_for_task;
             let conn = pool.take(&pool.writers, true)?;
             let result = pool.transaction(&conn, f);
             Pool::put_back(&pool.writers, conn);
             result
-        })
+        }))
         .await?
     }
 
@@ -483,6 +484,8 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
+        let here = request_id::Here::now();
+        let f = move |conn: &Connection| here.run(|| f(conn));
         let (reply, answer) = tokio::sync::oneshot::channel();
         let committer = self.pool.group.get_or_init(|| group::start(Arc::downgrade(&self.pool)));
         committer.send(group::job(f, reply)).map_err(|_| AppError::internal("the committer has stopped"))?;

@@ -12,6 +12,8 @@ pub struct Email {
     pub attempts: i64,
     /// The sender's name when it was written (`None`: the configured sender as it is).
     pub from_name: Option<String>,
+    /// The request that wrote it (platform/request_id.rs).
+    pub request_id: Option<String>,
 }
 
 /// Writes a message; it carries the sender's name set at this moment (docs/settings.md).
@@ -24,18 +26,18 @@ pub fn enqueue(conn: &Connection, to_email: &str, subject: &str, body: &str, now
     crate::db::outbox_written();
     conn.insert(
         &format!(
-            "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, from_name)
-             VALUES (?1, ?2, ?3, ?4, ?4, (SELECT {} FROM settings WHERE key = 'email_sender_name'))",
+            "INSERT INTO email_outbox (to_email, subject, body, created_at, next_try_at, request_id, from_name)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5, (SELECT {} FROM settings WHERE key = 'email_sender_name'))",
             super::dialect::json_text(conn.engine(), "value")
         ),
-        params![to_email, subject, body, now],
+        params![to_email, subject, body, now, crate::platform::request_id::current().as_deref()],
     )
 }
 
 /// Unsent messages whose next attempt is due, oldest first.
 pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Email>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, to_email, subject, body, attempts, from_name FROM email_outbox
+        "SELECT id, to_email, subject, body, attempts, from_name, request_id FROM email_outbox
          WHERE sent_at IS NULL AND next_try_at <= ?1 ORDER BY id LIMIT ?2",
     )?;
     stmt.query_map(params![now, limit], |row| {
@@ -46,6 +48,7 @@ pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Em
             body: row.get(3)?,
             attempts: row.get(4)?,
             from_name: row.get(5)?,
+            request_id: row.get(6)?,
         })
     })?
     .collect()

@@ -21,6 +21,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0047_search_index_now", include_str!("../../../migrations/postgres/0047_search_index_now.sql")),
     ("0048_lot_numbers", include_str!("../../../migrations/postgres/0048_lot_numbers.sql")),
     ("0049_lot_pickup_days", include_str!("../../../migrations/postgres/0049_lot_pickup_days.sql")),
+    ("0050_request_ids", include_str!("../../../migrations/postgres/0050_request_ids.sql")),
 ];
 
 /// How to open a connection: the URL's settings and the TLS they may ask for.

@@ -9,23 +9,31 @@ pub struct Sms {
     pub to_number: String,
     pub body: String,
     pub attempts: i64,
+    /// The request that wrote it (platform/request_id.rs).
+    pub request_id: Option<String>,
 }
 
 pub fn enqueue(conn: &Connection, to_number: &str, body: &str, now: &str) -> crate::db::Result<i64> {
     crate::db::outbox_written();
     conn.insert(
-        "INSERT INTO sms_outbox (to_number, body, created_at, next_try_at) VALUES (?1, ?2, ?3, ?3)",
-        params![to_number, body, now],
+        "INSERT INTO sms_outbox (to_number, body, created_at, next_try_at, request_id) VALUES (?1, ?2, ?3, ?3, ?4)",
+        params![to_number, body, now, crate::platform::request_id::current().as_deref()],
     )
 }
 
 /// Messages whose next attempt is due, oldest first.
 pub fn due(conn: &Connection, now: &str, limit: i64) -> crate::db::Result<Vec<Sms>> {
     conn.prepare_cached(
-        "SELECT id, to_number, body, attempts FROM sms_outbox WHERE next_try_at <= ?1 ORDER BY id LIMIT ?2",
+        "SELECT id, to_number, body, attempts, request_id FROM sms_outbox WHERE next_try_at <= ?1 ORDER BY id LIMIT ?2",
     )?
     .query_map(params![now, limit], |row| {
-        Ok(Sms { id: row.get(0)?, to_number: row.get(1)?, body: row.get(2)?, attempts: row.get(3)? })
+        Ok(Sms {
+            id: row.get(0)?,
+            to_number: row.get(1)?,
+            body: row.get(2)?,
+            attempts: row.get(3)?,
+            request_id: row.get(4)?,
+        })
     })?
     .collect()
 }

@@ -60,6 +60,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0047_search_index_now", include_str!("../../../migrations/0047_search_index_now.sql")),
     ("0048_lot_numbers", include_str!("../../../migrations/0048_lot_numbers.sql")),
     ("0049_lot_pickup_days", include_str!("../../../migrations/0049_lot_pickup_days.sql")),
+    ("0050_request_ids", include_str!("../../../migrations/0050_request_ids.sql")),
 ];
 
 /// The first line of a migration that rebuilds a table other tables point

@@ -51,6 +51,19 @@ pub enum Outcome {
     Unknown,
 }
 
+impl Outcome {
+    /// The state it moves a payment to, as a metric's label (none: nothing known).
+    pub fn state(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Pending { .. } => Some("pending"),
+            Outcome::Succeeded { .. } => Some("succeeded"),
+            Outcome::Failed { .. } => Some("failed"),
+            Outcome::Expired => Some("expired"),
+            Outcome::Unknown => None,
+        }
+    }
+}
+
 fn parse(at: &str) -> OffsetDateTime {
     clock::parse(at).unwrap_or_else(OffsetDateTime::now_utc)
 }

@@ -9,6 +9,8 @@ use lettre::message::{Mailbox, Message, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use time::OffsetDateTime;
 
+use tracing::Instrument;
+
 use crate::db::Db;
 use crate::db::outbox::{self, Email};
 use crate::platform::clock;
@@ -65,18 +67,24 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), crate::error::Ap
             return Ok(()); // another node took them
         }
         for email in due {
-            let outcome = deliver(transport, &email).await;
-            super::sms::count(db, "email", outcome.is_ok());
-            db.write(move |tx| {
-                match outcome {
-                    Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,
-                    Err(error) => {
-                        tracing::warn!(id = email.id, %error, "email not sent; will retry");
-                        outbox::mark_failed(tx, email.id, &error, &retry_at(email.attempts))?
+            // The lines about it name the request that wrote it.
+            let span = crate::platform::request_id::span_of(email.request_id.as_deref());
+            async {
+                let outcome = deliver(transport, &email).await;
+                super::sms::count(db, "email", outcome.is_ok());
+                db.write(move |tx| {
+                    match outcome {
+                        Ok(delivery) => outbox::mark_sent(tx, email.id, delivery, &clock::now())?,
+                        Err(error) => {
+                            tracing::warn!(id = email.id, %error, "email not sent; will retry");
+                            outbox::mark_failed(tx, email.id, &error, &retry_at(email.attempts))?
+                        }
                     }
-                }
-                Ok(())
-            })
+                    Ok(())
+                })
+                .await
+            }
+            .instrument(span)
             .await?;
         }
     }

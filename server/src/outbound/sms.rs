@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use tracing::Instrument;
+
 use crate::db::Db;
 use crate::db::sms::{self, Sms};
 use crate::error::AppError;
@@ -73,29 +75,35 @@ async fn send_due(db: &Db, transport: &Transport) -> Result<(), AppError> {
             return Ok(()); // another node took them
         }
         for message in due {
-            let outcome = deliver(transport, &message).await;
-            count(db, "sms", matches!(outcome, Outcome::Sent { .. }));
-            db.write(move |tx| {
-                match outcome {
-                    Outcome::Sent { delivery, provider_id } => {
-                        sms::mark_sent(tx, message.id, delivery, provider_id.as_deref(), &clock::now())?
+            // The lines about it name the request that wrote it.
+            let span = crate::platform::request_id::span_of(message.request_id.as_deref());
+            async {
+                let outcome = deliver(transport, &message).await;
+                count(db, "sms", matches!(outcome, Outcome::Sent { .. }));
+                db.write(move |tx| {
+                    match outcome {
+                        Outcome::Sent { delivery, provider_id } => {
+                            sms::mark_sent(tx, message.id, delivery, provider_id.as_deref(), &clock::now())?
+                        }
+                        Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
+                            tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
+                            sms::mark_failed(
+                                tx,
+                                message.id,
+                                &error,
+                                Some(&crate::outbound::mailer::retry_at(message.attempts)),
+                            )?
+                        }
+                        Outcome::Failed(error) | Outcome::Refused(error) => {
+                            tracing::warn!(id = message.id, %error, "SMS given up");
+                            sms::mark_failed(tx, message.id, &error, None)?
+                        }
                     }
-                    Outcome::Failed(error) if message.attempts + 1 < ATTEMPTS => {
-                        tracing::warn!(id = message.id, %error, "SMS not sent; will retry");
-                        sms::mark_failed(
-                            tx,
-                            message.id,
-                            &error,
-                            Some(&crate::outbound::mailer::retry_at(message.attempts)),
-                        )?
-                    }
-                    Outcome::Failed(error) | Outcome::Refused(error) => {
-                        tracing::warn!(id = message.id, %error, "SMS given up");
-                        sms::mark_failed(tx, message.id, &error, None)?
-                    }
-                }
-                Ok(())
-            })
+                    Ok(())
+                })
+                .await
+            }
+            .instrument(span)
             .await?;
         }
     }

@@ -133,6 +133,7 @@ pub struct Metrics {
     pub outbox_failed: Family<Outbox, Counter>,
     pub sms_budget_refused: Counter,
     pub payments_open: Family<Payment, Gauge>,
+    pub payments_settled: Family<Payment, Counter>,
     pub payments_pending_too_long: Family<Provider, Gauge>,
     pub payouts_open: Family<State, Gauge>,
     pub callbacks_refused: Family<Why, Counter>,
@@ -178,6 +179,7 @@ impl Metrics {
             outbox_failed: Family::default(),
             sms_budget_refused: Counter::default(),
             payments_open: Family::default(),
+            payments_settled: Family::default(),
             payments_pending_too_long: Family::default(),
             payouts_open: Family::default(),
             callbacks_refused: Family::default(),
@@ -226,6 +228,11 @@ impl Metrics {
         r.register("sms_budget_refused", "SMS not sent: the day's budget was spent", m.sms_budget_refused.clone());
         r.register("payments_open", "Payments not settled yet, by provider and state", m.payments_open.clone());
         r.register(
+            "payments_moved",
+            "Payments this node moved to a state (pending, succeeded, failed, expired), by provider",
+            m.payments_settled.clone(),
+        );
+        r.register(
             "payments_pending_too_long",
             "Payments pending for more than 15 minutes",
             m.payments_pending_too_long.clone(),
@@ -255,6 +262,13 @@ impl Metrics {
         // Writing to a String cannot fail.
         let _ = prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry);
         text
+    }
+
+    /// A payment of `provider` that reached `state` (`domain::payments::Outcome::state`).
+    pub fn payment_moved(&self, provider: &'static str, state: Option<&'static str>) {
+        if let Some(state) = state {
+            self.payments_settled.get_or_create(&Payment { provider, state }).inc();
+        }
     }
 
     /// One run of background work, ended now.

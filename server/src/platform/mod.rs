@@ -13,5 +13,6 @@ pub mod files;
 pub mod gsm7;
 pub mod metrics;
 pub mod middleware;
+pub mod request_id;
 pub mod server;
 pub mod strict_json;

@@ -288,7 +288,8 @@ pub async fn read_origin<R: tokio::io::AsyncBufRead + Unpin>(lines: &mut tokio::
     loop {
         let line = lines.next_line().await.unwrap().expect("server printed its address");
         if let Some(at) = line.find("listening on ") {
-            return line[at + "listening on ".len()..].trim().to_owned();
+            // The rest of the line (text), or up to the end of the message (JSON).
+            return line[at + "listening on ".len()..].split('"').next().unwrap().trim().to_owned();
         }
     }
 }
@@ -358,6 +359,10 @@ impl ServerProcess {
         let status = self.child.try_wait().unwrap()?;
         let log = self.log.lock().unwrap();
         Some(format!("{status}; its last lines:\n{}", Vec::from(log.clone()).join("\n")))
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self._dir.path()
     }
 
     /// The last lines the server wrote after it started listening.

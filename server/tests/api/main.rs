@@ -24,6 +24,7 @@ mod growth;
 mod hardening;
 mod helpers;
 mod http;
+mod logs;
 mod long_texts;
 mod media_store;
 pub mod metrics;

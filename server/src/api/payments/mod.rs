@@ -162,8 +162,11 @@ async fn ask_provider(
             Outcome::Unknown => Outcome::Pending { provider_ref: None },
             known => known,
         };
-        let settling = uid.clone();
-        state.db.write(move |tx| payments::settle(tx, &settling, &outcome, "start")).await?;
+        let (settling, reached) = (uid.clone(), outcome.state());
+        let (_, moved) = state.db.write(move |tx| payments::settle(tx, &settling, &outcome, "start")).await?;
+        if moved {
+            state.db.metrics().payment_moved(state.payments.name(), reached);
+        }
     }
     let data = state
         .db
@@ -235,6 +238,7 @@ async fn callback(
     }
     match state.payments.callback(&headers, &body).await {
         Ok((uid, outcome)) => {
+            let reached = outcome.state();
             let effect = state
                 .db
                 .write(move |tx| {
@@ -248,6 +252,9 @@ async fn callback(
                     Ok(effect)
                 })
                 .await?;
+            if effect == "applied" {
+                state.db.metrics().payment_moved(name, reached);
+            }
             Ok(Json(serde_json::json!({ "success": true, "effect": effect })))
         }
         Err(why) => {

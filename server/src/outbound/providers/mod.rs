@@ -194,14 +194,19 @@ pub async fn poll_once(db: &Db, payments: &Provider) -> crate::error::ApiResult<
     let count = due.len();
     for payment in due {
         let outcome = payments.status(&payment.uid).await;
-        db.write(move |tx| {
-            let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
-            if !moved {
-                rules::after_check(tx, &payment)?;
-            }
-            Ok(())
-        })
-        .await?;
+        let reached = outcome.state();
+        let moved = db
+            .write(move |tx| {
+                let (_, moved) = rules::settle(tx, &payment.uid, &outcome, "check")?;
+                if !moved {
+                    rules::after_check(tx, &payment)?;
+                }
+                Ok(moved)
+            })
+            .await?;
+        if moved {
+            db.metrics().payment_moved(payments.name(), reached);
+        }
     }
     // Orders whose payment was refused or expired and that nobody paid since.
     if !db.read(rules::lapsed_unpaid).await?.is_empty() {
