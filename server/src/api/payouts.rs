@@ -159,8 +159,11 @@ async fn pay(
         };
         let outcome = state.payments.payout(&payout).await;
         if outcome != Outcome::Unknown {
-            let settling = uid.clone();
-            state.db.write(move |tx| payouts::settle(tx, &settling, &outcome)).await?;
+            let (settling, paid) = (uid.clone(), matches!(outcome, Outcome::Succeeded { .. }));
+            let (_, moved) = state.db.write(move |tx| payouts::settle(tx, &settling, &outcome)).await?;
+            if moved {
+                state.db.metrics().payout_moved(paid);
+            }
         }
     }
     let data =
@@ -191,6 +194,7 @@ async fn confirm(
 ) -> ApiResult<Json<PayoutResponse>> {
     let confirmed =
         state.db.write(move |tx| payouts::confirm_cash(tx, &auth.user, id, payout_id, &request.code)).await??;
+    state.db.metrics().payout_moved(true);
     Ok(Json(PayoutResponse { success: true, data: confirmed.into() }))
 }
 

@@ -88,10 +88,11 @@ impl super::Db {
     }
 
     /// Sync versions this node knows of that the read replica was last seen without
-    /// (0 without a replica).
+    /// (0 without a replica, or before it was first asked).
     pub fn replica_behind(&self) -> i64 {
         let known = *self.pool.versions.borrow();
-        self.pool.replica.as_ref().map_or(0, |replica| (known - replica.seen_sync()).max(0))
+        let seen = self.pool.replica.as_ref().map_or(0, |replica| replica.seen_sync());
+        if seen == 0 { 0 } else { (known - seen).max(0) }
     }
 
     /// This server's name among the nodes (the holder of its leases).

@@ -6,6 +6,7 @@
 //! read goes to the database itself.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pg::Settings;
@@ -22,11 +23,18 @@ pub(super) struct Replica {
     connections: Mutex<Vec<(Connection, Versions)>>,
     /// Until when the replica is passed over after it failed.
     failed_until: Mutex<Option<Instant>>,
+    /// The newest sync version any connection was seen to have replayed (0: not yet asked).
+    seen_sync: AtomicI64,
 }
 
 impl Replica {
     pub(super) fn new(settings: Settings) -> Replica {
-        Replica { settings, connections: Mutex::new(Vec::new()), failed_until: Mutex::new(None) }
+        Replica {
+            settings,
+            connections: Mutex::new(Vec::new()),
+            failed_until: Mutex::new(None),
+            seen_sync: AtomicI64::new(0),
+        }
     }
 
     /// A replica connection that has replayed at least `known`, if there is one, with
@@ -46,6 +54,7 @@ impl Replica {
         };
         match Versions::now(&conn) {
             Ok(now) => {
+                self.seen_sync.fetch_max(now.sync, Ordering::Relaxed);
                 if lock(&self.failed_until).take().is_some() {
                     tracing::info!("the read replica answers again");
                 }
@@ -59,9 +68,9 @@ impl Replica {
         }
     }
 
-    /// The newest sync version an idle connection was seen to have replayed.
+    /// The newest sync version the replica was seen to have replayed (0: not asked yet).
     pub(super) fn seen_sync(&self) -> i64 {
-        lock(&self.connections).iter().map(|(_, seen)| seen.sync).max().unwrap_or(0)
+        self.seen_sync.load(Ordering::Relaxed)
     }
 
     pub(super) fn put_back(&self, conn: Connection, seen: Versions) {

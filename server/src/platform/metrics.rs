@@ -18,11 +18,29 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
-/// One label, its value from the code.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Why {
-    pub reason: &'static str,
+/// Label sets of one label, its value from the code; each its own type, as a family
+/// takes one.
+macro_rules! one_label {
+    ($($name:ident { $label:ident }),* $(,)?) => {$(
+        #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+        pub struct $name {
+            pub $label: &'static str,
+        }
+    )*};
 }
+
+one_label!(
+    Why { reason },
+    Answer { answer },
+    Target { target },
+    Outcome { outcome },
+    Outbox { outbox },
+    Provider { provider },
+    State { state },
+    Command { command },
+    Job { job },
+    Lease { lease },
+);
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Request {
@@ -44,60 +62,15 @@ pub struct Mutation {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Answer {
-    pub answer: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Target {
-    pub target: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Outcome {
-    pub outcome: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct PoolState {
     pub pool: &'static str,
     pub state: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Outbox {
-    pub outbox: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Payment {
     pub provider: &'static str,
     pub state: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Provider {
-    pub provider: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct State {
-    pub state: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Command {
-    pub command: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Job {
-    pub job: &'static str,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Lease {
-    pub lease: &'static str,
 }
 
 type Seconds = Gauge<f64, std::sync::atomic::AtomicU64>;
@@ -136,6 +109,7 @@ pub struct Metrics {
     pub payments_settled: Family<Payment, Counter>,
     pub payments_pending_too_long: Family<Provider, Gauge>,
     pub payouts_open: Family<State, Gauge>,
+    pub payouts_moved: Family<State, Counter>,
     pub callbacks_refused: Family<Why, Counter>,
     pub ussd_answers: Counter,
     pub ussd_seconds: Histogram,
@@ -182,6 +156,7 @@ impl Metrics {
             payments_settled: Family::default(),
             payments_pending_too_long: Family::default(),
             payouts_open: Family::default(),
+            payouts_moved: Family::default(),
             callbacks_refused: Family::default(),
             ussd_answers: Counter::default(),
             ussd_seconds: latency(),
@@ -238,6 +213,7 @@ impl Metrics {
             m.payments_pending_too_long.clone(),
         );
         r.register("payouts_open", "Payouts not settled yet, by state", m.payouts_open.clone());
+        r.register("payouts_moved", "Payouts this node settled: paid or failed", m.payouts_moved.clone());
         r.register("payment_callbacks_refused", "Provider callbacks refused, by reason", m.callbacks_refused.clone());
         r.register("ussd_answers", "USSD screens answered", m.ussd_answers.clone());
         r.register("ussd_answer_duration_seconds", "Time to answer a USSD screen", m.ussd_seconds.clone());
@@ -269,6 +245,12 @@ impl Metrics {
         if let Some(state) = state {
             self.payments_settled.get_or_create(&Payment { provider, state }).inc();
         }
+    }
+
+    /// A payout settled: `paid` or `failed`.
+    pub fn payout_moved(&self, paid: bool) {
+        let state = if paid { "paid" } else { "failed" };
+        self.payouts_moved.get_or_create(&State { state }).inc();
     }
 
     /// One run of background work, ended now.

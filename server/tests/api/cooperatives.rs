@@ -835,6 +835,9 @@ async fn members_are_paid_their_shares_in_cash_against_their_code_or_by_mobile_m
     let receipt = app.sms_bodies().last().unwrap().1.clone();
     assert!(receipt.contains("payé 50,00 USD") && receipt.contains("47,50 USD"), "{receipt}");
     assert_eq!(error_of(c.confirm(payout, &code).await, StatusCode::CONFLICT).await["code"], "not_pending");
+    let metrics = crate::metrics::samples(&app.state.db.metrics().render());
+    let paid = crate::metrics::value(&metrics, "mavuno_payouts_moved_total", &[("state", "paid")]);
+    assert_eq!(paid, 1.0, "one payout paid, in the metrics (the wrong codes and the repeat moved none)");
 
     // The member's 099 number is Airtel's in the DRC: Vodacom would send the money astray.
     let astray = c.pay(4, json!({"method": "mobile_money", "operator": "VODACOM_MPESA_COD"})).await;

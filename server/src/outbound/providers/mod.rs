@@ -230,14 +230,19 @@ pub async fn poll_once(db: &Db, payments: &Provider) -> crate::error::ApiResult<
     let count = count + payouts.len();
     for payout in payouts {
         let outcome = payments.payout_status(&payout.uid).await;
-        db.write(move |tx| {
-            let (_, moved) = crate::domain::cooperatives::payouts::settle(tx, &payout.uid, &outcome)?;
-            if !moved {
-                crate::domain::cooperatives::payouts::after_check(tx, &payout)?;
-            }
-            Ok(())
-        })
-        .await?;
+        let paid = matches!(outcome, Outcome::Succeeded { .. });
+        let moved = db
+            .write(move |tx| {
+                let (_, moved) = crate::domain::cooperatives::payouts::settle(tx, &payout.uid, &outcome)?;
+                if !moved {
+                    crate::domain::cooperatives::payouts::after_check(tx, &payout)?;
+                }
+                Ok(moved)
+            })
+            .await?;
+        if moved {
+            db.metrics().payout_moved(paid);
+        }
     }
     Ok(count)
 }
