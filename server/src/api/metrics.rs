@@ -1,7 +1,7 @@
 //! `/metrics` for Prometheus (docs/operations.md, Metrics): the server's registry
 //! (platform/metrics.rs), its gauges of what is waiting or open read from the database
 //! at each scrape. Served only with `MAVUNO_METRICS_TOKEN`, to a scraper that sends it as
-//! its bearer token; without one configured the address does not exist.
+//! its bearer token; without one configured nothing opens it.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, header};
@@ -24,16 +24,15 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// The server's metrics in Prometheus' text format (0.0.4), for a scraper holding the
-/// metrics token (`MAVUNO_METRICS_TOKEN`; not served without one).
+/// metrics token (`MAVUNO_METRICS_TOKEN`; without one configured, nothing opens it).
 #[utoipa::path(get, path = "/metrics", tag = "health", security(("metrics" = [])),
     responses(
         (status = 200, description = "Prometheus text format 0.0.4", content_type = "text/plain", body = String),
-        (status = 401, description = "invalid_token: not the metrics token", body = crate::error::ErrorBody),
-        (status = 404, description = "not_found: no metrics token is configured", body = crate::error::ErrorBody),
+        (status = 401, description = "invalid_token: not the metrics token, or none is configured", body = crate::error::ErrorBody),
     ))]
 async fn metrics_text(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
     let Some(token) = state.config.metrics_token.as_ref() else {
-        return Err(AppError::not_found("not_found", "No such address"));
+        return Err(AppError::unauthorized("invalid_token", "No metrics token is configured on this server"));
     };
     let sent = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     let same = sent.is_some_and(|sent| Sha256::digest(sent.trim().as_bytes()) == Sha256::digest(token.expose()));

@@ -106,7 +106,7 @@ pub struct Metrics {
     pub outbox_failed: Family<Outbox, Counter>,
     pub sms_budget_refused: Counter,
     pub payments_open: Family<Payment, Gauge>,
-    pub payments_settled: Family<Payment, Counter>,
+    pub payments_moved: Family<Payment, Counter>,
     pub payments_pending_too_long: Family<Provider, Gauge>,
     pub payouts_open: Family<State, Gauge>,
     pub payouts_moved: Family<State, Counter>,
@@ -153,7 +153,7 @@ impl Metrics {
             outbox_failed: Family::default(),
             sms_budget_refused: Counter::default(),
             payments_open: Family::default(),
-            payments_settled: Family::default(),
+            payments_moved: Family::default(),
             payments_pending_too_long: Family::default(),
             payouts_open: Family::default(),
             payouts_moved: Family::default(),
@@ -200,12 +200,16 @@ impl Metrics {
         r.register("outbox_oldest_waiting_seconds", "Age of the oldest message waiting", m.outbox_oldest.clone());
         r.register("outbox_sent", "Messages this node sent", m.outbox_sent.clone());
         r.register("outbox_failed", "Sending attempts that failed on this node", m.outbox_failed.clone());
-        r.register("sms_budget_refused", "SMS not sent: the day's budget was spent", m.sms_budget_refused.clone());
+        r.register(
+            "sms_budget_refused",
+            "SMS commands not answered: the number's hourly share was spent",
+            m.sms_budget_refused.clone(),
+        );
         r.register("payments_open", "Payments not settled yet, by provider and state", m.payments_open.clone());
         r.register(
             "payments_moved",
             "Payments this node moved to a state (pending, succeeded, failed, expired), by provider",
-            m.payments_settled.clone(),
+            m.payments_moved.clone(),
         );
         r.register(
             "payments_pending_too_long",
@@ -243,7 +247,7 @@ impl Metrics {
     /// A payment of `provider` that reached `state` (`domain::payments::Outcome::state`).
     pub fn payment_moved(&self, provider: &'static str, state: Option<&'static str>) {
         if let Some(state) = state {
-            self.payments_settled.get_or_create(&Payment { provider, state }).inc();
+            self.payments_moved.get_or_create(&Payment { provider, state }).inc();
         }
     }
 

@@ -1,4 +1,5 @@
-//! `/api/v1/metrics` (docs/operations.md, Metrics): served only to the metrics token, in
+//! `/api/v1/metrics` (docs/operations.md, Metrics): served only to the metrics token (none
+//! configured: nothing opens it), in
 //! a format `promtool check metrics` accepts; its counters move with what the server does;
 //! no label takes a value a request sent (an id, a path, a token), however many come.
 
@@ -93,7 +94,8 @@ pub fn promtool_accepts(text: &str) {
 async fn metrics_are_served_only_to_their_token_in_a_format_promtool_accepts() {
     let plain = spawn_app().await;
     let off = plain.client.get(plain.api("/metrics")).bearer_auth(TOKEN).send().await.unwrap();
-    assert_eq!(error_of(off, StatusCode::NOT_FOUND).await["code"], "not_found", "no token configured: no metrics");
+    let off = error_of(off, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(off["message"], "No metrics token is configured on this server", "no token configured: no metrics");
 
     let app = observed_app().await;
     let visitor = app.client.get(app.api("/metrics")).send().await.unwrap();
