@@ -2,7 +2,8 @@
 //! holder renews its lease each time it works; another server takes it over once it
 //! has run out (the holder stopped, or lost the database).
 
-use crate::db::{Connection, OptionalExtension, Result, params};
+use crate::db::{Connection, Db, Engine, OptionalExtension, Result, params, throttles};
+use crate::error::ApiResult;
 
 /// Takes or renews the lease `name` for `holder` until `until_ms`, unless another
 /// holder's lease runs past `now_ms`: answers whether `holder` has it now. In the
@@ -21,6 +22,23 @@ pub fn take(tx: &Connection, name: &str, holder: &str, now_ms: i64, until_ms: i6
     )?
     .execute(params![name, holder, until_ms])?;
     Ok(true)
+}
+
+impl Db {
+    /// Whether this server holds the lease `name` now, taken or renewed for `hold`:
+    /// work one server does for all the nodes on the database (`take`, below). SQLite is
+    /// served by one process (the data dir's lock): it holds every lease.
+    pub async fn lease(&self, name: &'static str, hold: std::time::Duration) -> ApiResult<bool> {
+        if self.engine() == Engine::Sqlite {
+            return Ok(true);
+        }
+        let holder = self.node().to_owned();
+        self.write_together(move |tx| {
+            let now = crate::platform::clock::now_ms();
+            Ok(take(tx, name, &holder, now, now.saturating_add(throttles::ms(hold)))?)
+        })
+        .await
+    }
 }
 
 #[cfg(test)]

@@ -389,21 +389,6 @@ impl Db {
         self.pool.prices.load(Ordering::Acquire)
     }
 
-    /// Whether this server holds the lease `name` now, taken or renewed for `hold`:
-    /// work one server does for all the nodes on the database (db/leases.rs). SQLite is
-    /// served by one process (the data dir's lock): it holds every lease.
-    pub async fn lease(&self, name: &'static str, hold: std::time::Duration) -> ApiResult<bool> {
-        if self.engine() == Engine::Sqlite {
-            return Ok(true);
-        }
-        let holder = self.pool.node.clone();
-        self.write_together(move |tx| {
-            let now = crate::platform::clock::now_ms();
-            Ok(leases::take(tx, name, &holder, now, now.saturating_add(throttles::ms(hold)))?)
-        })
-        .await
-    }
-
     /// Runs `f` on a reader connection of the database itself: every read but the
     /// version-guarded ones (`read_versioned`), so it sees every write any node committed.
     pub async fn read<T, F>(&self, f: F) -> ApiResult<T>
